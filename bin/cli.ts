@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+/**
+ * The operator CLI (D2): `npm run cli -- <command>`, or `cobro <command>` as the package's bin.
+ * It works on the running local stack (found through .cobro/local.json) unless TABLE_NAME is set,
+ * in which case it works on that deployed table with the usual AWS credentials and AWS_REGION.
+ */
+import { parseArgs } from 'node:util';
+import * as v from 'valibot';
+import { localEnvironment, readLocalInfo } from '../infra/local/stack.ts';
+import { createAccount } from '../shared/accounts/repository.ts';
+import { envNames } from '../shared/config.ts';
+import { makeDeps } from '../shared/deps.ts';
+import { HttpError } from '../shared/http/errors.ts';
+import { text } from '../shared/http/messages.ts';
+
+const usage = `usage: cobro <command> [options]
+
+commands:
+  accounts create --name NAME --email EMAIL [--company-name NAME] [--page URL]
+                  [--logo URL] [--statement-descriptor TEXT] [--json]
+      creates an account with its test and live keys and OAuth client credentials;
+      the keys and the client secret are shown only here.
+
+target: the local stack of this checkout (npm start), or --state-dir DIR for another one;
+        with TABLE_NAME (and AWS_REGION) set, that deployed table instead.`;
+
+export const CreateAccountSchema = v.object({
+  name: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, 'name is required'),
+    v.maxLength(100, 'name: at most 100 characters'),
+  ),
+  email: v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('email: not a valid e-mail address')),
+  company_name: v.optional(v.pipe(v.string(), v.maxLength(100, 'company-name: at most 100 characters'))),
+  page: v.optional(v.pipe(v.string(), v.url('page: not a URL'))),
+  logo: v.optional(v.pipe(v.string(), v.url('logo: not a URL'))),
+  statement_descriptor: v.optional(
+    v.pipe(v.string(), v.maxLength(22, 'statement-descriptor: at most 22 characters (card networks limit)')),
+  ),
+});
+
+class UsageError extends Error {}
+
+function target(stateDir: string | undefined): void {
+  if (process.env[envNames.table]) return; // a deployed stage: the SDK's own configuration applies
+  Object.assign(process.env, localEnvironment(readLocalInfo(stateDir)));
+}
+
+async function accountsCreate(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      'company-name': { type: 'string' },
+      page: { type: 'string' },
+      logo: { type: 'string' },
+      'statement-descriptor': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'state-dir': { type: 'string' },
+    },
+  });
+  const parsed = v.safeParse(CreateAccountSchema, {
+    name: values.name ?? '',
+    email: values.email ?? '',
+    company_name: values['company-name'],
+    page: values.page,
+    logo: values.logo,
+    statement_descriptor: values['statement-descriptor'],
+  });
+  if (!parsed.success) throw new UsageError(parsed.issues.map((issue) => issue.message).join('; '));
+  target(values['state-dir']);
+  const created = await createAccount(makeDeps(), parsed.output);
+  const result = {
+    developer_id: created.account.developer_id,
+    name: created.account.name,
+    email: created.account.email,
+    test_key: created.testKey,
+    live_key: created.liveKey,
+    client_id: created.account.client_id,
+    client_secret: created.clientSecret,
+  };
+  if (values.json) {
+    console.log(JSON.stringify(result));
+    return;
+  }
+  console.log(`account ${result.developer_id} created for ${result.name} <${result.email}>
+  test key       ${result.test_key}
+  live key       ${result.live_key}
+  client_id      ${result.client_id}
+  client_secret  ${result.client_secret}
+Store these now: cobro keeps only their hashes.`);
+}
+
+const commands: Record<string, (args: string[]) => Promise<void>> = {
+  'accounts create': accountsCreate,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const name = argv.slice(0, 2).join(' ');
+  const command = commands[name];
+  if (!command || argv.includes('--help')) {
+    console.error(usage);
+    return command || argv.length === 0 || argv.includes('--help') ? 0 : 2;
+  }
+  try {
+    await command(argv.slice(2));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
+      console.error(`cobro: ${error.message}\n\n${usage}`);
+      return 2;
+    }
+    if (error instanceof HttpError) {
+      console.error(`cobro: ${text(error.messageId, 'en').content}`);
+      return 1;
+    }
+    console.error(`cobro: ${(error as Error).message}`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

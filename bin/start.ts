@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: the whole of cobro on 127.0.0.1 with no AWS account (D1).
+ *   npm start                 data kept under .cobro/ across restarts
+ *   npm start -- --in-memory  a throwaway run
+ *   PORT=4000 npm start       another API port
+ */
+import { parseArgs } from 'node:util';
+import { ensureDemoAccount, keyIsCurrent } from '../infra/local/demo.ts';
+import { PortInUse, startLocalStack, writeLocalInfo } from '../infra/local/stack.ts';
+
+const { values } = parseArgs({
+  options: {
+    'in-memory': { type: 'boolean', default: false },
+    port: { type: 'string' },
+    'state-dir': { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+
+const port = Number(values.port ?? process.env.PORT ?? 3000);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`cobro: invalid port ${values.port ?? process.env.PORT}`);
+  process.exit(2);
+}
+
+const started = performance.now();
+let stack: Awaited<ReturnType<typeof startLocalStack>>;
+try {
+  stack = await startLocalStack({
+    port,
+    inMemory: values['in-memory'],
+    ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
+    ...(values.quiet
+      ? {}
+      : {
+          onRequest: ({ method, path, status, ms }) =>
+            console.log(`${method} ${path} ${status} ${ms.toFixed(1)} ms`),
+          onDelivery: (d) =>
+            console.log(
+              `event ${d.detailType} -> ${d.target}: ${d.ok ? 'delivered' : `failed (${d.error})`}`,
+            ),
+        }),
+  });
+} catch (error) {
+  console.error(`cobro: ${error instanceof PortInUse ? error.message : (error as Error).stack}`);
+  process.exit(1);
+}
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\ncobro: ${signal}, stopping`);
+  await stack.stop();
+  process.exit(0);
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.on(signal, () => void shutdown(signal));
+
+const { demo, created } = await ensureDemoAccount(stack.info);
+stack.info.demo = demo;
+writeLocalInfo(stack.infoPath.replace(/\/local\.json$/, ''), stack.info);
+const current = created || (await keyIsCurrent(demo.test_key));
+
+const { info } = stack;
+// One write, so whoever waits for the ready line has the keys in the same chunk.
+console.log(`cobro listening on ${info.api_url}
+
+  ready in ${((performance.now() - started) / 1000).toFixed(1)} s${values['in-memory'] ? ' (in memory: nothing is kept)' : ''}
+  demo account ${demo.developer_id} (${demo.email})${created ? ', created now' : ''}
+    test key       ${demo.test_key}${current ? '' : '   (rotated since: use the key PATCH answered)'}
+    live key       ${demo.live_key}
+    client_id      ${demo.client_id}
+    client_secret  ${demo.client_secret}
+  health           ${info.health_url}
+  sent e-mail      ${info.mail_inbox_url}
+  DynamoDB Local   ${info.endpoints.dynamodb}  (table ${info.table})
+  S3 emulator      ${info.endpoints.s3}  (bucket ${info.media_bucket})
+  EventBridge      ${info.endpoints.eventbridge}
+  state            ${stack.infoPath}
+
+  try: curl -u ${demo.test_key}: ${info.api_url}/v1/auth/api-keys/
+  Ctrl-C stops everything.`);

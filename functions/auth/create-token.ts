@@ -1,0 +1,76 @@
+/**
+ * POST /authentication/token/: OAuth 2.0 client credentials (RFC 6749 §4.4). The client may
+ * authenticate in the body or with HTTP Basic (§2.3.1); JSON and form bodies are both read.
+ */
+import * as v from 'valibot';
+import { findClient } from '../../shared/accounts/repository.ts';
+import { secretMatches } from '../../shared/auth/credentials.ts';
+import { issueAccessToken } from '../../shared/auth/tokens.ts';
+import { envNames, requireEnv } from '../../shared/config.ts';
+import { makeDeps } from '../../shared/deps.ts';
+import { RawError } from '../../shared/http/errors.ts';
+import { header, publicEndpoint } from '../../shared/http/handler.ts';
+
+const deps = makeDeps();
+const tokenSecret = requireEnv(envNames.tokenSecret);
+
+export const TokenRequestSchema = v.object({
+  grant_type: v.optional(v.string()),
+  client_id: v.optional(v.string()),
+  client_secret: v.optional(v.string()),
+});
+
+const invalidRequest = (message: string) =>
+  new RawError(400, { error: { code: 'invalid_request', type: 'invalid_request_error', message } });
+
+const invalidClient = () =>
+  new RawError(
+    401,
+    {
+      error: {
+        code: 'invalid_client',
+        type: 'authentication_error',
+        message: 'Client authentication failed.',
+      },
+    },
+    { 'WWW-Authenticate': 'Basic realm="cobro"' },
+  );
+
+/** Client id and secret from `Authorization: Basic` (form-urlencoded each, RFC 6749 §2.3.1). */
+function basicClient(value: string | undefined): { id: string; secret: string } | undefined {
+  const match = value?.match(/^basic\s+(.+)$/i);
+  if (!match?.[1]) return undefined;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  const formDecode = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '));
+  try {
+    return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
+  } catch {
+    return undefined;
+  }
+}
+
+export const handler = publicEndpoint(async ({ body, event }) => {
+  const parsed = v.safeParse(TokenRequestSchema, body ?? {});
+  if (!parsed.success) throw invalidRequest('The body must be an object of string fields.');
+  const { grant_type: grantType } = parsed.output;
+  if (!grantType) throw invalidRequest('grant_type is required.');
+  if (grantType !== 'client_credentials') {
+    throw new RawError(400, {
+      error: {
+        code: 'unsupported_grant_type',
+        type: 'invalid_request_error',
+        message: 'Only the client_credentials grant is supported.',
+      },
+    });
+  }
+  const fromHeader = basicClient(header(event, 'authorization'));
+  const clientId = fromHeader?.id ?? parsed.output.client_id;
+  const clientSecret = fromHeader?.secret ?? parsed.output.client_secret;
+  if (!clientId || !clientSecret) throw invalidClient();
+  const client = await findClient(deps, clientId);
+  if (!client || !secretMatches(clientSecret, client.secretHash)) throw invalidClient();
+  const token = await issueAccessToken(client.developerId, tokenSecret, deps.clock());
+  return { status: 200, body: token, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
+});

@@ -1,0 +1,20 @@
+/** GET /v1/auth/api-keys/: both keys of the account, masked, whichever credential asks (D3). */
+import { getAccount } from '../../shared/accounts/repository.ts';
+import { makeDeps } from '../../shared/deps.ts';
+import { NotFound } from '../../shared/http/errors.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+
+const deps = makeDeps();
+
+export const handler = endpoint(async ({ account }) => {
+  const record = await getAccount(deps, account.developerId);
+  const { test, live } = record?.keys ?? {};
+  if (!test || !live) throw new NotFound('api_keys_missing', { type: 'warning' });
+  return {
+    status: 200,
+    body: {
+      test: { key: test.masked, created_at: test.created_at },
+      live: { key: live.masked, created_at: live.created_at },
+    },
+  };
+});

@@ -1,0 +1,47 @@
+/**
+ * PATCH /v1/auth/api-keys/ {"type": "test" | "live"}: replaces that key and answers the new one in
+ * full, the only time it is shown. The old key stops working when the authorizer cache expires.
+ */
+import * as v from 'valibot';
+import { rotateApiKey } from '../../shared/accounts/repository.ts';
+import { makeDeps } from '../../shared/deps.ts';
+import { eventPublisher } from '../../shared/events/publish.ts';
+import { BadRequest, envelope, Forbidden } from '../../shared/http/errors.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+import { logger } from '../../shared/log.ts';
+
+const deps = makeDeps();
+const events = eventPublisher();
+
+export const RotateApiKeySchema = v.object({ type: v.picklist(['test', 'live']) });
+
+export const handler = endpoint(async ({ body, account, lang }) => {
+  const parsed = v.safeParse(RotateApiKeySchema, body);
+  if (!parsed.success) throw new BadRequest('api_key_type_invalid', { wrapped: true });
+  const { type } = parsed.output;
+  // A leaked test key must not be a way to mint a live key.
+  if (account.keyMode === 'test' && type === 'live') throw new Forbidden('api_key_rotation_forbidden');
+  const rotated = await rotateApiKey(deps, account.developerId, type);
+  try {
+    await events.publish(
+      {
+        type: 'api_key.rotated',
+        developerId: account.developerId,
+        test: type === 'test',
+        data: { type, key: rotated.info.masked, created_at: rotated.info.created_at },
+      },
+      deps.clock(),
+    );
+  } catch (error) {
+    // The rotation has committed: the caller must still get the new key, so a lost notice is only logged.
+    logger.error('api_key.rotated was not published', { error: error as Error });
+  }
+  return {
+    status: 200,
+    body: envelope(200, 'api_key_rotated', lang, {
+      type: 'success',
+      params: { type },
+      data: { type, key: rotated.key, created_at: rotated.info.created_at },
+    }),
+  };
+});

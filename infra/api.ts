@@ -1,0 +1,155 @@
+/**
+ * The REST API, built from the route table: one method per route, a fallback function behind every
+ * method no route takes, the Lambda authorizer in front of `auth: true` routes, and the gateway's
+ * own answers in the contract's error envelope.
+ */
+import { Duration, Validations } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
+import { authorizer, binaryMediaTypes, fallback, routes, segments } from '../shared/http/routes.ts';
+import type { Stage } from './cobro-stack.ts';
+
+export interface CobroApiProps {
+  /** Names the API and its deployment stage. */
+  readonly stage: Stage;
+  /** The function of a handler module named in shared/http/routes.ts (routes, fallback, authorizer). */
+  readonly functionFor: (handler: string) => lambda.IFunction;
+  /**
+   * Steady-state requests per second the stage accepts before answering 429.
+   * @default 100
+   */
+  readonly throttlingRateLimit?: number;
+  /**
+   * Burst of requests the stage accepts above the rate.
+   * @default 200
+   */
+  readonly throttlingBurstLimit?: number;
+}
+
+export class CobroApi extends Construct {
+  readonly restApi: apigateway.RestApi;
+
+  constructor(scope: Construct, id: string, props: CobroApiProps) {
+    super(scope, id);
+    const { stage } = props;
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    const api = new apigateway.RestApi(this, 'RestApi', {
+      restApiName: `cobro-${stage}`,
+      description: `cobro payments API (${stage})`,
+      endpointTypes: [apigateway.EndpointType.REGIONAL],
+      binaryMediaTypes: [...binaryMediaTypes],
+      // Execution logging (below) needs the account-level CloudWatch role.
+      cloudWatchRole: true,
+      deployOptions: {
+        stageName: stage,
+        accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+        accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
+        methodOptions: {
+          '/*/*': {
+            throttlingRateLimit: props.throttlingRateLimit ?? 100,
+            throttlingBurstLimit: props.throttlingBurstLimit ?? 200,
+            // Errors only, and never request data: bodies carry card and account details.
+            loggingLevel: apigateway.MethodLoggingLevel.ERROR,
+            dataTraceEnabled: false,
+          },
+        },
+      },
+    });
+    this.restApi = api;
+
+    Validations.of(api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        'Requests are validated in the handlers with valibot so that every validation error answers in the contract error envelope; API Gateway request validators answer in their own format.',
+    });
+    Validations.of(api.deploymentStage).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'A WAF web ACL is an operator choice (cost, rules, managed rule groups) documented in the README; the stage has throttling and the Lambda authorizer regardless.',
+    });
+    const cloudWatchRole = api.node.tryFindChild('CloudWatchRole');
+    if (cloudWatchRole) {
+      Validations.of(cloudWatchRole).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          'The account-level role API Gateway assumes to write execution and access logs; AWS maintains this policy for exactly that purpose and it grants only CloudWatch Logs writes.',
+      });
+    }
+
+    const requestAuthorizer = new apigateway.RequestAuthorizer(this, 'Authorizer', {
+      handler: props.functionFor(authorizer.handler),
+      identitySources: [apigateway.IdentitySource.header(authorizer.identityHeader)],
+      resultsCacheTtl: Duration.seconds(authorizer.cacheTtlSeconds),
+    });
+
+    // One integration for every fallback method, with one API-wide invoke permission: a permission
+    // per method would grow the fallback's resource policy with every route toward Lambda's 20 KB cap.
+    const fallbackIntegration = new apigateway.LambdaIntegration(props.functionFor(fallback.handler), {
+      scopePermissionToMethod: false,
+    });
+    const routed = new Set<apigateway.IResource>([api.root]);
+
+    for (const route of routes) {
+      const resource = segments(route.path).reduce<apigateway.IResource>(
+        (parent, part) => parent.getResource(part) ?? parent.addResource(part),
+        api.root,
+      );
+      routed.add(resource);
+      const integration = new apigateway.LambdaIntegration(props.functionFor(route.handler));
+      if (route.auth) {
+        const method = resource.addMethod(route.method, integration, {
+          authorizationType: apigateway.AuthorizationType.CUSTOM,
+          authorizer: requestAuthorizer,
+        });
+        acknowledgeCognito(method, 'The Lambda REQUEST authorizer checks the API key or bearer token.');
+      } else {
+        const method = resource.addMethod(route.method, integration, {
+          authorizationType: apigateway.AuthorizationType.NONE,
+        });
+        acknowledgePublic(
+          method,
+          `${route.method} ${route.path} is declared auth: false in shared/http/routes.ts: the API contract serves it without the authorizer (the health probe; the token endpoint, whose handler checks the client credentials itself).`,
+        );
+      }
+    }
+
+    // The fallback answers 405 on a known path with a method no route takes, 404 anywhere else.
+    const proxy = api.root.addResource('{proxy+}');
+    for (const resource of [...routed, proxy]) {
+      const method = resource.addMethod('ANY', fallbackIntegration, {
+        authorizationType: apigateway.AuthorizationType.NONE,
+      });
+      acknowledgePublic(
+        method,
+        'Fallback that only answers 404/405 in the error envelope and touches no data; it must answer unauthenticated callers too, or a wrong path or method would look like a 401.',
+      );
+    }
+
+    for (const answer of gatewayAnswers) {
+      api.addGatewayResponse(answer.type, {
+        type: apigateway.ResponseType.of(answer.type),
+        statusCode: String(answer.statusCode),
+        templates: { 'application/json': answer.template },
+        responseHeaders: { 'Content-Type': "'application/json'" },
+      });
+    }
+  }
+}
+
+/** cdk-nag asks for Cognito on every method; cobro's callers are API clients, not user-pool users. */
+function acknowledgeCognito(method: apigateway.Method, how: string): void {
+  Validations.of(method).acknowledge({
+    id: 'AwsSolutions-COG4',
+    reason: `${how} cobro authenticates API clients with its own keys and tokens; there is no Cognito user pool.`,
+  });
+}
+
+/** Acknowledges that a method is public on purpose. */
+function acknowledgePublic(method: apigateway.Method, reason: string): void {
+  Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason });
+  acknowledgeCognito(method, 'This method is public on purpose.');
+}

@@ -1,0 +1,313 @@
+/**
+ * The cobro stack: the table, event bus, media bucket, token secret and one Lambda function per
+ * handler named in the shared route and event-rule tables, behind a REST API (infra/api.ts).
+ * Everything here is derived from `shared/`, the same data the local stack reads.
+ */
+import * as path from 'node:path';
+import {
+  type CfnElement,
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { envNames } from '../shared/config.ts';
+import { tableDefinition } from '../shared/db/table.ts';
+import { eventRules, eventSource } from '../shared/events/rules.ts';
+import { type Access, authorizer, fallback, routes } from '../shared/http/routes.ts';
+import { CobroApi } from './api.ts';
+
+export type Stage = 'dev' | 'prod';
+
+/** The stages the app can be synthesized for. */
+export const stages: readonly Stage[] = ['dev', 'prod'];
+
+/** Placeholder sender; SES only sends from a verified identity, so set `mailFrom` before real mail. */
+export const defaultMailFrom = 'no-reply@example.com';
+
+/** Repository root: handler paths in `shared/` are relative to it, and bundling needs its lock file. */
+const repoRoot = path.resolve(import.meta.dirname, '..');
+
+/** Checks the `stage` context value, failing synth on anything but `dev` or `prod`. */
+export function parseStage(value: unknown): Stage {
+  if (typeof value === 'string' && (stages as readonly string[]).includes(value)) return value as Stage;
+  throw new Error(
+    `Unknown stage ${JSON.stringify(value)}: pass -c stage=dev or -c stage=prod (default: dev, from cdk.json).`,
+  );
+}
+
+/**
+ * Construct id of a handler's function, from its file name (`functions/auth/get-api-keys.ts` →
+ * `GetApiKeysFn`), so logical ids stay put when rows are reordered or added.
+ */
+export function functionId(handler: string): string {
+  return `${pascalCase(path.basename(handler, path.extname(handler)))}Fn`;
+}
+
+/** `api-key-rotated-email` → `ApiKeyRotatedEmail`. */
+function pascalCase(name: string): string {
+  return name
+    .split(/[^A-Za-z0-9]+/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+}
+
+export interface CobroStackProps extends StackProps {
+  /** Deployment stage: names the bus and the API; `prod` turns on table deletion protection. */
+  readonly stage: Stage;
+  /**
+   * Sender of every e-mail, and the only `ses:FromAddress` the mail functions may use. It must be an
+   * SES-verified identity in the target account and region.
+   * @default 'no-reply@example.com' (a placeholder that SES will refuse until replaced)
+   */
+  readonly mailFrom?: string;
+}
+
+/** What a handler's function differs in; everything else is shared by all functions. */
+interface FunctionSpec {
+  /** Handler module, relative to the repository root. */
+  readonly handler: string;
+  readonly access: Access;
+  /** @default 512 */
+  readonly memorySize?: number;
+  readonly timeout: Duration;
+  /** Where asynchronous invocations that still fail after Lambda's retries end up. @default none */
+  readonly deadLetterQueue?: sqs.IQueue;
+}
+
+export class CobroStack extends Stack {
+  readonly table: dynamodb.TableV2;
+  readonly bus: events.EventBus;
+  readonly mediaBucket: s3.Bucket;
+  readonly tokenSecret: secretsmanager.Secret;
+  readonly api: CobroApi;
+  private readonly mailFrom: string;
+  private readonly functions = new Map<string, { fn: NodejsFunction; access: Access }>();
+
+  constructor(scope: Construct, id: string, props: CobroStackProps) {
+    super(scope, id, props);
+    const { stage } = props;
+    this.mailFrom = props.mailFrom ?? defaultMailFrom;
+
+    // Server access logs are delivered under a bucket policy rather than the legacy
+    // LogDeliveryWrite ACL, which new buckets (ACLs disabled) reject. Must be set before any child.
+    this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
+
+    const key = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
+    this.table = new dynamodb.TableV2(this, 'Table', {
+      partitionKey: key(tableDefinition.partitionKey),
+      sortKey: key(tableDefinition.sortKey),
+      globalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((index) => ({
+        indexName: index.indexName,
+        partitionKey: key(index.partitionKey),
+        sortKey: key(index.sortKey),
+        projectionType: dynamodb.ProjectionType.ALL,
+      })),
+      timeToLiveAttribute: tableDefinition.ttlAttribute,
+      billing: dynamodb.Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: stage === 'prod',
+      // Payment records outlive any stack: deleting the stack must never delete the data.
+      removalPolicy: RemovalPolicy.RETAIN,
+      encryption: dynamodb.TableEncryptionV2.awsManagedKey(),
+    });
+
+    this.bus = new events.EventBus(this, 'Bus', { eventBusName: `cobro-${stage}` });
+
+    const accessLogBucket = new s3.Bucket(this, 'AccessLogBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.mediaBucket = new s3.Bucket(this, 'MediaBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: true,
+      serverAccessLogsBucket: accessLogBucket,
+      serverAccessLogsPrefix: 'media/',
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.tokenSecret = new secretsmanager.Secret(this, 'TokenSecret', {
+      description: `cobro ${stage}: HMAC key that signs bearer tokens`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(this.tokenSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotating the token signing key signs out every bearer token at once, and functions read it at deploy time (dynamic reference), so a scheduled rotation would not even reach them. Tokens live one hour; rotate deliberately by putting a new value and redeploying.',
+    });
+
+    const apiFunction = (handler: string, access: Access, memorySize?: number) =>
+      this.handlerFunction({ handler, access, memorySize, timeout: Duration.seconds(10) });
+    for (const route of routes) apiFunction(route.handler, route.access);
+    apiFunction(fallback.handler, fallback.access);
+    apiFunction(authorizer.handler, authorizer.access, 256);
+
+    for (const rule of eventRules) {
+      const ruleId = `${pascalCase(rule.name)}Rule`;
+      // One queue catches both failures: events the rule could not deliver, and (as the function's
+      // own DLQ) events the function still failed on after Lambda's asynchronous retries, which the
+      // rule's dead-letter config alone would silently drop.
+      const deadLetterQueue = new sqs.Queue(this, `${ruleId}Dlq`, {
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+      });
+      const target = this.handlerFunction({
+        handler: rule.target,
+        access: rule.access,
+        timeout: Duration.seconds(30),
+        deadLetterQueue,
+      });
+      new events.Rule(this, ruleId, {
+        eventBus: this.bus,
+        ruleName: rule.name,
+        eventPattern: { source: [eventSource], detailType: [...rule.detailTypes] },
+        targets: [new targets.LambdaFunction(target, { deadLetterQueue, retryAttempts: 2 })],
+      });
+    }
+
+    this.api = new CobroApi(this, 'Api', {
+      stage,
+      functionFor: (handler) => {
+        const made = this.functions.get(handler);
+        if (!made) throw new Error(`no function for handler ${handler}`);
+        return made.fn;
+      },
+    });
+
+    new CfnOutput(this, 'ApiUrl', {
+      value: this.api.restApi.url,
+      description: 'Base URL of the REST API stage',
+    });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'EventBusName', { value: this.bus.eventBusName });
+    new CfnOutput(this, 'MediaBucketName', { value: this.mediaBucket.bucketName });
+  }
+
+  /** The function for a handler module, made once however many rows name it, granted exactly `access`. */
+  private handlerFunction(spec: FunctionSpec): NodejsFunction {
+    const existing = this.functions.get(spec.handler);
+    if (existing) {
+      if (JSON.stringify(existing.access) !== JSON.stringify(spec.access)) {
+        throw new Error(
+          `${spec.handler} is named twice with different access; give each row its own handler`,
+        );
+      }
+      return existing.fn;
+    }
+    const id = functionId(spec.handler);
+    const logGroup = new logs.LogGroup(this, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
+    // Own role instead of the default one: AWSLambdaBasicExecutionRole may write to every log group
+    // in the account, this role only to the function's own.
+    const role = new iam.Role(this, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `cobro ${spec.handler}`,
+    });
+    logGroup.grantWrite(role);
+
+    const environment: Record<string, string> = {
+      [envNames.table]: this.table.tableName,
+      [envNames.eventBus]: this.bus.eventBusName,
+      [envNames.mediaBucket]: this.mediaBucket.bucketName,
+      [envNames.mailFrom]: this.mailFrom,
+      NODE_OPTIONS: '--enable-source-maps',
+    };
+    if (spec.access.tokenSecret) {
+      // A CloudFormation dynamic reference: the template holds only `{{resolve:secretsmanager:...}}`
+      // and CloudFormation puts the value into the function configuration at deploy time. Handlers
+      // read TOKEN_SECRET from the environment exactly as they do locally, with no Secrets Manager
+      // call on the request path; the price is that a new value needs a redeploy (see SMG4 above).
+      environment[envNames.tokenSecret] = this.tokenSecret.secretValue.unsafeUnwrap();
+    }
+
+    const fn = new NodejsFunction(this, id, {
+      entry: path.join(repoRoot, spec.handler),
+      projectRoot: repoRoot,
+      depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: spec.memorySize ?? 512,
+      timeout: spec.timeout,
+      role,
+      logGroup,
+      environment,
+      deadLetterQueue: spec.deadLetterQueue,
+      bundling: {
+        format: OutputFormat.ESM,
+        mainFields: ['module', 'main'],
+        // Some CommonJS dependencies call require(); an ESM bundle has none unless we make one.
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        minify: true,
+        sourceMap: true,
+        target: 'node24',
+      },
+    });
+    this.grant(fn, role, spec.access);
+    this.functions.set(spec.handler, { fn, access: spec.access });
+    return fn;
+  }
+
+  /** Grants a function what its `access` row names, and acknowledges the wildcards those grants carry. */
+  private grant(fn: NodejsFunction, role: iam.Role, access: Access): void {
+    const ack = (finding: string, reason: string) =>
+      Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
+
+    if (access.table) {
+      if (access.table === 'write') this.table.grantReadWriteData(fn);
+      else this.table.grantReadData(fn);
+      ack(
+        `Resource::<${this.logicalIdOf(this.table)}.Arn>/index/*`,
+        'Queries go through the GSIs named in shared/db/table.ts; index/* covers exactly those indexes of this one table.',
+      );
+    }
+    if (access.events) this.bus.grantPutEventsTo(fn);
+    if (access.media) {
+      this.mediaBucket.grantReadWrite(fn);
+      const bucket = `<${this.logicalIdOf(this.mediaBucket)}.Arn>`;
+      ack(
+        `Resource::${bucket}/*`,
+        'Uploads are stored under keys made at request time, unknown at synth; the wildcard covers objects of the media bucket only.',
+      );
+      for (const action of ['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*']) {
+        ack(
+          `Action::${action}`,
+          `${action} is part of grantReadWrite (object versions, tags and multipart uploads of a versioned bucket), on the media bucket and its objects only.`,
+        );
+      }
+    }
+    if (access.mail) {
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['ses:SendEmail', 'ses:SendRawEmail'],
+          resources: [`arn:${this.partition}:ses:${this.region}:${this.account}:identity/*`],
+          conditions: { StringEquals: { 'ses:FromAddress': this.mailFrom } },
+        }),
+      );
+      ack(
+        'Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*',
+        'SES authorizes against whichever identity (address or domain) verifies the sender, unknown at synth; the ses:FromAddress condition pins the only sender to mailFrom.',
+      );
+    }
+  }
+
+  private logicalIdOf(construct: Construct): string {
+    return this.getLogicalId(construct.node.defaultChild as CfnElement);
+  }
+}

@@ -1,0 +1,288 @@
+/**
+ * The local API Gateway: turns HTTP requests into REST API (v1 proxy) events, runs the real
+ * authorizer with API Gateway's cache semantics (one result per Authorization value for 60 s, Allow
+ * and Deny alike) and invokes the real handler modules. Routes, the fallback and the gateway's own
+ * answers all come from the same tables the CDK app reads.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { type GatewayAnswer, renderGatewayAnswer } from '../../shared/http/gateway-responses.ts';
+import { authorizer, binaryMediaTypes, fallback, findRoute, maxBodyBytes } from '../../shared/http/routes.ts';
+import { invoke } from './lambda.ts';
+
+export interface GatewayOptions {
+  /** Project root the handler paths are relative to. */
+  root: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Milliseconds clock for the authorizer cache. @default Date.now */
+  now?: () => number;
+  /** Called after each request, for an access log. */
+  onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
+}
+
+export interface LocalGateway {
+  url: string;
+  server: Server;
+  /** Forgets every cached authorizer result. */
+  clearAuthorizerCache(): void;
+  close(): Promise<void>;
+}
+
+interface CachedDecision {
+  expiresAt: number;
+  result: APIGatewayAuthorizerResult;
+}
+
+const stage = 'local';
+const apiId = 'local';
+
+class TooLarge extends Error {}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBodyBytes) {
+        reject(new TooLarge());
+        request.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+/** Headers as API Gateway passes them: original casing, last value wins, plus the multi-value form. */
+function append(map: Record<string, string[]>, name: string, value: string) {
+  const list = map[name] ?? [];
+  list.push(value);
+  map[name] = list;
+}
+
+function collectHeaders(request: IncomingMessage) {
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < request.rawHeaders.length; i += 2) {
+    const name = request.rawHeaders[i] as string;
+    const value = request.rawHeaders[i + 1] as string;
+    headers[name] = value;
+    append(multiValueHeaders, name, value);
+  }
+  return { headers, multiValueHeaders };
+}
+
+function collectQuery(url: URL) {
+  if (!url.search) return { queryStringParameters: null, multiValueQueryStringParameters: null };
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) {
+    single[name] = value;
+    append(multi, name, value);
+  }
+  return { queryStringParameters: single, multiValueQueryStringParameters: multi };
+}
+
+function headerValue(headers: Record<string, string>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+}
+
+function isBinary(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return (binaryMediaTypes as readonly string[]).includes(type);
+}
+
+/** Does an IAM-style resource pattern (with `*`) cover this method ARN? */
+function covers(pattern: string, arn: string): boolean {
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+  return regex.test(arn);
+}
+
+function allows(result: APIGatewayAuthorizerResult, methodArn: string): boolean {
+  const statements = result.policyDocument?.Statement ?? [];
+  const matching = statements.filter((statement) => {
+    const resources = 'Resource' in statement ? [statement.Resource].flat() : [];
+    return resources.some((resource) => typeof resource === 'string' && covers(resource, methodArn));
+  });
+  return matching.some((s) => s.Effect === 'Allow') && !matching.some((s) => s.Effect === 'Deny');
+}
+
+/** Starts the gateway on 127.0.0.1. */
+export async function startGateway(options: GatewayOptions): Promise<LocalGateway> {
+  const now = options.now ?? Date.now;
+  const cache = new Map<string, CachedDecision>();
+
+  function send(response: ServerResponse, result: APIGatewayProxyResult, requestId: string) {
+    const headers: Record<string, string | string[]> = { 'x-amzn-RequestId': requestId };
+    for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+    for (const [name, values] of Object.entries(result.multiValueHeaders ?? {}))
+      headers[name] = values.map(String);
+    const body = result.isBase64Encoded
+      ? Buffer.from(result.body ?? '', 'base64')
+      : Buffer.from(result.body ?? '');
+    response.writeHead(result.statusCode, headers);
+    response.end(body);
+  }
+
+  function gatewayAnswer(
+    type: GatewayAnswer['type'],
+    requestId: string,
+    context: Record<string, string> = {},
+  ) {
+    const { statusCode, body } = renderGatewayAnswer(type, { requestId, ...context });
+    return { statusCode, headers: { 'Content-Type': 'application/json' }, body };
+  }
+
+  async function authorize(
+    event: APIGatewayProxyEvent,
+    authorization: string,
+    methodArn: string,
+  ): Promise<APIGatewayAuthorizerResult> {
+    const cached = cache.get(authorization);
+    if (cached && cached.expiresAt > now()) return cached.result;
+    const result = (await invoke(options.root, authorizer.handler, {
+      type: 'REQUEST',
+      methodArn,
+      resource: event.resource,
+      path: event.path,
+      httpMethod: event.httpMethod,
+      headers: event.headers,
+      multiValueHeaders: event.multiValueHeaders,
+      queryStringParameters: event.queryStringParameters,
+      multiValueQueryStringParameters: event.multiValueQueryStringParameters,
+      pathParameters: event.pathParameters,
+      stageVariables: null,
+      requestContext: event.requestContext,
+    })) as APIGatewayAuthorizerResult;
+    cache.set(authorization, { expiresAt: now() + authorizer.cacheTtlSeconds * 1000, result });
+    return result;
+  }
+
+  async function handle(
+    request: IncomingMessage,
+  ): Promise<{ result: APIGatewayProxyResult; requestId: string }> {
+    const requestId = randomUUID();
+    const method = (request.method ?? 'GET').toUpperCase();
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    let raw: Buffer;
+    try {
+      raw = await readBody(request);
+    } catch (error) {
+      if (error instanceof TooLarge)
+        return { result: gatewayAnswer('REQUEST_TOO_LARGE', requestId), requestId };
+      throw error;
+    }
+    const { headers, multiValueHeaders } = collectHeaders(request);
+    const binary = isBinary(headerValue(headers, 'content-type'));
+    const found = findRoute(method, url.pathname);
+    const resource = found ? found.route.path.replace(/(.)\/$/, '$1') : '/{proxy+}';
+    const event: APIGatewayProxyEvent = {
+      resource,
+      path: url.pathname,
+      httpMethod: method,
+      headers,
+      multiValueHeaders,
+      ...collectQuery(url),
+      pathParameters: found ? found.params : { proxy: url.pathname.slice(1) },
+      stageVariables: null,
+      body: raw.length === 0 ? null : binary ? raw.toString('base64') : raw.toString('utf8'),
+      isBase64Encoded: raw.length > 0 && binary,
+      requestContext: {
+        accountId: '000000000000',
+        apiId,
+        authorizer: null,
+        protocol: 'HTTP/1.1',
+        httpMethod: method,
+        identity: {
+          sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+          userAgent: headerValue(headers, 'user-agent') ?? null,
+        } as APIGatewayProxyEvent['requestContext']['identity'],
+        path: `/${stage}${url.pathname}`,
+        stage,
+        requestId,
+        requestTimeEpoch: Date.now(),
+        resourceId: 'local',
+        resourcePath: resource,
+      },
+    };
+    const handlerEntry = found ? found.route.handler : fallback.handler;
+    if (found?.route.auth) {
+      const authorization = headerValue(headers, authorizer.identityHeader);
+      // As in API Gateway: without the identity source the authorizer is not even called.
+      if (!authorization) return { result: gatewayAnswer('UNAUTHORIZED', requestId), requestId };
+      const methodArn = `arn:aws:execute-api:us-east-1:000000000000:${apiId}/${stage}/${method}${resource}`;
+      let decision: APIGatewayAuthorizerResult;
+      try {
+        decision = await authorize(event, authorization, methodArn);
+      } catch {
+        return { result: gatewayAnswer('AUTHORIZER_FAILURE', requestId), requestId };
+      }
+      const context = Object.fromEntries(
+        Object.entries(decision.context ?? {}).map(([key, value]) => [key, String(value)]),
+      );
+      if (!allows(decision, methodArn)) {
+        const variables = Object.fromEntries(
+          Object.entries(context).map(([key, value]) => [`authorizer.${key}`, value]),
+        );
+        return { result: gatewayAnswer('ACCESS_DENIED', requestId, variables), requestId };
+      }
+      event.requestContext.authorizer = { ...context, principalId: decision.principalId };
+    }
+    try {
+      const result = (await invoke(options.root, handlerEntry, event)) as APIGatewayProxyResult;
+      if (!result || typeof result.statusCode !== 'number') throw new Error('malformed proxy result');
+      return { result, requestId };
+    } catch (error) {
+      console.error(`[gateway] ${handlerEntry} failed: ${(error as Error).message}`);
+      return { result: gatewayAnswer('DEFAULT_5XX', requestId), requestId };
+    }
+  }
+
+  const server = createServer((request, response) => {
+    const started = performance.now();
+    handle(request)
+      .then(({ result, requestId }) => {
+        send(response, result, requestId);
+        options.onRequest?.({
+          method: request.method ?? '',
+          path: request.url ?? '',
+          status: result.statusCode,
+          ms: performance.now() - started,
+        });
+      })
+      .catch((error: Error) => {
+        console.error(`[gateway] ${error.message}`);
+        const requestId = randomUUID();
+        send(response, gatewayAnswer('DEFAULT_5XX', requestId), requestId);
+      });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    clearAuthorizerCache: () => cache.clear(),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

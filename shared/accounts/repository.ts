@@ -1,0 +1,233 @@
+/**
+ * Accounts and their credentials in the single table. Keys and client secrets are stored only as
+ * hashes; the plaintext leaves this module once, in the answer of the call that made it.
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Mode } from '../auth/account-context.ts';
+import {
+  generateApiKey,
+  generateClientId,
+  generateClientSecret,
+  hashSecret,
+  maskKey,
+  modeOfKey,
+} from '../auth/credentials.ts';
+import { keys } from '../db/keys.ts';
+import type { Deps } from '../deps.ts';
+import { Conflict, NotFound } from '../http/errors.ts';
+
+export interface KeyInfo {
+  hash: string;
+  masked: string;
+  created_at: string;
+}
+
+/** The profile an operator sets (D2); plans show it as company_name, page, image_dev, statement text. */
+export interface AccountProfile {
+  company_name?: string;
+  page?: string;
+  logo?: string;
+  statement_descriptor?: string;
+}
+
+export interface Account extends AccountProfile {
+  developer_id: number;
+  name: string;
+  email: string;
+  client_id: string;
+  keys: Partial<Record<Mode, KeyInfo>>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreatedAccount {
+  account: Account;
+  testKey: string;
+  liveKey: string;
+  clientSecret: string;
+}
+
+function conditionFailedAt(error: unknown): number[] {
+  if (!(error instanceof TransactionCanceledException)) return [];
+  return (error.CancellationReasons ?? []).flatMap((reason, index) =>
+    reason.Code === 'ConditionalCheckFailed' ? [index] : [],
+  );
+}
+
+async function nextAccountId(deps: Deps): Promise<number> {
+  const result = await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: keys.accountSequence(),
+      UpdateExpression: 'ADD #value :one SET entity = :entity',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':one': 1, ':entity': 'sequence' },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(result.Attributes?.value);
+}
+
+/** Creates an account with its two keys and client credentials in one transaction. */
+export async function createAccount(
+  deps: Deps,
+  input: { name: string; email: string } & AccountProfile,
+): Promise<CreatedAccount> {
+  const developerId = await nextAccountId(deps);
+  const now = deps.clock().toISOString();
+  const testKey = generateApiKey('test');
+  const liveKey = generateApiKey('live');
+  const clientId = generateClientId();
+  const clientSecret = generateClientSecret();
+  const keyInfo = (key: string): KeyInfo => ({
+    hash: hashSecret(key),
+    masked: maskKey(key),
+    created_at: now,
+  });
+  const account: Account = {
+    ...input,
+    developer_id: developerId,
+    client_id: clientId,
+    keys: { test: keyInfo(testKey), live: keyInfo(liveKey) },
+    created_at: now,
+    updated_at: now,
+  };
+  const common = { developer_id: developerId, created_at: now, updated_at: now };
+  const fresh = 'attribute_not_exists(pk)';
+  try {
+    await deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: deps.table,
+              Item: { ...keys.accountEmail(input.email), entity: 'account_email', ...common },
+              ConditionExpression: fresh,
+            },
+          },
+          {
+            Put: {
+              TableName: deps.table,
+              Item: { ...keys.account(developerId), entity: 'account', ...account },
+              ConditionExpression: fresh,
+            },
+          },
+          ...[testKey, liveKey].map((key) => ({
+            Put: {
+              TableName: deps.table,
+              Item: { ...keys.apiKey(hashSecret(key)), entity: 'api_key', mode: modeOfKey(key), ...common },
+              ConditionExpression: fresh,
+            },
+          })),
+          {
+            Put: {
+              TableName: deps.table,
+              Item: {
+                ...keys.client(clientId),
+                entity: 'client',
+                secret_hash: hashSecret(clientSecret),
+                ...common,
+              },
+              ConditionExpression: fresh,
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (conditionFailedAt(error).includes(0)) throw new Conflict('account_email_taken');
+    throw error;
+  }
+  return { account, testKey, liveKey, clientSecret };
+}
+
+/** The account record, or undefined. */
+export async function getAccount(deps: Deps, developerId: number): Promise<Account | undefined> {
+  const result = await deps.db.send(
+    new GetCommand({ TableName: deps.table, Key: keys.account(developerId) }),
+  );
+  return result.Item as Account | undefined;
+}
+
+/** Who owns a presented API key, by its hash; undefined for an unknown (or rotated) key. */
+export async function findApiKey(
+  deps: Deps,
+  key: string,
+): Promise<{ developerId: number; mode: Mode } | undefined> {
+  const result = await deps.db.send(
+    new GetCommand({
+      TableName: deps.table,
+      Key: keys.apiKey(hashSecret(key)),
+      ProjectionExpression: 'developer_id, #mode',
+      ExpressionAttributeNames: { '#mode': 'mode' },
+    }),
+  );
+  if (!result.Item) return undefined;
+  return { developerId: Number(result.Item.developer_id), mode: result.Item.mode as Mode };
+}
+
+/** The account and secret hash of an OAuth client id. */
+export async function findClient(
+  deps: Deps,
+  clientId: string,
+): Promise<{ developerId: number; secretHash: string } | undefined> {
+  const result = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.client(clientId) }));
+  if (!result.Item) return undefined;
+  return { developerId: Number(result.Item.developer_id), secretHash: String(result.Item.secret_hash) };
+}
+
+/**
+ * Replaces one of an account's keys. One transaction deletes the old key's lookup item, adds the
+ * new one and records it on the account, on condition that the account still has the key this call
+ * read: of two concurrent rotations, exactly one wins.
+ */
+export async function rotateApiKey(
+  deps: Deps,
+  developerId: number,
+  mode: Mode,
+): Promise<{ key: string; info: KeyInfo; account: Account }> {
+  const account = await getAccount(deps, developerId);
+  const current = account?.keys[mode];
+  if (!account || !current) throw new NotFound('api_keys_missing', { type: 'warning' });
+  const now = deps.clock().toISOString();
+  const key = generateApiKey(mode);
+  const info: KeyInfo = { hash: hashSecret(key), masked: maskKey(key), created_at: now };
+  try {
+    await deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: deps.table,
+              Key: keys.account(developerId),
+              UpdateExpression: 'SET #keys.#mode = :info, updated_at = :now',
+              ConditionExpression: '#keys.#mode.#hash = :old',
+              ExpressionAttributeNames: { '#keys': 'keys', '#mode': mode, '#hash': 'hash' },
+              ExpressionAttributeValues: { ':info': info, ':now': now, ':old': current.hash },
+            },
+          },
+          { Delete: { TableName: deps.table, Key: keys.apiKey(current.hash) } },
+          {
+            Put: {
+              TableName: deps.table,
+              Item: {
+                ...keys.apiKey(info.hash),
+                entity: 'api_key',
+                developer_id: developerId,
+                mode,
+                created_at: now,
+                updated_at: now,
+              },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (conditionFailedAt(error).includes(0)) throw new Conflict('api_key_rotation_conflict');
+    throw error;
+  }
+  return { key, info, account: { ...account, keys: { ...account.keys, [mode]: info }, updated_at: now } };
+}

@@ -1,0 +1,55 @@
+/**
+ * OAuth 2.0 client-credentials access tokens: HS256 JWTs (D3) that carry the account, not a mode.
+ */
+import { errors, jwtVerify, SignJWT } from 'jose';
+
+export const tokenLifetimeSeconds = 3600;
+export const tokenScope = 'read write groups';
+const issuer = 'cobro';
+const audience = 'cobro-api';
+
+export interface AccessToken {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+}
+
+const keyOf = (secret: string) => new TextEncoder().encode(secret);
+
+/** Signs an access token for an account, valid for one hour from `now`. */
+export async function issueAccessToken(developerId: number, secret: string, now: Date): Promise<AccessToken> {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  const token = await new SignJWT({ token_type: 'access', scope: tokenScope })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(String(developerId))
+    .setIssuer(issuer)
+    .setAudience(audience)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + tokenLifetimeSeconds)
+    .setJti(crypto.randomUUID())
+    .sign(keyOf(secret));
+  return { access_token: token, token_type: 'Bearer', expires_in: tokenLifetimeSeconds, scope: tokenScope };
+}
+
+export type TokenCheck = { ok: true; developerId: number } | { ok: false; reason: 'expired' | 'invalid' };
+
+/** Verifies signature, algorithm, issuer, audience and expiry at `now`. */
+export async function verifyAccessToken(token: string, secret: string, now: Date): Promise<TokenCheck> {
+  try {
+    const { payload } = await jwtVerify(token, keyOf(secret), {
+      algorithms: ['HS256'],
+      issuer,
+      audience,
+      currentDate: now,
+      requiredClaims: ['exp', 'sub'],
+    });
+    const developerId = Number(payload.sub);
+    if (payload.token_type !== 'access' || !Number.isSafeInteger(developerId))
+      return { ok: false, reason: 'invalid' };
+    return { ok: true, developerId };
+  } catch (error) {
+    if (error instanceof errors.JWTExpired) return { ok: false, reason: 'expired' };
+    return { ok: false, reason: 'invalid' };
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Event rules as data: which domain events go to which target function. The CDK app makes one
+ * EventBridge rule per row; the local event bus delivers by the same rows.
+ */
+import type { Access } from '../http/routes.ts';
+
+/** The `source` of every event cobro publishes. */
+export const eventSource = 'cobro';
+
+export interface EventRule {
+  /** Rule name, unique, kebab-case. */
+  name: string;
+  /** EventBridge `detail-type` values the rule matches. */
+  detailTypes: readonly string[];
+  /** Target handler module, relative to the project root; it exports `handler`. */
+  target: string;
+  access: Access;
+}
+
+export const eventRules: readonly EventRule[] = [
+  {
+    name: 'api-key-rotated-email',
+    detailTypes: ['api_key.rotated'],
+    target: 'functions/notifications/send-key-rotated-email.ts',
+    access: { table: 'read', mail: true },
+  },
+];
+
+/** The rules an event with this source and detail-type matches. */
+export function rulesFor(source: string, detailType: string): EventRule[] {
+  if (source !== eventSource) return [];
+  return eventRules.filter((rule) => rule.detailTypes.includes(detailType));
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { BadRequest, PayloadTooLarge } from './errors.ts';
+import { parseBody } from './handler.ts';
+import { negotiateLang, text } from './messages.ts';
+
+describe('parseBody', () => {
+  it('reads JSON, forms with bracketed keys, and JSON labelled as a form', () => {
+    expect(parseBody('{"a":1}', false, 'application/json; charset=utf-8')).toEqual({ a: 1 });
+    expect(
+      parseBody('customers[0][email]=a%40b.co&type=test', false, 'application/x-www-form-urlencoded'),
+    ).toEqual({
+      customers: [{ email: 'a@b.co' }],
+      type: 'test',
+    });
+    expect(parseBody('{"type":"live"}', false, 'application/x-www-form-urlencoded')).toEqual({
+      type: 'live',
+    });
+    expect(parseBody(Buffer.from('{"b":2}').toString('base64'), true, 'application/json')).toEqual({ b: 2 });
+    expect(parseBody(null, false, 'application/json')).toBeUndefined();
+  });
+
+  it('refuses malformed JSON, prototype pollution and oversize bodies', () => {
+    expect(() => parseBody('{"a":', false, 'application/json')).toThrow(BadRequest);
+    const polluted = parseBody('__proto__[admin]=1', false, 'application/x-www-form-urlencoded') as object;
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+    expect(Object.keys(polluted)).toEqual([]);
+    expect(() => parseBody('x'.repeat(6 * 1024 * 1024 + 1), false, 'text/plain')).toThrow(PayloadTooLarge);
+  });
+});
+
+describe('messages', () => {
+  it('negotiate the language by q-value and fill placeholders', () => {
+    expect(negotiateLang(undefined)).toBe('en');
+    expect(negotiateLang('es')).toBe('es');
+    expect(negotiateLang('en;q=0.8, es-MX;q=0.9')).toBe('es');
+    expect(negotiateLang('de, fr')).toBe('en');
+    expect(text('method_not_allowed', 'en', { method: 'PUT', allow: 'GET' }).content).toBe(
+      'Method PUT is not allowed here. Allowed: GET.',
+    );
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * The one way a cobro HTTP handler is built: middy middleware first (error boundary, language, body
+ * parsing, the account from the authorizer), then a thin function that makes one domain call and
+ * returns a typed answer. No handler parses credentials, bodies or errors itself.
+ */
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import qs from 'qs';
+import {
+  accountFromAuthorizer,
+  type Mode,
+  type RequestAccount,
+  resolveMode,
+} from '../auth/account-context.ts';
+import { logger } from '../log.ts';
+import { BadRequest, envelope, HttpError, PayloadTooLarge, RawError } from './errors.ts';
+import { type Lang, negotiateLang } from './messages.ts';
+import { maxBodyBytes } from './routes.ts';
+
+/** What a handler function receives: the request, already parsed. */
+export interface ApiRequest {
+  event: APIGatewayProxyEvent;
+  /** Parsed JSON or form body; the raw string for other content types; undefined when empty. */
+  body: unknown;
+  query: Record<string, string | undefined>;
+  params: Record<string, string | undefined>;
+  lang: Lang;
+  requestId: string;
+}
+
+/** A request to an authenticated route: the account and the mode it acts in are resolved. */
+export interface AccountRequest extends ApiRequest {
+  account: RequestAccount;
+  mode: Mode;
+}
+
+/** What a handler function returns. */
+export interface ApiAnswer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+interface Parsed {
+  body: unknown;
+  lang: Lang;
+}
+
+// Parsed request parts, keyed by the event object so nothing mutates the event's own fields.
+const parsedByEvent = new WeakMap<APIGatewayProxyEvent, Parsed>();
+
+const jsonHeaders = { 'Content-Type': 'application/json; charset=utf-8' };
+
+function respond(event: APIGatewayProxyEvent, answer: ApiAnswer): APIGatewayProxyResult {
+  return {
+    statusCode: answer.status,
+    headers: { ...jsonHeaders, 'X-Request-Id': event.requestContext.requestId, ...answer.headers },
+    body: answer.body === undefined ? '' : JSON.stringify(answer.body),
+  };
+}
+
+/** A request header by case-insensitive name. */
+export function header(event: APIGatewayProxyEvent, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+}
+
+const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadRequest('malformed_json');
+  }
+}
+
+/**
+ * JSON and `application/x-www-form-urlencoded` bodies (bracketed keys nest, D12). A form-labelled
+ * body that is really JSON is read as JSON, as older clients send it that way.
+ */
+export function parseBody(
+  raw: string | null,
+  isBase64Encoded: boolean,
+  contentType: string | undefined,
+): unknown {
+  if (raw === null || raw === '') return undefined;
+  const text = isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+  if (Buffer.byteLength(text) > maxBodyBytes) throw new PayloadTooLarge();
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === 'application/json' || type.endsWith('+json')) return parseJson(text);
+  if (type === 'application/x-www-form-urlencoded' || type === '') {
+    if (looksLikeJson(text)) return parseJson(text);
+    return qs.parse(text, { depth: 5, arrayLimit: 100, parameterLimit: 1000 });
+  }
+  return text;
+}
+
+const errorBoundary = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  onError: (request) => {
+    const { event, error } = request;
+    const lang = parsedByEvent.get(event)?.lang ?? negotiateLang(header(event, 'accept-language'));
+    if (error instanceof HttpError) {
+      request.response = respond(event, {
+        status: error.status,
+        body: error.body(lang),
+        ...(error.options.headers ? { headers: error.options.headers } : {}),
+      });
+      return;
+    }
+    if (error instanceof RawError) {
+      request.response = respond(event, {
+        status: error.status,
+        body: error.payload,
+        headers: error.headers,
+      });
+      return;
+    }
+    const requestId = event.requestContext.requestId;
+    // Only the error itself is logged: never the body or headers, which may carry keys or card data.
+    logger.error('unhandled error', { requestId, error: error as Error });
+    request.response = respond(event, {
+      status: 500,
+      body: { ...envelope(500, 'internal_error', lang, { type: 'error' }), request_id: requestId },
+    });
+  },
+});
+
+const requestParsing = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  before: ({ event }) => {
+    const lang = negotiateLang(header(event, 'accept-language'));
+    parsedByEvent.set(event, { lang, body: undefined });
+    const body = parseBody(event.body, event.isBase64Encoded, header(event, 'content-type'));
+    parsedByEvent.set(event, { lang, body });
+  },
+});
+
+function toRequest(event: APIGatewayProxyEvent): ApiRequest {
+  const parsed = parsedByEvent.get(event) ?? {
+    lang: negotiateLang(header(event, 'accept-language')),
+    body: undefined,
+  };
+  return {
+    event,
+    body: parsed.body,
+    query: event.queryStringParameters ?? {},
+    params: event.pathParameters ?? {},
+    lang: parsed.lang,
+    requestId: event.requestContext.requestId,
+  };
+}
+
+function build(fn: (event: APIGatewayProxyEvent) => Promise<ApiAnswer>, options: EndpointOptions = {}) {
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(errorBoundary());
+  if (options.parseBody !== false) handler.use(requestParsing());
+  return handler.handler(async (event) => respond(event, await fn(event)));
+}
+
+export interface EndpointOptions {
+  /** Parse the body before the handler runs. @default true */
+  parseBody?: boolean;
+}
+
+/** A route without credentials (health, the token endpoint, the fallback). */
+export function publicEndpoint(
+  fn: (request: ApiRequest) => Promise<ApiAnswer>,
+  options: EndpointOptions = {},
+) {
+  return build((event) => fn(toRequest(event)), options);
+}
+
+/** A route behind the authorizer: the handler gets the account and its mode (D3). */
+export function endpoint(fn: (request: AccountRequest) => Promise<ApiAnswer>) {
+  return build((event) => {
+    const request = toRequest(event);
+    const account = accountFromAuthorizer(event.requestContext.authorizer);
+    const mode = resolveMode(account, request.query.test);
+    return fn({ ...request, account, mode });
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * The API's routes as data. The CDK app turns each row into an API Gateway method backed by its own
+ * Lambda function; the local gateway reads the same rows. Adding an endpoint is one row here plus one
+ * handler file.
+ */
+
+/** What a function may touch; the CDK app grants exactly this and nothing more. */
+export interface Access {
+  /** DynamoDB table access. @default none */
+  table?: 'read' | 'write';
+  /** May publish to the event bus. @default false */
+  events?: boolean;
+  /** May send e-mail through SES. @default false */
+  mail?: boolean;
+  /** May write to the media bucket. @default false */
+  media?: boolean;
+  /** Reads the token signing secret. @default false */
+  tokenSecret?: boolean;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Route {
+  method: HttpMethod;
+  /** Path as the contract writes it; `{name}` marks a path parameter. */
+  path: string;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  handler: string;
+  /** Whether the Lambda authorizer guards this route. */
+  auth: boolean;
+  access: Access;
+}
+
+export const routes: readonly Route[] = [
+  { method: 'GET', path: '/health', handler: 'functions/system/health.ts', auth: false, access: {} },
+  {
+    method: 'POST',
+    path: '/authentication/token/',
+    handler: 'functions/auth/create-token.ts',
+    auth: false,
+    access: { table: 'read', tokenSecret: true },
+  },
+  {
+    method: 'GET',
+    path: '/v1/auth/api-keys/',
+    handler: 'functions/auth/get-api-keys.ts',
+    auth: true,
+    access: { table: 'read' },
+  },
+  {
+    method: 'PATCH',
+    path: '/v1/auth/api-keys/',
+    handler: 'functions/auth/rotate-api-key.ts',
+    auth: true,
+    access: { table: 'write', events: true },
+  },
+];
+
+/** Answers every request no route takes: 405 on a known path, 404 otherwise. */
+export const fallback = { handler: 'functions/system/not-routed.ts', access: {} } as const;
+
+/** The Lambda authorizer in front of every `auth: true` route. */
+export const authorizer = {
+  handler: 'functions/authorizer/authorize.ts',
+  identityHeader: 'Authorization',
+  /** API Gateway caches a result per Authorization value this long; a rotated key dies within it. */
+  cacheTtlSeconds: 60,
+  access: { table: 'read', tokenSecret: true } satisfies Access,
+} as const;
+
+/** Largest request body a handler receives (the Lambda synchronous payload limit). */
+export const maxBodyBytes = 6 * 1024 * 1024;
+
+/** Content types API Gateway passes to handlers base64-encoded. */
+export const binaryMediaTypes = ['multipart/form-data', 'image/png', 'image/jpeg'] as const;
+
+/** Path segments, without empty ones: `/v1/plans/` and `/v1/plans` are the same resource. */
+export function segments(path: string): string[] {
+  return path.split('/').filter((part) => part.length > 0);
+}
+
+/** Matches a concrete path against a route path; returns its parameters, or null. */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const want = segments(pattern);
+  const got = segments(path);
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, part] of want.entries()) {
+    const actual = got[i] as string;
+    if (part.startsWith('{') && part.endsWith('}')) params[part.slice(1, -1)] = decodeURIComponent(actual);
+    else if (part !== actual) return null;
+  }
+  return params;
+}
+
+/** The methods the routes allow on a path; empty when no route has that path. */
+export function allowedMethods(path: string): HttpMethod[] {
+  return routes.filter((route) => matchPath(route.path, path) !== null).map((route) => route.method);
+}
+
+/** The route for a method and path, with its path parameters. */
+export function findRoute(
+  method: string,
+  path: string,
+): { route: Route; params: Record<string, string> } | undefined {
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const params = matchPath(route.path, path);
+    if (params) return { route, params };
+  }
+  return undefined;
+}

@@ -1,0 +1,146 @@
+/** PATCH /v1/auth/api-keys/: rotation, its mode rule, its 60-second cutoff, its race and its e-mail. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalGateway, startGateway } from '../../infra/local/gateway.ts';
+import { projectRoot } from '../../infra/local/stack.ts';
+import { findApiKey } from '../../shared/accounts/repository.ts';
+import { apiKeyPattern } from '../../shared/auth/credentials.ts';
+import { makeDeps } from '../../shared/deps.ts';
+import {
+  api,
+  apiKey,
+  bearer,
+  localInfo,
+  newAccount,
+  tokenFor,
+  useLocalEnvironment,
+} from '../support/stack.ts';
+
+const keysPath = '/v1/auth/api-keys/';
+
+async function rotate(auth: string, type: unknown) {
+  return api('PATCH', keysPath, { auth, body: { type } });
+}
+
+describe('rotation', () => {
+  it('answers the new key in full once, and the new key works at once', async () => {
+    const account = await newAccount();
+    const response = await rotate(apiKey(account.liveKey), 'test');
+    expect(response.status).toBe(200);
+    expect(response.json).toMatchObject({ code: 200, type: 'success', title: expect.any(String) });
+    const { type, key, created_at } = response.json.data;
+    expect(type).toBe('test');
+    expect(key).toMatch(apiKeyPattern);
+    expect(key.startsWith('sk_test_')).toBe(true);
+    expect(key).not.toBe(account.testKey);
+    expect(Date.parse(created_at)).not.toBeNaN();
+    const listed = await api('GET', keysPath, { auth: apiKey(key) });
+    expect(listed.status).toBe(200);
+    expect(listed.json.test.key.endsWith(key.slice(-4))).toBe(true);
+    expect(listed.json.test.created_at).toBe(created_at);
+  });
+
+  it('a test key may rotate only the test key; a live key and a token may rotate both', async () => {
+    const account = await newAccount();
+    const denied = await rotate(apiKey(account.testKey), 'live');
+    expect(denied.status).toBe(403);
+    expect(denied.json.code).toBe(403);
+    expect((await api('GET', keysPath, { auth: apiKey(account.liveKey) })).status).toBe(200);
+    expect((await rotate(apiKey(account.testKey), 'test')).status).toBe(200);
+    expect((await rotate(bearer(await tokenFor(account)), 'live')).status).toBe(200);
+  });
+
+  it('a body without a valid type is 400 with the envelope nested in message, and changes nothing', async () => {
+    const account = await newAccount();
+    for (const body of [{ type: 'prod' }, {}, { type: ['test'] }]) {
+      const response = await api('PATCH', keysPath, { auth: apiKey(account.liveKey), body });
+      expect(response.status).toBe(400);
+      expect(response.json).toEqual({
+        message: { code: 400, title: expect.any(String), content: expect.any(String), type: 'error' },
+      });
+    }
+    const empty = await api('PATCH', keysPath, { auth: apiKey(account.liveKey) });
+    expect(empty.status).toBe(400);
+    expect((await api('GET', keysPath, { auth: apiKey(account.testKey) })).status).toBe(200);
+  });
+
+  it('takes a form-encoded body', async () => {
+    const account = await newAccount();
+    const response = await api('PATCH', keysPath, {
+      auth: apiKey(account.liveKey),
+      rawBody: 'type=test',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.json.data.type).toBe('test');
+  });
+
+  it('20 concurrent rotations leave exactly one valid key, the one recorded on the account', async () => {
+    const account = await newAccount();
+    const auth = apiKey(account.liveKey);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => rotate(auth, 'test')));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
+    const issued = answers
+      .filter((answer) => answer.status === 200)
+      .map((answer) => answer.json.data.key as string);
+    expect(issued.length).toBeGreaterThanOrEqual(1);
+    useLocalEnvironment();
+    const deps = makeDeps();
+    const valid = [];
+    for (const key of [account.testKey, ...issued]) if (await findApiKey(deps, key)) valid.push(key);
+    expect(valid).toHaveLength(1);
+    const listed = await api('GET', keysPath, { auth });
+    expect(listed.json.test.key.endsWith((valid[0] as string).slice(-4))).toBe(true);
+  });
+
+  it('e-mails the account owner through the event bus and SES', async () => {
+    const account = await newAccount();
+    expect((await rotate(apiKey(account.liveKey), 'live')).status).toBe(200);
+    let mail: { subject: string; destination: { to: string[] }; body: { text: string } } | undefined;
+    for (let i = 0; i < 50 && !mail; i++) {
+      const store = (await (await fetch(`${localInfo.endpoints.ses}/store`)).json()) as {
+        emails: { subject: string; destination: { to: string[] }; body: { text: string } }[];
+      };
+      mail = store.emails.find((email) => email.destination.to.includes(account.email));
+      if (!mail) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(mail?.subject).toBe('Your cobro live API key was rotated');
+    expect(mail?.body.text).toContain(`account ${account.developerId}`);
+    expect(mail?.body.text).not.toMatch(/sk_live_[A-Za-z0-9]{32}/);
+  });
+});
+
+describe('the authorizer cache (60 s, as API Gateway)', () => {
+  let gateway: LocalGateway;
+  let now = Date.now();
+
+  beforeAll(async () => {
+    useLocalEnvironment();
+    gateway = await startGateway({ root: projectRoot, port: 0, now: () => now });
+  });
+  afterAll(() => gateway.close());
+
+  const get = (key: string) =>
+    fetch(`${gateway.url}${keysPath}`, { headers: { Authorization: `Api-Key ${key}` } }).then(async (r) => ({
+      status: r.status,
+      json: (await r.json()) as Record<string, unknown>,
+    }));
+
+  it('a rotated key keeps working while cached and stops within 60 seconds', async () => {
+    const account = await newAccount();
+    expect((await get(account.testKey)).status).toBe(200); // cached from here
+    const rotated = await fetch(`${gateway.url}${keysPath}`, {
+      method: 'PATCH',
+      headers: { Authorization: `Api-Key ${account.liveKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'test' }),
+    });
+    const newKey = ((await rotated.json()) as { data: { key: string } }).data.key;
+    now += 59_000;
+    expect((await get(account.testKey)).status).toBe(200);
+    now += 2_000;
+    const expired = await get(account.testKey);
+    expect(expired.status).toBe(401);
+    expect(expired.json).toEqual({ detail: 'Invalid API key.' });
+    expect((await get(newKey)).status).toBe(200);
+  });
+});

@@ -1,0 +1,392 @@
+/**
+ * The CDK app, checked against the shared tables it is built from. Each synth bundles every function
+ * with esbuild, so the file synthesizes twice: a plain dev stack, and a prod app with cdk-nag attached.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CobroStack, defaultMailFrom, functionId, parseStage } from '../../infra/cobro-stack.ts';
+import { applyNag } from '../../infra/nag.ts';
+import { envNames } from '../../shared/config.ts';
+import { tableDefinition } from '../../shared/db/table.ts';
+import { eventRules, eventSource } from '../../shared/events/rules.ts';
+import { gatewayAnswers } from '../../shared/http/gateway-responses.ts';
+import { type Access, authorizer, fallback, routes, segments } from '../../shared/http/routes.ts';
+
+const synthTimeout = 120_000;
+
+/** Every function the app makes: one per route row, the fallback, the authorizer, each event target. */
+const handlers: { handler: string; access: Access }[] = [
+  ...routes.map(({ handler, access }) => ({ handler, access })),
+  fallback,
+  authorizer,
+  ...eventRules.map((rule) => ({ handler: rule.target, access: rule.access })),
+];
+
+type Resource = { Type: string; Properties: Record<string, unknown>; [key: string]: unknown };
+type MethodRow = {
+  HttpMethod: string;
+  AuthorizationType: string;
+  AuthorizerId?: unknown;
+  ResourceId: unknown;
+  /** Resource path, `/` for the root. */
+  path: string;
+};
+
+const writeActions = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+];
+
+describe('CobroStack (dev)', () => {
+  let stack: CobroStack;
+  let template: Template;
+  let resources: Record<string, Resource>;
+
+  beforeAll(() => {
+    const app = new App();
+    stack = new CobroStack(app, 'test', { stage: 'dev' });
+    template = Template.fromStack(stack);
+    resources = template.toJSON().Resources as Record<string, Resource>;
+  }, synthTimeout);
+
+  /** Logical id of the CloudFormation resource behind a construct id directly under the stack. */
+  const logicalId = (constructId: string): string =>
+    stack.getLogicalId(stack.node.findChild(constructId).node.defaultChild as CfnElement);
+  const fnLogicalId = (handler: string) => logicalId(functionId(handler));
+  const fnProps = (handler: string) => {
+    const found = resources[fnLogicalId(handler)];
+    if (!found) throw new Error(`no function for ${handler}`);
+    return found.Properties;
+  };
+  /** Every action in the inline policies attached to a handler's function role. */
+  const roleActions = (handler: string): string[] => {
+    const role = (fnProps(handler).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    return Object.values(resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy')
+      .filter((r) => JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: role }]))
+      .flatMap(
+        (r) => (r.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement,
+      )
+      .flatMap((statement) => statement.Action);
+  };
+  /** A Lambda proxy integration that invokes a handler's function. */
+  const invokes = (handler: string) =>
+    Match.objectLike({
+      Type: 'AWS_PROXY',
+      Uri: { 'Fn::Join': ['', Match.arrayWith([{ 'Fn::GetAtt': [fnLogicalId(handler), 'Arn'] }])] },
+    });
+  /** Full path (`/v1/auth/api-keys`) of an API Gateway resource reference. */
+  const resourcePath = (ref: unknown): string => {
+    const id = (ref as { Ref?: string }).Ref;
+    if (id === undefined) return ''; // Fn::GetAtt RootResourceId
+    const resource = resources[id];
+    if (!resource) throw new Error(`unknown resource ${id}`);
+    return `${resourcePath(resource.Properties.ParentId)}/${resource.Properties.PathPart as string}`;
+  };
+  const methods = (): MethodRow[] =>
+    Object.values(resources)
+      .filter((r) => r.Type === 'AWS::ApiGateway::Method')
+      .map((r) => ({ ...r.Properties, path: resourcePath(r.Properties.ResourceId) || '/' }) as MethodRow);
+  const apiPath = (routePath: string) => `/${segments(routePath).join('/')}`;
+
+  it('makes one nodejs24.x arm64 ESM function per route, fallback, authorizer and event target', () => {
+    const distinct = new Set(handlers.map((h) => h.handler));
+    template.resourceCountIs('AWS::Lambda::Function', distinct.size);
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      Environment: { Variables: Match.objectLike({ NODE_OPTIONS: '--enable-source-maps' }) },
+      LoggingConfig: { LogGroup: Match.anyValue() },
+    });
+    for (const { handler } of handlers)
+      expect(resources[fnLogicalId(handler)]?.Type).toBe('AWS::Lambda::Function');
+    expect(functionId('functions/auth/get-api-keys.ts')).toBe('GetApiKeysFn');
+  });
+
+  it('sizes API functions, the authorizer and event targets differently', () => {
+    for (const route of routes)
+      expect(fnProps(route.handler)).toMatchObject({ MemorySize: 512, Timeout: 10 });
+    expect(fnProps(authorizer.handler)).toMatchObject({ MemorySize: 256, Timeout: 10 });
+    for (const rule of eventRules)
+      expect(fnProps(rule.target)).toMatchObject({ MemorySize: 512, Timeout: 30 });
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  it('gives every function the shared environment, and TOKEN_SECRET only where access says so', () => {
+    for (const { handler, access } of handlers) {
+      const variables = (fnProps(handler).Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(Object.keys(variables)).toEqual(
+        expect.arrayContaining([envNames.table, envNames.eventBus, envNames.mediaBucket, envNames.mailFrom]),
+      );
+      expect(variables[envNames.mailFrom]).toBe(defaultMailFrom);
+      if (access.tokenSecret) {
+        // Only the dynamic reference is in the template, never the value.
+        expect(JSON.stringify(variables[envNames.tokenSecret])).toContain('{{resolve:secretsmanager:');
+      } else {
+        expect(variables).not.toHaveProperty(envNames.tokenSecret);
+      }
+    }
+  });
+
+  it('grants each function exactly its access row', () => {
+    for (const { handler, access } of handlers) {
+      const actions = roleActions(handler);
+      const dynamo = actions.filter((action) => action.startsWith('dynamodb:'));
+      if (!access.table) expect(dynamo, handler).toEqual([]);
+      if (access.table === 'read') {
+        expect(dynamo, handler).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+        for (const write of writeActions) expect(dynamo, handler).not.toContain(write);
+      }
+      if (access.table === 'write') expect(dynamo, handler).toEqual(expect.arrayContaining(writeActions));
+      expect(actions.includes('events:PutEvents'), handler).toBe(access.events === true);
+      expect(actions.includes('ses:SendEmail'), handler).toBe(access.mail === true);
+      expect(
+        actions.some((action) => action.startsWith('s3:')),
+        handler,
+      ).toBe(access.media === true);
+      expect(
+        actions.some((action) => action.startsWith('secretsmanager:')),
+        handler,
+      ).toBe(false);
+    }
+    // The read-only route the issue names, spelled out.
+    const getApiKeys = routes.find((route) => route.handler === 'functions/auth/get-api-keys.ts');
+    expect(getApiKeys?.access.table).toBe('read');
+    expect(roleActions('functions/auth/get-api-keys.ts')).not.toContain('dynamodb:PutItem');
+  });
+
+  it('limits SES sending to the configured sender', () => {
+    template.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: ['ses:SendEmail', 'ses:SendRawEmail'],
+            Condition: { StringEquals: { 'ses:FromAddress': defaultMailFrom } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('keeps the table: on demand, PITR, TTL, the GSIs, retained', () => {
+    template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+    const key = (name: string, type: 'HASH' | 'RANGE') => ({ AttributeName: name, KeyType: type });
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [key(tableDefinition.partitionKey, 'HASH'), key(tableDefinition.sortKey, 'RANGE')],
+        TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
+        GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((index) => ({
+          IndexName: index.indexName,
+          KeySchema: [key(index.partitionKey, 'HASH'), key(index.sortKey, 'RANGE')],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+        SSESpecification: { SSEEnabled: true, SSEType: 'KMS' },
+        Replicas: [
+          Match.objectLike({
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+            DeletionProtectionEnabled: false,
+          }),
+        ],
+      }),
+    });
+  });
+
+  it('puts the Lambda REQUEST authorizer on the auth routes and nothing on the public ones', () => {
+    template.resourceCountIs('AWS::ApiGateway::Authorizer', 1);
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: `method.request.header.${authorizer.identityHeader}`,
+      AuthorizerResultTtlInSeconds: 60,
+      AuthorizerUri: {
+        'Fn::Join': ['', Match.arrayWith([{ 'Fn::GetAtt': [fnLogicalId(authorizer.handler), 'Arn'] }])],
+      },
+    });
+    for (const route of routes) {
+      const found = methods().filter((m) => m.HttpMethod === route.method && m.path === apiPath(route.path));
+      expect(found, `${route.method} ${route.path}`).toHaveLength(1);
+      const method = found[0];
+      expect(method?.AuthorizationType).toBe(route.auth ? 'CUSTOM' : 'NONE');
+      if (route.auth) expect(method?.AuthorizerId).toEqual({ Ref: expect.stringMatching(/^ApiAuthorizer/) });
+      else expect(method).not.toHaveProperty('AuthorizerId');
+      template.hasResourceProperties('AWS::ApiGateway::Method', {
+        HttpMethod: route.method,
+        ResourceId: method?.ResourceId,
+        Integration: invokes(route.handler),
+      });
+    }
+  });
+
+  it('sends every other method and path to the fallback, without auth', () => {
+    const fallbackPaths = new Set(['/', '/{proxy+}', ...routes.map((route) => apiPath(route.path))]);
+    const anyMethods = methods().filter((m) => m.HttpMethod === 'ANY');
+    expect(new Set(anyMethods.map((m) => m.path))).toEqual(fallbackPaths);
+    expect(anyMethods).toHaveLength(fallbackPaths.size);
+    for (const method of anyMethods) expect(method.AuthorizationType).toBe('NONE');
+    template.resourcePropertiesCountIs(
+      'AWS::ApiGateway::Method',
+      { HttpMethod: 'ANY', Integration: invokes(fallback.handler) },
+      fallbackPaths.size,
+    );
+  });
+
+  it('configures the stage: name, binary types, access logs, throttling', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      Name: 'cobro-dev',
+      BinaryMediaTypes: ['multipart/form-data', 'image/png', 'image/jpeg'],
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'dev',
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+      MethodSettings: [
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          ThrottlingRateLimit: 100,
+          ThrottlingBurstLimit: 200,
+          DataTraceEnabled: false,
+        }),
+      ],
+    });
+  });
+
+  it('answers with each gateway response row', () => {
+    template.resourceCountIs('AWS::ApiGateway::GatewayResponse', gatewayAnswers.length);
+    for (const answer of gatewayAnswers) {
+      template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+        ResponseType: answer.type,
+        StatusCode: String(answer.statusCode),
+        ResponseTemplates: { 'application/json': answer.template },
+        ResponseParameters: { 'gatewayresponse.header.Content-Type': "'application/json'" },
+      });
+    }
+  });
+
+  it('keeps the media bucket private, encrypted, versioned, logged and SSL-only', () => {
+    const blocked = {
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    };
+    const encrypted = {
+      ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+    };
+    template.resourceCountIs('AWS::S3::Bucket', 2);
+    template.allResourcesProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: blocked,
+      BucketEncryption: encrypted,
+    });
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        VersioningConfiguration: { Status: 'Enabled' },
+        LoggingConfiguration: Match.objectLike({
+          DestinationBucketName: { Ref: logicalId('AccessLogBucket') },
+        }),
+      }),
+    });
+    for (const bucket of ['MediaBucket', 'AccessLogBucket']) {
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: logicalId(bucket) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('routes each event rule row to its target, with an encrypted dead-letter queue', () => {
+    template.hasResourceProperties('AWS::Events::EventBus', { Name: 'cobro-dev' });
+    template.resourceCountIs('AWS::Events::Rule', eventRules.length);
+    for (const rule of eventRules) {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        EventBusName: { Ref: logicalId('Bus') },
+        EventPattern: { source: [eventSource], 'detail-type': [...rule.detailTypes] },
+        Targets: [
+          Match.objectLike({
+            Arn: { 'Fn::GetAtt': [fnLogicalId(rule.target), 'Arn'] },
+            DeadLetterConfig: { Arn: Match.anyValue() },
+            RetryPolicy: { MaximumRetryAttempts: 2 },
+          }),
+        ],
+      });
+    }
+    template.resourceCountIs('AWS::SQS::Queue', eventRules.length);
+    template.allResourcesProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('generates the token signing secret without punctuation', () => {
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
+    });
+  });
+
+  it('outputs the API URL, table, bus and bucket names', () => {
+    for (const output of ['ApiUrl', 'TableName', 'EventBusName', 'MediaBucketName']) {
+      template.hasOutput(output, { Value: Match.anyValue() });
+    }
+  });
+});
+
+describe('stage', () => {
+  it('accepts dev and prod only', () => {
+    expect(parseStage('dev')).toBe('dev');
+    expect(parseStage('prod')).toBe('prod');
+    expect(() => parseStage('staging')).toThrow(/-c stage=dev or -c stage=prod/);
+    expect(() => parseStage(undefined)).toThrow(/Unknown stage/);
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('fails synth on an unacknowledged finding (so a passing synth means something)', () => {
+    const app = new App();
+    const stack = new Stack(app, 'careless');
+    new s3.Bucket(stack, 'Bucket');
+    applyNag(app);
+    expect(() => app.synth()).toThrow(/AwsSolutions-S1/);
+  });
+
+  it(
+    'reports no unacknowledged errors on the prod stack',
+    () => {
+      const app = new App();
+      const stack = new CobroStack(app, 'cobro-prod', { stage: 'prod' });
+      applyNag(app);
+      // In a test run the CDK throws the whole validation report when a plugin fails.
+      const assembly = app.synth();
+      const report = JSON.parse(
+        fs.readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8'),
+      ) as { pluginReports: { pluginName: string; violations: { ruleName: string; severity: string }[] }[] };
+      const unacknowledged = report.pluginReports
+        .filter((plugin) => plugin.pluginName === 'AwsSolutions')
+        .flatMap((plugin) => plugin.violations.map((v) => `${v.severity} ${v.ruleName}`));
+      expect(unacknowledged).toEqual([]);
+
+      // The one prod difference, checked on the same synth.
+      Template.fromStack(stack).hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+        Replicas: [Match.objectLike({ DeletionProtectionEnabled: true })],
+      });
+    },
+    synthTimeout,
+  );
+});

@@ -1,0 +1,55 @@
+/** `npm start` as a user meets it: a busy port, a clean Ctrl-C, data kept across restarts. */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { portIsFree } from '../../infra/local/ports.ts';
+import type { LocalInfo } from '../../infra/local/stack.ts';
+import { startCobro, stopCobro } from '../support/global-setup.ts';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cobro-start-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  it('says clearly when the API port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const started = startCobro(['--in-memory', '--port', String(port), '--state-dir', tempDir()]);
+    await expect(started.ready).rejects.toThrow(new RegExp(`port ${port} is already in use`));
+    expect(started.child.exitCode).toBe(1);
+    blocker.close();
+  });
+
+  it('keeps data across a restart and stops everything, Java included, on Ctrl-C', {
+    timeout: 120_000,
+  }, async () => {
+    const stateDir = tempDir();
+    const first = startCobro(['--port', '0', '--quiet', '--state-dir', stateDir]);
+    const url = await first.ready;
+    expect(first.output()).toMatch(/test key\s+sk_test_[A-Za-z0-9]{32}/);
+    const info = JSON.parse(readFileSync(join(stateDir, 'local.json'), 'utf8')) as LocalInfo;
+    expect(info.api_url).toBe(url);
+    expect(info.demo?.test_key).toMatch(/^sk_test_/);
+    expect(await stopCobro(first.child)).toBe(0);
+    for (const port of Object.values(info.ports)) expect(await portIsFree(port)).toBe(true);
+
+    const second = startCobro(['--port', '0', '--quiet', '--state-dir', stateDir]);
+    const secondUrl = await second.ready;
+    expect(second.output()).not.toContain('created now');
+    const response = await fetch(`${secondUrl}/v1/auth/api-keys/`, {
+      headers: { Authorization: `Api-Key ${info.demo?.test_key}` },
+    });
+    expect(response.status).toBe(200);
+    expect(await stopCobro(second.child)).toBe(0);
+  });
+});
