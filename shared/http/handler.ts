@@ -5,7 +5,7 @@
  */
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import qs from 'qs';
+import { parse as parseQuery } from 'picoquery';
 import {
   accountFromAuthorizer,
   type Mode,
@@ -68,6 +68,14 @@ export function header(event: APIGatewayProxyEvent, name: string): string | unde
   return undefined;
 }
 
+// `customers[0][email]=…` nests, `x[]=1&x[]=2` is an array, as form-posting client libraries send them.
+const formSyntax = {
+  nesting: true,
+  nestingSyntax: 'index',
+  arrayRepeat: true,
+  arrayRepeatSyntax: 'bracket',
+} as const;
+
 const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
 
 function parseJson(text: string): unknown {
@@ -94,7 +102,7 @@ export function parseBody(
   if (type === 'application/json' || type.endsWith('+json')) return parseJson(text);
   if (type === 'application/x-www-form-urlencoded' || type === '') {
     if (looksLikeJson(text)) return parseJson(text);
-    return qs.parse(text, { depth: 5, arrayLimit: 100, parameterLimit: 1000 });
+    return parseQuery(text, formSyntax);
   }
   return text;
 }

@@ -1,0 +1,170 @@
+/**
+ * `npm run bench`: a benchmark script, not a test. Prints
+ *   1. each function's bundle (the CDK app's esbuild settings: ESM, minified, @aws-sdk external),
+ *   2. each bundle's cold import time, median of 10 fresh Node processes,
+ *   3. p50/p99 of an authenticated GET /v1/auth/api-keys/ through the local gateway (authorizer
+ *      cache warm) beside p50/p99 of one raw DynamoDB GetItem on the same DynamoDB Local, and the
+ *      DynamoDB calls each request makes.
+ * Options: --requests N (default 2000), --imports N (default 10).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { build } from 'esbuild';
+import { projectRoot, startLocalStack } from '../../infra/local/stack.ts';
+import { createAccount } from '../../shared/accounts/repository.ts';
+import { keys } from '../../shared/db/keys.ts';
+import { documentClient, makeDeps } from '../../shared/deps.ts';
+import { eventRules } from '../../shared/events/rules.ts';
+import { authorizer, fallback, routes } from '../../shared/http/routes.ts';
+
+const { values } = parseArgs({
+  options: { requests: { type: 'string', default: '2000' }, imports: { type: 'string', default: '10' } },
+});
+const requestCount = Number(values.requests);
+const importRuns = Number(values.imports);
+
+const entries = [
+  ...new Set([
+    ...routes.map((r) => r.handler),
+    fallback.handler,
+    authorizer.handler,
+    ...eventRules.map((r) => r.target),
+  ]),
+];
+const outDir = join(projectRoot, '.cobro', 'bench');
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+
+async function bundles() {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const rows = [];
+  for (const entry of entries) {
+    const outfile = join(
+      outDir,
+      `${entry
+        .replace(/^functions\//, '')
+        .replace(/\//g, '--')
+        .replace(/\.ts$/, '')}.mjs`,
+    );
+    // Same settings as the NodejsFunction bundling in infra/cobro-stack.ts.
+    await build({
+      entryPoints: [join(projectRoot, entry)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      minify: true,
+      sourcemap: 'external',
+      mainFields: ['module', 'main'],
+      external: ['@aws-sdk/*'],
+      banner: {
+        js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      },
+      logLevel: 'error',
+    });
+    rows.push({ entry, outfile, bytes: statSync(outfile).size });
+  }
+  return rows;
+}
+
+/** Milliseconds to import a bundle in a fresh process (the SDK it leaves external included). */
+function coldImport(file: string): number {
+  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: {
+      ...process.env,
+      TABLE_NAME: 'bench',
+      EVENT_BUS_NAME: 'bench',
+      MEDIA_BUCKET: 'bench',
+      MAIL_FROM: 'bench@example.com',
+      TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret',
+      AWS_REGION: 'us-east-1',
+    },
+    cwd: outDir,
+  });
+  return Number(out.toString());
+}
+
+async function timed(n: number, fn: () => Promise<void>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  return samples.sort((a, b) => a - b);
+}
+
+console.log(`cobro bench — node ${process.version}, ${process.arch}\n`);
+const built = await bundles();
+console.log(
+  'bundle (minified, @aws-sdk external)            size      cold import (median of %d)',
+  importRuns,
+);
+for (const row of built) {
+  const samples = Array.from({ length: importRuns }, () => coldImport(row.outfile));
+  console.log(
+    `  ${row.entry.padEnd(48)} ${(row.bytes / 1024).toFixed(1).padStart(6)} kB   ${fmt(median(samples)).padStart(10)}`,
+  );
+}
+const largest = built.reduce((a, b) => (a.bytes > b.bytes ? a : b));
+console.log(`  largest: ${largest.entry} ${(largest.bytes / 1024).toFixed(1)} kB\n`);
+
+const stack = await startLocalStack({ port: 0, inMemory: true });
+try {
+  const deps = makeDeps();
+  const account = await createAccount(deps, { name: 'Bench', email: `bench-${Date.now()}@example.com` });
+  let dynamoCalls = 0;
+  documentClient().middlewareStack.add(
+    (next) => (args) => {
+      dynamoCalls += 1;
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchCallCounter' },
+  );
+  const url = `${stack.info.api_url}/v1/auth/api-keys/`;
+  const headers = { Authorization: `Api-Key ${account.testKey}` };
+  const get = async () => {
+    const response = await fetch(url, { headers });
+    if (response.status !== 200) throw new Error(`GET answered ${response.status}`);
+    await response.arrayBuffer();
+  };
+  const getItem = async () => {
+    await deps.db.send(
+      new GetCommand({ TableName: deps.table, Key: keys.account(account.account.developer_id) }),
+    );
+  };
+  await timed(200, get); // warm: modules imported, authorizer cache filled, connections open
+  await timed(200, getItem);
+  dynamoCalls = 0;
+  const api = await timed(requestCount, get);
+  const callsPerRequest = dynamoCalls / requestCount;
+  const raw = await timed(requestCount, getItem);
+  const ratio = percentile(api, 50) / percentile(raw, 50);
+  console.log(`latency over ${requestCount} sequential requests (authorizer cache warm)`);
+  console.log(
+    `  GET /v1/auth/api-keys/ via gateway   p50 ${fmt(percentile(api, 50))}   p99 ${fmt(percentile(api, 99))}`,
+  );
+  console.log(
+    `  raw DynamoDB GetItem                 p50 ${fmt(percentile(raw, 50))}   p99 ${fmt(percentile(raw, 99))}`,
+  );
+  console.log(`  ratio of p50s                        ${ratio.toFixed(2)}x (target ≤ 3x)`);
+  console.log(`  DynamoDB calls per GET               ${callsPerRequest.toFixed(2)}`);
+} finally {
+  await stack.stop();
+  rmSync(outDir, { recursive: true, force: true });
+}
