@@ -36,7 +36,8 @@ export interface Account extends AccountProfile {
   name: string;
   email: string;
   client_id: string;
-  keys: Partial<Record<Mode, KeyInfo>>;
+  /** Absent only if an operator removed them; handlers answer 404 (type warning) then. */
+  keys?: Partial<Record<Mode, KeyInfo>>;
   created_at: string;
   updated_at: string;
 }
@@ -188,7 +189,7 @@ export async function rotateApiKey(
   mode: Mode,
 ): Promise<{ key: string; info: KeyInfo; account: Account }> {
   const account = await getAccount(deps, developerId);
-  const current = account?.keys[mode];
+  const current = account?.keys?.[mode];
   if (!account || !current) throw new NotFound('api_keys_missing', { type: 'warning' });
   const now = deps.clock().toISOString();
   const key = generateApiKey(mode);

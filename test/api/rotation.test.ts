@@ -1,9 +1,12 @@
 /** PATCH /v1/auth/api-keys/: rotation, its mode rule, its 60-second cutoff, its race and its e-mail. */
+
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalGateway, startGateway } from '../../infra/local/gateway.ts';
 import { projectRoot } from '../../infra/local/stack.ts';
 import { findApiKey } from '../../shared/accounts/repository.ts';
 import { apiKeyPattern } from '../../shared/auth/credentials.ts';
+import { keys } from '../../shared/db/keys.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import {
   api,
@@ -107,6 +110,26 @@ describe('rotation', () => {
     expect(mail?.subject).toBe('Your cobro live API key was rotated');
     expect(mail?.body.text).toContain(`account ${account.developerId}`);
     expect(mail?.body.text).not.toMatch(/sk_live_[A-Za-z0-9]{32}/);
+  });
+});
+
+describe('an account without keys', () => {
+  it('answers 404 of type warning to GET and PATCH', async () => {
+    const account = await newAccount();
+    const auth = bearer(await tokenFor(account));
+    const deps = makeDeps();
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: keys.account(account.developerId),
+        UpdateExpression: 'REMOVE #keys',
+        ExpressionAttributeNames: { '#keys': 'keys' },
+      }),
+    );
+    for (const response of [await api('GET', keysPath, { auth }), await rotate(auth, 'test')]) {
+      expect(response.status).toBe(404);
+      expect(response.json).toMatchObject({ code: 404, type: 'warning', title: 'No API keys' });
+    }
   });
 });
 
