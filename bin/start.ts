@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ensureDemoAccount, keyIsCurrent } from '../infra/local/demo.ts';
-import { PortInUse, startLocalStack, writeLocalInfo } from '../infra/local/stack.ts';
+import { startLocalStack, writeLocalInfo } from '../infra/local/stack.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +43,9 @@ try {
         }),
   });
 } catch (error) {
-  console.error(`cobro: ${error instanceof PortInUse ? error.message : (error as Error).stack}`);
+  // Setup problems (a busy port, no Java) are told plainly; DEBUG=cobro adds the stack.
+  const detail = process.env.DEBUG?.includes('cobro') ? (error as Error).stack : (error as Error).message;
+  console.error(`cobro: ${detail}`);
   process.exit(1);
 }
 

@@ -55,3 +55,16 @@ describe('authorizer', () => {
     }
   });
 });
+
+describe('header names', () => {
+  it('finds Authorization whatever its case', async () => {
+    for (const name of ['authorization', 'AUTHORIZATION']) {
+      const result = await handler({
+        type: 'REQUEST',
+        methodArn,
+        headers: { [name]: `Api-Key ${account.testKey}` },
+      } as unknown as APIGatewayRequestAuthorizerEvent);
+      expect(result.policyDocument.Statement[0]).toMatchObject({ Effect: 'Allow' });
+    }
+  });
+});

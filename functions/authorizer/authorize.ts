@@ -28,8 +28,10 @@ function policy(effect: 'Allow' | 'Deny', resource: string) {
 export const handler = async (
   event: APIGatewayRequestAuthorizerEvent,
 ): Promise<APIGatewayAuthorizerResult> => {
-  const headers = event.headers ?? {};
-  const header = headers.Authorization ?? headers.authorization;
+  // Header names arrive as the client spelled them (HTTP/2 clients send them in lower case).
+  const header = Object.entries(event.headers ?? {}).find(
+    ([name]) => name.toLowerCase() === 'authorization',
+  )?.[1];
   const result = await authenticate(deps, header, tokenSecret);
   const resource = wholeStage(event.methodArn);
   if (result.ok) {

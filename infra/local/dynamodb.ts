@@ -31,6 +31,15 @@ export async function startDynamo(port: number, dataDir: string | null): Promise
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
   });
+  let spawnError: Error | undefined;
+  child.once('error', (error: NodeJS.ErrnoException) => {
+    spawnError =
+      error.code === 'ENOENT'
+        ? new Error(
+            'DynamoDB Local needs Java 17 or newer on the PATH (Debian: apt-get install openjdk-17-jre-headless)',
+          )
+        : error;
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -44,6 +53,7 @@ export async function startDynamo(port: number, dataDir: string | null): Promise
   const client = localClient(endpoint);
   const started = Date.now();
   for (;;) {
+    if (spawnError) throw spawnError;
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited at start:\n${output.trim()}`);
     try {
       await client.send(new DescribeTableCommand({ TableName: 'readiness-probe' }));
