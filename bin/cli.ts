@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { localEnvironment, readLocalInfo } from '../infra/local/stack.ts';
-import { createAccount } from '../shared/accounts/repository.ts';
+import { createAccount, credentialsOf } from '../shared/accounts/repository.ts';
 import { envNames } from '../shared/config.ts';
 import { makeDeps } from '../shared/deps.ts';
 import { HttpError } from '../shared/http/errors.ts';
@@ -71,16 +71,7 @@ async function accountsCreate(args: string[]): Promise<void> {
   });
   if (!parsed.success) throw new UsageError(parsed.issues.map((issue) => issue.message).join('; '));
   target(values['state-dir']);
-  const created = await createAccount(makeDeps(), parsed.output);
-  const result = {
-    developer_id: created.account.developer_id,
-    name: created.account.name,
-    email: created.account.email,
-    test_key: created.testKey,
-    live_key: created.liveKey,
-    client_id: created.account.client_id,
-    client_secret: created.clientSecret,
-  };
+  const result = credentialsOf(await createAccount(makeDeps(), parsed.output));
   if (values.json) {
     console.log(JSON.stringify(result));
     return;

@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { findClient } from '../../shared/accounts/repository.ts';
 import { secretMatches } from '../../shared/auth/credentials.ts';
+import { TokenRequestSchema } from '../../shared/auth/schemas.ts';
 import { issueAccessToken } from '../../shared/auth/tokens.ts';
 import { envNames, requireEnv } from '../../shared/config.ts';
 import { makeDeps } from '../../shared/deps.ts';
@@ -13,12 +14,6 @@ import { header, publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = makeDeps();
 const tokenSecret = requireEnv(envNames.tokenSecret);
-
-export const TokenRequestSchema = v.object({
-  grant_type: v.optional(v.string()),
-  client_id: v.optional(v.string()),
-  client_secret: v.optional(v.string()),
-});
 
 const invalidRequest = (message: string) =>
   new RawError(400, { error: { code: 'invalid_request', type: 'invalid_request_error', message } });

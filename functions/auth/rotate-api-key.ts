@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { rotateApiKey } from '../../shared/accounts/repository.ts';
+import { RotateApiKeySchema } from '../../shared/auth/schemas.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import { eventPublisher } from '../../shared/events/publish.ts';
 import { BadRequest, envelope, Forbidden } from '../../shared/http/errors.ts';
@@ -12,8 +13,6 @@ import { logger } from '../../shared/log.ts';
 
 const deps = makeDeps();
 const events = eventPublisher();
-
-export const RotateApiKeySchema = v.object({ type: v.picklist(['test', 'live']) });
 
 export const handler = endpoint(async ({ body, account, lang }) => {
   const parsed = v.safeParse(RotateApiKeySchema, body);

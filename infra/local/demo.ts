@@ -1,5 +1,5 @@
 /** The demo account `npm start` creates on first start and prints every time. */
-import { createAccount, findApiKey, getAccount } from '../../shared/accounts/repository.ts';
+import { createAccount, credentialsOf, findApiKey, getAccount } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import type { DemoAccount, LocalInfo } from './stack.ts';
 
@@ -14,16 +14,7 @@ export async function ensureDemoAccount(info: LocalInfo): Promise<{ demo: DemoAc
     company_name: 'Demo Merchant',
     page: 'https://example.com',
   });
-  const demo: DemoAccount = {
-    developer_id: created.account.developer_id,
-    name: created.account.name,
-    email: created.account.email,
-    test_key: created.testKey,
-    live_key: created.liveKey,
-    client_id: created.account.client_id,
-    client_secret: created.clientSecret,
-  };
-  return { demo, created: true };
+  return { demo: credentialsOf(created), created: true };
 }
 
 /** Whether a recorded demo key still authenticates (it may have been rotated since). */

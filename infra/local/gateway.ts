@@ -209,7 +209,8 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
           sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
           userAgent: headerValue(headers, 'user-agent') ?? null,
         } as APIGatewayProxyEvent['requestContext']['identity'],
-        path: `/${stage}${url.pathname}`,
+        // As behind a custom domain: no stage prefix in front of the path.
+        path: url.pathname,
         stage,
         requestId,
         requestTimeEpoch: Date.now(),

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import S3rver from '@20minutes/s3rver';
 import sesEmulator from 'aws-ses-v2-local';
+import type { AccountCredentials } from '../../shared/accounts/repository.ts';
 import { envNames } from '../../shared/config.ts';
 import { ensureTable, startDynamo } from './dynamodb.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
@@ -37,15 +38,8 @@ export interface LocalInfo {
   demo?: DemoAccount;
 }
 
-export interface DemoAccount {
-  developer_id: number;
-  name: string;
-  email: string;
-  test_key: string;
-  live_key: string;
-  client_id: string;
-  client_secret: string;
-}
+/** The demo account's credentials, as `accounts create` prints them. */
+export type DemoAccount = AccountCredentials;
 
 export class PortInUse extends Error {
   readonly port: number;

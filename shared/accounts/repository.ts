@@ -49,6 +49,29 @@ export interface CreatedAccount {
   clientSecret: string;
 }
 
+/** What `accounts create` prints (D2): the only time keys and the client secret are shown. */
+export interface AccountCredentials {
+  developer_id: number;
+  name: string;
+  email: string;
+  test_key: string;
+  live_key: string;
+  client_id: string;
+  client_secret: string;
+}
+
+export function credentialsOf(created: CreatedAccount): AccountCredentials {
+  return {
+    developer_id: created.account.developer_id,
+    name: created.account.name,
+    email: created.account.email,
+    test_key: created.testKey,
+    live_key: created.liveKey,
+    client_id: created.account.client_id,
+    client_secret: created.clientSecret,
+  };
+}
+
 function conditionFailedAt(error: unknown): number[] {
   if (!(error instanceof TransactionCanceledException)) return [];
   return (error.CancellationReasons ?? []).flatMap((reason, index) =>

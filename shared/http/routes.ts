@@ -18,6 +18,9 @@ export interface Access {
   tokenSecret?: boolean;
 }
 
+import type { GenericSchema } from 'valibot';
+import { RotateApiKeySchema, TokenRequestSchema } from '../auth/schemas.ts';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Route {
@@ -29,16 +32,37 @@ export interface Route {
   /** Whether the Lambda authorizer guards this route. */
   auth: boolean;
   access: Access;
+  /** One line for the OpenAPI document. */
+  summary: string;
+  /** The request body the handler validates against, for the OpenAPI document. @default none */
+  body?: GenericSchema;
 }
 
 export const routes: readonly Route[] = [
-  { method: 'GET', path: '/health', handler: 'functions/system/health.ts', auth: false, access: {} },
+  {
+    method: 'GET',
+    path: '/health',
+    handler: 'functions/system/health.ts',
+    auth: false,
+    access: {},
+    summary: 'Liveness, without credentials',
+  },
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'functions/system/get-openapi.ts',
+    auth: false,
+    access: {},
+    summary: 'This document',
+  },
   {
     method: 'POST',
     path: '/authentication/token/',
     handler: 'functions/auth/create-token.ts',
     auth: false,
     access: { table: 'read', tokenSecret: true },
+    summary: 'OAuth 2.0 client credentials: an access token for Bearer',
+    body: TokenRequestSchema,
   },
   {
     method: 'GET',
@@ -46,6 +70,7 @@ export const routes: readonly Route[] = [
     handler: 'functions/auth/get-api-keys.ts',
     auth: true,
     access: { table: 'read' },
+    summary: 'Both API keys of the account, masked',
   },
   {
     method: 'PATCH',
@@ -53,6 +78,8 @@ export const routes: readonly Route[] = [
     handler: 'functions/auth/rotate-api-key.ts',
     auth: true,
     access: { table: 'write', events: true },
+    summary: 'Rotate the test or live key; the answer shows the new key once',
+    body: RotateApiKeySchema,
   },
 ];
 
