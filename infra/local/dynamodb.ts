@@ -41,7 +41,13 @@ export async function startDynamo(port: number, dataDir: string | null): Promise
         : error;
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // However this process ends (an uncaught error included), Java must not outlive it.
+  const killOnExit = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   const stop = async () => {
+    process.off('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const forced = setTimeout(() => child.kill('SIGKILL'), 3000);

@@ -1,9 +1,11 @@
 /** `npm start` as a user meets it: a busy port, a clean Ctrl-C, data kept across restarts. */
+
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { portIsFree } from '../../infra/local/ports.ts';
 import type { LocalInfo } from '../../infra/local/stack.ts';
 import { startCobro, stopCobro } from '../support/global-setup.ts';
@@ -14,6 +16,16 @@ const tempDir = () => {
   dirs.push(dir);
   return dir;
 };
+// Every stack a test starts is stopped even when an assertion fails first: no Java left behind.
+const children: ChildProcess[] = [];
+const start = (args: string[]) => {
+  const started = startCobro(args);
+  children.push(started.child);
+  return started;
+};
+afterEach(async () => {
+  await Promise.all(children.splice(0).map((child) => stopCobro(child)));
+});
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
@@ -24,7 +36,7 @@ describe('npm start', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const address = blocker.address();
     const port = typeof address === 'object' && address ? address.port : 0;
-    const started = startCobro(['--in-memory', '--port', String(port), '--state-dir', tempDir()]);
+    const started = start(['--in-memory', '--port', String(port), '--state-dir', tempDir()]);
     await expect(started.ready).rejects.toThrow(new RegExp(`port ${port} is already in use`));
     expect(started.child.exitCode).toBe(1);
     blocker.close();
@@ -34,7 +46,7 @@ describe('npm start', () => {
     timeout: 120_000,
   }, async () => {
     const stateDir = tempDir();
-    const first = startCobro(['--port', '0', '--quiet', '--state-dir', stateDir]);
+    const first = start(['--port', '0', '--quiet', '--state-dir', stateDir]);
     const url = await first.ready;
     expect(first.output()).toMatch(/test key\s+sk_test_[A-Za-z0-9]{32}/);
     const info = JSON.parse(readFileSync(join(stateDir, 'local.json'), 'utf8')) as LocalInfo;
@@ -43,7 +55,7 @@ describe('npm start', () => {
     expect(await stopCobro(first.child)).toBe(0);
     for (const port of Object.values(info.ports)) expect(await portIsFree(port)).toBe(true);
 
-    const second = startCobro(['--port', '0', '--quiet', '--state-dir', stateDir]);
+    const second = start(['--port', '0', '--quiet', '--state-dir', stateDir]);
     const secondUrl = await second.ready;
     expect(second.output()).not.toContain('created now');
     const response = await fetch(`${secondUrl}/v1/auth/api-keys/`, {
