@@ -42,9 +42,17 @@ export const CreateAccountSchema = v.object({
 
 class UsageError extends Error {}
 
-function target(stateDir: string | undefined): void {
+/** Points the SDK at the local stack recorded in local.json, once it is seen to be running. */
+async function target(stateDir: string | undefined): Promise<void> {
   if (process.env[envNames.table]) return; // a deployed stage: the SDK's own configuration applies
-  Object.assign(process.env, localEnvironment(readLocalInfo(stateDir)));
+  const info = readLocalInfo(stateDir);
+  // local.json outlives its stack: never write into whatever now listens on its old ports.
+  const alive = await fetch(info.health_url, { signal: AbortSignal.timeout(2000) }).then(
+    (response) => response.ok,
+    () => false,
+  );
+  if (!alive) throw new Error(`no local stack answers at ${info.api_url}: start it with npm start`);
+  Object.assign(process.env, localEnvironment(info));
 }
 
 async function accountsCreate(args: string[]): Promise<void> {
@@ -70,7 +78,7 @@ async function accountsCreate(args: string[]): Promise<void> {
     statement_descriptor: values['statement-descriptor'],
   });
   if (!parsed.success) throw new UsageError(parsed.issues.map((issue) => issue.message).join('; '));
-  target(values['state-dir']);
+  await target(values['state-dir']);
   const result = credentialsOf(await createAccount(makeDeps(), parsed.output));
   if (values.json) {
     console.log(JSON.stringify(result));

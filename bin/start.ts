@@ -25,7 +25,20 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 
 const started = performance.now();
-let stack: Awaited<ReturnType<typeof startLocalStack>>;
+// Registered before anything starts: a signal during startup must still take Java down with us.
+let stack: Awaited<ReturnType<typeof startLocalStack>> | undefined;
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  if (!stack) process.exit(130); // still starting: the exit hook kills DynamoDB Local
+  console.log(`\ncobro: ${signal}, stopping`);
+  await stack.stop();
+  process.exit(0);
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.on(signal, () => void shutdown(signal));
+
 try {
   stack = await startLocalStack({
     port,
@@ -49,21 +62,13 @@ try {
   process.exit(1);
 }
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`\ncobro: ${signal}, stopping`);
-  await stack.stop();
-  process.exit(0);
-}
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
-  process.on(signal, () => void shutdown(signal));
-
+if (!stack) throw new Error('unreachable: startup either returned a stack or exited');
 const { demo, created } = await ensureDemoAccount(stack.info);
 stack.info.demo = demo;
 writeLocalInfo(stack.infoPath.replace(/\/local\.json$/, ''), stack.info);
-const current = created || (await keyIsCurrent(demo.test_key));
+const rotated = ' (rotated since: use the key PATCH answered)';
+const note = async (key: string) => (created || (await keyIsCurrent(key)) ? '' : rotated);
+const [testNote, liveNote] = await Promise.all([note(demo.test_key), note(demo.live_key)]);
 
 const { info } = stack;
 // One write, so whoever waits for the ready line has the keys in the same chunk.
@@ -71,8 +76,8 @@ console.log(`cobro listening on ${info.api_url}
 
   ready in ${((performance.now() - started) / 1000).toFixed(1)} s${values['in-memory'] ? ' (in memory: nothing is kept)' : ''}
   demo account ${demo.developer_id} (${demo.email})${created ? ', created now' : ''}
-    test key       ${demo.test_key}${current ? '' : '   (rotated since: use the key PATCH answered)'}
-    live key       ${demo.live_key}
+    test key       ${demo.test_key}${testNote}
+    live key       ${demo.live_key}${liveNote}
     client_id      ${demo.client_id}
     client_secret  ${demo.client_secret}
   health           ${info.health_url}

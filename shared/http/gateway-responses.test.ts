@@ -17,6 +17,7 @@ describe('gateway answers', () => {
     expect(renderGatewayAnswer('ACCESS_DENIED', { 'authorizer.body': body })).toEqual({
       statusCode: 401,
       body,
+      headers: { 'WWW-Authenticate': expect.stringContaining('Basic') },
     });
   });
 });

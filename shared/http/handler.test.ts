@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequest, PayloadTooLarge } from './errors.ts';
+import { BadRequest, PayloadTooLarge, ValidationError } from './errors.ts';
 import { parseBody } from './handler.ts';
 import { negotiateLang, text } from './messages.ts';
 
@@ -33,6 +33,9 @@ describe('parseBody', () => {
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
     expect(({} as Record<string, unknown>).root).toBeUndefined();
     expect(() => parseBody('x'.repeat(6 * 1024 * 1024 + 1), false, 'text/plain')).toThrow(PayloadTooLarge);
+    // 28 bytes must not become an array of a hundred million slots.
+    expect(() => parseBody('customers[99999999][email]=a', false, '')).toThrow(ValidationError);
+    expect(parseBody('a[1]=x&a[0]=y', false, '')).toEqual({ a: ['y', 'x'] });
   });
 });
 

@@ -13,7 +13,7 @@ import {
   resolveMode,
 } from '../auth/account-context.ts';
 import { logger } from '../log.ts';
-import { BadRequest, envelope, HttpError, PayloadTooLarge, RawError } from './errors.ts';
+import { BadRequest, envelope, HttpError, PayloadTooLarge, RawError, ValidationError } from './errors.ts';
 import { type Lang, negotiateLang } from './messages.ts';
 import { maxBodyBytes } from './routes.ts';
 
@@ -76,7 +76,36 @@ const formSyntax = {
   arrayRepeatSyntax: 'bracket',
 } as const;
 
-const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
+/** Whether a body reads as JSON whatever its label (an object or an array). */
+export const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
+
+/**
+ * A form body. An index such as `a[99999999]=x` would make a 28-byte body an array of a hundred
+ * million slots, so no array may be longer than the body has fields.
+ */
+export function parseForm(text: string): Record<string, unknown> {
+  const parsed = parseQuery(text, formSyntax) as Record<string, unknown>;
+  const fields = text.split('&').length;
+  const check = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      if (value.length > fields)
+        throw new ValidationError('An array index in the form is larger than its number of fields.');
+      for (const item of value) check(item);
+    } else if (value && typeof value === 'object') {
+      for (const item of Object.values(value)) check(item);
+    }
+  };
+  check(parsed);
+  return parsed;
+}
+
+/** The body as text: decoded from base64 when API Gateway encoded it; 413 above the limit. */
+export function bodyText(raw: string | null, isBase64Encoded: boolean): string {
+  if (raw === null || raw === '') return '';
+  const text = isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
+  if (Buffer.byteLength(text) > maxBodyBytes) throw new PayloadTooLarge();
+  return text;
+}
 
 function parseJson(text: string): unknown {
   try {
@@ -95,14 +124,13 @@ export function parseBody(
   isBase64Encoded: boolean,
   contentType: string | undefined,
 ): unknown {
-  if (raw === null || raw === '') return undefined;
-  const text = isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-  if (Buffer.byteLength(text) > maxBodyBytes) throw new PayloadTooLarge();
+  const text = bodyText(raw, isBase64Encoded);
+  if (text === '') return undefined;
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'application/json' || type.endsWith('+json')) return parseJson(text);
   if (type === 'application/x-www-form-urlencoded' || type === '') {
     if (looksLikeJson(text)) return parseJson(text);
-    return parseQuery(text, formSyntax);
+    return parseForm(text);
   }
   return text;
 }

@@ -59,10 +59,6 @@ const catalog = {
     en: { title: 'Invalid key type', content: 'The field type must be "test" or "live".' },
     es: { title: 'Tipo de llave inválido', content: 'El campo type debe ser "test" o "live".' },
   },
-  api_key_rotation_forbidden: {
-    en: { title: 'Permission denied', content: 'A test key can only rotate the test key.' },
-    es: { title: 'Permiso denegado', content: 'Una llave de prueba solo puede rotar la llave de prueba.' },
-  },
   api_keys_missing: {
     en: { title: 'No API keys', content: 'This account has no API keys.' },
     es: { title: 'Sin llaves de API', content: 'Esta cuenta no tiene llaves de API.' },

@@ -34,6 +34,7 @@ describe('401 bodies', () => {
     const response = await api('GET', keysPath);
     expect(response.status).toBe(401);
     expect(response.json).toEqual({ detail: 'Authentication credentials were not provided.' });
+    expect(response.headers.get('www-authenticate')).toContain('Basic');
   });
 
   it.each([
@@ -141,6 +142,44 @@ describe('POST /authentication/token/', () => {
       headers: formType,
     });
     expect(mislabelled.status).toBe(200);
+  });
+
+  it('goes by the body whatever the Content-Type, and answers bad bodies as OAuth invalid_request', async () => {
+    const account = await newAccount();
+    const form = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: account.clientId,
+      client_secret: account.clientSecret,
+    }).toString();
+    for (const type of ['application/json', 'text/plain']) {
+      const response = await api('POST', '/authentication/token/', {
+        rawBody: form,
+        headers: { 'Content-Type': type },
+      });
+      expect(response.status).toBe(200);
+    }
+    const broken = await api('POST', '/authentication/token/', {
+      rawBody: '{"grant_type":',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(broken.status).toBe(400);
+    expect(broken.json.error.code).toBe('invalid_request');
+  });
+
+  it('refuses client credentials sent both as HTTP Basic and in the body (RFC 6749 §2.3.1)', async () => {
+    const account = await newAccount();
+    const response = await api('POST', '/authentication/token/', {
+      body: {
+        grant_type: 'client_credentials',
+        client_id: account.clientId,
+        client_secret: account.clientSecret,
+      },
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${account.clientId}:${account.clientSecret}`).toString('base64')}`,
+      },
+    });
+    expect(response.status).toBe(400);
+    expect(response.json.error.code).toBe('invalid_request');
   });
 
   it('a wrong client secret and an unknown client are invalid_client', async () => {

@@ -8,7 +8,8 @@
  * Options: --requests N (default 2000), --imports N (default 10).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -124,7 +125,9 @@ for (const row of built) {
 const largest = built.reduce((a, b) => (a.bytes > b.bytes ? a : b));
 console.log(`  largest: ${largest.entry} ${(largest.bytes / 1024).toFixed(1)} kB\n`);
 
-const stack = await startLocalStack({ port: 0, inMemory: true });
+// Its own state folder: the bench must not overwrite the .cobro/local.json of a developer's stack.
+const benchState = mkdtempSync(join(tmpdir(), 'cobro-bench-'));
+const stack = await startLocalStack({ port: 0, inMemory: true, stateDir: benchState });
 try {
   const deps = makeDeps();
   const account = await createAccount(deps, { name: 'Bench', email: `bench-${Date.now()}@example.com` });
@@ -167,4 +170,5 @@ try {
 } finally {
   await stack.stop();
   rmSync(outDir, { recursive: true, force: true });
+  rmSync(benchState, { recursive: true, force: true });
 }

@@ -1,9 +1,11 @@
 /** `cobro accounts create` against the running test stack, then its credentials through the API. */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../infra/local/stack.ts';
+import { projectRoot, readLocalInfo, writeLocalInfo } from '../../infra/local/stack.ts';
 import { api, apiKey, stateDir } from '../support/stack.ts';
 
 const run = promisify(execFile);
@@ -51,5 +53,38 @@ describe('accounts create', () => {
       code: 2,
       stderr: expect.stringContaining('name is required'),
     });
+  });
+
+  it('refuses to write when the stack local.json describes is not running', async () => {
+    const stale = mkdtempSync(join(tmpdir(), 'cobro-stale-'));
+    try {
+      const info = readLocalInfo(stateDir);
+      writeLocalInfo(stale, {
+        ...info,
+        api_url: 'http://127.0.0.1:9',
+        health_url: 'http://127.0.0.1:9/health',
+      });
+      const run = promisify(execFile)(
+        process.execPath,
+        [
+          join(projectRoot, 'bin/cli.ts'),
+          'accounts',
+          'create',
+          '--name',
+          'X',
+          '--email',
+          'stale@example.com',
+          '--state-dir',
+          stale,
+        ],
+        { cwd: projectRoot, env: { ...process.env, TABLE_NAME: '' } },
+      );
+      await expect(run).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('no local stack answers'),
+      });
+    } finally {
+      rmSync(stale, { recursive: true, force: true });
+    }
   });
 });

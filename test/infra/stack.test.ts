@@ -267,7 +267,15 @@ describe('CobroStack (dev)', () => {
         ResponseType: answer.type,
         StatusCode: String(answer.statusCode),
         ResponseTemplates: { 'application/json': answer.template },
-        ResponseParameters: { 'gatewayresponse.header.Content-Type': "'application/json'" },
+        ResponseParameters: Match.objectLike({
+          'gatewayresponse.header.Content-Type': "'application/json'",
+          ...Object.fromEntries(
+            Object.entries(answer.headers ?? {}).map(([name, value]) => [
+              `gatewayresponse.header.${name}`,
+              `'${value}'`,
+            ]),
+          ),
+        }),
       });
     }
   });

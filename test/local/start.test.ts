@@ -1,7 +1,7 @@
 /** `npm start` as a user meets it: a busy port, a clean Ctrl-C, data kept across restarts. */
 
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,5 +63,15 @@ describe('npm start', () => {
     });
     expect(response.status).toBe(200);
     expect(await stopCobro(second.child)).toBe(0);
+
+    // local.json lost its demo record (the store keeps only key hashes): a fresh demo account, no crash.
+    const { demo: _forgotten, ...withoutDemo } = JSON.parse(
+      readFileSync(join(stateDir, 'local.json'), 'utf8'),
+    );
+    writeFileSync(join(stateDir, 'local.json'), JSON.stringify(withoutDemo));
+    const third = start(['--port', '0', '--quiet', '--state-dir', stateDir]);
+    await third.ready;
+    expect(third.output()).toMatch(/demo account \d+ \(demo\+\d+@cobro\.local\), created now/);
+    expect(await stopCobro(third.child)).toBe(0);
   });
 });
