@@ -25,8 +25,6 @@ export interface GatewayOptions {
 export interface LocalGateway {
   url: string;
   server: Server;
-  /** Forgets every cached authorizer result. */
-  clearAuthorizerCache(): void;
   close(): Promise<void>;
 }
 
@@ -282,7 +280,6 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
   return {
     url: `http://127.0.0.1:${port}`,
     server,
-    clearAuthorizerCache: () => cache.clear(),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

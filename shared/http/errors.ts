@@ -90,12 +90,6 @@ export class PayloadTooLarge extends HttpError {
   }
 }
 
-export class UnsupportedMediaType extends HttpError {
-  constructor() {
-    super(415, 'unsupported_media_type');
-  }
-}
-
 /** A 400 for a body or query that failed validation; `detail` names the field and the problem. */
 export class ValidationError extends BadRequest {
   constructor(detail: string, options: ErrorOptions = {}) {

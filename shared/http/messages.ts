@@ -25,10 +25,6 @@ const catalog = {
     en: { title: 'Malformed JSON', content: 'The request body is not valid JSON.' },
     es: { title: 'JSON mal formado', content: 'El cuerpo de la solicitud no es JSON válido.' },
   },
-  unsupported_media_type: {
-    en: { title: 'Unsupported media type', content: 'Send the body as application/json.' },
-    es: { title: 'Tipo de contenido no admitido', content: 'Envíe el cuerpo como application/json.' },
-  },
   body_too_large: {
     en: { title: 'Request too large', content: 'The request body is larger than 6 MB.' },
     es: { title: 'Solicitud demasiado grande', content: 'El cuerpo de la solicitud supera los 6 MB.' },

@@ -1,7 +1,16 @@
 /** Every authentication path of D3, through the local gateway against DynamoDB Local. */
 import { describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/auth/tokens.ts';
-import { api, apiKey, basic, bearer, localInfo, newAccount, tokenFor } from '../support/stack.ts';
+import {
+  api,
+  apiKey,
+  basic,
+  bearer,
+  localInfo,
+  newAccount,
+  type TestAccount,
+  tokenFor,
+} from '../support/stack.ts';
 
 const keysPath = '/v1/auth/api-keys/';
 const masked = (key: string) => `${key.slice(0, 8)}${'*'.repeat(key.length - 12)}${key.slice(-4)}`;
@@ -93,6 +102,14 @@ describe('401 bodies', () => {
   });
 });
 
+/** A client-credentials token request, form-encoded. */
+const clientCredentialsForm = (account: TestAccount) =>
+  new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: account.clientId,
+    client_secret: account.clientSecret,
+  }).toString();
+
 describe('POST /authentication/token/', () => {
   it('issues an HS256 JWT valid for an hour', async () => {
     const account = await newAccount();
@@ -116,11 +133,7 @@ describe('POST /authentication/token/', () => {
 
   it('takes a form body, client credentials as HTTP Basic, and JSON labelled as a form', async () => {
     const account = await newAccount();
-    const form = new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: account.clientId,
-      client_secret: account.clientSecret,
-    }).toString();
+    const form = clientCredentialsForm(account);
     const formType = { 'Content-Type': 'application/x-www-form-urlencoded' };
     expect((await api('POST', '/authentication/token/', { rawBody: form, headers: formType })).status).toBe(
       200,
@@ -146,11 +159,7 @@ describe('POST /authentication/token/', () => {
 
   it('goes by the body whatever the Content-Type, and answers bad bodies as OAuth invalid_request', async () => {
     const account = await newAccount();
-    const form = new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: account.clientId,
-      client_secret: account.clientSecret,
-    }).toString();
+    const form = clientCredentialsForm(account);
     for (const type of ['application/json', 'text/plain']) {
       const response = await api('POST', '/authentication/token/', {
         rawBody: form,
