@@ -8,6 +8,7 @@ import { toAuthorizerContext } from '../../shared/auth/account-context.ts';
 import { authenticate } from '../../shared/auth/authenticate.ts';
 import { envNames, requireEnv } from '../../shared/config.ts';
 import { makeDeps } from '../../shared/deps.ts';
+import { headerOf } from '../../shared/http/headers.ts';
 
 const deps = makeDeps();
 const tokenSecret = requireEnv(envNames.tokenSecret);
@@ -28,10 +29,7 @@ function policy(effect: 'Allow' | 'Deny', resource: string) {
 export const handler = async (
   event: APIGatewayRequestAuthorizerEvent,
 ): Promise<APIGatewayAuthorizerResult> => {
-  // Header names arrive as the client spelled them (HTTP/2 clients send them in lower case).
-  const header = Object.entries(event.headers ?? {}).find(
-    ([name]) => name.toLowerCase() === 'authorization',
-  )?.[1];
+  const header = headerOf(event.headers, 'Authorization');
   const result = await authenticate(deps, header, tokenSecret);
   const resource = wholeStage(event.methodArn);
   if (result.ok) {

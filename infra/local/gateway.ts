@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type GatewayAnswer, renderGatewayAnswer } from '../../shared/http/gateway-responses.ts';
+import { headerOf } from '../../shared/http/headers.ts';
 import { authorizer, binaryMediaTypes, fallback, findRoute, maxBodyBytes } from '../../shared/http/routes.ts';
 import { invoke } from './lambda.ts';
 
@@ -85,12 +86,6 @@ function collectQuery(url: URL) {
     append(multi, name, value);
   }
   return { queryStringParameters: single, multiValueQueryStringParameters: multi };
-}
-
-function headerValue(headers: Record<string, string>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
-  return undefined;
 }
 
 function isBinary(contentType: string | undefined): boolean {
@@ -186,7 +181,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
       throw error;
     }
     const { headers, multiValueHeaders } = collectHeaders(request);
-    const binary = isBinary(headerValue(headers, 'content-type'));
+    const binary = isBinary(headerOf(headers, 'content-type'));
     const found = findRoute(method, url.pathname);
     const resource = found ? found.route.path.replace(/(.)\/$/, '$1') : '/{proxy+}';
     const event: APIGatewayProxyEvent = {
@@ -208,7 +203,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
         httpMethod: method,
         identity: {
           sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
-          userAgent: headerValue(headers, 'user-agent') ?? null,
+          userAgent: headerOf(headers, 'user-agent') ?? null,
         } as APIGatewayProxyEvent['requestContext']['identity'],
         // As behind a custom domain: no stage prefix in front of the path.
         path: url.pathname,
@@ -221,7 +216,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     };
     const handlerEntry = found ? found.route.handler : fallback.handler;
     if (found?.route.auth) {
-      const authorization = headerValue(headers, authorizer.identityHeader);
+      const authorization = headerOf(headers, authorizer.identityHeader);
       // As in API Gateway: without the identity source the authorizer is not even called.
       if (!authorization) return { result: gatewayAnswer('UNAUTHORIZED', requestId), requestId };
       const methodArn = `arn:aws:execute-api:us-east-1:000000000000:${apiId}/${stage}/${method}${resource}`;

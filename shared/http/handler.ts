@@ -14,6 +14,7 @@ import {
 } from '../auth/account-context.ts';
 import { logger } from '../log.ts';
 import { BadRequest, envelope, HttpError, PayloadTooLarge, RawError, ValidationError } from './errors.ts';
+import { headerOf } from './headers.ts';
 import { type Lang, negotiateLang } from './messages.ts';
 import { maxBodyBytes } from './routes.ts';
 
@@ -61,11 +62,7 @@ function respond(event: APIGatewayProxyEvent, answer: ApiAnswer): APIGatewayProx
 
 /** A request header by case-insensitive name. */
 export function header(event: APIGatewayProxyEvent, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(event.headers ?? {})) {
-    if (key.toLowerCase() === wanted && value !== undefined) return value;
-  }
-  return undefined;
+  return headerOf(event.headers, name);
 }
 
 // `customers[0][email]=…` nests, `x[]=1&x[]=2` is an array, as form-posting client libraries send them.
