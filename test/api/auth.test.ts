@@ -6,9 +6,10 @@ import {
   apiKey,
   basic,
   bearer,
+  clientBasic,
+  clientCredentials,
   localInfo,
   newAccount,
-  type TestAccount,
   tokenFor,
 } from '../support/stack.ts';
 
@@ -102,23 +103,11 @@ describe('401 bodies', () => {
   });
 });
 
-/** A client-credentials token request, form-encoded. */
-const clientCredentialsForm = (account: TestAccount) =>
-  new URLSearchParams({
-    grant_type: 'client_credentials',
-    client_id: account.clientId,
-    client_secret: account.clientSecret,
-  }).toString();
-
 describe('POST /authentication/token/', () => {
   it('issues an HS256 JWT valid for an hour', async () => {
     const account = await newAccount();
     const response = await api('POST', '/authentication/token/', {
-      body: {
-        grant_type: 'client_credentials',
-        client_id: account.clientId,
-        client_secret: account.clientSecret,
-      },
+      body: clientCredentials(account),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -133,7 +122,7 @@ describe('POST /authentication/token/', () => {
 
   it('takes a form body, client credentials as HTTP Basic, and JSON labelled as a form', async () => {
     const account = await newAccount();
-    const form = clientCredentialsForm(account);
+    const form = new URLSearchParams(clientCredentials(account)).toString();
     const formType = { 'Content-Type': 'application/x-www-form-urlencoded' };
     expect((await api('POST', '/authentication/token/', { rawBody: form, headers: formType })).status).toBe(
       200,
@@ -142,16 +131,12 @@ describe('POST /authentication/token/', () => {
       rawBody: 'grant_type=client_credentials',
       headers: {
         ...formType,
-        Authorization: `Basic ${Buffer.from(`${account.clientId}:${account.clientSecret}`).toString('base64')}`,
+        Authorization: clientBasic(account),
       },
     });
     expect(viaBasic.status).toBe(200);
     const mislabelled = await api('POST', '/authentication/token/', {
-      rawBody: JSON.stringify({
-        grant_type: 'client_credentials',
-        client_id: account.clientId,
-        client_secret: account.clientSecret,
-      }),
+      rawBody: JSON.stringify(clientCredentials(account)),
       headers: formType,
     });
     expect(mislabelled.status).toBe(200);
@@ -159,7 +144,7 @@ describe('POST /authentication/token/', () => {
 
   it('goes by the body whatever the Content-Type, and answers bad bodies as OAuth invalid_request', async () => {
     const account = await newAccount();
-    const form = clientCredentialsForm(account);
+    const form = new URLSearchParams(clientCredentials(account)).toString();
     for (const type of ['application/json', 'text/plain']) {
       const response = await api('POST', '/authentication/token/', {
         rawBody: form,
@@ -178,13 +163,9 @@ describe('POST /authentication/token/', () => {
   it('refuses client credentials sent both as HTTP Basic and in the body (RFC 6749 §2.3.1)', async () => {
     const account = await newAccount();
     const response = await api('POST', '/authentication/token/', {
-      body: {
-        grant_type: 'client_credentials',
-        client_id: account.clientId,
-        client_secret: account.clientSecret,
-      },
+      body: clientCredentials(account),
       headers: {
-        Authorization: `Basic ${Buffer.from(`${account.clientId}:${account.clientSecret}`).toString('base64')}`,
+        Authorization: clientBasic(account),
       },
     });
     expect(response.status).toBe(400);

@@ -1,10 +1,10 @@
 /** `npm start` as a user meets it: a busy port, a clean Ctrl-C, data kept across restarts. */
 
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { portIsFree } from '../../infra/local/ports.ts';
 import type { LocalInfo } from '../../infra/local/stack.ts';
@@ -18,8 +18,8 @@ const tempDir = () => {
 };
 // Every stack a test starts is stopped even when an assertion fails first: no Java left behind.
 const children: ChildProcess[] = [];
-const start = (args: string[]) => {
-  const started = startCobro(args);
+const start = (args: string[], env?: NodeJS.ProcessEnv) => {
+  const started = startCobro(args, env);
   children.push(started.child);
   return started;
 };
@@ -30,7 +30,43 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** Command lines of every running process that mentions `needle` (Linux /proc). */
+function processesMentioning(needle: string): string[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        return command.includes(needle) ? [command] : [];
+      } catch {
+        return []; // the process ended while we looked
+      }
+    });
+}
+
 describe('npm start', () => {
+  it('stopped while still starting, leaves no DynamoDB Local behind', { timeout: 60_000 }, async () => {
+    const stateDir = tempDir();
+    const started = start(['--port', '0', '--quiet', '--state-dir', stateDir]);
+    started.ready.catch(() => undefined); // it is stopped before it is ready
+    // Wait until Java is up (it runs with the state folder on its command line), then interrupt.
+    const deadline = Date.now() + 20_000;
+    while (processesMentioning(stateDir).filter((c) => c.includes('DynamoDBLocal')).length === 0) {
+      if (Date.now() > deadline) throw new Error('DynamoDB Local never started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await stopCobro(started.child);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(processesMentioning(stateDir).filter((c) => c.includes('DynamoDBLocal'))).toEqual([]);
+  });
+
+  it('says plainly when Java is missing', async () => {
+    const withoutJava = { ...process.env, PATH: dirname(process.execPath) };
+    const started = start(['--in-memory', '--port', '0', '--state-dir', tempDir()], withoutJava);
+    await expect(started.ready).rejects.toThrow(/DynamoDB Local needs Java 17/);
+    expect(started.output()).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  });
+
   it('says clearly when the API port is taken', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -69,15 +69,20 @@ export const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('
 export const apiKey = (key: string) => `Api-Key ${key}`;
 export const bearer = (token: string) => `Bearer ${token}`;
 
+/** The body of a client-credentials token request for an account. */
+export const clientCredentials = (account: TestAccount) => ({
+  grant_type: 'client_credentials',
+  client_id: account.clientId,
+  client_secret: account.clientSecret,
+});
+
+/** The account's OAuth client as an HTTP Basic header (RFC 6749 §2.3.1). */
+export const clientBasic = (account: TestAccount) =>
+  `Basic ${Buffer.from(`${account.clientId}:${account.clientSecret}`).toString('base64')}`;
+
 /** An access token for an account, from the token endpoint. */
 export async function tokenFor(account: TestAccount): Promise<string> {
-  const response = await api('POST', '/authentication/token/', {
-    body: {
-      grant_type: 'client_credentials',
-      client_id: account.clientId,
-      client_secret: account.clientSecret,
-    },
-  });
+  const response = await api('POST', '/authentication/token/', { body: clientCredentials(account) });
   if (response.status !== 200) throw new Error(`token request failed: ${response.text}`);
   return response.json.access_token as string;
 }
