@@ -278,7 +278,17 @@ export class CobroStack extends Stack {
       );
     }
     if (access.events) this.bus.grantPutEventsTo(fn);
-    if (access.media) {
+    if (access.media === 'read') {
+      this.mediaBucket.grantRead(fn);
+      ack(
+        `Resource::<${this.logicalIdOf(this.mediaBucket)}.Arn>/*`,
+        'Serves stored images by name; the wildcard covers objects of the media bucket only.',
+      );
+      for (const action of ['s3:GetObject*', 's3:GetBucket*', 's3:List*']) {
+        ack(`Action::${action}`, `${action} is part of grantRead, on the media bucket and its objects only.`);
+      }
+    }
+    if (access.media === 'write') {
       this.mediaBucket.grantReadWrite(fn);
       const bucket = `<${this.logicalIdOf(this.mediaBucket)}.Arn>`;
       ack(

@@ -88,9 +88,13 @@ function collectQuery(url: URL) {
   return { queryStringParameters: single, multiValueQueryStringParameters: multi };
 }
 
+/** Whether API Gateway would pass a body of this type base64-encoded (wildcards as it reads them). */
 function isBinary(contentType: string | undefined): boolean {
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  return (binaryMediaTypes as readonly string[]).includes(type);
+  const [major] = type.split('/');
+  return (binaryMediaTypes as readonly string[]).some(
+    (pattern) => pattern === '*/*' || pattern === type || pattern === `${major}/*`,
+  );
 }
 
 /** Does an IAM-style resource pattern (with `*`) cover this method ARN? */

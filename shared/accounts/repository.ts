@@ -2,7 +2,7 @@
  * Accounts and their credentials in the single table. Keys and client secrets are stored only as
  * hashes; the plaintext leaves this module once, in the answer of the call that made it.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../auth/account-context.ts';
 import {
@@ -14,6 +14,7 @@ import {
   modeOfKey,
 } from '../auth/credentials.ts';
 import { keys } from '../db/keys.ts';
+import { conditionFailedAt } from '../db/transact.ts';
 import type { Deps } from '../deps.ts';
 import { Conflict, NotFound } from '../http/errors.ts';
 
@@ -70,13 +71,6 @@ export function credentialsOf(created: CreatedAccount): AccountCredentials {
     client_id: created.account.client_id,
     client_secret: created.clientSecret,
   };
-}
-
-function conditionFailedAt(error: unknown): number[] {
-  if (!(error instanceof TransactionCanceledException)) return [];
-  return (error.CancellationReasons ?? []).flatMap((reason, index) =>
-    reason.Code === 'ConditionalCheckFailed' ? [index] : [],
-  );
 }
 
 async function nextAccountId(deps: Deps): Promise<number> {
@@ -172,6 +166,47 @@ export async function getAccount(deps: Deps, developerId: number): Promise<Accou
     new GetCommand({ TableName: deps.table, Key: keys.account(developerId) }),
   );
   return result.Item as Account | undefined;
+}
+
+/**
+ * Sets or clears (with an empty string) the profile fields given; the others stay. Answers the
+ * updated account, or NotFound when there is no such account.
+ */
+export async function updateProfile(
+  deps: Deps,
+  developerId: number,
+  profile: AccountProfile,
+): Promise<Account> {
+  const sets = ['updated_at = :now'];
+  const removes: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': deps.clock().toISOString() };
+  for (const [field, value] of Object.entries(profile)) {
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    if (value === '') removes.push(`#${field}`);
+    else {
+      sets.push(`#${field} = :${field}`);
+      values[`:${field}`] = value;
+    }
+  }
+  try {
+    const result = await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: keys.account(developerId),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes as Account;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new NotFound('account_not_found');
+    throw error;
+  }
 }
 
 /** Who owns a presented API key, by its hash; undefined for an unknown (or rotated) key. */

@@ -24,6 +24,12 @@ export const eventRules: readonly EventRule[] = [
     target: 'functions/notifications/send-key-rotated-email.ts',
     access: { table: 'read', mail: true },
   },
+  {
+    name: 'plan-deleted-email',
+    detailTypes: ['plan.deleted'],
+    target: 'functions/plans/notify-plan-deleted.ts',
+    access: { mail: true },
+  },
 ];
 
 /** The rules an event with this source and detail-type matches. */

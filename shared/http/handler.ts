@@ -15,6 +15,7 @@ import {
 import { logger } from '../log.ts';
 import { BadRequest, envelope, HttpError, PayloadTooLarge, RawError, ValidationError } from './errors.ts';
 import { headerOf } from './headers.ts';
+import { idempotency } from './idempotency.ts';
 import { type Lang, negotiateLang } from './messages.ts';
 import { maxBodyBytes } from './routes.ts';
 
@@ -38,7 +39,10 @@ export interface AccountRequest extends ApiRequest {
 /** What a handler function returns. */
 export interface ApiAnswer {
   status: number;
+  /** Answered as JSON. */
   body?: unknown;
+  /** Answered as these bytes instead (an image); set its Content-Type in `headers`. */
+  bytes?: Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -53,6 +57,14 @@ const parsedByEvent = new WeakMap<APIGatewayProxyEvent, Parsed>();
 const jsonHeaders = { 'Content-Type': 'application/json; charset=utf-8' };
 
 function respond(event: APIGatewayProxyEvent, answer: ApiAnswer): APIGatewayProxyResult {
+  if (answer.bytes) {
+    return {
+      statusCode: answer.status,
+      headers: { 'X-Request-Id': event.requestContext.requestId, ...answer.headers },
+      body: Buffer.from(answer.bytes).toString('base64'),
+      isBase64Encoded: true,
+    };
+  }
   return {
     statusCode: answer.status,
     headers: { ...jsonHeaders, 'X-Request-Id': event.requestContext.requestId, ...answer.headers },
@@ -104,9 +116,18 @@ export function bodyText(raw: string | null, isBase64Encoded: boolean): string {
   return text;
 }
 
+/**
+ * Floats never touch money (D5): a JSON number that is not a plain safe integer reaches handlers
+ * as its exact source text (`10.50` arrives as "10.50"), so amounts are parsed from their digits.
+ */
+function exactNumbers(_key: string, value: unknown, context?: { source?: string }): unknown {
+  if (typeof value !== 'number' || context?.source === undefined) return value;
+  return Number.isSafeInteger(value) && /^-?\d+$/.test(context.source) ? value : context.source;
+}
+
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text, exactNumbers);
   } catch {
     throw new BadRequest('malformed_json');
   }
@@ -186,9 +207,14 @@ function toRequest(event: APIGatewayProxyEvent): ApiRequest {
   };
 }
 
-function build(fn: (event: APIGatewayProxyEvent) => Promise<ApiAnswer>, options: EndpointOptions = {}) {
+function build(
+  fn: (event: APIGatewayProxyEvent) => Promise<ApiAnswer>,
+  options: EndpointOptions = {},
+  extra: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>[] = [],
+) {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(errorBoundary());
   if (options.parseBody !== false) handler.use(requestParsing());
+  for (const middleware of extra) handler.use(middleware);
   return handler.handler(async (event) => respond(event, await fn(event)));
 }
 
@@ -205,12 +231,19 @@ export function publicEndpoint(
   return build((event) => fn(toRequest(event)), options);
 }
 
-/** A route behind the authorizer: the handler gets the account and its mode (D3). */
+/**
+ * A route behind the authorizer: the handler gets the account and its mode (D3). A POST honours
+ * Idempotency-Key (D12) before the handler runs.
+ */
 export function endpoint(fn: (request: AccountRequest) => Promise<ApiAnswer>) {
-  return build((event) => {
-    const request = toRequest(event);
-    const account = accountFromAuthorizer(event.requestContext.authorizer);
-    const mode = resolveMode(account, request.query.test);
-    return fn({ ...request, account, mode });
-  });
+  return build(
+    (event) => {
+      const request = toRequest(event);
+      const account = accountFromAuthorizer(event.requestContext.authorizer);
+      const mode = resolveMode(account, request.query.test);
+      return fn({ ...request, account, mode });
+    },
+    {},
+    [idempotency((event) => parsedByEvent.get(event)?.body)],
+  );
 }

@@ -77,6 +77,109 @@ const catalog = {
     en: { title: 'Account exists', content: 'An account with this e-mail already exists.' },
     es: { title: 'La cuenta existe', content: 'Ya existe una cuenta con este correo.' },
   },
+  account_not_found: {
+    en: { title: 'No such account', content: 'There is no account with this id.' },
+    es: { title: 'La cuenta no existe', content: 'No hay una cuenta con este id.' },
+  },
+  idempotency_key_reused: {
+    en: {
+      title: 'Idempotency key reused',
+      content: 'This Idempotency-Key was used with a different request in the last 24 hours.',
+    },
+    es: {
+      title: 'Llave de idempotencia reutilizada',
+      content: 'Esta Idempotency-Key se usó con otra solicitud en las últimas 24 horas.',
+    },
+  },
+  idempotency_in_progress: {
+    en: {
+      title: 'Request in progress',
+      content: 'A request with this Idempotency-Key is still running; retry when it has finished.',
+    },
+    es: {
+      title: 'Solicitud en curso',
+      content: 'Una solicitud con esta Idempotency-Key aún se está procesando; reintente cuando termine.',
+    },
+  },
+  page_not_found: {
+    en: { title: 'Invalid page', content: 'Page {page} does not exist; the last page is {last}.' },
+    es: { title: 'Página inválida', content: 'La página {page} no existe; la última página es la {last}.' },
+  },
+  price_precision: {
+    en: {
+      title: 'Price validation error',
+      content: '{field}: {currency} amounts take at most {precision} decimals.',
+    },
+    es: {
+      title: 'Error de validación del precio',
+      content: '{field}: los montos en {currency} admiten como máximo {precision} decimales.',
+    },
+  },
+  mode_mismatch: {
+    en: {
+      title: 'Mode cannot change',
+      content: '{field} does not match the mode of this request ({mode}); records never change mode.',
+    },
+    es: {
+      title: 'El modo no puede cambiar',
+      content:
+        '{field} no coincide con el modo de esta solicitud ({mode}); los registros nunca cambian de modo.',
+    },
+  },
+  plan_created: {
+    en: { title: 'Plan created', content: 'The plan was created.' },
+    es: { title: 'Plan creado', content: 'El plan fue creado.' },
+  },
+  plan_updated: {
+    en: { title: 'Plan updated', content: 'The plan was updated.' },
+    es: { title: 'Plan actualizado', content: 'El plan fue actualizado.' },
+  },
+  plan_unchanged: {
+    en: { title: 'No changes', content: 'The request changes nothing in the plan.' },
+    es: { title: 'Sin cambios', content: 'La solicitud no cambia nada del plan.' },
+  },
+  plan_deleted: {
+    en: {
+      title: 'Plan deleted',
+      content: 'The plan was deleted; its active subscriptions are being canceled.',
+    },
+    es: {
+      title: 'Plan eliminado',
+      content: 'El plan fue eliminado; sus suscripciones activas se están cancelando.',
+    },
+  },
+  plan_not_found: {
+    en: { title: 'Plan not found', content: 'The plan does not exist.' },
+    es: { title: 'Plan no encontrado', content: 'El plan no existe.' },
+  },
+  plan_immutable: {
+    en: {
+      title: 'Field cannot change',
+      content: '{fields} cannot change after a plan is created; create a new plan instead.',
+    },
+    es: {
+      title: 'Campo no modificable',
+      content: '{fields} no se puede cambiar después de crear un plan; cree un plan nuevo.',
+    },
+  },
+  plan_price_range: {
+    en: { title: 'Invalid price range', content: 'The minimum price is greater than the maximum price.' },
+    es: { title: 'Rango de precios inválido', content: 'El precio mínimo es mayor que el precio máximo.' },
+  },
+  plan_subscriber_range: {
+    en: {
+      title: 'Invalid subscriber range',
+      content: 'The minimum number of subscribers is greater than the maximum.',
+    },
+    es: {
+      title: 'Rango de suscriptores inválido',
+      content: 'El mínimo de suscriptores es mayor que el máximo.',
+    },
+  },
+  plan_filters_no_match: {
+    en: { title: 'No plans found', content: 'The queried plan does not exist.' },
+    es: { title: 'No se encontraron planes', content: 'El plan consultado no existe.' },
+  },
 } satisfies Record<string, Record<Lang, Text>>;
 
 export type MessageId = keyof typeof catalog;

@@ -12,14 +12,15 @@ export interface Access {
   events?: boolean;
   /** May send e-mail through SES. @default false */
   mail?: boolean;
-  /** May write to the media bucket. @default false */
-  media?: boolean;
+  /** Media bucket access. @default none */
+  media?: 'read' | 'write';
   /** Reads the token signing secret. @default false */
   tokenSecret?: boolean;
 }
 
 import type { GenericSchema } from 'valibot';
 import { RotateApiKeySchema, TokenRequestSchema } from '../auth/schemas.ts';
+import { CreatePlanSchema, UpdatePlanSchema } from '../plans/schemas.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -81,6 +82,56 @@ export const routes: readonly Route[] = [
     summary: 'Rotate the test or live key; the answer shows the new key once',
     body: RotateApiKeySchema,
   },
+  {
+    method: 'POST',
+    path: '/v1/plans/',
+    handler: 'functions/plans/create-plan.ts',
+    auth: true,
+    access: { table: 'write', media: 'write' },
+    summary: 'Create a plan; 201 with data.id',
+    body: CreatePlanSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/plans/',
+    handler: 'functions/plans/list-plans.ts',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'Plans, newest first, in Envelope A; filters combine with AND',
+  },
+  {
+    method: 'GET',
+    path: '/v1/plans/{id}/',
+    handler: 'functions/plans/get-plan.ts',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'One plan',
+  },
+  {
+    method: 'PUT',
+    path: '/v1/plans/{id}/',
+    handler: 'functions/plans/update-plan.ts',
+    auth: true,
+    access: { table: 'write', media: 'write' },
+    summary: 'Change name, description, image, trial days or active; price and interval never change',
+    body: UpdatePlanSchema,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/plans/{id}/',
+    handler: 'functions/plans/delete-plan.ts',
+    auth: true,
+    access: { table: 'write', events: true },
+    summary: 'Delete a plan for good; its active subscriptions are canceled',
+  },
+  {
+    method: 'GET',
+    path: '/media/{name}',
+    handler: 'functions/media/get-image.ts',
+    auth: false,
+    access: { media: 'read' },
+    summary: 'A stored image (plan images), without credentials',
+  },
 ];
 
 /** Answers every request no route takes: 405 on a known path, 404 otherwise. */
@@ -98,8 +149,13 @@ export const authorizer = {
 /** Largest request body a handler receives (the Lambda synchronous payload limit). */
 export const maxBodyBytes = 6 * 1024 * 1024;
 
-/** Content types API Gateway passes to handlers base64-encoded. */
-export const binaryMediaTypes = ['multipart/form-data', 'image/png', 'image/jpeg'] as const;
+/**
+ * Content types API Gateway treats as binary. `*\/*`: API Gateway decides by the first type of a
+ * request's Accept header, and a browser loading an image asks for image/avif or text/html first;
+ * only this makes stored images arrive as images. The price is that every request body reaches
+ * handlers base64-encoded, which they decode (shared/http/handler.ts bodyText).
+ */
+export const binaryMediaTypes = ['*/*'] as const;
 
 /** Path segments, without empty ones: `/v1/plans/` and `/v1/plans` are the same resource. */
 export function segments(path: string): string[] {

@@ -147,10 +147,14 @@ describe('CobroStack (dev)', () => {
       if (access.table === 'write') expect(dynamo, handler).toEqual(expect.arrayContaining(writeActions));
       expect(actions.includes('events:PutEvents'), handler).toBe(access.events === true);
       expect(actions.includes('ses:SendEmail'), handler).toBe(access.mail === true);
-      expect(
-        actions.some((action) => action.startsWith('s3:')),
-        handler,
-      ).toBe(access.media === true);
+      const s3 = actions.filter((action) => action.startsWith('s3:'));
+      expect(s3.length > 0, handler).toBe(access.media !== undefined);
+      if (access.media === 'read')
+        expect(
+          s3.some((action) => /^s3:(Put|Delete)/.test(action)),
+          handler,
+        ).toBe(false);
+      if (access.media === 'write') expect(s3, handler).toContain('s3:PutObject');
       expect(
         actions.some((action) => action.startsWith('secretsmanager:')),
         handler,
@@ -242,7 +246,7 @@ describe('CobroStack (dev)', () => {
   it('configures the stage: name, binary types, access logs, throttling', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       Name: 'cobro-dev',
-      BinaryMediaTypes: ['multipart/form-data', 'image/png', 'image/jpeg'],
+      BinaryMediaTypes: ['*/*'],
       EndpointConfiguration: { Types: ['REGIONAL'] },
     });
     template.hasResourceProperties('AWS::ApiGateway::Stage', {

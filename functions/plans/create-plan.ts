@@ -1,0 +1,30 @@
+/** POST /v1/plans/: creates a plan; 201 with `data.id`, its key. */
+import { makeDeps } from '../../shared/deps.ts';
+import { envelope } from '../../shared/http/errors.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+import { validate } from '../../shared/http/validation.ts';
+import { imageField, storedImageOf } from '../../shared/media/images.ts';
+import { s3MediaStore, saveImage } from '../../shared/media/store.ts';
+import { newPlan } from '../../shared/plans/plan.ts';
+import { createPlan } from '../../shared/plans/repository.ts';
+import { CreatePlanSchema } from '../../shared/plans/schemas.ts';
+
+const deps = makeDeps();
+const media = s3MediaStore();
+
+export const handler = endpoint(async ({ body, account, mode, lang }) => {
+  const input = validate(CreatePlanSchema, body);
+  const image = input.image === undefined ? undefined : imageField(input.image, 'image');
+  const plan = newPlan(input, {
+    developerId: account.developerId,
+    mode,
+    now: deps.clock(),
+    image: image ? storedImageOf(image) : null,
+  });
+  if (image) await saveImage(media, image);
+  await createPlan(deps, plan);
+  return {
+    status: 201,
+    body: envelope(201, 'plan_created', lang, { type: 'success', data: { id: plan.id } }),
+  };
+});

@@ -1,0 +1,31 @@
+/**
+ * DELETE /v1/plans/{id}/: removes the plan for good and publishes `plan.deleted`, which cancels its
+ * active subscriptions and tells their customers. The event is stored in the same transaction as
+ * the deletion, then sent on the bus.
+ */
+import { makeDeps } from '../../shared/deps.ts';
+import { eventPublisher, newEvent } from '../../shared/events/publish.ts';
+import { baseUrl } from '../../shared/http/base-url.ts';
+import { envelope } from '../../shared/http/errors.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+import { logger } from '../../shared/log.ts';
+import { planDeletedEvent } from '../../shared/plans/events.ts';
+import { planIdParam } from '../../shared/plans/path.ts';
+import { deletePlan, getPlanWithAccount } from '../../shared/plans/repository.ts';
+
+const deps = makeDeps();
+const events = eventPublisher();
+
+export const handler = endpoint(async ({ params, account, mode, lang, event }) => {
+  const scope = { developerId: account.developerId, mode };
+  const { plan, account: owner } = await getPlanWithAccount(deps, scope, planIdParam(params.id));
+  const detail = newEvent(planDeletedEvent(plan, owner, baseUrl(event)), deps.clock());
+  await deletePlan(deps, plan, detail);
+  try {
+    await events.send(detail);
+  } catch (error) {
+    // The deletion and its event record have committed; the record is what a resend reads.
+    logger.error('plan.deleted was stored but not sent', { eventId: detail.id, error: error as Error });
+  }
+  return { status: 200, body: envelope(200, 'plan_deleted', lang, { type: 'success' }) };
+});

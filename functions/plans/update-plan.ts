@@ -1,0 +1,43 @@
+/**
+ * PUT /v1/plans/{id}/: changes name, description, image, trial days or `active`. The price,
+ * interval and currency never change (400); a request that changes nothing answers type info.
+ */
+import { makeDeps } from '../../shared/deps.ts';
+import { BadRequest, envelope, NotFound } from '../../shared/http/errors.ts';
+import { endpoint } from '../../shared/http/handler.ts';
+import { validate } from '../../shared/http/validation.ts';
+import { imageField, storedImageOf } from '../../shared/media/images.ts';
+import { s3MediaStore, saveImage } from '../../shared/media/store.ts';
+import { planIdParam } from '../../shared/plans/path.ts';
+import { assertModeFlags, effectiveChanges } from '../../shared/plans/plan.ts';
+import { getPlan, updatePlan } from '../../shared/plans/repository.ts';
+import { immutablePlanFields, UpdatePlanSchema } from '../../shared/plans/schemas.ts';
+
+const deps = makeDeps();
+const media = s3MediaStore();
+
+export const handler = endpoint(async ({ body, params, account, mode, lang }) => {
+  const fields = body && typeof body === 'object' ? Object.keys(body) : [];
+  const immutable = immutablePlanFields.filter((field) => fields.includes(field));
+  if (immutable.length) throw new BadRequest('plan_immutable', { params: { fields: immutable.join(', ') } });
+  const input = validate(UpdatePlanSchema, body ?? {});
+  assertModeFlags(input, mode);
+  const planId = planIdParam(params.id);
+  const image = typeof input.image === 'string' ? imageField(input.image, 'image') : input.image;
+  const scope = { developerId: account.developerId, mode };
+  const plan = await getPlan(deps, scope, planId);
+  if (!plan) throw new NotFound('plan_not_found');
+  const changes = effectiveChanges(plan, {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.trial_period_days !== undefined ? { trial_period_days: input.trial_period_days } : {}),
+    ...(input.active !== undefined ? { active: input.active } : {}),
+    ...(image !== undefined ? { image: image === null ? null : storedImageOf(image) } : {}),
+  });
+  if (Object.keys(changes).length === 0) {
+    return { status: 200, body: envelope(200, 'plan_unchanged', lang, { type: 'info', data: planId }) };
+  }
+  if (image) await saveImage(media, image);
+  await updatePlan(deps, scope, planId, changes, deps.clock());
+  return { status: 200, body: envelope(200, 'plan_updated', lang, { type: 'success', data: planId }) };
+});

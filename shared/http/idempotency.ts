@@ -1,0 +1,215 @@
+/**
+ * Idempotency-Key on every authenticated POST (D12), as middleware: the same key with the same
+ * request within 24 hours replays the first answer (`Idempotent-Replayed: true`); another request
+ * under the key, or one arriving while the first still runs, is 409. Keys are scoped to account
+ * and mode. Only 2xx answers are kept, so a failed request may be retried with its key.
+ *
+ * One conditional PutItem claims the key before the handler runs; that condition is what makes
+ * two racing requests with one key run the handler once. Not Powertools' idempotency utility:
+ * with a table keyed by pk and sk it puts every record of a function under one static partition
+ * key, a hot partition for the whole service; here each record sits under its own account's key.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { accountFromAuthorizer, resolveMode } from '../auth/account-context.ts';
+import { keys } from '../db/keys.ts';
+import { type Deps, makeDeps } from '../deps.ts';
+import { logger } from '../log.ts';
+import { Conflict } from './errors.ts';
+import { headerOf } from './headers.ts';
+import { InvalidInput } from './validation.ts';
+
+export const idempotencyHeader = 'Idempotency-Key';
+export const replayedHeader = 'Idempotent-Replayed';
+
+/** How long a key replays its answer. */
+export const keyLifetimeSeconds = 24 * 60 * 60;
+/** How long a claim blocks the key when its request never finishes (longer than any function runs). */
+export const claimSeconds = 60;
+/** Answers larger than this are not kept (an item holds 400 KB); their key is released instead. */
+const maxStoredAnswerBytes = 300 * 1024;
+
+interface Claim {
+  key: ReturnType<typeof keys.idempotency>;
+  owner: string;
+}
+
+interface StoredRecord {
+  fingerprint: string;
+  status: 'running' | 'done';
+  answer?: { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean };
+}
+
+/** Canonical JSON: object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonical(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What "the same request" means: method, path and body (parsed, so spacing and key order do not count). */
+export function fingerprint(method: string, path: string, body: unknown): string {
+  const normalizedPath = path.replace(/\/+$/, '') || '/';
+  return createHash('sha256')
+    .update(`${method} ${normalizedPath}\n${canonical(body)}`)
+    .digest('hex');
+}
+
+const validKey = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The middleware. `bodyOf` gives the parsed body of the event (the request parsing middleware
+ * keeps it); `deps` defaults to the function's own table, made on first use.
+ */
+export function idempotency(
+  bodyOf: (event: APIGatewayProxyEvent) => unknown,
+  depsOf: () => Deps = lazyDeps,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  const claims = new WeakMap<APIGatewayProxyEvent, Claim>();
+
+  async function release(event: APIGatewayProxyEvent): Promise<void> {
+    const claim = claims.get(event);
+    if (!claim) return;
+    claims.delete(event);
+    const deps = depsOf();
+    await deps.db
+      .send(
+        new DeleteCommand({
+          TableName: deps.table,
+          Key: claim.key,
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': claim.owner },
+        }),
+      )
+      .catch((error: unknown) => {
+        // Left behind, the claim blocks its key only until it lapses (claimSeconds).
+        if (!(error instanceof ConditionalCheckFailedException)) {
+          logger.error('idempotency claim was not released', { error: error as Error });
+        }
+      });
+  }
+
+  return {
+    before: async ({ event }) => {
+      if (event.httpMethod !== 'POST') return undefined;
+      const idempotencyKey = headerOf(event.headers, idempotencyHeader);
+      if (idempotencyKey === undefined) return undefined;
+      if (!validKey.test(idempotencyKey)) throw new InvalidInput([{ field: idempotencyHeader, rule: 'key' }]);
+      const account = accountFromAuthorizer(event.requestContext.authorizer);
+      const mode = resolveMode(account, event.queryStringParameters?.test);
+      const deps = depsOf();
+      const now = deps.clock();
+      const nowSeconds = Math.floor(now.getTime() / 1000);
+      const claim: Claim = {
+        key: keys.idempotency(account.developerId, mode, idempotencyKey),
+        owner: randomUUID(),
+      };
+      const print = fingerprint(event.httpMethod, event.path, bodyOf(event));
+      try {
+        await deps.db.send(
+          new PutCommand({
+            TableName: deps.table,
+            Item: {
+              ...claim.key,
+              entity: 'idempotency',
+              developer_id: account.developerId,
+              mode,
+              owner: claim.owner,
+              fingerprint: print,
+              status: 'running',
+              claimed_until: nowSeconds + claimSeconds,
+              created_at: now.toISOString(),
+              updated_at: now.toISOString(),
+              expires_at: nowSeconds + keyLifetimeSeconds,
+            },
+            // Free, lapsed (TTL deletes lazily), or claimed by a request that never finished.
+            ConditionExpression:
+              'attribute_not_exists(pk) OR expires_at < :now OR (#status = :running AND claimed_until < :now)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':now': nowSeconds, ':running': 'running' },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
+        const existing = unmarshall(error.Item) as StoredRecord;
+        if (existing.fingerprint !== print) throw new Conflict('idempotency_key_reused');
+        if (existing.status !== 'done' || !existing.answer) throw new Conflict('idempotency_in_progress');
+        return {
+          ...existing.answer,
+          headers: {
+            ...existing.answer.headers,
+            'X-Request-Id': event.requestContext.requestId,
+            [replayedHeader]: 'true',
+          },
+        };
+      }
+      claims.set(event, claim);
+      return undefined;
+    },
+
+    after: async ({ event, response }) => {
+      const claim = claims.get(event);
+      if (!claim || !response) return;
+      const body = response.body ?? '';
+      if (response.statusCode < 200 || response.statusCode > 299 || body.length > maxStoredAnswerBytes) {
+        await release(event);
+        return;
+      }
+      claims.delete(event);
+      const headers = Object.fromEntries(
+        Object.entries(response.headers ?? {})
+          .filter(([name]) => name.toLowerCase() !== 'x-request-id')
+          .map(([name, value]) => [name, String(value)]),
+      );
+      const answer = {
+        statusCode: response.statusCode,
+        headers,
+        body,
+        ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}),
+      };
+      const deps = depsOf();
+      try {
+        await deps.db.send(
+          new UpdateCommand({
+            TableName: deps.table,
+            Key: claim.key,
+            UpdateExpression: 'SET #status = :done, answer = :answer, updated_at = :now REMOVE claimed_until',
+            ConditionExpression: '#owner = :owner',
+            ExpressionAttributeNames: { '#status': 'status', '#owner': 'owner' },
+            ExpressionAttributeValues: {
+              ':done': 'done',
+              ':answer': answer,
+              ':now': deps.clock().toISOString(),
+              ':owner': claim.owner,
+            },
+          }),
+        );
+      } catch (error) {
+        // The work is done and committed: the caller gets its answer. Until the claim lapses a retry
+        // with this key is 409; after it, the key is free again.
+        logger.error('idempotent answer was not stored', { error: error as Error });
+      }
+    },
+
+    onError: async ({ event }) => {
+      await release(event);
+    },
+  };
+}
+
+let sharedDeps: Deps | undefined;
+function lazyDeps(): Deps {
+  sharedDeps ??= makeDeps();
+  return sharedDeps;
+}

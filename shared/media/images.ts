@@ -1,0 +1,84 @@
+/**
+ * Images given as a field (a plan's `image`): a Base64 data URI is stored in the media bucket,
+ * an http(s) URL is kept as given. The stored object is named by the SHA-256 of its bytes, so the
+ * same picture is stored once and a new picture always gets a new URL.
+ */
+import { createHash } from 'node:crypto';
+import { InvalidInput, type Problem } from '../http/validation.ts';
+
+/** Largest image cobro stores (decoded bytes). */
+export const maxImageBytes = 10 * 1024 * 1024;
+
+export type ImageType = 'image/png' | 'image/jpeg';
+
+/** What a record keeps of its image: an outside URL, or the name of an object in the media bucket. */
+export type StoredImage = { url: string } | { media: string };
+
+export type ImageInput =
+  | { kind: 'url'; url: string }
+  | { kind: 'data'; bytes: Buffer; type: ImageType; name: string };
+
+const extensions: Record<ImageType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg' };
+
+/** The type of an image by its first bytes (PNG signature, JPEG SOI marker), never by its label. */
+export function sniffImage(bytes: Uint8Array): ImageType | undefined {
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= png.length && png.every((byte, i) => bytes[i] === byte)) return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  return undefined;
+}
+
+/** The content type of a stored object name, or undefined when the name is not one cobro makes. */
+export function typeOfMediaName(name: string): ImageType | undefined {
+  const match = /^[0-9a-f]{64}\.(png|jpg)$/.exec(name);
+  if (!match) return undefined;
+  return match[1] === 'png' ? 'image/png' : 'image/jpeg';
+}
+
+const dataUri = /^data:(image\/(?:png|jpeg|jpg));base64,([A-Za-z0-9+/\s]*={0,2}\s*)$/i;
+
+/** Reads an image field; a Problem (for the field named `field`) when it is neither form. */
+export function parseImageInput(value: string, field: string): ImageInput | Problem {
+  const trimmed = value.trim();
+  if (/^data:/i.test(trimmed)) {
+    const match = dataUri.exec(trimmed);
+    if (!match) return { field, rule: 'image' };
+    const declared: ImageType =
+      (match[1] as string).toLowerCase() === 'image/png' ? 'image/png' : 'image/jpeg';
+    const base64 = (match[2] as string).replace(/\s+/g, '');
+    // Checked before decoding: 4 base64 characters carry 3 bytes.
+    if (Math.floor((base64.length * 3) / 4) - 2 > maxImageBytes) return { field, rule: 'image_too_large' };
+    const bytes = Buffer.from(base64, 'base64');
+    if (bytes.length > maxImageBytes) return { field, rule: 'image_too_large' };
+    if (sniffImage(bytes) !== declared) return { field, rule: 'image_content' };
+    const name = `${createHash('sha256').update(bytes).digest('hex')}.${extensions[declared]}`;
+    return { kind: 'data', bytes, type: declared, name };
+  }
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return { field, rule: 'image' };
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || trimmed.length > 2048) {
+    return { field, rule: 'image' };
+  }
+  return { kind: 'url', url: trimmed };
+}
+
+/** The URL a client loads a stored image from, under the API's own origin. */
+export function imageUrl(image: StoredImage, baseUrl: string): string {
+  return 'url' in image ? image.url : `${baseUrl}/media/${image.media}`;
+}
+
+/** An image field read for storing, or an InvalidInput (400) naming the field. */
+export function imageField(value: string, field: string): ImageInput {
+  const parsed = parseImageInput(value, field);
+  if ('rule' in parsed) throw new InvalidInput([parsed]);
+  return parsed;
+}
+
+/** What a record keeps of an image input. */
+export function storedImageOf(input: ImageInput): StoredImage {
+  return input.kind === 'url' ? { url: input.url } : { media: input.name };
+}

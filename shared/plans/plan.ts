@@ -1,0 +1,185 @@
+/**
+ * The plan: what is stored, how a request becomes one, and how it is answered. Pure functions;
+ * storage is in ./repository.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Account } from '../accounts/repository.ts';
+import type { Mode } from '../auth/account-context.ts';
+import { BadRequest } from '../http/errors.ts';
+import { InvalidInput } from '../http/validation.ts';
+import type { StoredImage } from '../media/images.ts';
+import { imageUrl } from '../media/images.ts';
+import { formatAmount, parseAmount, scaled } from '../money/amount.ts';
+import { type Currency, findCurrency } from '../money/currencies.ts';
+import { type CreatePlanInput, type Interval, planLimits } from './schemas.ts';
+
+/** Price filters compare amounts of every currency at this many decimals (the most any currency has). */
+export const priceScale = 3;
+
+/** A plan as the table keeps it (keys aside). */
+export interface Plan {
+  id: string;
+  developer_id: number;
+  mode: Mode;
+  name: string;
+  /** Lower-cased name, for the case-insensitive search. */
+  name_search: string;
+  description: string;
+  currency: string;
+  /** Price in minor units of `currency`. */
+  amount: number;
+  /** Price at `priceScale` decimals, comparable across currencies for the price filters. */
+  amount_scaled: number;
+  interval: Interval;
+  interval_count: number;
+  trial_period_days: number;
+  active: boolean;
+  /** Active subscriptions; kept by the transactions that activate and cancel them. */
+  subscriber_count: number;
+  image: StoredImage | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The plan record of the interface. */
+export interface PlanView {
+  key: string;
+  information: {
+    name: string;
+    created: string;
+    interval: Interval;
+    interval_count: number;
+    currency: string;
+    amount: string;
+    trial_period_days: number;
+    credit_card_description: string;
+    description: string;
+    email: string;
+    company_name: string;
+    page: string | null;
+    active: boolean;
+    count: number;
+    image: string | null;
+    image_dev: string | null;
+  };
+  test: boolean;
+}
+
+export function currencyOf(plan: Pick<Plan, 'currency'>): Currency {
+  const currency = findCurrency(plan.currency);
+  if (!currency) throw new Error(`stored plan has an unknown currency ${plan.currency}`);
+  return currency;
+}
+
+/** A 400 (type danger) for an amount with more decimals than its currency has (D5). */
+export class PricePrecisionError extends BadRequest {
+  constructor(field: string, currency: Currency) {
+    super('price_precision', {
+      type: 'danger',
+      params: { field, currency: currency.code, precision: String(currency.precision) },
+    });
+  }
+}
+
+/** An amount field in minor units, or the 400 that explains it. */
+export function amountField(value: unknown, currency: Currency, field = 'amount'): number {
+  const parsed = parseAmount(value, currency);
+  if (parsed.ok) return parsed.minor;
+  if (parsed.problem === 'precision') throw new PricePrecisionError(field, currency);
+  throw new InvalidInput([{ field, rule: parsed.problem === 'too_large' ? 'amount_too_large' : 'amount' }]);
+}
+
+/** D3: a `test`/`is_test` in a body must agree with the mode the request acts in. */
+export function assertModeFlags(flags: { test?: boolean; is_test?: boolean }, mode: Mode): void {
+  for (const field of ['test', 'is_test'] as const) {
+    const flag = flags[field];
+    if (flag !== undefined && flag !== (mode === 'test')) {
+      throw new BadRequest('mode_mismatch', { params: { field, mode } });
+    }
+  }
+}
+
+/** A new plan from a validated request; its image, if any, is already stored or kept as a URL. */
+export function newPlan(
+  input: CreatePlanInput,
+  context: { developerId: number; mode: Mode; now: Date; image: StoredImage | null },
+): Plan {
+  assertModeFlags(input, context.mode);
+  const currency = findCurrency(input.currency) as Currency;
+  const amount = amountField(input.amount, currency);
+  const months = input.interval === 'year' ? input.interval_count * 12 : input.interval_count;
+  if (months > planLimits.maxMonthsBetweenCharges) {
+    const limit = input.interval === 'year' ? '3' : String(planLimits.maxMonthsBetweenCharges);
+    throw new InvalidInput([{ field: 'interval_count', rule: 'max_value', params: { limit } }]);
+  }
+  const now = context.now.toISOString();
+  return {
+    id: randomUUID(),
+    developer_id: context.developerId,
+    mode: context.mode,
+    name: input.name,
+    name_search: input.name.toLowerCase(),
+    description: input.description,
+    currency: currency.code,
+    amount,
+    amount_scaled: scaled(amount, currency, priceScale),
+    interval: input.interval,
+    interval_count: input.interval_count,
+    trial_period_days: input.trial_period_days,
+    active: input.active,
+    subscriber_count: 0,
+    image: context.image,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** The fields a PUT may change. */
+export type PlanChanges = Partial<
+  Pick<Plan, 'name' | 'description' | 'trial_period_days' | 'active' | 'image'>
+>;
+
+/** Only the changes that differ from the plan: an empty result is the "no changes" answer. */
+export function effectiveChanges(plan: Plan, changes: PlanChanges): PlanChanges {
+  const out: PlanChanges = {};
+  if (changes.name !== undefined && changes.name !== plan.name) out.name = changes.name;
+  if (changes.description !== undefined && changes.description !== plan.description)
+    out.description = changes.description;
+  if (changes.trial_period_days !== undefined && changes.trial_period_days !== plan.trial_period_days)
+    out.trial_period_days = changes.trial_period_days;
+  if (changes.active !== undefined && changes.active !== plan.active) out.active = changes.active;
+  if (changes.image !== undefined && JSON.stringify(changes.image) !== JSON.stringify(plan.image))
+    out.image = changes.image;
+  return out;
+}
+
+/**
+ * The plan as the interface shows it. `email`, `company_name`, `page`, `image_dev` and
+ * `credit_card_description` come from the account's profile (D2, D10), read when answering, so an
+ * operator's `accounts update` shows on every plan at once.
+ */
+export function planView(plan: Plan, account: Account | undefined, baseUrl: string): PlanView {
+  const companyName = account?.company_name ?? account?.name ?? '';
+  return {
+    key: plan.id,
+    information: {
+      name: plan.name,
+      created: plan.created_at,
+      interval: plan.interval,
+      interval_count: plan.interval_count,
+      currency: plan.currency,
+      amount: formatAmount(plan.amount, currencyOf(plan)),
+      trial_period_days: plan.trial_period_days,
+      credit_card_description: account?.statement_descriptor ?? companyName.slice(0, 22),
+      description: plan.description,
+      email: account?.email ?? '',
+      company_name: companyName,
+      page: account?.page ?? null,
+      active: plan.active,
+      count: plan.subscriber_count,
+      image: plan.image ? imageUrl(plan.image, baseUrl) : null,
+      image_dev: account?.logo ?? null,
+    },
+    test: plan.mode === 'test',
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Request bodies of the plan endpoints. Handlers validate with them and the OpenAPI document shows
+ * them. JSON and form bodies both pass: integers and booleans may arrive as text.
+ */
+import * as v from 'valibot';
+import { booleanField, integerField, textField } from '../http/validation.ts';
+import { currencyCodes, findCurrency } from '../money/currencies.ts';
+
+export const planLimits = {
+  name: 50,
+  description: 300,
+  /** A plan bills at least every 3 years: 36 months or 3 years between charges. */
+  maxMonthsBetweenCharges: 36,
+  maxTrialDays: 730,
+} as const;
+
+export const intervals = ['month', 'year'] as const;
+export type Interval = (typeof intervals)[number];
+
+const currency = v.pipe(
+  v.string('currency'),
+  v.trim(),
+  v.toUpperCase(),
+  v.check((code) => findCurrency(code) !== undefined, 'currency'),
+  v.description(`One of ${currencyCodes.join(', ')}.`),
+);
+
+const amount = v.pipe(
+  v.union([v.string(), v.number()], 'amount'),
+  v.description('Decimal in major units, as a string ("10.50") or a JSON number, at the currency precision.'),
+);
+
+const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request (D3).'));
+
+const image = v.pipe(
+  v.string('image'),
+  v.description('A data URI of a JPEG or PNG (base64, 10 MB at most) or an http(s) image URL.'),
+);
+
+export const CreatePlanSchema = v.strictObject({
+  name: v.pipe(textField(planLimits.name), v.description('Up to 50 characters; names need not be unique.')),
+  description: v.optional(textField(planLimits.description, { allowEmpty: true }), ''),
+  currency,
+  amount,
+  interval: v.picklist(intervals),
+  interval_count: v.pipe(
+    integerField(1, planLimits.maxMonthsBetweenCharges),
+    v.description('Intervals between charges; at most 36 months or 3 years in all.'),
+  ),
+  trial_period_days: v.optional(integerField(0, planLimits.maxTrialDays), 0),
+  image: v.optional(image),
+  active: v.optional(booleanField(), true),
+  test: v.optional(modeFlag),
+  is_test: v.optional(modeFlag),
+});
+export type CreatePlanInput = v.InferOutput<typeof CreatePlanSchema>;
+
+/** Fields a plan never changes after creation: a PUT naming one is 400 (D10), checked before the schema. */
+export const immutablePlanFields = ['amount', 'interval', 'interval_count', 'currency'] as const;
+
+export const UpdatePlanSchema = v.strictObject({
+  name: v.optional(textField(planLimits.name)),
+  description: v.optional(textField(planLimits.description, { allowEmpty: true })),
+  image: v.optional(v.nullable(image)),
+  trial_period_days: v.optional(integerField(0, planLimits.maxTrialDays)),
+  active: v.optional(booleanField()),
+  test: v.optional(modeFlag),
+  is_test: v.optional(modeFlag),
+});
+export type UpdatePlanInput = v.InferOutput<typeof UpdatePlanSchema>;
