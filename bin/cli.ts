@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { localEnvironment, readLocalInfo } from '../infra/local/stack.ts';
-import { createAccount, credentialsOf } from '../shared/accounts/repository.ts';
+import { createAccount, credentialsOf, updateProfile } from '../shared/accounts/repository.ts';
 import { envNames } from '../shared/config.ts';
 import { makeDeps } from '../shared/deps.ts';
 import { HttpError } from '../shared/http/errors.ts';
@@ -21,8 +21,22 @@ commands:
       creates an account with its test and live keys and OAuth client credentials;
       the keys and the client secret are shown only here.
 
+  accounts update --id ID [--company-name NAME] [--page URL] [--logo URL]
+                  [--statement-descriptor TEXT] [--json]
+      sets the profile plans show (company_name, page, image_dev, credit_card_description);
+      an empty value ("") clears a field, an option left out keeps it.
+
 target: the local stack of this checkout (npm start), or --state-dir DIR for another one;
         with TABLE_NAME (and AWS_REGION) set, that deployed table instead.`;
+
+const profileFields = {
+  company_name: v.optional(v.pipe(v.string(), v.maxLength(100, 'company-name: at most 100 characters'))),
+  page: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('page: not a URL'))], 'page: not a URL')),
+  logo: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('logo: not a URL'))], 'logo: not a URL')),
+  statement_descriptor: v.optional(
+    v.pipe(v.string(), v.maxLength(22, 'statement-descriptor: at most 22 characters (card networks limit)')),
+  ),
+};
 
 export const CreateAccountSchema = v.object({
   name: v.pipe(
@@ -32,12 +46,16 @@ export const CreateAccountSchema = v.object({
     v.maxLength(100, 'name: at most 100 characters'),
   ),
   email: v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('email: not a valid e-mail address')),
-  company_name: v.optional(v.pipe(v.string(), v.maxLength(100, 'company-name: at most 100 characters'))),
-  page: v.optional(v.pipe(v.string(), v.url('page: not a URL'))),
-  logo: v.optional(v.pipe(v.string(), v.url('logo: not a URL'))),
-  statement_descriptor: v.optional(
-    v.pipe(v.string(), v.maxLength(22, 'statement-descriptor: at most 22 characters (card networks limit)')),
+  ...profileFields,
+});
+
+export const UpdateAccountSchema = v.object({
+  id: v.pipe(
+    v.string('id is required'),
+    v.regex(/^[1-9]\d*$/, 'id: an account id is a positive integer'),
+    v.transform(Number),
   ),
+  ...profileFields,
 });
 
 class UsageError extends Error {}
@@ -79,7 +97,9 @@ async function accountsCreate(args: string[]): Promise<void> {
   });
   if (!parsed.success) throw new UsageError(parsed.issues.map((issue) => issue.message).join('; '));
   await target(values['state-dir']);
-  const result = credentialsOf(await createAccount(makeDeps(), parsed.output));
+  // An empty profile value means "not set" here, as it does for accounts update.
+  const input = Object.fromEntries(Object.entries(parsed.output).filter(([, value]) => value !== ''));
+  const result = credentialsOf(await createAccount(makeDeps(), input as typeof parsed.output));
   if (values.json) {
     console.log(JSON.stringify(result));
     return;
@@ -92,8 +112,58 @@ async function accountsCreate(args: string[]): Promise<void> {
 Store these now: cobro keeps only their hashes.`);
 }
 
+async function accountsUpdate(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      id: { type: 'string' },
+      'company-name': { type: 'string' },
+      page: { type: 'string' },
+      logo: { type: 'string' },
+      'statement-descriptor': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'state-dir': { type: 'string' },
+    },
+  });
+  const parsed = v.safeParse(UpdateAccountSchema, {
+    id: values.id,
+    company_name: values['company-name'],
+    page: values.page,
+    logo: values.logo,
+    statement_descriptor: values['statement-descriptor'],
+  });
+  if (!parsed.success) throw new UsageError(parsed.issues.map((issue) => issue.message).join('; '));
+  const { id, ...profile } = parsed.output;
+  if (Object.values(profile).every((value) => value === undefined)) {
+    throw new UsageError(
+      'nothing to update: give at least one of --company-name, --page, --logo, --statement-descriptor',
+    );
+  }
+  await target(values['state-dir']);
+  const account = await updateProfile(makeDeps(), id, profile);
+  const shown = {
+    developer_id: account.developer_id,
+    name: account.name,
+    email: account.email,
+    company_name: account.company_name ?? null,
+    page: account.page ?? null,
+    logo: account.logo ?? null,
+    statement_descriptor: account.statement_descriptor ?? null,
+  };
+  if (values.json) {
+    console.log(JSON.stringify(shown));
+    return;
+  }
+  console.log(`account ${shown.developer_id} updated
+  company name          ${shown.company_name ?? '(not set: plans show the account name)'}
+  page                  ${shown.page ?? '(not set)'}
+  logo                  ${shown.logo ?? '(not set)'}
+  statement descriptor  ${shown.statement_descriptor ?? '(not set: plans show the company name)'}`);
+}
+
 const commands: Record<string, (args: string[]) => Promise<void>> = {
   'accounts create': accountsCreate,
+  'accounts update': accountsUpdate,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -88,3 +88,92 @@ describe('accounts create', () => {
     }
   });
 });
+
+describe('accounts update', () => {
+  it('sets the profile every plan shows, and clears it again', async () => {
+    const email = `cli-profile-${process.pid}-${Date.now()}@example.com`;
+    const created = JSON.parse(
+      (await cli('accounts', 'create', '--name', 'Profile Shop', '--email', email, '--json')).stdout,
+    );
+    const auth = apiKey(created.test_key);
+    const plan = await api('POST', '/v1/plans/', {
+      auth,
+      body: { name: 'Monthly', currency: 'USD', amount: '5.00', interval: 'month', interval_count: 1 },
+    });
+    expect(plan.status).toBe(201);
+    const information = async () =>
+      (await api('GET', `/v1/plans/${plan.json.data.id}/`, { auth })).json.information;
+
+    expect(await information()).toMatchObject({
+      email,
+      company_name: 'Profile Shop',
+      credit_card_description: 'Profile Shop',
+      page: null,
+      image_dev: null,
+    });
+
+    const { stdout } = await cli(
+      'accounts',
+      'update',
+      '--id',
+      String(created.developer_id),
+      '--company-name',
+      'Profile Shop S.A.',
+      '--page',
+      'https://shop.example.com',
+      '--logo',
+      'https://shop.example.com/logo.png',
+      '--statement-descriptor',
+      'PROFILESHOP',
+      '--json',
+    );
+    expect(JSON.parse(stdout)).toMatchObject({
+      developer_id: created.developer_id,
+      company_name: 'Profile Shop S.A.',
+      page: 'https://shop.example.com',
+      logo: 'https://shop.example.com/logo.png',
+      statement_descriptor: 'PROFILESHOP',
+    });
+    expect(await information()).toMatchObject({
+      company_name: 'Profile Shop S.A.',
+      page: 'https://shop.example.com',
+      image_dev: 'https://shop.example.com/logo.png',
+      credit_card_description: 'PROFILESHOP',
+    });
+
+    // Only the options given change; an empty value clears its field.
+    await cli('accounts', 'update', '--id', String(created.developer_id), '--statement-descriptor', '');
+    expect(await information()).toMatchObject({
+      company_name: 'Profile Shop S.A.',
+      page: 'https://shop.example.com',
+      credit_card_description: 'Profile Shop S.A.',
+    });
+  });
+
+  it('refuses a missing or unknown account and bad values', async () => {
+    await expect(cli('accounts', 'update', '--company-name', 'X')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('id is required'),
+    });
+    await expect(
+      cli('accounts', 'update', '--id', 'abc', '--page', 'https://x.example'),
+    ).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('positive integer'),
+    });
+    await expect(cli('accounts', 'update', '--id', '1')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('nothing to update'),
+    });
+    await expect(cli('accounts', 'update', '--id', '1', '--page', 'not a url')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('page: not a URL'),
+    });
+    await expect(
+      cli('accounts', 'update', '--id', '999999999', '--page', 'https://x.example'),
+    ).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('There is no account with this id.'),
+    });
+  });
+});
