@@ -26,7 +26,8 @@ export interface Scope {
 const indexName = 'gsi1';
 const notFound = () => new NotFound('plan_not_found');
 
-function toItem(plan: Plan): Record<string, unknown> {
+/** The table item a plan is stored as. */
+export function planItem(plan: Plan): Record<string, unknown> {
   return {
     ...keys.plan(plan.developer_id, plan.mode, plan.id),
     ...keys.planInList(plan.developer_id, plan.mode, plan.created_at, plan.id),
@@ -41,7 +42,7 @@ function fromItem(item: Record<string, unknown>): Plan {
 }
 
 /** Adds `by` to the account's plan count, as one item of a transaction. */
-function countUpdate(deps: Deps, scope: Scope, by: 1 | -1, now: string) {
+export function planCountUpdate(deps: Deps, scope: Scope, by: number, now: string) {
   const { pk, sk, gsi1pk, gsi1sk } = keys.planCount(scope.developerId, scope.mode);
   return {
     Update: {
@@ -67,8 +68,8 @@ function countUpdate(deps: Deps, scope: Scope, by: 1 | -1, now: string) {
 export async function createPlan(deps: Deps, plan: Plan): Promise<void> {
   const scope = { developerId: plan.developer_id, mode: plan.mode };
   await transactWrite(deps, [
-    { Put: { TableName: deps.table, Item: toItem(plan), ConditionExpression: 'attribute_not_exists(pk)' } },
-    countUpdate(deps, scope, 1, plan.created_at),
+    { Put: { TableName: deps.table, Item: planItem(plan), ConditionExpression: 'attribute_not_exists(pk)' } },
+    planCountUpdate(deps, scope, 1, plan.created_at),
   ]);
 }
 
@@ -259,7 +260,7 @@ export async function deletePlan(deps: Deps, plan: Plan, event: EventDetail<unkn
           ConditionExpression: 'attribute_exists(pk)',
         },
       },
-      countUpdate(deps, scope, -1, event.created_at),
+      planCountUpdate(deps, scope, -1, event.created_at),
       {
         Put: {
           TableName: deps.table,

@@ -4,8 +4,12 @@
  *   2. each bundle's cold import time, median of 10 fresh Node processes,
  *   3. p50/p99 of an authenticated GET /v1/auth/api-keys/ through the local gateway (authorizer
  *      cache warm) beside p50/p99 of one raw DynamoDB GetItem on the same DynamoDB Local, and the
- *      DynamoDB calls each request makes.
- * Options: --requests N (default 2000), --imports N (default 10).
+ *      DynamoDB calls each request makes,
+ *   4. p50 of GET /v1/plans/ page 1, unfiltered and filtered by name, in accounts holding 10, 1,000
+ *      and 10,000 plans, with the DynamoDB calls and read capacity units (ReturnConsumedCapacity)
+ *      each request consumed.
+ * Options: --requests N (default 2000), --imports N (default 10), --plan-requests N (default 100),
+ *          --plan-sizes 10,1000,10000.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -13,18 +17,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { build } from 'esbuild';
 import { projectRoot, startLocalStack } from '../../infra/local/stack.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
 import { keys } from '../../shared/db/keys.ts';
-import { documentClient, makeDeps } from '../../shared/deps.ts';
+import { transactWrite } from '../../shared/db/transact.ts';
+import { type Deps, documentClient, makeDeps } from '../../shared/deps.ts';
 import { eventRules } from '../../shared/events/rules.ts';
 import { authorizer, fallback, routes } from '../../shared/http/routes.ts';
+import { newPlan } from '../../shared/plans/plan.ts';
+import { planCountUpdate, planItem, type Scope } from '../../shared/plans/repository.ts';
 
 const { values } = parseArgs({
-  options: { requests: { type: 'string', default: '2000' }, imports: { type: 'string', default: '10' } },
+  options: {
+    requests: { type: 'string', default: '2000' },
+    imports: { type: 'string', default: '10' },
+    'plan-requests': { type: 'string', default: '100' },
+    'plan-sizes': { type: 'string', default: '10,1000,10000' },
+  },
 });
+const planRequests = Number(values['plan-requests']);
+const planSizes = (values['plan-sizes'] ?? '').split(',').map(Number);
 const requestCount = Number(values.requests);
 const importRuns = Number(values.imports);
 
@@ -100,6 +115,39 @@ function coldImport(file: string): number {
   return Number(out.toString());
 }
 
+/**
+ * `count` plans in one account and mode, written straight to the table (25 per BatchWriteItem) and
+ * counted once; one plan in 100 is named "Gold …", the rest "Basic …".
+ */
+async function seedPlans(deps: Deps, scope: Scope, count: number): Promise<void> {
+  const start = Date.UTC(2026, 0, 1);
+  const items = Array.from({ length: count }, (_, i) =>
+    planItem(
+      newPlan(
+        {
+          name: i % 100 === 0 ? `Gold ${i}` : `Basic ${i}`,
+          description: 'A plan written by the benchmark, about as long as a real description.',
+          currency: 'USD',
+          amount: `${(i % 50) + 1}.00`,
+          interval: i % 2 ? 'month' : 'year',
+          interval_count: 1,
+          trial_period_days: 0,
+          active: true,
+        },
+        { developerId: scope.developerId, mode: scope.mode, now: new Date(start + i * 1000), image: null },
+      ),
+    ),
+  );
+  for (let i = 0; i < items.length; i += 25) {
+    let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    while (pending.length) {
+      const result = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.table]: pending } }));
+      pending = (result.UnprocessedItems?.[deps.table] ?? []) as typeof pending;
+    }
+  }
+  await transactWrite(deps, [planCountUpdate(deps, scope, count, new Date().toISOString())]);
+}
+
 async function timed(n: number, fn: () => Promise<void>): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -166,7 +214,52 @@ try {
     `  raw DynamoDB GetItem                 p50 ${fmt(percentile(raw, 50))}   p99 ${fmt(percentile(raw, 99))}`,
   );
   console.log(`  ratio of p50s                        ${ratio.toFixed(2)}x (target ≤ 3x)`);
-  console.log(`  DynamoDB calls per GET               ${callsPerRequest.toFixed(2)}`);
+  console.log(`  DynamoDB calls per GET               ${callsPerRequest.toFixed(2)}\n`);
+
+  // Every call from here on asks DynamoDB what it consumed.
+  let readUnits = 0;
+  documentClient().middlewareStack.add(
+    (next) => async (args) => {
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] })
+        .ConsumedCapacity;
+      for (const entry of [consumed ?? []].flat())
+        readUnits += entry.ReadCapacityUnits ?? entry.CapacityUnits ?? 0;
+      return result;
+    },
+    { step: 'initialize', name: 'benchCapacity' },
+  );
+  console.log(`GET /v1/plans/ page 1 (page_size 10), ${planRequests} sequential requests each`);
+  console.log('  plans      list              p50        p99     calls/req   RCU/req   matches');
+  for (const size of planSizes) {
+    const owner = await createAccount(deps, {
+      name: 'Bench plans',
+      email: `bench-plans-${size}-${Date.now()}@example.com`,
+    });
+    const scope = { developerId: owner.account.developer_id, mode: 'test' as const };
+    await seedPlans(deps, scope, size);
+    const auth = { Authorization: `Api-Key ${owner.testKey}` };
+    for (const [label, query] of [
+      ['unfiltered', ''],
+      ['name=gold', '?name=gold'],
+    ] as const) {
+      const listUrl = `${stack.info.api_url}/v1/plans/${query}`;
+      let matches = 0;
+      const list = async () => {
+        const response = await fetch(listUrl, { headers: auth });
+        if (response.status !== 200) throw new Error(`GET ${listUrl} answered ${response.status}`);
+        matches = ((await response.json()) as { count: number }).count;
+      };
+      await timed(5, list);
+      dynamoCalls = 0;
+      readUnits = 0;
+      const samples = await timed(planRequests, list);
+      console.log(
+        `  ${String(size).padStart(6)}   ${label.padEnd(12)} ${fmt(percentile(samples, 50)).padStart(10)} ${fmt(percentile(samples, 99)).padStart(10)}   ${(dynamoCalls / planRequests).toFixed(2).padStart(8)}   ${(readUnits / planRequests).toFixed(1).padStart(7)}   ${String(matches).padStart(7)}`,
+      );
+    }
+  }
 } finally {
   await stack.stop();
   rmSync(outDir, { recursive: true, force: true });
