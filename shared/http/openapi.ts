@@ -55,6 +55,15 @@ const testParameter = {
     'Mode. A key fixes it (`sk_test_` test, `sk_live_` live) and a contradicting value is 403; with a bearer token it chooses (absent = live).',
 };
 
+const idempotencyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description:
+    'Scoped to the account and mode, kept 24 hours: the same request replays the first 2xx answer (with `Idempotent-Replayed: true`); another request under the key, or one sent while the first runs, is 409.',
+};
+
 function operationId(handler: string): string {
   const name = handler.split('/').pop()?.replace(/\.ts$/, '') ?? handler;
   return name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
@@ -68,6 +77,17 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       .filter((part) => part.startsWith('{'))
       .map((part) => ({ name: part.slice(1, -1), in: 'path', required: true, schema: { type: 'string' } }));
     if (route.auth) parameters.push(testParameter);
+    for (const query of route.query ?? []) {
+      parameters.push({
+        name: query.name,
+        in: 'query',
+        required: false,
+        schema: { type: query.type },
+        description: query.description,
+      });
+    }
+    const idempotent = route.auth && route.method === 'POST';
+    if (idempotent) parameters.push(idempotencyParameter);
     const schema = route.body
       ? toJsonSchema(route.body, { target: 'openapi-3.0', errorMode: 'ignore' })
       : undefined;
@@ -79,6 +99,12 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
       '413': json('MessageEnvelope', 'Body over 6 MB'),
       '500': json('MessageEnvelope', 'Unexpected failure, with a request id'),
     };
+    if (idempotent) {
+      responses['409'] = json(
+        'MessageEnvelope',
+        'The Idempotency-Key was used with another request, or its request is still running',
+      );
+    }
     if (route.auth) {
       responses['401'] = json('AuthenticationError', 'Missing or invalid credentials');
       responses['403'] = json(

@@ -20,6 +20,7 @@ export interface Access {
 
 import type { GenericSchema } from 'valibot';
 import { RotateApiKeySchema, TokenRequestSchema } from '../auth/schemas.ts';
+import { planListParameters } from '../plans/list-query.ts';
 import { CreatePlanSchema, UpdatePlanSchema } from '../plans/schemas.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -37,6 +38,14 @@ export interface Route {
   summary: string;
   /** The request body the handler validates against, for the OpenAPI document. @default none */
   body?: GenericSchema;
+  /** Query parameters the handler reads (besides `test`), for the OpenAPI document. @default none */
+  query?: readonly QueryParameter[];
+}
+
+export interface QueryParameter {
+  name: string;
+  type: 'integer' | 'number' | 'string';
+  description: string;
 }
 
 export const routes: readonly Route[] = [
@@ -98,6 +107,7 @@ export const routes: readonly Route[] = [
     auth: true,
     access: { table: 'read' },
     summary: 'Plans, newest first, in Envelope A; filters combine with AND',
+    query: planListParameters,
   },
   {
     method: 'GET',

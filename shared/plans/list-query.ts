@@ -28,6 +28,25 @@ export interface PlanListQuery {
   filters: PlanFilters;
 }
 
+/** The query parameters GET /v1/plans/ reads, as the OpenAPI document lists them. */
+export const planListParameters = [
+  { name: 'page', type: 'integer', description: 'From 1 (default 1); past the last page is 404.' },
+  { name: 'page_size', type: 'integer', description: 'Default 10; above 100 is taken as 100.' },
+  { name: 'name', type: 'string', description: 'Case-insensitive substring of the name.' },
+  { name: 'price_min', type: 'number', description: 'Lowest price, inclusive (decimal, any currency).' },
+  { name: 'price_max', type: 'number', description: 'Highest price, inclusive; below price_min is 400.' },
+  { name: 'interval', type: 'string', description: '`month` or `year`.' },
+  { name: 'interval_count', type: 'integer', description: 'Intervals between charges.' },
+  { name: 'subscribers_min', type: 'integer', description: 'Fewest active subscriptions, inclusive.' },
+  {
+    name: 'subscribers_max',
+    type: 'integer',
+    description: 'Most active subscriptions; below subscribers_min is 400.',
+  },
+  { name: 'trial_days', type: 'integer', description: 'Exact trial_period_days.' },
+  { name: 'status', type: 'string', description: '`active`/`true` or `inactive`/`false`.' },
+] as const satisfies readonly { name: string; type: string; description: string }[];
+
 const statusValues: Record<string, boolean> = { active: true, true: true, inactive: false, false: false };
 
 /** Whether any filter is set: only then does an empty result answer 400. */

@@ -21,6 +21,16 @@ describe('GET /openapi.json', () => {
       'test',
       'live',
     ]);
+    const listPlans = doc.paths['/v1/plans/'].get;
+    expect(listPlans.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['test', 'page', 'page_size', 'name', 'price_min', 'subscribers_max', 'status']),
+    );
+    const createPlan = doc.paths['/v1/plans/'].post;
+    expect(createPlan.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
+    expect(createPlan.responses['409']).toBeDefined();
+    expect(createPlan.requestBody.content['application/json'].schema.required).toEqual(
+      expect.arrayContaining(['name', 'currency', 'amount', 'interval', 'interval_count']),
+    );
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
       'apiKeyAuth',
       'basicAuth',
