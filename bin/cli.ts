@@ -73,27 +73,39 @@ async function target(stateDir: string | undefined): Promise<void> {
   Object.assign(process.env, localEnvironment(info));
 }
 
-async function accountsCreate(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      name: { type: 'string' },
-      email: { type: 'string' },
-      'company-name': { type: 'string' },
-      page: { type: 'string' },
-      logo: { type: 'string' },
-      'statement-descriptor': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      'state-dir': { type: 'string' },
-    },
-  });
-  const parsed = v.safeParse(CreateAccountSchema, {
-    name: values.name ?? '',
-    email: values.email ?? '',
+/** Options both account commands take: the profile, --json and --state-dir. */
+const profileOptions = {
+  'company-name': { type: 'string' },
+  page: { type: 'string' },
+  logo: { type: 'string' },
+  'statement-descriptor': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  'state-dir': { type: 'string' },
+} as const;
+
+function profileOf(values: {
+  'company-name'?: string;
+  page?: string;
+  logo?: string;
+  'statement-descriptor'?: string;
+}) {
+  return {
     company_name: values['company-name'],
     page: values.page,
     logo: values.logo,
     statement_descriptor: values['statement-descriptor'],
+  };
+}
+
+async function accountsCreate(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { name: { type: 'string' }, email: { type: 'string' }, ...profileOptions },
+  });
+  const parsed = v.safeParse(CreateAccountSchema, {
+    name: values.name ?? '',
+    email: values.email ?? '',
+    ...profileOf(values),
   });
   if (!parsed.success) throw new UsageError(parsed.issues.map((issue) => issue.message).join('; '));
   await target(values['state-dir']);
@@ -115,23 +127,9 @@ Store these now: cobro keeps only their hashes.`);
 async function accountsUpdate(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: {
-      id: { type: 'string' },
-      'company-name': { type: 'string' },
-      page: { type: 'string' },
-      logo: { type: 'string' },
-      'statement-descriptor': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      'state-dir': { type: 'string' },
-    },
+    options: { id: { type: 'string' }, ...profileOptions },
   });
-  const parsed = v.safeParse(UpdateAccountSchema, {
-    id: values.id,
-    company_name: values['company-name'],
-    page: values.page,
-    logo: values.logo,
-    statement_descriptor: values['statement-descriptor'],
-  });
+  const parsed = v.safeParse(UpdateAccountSchema, { id: values.id, ...profileOf(values) });
   if (!parsed.success) throw new UsageError(parsed.issues.map((issue) => issue.message).join('; '));
   const { id, ...profile } = parsed.output;
   if (Object.values(profile).every((value) => value === undefined)) {
