@@ -91,7 +91,8 @@ export function parsePlanListQuery(query: Record<string, string | undefined>): P
   const trialDays = count('trial_days');
   const status = given('status')?.toLowerCase();
   if (status !== undefined) {
-    if (status in statusValues) filters.active = statusValues[status];
+    // Own keys only: `constructor` or `__proto__` name no status.
+    if (Object.hasOwn(statusValues, status)) filters.active = statusValues[status];
     else
       problems.push({
         field: 'status',

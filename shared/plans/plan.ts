@@ -170,7 +170,8 @@ export function planView(plan: Plan, account: Account | undefined, baseUrl: stri
       currency: plan.currency,
       amount: formatAmount(plan.amount, currencyOf(plan)),
       trial_period_days: plan.trial_period_days,
-      credit_card_description: account?.statement_descriptor ?? companyName.slice(0, 22),
+      // Cut by code points, never inside a character (an emoji is two UTF-16 units).
+      credit_card_description: account?.statement_descriptor ?? [...companyName].slice(0, 22).join(''),
       description: plan.description,
       email: account?.email ?? '',
       company_name: companyName,

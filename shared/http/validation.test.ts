@@ -1,0 +1,207 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { BadRequest } from './errors.ts';
+import {
+  booleanField,
+  describe as describeProblem,
+  InvalidInput,
+  integerField,
+  type Problem,
+  problemsOf,
+  textField,
+  validate,
+} from './validation.ts';
+
+const Schema = v.strictObject({
+  name: textField(5),
+  note: v.optional(textField(5, { allowEmpty: true })),
+  count: v.optional(integerField(1, 20)),
+  enabled: v.optional(booleanField()),
+  interval: v.optional(v.picklist(['month', 'year'])),
+});
+
+/** The problems `validate` reports for an input, or fails the test when it accepts it. */
+function problems(input: unknown): readonly Problem[] {
+  try {
+    validate(Schema, input);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidInput);
+    return (error as InvalidInput).problems;
+  }
+  throw new Error(`accepted ${JSON.stringify(input)}`);
+}
+
+describe('validate', () => {
+  it('answers the parsed output of a valid body', () => {
+    expect(validate(Schema, { name: '  Ana ', count: 3, enabled: true, interval: 'year' })).toEqual({
+      name: 'Ana',
+      count: 3,
+      enabled: true,
+      interval: 'year',
+    });
+  });
+
+  it('reports a missing field as required', () => {
+    expect(problems({})).toEqual([{ field: 'name', rule: 'required' }]);
+  });
+
+  it('reports a field the schema does not have as unknown_field', () => {
+    expect(problems({ name: 'Ana', colour: 'red' })).toEqual([{ field: 'colour', rule: 'unknown_field' }]);
+  });
+
+  it.each([
+    ['an array', [{ name: 'Ana' }]],
+    ['an empty array', []],
+    ['no body', undefined],
+    ['null', null],
+    ['a string', 'name=Ana'],
+    ['a number', 12],
+  ])('reports %s as body_object', (_label, input) => {
+    expect(problems(input)).toEqual([{ field: 'body', rule: 'body_object' }]);
+  });
+
+  it('counts user-perceived characters: an emoji is one character', () => {
+    // Five graphemes, far more than five UTF-16 code units.
+    const five = '👍🏽👨‍👩‍👧🇨🇷éa';
+    expect(five.length).toBeGreaterThan(5);
+    expect(validate(Schema, { name: five }).name).toBe(five);
+    expect(problems({ name: `${five}b` })).toEqual([
+      { field: 'name', rule: 'max_length', params: { limit: '5' } },
+    ]);
+  });
+
+  it('reports text over the limit as max_length with the limit', () => {
+    expect(problems({ name: 'abcdef' })).toEqual([
+      { field: 'name', rule: 'max_length', params: { limit: '5' } },
+    ]);
+  });
+
+  it('trims text before counting, and reports blank required text as not_blank', () => {
+    expect(validate(Schema, { name: '  abcde  ' }).name).toBe('abcde');
+    expect(problems({ name: '   ' })).toEqual([{ field: 'name', rule: 'not_blank' }]);
+    expect(validate(Schema, { name: 'a', note: '  ' }).note).toBe('');
+  });
+
+  it('reports text of another type as string', () => {
+    expect(problems({ name: 12 })).toEqual([{ field: 'name', rule: 'string' }]);
+  });
+
+  it.each([
+    [12, 12],
+    ['12', 12],
+    ['1', 1],
+    [20, 20],
+  ])('takes the integer %j', (count, expected) => {
+    expect(validate(Schema, { name: 'a', count }).count).toBe(expected);
+  });
+
+  it.each(['1.5', 'abc', '', '-3', '1e1', 1.5, true])('reports %j as integer', (count) => {
+    expect(problems({ name: 'a', count })).toEqual([{ field: 'count', rule: 'integer' }]);
+  });
+
+  it('reports integers outside the range as min_value / max_value with the limit', () => {
+    expect(problems({ name: 'a', count: 0 })).toEqual([
+      { field: 'count', rule: 'min_value', params: { limit: '1' } },
+    ]);
+    expect(problems({ name: 'a', count: '21' })).toEqual([
+      { field: 'count', rule: 'max_value', params: { limit: '20' } },
+    ]);
+  });
+
+  it.each([
+    [true, true],
+    [false, false],
+    ['true', true],
+    ['false', false],
+  ])('takes the boolean %j', (enabled, expected) => {
+    expect(validate(Schema, { name: 'a', enabled }).enabled).toBe(expected);
+  });
+
+  it.each(['yes', 'TRUE', '1', 1, 0])('reports %j as boolean', (enabled) => {
+    expect(problems({ name: 'a', enabled })).toEqual([{ field: 'enabled', rule: 'boolean' }]);
+  });
+
+  it('reports a value outside a picklist as one_of, listing the options plainly', () => {
+    const found = problems({ name: 'a', interval: 'week' });
+    expect(found).toEqual([{ field: 'interval', rule: 'one_of', params: { options: 'month, year' } }]);
+    expect(describeProblem(found[0] as Problem, 'en')).toBe('interval must be one of: month, year.');
+  });
+
+  it('reports every field once, with its first problem', () => {
+    const found = problems({ name: '', count: 'x', enabled: 'maybe', extra: 1 });
+    expect(found.map((problem) => problem.field).sort()).toEqual(['count', 'enabled', 'extra', 'name']);
+    expect(new Set(found.map((problem) => problem.field)).size).toBe(found.length);
+  });
+});
+
+describe('problemsOf', () => {
+  it('keeps only the first problem of a field', () => {
+    const result = v.safeParse(
+      v.object({ code: v.pipe(v.string(), v.maxLength(1), v.regex(/^\d+$/, 'integer')) }),
+      { code: 'ab' },
+      { abortPipeEarly: false },
+    );
+    expect(result.success).toBe(false);
+    expect(result.issues?.length).toBeGreaterThan(1);
+    expect(problemsOf(result.issues ?? [])).toEqual([
+      { field: 'code', rule: 'max_length', params: { limit: '1' } },
+    ]);
+  });
+
+  it('takes a rule named by the schema message and joins nested paths with dots', () => {
+    const result = v.safeParse(v.object({ price: v.object({ currency: v.string('currency') }) }), {
+      price: { currency: 5 },
+    });
+    expect(problemsOf(result.issues ?? [])).toEqual([{ field: 'price.currency', rule: 'currency' }]);
+  });
+});
+
+describe('InvalidInput', () => {
+  const error = new InvalidInput([
+    { field: 'name', rule: 'required' },
+    { field: 'count', rule: 'max_value', params: { limit: '20' } },
+  ]);
+
+  it('is a 400', () => {
+    expect(error).toBeInstanceOf(BadRequest);
+    expect(error.status).toBe(400);
+  });
+
+  it('answers in English with every problem as a sentence', () => {
+    expect(error.body('en')).toEqual({
+      code: 400,
+      title: 'Invalid data',
+      content: 'name is required. count must be at most 20.',
+      type: 'error',
+      data: {
+        errors: [
+          { field: 'name', message: 'name is required.' },
+          { field: 'count', message: 'count must be at most 20.' },
+        ],
+      },
+    });
+  });
+
+  it('answers in Spanish with every problem as a sentence', () => {
+    expect(error.body('es')).toEqual({
+      code: 400,
+      title: 'Datos inválidos',
+      content: 'name es obligatorio. count debe ser como máximo 20.',
+      type: 'error',
+      data: {
+        errors: [
+          { field: 'name', message: 'name es obligatorio.' },
+          { field: 'count', message: 'count debe ser como máximo 20.' },
+        ],
+      },
+    });
+  });
+
+  it('fills the limit of max_length and leaves no placeholder', () => {
+    const body = new InvalidInput([{ field: 'name', rule: 'max_length', params: { limit: '50' } }]).body(
+      'es',
+    ) as { content: string };
+    expect(body.content).toBe('name admite como máximo 50 caracteres.');
+    expect(body.content).not.toMatch(/[{}]/);
+  });
+});
