@@ -20,7 +20,8 @@ export const handler = endpoint(async ({ body, params, account, mode, lang }) =>
   const fields = body && typeof body === 'object' ? Object.keys(body) : [];
   const immutable = immutablePlanFields.filter((field) => fields.includes(field));
   if (immutable.length) throw new BadRequest('plan_immutable', { params: { fields: immutable.join(', ') } });
-  const input = validate(UpdatePlanSchema, body ?? {});
+  // No body changes nothing; a body that is not an object (JSON null included) is 400.
+  const input = validate(UpdatePlanSchema, body === undefined ? {} : body);
   assertModeFlags(input, mode);
   const planId = planIdParam(params.id);
   const image = typeof input.image === 'string' ? imageField(input.image, 'image') : input.image;
