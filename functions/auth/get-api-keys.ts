@@ -1,8 +1,8 @@
 /** GET /v1/auth/api-keys/: both keys of the account, masked, whichever credential asks (D3). */
 import { getAccount } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/deps.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
 import { NotFound } from '../../shared/http/errors.ts';
-import { endpoint } from '../../shared/http/handler.ts';
 
 const deps = makeDeps();
 

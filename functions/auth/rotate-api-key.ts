@@ -7,8 +7,8 @@ import { rotateApiKey } from '../../shared/accounts/repository.ts';
 import { RotateApiKeySchema } from '../../shared/auth/schemas.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import { eventPublisher } from '../../shared/events/publish.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
 import { BadRequest, envelope } from '../../shared/http/errors.ts';
-import { endpoint } from '../../shared/http/handler.ts';
 import { logger } from '../../shared/log.ts';
 
 const deps = makeDeps();

@@ -1,7 +1,7 @@
 /** POST /v1/plans/: creates a plan; 201 with `data.id`, its key. */
 import { makeDeps } from '../../shared/deps.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
 import { envelope } from '../../shared/http/errors.ts';
-import { endpoint } from '../../shared/http/handler.ts';
 import { validate } from '../../shared/http/validation.ts';
 import { imageField, storedImageOf } from '../../shared/media/images.ts';
 import { s3MediaStore, saveImage } from '../../shared/media/store.ts';

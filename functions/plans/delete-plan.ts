@@ -6,8 +6,8 @@
 import { makeDeps } from '../../shared/deps.ts';
 import { eventPublisher, newEvent } from '../../shared/events/publish.ts';
 import { baseUrl } from '../../shared/http/base-url.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
 import { envelope } from '../../shared/http/errors.ts';
-import { endpoint } from '../../shared/http/handler.ts';
 import { logger } from '../../shared/log.ts';
 import { planDeletedEvent } from '../../shared/plans/events.ts';
 import { planIdParam } from '../../shared/plans/path.ts';

@@ -1,7 +1,7 @@
 /** GET /v1/plans/{id}/: one plan of the account, in the request's mode; 404 otherwise. */
 import { makeDeps } from '../../shared/deps.ts';
 import { baseUrl } from '../../shared/http/base-url.ts';
-import { endpoint } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
 import { planIdParam } from '../../shared/plans/path.ts';
 import { planView } from '../../shared/plans/plan.ts';
 import { getPlanWithAccount } from '../../shared/plans/repository.ts';

@@ -2,7 +2,7 @@
 import { getAccount } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import { baseUrl } from '../../shared/http/base-url.ts';
-import { endpoint } from '../../shared/http/handler.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
 import { numberedPage } from '../../shared/http/pagination.ts';
 import { parsePlanListQuery } from '../../shared/plans/list-query.ts';
 import { planView } from '../../shared/plans/plan.ts';

@@ -3,8 +3,8 @@
  * interval and currency never change (400); a request that changes nothing answers type info.
  */
 import { makeDeps } from '../../shared/deps.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
 import { BadRequest, envelope, NotFound } from '../../shared/http/errors.ts';
-import { endpoint } from '../../shared/http/handler.ts';
 import { validate } from '../../shared/http/validation.ts';
 import { imageField, storedImageOf } from '../../shared/media/images.ts';
 import { s3MediaStore, saveImage } from '../../shared/media/store.ts';

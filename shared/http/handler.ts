@@ -6,16 +6,10 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { parse as parseQuery } from 'picoquery';
-import {
-  accountFromAuthorizer,
-  type Mode,
-  type RequestAccount,
-  resolveMode,
-} from '../auth/account-context.ts';
+import type { Mode, RequestAccount } from '../auth/account-context.ts';
 import { logger } from '../log.ts';
 import { BadRequest, envelope, HttpError, PayloadTooLarge, RawError, ValidationError } from './errors.ts';
 import { headerOf } from './headers.ts';
-import { idempotency } from './idempotency.ts';
 import { type Lang, negotiateLang } from './messages.ts';
 import { maxBodyBytes } from './routes.ts';
 
@@ -53,6 +47,9 @@ interface Parsed {
 
 // Parsed request parts, keyed by the event object so nothing mutates the event's own fields.
 const parsedByEvent = new WeakMap<APIGatewayProxyEvent, Parsed>();
+
+/** The body the parsing middleware read from this event. */
+export const parsedBodyOf = (event: APIGatewayProxyEvent): unknown => parsedByEvent.get(event)?.body;
 
 const jsonHeaders = { 'Content-Type': 'application/json; charset=utf-8' };
 
@@ -192,7 +189,8 @@ const requestParsing = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRe
   },
 });
 
-function toRequest(event: APIGatewayProxyEvent): ApiRequest {
+/** The request a handler function sees, from the event and what the middleware parsed. */
+export function toRequest(event: APIGatewayProxyEvent): ApiRequest {
   const parsed = parsedByEvent.get(event) ?? {
     lang: negotiateLang(header(event, 'accept-language')),
     body: undefined,
@@ -207,7 +205,8 @@ function toRequest(event: APIGatewayProxyEvent): ApiRequest {
   };
 }
 
-function build(
+/** A middy handler: error boundary, body parsing, then `extra` middleware, then `fn`. */
+export function build(
   fn: (event: APIGatewayProxyEvent) => Promise<ApiAnswer>,
   options: EndpointOptions = {},
   extra: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>[] = [],
@@ -229,21 +228,4 @@ export function publicEndpoint(
   options: EndpointOptions = {},
 ) {
   return build((event) => fn(toRequest(event)), options);
-}
-
-/**
- * A route behind the authorizer: the handler gets the account and its mode (D3). A POST honours
- * Idempotency-Key (D12) before the handler runs.
- */
-export function endpoint(fn: (request: AccountRequest) => Promise<ApiAnswer>) {
-  return build(
-    (event) => {
-      const request = toRequest(event);
-      const account = accountFromAuthorizer(event.requestContext.authorizer);
-      const mode = resolveMode(account, request.query.test);
-      return fn({ ...request, account, mode });
-    },
-    {},
-    [idempotency((event) => parsedByEvent.get(event)?.body)],
-  );
 }
