@@ -1,0 +1,149 @@
+/**
+ * The acquirer port (D7): what cobro asks of whoever moves the money. The local stack plugs in the
+ * simulated acquirer (simulated.ts); a deployment for real money plugs in an adapter for a real one
+ * (Stripe, Adyen, …) behind the same interface. Raw card data crosses this port inward only: no
+ * result carries a card number or CVC, so whatever a caller stores or logs from a result is safe (D6).
+ */
+
+/** Card networks cobro recognises from the number's prefix. */
+export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay' | 'unknown';
+
+/**
+ * A card as the cardholder typed it, normalised (see cards.ts `validateCard`). Lives only in memory
+ * for the one request that charges it: never stored, logged or returned.
+ */
+export interface CardInput {
+  /** Digits only, 12 to 19 of them. */
+  number: string;
+  /** 1 to 12. */
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
+  /** 3 or 4 digits. */
+  cvc: string;
+  holderName: string;
+}
+
+/** What may be kept and shown of a card (D6): never the number, the CVC or anything they can be rebuilt from. */
+export interface CardSummary {
+  brand: CardBrand;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  /** ISO 3166-1 alpha-2 country of the issuer, as the acquirer reports it. */
+  country: string;
+}
+
+/**
+ * How a card-present charge may authenticate the cardholder with 3-D Secure. Every charge with the
+ * card in hand asks for it; the difference is whether the cardholder can be shown a challenge.
+ * - `challenge_allowed`: the cardholder is at a page that can show the issuer's challenge (hosted
+ *   checkout); a card that needs one answers `challenge_required`.
+ * - `frictionless_only`: nobody can answer a challenge (the legacy direct charge, D8); a card that
+ *   needs one is declined `authentication_required`.
+ * Renewals do not pass through here: they are merchant-initiated charges of a stored card
+ * (`chargeStored`), exempt from 3-D Secure.
+ */
+export type ThreeDSecureMode = 'challenge_allowed' | 'frictionless_only';
+
+/** How a charge's cardholder authentication went. */
+export type ThreeDSecureOutcome = 'frictionless' | 'challenge_passed' | 'not_applicable';
+
+export type DeclineReason =
+  | 'generic_decline'
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'authentication_required'
+  | 'authentication_failed';
+
+interface ChargeBasics {
+  /** Positive integer of the currency's minor units (D5). */
+  amountMinor: number;
+  /** ISO 4217 code, upper case, one of the currency table's. */
+  currency: string;
+  description: string;
+  /** What the cardholder's statement shows; the acquirer's account default when absent. */
+  statementDescriptor?: string;
+  /**
+   * The same key always means the same charge: a retry after a timeout answers the first outcome
+   * instead of charging twice. Unique per attempt (for example per checkout submit or renewal period).
+   */
+  idempotencyKey: string;
+  /** Test mode: no real money moves. */
+  test: boolean;
+}
+
+/** A charge of a card the cardholder has just typed in. */
+export interface ChargeRequest extends ChargeBasics {
+  card: CardInput;
+  threeDSecure: ThreeDSecureMode;
+}
+
+/** A merchant-initiated charge of a card saved at an earlier approval (renewals). */
+export interface StoredChargeRequest extends ChargeBasics {
+  /** The `cardToken` of an earlier approval of the card. */
+  cardToken: string;
+}
+
+export interface ApprovedCharge {
+  status: 'approved';
+  /** The acquirer's id of the charge, for refunds and reconciliation. */
+  acquirerReference: string;
+  card: CardSummary;
+  threeDSecure: ThreeDSecureOutcome;
+  /** Charges the card again later without the cardholder (`chargeStored`); not the card number. */
+  cardToken: string;
+}
+
+export interface DeclinedCharge {
+  status: 'declined';
+  declineReason: DeclineReason;
+  card: CardSummary;
+}
+
+export interface ChallengeRequired {
+  status: 'challenge_required';
+  /** Opaque; the caller keeps it server-side and hands it back to `completeChallenge`. */
+  challengeId: string;
+  card: CardSummary;
+}
+
+export type ChargeResult = ApprovedCharge | DeclinedCharge | ChallengeRequired;
+
+/** How a charge ends once nothing more is asked of the cardholder. */
+export type FinalChargeResult = ApprovedCharge | DeclinedCharge;
+
+/** What the cardholder did on the challenge page. */
+export type ChallengeOutcome = 'pass' | 'fail';
+
+export interface RefundRequest {
+  /** The `acquirerReference` of the approved charge. */
+  acquirerReference: string;
+  /** Positive integer of minor units; the caller keeps the refunded total within the charge. */
+  amountMinor: number;
+  currency: string;
+  /** As for charges: a retry of the same refund answers the first outcome. */
+  idempotencyKey: string;
+}
+
+export type RefundResult =
+  | { status: 'succeeded'; refundReference: string }
+  | { status: 'failed'; reason: 'unknown_charge' };
+
+/** The port. Every method may do network I/O in a real adapter, hence the promises. */
+export interface Acquirer {
+  /** Charges a card the cardholder typed in; may ask for a 3-D Secure challenge first. */
+  charge(request: ChargeRequest): Promise<ChargeResult>;
+  /**
+   * Finishes a charge that asked for a challenge: approved when the cardholder passed it, declined
+   * `authentication_failed` when they failed. `outcome` is what the challenge page reported; a real
+   * adapter asks the issuer's result instead. Completing the same challenge again with the same
+   * outcome answers the same result without charging twice (the charge's idempotency key holds).
+   */
+  completeChallenge(challengeId: string, outcome: ChallengeOutcome): Promise<FinalChargeResult>;
+  /** Charges a saved card without the cardholder present (renewals). */
+  chargeStored(request: StoredChargeRequest): Promise<FinalChargeResult>;
+  /** Gives back part or all of an approved charge. */
+  refund(request: RefundRequest): Promise<RefundResult>;
+}
