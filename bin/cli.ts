@@ -12,6 +12,7 @@ import { envNames } from '../shared/config.ts';
 import { makeDeps } from '../shared/deps.ts';
 import { HttpError } from '../shared/http/errors.ts';
 import { text } from '../shared/http/messages.ts';
+import { runPayouts } from '../shared/payouts/run.ts';
 
 const usage = `usage: cobro <command> [options]
 
@@ -25,6 +26,10 @@ commands:
                   [--statement-descriptor TEXT] [--json]
       sets the profile plans show (company_name, page, image_dev, credit_card_description);
       an empty value ("") clears a field, an option left out keeps it.
+
+  payouts run [--now ISO8601]
+      marks the live charges due at --now (default: now) as paid out (older than the
+      2-day payout delay) and prints a JSON summary; the deployed stack runs it hourly.
 
 target: the local stack of this checkout (npm start), or --state-dir DIR for another one;
         with TABLE_NAME (and AWS_REGION) set, that deployed table instead.`;
@@ -159,7 +164,19 @@ async function accountsUpdate(args: string[]): Promise<void> {
   statement descriptor  ${shown.statement_descriptor ?? '(not set: plans show the company name)'}`);
 }
 
+async function payoutsRun(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { now: { type: 'string' }, 'state-dir': { type: 'string' } },
+  });
+  const now = values.now === undefined ? new Date() : new Date(values.now);
+  if (Number.isNaN(now.getTime())) throw new UsageError(`--now: not an ISO 8601 time: ${values.now}`);
+  await target(values['state-dir']);
+  console.log(JSON.stringify(await runPayouts(makeDeps(), now)));
+}
+
 const commands: Record<string, (args: string[]) => Promise<void>> = {
+  'payouts run': payoutsRun,
   'accounts create': accountsCreate,
   'accounts update': accountsUpdate,
 };

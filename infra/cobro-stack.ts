@@ -26,7 +26,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { envNames } from '../shared/config.ts';
 import { tableDefinition } from '../shared/db/table.ts';
-import { eventRules, eventSource } from '../shared/events/rules.ts';
+import { eventRules, eventSource, schedules } from '../shared/events/rules.ts';
 import { type Access, authorizer, fallback, routes } from '../shared/http/routes.ts';
 import { CobroApi } from './api.ts';
 
@@ -180,6 +180,21 @@ export class CobroStack extends Stack {
         ruleName: rule.name,
         eventPattern: { source: [eventSource], detailType: [...rule.detailTypes] },
         targets: [new targets.LambdaFunction(target, { deadLetterQueue, retryAttempts: 2 })],
+      });
+    }
+
+    for (const schedule of schedules) {
+      const ruleId = `${pascalCase(schedule.name)}Schedule`;
+      const target = this.handlerFunction({
+        handler: schedule.target,
+        access: schedule.access,
+        timeout: Duration.minutes(5),
+      });
+      // A run that fails is simply retried by the next one: the step only does what is due.
+      new events.Rule(this, ruleId, {
+        ruleName: `cobro-${stage}-${schedule.name}`,
+        schedule: events.Schedule.expression(schedule.expression),
+        targets: [new targets.LambdaFunction(target, { retryAttempts: 0 })],
       });
     }
 

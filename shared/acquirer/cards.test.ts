@@ -293,7 +293,9 @@ describe('validateCard', () => {
   });
 
   it('takes 3 or 4 CVC digits on American Express too (D7), and reports a CVC problem beside a Luhn one', () => {
-    expect(validateCard({ ...valid, number: '378282246310005', cvc: '123' }, now)).toMatchObject({ ok: true });
+    expect(validateCard({ ...valid, number: '378282246310005', cvc: '123' }, now)).toMatchObject({
+      ok: true,
+    });
     expect(validateCard({ ...valid, number: '378282246310006', cvc: '12' }, now)).toEqual({
       ok: false,
       problems: [

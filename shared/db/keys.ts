@@ -15,6 +15,16 @@ export interface ListKey {
   gsi1sk: string;
 }
 
+/** How many gsi2 partitions hold the charges waiting for payout. */
+export const payoutShards = 8;
+
+/** A stable shard of an id: the sum of its character codes, modulo `count`. */
+function shardOf(id: string, count: number): number {
+  let sum = 0;
+  for (const char of id) sum += char.charCodeAt(0);
+  return sum % count;
+}
+
 /** Everything an account owns in one mode lives under this prefix. */
 const scope = (developerId: number, mode: Mode) => `ACCOUNT#${developerId}#${mode}`;
 
@@ -60,6 +70,71 @@ export const keys = {
   idempotency: (developerId: number, mode: Mode, key: string): ItemKey => ({
     pk: `${scope(developerId, mode)}#IDEMPOTENCY#${key}`,
     sk: 'IDEMPOTENCY',
+  }),
+
+  /** A payment (`pay_…`) of the account and mode. */
+  payment: (developerId: number, mode: Mode, paymentId: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#PAYMENT#${paymentId}`,
+    sk: 'PAYMENT',
+  }),
+  /** A hosted checkout session, found by the secret token in its URL (no account known yet). */
+  checkout: (token: string): ItemKey => ({ pk: `CHECKOUT#${token}`, sk: 'CHECKOUT' }),
+
+  /** A charge (`ch_…`) and its place in the account's payment list (D9: newest first). */
+  charge: (developerId: number, mode: Mode, chargeId: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#CHARGE#${chargeId}`,
+    sk: 'CHARGE',
+  }),
+  chargeInList: (developerId: number, mode: Mode, createdAt: string, chargeId: string): ListKey => ({
+    gsi1pk: `${scope(developerId, mode)}#CHARGES`,
+    gsi1sk: `CHARGE#${createdAt}#${chargeId}`,
+  }),
+  /** gsi1 sort key bound for charges created before a time (`created_before`). */
+  chargesBefore: (createdBefore: string) => `CHARGE#${createdBefore}`,
+  chargeListPrefix: 'CHARGE#',
+  /**
+   * A live charge waiting to be paid out, in gsi2 (sparse: the attributes go when it is paid out).
+   * Spread over `payoutShards` partitions by charge id so no single partition takes every charge.
+   */
+  payoutDue: (chargeId: string, dueAt: string): { gsi2pk: string; gsi2sk: string } => ({
+    gsi2pk: `PAYOUT_DUE#${shardOf(chargeId, payoutShards)}`,
+    gsi2sk: `${dueAt}#${chargeId}`,
+  }),
+  payoutShard: (shard: number) => `PAYOUT_DUE#${shard}`,
+
+  /** A refund and its places in the account's refund list and in its charge's. */
+  refund: (developerId: number, mode: Mode, refundId: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#REFUND#${refundId}`,
+    sk: 'REFUND',
+  }),
+  refundInLists: (
+    developerId: number,
+    mode: Mode,
+    chargeId: string,
+    createdAt: string,
+    refundId: string,
+  ): ListKey & { gsi2pk: string; gsi2sk: string } => ({
+    gsi1pk: `${scope(developerId, mode)}#REFUNDS`,
+    gsi1sk: `REFUND#${createdAt}#${refundId}`,
+    gsi2pk: `${scope(developerId, mode)}#CHARGE_REFUNDS#${chargeId}`,
+    gsi2sk: `REFUND#${createdAt}#${refundId}`,
+  }),
+  refundsOfCharge: (developerId: number, mode: Mode, chargeId: string) =>
+    `${scope(developerId, mode)}#CHARGE_REFUNDS#${chargeId}`,
+  refundList: (developerId: number, mode: Mode) => `${scope(developerId, mode)}#REFUNDS`,
+
+  /** A customer, and the item that keeps its e-mail unique in the account and mode. */
+  customer: (developerId: number, mode: Mode, customerId: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#CUSTOMER#${customerId}`,
+    sk: 'CUSTOMER',
+  }),
+  customerInList: (developerId: number, mode: Mode, createdAt: string, customerId: string): ListKey => ({
+    gsi1pk: `${scope(developerId, mode)}#CUSTOMERS`,
+    gsi1sk: `CUSTOMER#${createdAt}#${customerId}`,
+  }),
+  customerEmail: (developerId: number, mode: Mode, email: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#CUSTOMER_EMAIL#${email.toLowerCase()}`,
+    sk: 'CUSTOMER_EMAIL',
   }),
 
   /** A domain event, by id, and its place in the account's event list. */

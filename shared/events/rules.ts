@@ -37,3 +37,21 @@ export function rulesFor(source: string, detailType: string): EventRule[] {
   if (source !== eventSource) return [];
   return eventRules.filter((rule) => rule.detailTypes.includes(detailType));
 }
+
+/** A step the deployed stack runs on a schedule (the CLI runs the same step on demand, D2). */
+export interface Schedule {
+  name: string;
+  /** An EventBridge schedule expression. */
+  expression: string;
+  target: string;
+  access: Access;
+}
+
+export const schedules: readonly Schedule[] = [
+  {
+    name: 'payouts-run',
+    expression: 'rate(1 hour)',
+    target: 'functions/payouts/run-payouts.ts',
+    access: { table: 'write' },
+  },
+];

@@ -37,6 +37,8 @@ export interface ApiAnswer {
   body?: unknown;
   /** Answered as these bytes instead (an image); set its Content-Type in `headers`. */
   bytes?: Uint8Array;
+  /** Answered as an HTML page instead (the hosted checkout). */
+  html?: string;
   headers?: Record<string, string>;
 }
 
@@ -54,6 +56,17 @@ export const parsedBodyOf = (event: APIGatewayProxyEvent): unknown => parsedByEv
 const jsonHeaders = { 'Content-Type': 'application/json; charset=utf-8' };
 
 function respond(event: APIGatewayProxyEvent, answer: ApiAnswer): APIGatewayProxyResult {
+  if (answer.html !== undefined) {
+    return {
+      statusCode: answer.status,
+      headers: {
+        'Content-Type': 'text/html; charset=utf-8',
+        'X-Request-Id': event.requestContext.requestId,
+        ...answer.headers,
+      },
+      body: answer.html,
+    };
+  }
   if (answer.bytes) {
     return {
       statusCode: answer.status,
@@ -180,11 +193,54 @@ const errorBoundary = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRes
   },
 });
 
+/** A file field of a multipart body. */
+export interface UploadedFile {
+  filename: string;
+  type: string;
+  bytes: Buffer;
+}
+
+/**
+ * A `multipart/form-data` body as fields (text, or UploadedFile for files), parsed by the
+ * platform's own Fetch implementation; a repeated field becomes an array.
+ */
+export async function parseMultipart(
+  raw: string | null,
+  isBase64Encoded: boolean,
+  contentType: string,
+): Promise<Record<string, unknown>> {
+  const bytes = raw ? Buffer.from(raw, isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  if (bytes.length > maxBodyBytes) throw new PayloadTooLarge();
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new BadRequest('malformed_form');
+  }
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of form.entries()) {
+    const parsed: unknown =
+      typeof value === 'string'
+        ? value
+        : ({
+            filename: value.name,
+            type: value.type,
+            bytes: Buffer.from(await value.arrayBuffer()),
+          } satisfies UploadedFile);
+    const previous = fields[name];
+    fields[name] = previous === undefined ? parsed : [previous, parsed].flat();
+  }
+  return fields;
+}
+
 const requestParsing = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
-  before: ({ event }) => {
+  before: async ({ event }) => {
     const lang = negotiateLang(header(event, 'accept-language'));
     parsedByEvent.set(event, { lang, body: undefined });
-    const body = parseBody(event.body, event.isBase64Encoded, header(event, 'content-type'));
+    const contentType = header(event, 'content-type') ?? '';
+    const body = /^multipart\/form-data/i.test(contentType)
+      ? await parseMultipart(event.body, event.isBase64Encoded, contentType)
+      : parseBody(event.body, event.isBase64Encoded, contentType);
     parsedByEvent.set(event, { lang, body });
   },
 });

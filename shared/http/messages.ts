@@ -25,6 +25,13 @@ const catalog = {
     en: { title: 'Malformed JSON', content: 'The request body is not valid JSON.' },
     es: { title: 'JSON mal formado', content: 'El cuerpo de la solicitud no es JSON válido.' },
   },
+  malformed_form: {
+    en: { title: 'Malformed form', content: 'The request body is not valid multipart/form-data.' },
+    es: {
+      title: 'Formulario mal formado',
+      content: 'El cuerpo de la solicitud no es multipart/form-data válido.',
+    },
+  },
   body_too_large: {
     en: { title: 'Request too large', content: 'The request body is larger than 6 MB.' },
     es: { title: 'Solicitud demasiado grande', content: 'El cuerpo de la solicitud supera los 6 MB.' },
@@ -124,6 +131,58 @@ const catalog = {
       title: 'El modo no puede cambiar',
       content:
         '{field} no coincide con el modo de esta solicitud ({mode}); los registros nunca cambian de modo.',
+    },
+  },
+  amount_below_minimum: {
+    en: {
+      title: 'Amount too small',
+      content: 'The amount is below the minimum of 1.00 USD ({currency} equivalent).',
+    },
+    es: {
+      title: 'Monto muy pequeño',
+      content: 'El monto es menor que el mínimo de 1.00 USD (equivalente en {currency}).',
+    },
+  },
+  payment_created: {
+    en: { title: 'Payment created', content: 'Send the cardholder to the redirect URL to pay.' },
+    es: { title: 'Pago creado', content: 'Envíe al tarjetahabiente a la URL de redirección para pagar.' },
+  },
+  payment_not_found: {
+    en: { title: 'Payments not found', content: 'The payment does not exist.' },
+    es: { title: 'Pagos no encontrados', content: 'El pago no existe.' },
+  },
+  refund_charge_absent: {
+    en: { title: 'Charge not found', content: 'The charge object does not exist.' },
+    es: { title: 'Cargo no encontrado', content: 'El objeto de cargo no existe.' },
+  },
+  refund_above_charge: {
+    en: { title: 'Invalid amount', content: 'The refund amount is greater than the payment.' },
+    es: { title: 'Monto inválido', content: 'El monto del reembolso es mayor que el pago.' },
+  },
+  refund_above_remaining: {
+    en: {
+      title: 'Invalid amount',
+      content:
+        'The refund amount is greater than what remains to refund of the payment ({remaining} {currency}).',
+    },
+    es: {
+      title: 'Monto inválido',
+      content:
+        'El monto del reembolso es mayor que lo que queda por reembolsar del pago ({remaining} {currency}).',
+    },
+  },
+  charge_already_refunded: {
+    en: { title: 'Charge refunded', content: 'The charge has already been refunded.' },
+    es: { title: 'Cargo reembolsado', content: 'El cargo ya fue reembolsado.' },
+  },
+  charge_paid_out: {
+    en: {
+      title: 'Charge status error',
+      content: 'The charge has already been paid to the account; it cannot be refunded.',
+    },
+    es: {
+      title: 'Error de estado del cargo',
+      content: 'El cargo ya fue pagado a la cuenta; no se puede reembolsar.',
     },
   },
   plan_created: {

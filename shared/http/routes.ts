@@ -20,8 +20,11 @@ export interface Access {
 
 import type { GenericSchema } from 'valibot';
 import { RotateApiKeySchema, TokenRequestSchema } from '../auth/schemas.ts';
+import { paymentListParameters } from '../payments/list-query.ts';
+import { CreatePaymentSchema } from '../payments/schemas.ts';
 import { planListParameters } from '../plans/list-query.ts';
 import { CreatePlanSchema, UpdatePlanSchema } from '../plans/schemas.ts';
+import { CreateRefundSchema } from '../refunds/refund.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -133,6 +136,91 @@ export const routes: readonly Route[] = [
     auth: true,
     access: { table: 'write', events: true },
     summary: 'Delete a plan for good; its active subscriptions are canceled',
+  },
+  {
+    method: 'POST',
+    path: '/v1/payments/',
+    handler: 'functions/payments/create-payment.ts',
+    auth: true,
+    access: { table: 'write' },
+    summary: 'Create a payment; 202 with id_payment and the hosted checkout URL to redirect to',
+    body: CreatePaymentSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/payments/',
+    handler: 'functions/payments/list-payments.ts',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'Charges of the account (list view), newest first, as a bare array',
+    query: paymentListParameters,
+  },
+  {
+    method: 'GET',
+    path: '/v1/payments/internal',
+    handler: 'functions/payments/list-payments.ts',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'The same list as GET /v1/payments/',
+    query: paymentListParameters,
+  },
+  {
+    method: 'GET',
+    path: '/v1/payments/{id}',
+    handler: 'functions/payments/get-payment.ts',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'One payment (single view, with charge_id)',
+  },
+  {
+    method: 'POST',
+    path: '/v1/refunds/',
+    handler: 'functions/refunds/create-refund.ts',
+    auth: true,
+    access: { table: 'write', events: true },
+    summary: 'Refund a charge in full or in part; 201 with the refund',
+    body: CreateRefundSchema,
+  },
+  {
+    method: 'GET',
+    path: '/v1/refunds/',
+    handler: 'functions/refunds/list-refunds.ts',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'Refunds, newest first, as a bare array; charge_id narrows to one charge',
+    query: [{ name: 'charge_id', type: 'string', description: 'Only the refunds of this charge.' }],
+  },
+  {
+    method: 'GET',
+    path: '/v1/refunds/{refund_id}/',
+    handler: 'functions/refunds/get-refund.ts',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'One refund, by its id or its re_ provider id',
+  },
+  {
+    method: 'GET',
+    path: '/checkout/{token}',
+    handler: 'functions/checkout/show-checkout.ts',
+    auth: false,
+    access: { table: 'read' },
+    summary: 'The hosted checkout page (HTML)',
+  },
+  {
+    method: 'POST',
+    path: '/checkout/{token}',
+    handler: 'functions/checkout/submit-checkout.ts',
+    auth: false,
+    access: { table: 'write', events: true },
+    summary: 'Pay: the checkout form posts here (form-encoded); 303 to return_url on success',
+  },
+  {
+    method: 'POST',
+    path: '/checkout/{token}/challenge',
+    handler: 'functions/checkout/complete-challenge.ts',
+    auth: false,
+    access: { table: 'write', events: true },
+    summary: 'The answer to the 3-D Secure challenge (form-encoded)',
   },
   {
     method: 'GET',

@@ -57,6 +57,19 @@ const rules = {
     en: '{field} must be 1 to 255 printable ASCII characters.',
     es: '{field} debe tener de 1 a 255 caracteres ASCII imprimibles.',
   },
+  return_url: {
+    en: '{field} must be an absolute http(s) URL.',
+    es: '{field} debe ser una URL http(s) absoluta.',
+  },
+  return_url_https: {
+    en: '{field} must be an absolute https URL in live mode.',
+    es: '{field} debe ser una URL https absoluta en modo live.',
+  },
+  timestamp: { en: '{field} must be an ISO 8601 time.', es: '{field} debe ser una fecha ISO 8601.' },
+  email: {
+    en: '{field} must be a valid e-mail address.',
+    es: '{field} debe ser un correo electrónico válido.',
+  },
   invalid: { en: '{field} is not valid.', es: '{field} no es válido.' },
 } satisfies Record<string, Record<Lang, string>>;
 

@@ -25,7 +25,7 @@ import { createAccount } from '../../shared/accounts/repository.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
 import { type Deps, documentClient, makeDeps } from '../../shared/deps.ts';
-import { eventRules } from '../../shared/events/rules.ts';
+import { eventRules, schedules } from '../../shared/events/rules.ts';
 import { authorizer, fallback, routes } from '../../shared/http/routes.ts';
 import { newPlan } from '../../shared/plans/plan.ts';
 import { planCountUpdate, planItem, type Scope } from '../../shared/plans/repository.ts';
@@ -49,6 +49,7 @@ const entries = [
     fallback.handler,
     authorizer.handler,
     ...eventRules.map((r) => r.target),
+    ...schedules.map((s) => s.target),
   ]),
 ];
 const outDir = join(projectRoot, '.cobro', 'bench');

@@ -12,7 +12,7 @@ import { CobroStack, defaultMailFrom, functionId, parseStage } from '../../infra
 import { applyNag } from '../../infra/nag.ts';
 import { envNames } from '../../shared/config.ts';
 import { tableDefinition } from '../../shared/db/table.ts';
-import { eventRules, eventSource } from '../../shared/events/rules.ts';
+import { eventRules, eventSource, schedules } from '../../shared/events/rules.ts';
 import { gatewayAnswers } from '../../shared/http/gateway-responses.ts';
 import { type Access, authorizer, fallback, routes, segments } from '../../shared/http/routes.ts';
 
@@ -24,6 +24,7 @@ const handlers: { handler: string; access: Access }[] = [
   fallback,
   authorizer,
   ...eventRules.map((rule) => ({ handler: rule.target, access: rule.access })),
+  ...schedules.map((schedule) => ({ handler: schedule.target, access: schedule.access })),
 ];
 
 type Resource = { Type: string; Properties: Record<string, unknown>; [key: string]: unknown };
@@ -322,7 +323,7 @@ describe('CobroStack (dev)', () => {
 
   it('routes each event rule row to its target, with an encrypted dead-letter queue', () => {
     template.hasResourceProperties('AWS::Events::EventBus', { Name: 'cobro-dev' });
-    template.resourceCountIs('AWS::Events::Rule', eventRules.length);
+    template.resourceCountIs('AWS::Events::Rule', eventRules.length + schedules.length);
     for (const rule of eventRules) {
       template.hasResourceProperties('AWS::Events::Rule', {
         EventBusName: { Ref: logicalId('Bus') },
@@ -334,6 +335,12 @@ describe('CobroStack (dev)', () => {
             RetryPolicy: { MaximumRetryAttempts: 2 },
           }),
         ],
+      });
+    }
+    for (const schedule of schedules) {
+      template.hasResourceProperties('AWS::Events::Rule', {
+        ScheduleExpression: schedule.expression,
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnLogicalId(schedule.target), 'Arn'] } })],
       });
     }
     template.resourceCountIs('AWS::SQS::Queue', eventRules.length);

@@ -1,0 +1,19 @@
+/**
+ * GET /v1/payments/ and /v1/payments/internal: every charge of the account and mode (D9) in the
+ * list view, newest first, at most `limit` (default 100, max 1000), older ones with `created_before`.
+ */
+import { chargeView } from '../../shared/charges/charge.ts';
+import { makeDeps } from '../../shared/deps.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
+import { parsePaymentListQuery } from '../../shared/payments/list-query.ts';
+import { listCharges } from '../../shared/payments/repository.ts';
+
+const deps = makeDeps();
+
+export const handler = endpoint(async ({ query, account, mode }) => {
+  const listQuery = parsePaymentListQuery(query);
+  // Every charge succeeded when it was made; a status filter for anything else lists nothing.
+  if (listQuery.status !== undefined && listQuery.status !== 'succeeded') return { status: 200, body: [] };
+  const charges = await listCharges(deps, { developerId: account.developerId, mode }, listQuery);
+  return { status: 200, body: charges.map(chargeView) };
+});

@@ -1,0 +1,11 @@
+/** Scheduled payout step: pays out the live charges that are due (D5); the CLI runs the same step. */
+import { makeDeps } from '../../shared/deps.ts';
+import { logger } from '../../shared/log.ts';
+import { runPayouts } from '../../shared/payouts/run.ts';
+
+const deps = makeDeps();
+
+export const handler = async (): Promise<void> => {
+  const summary = await runPayouts(deps, deps.clock());
+  logger.info('payouts run', { paid_out: summary.paid_out, totals: summary.totals });
+};

@@ -1,0 +1,18 @@
+/** GET /v1/refunds/{refund_id}/: one refund, by its id or its `re_` provider id (D4). */
+import { makeDeps } from '../../shared/deps.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
+import { RawError } from '../../shared/http/errors.ts';
+import { refundIdOf, refundView } from '../../shared/refunds/refund.ts';
+import { getRefund } from '../../shared/refunds/repository.ts';
+
+const deps = makeDeps();
+
+export const handler = endpoint(async ({ params, account, mode }) => {
+  const id = refundIdOf(params.refund_id ?? '');
+  const refund = /^[A-Za-z0-9]{24}$/.test(id)
+    ? await getRefund(deps, { developerId: account.developerId, mode }, id)
+    : undefined;
+  // The error table's "Refund or charge 404": a body with `detail`.
+  if (!refund) throw new RawError(404, { detail: 'Not found.' });
+  return { status: 200, body: refundView(refund) };
+});

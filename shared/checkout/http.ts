@@ -1,0 +1,46 @@
+/** Helpers the checkout handlers share: the session a path names, page answers, the CSRF check. */
+import { timingSafeEqual } from 'node:crypto';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { Deps } from '../deps.ts';
+import { baseUrl } from '../http/base-url.ts';
+import type { ApiAnswer } from '../http/handler.ts';
+import type { Page } from './pages.ts';
+import { getSession } from './repository.ts';
+import type { CheckoutSession } from './session.ts';
+
+const tokenPattern = /^[A-Za-z0-9]{40}$/;
+
+/** The session of a checkout path, or undefined for an unknown or malformed token. */
+export async function sessionOf(deps: Deps, token: string | undefined): Promise<CheckoutSession | undefined> {
+  return token && tokenPattern.test(token) ? getSession(deps, token) : undefined;
+}
+
+/** The page's own URL, under whatever origin and stage the browser used. */
+export const pageUrl = (event: APIGatewayProxyEvent, token: string) => `${baseUrl(event)}/checkout/${token}`;
+
+export const pageAnswer = (page: Page): ApiAnswer => ({
+  status: page.status,
+  html: page.html,
+  headers: page.headers,
+});
+
+/** The success redirect: 303 so the browser GETs the merchant's page. */
+export const redirectAnswer = (location: string): ApiAnswer => ({
+  status: 303,
+  headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+});
+
+/** Whether the posted CSRF token is the session's, compared in constant time. */
+export function csrfMatches(session: CheckoutSession, posted: unknown): boolean {
+  if (typeof posted !== 'string') return false;
+  const a = Buffer.from(posted);
+  const b = Buffer.from(session.csrf);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The text of a posted form field ('' when absent or not text). */
+export function formField(body: unknown, name: string): string {
+  if (!body || typeof body !== 'object') return '';
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : '';
+}

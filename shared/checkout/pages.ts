@@ -1,0 +1,179 @@
+/**
+ * The hosted checkout's pages (D6): plain, accessible HTML that works without JavaScript and reads
+ * well on a phone. Every value is escaped; styles carry a per-page nonce under a strict CSP; pages
+ * refuse framing and are never cached. Card fields are never echoed back into a page.
+ */
+import { randomBytes } from 'node:crypto';
+import { formatAmount } from '../money/amount.ts';
+import { findCurrency } from '../money/currencies.ts';
+
+const escapes: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => escapes[char] as string);
+
+export interface PageSummary {
+  merchantName: string;
+  description: string;
+  items: string[];
+  amount: number;
+  currency: string;
+  test: boolean;
+}
+
+export interface Page {
+  status: number;
+  html: string;
+  headers: Record<string, string>;
+}
+
+const styles = `
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
+main{max-width:28rem;margin:0 auto;padding:1.5rem 1rem}
+.card{background:#fff;border-radius:.75rem;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+h1{font-size:1.1rem;margin:0 0 .25rem}.amount{font-size:2rem;font-weight:700;margin:.25rem 0}
+ul{margin:.25rem 0 1rem;padding-left:1.2rem;color:#444}label{display:block;font-weight:600;margin:.75rem 0 .25rem}
+input{width:100%;box-sizing:border-box;font-size:1rem;padding:.6rem;border:1px solid #888;border-radius:.4rem}
+.row{display:flex;gap:.75rem}.row>div{flex:1}
+button{width:100%;margin-top:1.25rem;padding:.8rem;font-size:1.05rem;font-weight:700;border:0;border-radius:.5rem;background:#1f5eff;color:#fff}
+button.secondary{background:#fff;color:#a40000;border:2px solid #a40000}
+.error{background:#fde8e8;color:#7a0000;border-radius:.4rem;padding:.6rem .8rem;margin:.75rem 0}
+.test{background:#fff4cc;color:#5c4500;border-radius:.4rem;padding:.4rem .6rem;font-size:.9rem;margin-bottom:.75rem}
+small{color:#555}`;
+
+function page(status: number, title: string, body: string, formTargets: string[] = []): Page {
+  const nonce = randomBytes(16).toString('base64');
+  const formAction = ["'self'", ...formTargets].join(' ');
+  return {
+    status,
+    html: `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">${styles}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`,
+    headers: {
+      'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+    },
+  };
+}
+
+function summary(s: PageSummary): string {
+  const currency = findCurrency(s.currency);
+  const amount = currency ? formatAmount(s.amount, currency) : String(s.amount);
+  const items = s.items.length
+    ? `<ul>${s.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
+    : '';
+  return `${s.test ? '<p class="test" role="note">Test mode: no real money moves. Use a test card such as 4242 4242 4242 4242.</p>' : ''}
+<h1>${escapeHtml(s.merchantName)}</h1>
+<p>${escapeHtml(s.description)}</p>
+${items}
+<p class="amount" aria-label="Amount to pay">${escapeHtml(amount)} <span>${escapeHtml(s.currency)}</span></p>`;
+}
+
+export interface PayForm {
+  action: string;
+  csrf: string;
+  askEmail: boolean;
+  /** Values to keep after an error; never card data. */
+  holderName?: string;
+  email?: string;
+  /** A sentence saying why the last attempt failed. */
+  error?: string;
+  /** Origin the success redirect goes to (CSP form-action must allow it). */
+  returnOrigin: string;
+}
+
+const field = (id: string, label: string, attributes: string) =>
+  `<label for="${id}">${label}</label><input id="${id}" name="${id}" ${attributes}>`;
+
+/** The pay form; `status` 400 after invalid card data, 402 after a decline. */
+export function payPage(s: PageSummary, form: PayForm, status = 200): Page {
+  const error = form.error ? `<p class="error" role="alert">${escapeHtml(form.error)}</p>` : '';
+  const email = form.askEmail
+    ? field(
+        'email',
+        'Email',
+        `type="email" autocomplete="email" required value="${escapeHtml(form.email ?? '')}"`,
+      )
+    : '';
+  return page(
+    status,
+    `Pay ${s.merchantName}`,
+    `<div class="card">
+${summary(s)}
+${error}
+<form method="post" action="${escapeHtml(form.action)}" novalidate>
+<input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
+${email}
+${field('cardholder_name', 'Cardholder name', `autocomplete="cc-name" required value="${escapeHtml(form.holderName ?? '')}"`)}
+${field('card_number', 'Card number', 'inputmode="numeric" autocomplete="cc-number" required')}
+<div class="row"><div>${field('exp_month', 'Expiration month', 'inputmode="numeric" autocomplete="cc-exp-month" placeholder="MM" required')}</div>
+<div>${field('exp_year', 'Expiration year', 'inputmode="numeric" autocomplete="cc-exp-year" placeholder="YYYY" required')}</div></div>
+${field('cvc', 'Security code', 'inputmode="numeric" autocomplete="cc-csc" required')}
+<button type="submit">Pay</button>
+</form>
+<p><small>Your card details go straight to the payment processor and are never stored by ${escapeHtml(s.merchantName)}.</small></p>
+</div>`,
+    [form.returnOrigin],
+  );
+}
+
+/** The 3-D Secure challenge the card's bank asks for. */
+export function challengePage(
+  s: PageSummary,
+  form: { action: string; csrf: string; returnOrigin: string },
+): Page {
+  return page(
+    200,
+    'Confirm your payment',
+    `<div class="card">
+${summary(s)}
+<h2>Your bank asks you to confirm this payment</h2>
+<p>This is the simulated 3-D Secure check of cobro's test acquirer.</p>
+<form method="post" action="${escapeHtml(form.action)}">
+<input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
+<button type="submit" name="outcome" value="pass">Complete authentication</button>
+<button type="submit" name="outcome" value="fail" class="secondary">Fail authentication</button>
+</form>
+</div>`,
+    [form.returnOrigin],
+  );
+}
+
+/** A session that can no longer be paid, for whatever reason, with the status that says why. */
+export function closedPage(s: PageSummary | undefined, status: number, title: string, message: string): Page {
+  return page(
+    status,
+    title,
+    `<div class="card">${s ? summary(s) : ''}<h2>${escapeHtml(title)}</h2><p>${escapeHtml(message)}</p></div>`,
+  );
+}
+
+/** An unknown checkout link. */
+export function unknownPage(): Page {
+  return closedPage(
+    undefined,
+    404,
+    'Checkout not found',
+    'This payment link does not exist. Ask the merchant for a new one.',
+  );
+}

@@ -1,0 +1,217 @@
+/**
+ * Checkout sessions in the single table. Every step is a conditional write on the session item:
+ * claim (open → charging) before the acquirer is asked, then decline (back to open, one more
+ * decline), challenge (back to open, holding the challenge) or pay (charging → paid, in the same
+ * transaction as the charge, the payment and the event). Single use rests on these conditions.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Charge } from '../charges/charge.ts';
+import { keys } from '../db/keys.ts';
+import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import type { Deps } from '../deps.ts';
+import { type EventDetail, eventItem } from '../events/publish.ts';
+import { maxDeclines } from '../payments/payment.ts';
+import { chargeItem } from '../payments/repository.ts';
+import { type CheckoutSession, claimMs, type PendingChallenge } from './session.ts';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Another checkout created the customer with this e-mail first: look it up again and retry. */
+export class CustomerTaken extends Error {}
+
+/** The session was claimed, paid, locked or expired by the time this request wrote. */
+export class SessionUnavailable extends Error {
+  readonly session: CheckoutSession | undefined;
+  constructor(session: CheckoutSession | undefined) {
+    super('checkout session is not open');
+    this.session = session;
+  }
+}
+
+function strip(item: Record<string, unknown>): CheckoutSession {
+  const { pk: _pk, sk: _sk, entity: _entity, ...session } = item;
+  return session as unknown as CheckoutSession;
+}
+
+export async function getSession(deps: Deps, token: string): Promise<CheckoutSession | undefined> {
+  const result = await deps.db.send(
+    new GetCommand({ TableName: deps.table, Key: keys.checkout(token), ConsistentRead: true }),
+  );
+  return result.Item ? strip(result.Item) : undefined;
+}
+
+async function update(
+  deps: Deps,
+  token: string,
+  expression: {
+    update: string;
+    condition: string;
+    names?: Record<string, string>;
+    values: Record<string, unknown>;
+  },
+): Promise<CheckoutSession> {
+  try {
+    const result = await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: keys.checkout(token),
+        UpdateExpression: expression.update,
+        ConditionExpression: expression.condition,
+        ExpressionAttributeNames: { '#status': 'status', ...expression.names },
+        ExpressionAttributeValues: expression.values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return strip(result.Attributes ?? {});
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException)
+      throw new SessionUnavailable(await getSession(deps, token));
+    throw error;
+  }
+}
+
+/**
+ * Takes the session for one submit: open (or charging with a lapsed claim), not locked, not
+ * expired. Of two submits at once exactly one gets it; the other gets SessionUnavailable.
+ */
+export function claimSession(deps: Deps, token: string, now: Date): Promise<CheckoutSession> {
+  const ms = now.getTime();
+  return update(deps, token, {
+    update: 'SET #status = :charging, charging_until = :until, updated_at = :now',
+    condition:
+      '(#status = :open OR (#status = :charging AND charging_until < :ms)) AND declines < :max AND expires_at_ms > :ms',
+    values: {
+      ':charging': 'charging',
+      ':open': 'open',
+      ':until': ms + claimMs,
+      ':ms': ms,
+      ':max': maxDeclines,
+      ':now': now.toISOString(),
+    },
+  });
+}
+
+/** Gives the session back after a decline, counting it; the fifth locks the session. */
+export function recordDecline(
+  deps: Deps,
+  token: string,
+  reason: string,
+  now: Date,
+): Promise<CheckoutSession> {
+  return update(deps, token, {
+    update:
+      'SET #status = :open, charging_until = :none, challenge = :none, last_decline = :reason, updated_at = :now ADD declines :one',
+    condition: '#status = :charging',
+    values: {
+      ':open': 'open',
+      ':charging': 'charging',
+      ':none': null,
+      ':reason': reason,
+      ':now': now.toISOString(),
+      ':one': 1,
+    },
+  });
+}
+
+/** Gives the session back holding a 3-D Secure challenge the cardholder must answer. */
+export function holdChallenge(
+  deps: Deps,
+  token: string,
+  challenge: PendingChallenge,
+  now: Date,
+): Promise<CheckoutSession> {
+  return update(deps, token, {
+    update: 'SET #status = :open, charging_until = :none, challenge = :challenge, updated_at = :now',
+    condition: '#status = :charging',
+    values: {
+      ':open': 'open',
+      ':charging': 'charging',
+      ':none': null,
+      ':challenge': challenge,
+      ':now': now.toISOString(),
+    },
+  });
+}
+
+/**
+ * Records a paid checkout in one transaction: the session becomes paid (only from this request's
+ * claim), the payment completed, the charge and the customer (when new) written, the event stored.
+ */
+export async function completeCheckout(
+  deps: Deps,
+  input: {
+    session: CheckoutSession;
+    charge: Charge;
+    customer: { id: string; email: string; writes: TransactItem[] };
+    event: EventDetail<unknown>;
+    now: Date;
+  },
+): Promise<void> {
+  const { session, charge, customer, event, now } = input;
+  const at = now.toISOString();
+  try {
+    await transactWrite(deps, [
+      {
+        Update: {
+          TableName: deps.table,
+          Key: keys.checkout(session.token),
+          UpdateExpression:
+            'SET #status = :paid, charging_until = :none, challenge = :none, updated_at = :now',
+          ConditionExpression: '#status = :charging AND charging_until = :until',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':paid': 'paid',
+            ':charging': 'charging',
+            ':none': null,
+            ':until': session.charging_until,
+            ':now': at,
+          },
+        },
+      },
+      {
+        Update: {
+          TableName: deps.table,
+          Key: keys.payment(session.developer_id, session.mode, session.payment_id),
+          UpdateExpression:
+            'SET #status = :completed, charge_id = :charge, customer_id = :customer, customer_email = :email, payment_method = :card, card_last4 = :last4, card_brand = :brand, updated_at = :now',
+          ConditionExpression: '#status = :pending',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':completed': 'completed',
+            ':pending': 'pending',
+            ':charge': charge.id,
+            ':customer': customer.id,
+            ':email': customer.email,
+            ':card': 'card',
+            ':last4': charge.card.last4,
+            ':brand': charge.card.brand,
+            ':now': at,
+          },
+        },
+      },
+      {
+        Put: {
+          TableName: deps.table,
+          Item: chargeItem(charge),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      ...customer.writes,
+      {
+        Put: {
+          TableName: deps.table,
+          Item: eventItem(event),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ]);
+  } catch (error) {
+    const failed = conditionFailedAt(error);
+    if (failed.includes(0) || failed.includes(1))
+      throw new SessionUnavailable(await getSession(deps, session.token));
+    // Items 3 onwards (before the event) are the new customer's, conditioned on its e-mail being free.
+    if (failed.some((index) => index >= 3 && index < 3 + customer.writes.length)) throw new CustomerTaken();
+    throw error;
+  }
+}

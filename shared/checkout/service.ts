@@ -1,0 +1,196 @@
+/**
+ * What a checkout submit does, whatever page it came from: claim the session, ask the acquirer,
+ * then record the outcome (paid, declined, or a 3-D Secure challenge to answer). The acquirer is
+ * asked only under a claim, so a double submit charges once.
+ */
+import type { Acquirer, CardInput, CardSummary, ChargeResult, DeclineReason } from '../acquirer/acquirer.ts';
+import { newCharge } from '../charges/charge.ts';
+import { customerByEmail } from '../customers/repository.ts';
+import type { Deps } from '../deps.ts';
+import { type EventPublisher, newEvent } from '../events/publish.ts';
+import { prefixedId } from '../ids.ts';
+import { logger } from '../log.ts';
+import { formatAmount } from '../money/amount.ts';
+import { currencyOf, type PaymentView, returnUrlFor } from '../payments/payment.ts';
+import { CustomerTaken, claimSession, completeCheckout, holdChallenge, recordDecline } from './repository.ts';
+import type { CheckoutSession } from './session.ts';
+
+export interface CheckoutDeps extends Deps {
+  acquirer: Acquirer;
+  events: EventPublisher;
+}
+
+export type CheckoutOutcome =
+  | { kind: 'paid'; redirect: string }
+  | { kind: 'declined'; reason: DeclineReason; session: CheckoutSession }
+  | { kind: 'challenge'; session: CheckoutSession };
+
+/** The payment as `payment.succeeded`/`payment.failed` carry it (D11): the single view. */
+function paymentViewOf(
+  session: CheckoutSession,
+  paid: { chargeId: string; email: string; card: CardSummary } | null,
+  now: Date,
+): PaymentView {
+  return {
+    id: session.payment_id,
+    amount: formatAmount(session.amount, currencyOf(session)),
+    currency: session.currency,
+    description: session.description,
+    status: paid ? 'completed' : 'pending',
+    items: session.items,
+    customer_email: paid?.email ?? session.customer_email,
+    return_url: session.return_url,
+    payment_method: paid ? 'card' : null,
+    card_last4: paid?.card.last4 ?? null,
+    card_brand: paid?.card.brand ?? null,
+    charge_id: paid?.chargeId ?? null,
+    created_at: session.created_at,
+    updated_at: now.toISOString(),
+    test: session.mode === 'test',
+  };
+}
+
+async function send(deps: CheckoutDeps, event: Parameters<EventPublisher['send']>[0]): Promise<void> {
+  try {
+    await deps.events.send(event);
+  } catch (error) {
+    logger.error('event was not sent', { eventId: event.id, type: event.type, error: error as Error });
+  }
+}
+
+async function approved(
+  deps: CheckoutDeps,
+  claimed: CheckoutSession,
+  result: Extract<ChargeResult, { status: 'approved' }>,
+  cardholder: { email: string; name: string },
+): Promise<CheckoutOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    const now = deps.clock();
+    const scope = { developerId: claimed.developer_id, mode: claimed.mode };
+    const customer = await customerByEmail(
+      deps,
+      scope,
+      { email: cardholder.email, name: cardholder.name, country: result.card.country },
+      now,
+    );
+    const charge = newCharge({
+      id: prefixedId('ch'),
+      developerId: claimed.developer_id,
+      mode: claimed.mode,
+      source: 'checkout',
+      paymentId: claimed.payment_id,
+      customerId: customer.customerId,
+      amount: claimed.amount,
+      currency: claimed.currency,
+      description: claimed.description,
+      statementDescription: claimed.statement_descriptor,
+      card: result.card,
+      acquirerReference: result.acquirerReference,
+      now,
+    });
+    const email = cardholder.email.toLowerCase();
+    const event = newEvent(
+      {
+        type: 'payment.succeeded',
+        developerId: claimed.developer_id,
+        test: claimed.mode === 'test',
+        data: { object: paymentViewOf(claimed, { chargeId: charge.id, email, card: result.card }, now) },
+      },
+      now,
+    );
+    try {
+      await completeCheckout(deps, {
+        session: claimed,
+        charge,
+        customer: { id: customer.customerId, email, writes: customer.writes },
+        event,
+        now,
+      });
+    } catch (error) {
+      if (error instanceof CustomerTaken && attempt < 3) continue;
+      throw error;
+    }
+    await send(deps, event);
+    return {
+      kind: 'paid',
+      redirect: returnUrlFor({ id: claimed.payment_id, return_url: claimed.return_url }),
+    };
+  }
+}
+
+async function declined(
+  deps: CheckoutDeps,
+  claimed: CheckoutSession,
+  reason: DeclineReason,
+): Promise<CheckoutOutcome> {
+  const now = deps.clock();
+  const session = await recordDecline(deps, claimed.token, reason, now);
+  // D11: every declined attempt is reported, with its reason.
+  await send(
+    deps,
+    newEvent(
+      {
+        type: 'payment.failed',
+        developerId: claimed.developer_id,
+        test: claimed.mode === 'test',
+        data: {
+          object: { ...paymentViewOf(claimed, null, now), decline_reason: reason },
+          decline_reason: reason,
+        },
+      },
+      now,
+    ),
+  );
+  return { kind: 'declined', reason, session };
+}
+
+/** A submit of the pay form with a card that passed validation. */
+export async function payWithCard(
+  deps: CheckoutDeps,
+  session: CheckoutSession,
+  input: { card: CardInput; email: string },
+): Promise<CheckoutOutcome> {
+  const claimed = await claimSession(deps, session.token, deps.clock());
+  const result = await deps.acquirer.charge({
+    amountMinor: claimed.amount,
+    currency: claimed.currency,
+    description: claimed.description,
+    statementDescriptor: claimed.statement_descriptor,
+    // One key per claim: a retried call for the same attempt is the same charge at the acquirer.
+    idempotencyKey: `${claimed.token}:${claimed.charging_until}`,
+    test: claimed.mode === 'test',
+    card: input.card,
+    threeDSecure: 'challenge_allowed',
+  });
+  const cardholder = { email: input.email, name: input.card.holderName };
+  if (result.status === 'approved') return approved(deps, claimed, result, cardholder);
+  if (result.status === 'declined') return declined(deps, claimed, result.declineReason);
+  const held = await holdChallenge(
+    deps,
+    claimed.token,
+    { id: result.challengeId, ...cardholderOf(cardholder) },
+    deps.clock(),
+  );
+  return { kind: 'challenge', session: held };
+}
+
+const cardholderOf = (cardholder: { email: string; name: string }) => ({
+  email: cardholder.email,
+  holder_name: cardholder.name,
+});
+
+/** The cardholder's answer to the 3-D Secure challenge the session holds. */
+export async function answerChallenge(
+  deps: CheckoutDeps,
+  session: CheckoutSession,
+  outcome: 'pass' | 'fail',
+): Promise<CheckoutOutcome> {
+  const claimed = await claimSession(deps, session.token, deps.clock());
+  const challenge = claimed.challenge;
+  if (!challenge) throw new Error('answerChallenge called on a session without a challenge');
+  const result = await deps.acquirer.completeChallenge(challenge.id, outcome);
+  if (result.status === 'approved') {
+    return approved(deps, claimed, result, { email: challenge.email, name: challenge.holder_name });
+  }
+  return declined(deps, claimed, result.declineReason);
+}

@@ -1,0 +1,96 @@
+/**
+ * A hosted checkout session (D6): what the page shows, and the state that makes it single-use.
+ * `open` takes a submit; a submit first claims the session (`charging`, with a lease) before it
+ * asks the acquirer, so a double submit charges once; `paid` is final. Five declines lock it and
+ * 24 hours expire it.
+ */
+import type { Mode } from '../auth/account-context.ts';
+import { randomToken } from '../ids.ts';
+import type { Payment } from '../payments/payment.ts';
+import { checkoutLifetimeHours, maxDeclines } from '../payments/payment.ts';
+
+/** How long a claim holds the session while the acquirer answers (longer than any function runs). */
+export const claimMs = 60_000;
+/** Sessions stay readable this long after they expire, so an old link says "expired" rather than 404. */
+const keepDays = 7;
+
+export type SessionStatus = 'open' | 'charging' | 'paid';
+
+export interface PendingChallenge {
+  /** The acquirer's self-contained challenge reference. */
+  id: string;
+  email: string;
+  holder_name: string;
+}
+
+export interface CheckoutSession {
+  token: string;
+  developer_id: number;
+  mode: Mode;
+  kind: 'payment';
+  payment_id: string;
+  amount: number;
+  currency: string;
+  description: string;
+  items: string[];
+  merchant_name: string;
+  statement_descriptor: string;
+  return_url: string;
+  customer_email: string | null;
+  status: SessionStatus;
+  declines: number;
+  csrf: string;
+  charging_until: number | null;
+  challenge: PendingChallenge | null;
+  last_decline: string | null;
+  expires_at_ms: number;
+  /** DynamoDB TTL, epoch seconds. */
+  expires_at: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a page may say about a session at a moment. */
+export type SessionState = 'open' | 'busy' | 'paid' | 'locked' | 'expired';
+
+export function sessionState(session: CheckoutSession, now: Date): SessionState {
+  if (session.status === 'paid') return 'paid';
+  if (session.declines >= maxDeclines) return 'locked';
+  if (now.getTime() >= session.expires_at_ms) return 'expired';
+  if (session.status === 'charging' && (session.charging_until ?? 0) > now.getTime()) return 'busy';
+  return 'open';
+}
+
+/** The session that collects a new payment. */
+export function newSession(
+  payment: Payment,
+  merchant: { name: string; statementDescriptor: string },
+  now: Date,
+): CheckoutSession {
+  const expires = now.getTime() + checkoutLifetimeHours * 3_600_000;
+  return {
+    token: payment.checkout_token,
+    developer_id: payment.developer_id,
+    mode: payment.mode,
+    kind: 'payment',
+    payment_id: payment.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    description: payment.description,
+    items: payment.items,
+    merchant_name: merchant.name,
+    statement_descriptor: merchant.statementDescriptor,
+    return_url: payment.return_url,
+    customer_email: payment.customer_email,
+    status: 'open',
+    declines: 0,
+    csrf: randomToken(32),
+    charging_until: null,
+    challenge: null,
+    last_decline: null,
+    expires_at_ms: expires,
+    expires_at: Math.floor(expires / 1000) + keepDays * 86_400,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+}

@@ -1,0 +1,120 @@
+/** Which page a checkout session shows, and the words for declines and card problems. */
+
+import type { DeclineReason } from '../acquirer/acquirer.ts';
+import type { CardProblem } from '../acquirer/cards.ts';
+import { challengePage, closedPage, type Page, type PageSummary, type PayForm, payPage } from './pages.ts';
+import { type CheckoutSession, sessionState } from './session.ts';
+
+export const declineMessages: Record<DeclineReason, string> = {
+  generic_decline: 'Your card was declined. Try another card.',
+  insufficient_funds: 'Your card has insufficient funds. Try another card.',
+  expired_card: 'Your card has expired. Try another card.',
+  incorrect_cvc: 'The security code is incorrect. Check it and try again.',
+  authentication_required: 'Your bank asks for authentication this page cannot do. Try another card.',
+  authentication_failed: 'The authentication with your bank failed. Try again or use another card.',
+};
+
+const problemMessages: Record<CardProblem['field'], string> = {
+  card_number: 'Enter a valid card number.',
+  exp_month: 'Enter the expiration month (1 to 12).',
+  exp_year: 'Enter the expiration year (2 or 4 digits).',
+  cvc: 'Enter the 3 or 4 digit security code.',
+};
+
+/** One sentence for every field of the card that failed its checks. */
+export function cardProblemsText(problems: readonly CardProblem[]): string {
+  return problems
+    .map((problem) => (problem.code === 'expired' ? 'The card has expired.' : problemMessages[problem.field]))
+    .filter((text, i, all) => all.indexOf(text) === i)
+    .join(' ');
+}
+
+export function summaryOf(session: CheckoutSession): PageSummary {
+  return {
+    merchantName: session.merchant_name,
+    description: session.description,
+    items: session.items,
+    amount: session.amount,
+    currency: session.currency,
+    test: session.mode === 'test',
+  };
+}
+
+export interface PageContext {
+  /** The page's own absolute URL (the pay form posts back to it). */
+  url: string;
+}
+
+function formOf(session: CheckoutSession, context: PageContext, extra: Partial<PayForm> = {}): PayForm {
+  return {
+    action: context.url,
+    csrf: session.csrf,
+    askEmail: session.customer_email === null,
+    returnOrigin: new URL(session.return_url).origin,
+    ...extra,
+  };
+}
+
+/** The pay form again, with why the last attempt failed. */
+export function retryPage(
+  session: CheckoutSession,
+  context: PageContext,
+  status: number,
+  error: string,
+  keep: { holderName?: string; email?: string },
+): Page {
+  return payPage(summaryOf(session), formOf(session, context, { error, ...keep }), status);
+}
+
+/** The page a session shows when it is not (or no longer) open, with its status; undefined when open. */
+export function closedPageFor(session: CheckoutSession, now: Date, onSubmit: boolean): Page | undefined {
+  const summary = summaryOf(session);
+  switch (sessionState(session, now)) {
+    case 'paid':
+      return onSubmit
+        ? closedPage(
+            summary,
+            409,
+            'Already paid',
+            'This payment has already been made. Nothing more was charged.',
+          )
+        : closedPage(summary, 200, 'Payment complete', 'This payment has been made. Thank you.');
+    case 'locked':
+      return closedPage(
+        summary,
+        423,
+        'Checkout locked',
+        'Too many attempts were declined. Ask the merchant for a new payment link.',
+      );
+    case 'expired':
+      return closedPage(
+        summary,
+        410,
+        'Checkout expired',
+        'This payment link has expired. Ask the merchant for a new one.',
+      );
+    case 'busy':
+      return closedPage(
+        summary,
+        409,
+        'Payment in progress',
+        'This payment is being processed. Reload this page in a moment.',
+      );
+    default:
+      return undefined;
+  }
+}
+
+/** What GET shows: a closed page, the challenge the session holds, or the pay form. */
+export function pageFor(session: CheckoutSession, now: Date, context: PageContext): Page {
+  const closed = closedPageFor(session, now, false);
+  if (closed) return closed.status === 409 ? { ...closed, status: 200 } : closed;
+  if (session.challenge) {
+    return challengePage(summaryOf(session), {
+      action: `${context.url}/challenge`,
+      csrf: session.csrf,
+      returnOrigin: new URL(session.return_url).origin,
+    });
+  }
+  return payPage(summaryOf(session), formOf(session, context));
+}

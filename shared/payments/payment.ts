@@ -1,0 +1,147 @@
+/**
+ * A payment (`pay_…`): what the merchant asked to be paid, the checkout session that collects it,
+ * and how both are answered. Pure functions; storage is in ./repository.ts.
+ */
+import type { Mode } from '../auth/account-context.ts';
+import { BadRequest } from '../http/errors.ts';
+import { InvalidInput } from '../http/validation.ts';
+import { prefixedId, randomToken } from '../ids.ts';
+import { formatAmount } from '../money/amount.ts';
+import { type Currency, findCurrency } from '../money/currencies.ts';
+import { minimumMet } from '../money/fees.ts';
+import { amountField } from '../plans/plan.ts';
+import type { CreatePaymentInput } from './schemas.ts';
+
+/** How long a checkout session can be paid (D6). */
+export const checkoutLifetimeHours = 24;
+/** Declines after which a session locks (D6). */
+export const maxDeclines = 5;
+
+export type PaymentStatus = 'pending' | 'completed';
+
+export interface Payment {
+  id: string;
+  developer_id: number;
+  mode: Mode;
+  amount: number;
+  currency: string;
+  description: string;
+  items: string[];
+  return_url: string;
+  status: PaymentStatus;
+  checkout_token: string;
+  customer_id: string | null;
+  customer_email: string | null;
+  charge_id: string | null;
+  payment_method: 'card' | null;
+  card_last4: string | null;
+  card_brand: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The single view of the interface (with `charge_id`, D9). */
+export interface PaymentView {
+  id: string;
+  amount: string;
+  currency: string;
+  description: string;
+  status: PaymentStatus;
+  items: string[];
+  customer_email: string | null;
+  return_url: string;
+  payment_method: string | null;
+  card_last4: string | null;
+  card_brand: string | null;
+  charge_id: string | null;
+  created_at: string;
+  updated_at: string;
+  test: boolean;
+}
+
+export function currencyOf(record: { currency: string }): Currency {
+  const currency = findCurrency(record.currency);
+  if (!currency) throw new Error(`stored record has an unknown currency ${record.currency}`);
+  return currency;
+}
+
+/** D6: an absolute https URL in live mode; http is allowed in test mode. */
+export function checkReturnUrl(value: string, mode: Mode): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidInput([{ field: 'return_url', rule: 'return_url' }]);
+  }
+  const allowed = mode === 'live' ? ['https:'] : ['https:', 'http:'];
+  if (!allowed.includes(url.protocol)) {
+    throw new InvalidInput([
+      { field: 'return_url', rule: mode === 'live' ? 'return_url_https' : 'return_url' },
+    ]);
+  }
+  return url.toString();
+}
+
+/** A new pending payment from a validated request, with the token of its checkout session. */
+export function newPayment(
+  input: CreatePaymentInput,
+  context: { developerId: number; mode: Mode; now: Date },
+): Payment {
+  const flag = input.test === undefined ? undefined : input.test === true || input.test === 'true';
+  if (flag !== undefined && flag !== (context.mode === 'test')) {
+    throw new BadRequest('mode_mismatch', { params: { field: 'test', mode: context.mode } });
+  }
+  const currency = findCurrency(input.currency) as Currency;
+  const amount = amountField(input.amount, currency);
+  if (!minimumMet(amount, currency)) {
+    throw new BadRequest('amount_below_minimum', { params: { currency: currency.code } });
+  }
+  const now = context.now.toISOString();
+  return {
+    id: prefixedId('pay'),
+    developer_id: context.developerId,
+    mode: context.mode,
+    amount,
+    currency: currency.code,
+    description: input.description,
+    items: input.items,
+    return_url: checkReturnUrl(input.return_url, context.mode),
+    status: 'pending',
+    checkout_token: randomToken(40),
+    customer_id: null,
+    customer_email: null,
+    charge_id: null,
+    payment_method: null,
+    card_last4: null,
+    card_brand: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export function paymentView(payment: Payment): PaymentView {
+  return {
+    id: payment.id,
+    amount: formatAmount(payment.amount, currencyOf(payment)),
+    currency: payment.currency,
+    description: payment.description,
+    status: payment.status,
+    items: payment.items,
+    customer_email: payment.customer_email,
+    return_url: payment.return_url,
+    payment_method: payment.payment_method,
+    card_last4: payment.card_last4,
+    card_brand: payment.card_brand,
+    charge_id: payment.charge_id,
+    created_at: payment.created_at,
+    updated_at: payment.updated_at,
+    test: payment.mode === 'test',
+  };
+}
+
+/** `return_url` with `id_payment` added to its query (D6). */
+export function returnUrlFor(payment: Pick<Payment, 'return_url' | 'id'>): string {
+  const url = new URL(payment.return_url);
+  url.searchParams.set('id_payment', payment.id);
+  return url.toString();
+}

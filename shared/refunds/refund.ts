@@ -1,0 +1,109 @@
+/** A refund of a charge: the record, how a request becomes one, and how it is answered. */
+import * as v from 'valibot';
+import type { Mode } from '../auth/account-context.ts';
+import type { Charge } from '../charges/charge.ts';
+import { BadRequest, Conflict } from '../http/errors.ts';
+import { booleanField } from '../http/validation.ts';
+import { randomToken } from '../ids.ts';
+import { formatAmount } from '../money/amount.ts';
+import { currencyOf } from '../payments/payment.ts';
+import { amountField } from '../plans/plan.ts';
+
+export const refundReasons = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
+export type RefundReason = (typeof refundReasons)[number];
+
+export const CreateRefundSchema = v.strictObject({
+  charge_id: v.pipe(v.string(), v.trim(), v.minLength(1), v.description('The `ch_…` id of the charge.')),
+  amount: v.optional(
+    v.pipe(
+      v.union([v.string(), v.number()], 'amount'),
+      v.description('Decimal in major units; omitted refunds what remains of the charge.'),
+    ),
+  ),
+  reason: v.picklist(refundReasons),
+  test: v.optional(booleanField()),
+});
+export type CreateRefundInput = v.InferOutput<typeof CreateRefundSchema>;
+
+export interface Refund {
+  id: string;
+  developer_id: number;
+  mode: Mode;
+  charge_id: string;
+  amount: number;
+  currency: string;
+  reason: RefundReason;
+  status: 'succeeded';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RefundView {
+  id: string;
+  provider_refund_id: string;
+  charge_id: string;
+  amount: string;
+  currency: string;
+  reason: RefundReason;
+  status: 'succeeded';
+  test: boolean;
+  created_at: string;
+}
+
+/** D4: a refund's `provider_refund_id` is `re_` and its id; lookups take either. */
+export const providerRefundId = (id: string) => `re_${id}`;
+export const refundIdOf = (value: string) => (value.startsWith('re_') ? value.slice(3) : value);
+
+export function refundView(refund: Refund): RefundView {
+  return {
+    id: refund.id,
+    provider_refund_id: providerRefundId(refund.id),
+    charge_id: refund.charge_id,
+    amount: formatAmount(refund.amount, currencyOf(refund)),
+    currency: refund.currency.toLowerCase(),
+    reason: refund.reason,
+    status: refund.status,
+    test: refund.mode === 'test',
+    created_at: refund.created_at,
+  };
+}
+
+/**
+ * Why a charge cannot be refunded by `amount` (in this order: paid out, fully refunded, more than
+ * the charge, more than what remains), or nothing when it can.
+ */
+export function refundProblem(charge: Charge, amount: number): BadRequest | Conflict | undefined {
+  if (charge.paid_out_at) return new Conflict('charge_paid_out', { type: 'error' });
+  if (charge.refundable <= 0) return new BadRequest('charge_already_refunded');
+  if (amount > charge.amount) return new BadRequest('refund_above_charge');
+  if (amount > charge.refundable) {
+    return new BadRequest('refund_above_remaining', {
+      params: { remaining: formatAmount(charge.refundable, currencyOf(charge)), currency: charge.currency },
+    });
+  }
+  return undefined;
+}
+
+/** A refund for a validated request against a charge that may take it; throws the contract's error otherwise. */
+export function newRefund(input: CreateRefundInput, charge: Charge, now: Date): Refund {
+  if (input.test !== undefined && input.test !== (charge.mode === 'test')) {
+    throw new BadRequest('mode_mismatch', { params: { field: 'test', mode: charge.mode } });
+  }
+  const amount =
+    input.amount === undefined ? charge.refundable : amountField(input.amount, currencyOf(charge));
+  const problem = refundProblem(charge, amount);
+  if (problem) throw problem;
+  const at = now.toISOString();
+  return {
+    id: randomToken(24),
+    developer_id: charge.developer_id,
+    mode: charge.mode,
+    charge_id: charge.id,
+    amount,
+    currency: charge.currency,
+    reason: input.reason,
+    status: 'succeeded',
+    created_at: at,
+    updated_at: at,
+  };
+}
