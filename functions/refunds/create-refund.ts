@@ -2,6 +2,8 @@
  * POST /v1/refunds/: refunds a charge in full (no `amount`) or in part. 201 with the refund.
  * A charge named in the body that is absent (or another account's) is 400 (D12).
  */
+
+import { configuredAcquirer } from '../../shared/acquirer/configured.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import { eventPublisher } from '../../shared/events/publish.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
@@ -10,9 +12,9 @@ import { validate } from '../../shared/http/validation.ts';
 import { logger } from '../../shared/log.ts';
 import { getCharge } from '../../shared/payments/repository.ts';
 import { CreateRefundSchema, refundView } from '../../shared/refunds/refund.ts';
-import { refundWithRetry } from '../../shared/refunds/service.ts';
+import { refundAtAcquirer, refundWithRetry } from '../../shared/refunds/service.ts';
 
-const deps = makeDeps();
+const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
 const events = eventPublisher();
 
 export const handler = endpoint(async ({ body, account, mode }) => {
@@ -23,6 +25,7 @@ export const handler = endpoint(async ({ body, account, mode }) => {
     : undefined;
   if (!charge) throw new BadRequest('refund_charge_absent');
   const { refund, event } = await refundWithRetry(deps, input, charge);
+  await refundAtAcquirer(deps, refund, charge);
   try {
     await events.send(event);
   } catch (error) {

@@ -175,6 +175,16 @@ const catalog = {
     en: { title: 'Charge refunded', content: 'The charge has already been refunded.' },
     es: { title: 'Cargo reembolsado', content: 'El cargo ya fue reembolsado.' },
   },
+  acquirer_refused_refund: {
+    en: {
+      title: 'Refund refused',
+      content: 'The payment processor refused the refund; nothing was refunded.',
+    },
+    es: {
+      title: 'Reembolso rechazado',
+      content: 'El procesador de pagos rechazó el reembolso; no se reembolsó nada.',
+    },
+  },
   charge_paid_out: {
     en: {
       title: 'Charge status error',

@@ -20,6 +20,7 @@ export interface Access {
 
 import type { GenericSchema } from 'valibot';
 import { RotateApiKeySchema, TokenRequestSchema } from '../auth/schemas.ts';
+import { LegacyChargeSchema } from '../charges/legacy.ts';
 import { paymentListParameters } from '../payments/list-query.ts';
 import { CreatePaymentSchema } from '../payments/schemas.ts';
 import { planListParameters } from '../plans/list-query.ts';
@@ -197,6 +198,15 @@ export const routes: readonly Route[] = [
     auth: true,
     access: { table: 'read' },
     summary: 'One refund, by its id or its re_ provider id',
+  },
+  {
+    method: 'POST',
+    path: '/v1/charges/simple/create/',
+    handler: 'functions/charges/create-simple-charge.ts',
+    auth: true,
+    access: { table: 'write', events: true },
+    summary: 'Deprecated (use /v1/payments/): charge a card directly; multipart or form fields',
+    body: LegacyChargeSchema,
   },
   {
     method: 'GET',

@@ -65,6 +65,7 @@ const rules = {
     en: '{field} must be an absolute https URL in live mode.',
     es: '{field} debe ser una URL https absoluta en modo live.',
   },
+  card: { en: '{field} is not valid for a card.', es: '{field} no es válido para una tarjeta.' },
   timestamp: { en: '{field} must be an ISO 8601 time.', es: '{field} debe ser una fecha ISO 8601.' },
   email: {
     en: '{field} must be a valid e-mail address.',

@@ -6,6 +6,7 @@ import type { CheckoutSession } from '../checkout/session.ts';
 import { keys } from '../db/keys.ts';
 import { transactWrite } from '../db/transact.ts';
 import type { Deps } from '../deps.ts';
+import { type EventDetail, eventItem } from '../events/publish.ts';
 import type { Payment } from './payment.ts';
 
 export interface Scope {
@@ -109,4 +110,20 @@ export async function listCharges(
     start = result.LastEvaluatedKey;
   } while (start && charges.length < options.limit);
   return charges;
+}
+
+/** Stores a charge made without a checkout (the legacy charge), with its event. */
+export async function createCharge(deps: Deps, charge: Charge, event: EventDetail<unknown>): Promise<void> {
+  await transactWrite(deps, [
+    {
+      Put: {
+        TableName: deps.table,
+        Item: chargeItem(charge),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: { TableName: deps.table, Item: eventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
+    },
+  ]);
 }

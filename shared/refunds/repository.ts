@@ -115,3 +115,24 @@ export async function listRefunds(
   } while (start && refunds.length < options.limit);
   return refunds;
 }
+
+/** Undoes a stored refund the acquirer refused: the amount goes back onto the charge. */
+export async function revertRefund(deps: Deps, refund: Refund): Promise<void> {
+  await transactWrite(deps, [
+    {
+      Update: {
+        TableName: deps.table,
+        Key: keys.charge(refund.developer_id, refund.mode, refund.charge_id),
+        UpdateExpression: 'SET refundable = refundable + :amount, refunded = refunded - :amount',
+        ExpressionAttributeValues: { ':amount': refund.amount },
+      },
+    },
+    {
+      Delete: {
+        TableName: deps.table,
+        Key: keys.refund(refund.developer_id, refund.mode, refund.id),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+  ]);
+}

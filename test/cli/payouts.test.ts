@@ -1,0 +1,71 @@
+/** `cobro payouts run [--now]` (D2, D5): live charges older than two days are paid out once; test charges never. */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../infra/local/stack.ts';
+import { api, basic, newAccount, stateDir } from '../support/stack.ts';
+
+const run = promisify(execFile);
+const cli = (...args: string[]) =>
+  run(process.execPath, [join(projectRoot, 'bin/cli.ts'), ...args, '--state-dir', stateDir], {
+    cwd: projectRoot,
+    env: { ...process.env, TABLE_NAME: '' },
+  });
+
+const fields = (year: number) =>
+  new URLSearchParams({
+    amount: '10.00',
+    currency: 'usd',
+    credit_card_number: '4242424242424242',
+    credit_card_security_code_number: '123',
+    exp_month: '12',
+    exp_year: String(year),
+  }).toString();
+
+async function charge(key: string): Promise<string> {
+  const answer = await api('POST', '/v1/charges/simple/create/', {
+    auth: basic(key),
+    rawBody: fields(new Date().getUTCFullYear() + 3),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  });
+  expect(answer.status).toBe(201);
+  return answer.json.id as string;
+}
+
+const payouts = async (now: Date) =>
+  JSON.parse((await cli('payouts', 'run', '--now', now.toISOString())).stdout);
+
+describe('payouts run', () => {
+  it('pays out a live charge once it is two days old, once, and never a test charge', async () => {
+    const account = await newAccount('payouts');
+    const live = await charge(account.liveKey);
+    const test = await charge(account.testKey);
+
+    const early = await payouts(new Date(Date.now() + 86_400_000));
+    expect(early.charge_ids).not.toContain(live);
+
+    const due = await payouts(new Date(Date.now() + 3 * 86_400_000));
+    expect(due.charge_ids).toContain(live);
+    expect(due.charge_ids).not.toContain(test);
+    expect(Number(due.totals.USD)).toBeGreaterThanOrEqual(9.41);
+
+    const again = await payouts(new Date(Date.now() + 3 * 86_400_000));
+    expect(again.charge_ids).not.toContain(live);
+
+    // A paid-out charge can no longer be refunded (409, D12).
+    const refund = await api('POST', '/v1/refunds/', {
+      auth: basic(account.liveKey),
+      body: { charge_id: live, reason: 'requested_by_customer' },
+    });
+    expect(refund.status).toBe(409);
+    expect(refund.json).toMatchObject({ code: 409, title: 'Charge status error' });
+  });
+
+  it('refuses a --now that is not a time', async () => {
+    await expect(cli('payouts', 'run', '--now', 'tomorrow')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('not an ISO 8601 time'),
+    });
+  });
+});
