@@ -8,8 +8,11 @@
  *   4. p50 of GET /v1/plans/ page 1, unfiltered and filtered by name, in accounts holding 10, 1,000
  *      and 10,000 plans, with the DynamoDB calls and read capacity units (ReturnConsumedCapacity)
  *      each request consumed.
+ *   5. p50/p99 of POST /v1/payments/, of a checkout submit with an approved card and of
+ *      POST /v1/refunds/, each beside the same DynamoDB calls issued directly, and the calls each
+ *      request makes.
  * Options: --requests N (default 2000), --imports N (default 10), --plan-requests N (default 100),
- *          --plan-sizes 10,1000,10000.
+ *          --plan-sizes 10,1000,10000, --pay-requests N (default 200).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -18,7 +21,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { build } from 'esbuild';
 import { projectRoot, startLocalStack } from '../../infra/local/stack.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
@@ -36,8 +39,10 @@ const { values } = parseArgs({
     imports: { type: 'string', default: '10' },
     'plan-requests': { type: 'string', default: '100' },
     'plan-sizes': { type: 'string', default: '10,1000,10000' },
+    'pay-requests': { type: 'string', default: '200' },
   },
 });
+const payRequests = Number(values['pay-requests']);
 const planRequests = Number(values['plan-requests']);
 const planSizes = (values['plan-sizes'] ?? '').split(',').map(Number);
 const requestCount = Number(values.requests);
@@ -261,6 +266,157 @@ try {
       );
     }
   }
+
+  // Money paths: each beside the raw DynamoDB calls it makes, issued directly.
+  const merchant = await createAccount(deps, {
+    name: 'Bench shop',
+    email: `bench-pay-${Date.now()}@example.com`,
+  });
+  const payAuth = { Authorization: `Api-Key ${merchant.testKey}` };
+  const post = (
+    path: string,
+    body: string,
+    type = 'application/json',
+    headers: Record<string, string> = payAuth,
+  ) =>
+    fetch(`${stack.info.api_url}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': type },
+      body,
+      redirect: 'manual',
+    });
+  const paymentBody = JSON.stringify({
+    amount: '25.00',
+    description: 'Bench order',
+    currency: 'USD',
+    items: ['Widget'],
+    return_url: 'https://shop.example/done',
+  });
+  let sequenceNo = 0;
+  const benchItem = () => ({
+    pk: `BENCH#${Date.now()}#${sequenceNo++}`,
+    sk: 'BENCH',
+    entity: 'bench',
+    payload: 'x'.repeat(600),
+  });
+  const rawGet = () =>
+    deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.account(merchant.account.developer_id) }));
+  const rawTransact = (puts: number) =>
+    deps.db.send(
+      new TransactWriteCommand({
+        TransactItems: Array.from({ length: puts }, () => ({
+          Put: { TableName: deps.table, Item: benchItem() },
+        })),
+      }),
+    );
+  const rawUpdate = () =>
+    deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: keys.account(merchant.account.developer_id),
+        UpdateExpression: 'SET bench_touch = :now',
+        ExpressionAttributeValues: { ':now': Date.now() },
+      }),
+    );
+  const report = (label: string, api: number[], calls: number, raw: number[], rawLabel: string) => {
+    console.log(
+      `  ${label.padEnd(34)} p50 ${fmt(percentile(api, 50)).padStart(9)}   p99 ${fmt(percentile(api, 99)).padStart(9)}   ${calls.toFixed(2)} DynamoDB calls/req`,
+    );
+    console.log(
+      `  ${`  raw: ${rawLabel}`.padEnd(34)} p50 ${fmt(percentile(raw, 50)).padStart(9)}   p99 ${fmt(percentile(raw, 99)).padStart(9)}`,
+    );
+  };
+  console.log(`\nmoney paths, ${payRequests} sequential requests each (simulated acquirer, in process)`);
+
+  const createPaymentOnce = async () => {
+    const response = await post('/v1/payments/', paymentBody);
+    if (response.status !== 202) throw new Error(`POST /v1/payments/ answered ${response.status}`);
+    return ((await response.json()) as { data: { redirect: string } }).data.redirect;
+  };
+  await timed(10, async () => void (await createPaymentOnce()));
+  dynamoCalls = 0;
+  const paymentsApi = await timed(payRequests, async () => void (await createPaymentOnce()));
+  const paymentCalls = dynamoCalls / payRequests;
+  const paymentsRaw = await timed(payRequests, async () => {
+    await rawGet();
+    await rawTransact(2);
+  });
+  report('POST /v1/payments/', paymentsApi, paymentCalls, paymentsRaw, 'GetItem + TransactWrite(2)');
+
+  // Sessions are single use: open them first, untimed, then time only the submits.
+  const sessions: { url: string; csrf: string }[] = [];
+  for (let i = 0; i < payRequests + 10; i++) {
+    const url = await createPaymentOnce();
+    const html = await (await fetch(url)).text();
+    sessions.push({ url, csrf: /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? '' });
+  }
+  const year = new Date().getUTCFullYear() + 3;
+  const submit = async () => {
+    const session = sessions.shift();
+    if (!session) throw new Error('no session left');
+    const form = new URLSearchParams({
+      csrf_token: session.csrf,
+      email: 'buyer@example.com',
+      cardholder_name: 'Bench Buyer',
+      card_number: '4242424242424242',
+      exp_month: '12',
+      exp_year: String(year),
+      cvc: '123',
+    });
+    const response = await fetch(session.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+      redirect: 'manual',
+    });
+    if (response.status !== 303) throw new Error(`checkout submit answered ${response.status}`);
+  };
+  await timed(10, submit);
+  dynamoCalls = 0;
+  const submitApi = await timed(payRequests, submit);
+  const submitCalls = dynamoCalls / payRequests;
+  const submitRaw = await timed(payRequests, async () => {
+    await rawGet();
+    await rawUpdate();
+    await rawGet();
+    await rawTransact(5);
+  });
+  report(
+    'checkout submit (approved card)',
+    submitApi,
+    submitCalls,
+    submitRaw,
+    'Get + Update + Get + TransactWrite(5)',
+  );
+
+  const big = await post(
+    '/v1/charges/simple/create/',
+    new URLSearchParams({
+      amount: '1000000.00',
+      currency: 'usd',
+      credit_card_number: '4242424242424242',
+      credit_card_security_code_number: '123',
+      exp_month: '12',
+      exp_year: String(year),
+    }).toString(),
+    'application/x-www-form-urlencoded',
+  );
+  const chargeId = ((await big.json()) as { id: string }).id;
+  const refundBody = JSON.stringify({ charge_id: chargeId, amount: '0.01', reason: 'requested_by_customer' });
+  const refundOnce = async () => {
+    const response = await post('/v1/refunds/', refundBody);
+    if (response.status !== 201) throw new Error(`POST /v1/refunds/ answered ${response.status}`);
+    await response.arrayBuffer();
+  };
+  await timed(10, refundOnce);
+  dynamoCalls = 0;
+  const refundsApi = await timed(payRequests, refundOnce);
+  const refundCalls = dynamoCalls / payRequests;
+  const refundsRaw = await timed(payRequests, async () => {
+    await rawGet();
+    await rawTransact(3);
+  });
+  report('POST /v1/refunds/', refundsApi, refundCalls, refundsRaw, 'GetItem + TransactWrite(3)');
 } finally {
   await stack.stop();
   rmSync(outDir, { recursive: true, force: true });
