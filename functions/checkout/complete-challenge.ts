@@ -15,13 +15,7 @@ import {
 import { closedPage, unknownPage } from '../../shared/checkout/pages.ts';
 import { SessionUnavailable } from '../../shared/checkout/repository.ts';
 import { answerChallenge } from '../../shared/checkout/service.ts';
-import {
-  closedPageFor,
-  declineMessages,
-  pageFor,
-  retryPage,
-  summaryOf,
-} from '../../shared/checkout/views.ts';
+import { closedPageFor, declinedPage, pageFor, summaryOf } from '../../shared/checkout/views.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import { eventPublisher } from '../../shared/events/publish.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
@@ -55,9 +49,7 @@ export const handler = publicEndpoint(async ({ params, body, event }) => {
     const result = await answerChallenge(deps, session, outcome);
     if (result.kind === 'paid') return redirectAnswer(result.redirect);
     if (result.kind === 'challenge') return pageAnswer(pageFor(result.session, deps.clock(), context));
-    const locked = closedPageFor(result.session, deps.clock(), true);
-    if (locked) return pageAnswer(locked);
-    return pageAnswer(retryPage(result.session, context, 402, declineMessages[result.reason], keep));
+    return pageAnswer(declinedPage(result.session, deps.clock(), context, result.reason, keep));
   } catch (error) {
     if (error instanceof SessionUnavailable && error.session) {
       const page = closedPageFor(error.session, deps.clock(), true);

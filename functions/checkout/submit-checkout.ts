@@ -20,7 +20,7 @@ import { payWithCard } from '../../shared/checkout/service.ts';
 import {
   cardProblemsText,
   closedPageFor,
-  declineMessages,
+  declinedPage,
   retryPage,
   summaryOf,
 } from '../../shared/checkout/views.ts';
@@ -74,9 +74,7 @@ export const handler = publicEndpoint(async ({ params, body, event }) => {
         }),
       );
     }
-    const locked = closedPageFor(outcome.session, deps.clock(), true);
-    if (locked) return pageAnswer(locked);
-    return pageAnswer(retryPage(outcome.session, context, 402, declineMessages[outcome.reason], keep));
+    return pageAnswer(declinedPage(outcome.session, deps.clock(), context, outcome.reason, keep));
   } catch (error) {
     if (error instanceof SessionUnavailable && error.session) {
       const page = closedPageFor(error.session, deps.clock(), true);

@@ -118,3 +118,25 @@ export function pageFor(session: CheckoutSession, now: Date, context: PageContex
   }
   return payPage(summaryOf(session), formOf(session, context));
 }
+
+/**
+ * The answer to a declined attempt: 402 with the reason, and the form to try again unless this
+ * was the decline that locked the session (later requests then answer 423).
+ */
+export function declinedPage(
+  session: CheckoutSession,
+  now: Date,
+  context: PageContext,
+  reason: DeclineReason,
+  keep: { holderName?: string; email?: string },
+): Page {
+  if (sessionState(session, now) === 'locked') {
+    return closedPage(
+      summaryOf(session),
+      402,
+      'Payment declined',
+      `${declineMessages[reason]} Too many attempts were declined: this payment can no longer be paid here. Ask the merchant for a new link.`,
+    );
+  }
+  return retryPage(session, context, 402, declineMessages[reason], keep);
+}
