@@ -23,6 +23,20 @@ describe('parseBody', () => {
     expect(parseBody(null, false, 'application/json')).toBeUndefined();
   });
 
+  it('nests percent-encoded brackets as URLSearchParams sends them, and keeps them literal in values', () => {
+    const body = new URLSearchParams({
+      'customers[0][email]': 'a@b.co',
+      'items[0]': 'Mug',
+      note: '[x]',
+    }).toString();
+    expect(body).toContain('%5B');
+    expect(parseBody(body, false, 'application/x-www-form-urlencoded')).toEqual({
+      customers: [{ email: 'a@b.co' }],
+      items: ['Mug'],
+      note: '[x]',
+    });
+  });
+
   it('refuses malformed JSON, prototype pollution and oversize bodies', () => {
     expect(() => parseBody('{"a":', false, 'application/json')).toThrow(BadRequest);
     parseBody(

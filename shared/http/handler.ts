@@ -103,7 +103,11 @@ export const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
  * million slots, so no array may be longer than the body has fields.
  */
 export function parseForm(text: string): Record<string, unknown> {
-  const parsed = parseQuery(text, formSyntax) as Record<string, unknown>;
+  // Clients percent-encode the brackets (`items%5B0%5D=…`, as URLSearchParams does); they nest all the same.
+  const parsed = parseQuery(text.replace(/%5B/gi, '[').replace(/%5D/gi, ']'), formSyntax) as Record<
+    string,
+    unknown
+  >;
   const fields = text.split('&').length;
   const check = (value: unknown): void => {
     if (Array.isArray(value)) {
