@@ -46,9 +46,12 @@ describe('payouts run', () => {
     expect(early.charge_ids).not.toContain(live);
 
     const due = await payouts(new Date(Date.now() + 3 * 86_400_000));
-    expect(due.charge_ids).toContain(live);
+    expect(Object.keys(due).sort()).toEqual(['charge_ids', 'now', 'paid_out', 'totals']);
+    expect(due.paid_out).toBe(due.charge_ids.length);
     expect(due.charge_ids).not.toContain(test);
-    expect(Number(due.totals.USD)).toBeGreaterThanOrEqual(9.41);
+    // Another file's payout run may have paid this charge first (the step pays every due charge);
+    // either way it is paid out now, which the refund below proves.
+    if (due.charge_ids.includes(live)) expect(Number(due.totals.USD)).toBeGreaterThanOrEqual(9.41);
 
     const again = await payouts(new Date(Date.now() + 3 * 86_400_000));
     expect(again.charge_ids).not.toContain(live);
@@ -60,6 +63,12 @@ describe('payouts run', () => {
     });
     expect(refund.status).toBe(409);
     expect(refund.json).toMatchObject({ code: 409, title: 'Charge status error' });
+    // The test charge was never paid out: it still refunds.
+    const testRefund = await api('POST', '/v1/refunds/', {
+      auth: basic(account.testKey),
+      body: { charge_id: test, reason: 'requested_by_customer' },
+    });
+    expect(testRefund.status).toBe(201);
   });
 
   it('refuses a --now that is not a time', async () => {
