@@ -23,3 +23,24 @@ export async function freePort(preferred: number): Promise<number> {
     });
   });
 }
+
+const addressInUse = (error: unknown) =>
+  (error as NodeJS.ErrnoException)?.code === 'EADDRINUSE' ||
+  /EADDRINUSE|Address already in use/.test(String((error as Error)?.message));
+
+/**
+ * Starts a part on its preferred port when free, otherwise on one the OS offers. A port seen free
+ * can be taken by another stack starting at the same moment before this part binds it; then the
+ * part is started again on another port.
+ */
+export async function onFreePort<T>(preferred: number, start: (port: number) => Promise<T>): Promise<T> {
+  let port = await freePort(preferred);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(port);
+    } catch (error) {
+      if (!addressInUse(error) || attempt >= 5) throw error;
+      port = await freePort(0);
+    }
+  }
+}

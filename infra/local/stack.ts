@@ -14,7 +14,7 @@ import { envNames } from '../../shared/config.ts';
 import { ensureTable, startDynamo } from './dynamodb.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
-import { freePort, portIsFree } from './ports.ts';
+import { onFreePort, portIsFree } from './ports.ts';
 
 export const projectRoot = resolve(import.meta.dirname, '../..');
 
@@ -124,40 +124,47 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     for (const fn of stops.reverse()) await fn().catch(() => undefined);
   };
   try {
-    const ports = {
-      api: options.port,
-      dynamodb: await freePort(defaultPorts.dynamodb),
-      s3: await freePort(defaultPorts.s3),
-      ses: await freePort(defaultPorts.ses),
-      eventbridge: await freePort(defaultPorts.eventbridge),
-    };
-    const dynamo = await startDynamo(ports.dynamodb, inMemory ? null : join(stateDir, 'dynamodb'));
+    const ports = { api: options.port, dynamodb: 0, s3: 0, ses: 0, eventbridge: 0 };
+    const dynamo = await onFreePort(defaultPorts.dynamodb, (port) => {
+      ports.dynamodb = port;
+      return startDynamo(port, inMemory ? null : join(stateDir, 'dynamodb'));
+    });
     stops.push(dynamo.stop);
 
     const mediaBucket = 'cobro-local-media';
     const s3Dir = inMemory ? mkdtempSync(join(tmpdir(), 'cobro-s3-')) : join(stateDir, 's3');
     mkdirSync(s3Dir, { recursive: true });
-    const s3 = new S3rver({
-      port: ports.s3,
-      address: '127.0.0.1',
-      silent: true,
-      directory: s3Dir,
-      configureBuckets: [{ name: mediaBucket, configs: [] }],
+    const s3 = await onFreePort(defaultPorts.s3, async (port) => {
+      ports.s3 = port;
+      const server = new S3rver({
+        port,
+        address: '127.0.0.1',
+        silent: true,
+        directory: s3Dir,
+        configureBuckets: [{ name: mediaBucket, configs: [] }],
+      });
+      await server.run();
+      return server;
     });
-    await s3.run();
     stops.push(async () => {
       await s3.close();
       if (inMemory) rmSync(s3Dir, { recursive: true, force: true });
     });
 
     // The package is CommonJS with a default export: under ESM its module object sits behind `.default`.
-    const ses: Server = await sesEmulator.default({ host: '127.0.0.1', port: ports.ses });
+    const ses: Server = await onFreePort(defaultPorts.ses, (port) => {
+      ports.ses = port;
+      return sesEmulator.default({ host: '127.0.0.1', port });
+    });
     stops.push(() => new Promise((done) => ses.close(() => done())));
 
     const region = 'us-east-1';
-    const bus = await startEventBus(ports.eventbridge, projectRoot, {
-      region,
-      ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
+    const bus = await onFreePort(defaultPorts.eventbridge, (port) => {
+      ports.eventbridge = port;
+      return startEventBus(port, projectRoot, {
+        region,
+        ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
+      });
     });
     stops.push(bus.close);
 
