@@ -8,11 +8,13 @@ import type { Page } from './pages.ts';
 import { getSession } from './repository.ts';
 import type { CheckoutSession } from './session.ts';
 
-const tokenPattern = /^[A-Za-z0-9]{40}$/;
+/** Whether a path segment can be a checkout token at all (anything else is 404 without a read). */
+export const isCheckoutToken = (token: string | undefined): token is string =>
+  token !== undefined && /^[A-Za-z0-9]{40}$/.test(token);
 
 /** The session of a checkout path, or undefined for an unknown or malformed token. */
 export async function sessionOf(deps: Deps, token: string | undefined): Promise<CheckoutSession | undefined> {
-  return token && tokenPattern.test(token) ? getSession(deps, token) : undefined;
+  return isCheckoutToken(token) ? getSession(deps, token) : undefined;
 }
 
 /** The page's own URL, under whatever origin and stage the browser used. */

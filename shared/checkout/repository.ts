@@ -6,6 +6,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Charge } from '../charges/charge.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
@@ -61,12 +62,15 @@ async function update(
         ExpressionAttributeNames: { '#status': 'status', ...expression.names },
         ExpressionAttributeValues: expression.values,
         ReturnValues: 'ALL_NEW',
+        // A refused write answers the session as it is, so deciding why costs no second read.
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
     return strip(result.Attributes ?? {});
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException)
-      throw new SessionUnavailable(await getSession(deps, token));
+    if (error instanceof ConditionalCheckFailedException) {
+      throw new SessionUnavailable(error.Item ? strip(unmarshall(error.Item)) : undefined);
+    }
     throw error;
   }
 }
@@ -75,13 +79,15 @@ async function update(
  * Takes the session for one submit: open (or charging with a lapsed claim), not locked, not
  * expired. Of two submits at once exactly one gets it; the other gets SessionUnavailable.
  */
-export function claimSession(deps: Deps, token: string, now: Date): Promise<CheckoutSession> {
+export function claimSession(deps: Deps, token: string, now: Date, csrf?: string): Promise<CheckoutSession> {
   const ms = now.getTime();
+  // With the posted CSRF token in the condition, a submit needs no read of the session first.
+  const csrfCondition = csrf === undefined ? '' : ' AND csrf = :csrf';
   return update(deps, token, {
     update: 'SET #status = :charging, charging_until = :until, updated_at = :now',
-    condition:
-      '(#status = :open OR (#status = :charging AND charging_until < :ms)) AND declines < :max AND expires_at_ms > :ms',
+    condition: `(#status = :open OR (#status = :charging AND charging_until < :ms)) AND declines < :max AND expires_at_ms > :ms${csrfCondition}`,
     values: {
+      ...(csrf === undefined ? {} : { ':csrf': csrf }),
       ':charging': 'charging',
       ':open': 'open',
       ':until': ms + claimMs,

@@ -144,13 +144,16 @@ async function declined(
   return { kind: 'declined', reason, session };
 }
 
-/** A submit of the pay form with a card that passed validation. */
+/**
+ * A submit of the pay form with a card that passed validation. The claim is conditioned on the
+ * posted CSRF token; SessionUnavailable carries the session when the claim is refused.
+ */
 export async function payWithCard(
   deps: CheckoutDeps,
-  session: CheckoutSession,
-  input: { card: CardInput; email: string },
+  token: string,
+  input: { card: CardInput; email: string; csrf: string },
 ): Promise<CheckoutOutcome> {
-  const claimed = await claimSession(deps, session.token, deps.clock());
+  const claimed = await claimSession(deps, token, deps.clock(), input.csrf);
   const result = await deps.acquirer.charge({
     amountMinor: claimed.amount,
     currency: claimed.currency,
