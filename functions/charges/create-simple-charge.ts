@@ -10,12 +10,11 @@ import { configuredAcquirer } from '../../shared/acquirer/configured.ts';
 import { chargeView, newCharge } from '../../shared/charges/charge.ts';
 import { LegacyChargeSchema, legacyDecline } from '../../shared/charges/legacy.ts';
 import { makeDeps } from '../../shared/deps.ts';
-import { eventPublisher, newEvent } from '../../shared/events/publish.ts';
+import { eventPublisher, newEvent, sendCommitted } from '../../shared/events/publish.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { BadRequest } from '../../shared/http/errors.ts';
 import { InvalidInput, validate } from '../../shared/http/validation.ts';
 import { prefixedId } from '../../shared/ids.ts';
-import { logger } from '../../shared/log.ts';
 import { minimumMet } from '../../shared/money/fees.ts';
 import { currencyOf } from '../../shared/payments/payment.ts';
 import { createCharge } from '../../shared/payments/repository.ts';
@@ -93,10 +92,6 @@ export const handler = endpoint(async ({ body, account, mode }) => {
     now,
   );
   await createCharge(deps, charge, event);
-  try {
-    await events.send(event);
-  } catch (error) {
-    logger.error('charge.succeeded was stored but not sent', { eventId: event.id, error: error as Error });
-  }
+  await sendCommitted(events, event);
   return { status: 201, body: chargeView(charge) };
 });

@@ -4,11 +4,10 @@
  * the deletion, then sent on the bus.
  */
 import { makeDeps } from '../../shared/deps.ts';
-import { eventPublisher, newEvent } from '../../shared/events/publish.ts';
+import { eventPublisher, newEvent, sendCommitted } from '../../shared/events/publish.ts';
 import { baseUrl } from '../../shared/http/base-url.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { envelope } from '../../shared/http/errors.ts';
-import { logger } from '../../shared/log.ts';
 import { planDeletedEvent } from '../../shared/plans/events.ts';
 import { planIdParam } from '../../shared/plans/path.ts';
 import { deletePlan, getPlanWithAccount } from '../../shared/plans/repository.ts';
@@ -21,11 +20,6 @@ export const handler = endpoint(async ({ params, account, mode, lang, event }) =
   const { plan, account: owner } = await getPlanWithAccount(deps, scope, planIdParam(params.id));
   const detail = newEvent(planDeletedEvent(plan, owner, baseUrl(event)), deps.clock());
   await deletePlan(deps, plan, detail);
-  try {
-    await events.send(detail);
-  } catch (error) {
-    // The deletion and its event record have committed; the record is what a resend reads.
-    logger.error('plan.deleted was stored but not sent', { eventId: detail.id, error: error as Error });
-  }
+  await sendCommitted(events, detail);
   return { status: 200, body: envelope(200, 'plan_deleted', lang, { type: 'success' }) };
 });

@@ -5,11 +5,10 @@
 
 import { configuredAcquirer } from '../../shared/acquirer/configured.ts';
 import { makeDeps } from '../../shared/deps.ts';
-import { eventPublisher } from '../../shared/events/publish.ts';
+import { eventPublisher, sendCommitted } from '../../shared/events/publish.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { BadRequest } from '../../shared/http/errors.ts';
 import { validate } from '../../shared/http/validation.ts';
-import { logger } from '../../shared/log.ts';
 import { getCharge } from '../../shared/payments/repository.ts';
 import { CreateRefundSchema, refundView } from '../../shared/refunds/refund.ts';
 import { refundAtAcquirer, refundWithRetry } from '../../shared/refunds/service.ts';
@@ -26,10 +25,6 @@ export const handler = endpoint(async ({ body, account, mode }) => {
   if (!charge) throw new BadRequest('refund_charge_absent');
   const { refund, event } = await refundWithRetry(deps, input, charge);
   await refundAtAcquirer(deps, refund, charge);
-  try {
-    await events.send(event);
-  } catch (error) {
-    logger.error('refund.created was stored but not sent', { eventId: event.id, error: error as Error });
-  }
+  await sendCommitted(events, event);
   return { status: 201, body: refundView(refund) };
 });

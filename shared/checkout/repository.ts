@@ -5,9 +5,10 @@
  * transaction as the charge, the payment and the event). Single use rests on these conditions.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Charge } from '../charges/charge.ts';
+import { getRecord, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
 import type { Deps } from '../deps.ts';
@@ -30,16 +31,10 @@ export class SessionUnavailable extends Error {
   }
 }
 
-function strip(item: Record<string, unknown>): CheckoutSession {
-  const { pk: _pk, sk: _sk, entity: _entity, ...session } = item;
-  return session as unknown as CheckoutSession;
-}
+const strip = (item: Record<string, unknown>) => recordOf<CheckoutSession>(item);
 
-export async function getSession(deps: Deps, token: string): Promise<CheckoutSession | undefined> {
-  const result = await deps.db.send(
-    new GetCommand({ TableName: deps.table, Key: keys.checkout(token), ConsistentRead: true }),
-  );
-  return result.Item ? strip(result.Item) : undefined;
+export function getSession(deps: Deps, token: string): Promise<CheckoutSession | undefined> {
+  return getRecord<CheckoutSession>(deps, keys.checkout(token));
 }
 
 async function update(

@@ -7,9 +7,8 @@ import type { Acquirer, CardInput, CardSummary, ChargeResult, DeclineReason } fr
 import { newCharge } from '../charges/charge.ts';
 import { customerByEmail } from '../customers/repository.ts';
 import type { Deps } from '../deps.ts';
-import { type EventPublisher, newEvent } from '../events/publish.ts';
+import { type EventDetail, type EventPublisher, newEvent, sendCommitted } from '../events/publish.ts';
 import { prefixedId } from '../ids.ts';
-import { logger } from '../log.ts';
 import { formatAmount } from '../money/amount.ts';
 import { currencyOf, type PaymentView, returnUrlFor } from '../payments/payment.ts';
 import { CustomerTaken, claimSession, completeCheckout, holdChallenge, recordDecline } from './repository.ts';
@@ -50,13 +49,7 @@ function paymentViewOf(
   };
 }
 
-async function send(deps: CheckoutDeps, event: Parameters<EventPublisher['send']>[0]): Promise<void> {
-  try {
-    await deps.events.send(event);
-  } catch (error) {
-    logger.error('event was not sent', { eventId: event.id, type: event.type, error: error as Error });
-  }
-}
+const send = (deps: CheckoutDeps, event: EventDetail<unknown>) => sendCommitted(deps.events, event);
 
 async function approved(
   deps: CheckoutDeps,

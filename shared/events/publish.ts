@@ -9,6 +9,7 @@ import type { Mode } from '../auth/account-context.ts';
 import { envNames, requireEnv } from '../config.ts';
 import { keys } from '../db/keys.ts';
 import { prefixedId } from '../ids.ts';
+import { logger } from '../log.ts';
 import { eventSource } from './rules.ts';
 
 export interface DomainEvent<T = Record<string, unknown>> {
@@ -100,4 +101,20 @@ export function eventPublisher(): EventPublisher {
       return detail;
     },
   };
+}
+
+/**
+ * Sends an event whose change has already committed. The caller's answer must not fail on it: a
+ * lost send is logged with the event's id (its stored record is what a resend reads).
+ */
+export async function sendCommitted(publisher: EventPublisher, detail: EventDetail<unknown>): Promise<void> {
+  try {
+    await publisher.send(detail);
+  } catch (error) {
+    logger.error('event was stored but not sent', {
+      eventId: detail.id,
+      type: detail.type,
+      error: error as Error,
+    });
+  }
 }

@@ -1,8 +1,8 @@
 /** Payments and the charges that pay them, in the single table. */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../auth/account-context.ts';
 import type { Charge } from '../charges/charge.ts';
 import type { CheckoutSession } from '../checkout/session.ts';
+import { getRecord, queryRecords } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { transactWrite } from '../db/transact.ts';
 import type { Deps } from '../deps.ts';
@@ -12,11 +12,6 @@ import type { Payment } from './payment.ts';
 export interface Scope {
   developerId: number;
   mode: Mode;
-}
-
-function strip(item: Record<string, unknown>): Record<string, unknown> {
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, ...rest } = item;
-  return rest;
 }
 
 export function paymentItem(payment: Payment): Record<string, unknown> {
@@ -57,59 +52,37 @@ export async function createPayment(deps: Deps, payment: Payment, session: Check
   ]);
 }
 
-export async function getPayment(deps: Deps, scope: Scope, paymentId: string): Promise<Payment | undefined> {
-  const result = await deps.db.send(
-    new GetCommand({
-      TableName: deps.table,
-      Key: keys.payment(scope.developerId, scope.mode, paymentId),
-      ConsistentRead: true,
-    }),
-  );
-  return result.Item ? (strip(result.Item) as unknown as Payment) : undefined;
+export function getPayment(deps: Deps, scope: Scope, paymentId: string): Promise<Payment | undefined> {
+  return getRecord<Payment>(deps, keys.payment(scope.developerId, scope.mode, paymentId));
 }
 
-export async function getCharge(deps: Deps, scope: Scope, chargeId: string): Promise<Charge | undefined> {
-  const result = await deps.db.send(
-    new GetCommand({
-      TableName: deps.table,
-      Key: keys.charge(scope.developerId, scope.mode, chargeId),
-      ConsistentRead: true,
-    }),
-  );
-  return result.Item ? (strip(result.Item) as unknown as Charge) : undefined;
+export function getCharge(deps: Deps, scope: Scope, chargeId: string): Promise<Charge | undefined> {
+  return getRecord<Charge>(deps, keys.charge(scope.developerId, scope.mode, chargeId));
 }
 
 /** The account's charges, newest first: at most `limit`, created before `createdBefore` when given (D9). */
-export async function listCharges(
+export function listCharges(
   deps: Deps,
   scope: Scope,
   options: { limit: number; createdBefore?: string },
 ): Promise<Charge[]> {
   const { gsi1pk } = keys.chargeInList(scope.developerId, scope.mode, '', '');
-  const charges: Charge[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: options.createdBefore
-          ? 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :before'
-          : 'gsi1pk = :pk AND begins_with(gsi1sk, :from)',
-        ExpressionAttributeValues: {
-          ':pk': gsi1pk,
-          ':from': keys.chargeListPrefix,
-          ...(options.createdBefore ? { ':before': keys.chargesBefore(options.createdBefore) } : {}),
-        },
-        ScanIndexForward: false,
-        Limit: options.limit - charges.length,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of result.Items ?? []) charges.push(strip(item) as unknown as Charge);
-    start = result.LastEvaluatedKey;
-  } while (start && charges.length < options.limit);
-  return charges;
+  return queryRecords<Charge>(
+    deps,
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: options.createdBefore
+        ? 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :before'
+        : 'gsi1pk = :pk AND begins_with(gsi1sk, :from)',
+      ExpressionAttributeValues: {
+        ':pk': gsi1pk,
+        ':from': keys.chargeListPrefix,
+        ...(options.createdBefore ? { ':before': keys.chargesBefore(options.createdBefore) } : {}),
+      },
+      ScanIndexForward: false,
+    },
+    options.limit,
+  );
 }
 
 /** Stores a charge made without a checkout (the legacy charge), with its event. */

@@ -5,7 +5,8 @@
  * refund racing a payout is decided by whichever write lands first.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryEach } from '../db/items.ts';
 import { keys, payoutShards } from '../db/keys.ts';
 import type { Deps } from '../deps.ts';
 import { formatAmount } from '../money/amount.ts';
@@ -31,23 +32,18 @@ interface DueCharge {
 
 async function dueIn(deps: Deps, shard: number, now: string): Promise<DueCharge[]> {
   const due: DueCharge[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.table,
-        IndexName: 'gsi2',
-        // Due times are ISO strings: every key up to "<now>#~" is due.
-        KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk <= :now',
-        ExpressionAttributeValues: { ':pk': keys.payoutShard(shard), ':now': `${now}#~` },
-        ProjectionExpression: 'id, developer_id, #mode, currency, net, refunded',
-        ExpressionAttributeNames: { '#mode': 'mode' },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    due.push(...((result.Items ?? []) as DueCharge[]));
-    start = result.LastEvaluatedKey;
-  } while (start);
+  await queryEach(
+    deps,
+    {
+      IndexName: 'gsi2',
+      // Due times are ISO strings: every key up to "<now>#~" is due.
+      KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk <= :now',
+      ExpressionAttributeValues: { ':pk': keys.payoutShard(shard), ':now': `${now}#~` },
+      ProjectionExpression: 'id, developer_id, #mode, currency, net, refunded',
+      ExpressionAttributeNames: { '#mode': 'mode' },
+    },
+    (item) => due.push(item as unknown as DueCharge) > 0,
+  );
   return due;
 }
 

@@ -4,10 +4,11 @@
  * delete plans) sorted in front of them, so page 1 of a list is one Query.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '../accounts/repository.ts';
 import type { Mode } from '../auth/account-context.ts';
 import { getItems } from '../db/get-items.ts';
+import { getRecord, queryEach, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
 import type { Deps } from '../deps.ts';
@@ -36,10 +37,7 @@ export function planItem(plan: Plan): Record<string, unknown> {
   };
 }
 
-function fromItem(item: Record<string, unknown>): Plan {
-  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, entity: _entity, ...plan } = item;
-  return plan as unknown as Plan;
-}
+const fromItem = (item: Record<string, unknown>) => recordOf<Plan>(item);
 
 /** Adds `by` to the account's plan count, as one item of a transaction. */
 export function planCountUpdate(deps: Deps, scope: Scope, by: number, now: string) {
@@ -74,15 +72,8 @@ export async function createPlan(deps: Deps, plan: Plan): Promise<void> {
 }
 
 /** The plan (strongly consistent), or undefined when the account has none with this id in this mode. */
-export async function getPlan(deps: Deps, scope: Scope, planId: string): Promise<Plan | undefined> {
-  const result = await deps.db.send(
-    new GetCommand({
-      TableName: deps.table,
-      Key: keys.plan(scope.developerId, scope.mode, planId),
-      ConsistentRead: true,
-    }),
-  );
-  return result.Item ? fromItem(result.Item) : undefined;
+export function getPlan(deps: Deps, scope: Scope, planId: string): Promise<Plan | undefined> {
+  return getRecord<Plan>(deps, keys.plan(scope.developerId, scope.mode, planId));
 }
 
 /** The plan and the account whose profile it shows, in one BatchGetItem; NotFound when there is no plan. */
@@ -141,28 +132,23 @@ async function walk(
 ): Promise<void> {
   const { gsi1pk } = keys.planCount(scope.developerId, scope.mode);
   const filter = options.filters ? filterOf(options.filters) : undefined;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.table,
-        IndexName: indexName,
-        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-        ...filter,
-        ExpressionAttributeNames: filter?.ExpressionAttributeNames,
-        ExpressionAttributeValues: {
-          ':pk': gsi1pk,
-          ':prefix': options.prefix,
-          ...filter?.ExpressionAttributeValues,
-        },
-        ScanIndexForward: false,
-        ...(options.limit ? { Limit: options.limit() } : {}),
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of result.Items ?? []) if (!visit(item)) return;
-    start = result.LastEvaluatedKey;
-  } while (start);
+  await queryEach(
+    deps,
+    {
+      IndexName: indexName,
+      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+      ...filter,
+      ExpressionAttributeNames: filter?.ExpressionAttributeNames,
+      ExpressionAttributeValues: {
+        ':pk': gsi1pk,
+        ':prefix': options.prefix,
+        ...filter?.ExpressionAttributeValues,
+      },
+      ScanIndexForward: false,
+    },
+    visit,
+    options.limit,
+  );
 }
 
 /** Unfiltered: the count and page 1 in one Query; a deeper page reads on past the earlier ones. */

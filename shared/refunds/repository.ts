@@ -3,8 +3,8 @@
  * same transaction that stores it, on condition that enough remains and the charge has not been
  * paid out: however many refunds race, their total never exceeds the charge.
  */
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Charge } from '../charges/charge.ts';
+import { getRecord, queryRecords } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
 import type { Deps } from '../deps.ts';
@@ -19,11 +19,6 @@ export class ChargeChanged extends Error {
     super('charge changed');
     this.charge = charge;
   }
-}
-
-function strip(item: Record<string, unknown>): Refund {
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, ...refund } = item;
-  return refund as unknown as Refund;
 }
 
 /** Stores a refund, takes it off its charge and records its event, in one transaction. */
@@ -74,46 +69,31 @@ export async function createRefund(deps: Deps, refund: Refund, event: EventDetai
   }
 }
 
-export async function getRefund(deps: Deps, scope: Scope, refundId: string): Promise<Refund | undefined> {
-  const result = await deps.db.send(
-    new GetCommand({
-      TableName: deps.table,
-      Key: keys.refund(scope.developerId, scope.mode, refundId),
-      ConsistentRead: true,
-    }),
-  );
-  return result.Item ? strip(result.Item) : undefined;
+export function getRefund(deps: Deps, scope: Scope, refundId: string): Promise<Refund | undefined> {
+  return getRecord<Refund>(deps, keys.refund(scope.developerId, scope.mode, refundId));
 }
 
 /** Refunds newest first: of one charge (gsi2) or of the whole account and mode (gsi1), at most `limit`. */
-export async function listRefunds(
+export function listRefunds(
   deps: Deps,
   scope: Scope,
   options: { chargeId?: string; limit: number },
 ): Promise<Refund[]> {
   const byCharge = options.chargeId !== undefined;
-  const refunds: Refund[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.table,
-        IndexName: byCharge ? 'gsi2' : 'gsi1',
-        KeyConditionExpression: byCharge ? 'gsi2pk = :pk' : 'gsi1pk = :pk',
-        ExpressionAttributeValues: {
-          ':pk': byCharge
-            ? keys.refundsOfCharge(scope.developerId, scope.mode, options.chargeId as string)
-            : keys.refundList(scope.developerId, scope.mode),
-        },
-        ScanIndexForward: false,
-        Limit: options.limit - refunds.length,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    for (const item of result.Items ?? []) refunds.push(strip(item));
-    start = result.LastEvaluatedKey;
-  } while (start && refunds.length < options.limit);
-  return refunds;
+  return queryRecords<Refund>(
+    deps,
+    {
+      IndexName: byCharge ? 'gsi2' : 'gsi1',
+      KeyConditionExpression: byCharge ? 'gsi2pk = :pk' : 'gsi1pk = :pk',
+      ExpressionAttributeValues: {
+        ':pk': byCharge
+          ? keys.refundsOfCharge(scope.developerId, scope.mode, options.chargeId as string)
+          : keys.refundList(scope.developerId, scope.mode),
+      },
+      ScanIndexForward: false,
+    },
+    options.limit,
+  );
 }
 
 /** Undoes a stored refund the acquirer refused: the amount goes back onto the charge. */
