@@ -12,7 +12,7 @@ import { getRecord, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
 import type { Deps } from '../deps.ts';
-import { type EventDetail, eventItem } from '../events/publish.ts';
+import { type EventDetail, eventWrite } from '../events/publish.ts';
 import { maxDeclines } from '../payments/payment.ts';
 import { chargeItem } from '../payments/repository.ts';
 import { type CheckoutSession, claimMs, type PendingChallenge } from './session.ts';
@@ -199,13 +199,7 @@ export async function completeCheckout(
         },
       },
       ...customer.writes,
-      {
-        Put: {
-          TableName: deps.table,
-          Item: eventItem(event),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      eventWrite(deps.table, event),
     ]);
   } catch (error) {
     const failed = conditionFailedAt(error);

@@ -62,6 +62,13 @@ export function eventItem(detail: EventDetail<unknown>): Record<string, unknown>
   };
 }
 
+/** The transaction item that stores an event beside the change it reports. */
+export function eventWrite(table: string, detail: EventDetail<unknown>) {
+  return {
+    Put: { TableName: table, Item: eventItem(detail), ConditionExpression: 'attribute_not_exists(pk)' },
+  };
+}
+
 export interface EventPublisher {
   /** Builds and sends a new event. */
   publish(event: DomainEvent, now: Date): Promise<EventDetail>;

@@ -6,7 +6,7 @@ import { getRecord, queryRecords } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { transactWrite } from '../db/transact.ts';
 import type { Deps } from '../deps.ts';
-import { type EventDetail, eventItem } from '../events/publish.ts';
+import { type EventDetail, eventWrite } from '../events/publish.ts';
 import type { Payment } from './payment.ts';
 
 export interface Scope {
@@ -95,8 +95,6 @@ export async function createCharge(deps: Deps, charge: Charge, event: EventDetai
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    {
-      Put: { TableName: deps.table, Item: eventItem(event), ConditionExpression: 'attribute_not_exists(pk)' },
-    },
+    eventWrite(deps.table, event),
   ]);
 }

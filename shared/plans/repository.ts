@@ -12,7 +12,7 @@ import { getRecord, queryEach, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
 import type { Deps } from '../deps.ts';
-import { type EventDetail, eventItem } from '../events/publish.ts';
+import { type EventDetail, eventWrite } from '../events/publish.ts';
 import { BadRequest, NotFound } from '../http/errors.ts';
 import { assertPageExists, type PageRequest } from '../http/pagination.ts';
 import { hasFilters, type PlanFilters, type PlanListQuery } from './list-query.ts';
@@ -247,13 +247,7 @@ export async function deletePlan(deps: Deps, plan: Plan, event: EventDetail<unkn
         },
       },
       planCountUpdate(deps, scope, -1, event.created_at),
-      {
-        Put: {
-          TableName: deps.table,
-          Item: eventItem(event),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      eventWrite(deps.table, event),
     ]);
   } catch (error) {
     if (conditionFailedAt(error).includes(0)) throw notFound();

@@ -8,7 +8,7 @@ import { getRecord, queryRecords } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
 import type { Deps } from '../deps.ts';
-import { type EventDetail, eventItem } from '../events/publish.ts';
+import { type EventDetail, eventWrite } from '../events/publish.ts';
 import { getCharge, type Scope } from '../payments/repository.ts';
 import type { Refund } from './refund.ts';
 
@@ -54,13 +54,7 @@ export async function createRefund(deps: Deps, refund: Refund, event: EventDetai
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      {
-        Put: {
-          TableName: deps.table,
-          Item: eventItem(event),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      eventWrite(deps.table, event),
     ]);
   } catch (error) {
     if (conditionFailedAt(error).includes(0))
