@@ -201,7 +201,8 @@ describe('the D7 test cards', () => {
     const table = new Set<string>(Object.values(testCards));
     const number = fc
       .string({ unit: fc.constantFrom(...'0123456789'), minLength: 16, maxLength: 16 })
-      .filter((digits) => luhnValid(digits) && !table.has(digits));
+      // A number holding the CVC's digits (ending in 7319, say) would show them as its last 4.
+      .filter((digits) => luhnValid(digits) && !table.has(digits) && !digits.includes(cvc));
     await fc.assert(
       fc.asyncProperty(number, async (digits) => {
         const result = await acquirer.charge(request(digits));
