@@ -9,6 +9,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import S3rver from '@20minutes/s3rver';
 import sesEmulator from 'aws-ses-v2-local';
+
+// The package is CommonJS with a default export: Node's ESM loader puts it behind `.default`,
+// a bundler-style loader (vitest) hands it over directly.
+type StartSes = typeof sesEmulator.default;
+const sesModule = sesEmulator as unknown as StartSes | { default: StartSes };
+const startSesEmulator: StartSes = typeof sesModule === 'function' ? sesModule : sesModule.default;
+
 import type { AccountCredentials } from '../../shared/accounts/repository.ts';
 import { envNames } from '../../shared/config.ts';
 import { ensureTable, startDynamo } from './dynamodb.ts';
@@ -151,10 +158,9 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       if (inMemory) rmSync(s3Dir, { recursive: true, force: true });
     });
 
-    // The package is CommonJS with a default export: under ESM its module object sits behind `.default`.
     const ses: Server = await onFreePort(defaultPorts.ses, (port) => {
       ports.ses = port;
-      return sesEmulator.default({ host: '127.0.0.1', port });
+      return startSesEmulator({ host: '127.0.0.1', port });
     });
     stops.push(() => new Promise((done) => ses.close(() => done())));
 

@@ -1,0 +1,167 @@
+/**
+ * Card numbers, CVCs and secrets never reach storage or logs. A stack runs in this process, with
+ * debug logging on and every line written to stdout or stderr captured, while cards are paid,
+ * declined, challenged and charged directly; then every log line and every item of the table is
+ * searched for the card numbers, the CVCs, the API keys and the client secret.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
+import { createAccount } from '../../shared/accounts/repository.ts';
+import { makeDeps } from '../../shared/deps.ts';
+
+const cards = [
+  '4242424242424242',
+  '4000000000000002',
+  '4000000000003220',
+  '4000000000009995',
+  '5555555555554444',
+];
+const cvcs = ['8317', '6492'];
+const captured: string[] = [];
+let stack: LocalStack;
+let state: string;
+let restore: () => void;
+
+function capture(): () => void {
+  const writes = {
+    out: process.stdout.write.bind(process.stdout),
+    err: process.stderr.write.bind(process.stderr),
+  };
+  const tap =
+    (write: typeof writes.out) =>
+    (chunk: unknown, ...rest: unknown[]): boolean => {
+      captured.push(String(chunk));
+      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    };
+  process.stdout.write = tap(writes.out) as typeof process.stdout.write;
+  process.stderr.write = tap(writes.err) as typeof process.stderr.write;
+  return () => {
+    process.stdout.write = writes.out;
+    process.stderr.write = writes.err;
+  };
+}
+
+beforeAll(async () => {
+  process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
+  restore = capture();
+  state = mkdtempSync(join(tmpdir(), 'cobro-card-data-'));
+  stack = await startLocalStack({
+    port: 0,
+    inMemory: true,
+    stateDir: state,
+    // Written straight to stdout (vitest reroutes console.log), as `npm start` prints its access log.
+    onRequest: (line) => process.stdout.write(`[access] ${line.method} ${line.path} ${line.status}\n`),
+  });
+});
+
+afterAll(async () => {
+  restore();
+  await stack?.stop();
+  rmSync(state, { recursive: true, force: true });
+});
+
+async function pay(url: string, fields: Record<string, string>) {
+  const html = await (await fetch(url)).text();
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf_token: csrf, ...fields }).toString(),
+    redirect: 'manual',
+  });
+  return { status: response.status, html: await response.text() };
+}
+
+describe('card data and secrets', () => {
+  it('appear in no log line and no stored item, whatever the outcome', async () => {
+    const created = await createAccount(makeDeps(), {
+      name: 'Careful shop',
+      email: `careful-${Date.now()}@example.com`,
+    });
+    const auth = { Authorization: `Api-Key ${created.testKey}`, 'Content-Type': 'application/json' };
+    const year = String(new Date().getUTCFullYear() + 2);
+    const newCheckout = async () => {
+      const response = await fetch(`${stack.info.api_url}/v1/payments/`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          amount: '12.00',
+          description: 'Careful order',
+          currency: 'USD',
+          items: ['Thing'],
+          return_url: 'http://shop.example/done',
+        }),
+      });
+      return ((await response.json()) as { data: { redirect: string } }).data.redirect;
+    };
+    const card = (number: string, cvc = cvcs[0] as string) => ({
+      email: 'buyer@example.com',
+      cardholder_name: 'Careful Buyer',
+      card_number: number.replace(/(\d{4})/g, '$1 ').trim(),
+      exp_month: '07',
+      exp_year: year,
+      cvc,
+    });
+
+    const checkout = await newCheckout();
+    expect((await pay(checkout, card('4000000000000002'))).status).toBe(402);
+    expect((await pay(checkout, card('4000000000009995', cvcs[1]))).status).toBe(402);
+    expect((await pay(checkout, card('4242424242424241'))).status).toBe(400);
+    const challenged = await pay(checkout, card('4000000000003220'));
+    expect(challenged.status).toBe(200);
+    expect(challenged.html).toContain('Complete authentication');
+    expect((await pay(checkout, card('4242424242424242'))).status).toBe(303);
+
+    const direct = await fetch(`${stack.info.api_url}/v1/charges/simple/create/`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Api-Key ${created.testKey}`,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        amount: '5.00',
+        currency: 'usd',
+        credit_card_number: '5555555555554444',
+        credit_card_security_code_number: cvcs[1] as string,
+        exp_month: '7',
+        exp_year: year,
+      }).toString(),
+    });
+    expect(direct.status).toBe(201);
+    await stack.bus.idle();
+
+    const deps = makeDeps();
+    const items: unknown[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await deps.db.send(new ScanCommand({ TableName: deps.table, ExclusiveStartKey: start }));
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    const stored = JSON.stringify(items);
+    const logs = captured.join('');
+    expect(items.length).toBeGreaterThan(5);
+    expect(logs).toContain('[access] POST /checkout/');
+    const secrets = [
+      ...cards,
+      ...cards.map((n) => n.slice(0, 12)),
+      created.testKey,
+      created.liveKey,
+      created.clientSecret,
+    ];
+    for (const secret of secrets) {
+      expect(stored, `stored: ${secret.slice(0, 6)}…`).not.toContain(secret);
+      expect(logs, `logged: ${secret.slice(0, 6)}…`).not.toContain(secret);
+    }
+    for (const cvc of cvcs) {
+      expect(stored).not.toMatch(new RegExp(`"${cvc}"|:${cvc}[,}]`));
+      expect(logs).not.toMatch(new RegExp(`\\b${cvc}\\b`));
+    }
+    // What may be kept: brand, last 4 and expiry.
+    expect(stored).toContain('"last4":"4242"');
+  });
+});
