@@ -81,6 +81,7 @@ console.log(`cobro listening on ${info.api_url}
     client_id      ${demo.client_id}
     client_secret  ${demo.client_secret}
   health           ${info.health_url}
+  checkout         ${info.checkout_url}/<token>  (the redirect POST /v1/payments/ answers)
   sent e-mail      ${info.mail_inbox_url}
   DynamoDB Local   ${info.endpoints.dynamodb}  (table ${info.table})
   S3 emulator      ${info.endpoints.s3}  (bucket ${info.media_bucket})
@@ -88,4 +89,8 @@ console.log(`cobro listening on ${info.api_url}
   state            ${stack.infoPath}
 
   try: curl -u ${demo.test_key}: ${info.api_url}/v1/auth/api-keys/
+       curl -u ${demo.test_key}: -H 'content-type: application/json' \\
+         -d '{"amount":"25.00","description":"First order","currency":"USD","items":["Tea"],"return_url":"http://localhost/thanks"}' \\
+         ${info.api_url}/v1/payments/
+       then open data.redirect in a browser and pay with 4242 4242 4242 4242.
   Ctrl-C stops everything.`);
