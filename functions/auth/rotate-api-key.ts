@@ -8,7 +8,7 @@ import { RotateApiKeySchema } from '../../shared/auth/schemas.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import { eventPublisher } from '../../shared/events/publish.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
-import { BadRequest, envelope } from '../../shared/http/errors.ts';
+import { BadRequest, envelope, Forbidden } from '../../shared/http/errors.ts';
 import { logger } from '../../shared/log.ts';
 
 const deps = makeDeps();
@@ -18,6 +18,8 @@ export const handler = endpoint(async ({ body, account, lang }) => {
   const parsed = v.safeParse(RotateApiKeySchema, body);
   if (!parsed.success) throw new BadRequest('api_key_type_invalid', { wrapped: true });
   const { type } = parsed.output;
+  // D3 (amended): a test key may rotate only the test key; a live key or a bearer token either.
+  if (account.keyMode === 'test' && type === 'live') throw new Forbidden('api_key_rotation_forbidden');
   const rotated = await rotateApiKey(deps, account.developerId, type);
   try {
     await events.publish(

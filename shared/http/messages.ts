@@ -76,6 +76,18 @@ const catalog = {
       content: 'La llave {type} fue rotada. La llave anterior deja de funcionar en 60 segundos.',
     },
   },
+  api_key_rotation_forbidden: {
+    en: {
+      title: 'Not allowed',
+      content:
+        'A test key may rotate only the test key. Use the live key or a bearer token to rotate the live key.',
+    },
+    es: {
+      title: 'No permitido',
+      content:
+        'Una llave de prueba solo puede rotar la llave de prueba. Use la llave live o un token bearer para rotar la llave live.',
+    },
+  },
   api_key_rotation_conflict: {
     en: { title: 'Rotation in progress', content: 'The key was rotated by another request; retry.' },
     es: { title: 'Rotación en curso', content: 'Otra solicitud rotó la llave; reintente.' },

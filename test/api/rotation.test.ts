@@ -11,6 +11,7 @@ import { makeDeps } from '../../shared/deps.ts';
 import {
   api,
   apiKey,
+  basic,
   bearer,
   localInfo,
   newAccount,
@@ -42,14 +43,43 @@ describe('rotation', () => {
     expect(listed.json.test.created_at).toBe(created_at);
   });
 
-  it('any credential of the account may rotate either key (D3)', async () => {
+  it('a live key or a bearer token may rotate either key (D3)', async () => {
     const account = await newAccount();
-    const live = await rotate(apiKey(account.testKey), 'live');
+    const live = await rotate(apiKey(account.liveKey), 'live');
     expect(live.status).toBe(200);
     expect(live.json.data.key.startsWith('sk_live_')).toBe(true);
     expect((await api('GET', keysPath, { auth: apiKey(live.json.data.key) })).status).toBe(200);
     expect((await rotate(apiKey(live.json.data.key), 'test')).status).toBe(200);
-    expect((await rotate(bearer(await tokenFor(account)), 'live')).status).toBe(200);
+    const token = bearer(await tokenFor(account));
+    expect((await rotate(token, 'live')).status).toBe(200);
+    expect((await rotate(token, 'test')).status).toBe(200);
+  });
+
+  it('a test key may rotate only the test key: live is 403 and changes nothing (D3, amended)', async () => {
+    const account = await newAccount();
+    for (const auth of [apiKey(account.testKey), basic(account.testKey)]) {
+      const refused = await rotate(auth, 'live');
+      expect(refused.status).toBe(403);
+      expect(refused.json).toEqual({
+        code: 403,
+        title: expect.any(String),
+        content: expect.stringContaining('test key'),
+        type: 'error',
+      });
+      expect(refused.text).not.toMatch(/sk_live_/);
+    }
+    // The live key still works and is the one the account records.
+    const listed = await api('GET', keysPath, { auth: apiKey(account.liveKey) });
+    expect(listed.status).toBe(200);
+    expect(listed.json.live.key.endsWith(account.liveKey.slice(-4))).toBe(true);
+    expect(await findApiKey(makeDeps(), account.liveKey)).toEqual({
+      developerId: account.developerId,
+      mode: 'live',
+    });
+    // The test key may still rotate itself.
+    const own = await rotate(apiKey(account.testKey), 'test');
+    expect(own.status).toBe(200);
+    expect(own.json.data.key.startsWith('sk_test_')).toBe(true);
   });
 
   it('a body without a valid type is 400 with the envelope nested in message, and changes nothing', async () => {
