@@ -93,6 +93,7 @@ export class CobroStack extends Stack {
   readonly bus: events.EventBus;
   readonly mediaBucket: s3.Bucket;
   readonly tokenSecret: secretsmanager.Secret;
+  readonly fingerprintSecret: secretsmanager.Secret;
   readonly api: CobroApi;
   private readonly mailFrom: string;
   private readonly functions = new Map<string, { fn: NodejsFunction; access: Access }>();
@@ -153,9 +154,23 @@ export class CobroStack extends Stack {
         'Rotating the token signing key signs out every bearer token at once, and functions read it at deploy time (dynamic reference), so a scheduled rotation would not even reach them. Tokens live one hour; rotate deliberately by putting a new value and redeploying.',
     });
 
+    this.fingerprintSecret = new secretsmanager.Secret(this, 'FingerprintSecret', {
+      description: `cobro ${stage}: HMAC key of idempotency fingerprints (request bodies may hold card data)`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(this.fingerprintSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'A new key only makes Idempotency-Keys stored in the last 24 hours answer 409 instead of replaying; functions read it at deploy time (dynamic reference), so a scheduled rotation would not reach them. Rotate deliberately by putting a new value and redeploying.',
+    });
+
     const apiFunction = (handler: string, access: Access, memorySize?: number) =>
       this.handlerFunction({ handler, access, memorySize, timeout: Duration.seconds(10) });
-    for (const route of routes) apiFunction(route.handler, route.access);
+    for (const route of routes) {
+      // Every authenticated POST honours Idempotency-Key, whose fingerprint is keyed with this secret.
+      const idempotent = route.auth && route.method === 'POST';
+      apiFunction(route.handler, idempotent ? { ...route.access, fingerprintSecret: true } : route.access);
+    }
     apiFunction(fallback.handler, fallback.access);
     apiFunction(authorizer.handler, authorizer.access, 256);
 
@@ -250,6 +265,10 @@ export class CobroStack extends Stack {
       // read TOKEN_SECRET from the environment exactly as they do locally, with no Secrets Manager
       // call on the request path; the price is that a new value needs a redeploy (see SMG4 above).
       environment[envNames.tokenSecret] = this.tokenSecret.secretValue.unsafeUnwrap();
+    }
+    if (spec.access.fingerprintSecret) {
+      // The same dynamic reference as the token secret: the template never holds the value.
+      environment[envNames.fingerprintSecret] = this.fingerprintSecret.secretValue.unsafeUnwrap();
     }
 
     const fn = new NodejsFunction(this, id, {

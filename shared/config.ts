@@ -8,6 +8,8 @@ export const envNames = {
   mediaBucket: 'MEDIA_BUCKET',
   mailFrom: 'MAIL_FROM',
   tokenSecret: 'TOKEN_SECRET',
+  /** Keys the HMAC of idempotent requests (their bodies may hold card data). */
+  fingerprintSecret: 'FINGERPRINT_SECRET',
 } as const;
 
 /** Reads a required variable, failing loudly at cold start rather than on the first request. */

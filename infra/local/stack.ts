@@ -42,6 +42,8 @@ export interface LocalInfo {
   endpoints: { dynamodb: string; s3: string; ses: string; eventbridge: string };
   /** Signs local bearer tokens; kept so tokens survive a restart. Local only: .cobro is git-ignored. */
   token_secret: string;
+  /** Keys the fingerprints of idempotent requests (FINGERPRINT_SECRET); local only, like token_secret. */
+  fingerprint_secret: string;
   demo?: DemoAccount;
 }
 
@@ -73,6 +75,7 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     [envNames.mediaBucket]: info.media_bucket,
     [envNames.mailFrom]: info.mail_from,
     [envNames.tokenSecret]: info.token_secret,
+    [envNames.fingerprintSecret]: info.fingerprint_secret,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
   };
 }
@@ -187,6 +190,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
         eventbridge: bus.url,
       },
       token_secret: previous.token_secret ?? randomBytes(48).toString('base64url'),
+      fingerprint_secret: previous.fingerprint_secret ?? randomBytes(48).toString('base64url'),
       ...(previous.demo ? { demo: previous.demo } : {}),
     };
     await ensureTable(dynamo.endpoint, partial.table);

@@ -1,6 +1,11 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fingerprint } from './idempotency.ts';
+import { fingerprintInput, fingerprint as keyedFingerprint } from './idempotency.ts';
+
+const secret = 'unit-test-fingerprint-secret';
+const fingerprint = (method: string, path: string, body: unknown) =>
+  keyedFingerprint(method, path, body, secret);
 
 /** The same JSON value with the keys of every object in another order (Fisher-Yates by the given seeds). */
 function shuffleKeys(value: unknown, seeds: number[]): unknown {
@@ -32,8 +37,15 @@ describe('fingerprint', () => {
     name: 'Gold',
   };
 
-  it('is a SHA-256 in hex', () => {
+  it('is an HMAC-SHA256 in hex, keyed: not the plain hash of the request, and another key gives another', () => {
     expect(fingerprint('POST', '/v1/plans/', body)).toMatch(/^[0-9a-f]{64}$/);
+    const plain = createHash('sha256')
+      .update(fingerprintInput('POST', '/v1/plans/', body))
+      .digest('hex');
+    expect(fingerprint('POST', '/v1/plans/', body)).not.toBe(plain);
+    expect(keyedFingerprint('POST', '/v1/plans/', body, `${secret}2`)).not.toBe(
+      fingerprint('POST', '/v1/plans/', body),
+    );
   });
 
   it('does not depend on key order, at any depth', () => {

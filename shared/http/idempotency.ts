@@ -9,13 +9,14 @@
  * with a table keyed by pk and sk it puts every record of a function under one static partition
  * key, a hot partition for the whole service; here each record sits under its own account's key.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { accountFromAuthorizer, resolveMode } from '../auth/account-context.ts';
+import { envNames, requireEnv } from '../config.ts';
 import { keys } from '../db/keys.ts';
 import { type Deps, makeDeps } from '../deps.ts';
 import { logger } from '../log.ts';
@@ -57,10 +58,19 @@ function canonical(value: unknown): string {
 }
 
 /** What "the same request" means: method, path and body (parsed, so spacing and key order do not count). */
-export function fingerprint(method: string, path: string, body: unknown): string {
+export function fingerprintInput(method: string, path: string, body: unknown): string {
   const normalizedPath = path.replace(/\/+$/, '') || '/';
-  return createHash('sha256')
-    .update(`${method} ${normalizedPath}\n${canonical(body)}`)
+  return `${method} ${normalizedPath}\n${canonical(body)}`;
+}
+
+/**
+ * The stored fingerprint of a request: an HMAC-SHA256 keyed with a secret, never a plain hash. A
+ * body may hold a card number and CVC (the legacy charge); a plain hash of it would give the CVC
+ * away in a thousand guesses to anyone who reads the table.
+ */
+export function fingerprint(method: string, path: string, body: unknown, secret: string): string {
+  return createHmac('sha256', secret)
+    .update(fingerprintInput(method, path, body))
     .digest('hex');
 }
 
@@ -68,11 +78,13 @@ const validKey = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * The middleware. `bodyOf` gives the parsed body of the event (the request parsing middleware
- * keeps it); `deps` defaults to the function's own table, made on first use.
+ * keeps it); `deps` defaults to the function's own table, made on first use, and `secretOf` to the
+ * stage's fingerprint secret, read on first use.
  */
 export function idempotency(
   bodyOf: (event: APIGatewayProxyEvent) => unknown,
   depsOf: () => Deps = lazyDeps,
+  secretOf: () => string = () => requireEnv(envNames.fingerprintSecret),
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const claims = new WeakMap<APIGatewayProxyEvent, Claim>();
 
@@ -114,7 +126,7 @@ export function idempotency(
         key: keys.idempotency(account.developerId, mode, idempotencyKey),
         owner: randomUUID(),
       };
-      const print = fingerprint(event.httpMethod, event.path, bodyOf(event));
+      const print = fingerprint(event.httpMethod, event.path, bodyOf(event), secretOf());
       try {
         await deps.db.send(
           new PutCommand({

@@ -16,6 +16,11 @@ export interface Access {
   media?: 'read' | 'write';
   /** Reads the token signing secret. @default false */
   tokenSecret?: boolean;
+  /**
+   * Reads the secret that keys idempotency fingerprints. The CDK app sets it for every
+   * authenticated POST (they all honour Idempotency-Key); rows need not. @default false
+   */
+  fingerprintSecret?: boolean;
 }
 
 import type { GenericSchema } from 'valibot';

@@ -114,6 +114,7 @@ function coldImport(file: string): number {
       MEDIA_BUCKET: 'bench',
       MAIL_FROM: 'bench@example.com',
       TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret',
+      FINGERPRINT_SECRET: 'bench-fingerprint-secret-bench-fingerprint',
       AWS_REGION: 'us-east-1',
     },
     cwd: outDir,

@@ -136,6 +136,21 @@ describe('CobroStack (dev)', () => {
     }
   });
 
+  it('gives FINGERPRINT_SECRET to every authenticated POST function (Idempotency-Key), and to no other', () => {
+    const idempotent = new Set(routes.filter((r) => r.auth && r.method === 'POST').map((r) => r.handler));
+    expect(idempotent.size).toBeGreaterThan(3);
+    for (const { handler } of handlers) {
+      const variables = (fnProps(handler).Environment as { Variables: Record<string, unknown> }).Variables;
+      if (idempotent.has(handler)) {
+        expect(JSON.stringify(variables[envNames.fingerprintSecret]), handler).toContain(
+          '{{resolve:secretsmanager:',
+        );
+      } else {
+        expect(variables, handler).not.toHaveProperty(envNames.fingerprintSecret);
+      }
+    }
+  });
+
   it('grants each function exactly its access row', () => {
     for (const { handler, access } of handlers) {
       const actions = roleActions(handler);

@@ -4,6 +4,7 @@
  * declined, challenged and charged directly; then every log line and every item of the table is
  * searched for the card numbers, the CVCs, the API keys and the client secret.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/deps.ts';
+import { fingerprintInput } from '../../shared/http/idempotency.ts';
 
 const cards = [
   '4242424242424242',
@@ -116,20 +118,23 @@ describe('card data and secrets', () => {
     expect(challenged.html).toContain('Complete authentication');
     expect((await pay(checkout, card('4242424242424242'))).status).toBe(303);
 
+    // With an Idempotency-Key, so the request's fingerprint is stored too.
+    const legacyFields = {
+      amount: '5.00',
+      currency: 'usd',
+      credit_card_number: '5555555555554444',
+      credit_card_security_code_number: cvcs[1] as string,
+      exp_month: '7',
+      exp_year: year,
+    };
     const direct = await fetch(`${stack.info.api_url}/v1/charges/simple/create/`, {
       method: 'POST',
       headers: {
         Authorization: `Api-Key ${created.testKey}`,
         'Content-Type': 'application/x-www-form-urlencoded',
+        'Idempotency-Key': 'careful-legacy-1',
       },
-      body: new URLSearchParams({
-        amount: '5.00',
-        currency: 'usd',
-        credit_card_number: '5555555555554444',
-        credit_card_security_code_number: cvcs[1] as string,
-        exp_month: '7',
-        exp_year: year,
-      }).toString(),
+      body: new URLSearchParams(legacyFields).toString(),
     });
     expect(direct.status).toBe(201);
     await stack.bus.idle();
@@ -163,5 +168,39 @@ describe('card data and secrets', () => {
     }
     // What may be kept: brand, last 4 and expiry.
     expect(stored).toContain('"last4":"4242"');
+
+    // An attacker who reads the table and knows the code: every stored value that could be a digest
+    // is compared with every digest of every CVC the legacy charge could have carried, alone, after
+    // the card number, and as the request fingerprint the Idempotency-Key stores.
+    const digests = new Set<string>();
+    const collect = (value: unknown): void => {
+      if (typeof value === 'string' && /^[A-Za-z0-9+/_=-]{22,}$/.test(value)) digests.add(value);
+      else if (value && typeof value === 'object') for (const item of Object.values(value)) collect(item);
+    };
+    collect(items);
+    expect(items.some((item) => (item as { entity?: string }).entity === 'idempotency')).toBe(true);
+    const candidates = [
+      ...Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0')),
+      ...Array.from({ length: 10000 }, (_, n) => String(n).padStart(4, '0')),
+    ];
+    const recovered = candidates.filter((cvc) => {
+      const messages = [
+        cvc,
+        `${legacyFields.credit_card_number}${cvc}`,
+        fingerprintInput('POST', '/v1/charges/simple/create/', {
+          ...legacyFields,
+          credit_card_security_code_number: cvc,
+        }),
+      ];
+      return messages.some((message) =>
+        ['sha256', 'sha1', 'md5', 'sha512'].some((algorithm) => {
+          const digest = createHash(algorithm).update(message).digest();
+          return ['hex', 'base64', 'base64url'].some((encoding) =>
+            digests.has(digest.toString(encoding as BufferEncoding)),
+          );
+        }),
+      );
+    });
+    expect(recovered, 'a CVC recovered from a stored digest').toEqual([]);
   });
 });
