@@ -95,6 +95,40 @@ const formSyntax = {
   arrayRepeatSyntax: 'bracket',
 } as const;
 
+/** The deepest nesting a body may have: far beyond any real request, far short of a stack overflow. */
+export const maxNesting = 32;
+
+const tooDeep = () => new BadRequest('body_too_deep', { params: { limit: String(maxNesting) } });
+
+/** Whether JSON text nests deeper than `max` (brackets inside strings do not count). */
+function jsonNestsDeeper(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (code === 0x5d || code === 0x7d) depth -= 1;
+  }
+  return false;
+}
+
+/** Whether a form key (`a[b][c]=…`) nests deeper than `max`. */
+function formNestsDeeper(text: string, max: number): boolean {
+  for (const field of text.split('&')) {
+    const key = field.split('=', 1)[0] ?? '';
+    let depth = 0;
+    for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) === 0x5b && ++depth > max) return true;
+  }
+  return false;
+}
+
 /** Whether a body reads as JSON whatever its label (an object or an array). */
 export const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
 
@@ -104,10 +138,10 @@ export const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
  */
 export function parseForm(text: string): Record<string, unknown> {
   // Clients percent-encode the brackets (`items%5B0%5D=…`, as URLSearchParams does); they nest all the same.
-  const parsed = parseQuery(text.replace(/%5B/gi, '[').replace(/%5D/gi, ']'), formSyntax) as Record<
-    string,
-    unknown
-  >;
+  const bracketed = text.replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+  // The parser recurses once per level: thousands of levels would overflow its stack.
+  if (formNestsDeeper(bracketed, maxNesting)) throw tooDeep();
+  const parsed = parseQuery(bracketed, formSyntax) as Record<string, unknown>;
   const fields = text.split('&').length;
   const check = (value: unknown): void => {
     if (Array.isArray(value)) {
@@ -140,6 +174,8 @@ function exactNumbers(_key: string, value: unknown, context?: { source?: string 
 }
 
 function parseJson(text: string): unknown {
+  // Parsing, validation and fingerprints recurse once per level: bound the depth before any of them.
+  if (jsonNestsDeeper(text, maxNesting)) throw tooDeep();
   try {
     return JSON.parse(text, exactNumbers);
   } catch {

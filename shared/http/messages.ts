@@ -32,6 +32,13 @@ const catalog = {
       content: 'El cuerpo de la solicitud no es multipart/form-data válido.',
     },
   },
+  body_too_deep: {
+    en: { title: 'Body nested too deeply', content: 'The request body nests more than {limit} levels deep.' },
+    es: {
+      title: 'Cuerpo anidado en exceso',
+      content: 'El cuerpo de la solicitud anida más de {limit} niveles.',
+    },
+  },
   body_too_large: {
     en: { title: 'Request too large', content: 'The request body is larger than 6 MB.' },
     es: { title: 'Solicitud demasiado grande', content: 'El cuerpo de la solicitud supera los 6 MB.' },

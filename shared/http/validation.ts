@@ -72,6 +72,14 @@ const rules = {
     es: '{field} debe ser un correo electrónico válido.',
   },
   invalid: { en: '{field} is not valid.', es: '{field} no es válido.' },
+  single_value: {
+    en: '{field} takes one value: repeated or bracketed query parameters are not accepted.',
+    es: '{field} admite un solo valor: no se aceptan parámetros de consulta repetidos o con corchetes.',
+  },
+  more_problems: {
+    en: '…and {count} more problems.',
+    es: '…y {count} problemas más.',
+  },
 } satisfies Record<string, Record<Lang, string>>;
 
 export type Rule = keyof typeof rules;
@@ -94,7 +102,18 @@ export function describe(problem: Problem, lang: Lang): string {
   return fill(rules[problem.rule][lang], { field: problem.field, ...problem.params });
 }
 
-/** A 400 listing every problem of a body or query. */
+/** An answer lists at most this many problems, so a small request never gets a huge answer. */
+export const maxListedProblems = 20;
+/** Field names (which a client chooses, as object keys) are cut to this many characters in answers. */
+const maxFieldLength = 100;
+
+const shortField = (field: string) =>
+  field.length > maxFieldLength ? `${[...field].slice(0, maxFieldLength).join('')}…` : field;
+
+/**
+ * A 400 listing the problems of a body or query: the first `maxListedProblems`, and how many more
+ * there are (`data.more`), however many a body manages to have.
+ */
 export class InvalidInput extends BadRequest {
   readonly problems: readonly Problem[];
 
@@ -104,12 +123,22 @@ export class InvalidInput extends BadRequest {
   }
 
   override body(lang: Lang): unknown {
-    const lines = this.problems.map((problem) => describe(problem, lang));
+    const listed = this.problems.slice(0, maxListedProblems).map((problem) => ({
+      ...problem,
+      field: shortField(problem.field),
+    }));
+    const more = this.problems.length - listed.length;
+    const lines = listed.map((problem) => describe(problem, lang));
     const message = super.body(lang) as Record<string, unknown>;
+    const tail =
+      more > 0 ? [describe({ field: '', rule: 'more_problems', params: { count: String(more) } }, lang)] : [];
     return {
       ...message,
-      content: lines.join(' '),
-      data: { errors: this.problems.map((problem, i) => ({ field: problem.field, message: lines[i] })) },
+      content: [...lines, ...tail].join(' '),
+      data: {
+        errors: listed.map((problem, i) => ({ field: problem.field, message: lines[i] })),
+        ...(more > 0 ? { more } : {}),
+      },
     };
   }
 }
