@@ -7,7 +7,12 @@
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
 import { localEnvironment, readLocalInfo } from '../infra/local/stack.ts';
-import { createAccount, credentialsOf, updateProfile } from '../shared/accounts/repository.ts';
+import {
+  createAccount,
+  credentialsOf,
+  rotateClientSecret,
+  updateProfile,
+} from '../shared/accounts/repository.ts';
 import { envNames } from '../shared/config.ts';
 import { makeDeps } from '../shared/deps.ts';
 import { HttpError } from '../shared/http/errors.ts';
@@ -27,6 +32,10 @@ commands:
       sets the profile plans show (company_name, page, image_dev, credit_card_description);
       an empty value ("") clears a field, an option left out keeps it.
 
+  accounts rotate-client-secret --id ID [--json]
+      gives the account's OAuth client a new secret, shown only here; the old secret stops
+      at once, access tokens already issued work until they expire.
+
   payouts run [--now ISO8601]
       marks the live charges due at --now (default: now) as paid out (older than the
       2-day payout delay) and prints a JSON summary; the deployed stack runs it hourly.
@@ -43,25 +52,30 @@ const profileFields = {
   ),
 };
 
+const accountId = v.pipe(
+  v.string('id is required'),
+  v.regex(/^[1-9]\d*$/, 'id: an account id is a positive integer'),
+  v.transform(Number),
+);
+
 export const CreateAccountSchema = v.object({
   name: v.pipe(
-    v.string(),
+    v.string('name is required'),
     v.trim(),
     v.minLength(1, 'name is required'),
     v.maxLength(100, 'name: at most 100 characters'),
   ),
-  email: v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('email: not a valid e-mail address')),
-  ...profileFields,
-});
-
-export const UpdateAccountSchema = v.object({
-  id: v.pipe(
-    v.string('id is required'),
-    v.regex(/^[1-9]\d*$/, 'id: an account id is a positive integer'),
-    v.transform(Number),
+  email: v.pipe(
+    v.string('email is required'),
+    v.trim(),
+    v.minLength(1, 'email is required'),
+    v.toLowerCase(),
+    v.email('email: not a valid e-mail address'),
   ),
   ...profileFields,
 });
+
+export const UpdateAccountSchema = v.object({ id: accountId, ...profileFields });
 
 class UsageError extends Error {}
 
@@ -108,8 +122,8 @@ async function accountsCreate(args: string[]): Promise<void> {
     options: { name: { type: 'string' }, email: { type: 'string' }, ...profileOptions },
   });
   const parsed = v.safeParse(CreateAccountSchema, {
-    name: values.name ?? '',
-    email: values.email ?? '',
+    name: values.name,
+    email: values.email,
     ...profileOf(values),
   });
   if (!parsed.success) throw new UsageError(parsed.issues.map((issue) => issue.message).join('; '));
@@ -164,6 +178,30 @@ async function accountsUpdate(args: string[]): Promise<void> {
   statement descriptor  ${shown.statement_descriptor ?? '(not set: plans show the company name)'}`);
 }
 
+async function accountsRotateClientSecret(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      id: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'state-dir': { type: 'string' },
+    },
+  });
+  const parsed = v.safeParse(accountId, values.id);
+  if (!parsed.success) throw new UsageError(parsed.issues.map((issue) => issue.message).join('; '));
+  await target(values['state-dir']);
+  const rotated = await rotateClientSecret(makeDeps(), parsed.output);
+  if (values.json) {
+    console.log(JSON.stringify(rotated));
+    return;
+  }
+  console.log(`account ${parsed.output}: new client secret
+  client_id      ${rotated.client_id}
+  client_secret  ${rotated.client_secret}
+The old secret no longer works; access tokens already issued work until they expire.
+Store this now: cobro keeps only its hash.`);
+}
+
 async function payoutsRun(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -179,14 +217,22 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   'payouts run': payoutsRun,
   'accounts create': accountsCreate,
   'accounts update': accountsUpdate,
+  'accounts rotate-client-secret': accountsRotateClientSecret,
 };
 
 async function main(argv: string[]): Promise<number> {
-  const name = argv.slice(0, 2).join(' ');
-  const command = commands[name];
-  if (!command || argv.includes('--help')) {
-    console.error(usage);
-    return command || argv.length === 0 || argv.includes('--help') ? 0 : 2;
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(usage);
+    return 0;
+  }
+  // The command is the words before the first option: `accounts create --name …`.
+  const firstOption = argv.findIndex((word) => word.startsWith('-'));
+  const words = argv.slice(0, firstOption < 0 ? argv.length : firstOption).slice(0, 2);
+  const command = commands[words.join(' ')];
+  if (!command) {
+    const problem = words.length === 0 ? 'no command given' : `unknown command "${words.join(' ')}"`;
+    console.error(`cobro: ${problem}\n\n${usage}`);
+    return 2;
   }
   try {
     await command(argv.slice(2));

@@ -237,6 +237,38 @@ export async function findClient(
 }
 
 /**
+ * Gives an account's OAuth client a new secret (D2): the old one stops at once, tokens already
+ * issued stay valid until they expire. The new secret is returned once; only its hash is kept.
+ */
+export async function rotateClientSecret(
+  deps: Deps,
+  developerId: number,
+): Promise<{ client_id: string; client_secret: string }> {
+  const account = await getAccount(deps, developerId);
+  if (!account) throw new NotFound('account_not_found');
+  const secret = generateClientSecret();
+  try {
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: keys.client(account.client_id),
+        UpdateExpression: 'SET secret_hash = :hash, updated_at = :now',
+        ConditionExpression: 'developer_id = :developer',
+        ExpressionAttributeValues: {
+          ':hash': hashSecret(secret),
+          ':now': deps.clock().toISOString(),
+          ':developer': developerId,
+        },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) throw new NotFound('account_not_found');
+    throw error;
+  }
+  return { client_id: account.client_id, client_secret: secret };
+}
+
+/**
  * Replaces one of an account's keys. One transaction deletes the old key's lookup item, adds the
  * new one and records it on the account, on condition that the account still has the key this call
  * read: of two concurrent rotations, exactly one wins.

@@ -177,3 +177,71 @@ describe('accounts update', () => {
     });
   });
 });
+
+describe('accounts rotate-client-secret (D2)', () => {
+  it('prints a new secret once; the old one stops at once, a token issued before keeps working', async () => {
+    const email = `cli-secret-${process.pid}-${Date.now()}@example.com`;
+    const created = JSON.parse(
+      (await cli('accounts', 'create', '--name', 'Secret Shop', '--email', email, '--json')).stdout,
+    );
+    const tokenRequest = (secret: string) =>
+      api('POST', '/authentication/token/', {
+        body: { grant_type: 'client_credentials', client_id: created.client_id, client_secret: secret },
+      });
+    const before = await tokenRequest(created.client_secret);
+    expect(before.status).toBe(200);
+
+    const { stdout } = await cli(
+      'accounts',
+      'rotate-client-secret',
+      '--id',
+      String(created.developer_id),
+      '--json',
+    );
+    const rotated = JSON.parse(stdout);
+    expect(Object.keys(rotated).sort()).toEqual(['client_id', 'client_secret']);
+    expect(rotated.client_id).toBe(created.client_id);
+    expect(rotated.client_secret).toMatch(/^cs_[A-Za-z0-9]{48}$/);
+    expect(rotated.client_secret).not.toBe(created.client_secret);
+
+    const old = await tokenRequest(created.client_secret);
+    expect(old.status).toBe(401);
+    expect(old.json.error.code).toBe('invalid_client');
+    expect((await tokenRequest(rotated.client_secret)).status).toBe(200);
+    const earlier = await api('GET', '/v1/auth/api-keys/', { auth: `Bearer ${before.json.access_token}` });
+    expect(earlier.status).toBe(200);
+  });
+
+  it('refuses a missing or unknown account', async () => {
+    await expect(cli('accounts', 'rotate-client-secret')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('id is required'),
+    });
+    await expect(cli('accounts', 'rotate-client-secret', '--id', '999999999')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('There is no account with this id.'),
+    });
+  });
+});
+
+describe('the command line itself', () => {
+  it('with no command, or an unknown one, exits non-zero naming the problem and showing the usage', async () => {
+    await expect(cli()).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/cobro: no command given[\s\S]*usage: cobro/),
+    });
+    await expect(cli('acounts', 'create')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown command "acounts create"'),
+    });
+    const help = await cli('--help');
+    expect(help.stdout).toContain('accounts rotate-client-secret');
+  });
+
+  it('says which option a command requires', async () => {
+    await expect(cli('accounts', 'create', '--name', 'No Mail')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('email is required'),
+    });
+  });
+});
