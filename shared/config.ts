@@ -8,6 +8,8 @@ export const envNames = {
   mediaBucket: 'MEDIA_BUCKET',
   mailFrom: 'MAIL_FROM',
   tokenSecret: 'TOKEN_SECRET',
+  /** Where the stage is reached from outside (origin plus an optional path prefix, no trailing slash). */
+  publicBaseUrl: 'PUBLIC_BASE_URL',
 } as const;
 
 /** Reads a required variable, failing loudly at cold start rather than on the first request. */

@@ -73,6 +73,7 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     [envNames.mediaBucket]: info.media_bucket,
     [envNames.mailFrom]: info.mail_from,
     [envNames.tokenSecret]: info.token_secret,
+    [envNames.publicBaseUrl]: info.api_url,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
   };
 }
@@ -215,6 +216,8 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       health_url: `${gateway.url}/health`,
       ports: { ...ports, api: apiPort },
     };
+    // Before any request reaches a handler: public URLs start with the gateway's own origin.
+    Object.assign(process.env, localEnvironment(info));
     const infoPath = writeLocalInfo(stateDir, info);
     return { info, infoPath, gateway, bus, stop };
   } catch (error) {
