@@ -27,6 +27,7 @@ import type { Construct } from 'constructs';
 import { envNames } from '../shared/config.ts';
 import { tableDefinition } from '../shared/db/table.ts';
 import { eventRules, eventSource, schedules } from '../shared/events/rules.ts';
+import { isHostName } from '../shared/http/host-name.ts';
 import { type Access, authorizer, fallback, routes } from '../shared/http/routes.ts';
 import { CobroApi } from './api.ts';
 
@@ -47,6 +48,29 @@ export function parseStage(value: unknown): Stage {
   throw new Error(
     `Unknown stage ${JSON.stringify(value)}: pass -c stage=dev or -c stage=prod (default: dev, from cdk.json).`,
   );
+}
+
+/**
+ * Checks the `baseUrl` context value (a custom domain in front of the API): absolute https, a host
+ * name, at most a path prefix, no trailing slash, query, fragment or user info. Unset (undefined or
+ * empty) means the API's own execute-api URL.
+ */
+export function parseBaseUrl(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const problem = new Error(
+    `Invalid baseUrl ${JSON.stringify(value)}: pass -c baseUrl=https://pay.example.com, an absolute https URL with at most a path prefix (https://example.com/pay), no trailing slash, query or user info.`,
+  );
+  // The shape first (no user info, query, fragment or trailing slash), then the parser's view of it.
+  const shape = /^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?(\/[A-Za-z0-9._~-]+)*$/;
+  if (typeof value !== 'string' || !shape.test(value)) throw problem;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw problem;
+  }
+  if (!isHostName(url.hostname)) throw problem;
+  return value;
 }
 
 /**
@@ -74,6 +98,12 @@ export interface CobroStackProps extends StackProps {
    * @default 'no-reply@example.com' (a placeholder that SES will refuse until replaced)
    */
   readonly mailFrom?: string;
+  /**
+   * Where clients reach the API (a custom domain, checked by `parseBaseUrl`): every URL cobro
+   * answers (checkout pages, images, the OpenAPI server) starts with it, never with a request header.
+   * @default the API's own URL, https://<restApiId>.execute-api.<region>.<urlSuffix>/<stage>
+   */
+  readonly baseUrl?: string;
 }
 
 /** What a handler's function differs in; everything else is shared by all functions. */
@@ -222,6 +252,17 @@ export class CobroStack extends Stack {
       },
     });
 
+    // Built from the RestApi's id, not the deployment stage's URL: the stage depends on every method,
+    // the methods on the functions, so a function naming the stage would close a cycle.
+    const baseUrl =
+      parseBaseUrl(props.baseUrl) ??
+      `https://${this.api.restApi.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${stage}`;
+    for (const { fn } of this.functions.values()) fn.addEnvironment(envNames.publicBaseUrl, baseUrl);
+
+    new CfnOutput(this, 'PublicBaseUrl', {
+      value: baseUrl,
+      description: 'Start of every URL cobro answers: checkout pages, images, the OpenAPI server',
+    });
     new CfnOutput(this, 'ApiUrl', {
       value: this.api.restApi.url,
       description: 'Base URL of the REST API stage',

@@ -10,6 +10,8 @@ export const envNames = {
   tokenSecret: 'TOKEN_SECRET',
   /** Keys the HMAC of idempotent requests (their bodies may hold card data). */
   fingerprintSecret: 'FINGERPRINT_SECRET',
+  /** Where the stage is reached from outside (origin plus an optional path prefix, no trailing slash). */
+  publicBaseUrl: 'PUBLIC_BASE_URL',
 } as const;
 
 /** Reads a required variable, failing loudly at cold start rather than on the first request. */

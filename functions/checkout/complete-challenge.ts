@@ -18,16 +18,18 @@ import { answerChallenge } from '../../shared/checkout/service.ts';
 import { closedPageFor, declinedPage, pageFor, summaryOf } from '../../shared/checkout/views.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import { eventPublisher } from '../../shared/events/publish.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = { ...makeDeps(), acquirer: configuredAcquirer(), events: eventPublisher() };
+const baseUrl = publicBaseUrl();
 
-export const handler = publicEndpoint(async ({ params, body, event }) => {
+export const handler = publicEndpoint(async ({ params, body }) => {
   const session = await sessionOf(deps, params.token);
   if (!session) return pageAnswer(unknownPage());
   const closed = closedPageFor(session, deps.clock(), true);
   if (closed) return pageAnswer(closed);
-  const context = { url: pageUrl(event, session.token) };
+  const context = { url: pageUrl(baseUrl, session.token) };
   if (!csrfMatches(session, formField(body, 'csrf_token'))) {
     return pageAnswer({ ...pageFor(session, deps.clock(), context), status: 403 });
   }

@@ -1,17 +1,23 @@
-/** GET /checkout/{token}: the hosted checkout page (D6), or why the session can no longer be paid. */
+/**
+ * GET /checkout/{token}: the hosted checkout page (D6), or why the session can no longer be paid.
+ * Also GET /checkout/{token}/challenge, which a browser opens when the cardholder re-enters the
+ * address a challenge answer posted to: the same page, so the challenge while one is pending.
+ */
 import { pageAnswer, pageUrl, sessionOf } from '../../shared/checkout/http.ts';
 import { unknownPage } from '../../shared/checkout/pages.ts';
 import { pageFor } from '../../shared/checkout/views.ts';
 import { makeDeps } from '../../shared/deps.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = makeDeps();
+const baseUrl = publicBaseUrl();
 
 export const handler = publicEndpoint(
-  async ({ params, event }) => {
+  async ({ params }) => {
     const session = await sessionOf(deps, params.token);
     if (!session) return pageAnswer(unknownPage());
-    return pageAnswer(pageFor(session, deps.clock(), { url: pageUrl(event, session.token) }));
+    return pageAnswer(pageFor(session, deps.clock(), { url: pageUrl(baseUrl, session.token) }));
   },
   { parseBody: false },
 );

@@ -29,9 +29,11 @@ import {
 } from '../../shared/checkout/views.ts';
 import { makeDeps } from '../../shared/deps.ts';
 import { eventPublisher } from '../../shared/events/publish.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = { ...makeDeps(), acquirer: configuredAcquirer(), events: eventPublisher() };
+const baseUrl = publicBaseUrl();
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Context = { url: string };
@@ -54,7 +56,7 @@ async function pay(token: string, card: CardInput, csrf: string, context: Contex
         challengePage(summaryOf(outcome.session), {
           action: `${context.url}/challenge`,
           csrf: outcome.session.csrf,
-          returnOrigin: new URL(outcome.session.return_url).origin,
+          returnUrl: outcome.session.return_url,
         }),
       );
     }
@@ -65,11 +67,11 @@ async function pay(token: string, card: CardInput, csrf: string, context: Contex
   }
 }
 
-export const handler = publicEndpoint(async ({ params, body, event }) => {
+export const handler = publicEndpoint(async ({ params, body }) => {
   const token = params.token ?? '';
   if (!isCheckoutToken(token)) return pageAnswer(unknownPage());
   const now = deps.clock();
-  const context = { url: pageUrl(event, token) };
+  const context = { url: pageUrl(baseUrl, token) };
   const holderName = formField(body, 'cardholder_name').trim();
   const postedEmail = formField(body, 'email').trim();
   const csrf = formField(body, 'csrf_token');

@@ -3,9 +3,10 @@
  * and `redirect`, the checkout page to send the cardholder to.
  */
 import { getAccount } from '../../shared/accounts/repository.ts';
+import { pageUrl } from '../../shared/checkout/http.ts';
 import { newSession } from '../../shared/checkout/session.ts';
 import { makeDeps } from '../../shared/deps.ts';
-import { baseUrl } from '../../shared/http/base-url.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { envelope } from '../../shared/http/errors.ts';
 import { validate } from '../../shared/http/validation.ts';
@@ -14,8 +15,9 @@ import { createPayment } from '../../shared/payments/repository.ts';
 import { CreatePaymentSchema } from '../../shared/payments/schemas.ts';
 
 const deps = makeDeps();
+const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ body, account, mode, lang, event }) => {
+export const handler = endpoint(async ({ body, account, mode, lang }) => {
   const input = validate(CreatePaymentSchema, body);
   const now = deps.clock();
   const payment = newPayment(input, { developerId: account.developerId, mode, now });
@@ -34,7 +36,7 @@ export const handler = endpoint(async ({ body, account, mode, lang, event }) => 
     status: 202,
     body: envelope(202, 'payment_created', lang, {
       type: 'success',
-      data: { id_payment: payment.id, redirect: `${baseUrl(event)}/checkout/${session.token}` },
+      data: { id_payment: payment.id, redirect: pageUrl(baseUrl, session.token) },
     }),
   };
 });

@@ -1,15 +1,16 @@
 /** GET /v1/plans/{id}/: one plan of the account, in the request's mode; 404 otherwise. */
 import { makeDeps } from '../../shared/deps.ts';
-import { baseUrl } from '../../shared/http/base-url.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { planIdParam } from '../../shared/plans/path.ts';
 import { planView } from '../../shared/plans/plan.ts';
 import { getPlanWithAccount } from '../../shared/plans/repository.ts';
 
 const deps = makeDeps();
+const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ params, account, mode, event }) => {
+export const handler = endpoint(async ({ params, account, mode }) => {
   const scope = { developerId: account.developerId, mode };
   const { plan, account: owner } = await getPlanWithAccount(deps, scope, planIdParam(params.id));
-  return { status: 200, body: planView(plan, owner, baseUrl(event)) };
+  return { status: 200, body: planView(plan, owner, baseUrl) };
 });

@@ -1,7 +1,7 @@
 /** GET /v1/plans/: the account's plans in the request's mode, newest first, in Envelope A (D9). */
 import { getAccount } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/deps.ts';
-import { baseUrl } from '../../shared/http/base-url.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { numberedPage } from '../../shared/http/pagination.ts';
 import { parsePlanListQuery } from '../../shared/plans/list-query.ts';
@@ -9,21 +9,21 @@ import { planView } from '../../shared/plans/plan.ts';
 import { listPlans } from '../../shared/plans/repository.ts';
 
 const deps = makeDeps();
+const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ query, account, mode, event }) => {
+export const handler = endpoint(async ({ query, account, mode }) => {
   const listQuery = parsePlanListQuery(query);
   const scope = { developerId: account.developerId, mode };
   const [{ count, plans }, owner] = await Promise.all([
     listPlans(deps, scope, listQuery),
     getAccount(deps, account.developerId),
   ]);
-  const base = baseUrl(event);
   return {
     status: 200,
     body: numberedPage(
       count,
       listQuery.page,
-      plans.map((plan) => planView(plan, owner, base)),
+      plans.map((plan) => planView(plan, owner, baseUrl)),
     ),
   };
 });

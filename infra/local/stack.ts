@@ -76,6 +76,7 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     [envNames.mailFrom]: info.mail_from,
     [envNames.tokenSecret]: info.token_secret,
     [envNames.fingerprintSecret]: info.fingerprint_secret,
+    [envNames.publicBaseUrl]: info.api_url,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
   };
 }
@@ -219,6 +220,8 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       health_url: `${gateway.url}/health`,
       ports: { ...ports, api: apiPort },
     };
+    // Before any request reaches a handler: public URLs start with the gateway's own origin.
+    Object.assign(process.env, localEnvironment(info));
     const infoPath = writeLocalInfo(stateDir, info);
     return { info, infoPath, gateway, bus, stop };
   } catch (error) {

@@ -1,8 +1,6 @@
 /** Helpers the checkout handlers share: the session a path names, page answers, the CSRF check. */
 import { timingSafeEqual } from 'node:crypto';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { Deps } from '../deps.ts';
-import { baseUrl } from '../http/base-url.ts';
 import type { ApiAnswer } from '../http/handler.ts';
 import type { Page } from './pages.ts';
 import { getSession } from './repository.ts';
@@ -17,8 +15,8 @@ export async function sessionOf(deps: Deps, token: string | undefined): Promise<
   return isCheckoutToken(token) ? getSession(deps, token) : undefined;
 }
 
-/** The page's own URL, under whatever origin and stage the browser used. */
-export const pageUrl = (event: APIGatewayProxyEvent, token: string) => `${baseUrl(event)}/checkout/${token}`;
+/** A session's page URL under the stage's public base URL (shared/http/base-url.ts). */
+export const pageUrl = (baseUrl: string, token: string) => `${baseUrl}/checkout/${token}`;
 
 export const pageAnswer = (page: Page): ApiAnswer => ({
   status: page.status,

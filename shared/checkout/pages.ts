@@ -4,6 +4,7 @@
  * refuse framing and are never cached. Card fields are never echoed back into a page.
  */
 import { randomBytes } from 'node:crypto';
+import { isHostName } from '../http/host-name.ts';
 import { formatAmount } from '../money/amount.ts';
 import { findCurrency } from '../money/currencies.ts';
 
@@ -31,6 +32,8 @@ export interface Page {
   headers: Record<string, string>;
 }
 
+// The expiry fields sit side by side only where each gets 11rem; narrower (a phone), they stack,
+// so a label such as "Expiration month" never wraps.
 const styles = `
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
 main{max-width:28rem;margin:0 auto;padding:1.5rem 1rem}
@@ -38,16 +41,47 @@ main{max-width:28rem;margin:0 auto;padding:1.5rem 1rem}
 h1{font-size:1.1rem;margin:0 0 .25rem}.amount{font-size:2rem;font-weight:700;margin:.25rem 0}
 ul{margin:.25rem 0 1rem;padding-left:1.2rem;color:#444}label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input{width:100%;box-sizing:border-box;font-size:1rem;padding:.6rem;border:1px solid #888;border-radius:.4rem}
-.row{display:flex;gap:.75rem}.row>div{flex:1}
+.row{display:flex;flex-wrap:wrap;gap:0 .75rem}.row>div{flex:1 1 11rem}
 button{width:100%;margin-top:1.25rem;padding:.8rem;font-size:1.05rem;font-weight:700;border:0;border-radius:.5rem;background:#1f5eff;color:#fff}
 button.secondary{background:#fff;color:#a40000;border:2px solid #a40000}
 .error{background:#fde8e8;color:#7a0000;border-radius:.4rem;padding:.6rem .8rem;margin:.75rem 0}
 .test{background:#fff4cc;color:#5c4500;border-radius:.4rem;padding:.4rem .6rem;font-size:.9rem;margin-bottom:.75rem}
 small{color:#555}`;
 
+/** The page's icon, inline (CSP img-src allows data:), so browsers do not ask for /favicon.ico. */
+const icon = `data:image/svg+xml,${encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='4' fill='#1f5eff'/><path d='M10.5 5.2a3.5 3.5 0 1 0 0 5.6' fill='none' stroke='#fff' stroke-width='2' stroke-linecap='round'/></svg>",
+)}`;
+
+/**
+ * A form-action source for a URL: its http(s) origin rebuilt from the parsed scheme, host and
+ * port, or undefined when it has none a policy may name. A stored URL can never add a directive.
+ */
+export function formActionSource(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
+  if (!isHostName(parsed.hostname)) return undefined;
+  // `host` is the checked hostname plus the parser's all-digit port.
+  return `${parsed.protocol}//${parsed.host}`;
+}
+
+/**
+ * The pages' Content-Security-Policy: nothing but the nonce's style and inline images; forms may
+ * post to the page itself and to the origins of `formTargets` (the success redirect goes there).
+ */
+export function contentSecurityPolicy(nonce: string, formTargets: readonly string[] = []): string {
+  const sources = formTargets.map(formActionSource).filter((source) => source !== undefined);
+  const formAction = ["'self'", ...new Set(sources)].join(' ');
+  return `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
 function page(status: number, title: string, body: string, formTargets: string[] = []): Page {
   const nonce = randomBytes(16).toString('base64');
-  const formAction = ["'self'", ...formTargets].join(' ');
   return {
     status,
     html: `<!doctype html>
@@ -57,6 +91,7 @@ function page(status: number, title: string, body: string, formTargets: string[]
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="${icon}">
 <style nonce="${nonce}">${styles}</style>
 </head>
 <body>
@@ -67,7 +102,7 @@ ${body}
 </html>
 `,
     headers: {
-      'Content-Security-Policy': `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+      'Content-Security-Policy': contentSecurityPolicy(nonce, formTargets),
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
@@ -98,8 +133,8 @@ export interface PayForm {
   email?: string;
   /** A sentence saying why the last attempt failed. */
   error?: string;
-  /** Origin the success redirect goes to (CSP form-action must allow it). */
-  returnOrigin: string;
+  /** The merchant's return_url: the success redirect goes there, so CSP form-action allows its origin. */
+  returnUrl: string;
 }
 
 const field = (id: string, label: string, attributes: string) =>
@@ -133,14 +168,14 @@ ${field('cvc', 'Security code', 'inputmode="numeric" autocomplete="cc-csc" requi
 </form>
 <p><small>Your card details go straight to the payment processor and are never stored by ${escapeHtml(s.merchantName)}.</small></p>
 </div>`,
-    [form.returnOrigin],
+    [form.returnUrl],
   );
 }
 
 /** The 3-D Secure challenge the card's bank asks for. */
 export function challengePage(
   s: PageSummary,
-  form: { action: string; csrf: string; returnOrigin: string },
+  form: { action: string; csrf: string; returnUrl: string },
 ): Page {
   return page(
     200,
@@ -155,7 +190,7 @@ ${summary(s)}
 <button type="submit" name="outcome" value="fail" class="secondary">Fail authentication</button>
 </form>
 </div>`,
-    [form.returnOrigin],
+    [form.returnUrl],
   );
 }
 

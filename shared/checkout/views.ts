@@ -50,7 +50,7 @@ function formOf(session: CheckoutSession, context: PageContext, extra: Partial<P
     action: context.url,
     csrf: session.csrf,
     askEmail: session.customer_email === null,
-    returnOrigin: new URL(session.return_url).origin,
+    returnUrl: session.return_url,
     ...extra,
   };
 }
@@ -113,7 +113,7 @@ export function pageFor(session: CheckoutSession, now: Date, context: PageContex
     return challengePage(summaryOf(session), {
       action: `${context.url}/challenge`,
       csrf: session.csrf,
-      returnOrigin: new URL(session.return_url).origin,
+      returnUrl: session.return_url,
     });
   }
   return payPage(summaryOf(session), formOf(session, context));

@@ -1,16 +1,23 @@
 /**
- * The origin (and stage prefix) a client used to reach the API, so URLs cobro answers (stored
- * images, later checkout pages) point back at whatever address the client called: the
- * execute-api domain with its stage, a custom domain, or the local gateway.
+ * The stage's public base URL: the origin (plus an optional path prefix such as the execute-api
+ * stage) that starts every URL cobro answers, from checkout pages to stored images and the OpenAPI
+ * server. It is configuration (PUBLIC_BASE_URL, set by the CDK app and the local stack), never
+ * read off a request: `Host` and `X-Forwarded-Proto` are whatever the caller chose to send.
  */
-import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { headerOf } from './headers.ts';
+import { envNames, requireEnv } from '../config.ts';
 
-export function baseUrl(event: APIGatewayProxyEvent): string {
-  const proto = headerOf(event.headers, 'x-forwarded-proto') ?? 'http';
-  const host = headerOf(event.headers, 'host') ?? event.requestContext.domainName ?? 'localhost';
-  // On the execute-api domain the stage comes before the resource path: "/prod" + "/v1/plans".
-  const fullPath = event.requestContext.path ?? event.path;
-  const prefix = fullPath.endsWith(event.path) ? fullPath.slice(0, fullPath.length - event.path.length) : '';
-  return `${proto}://${host}${prefix}`.replace(/\/$/, '');
+/** PUBLIC_BASE_URL, checked and without a trailing slash; throws when it is missing or not http(s). */
+export function publicBaseUrl(): string {
+  const value = requireEnv(envNames.publicBaseUrl);
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const plain = url && !url.username && !url.password && !url.search && !url.hash;
+  if (!url || !plain || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new Error(`${envNames.publicBaseUrl} must be an absolute http(s) URL without query: ${value}`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }

@@ -230,6 +230,15 @@ export const routes: readonly Route[] = [
     summary: 'Pay: the checkout form posts here (form-encoded); 303 to return_url on success',
   },
   {
+    method: 'GET',
+    path: '/checkout/{token}/challenge',
+    handler: 'functions/checkout/show-checkout.ts',
+    auth: false,
+    access: { table: 'read' },
+    summary:
+      'The checkout page again (HTML): the pending 3-D Secure challenge, or what GET /checkout/{token} shows',
+  },
+  {
     method: 'POST',
     path: '/checkout/{token}/challenge',
     handler: 'functions/checkout/complete-challenge.ts',

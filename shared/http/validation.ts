@@ -65,6 +65,10 @@ const rules = {
     en: '{field} must be an absolute https URL in live mode.',
     es: '{field} debe ser una URL https absoluta en modo live.',
   },
+  return_url_host: {
+    en: '{field} must name its host as a domain name or an IP address, without user name or password.',
+    es: '{field} debe indicar su host como nombre de dominio o dirección IP, sin usuario ni contraseña.',
+  },
   card: { en: '{field} is not valid for a card.', es: '{field} no es válido para una tarjeta.' },
   timestamp: { en: '{field} must be an ISO 8601 time.', es: '{field} debe ser una fecha ISO 8601.' },
   email: {

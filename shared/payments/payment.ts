@@ -4,6 +4,7 @@
  */
 import type { Mode } from '../auth/account-context.ts';
 import { BadRequest } from '../http/errors.ts';
+import { isHostName } from '../http/host-name.ts';
 import { InvalidInput } from '../http/validation.ts';
 import { prefixedId, randomToken } from '../ids.ts';
 import { formatAmount } from '../money/amount.ts';
@@ -65,7 +66,12 @@ export function currencyOf(record: { currency: string }): Currency {
   return currency;
 }
 
-/** D6: an absolute https URL in live mode; http is allowed in test mode. */
+/**
+ * D6: an absolute https URL in live mode; http is allowed in test mode. No user info (the
+ * `user:pw@` of `https://user:pw@evil.com/` misleads whoever reads it), and a host that is a DNS
+ * name or an IP literal: the URL parser lets `;` and the like through, and the host ends up in
+ * the checkout page's Content-Security-Policy.
+ */
 export function checkReturnUrl(value: string, mode: Mode): string {
   let url: URL;
   try {
@@ -78,6 +84,11 @@ export function checkReturnUrl(value: string, mode: Mode): string {
     throw new InvalidInput([
       { field: 'return_url', rule: mode === 'live' ? 'return_url_https' : 'return_url' },
     ]);
+  }
+  // An empty user info (`https://@host/`) leaves username and password empty: look at the authority.
+  const authority = /^[a-z][a-z0-9+.-]*:[\\/]*([^\\/?#]*)/i.exec(value.trim())?.[1] ?? '';
+  if (url.username || url.password || authority.includes('@') || !isHostName(url.hostname)) {
+    throw new InvalidInput([{ field: 'return_url', rule: 'return_url_host' }]);
   }
   return url.toString();
 }

@@ -1,6 +1,7 @@
 /** GET /openapi.json describes every route, its credentials and its body, from the live route table. */
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../shared/http/routes.ts';
+import { hostileRequest } from '../support/hostile.ts';
 import { api, apiUrl } from '../support/stack.ts';
 
 describe('GET /openapi.json', () => {
@@ -36,5 +37,12 @@ describe('GET /openapi.json', () => {
       'basicAuth',
       'bearerAuth',
     ]);
+  });
+
+  it('names the configured base URL as its server, whatever Host and X-Forwarded-Proto say', async () => {
+    const response = await hostileRequest('GET', '/openapi.json');
+    expect(response.status, response.text).toBe(200);
+    expect(response.json.servers).toEqual([{ url: apiUrl }]);
+    expect(response.text).not.toContain('evil.example');
   });
 });

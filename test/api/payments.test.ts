@@ -25,6 +25,7 @@ import {
   submitCard,
   testCards,
 } from '../support/checkout.ts';
+import { hostileRequest } from '../support/hostile.ts';
 import {
   api,
   apiKey,
@@ -150,6 +151,20 @@ function expect400(response: Awaited<ReturnType<typeof api>>) {
     type: expect.any(String),
   });
 }
+
+/** A Content-Security-Policy as directive name → its sources. */
+function directivesOf(csp: string | null): Map<string, string> {
+  const parts = (csp ?? '').split(';').map((part) => part.trim());
+  return new Map(
+    parts.filter(Boolean).map((part) => {
+      const [name = '', ...sources] = part.split(/\s+/);
+      return [name, sources.join(' ')];
+    }),
+  );
+}
+
+/** The CSP directives every checkout page sends, and no others. */
+const pageDirectives = ['default-src', 'style-src', 'img-src', 'form-action', 'frame-ancestors', 'base-uri'];
 
 /** Asserts a checkout page answer: status, HTML, and that no card number leaked into it. */
 function expectPage(answer: PageAnswer, status: number, ...texts: string[]) {
@@ -343,6 +358,49 @@ describe('POST /v1/payments/', () => {
     expect(await storedPaymentItems(fresh)).toBe(4);
   });
 
+  it.each([
+    ['user info', 'https://user:pw@evil.com/return'],
+    ['an empty user info', 'https://@evil.com/return'],
+    ['a user name that looks like the shop', 'https://shop.example.com@evil.com/return'],
+    ['a ; in the host', 'https://evil.com;script-src/return'],
+    ['a quote in the host', "https://evil.com'/return"],
+    ['a * in the host', 'https://*.example.com/return'],
+    ['an = in the host', 'https://a=b.example.com/return'],
+    ['an underscore in the host', 'https://shop_1.example.com/return'],
+    ['a label ending in a hyphen', 'https://shop-.example.com/return'],
+  ])('a return_url with %s is 400 naming return_url, and stores nothing', async (_, returnUrl) => {
+    const fresh = await newAccount('pay-return-host');
+    for (const key of [fresh.testKey, fresh.liveKey]) {
+      const response = await api('POST', paymentsPath, {
+        auth: apiKey(key),
+        body: paymentBody({ return_url: returnUrl }),
+      });
+      expect400(response);
+      expect(response.json.data.errors).toEqual([
+        expect.objectContaining({ field: 'return_url', message: expect.stringContaining('return_url') }),
+      ]);
+      expect(response.json.content).toMatch(/host/);
+    }
+    expect(await storedPaymentItems(fresh)).toBe(0);
+  });
+
+  it.each([
+    ['an IPv4 address', 'http://127.0.0.1:8080/back', 'http://127.0.0.1:8080'],
+    ['an IPv6 address', 'https://[::1]:8443/back', 'https://[::1]:8443'],
+    ['an internationalized name', 'https://münchen.example/zurück', 'https://xn--mnchen-3ya.example'],
+    ['a name in capitals', 'https://Shop.Example.com/Done', 'https://shop.example.com'],
+  ])(
+    'a return_url with %s is accepted, and the page allows exactly its origin as form-action',
+    async (_, returnUrl, origin) => {
+      const created = await createPayment(auth, { return_url: returnUrl });
+      const page = await openPage(created.url);
+      expect(page.status, page.html).toBe(200);
+      expect(directivesOf(page.headers.get('content-security-policy')).get('form-action')).toBe(
+        `'self' ${origin}`,
+      );
+    },
+  );
+
   it('a body that is not an object, or no credentials, is refused and stores nothing', async () => {
     const fresh = await newAccount('pay-body');
     const freshAuth = apiKey(fresh.testKey);
@@ -499,6 +557,53 @@ describe('the checkout page', () => {
     expect(csp).toContain("default-src 'none'");
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("builds the CSP's form-action from the return_url's parsed origin: a stored URL adds no directive", async () => {
+    const created = await createPayment(auth);
+    const sent = directivesOf((await openPage(created.url)).headers.get('content-security-policy'));
+    expect([...sent.keys()]).toEqual(pageDirectives);
+    expect(sent.get('form-action')).toBe("'self' https://shop.example.com");
+
+    // A session stored before return_url was checked this strictly (or written by other means).
+    useLocalEnvironment();
+    const deps = makeDeps();
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: keys.checkout(created.token),
+        UpdateExpression: 'SET return_url = :url',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':url': "https://evil.com;script-src/'unsafe-inline'" },
+      }),
+    );
+    const page = await openPage(created.url);
+    expect(page.status, page.html).toBe(200);
+    const directives = directivesOf(page.headers.get('content-security-policy'));
+    expect([...directives.keys()]).toEqual(pageDirectives);
+    expect(directives.get('form-action')).toBe("'self'");
+  });
+
+  it('GET of the challenge address shows the page, not JSON: the pending challenge, else the pay form', async () => {
+    const created = await createPayment(auth);
+    const before = await openPage(`${created.url}/challenge`);
+    expectPage(before, 200, 'Card number');
+    expect(before.html).toContain(`<form method="post" action="${created.url}"`);
+
+    const challenge = await submitCard(created.url, { card_number: testCards.challenge });
+    expectPage(challenge, 200, 'Complete authentication');
+    const reopened = await openPage(`${created.url}/challenge`);
+    expectPage(reopened, 200, 'Complete authentication', 'Fail authentication');
+    expect(reopened.html).toContain(`<form method="post" action="${created.url}/challenge">`);
+    expect(reopened.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+
+    const passed = await postForm(`${created.url}/challenge`, {
+      csrf_token: csrfOf(reopened.html),
+      outcome: 'pass',
+    });
+    expect(passed.status, passed.html).toBe(303);
+    expectPage(await openPage(`${created.url}/challenge`), 200, 'Payment complete');
+    expectPage(await openPage(`${apiUrl}/checkout/${randomAlnum(40)}/challenge`), 404, 'Checkout not found');
   });
 
   it('shows a JPY amount without decimals', async () => {
@@ -779,6 +884,47 @@ describe('submitting the checkout', () => {
     expectPage(await postForm(created.url, { csrf_token: csrf, ...cardFields() }), 410);
     expectPage(await postForm(`${created.url}/challenge`, { csrf_token: csrf, outcome: 'pass' }), 410);
     await expectUnpaid(auth, created.id);
+  });
+});
+
+describe('URLs on the configured base URL, whatever Host and X-Forwarded-Proto say', () => {
+  let auth: string;
+  beforeAll(async () => {
+    auth = apiKey((await newAccount('base-url')).testKey);
+  });
+
+  it('the payment redirect, the pay form, its re-render and the challenge form', async () => {
+    const created = await hostileRequest('POST', paymentsPath, {
+      headers: { Authorization: auth },
+      body: paymentBody(),
+    });
+    expect(created.status, created.text).toBe(202);
+    const redirect = created.json.data.redirect as string;
+    const path = new URL(redirect).pathname;
+    expect(redirect).toBe(`${apiUrl}${path}`);
+    expect(path).toMatch(/^\/checkout\/[A-Za-z0-9]{40}$/);
+
+    const page = await hostileRequest('GET', path, { headers: { Accept: 'text/html' } });
+    expect(page.status, page.text).toBe(200);
+    expect(page.text).toContain(`<form method="post" action="${redirect}"`);
+    const csrf = csrfOf(page.text);
+    const refused = await hostileRequest('POST', path, {
+      form: { csrf_token: csrf, ...cardFields({ cvc: '12' }) },
+    });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.text).toContain(`<form method="post" action="${redirect}"`);
+    const challenge = await hostileRequest('POST', path, {
+      form: { csrf_token: csrf, ...cardFields({ card_number: testCards.challenge }) },
+    });
+    expect(challenge.status, challenge.text).toBe(200);
+    expect(challenge.text).toContain(`<form method="post" action="${redirect}/challenge">`);
+    const reopened = await hostileRequest('GET', `${path}/challenge`);
+    expect(reopened.text).toContain(`<form method="post" action="${redirect}/challenge">`);
+
+    for (const answer of [created, page, refused, challenge, reopened]) {
+      expect(answer.text).not.toContain('evil.example');
+      expect(answer.text).not.toContain('javascript:');
+    }
   });
 });
 

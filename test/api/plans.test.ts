@@ -5,9 +5,12 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { updateProfile } from '../../shared/accounts/repository.ts';
+import { keys } from '../../shared/db/keys.ts';
 import { makeDeps } from '../../shared/deps.ts';
+import { hostileRequest } from '../support/hostile.ts';
 import {
   api,
   apiKey,
@@ -1089,6 +1092,38 @@ describe('plan images', () => {
     const id = await createPlan(auth, { image: url });
     expect400(await api('PUT', planPath(id), { auth, body: { image: dataUri('image/png', tinyJpeg()) } }));
     expect((await getPlan(auth, id)).json.information.image).toBe(url);
+  });
+
+  it('image URLs start with the configured base URL whatever Host and X-Forwarded-Proto say', async () => {
+    const account = await newAccount('plan-image-host');
+    const headers = { Authorization: apiKey(account.testKey) };
+    const id = await createPlan(apiKey(account.testKey), { image: dataUri('image/png', tinyPng()) });
+    const pattern = new RegExp(`^${apiUrl.replace(/[.]/g, '\\.')}/media/[0-9a-f]{64}\\.png$`);
+
+    const one = await hostileRequest('GET', planPath(id), { headers });
+    expect(one.status, one.text).toBe(200);
+    const image = one.json.information.image as string;
+    expect(image).toMatch(pattern);
+    const listed = await hostileRequest('GET', plansPath, { headers });
+    expect(listed.status, listed.text).toBe(200);
+    expect(
+      listed.json.results.map((plan: { information: { image: string } }) => plan.information.image),
+    ).toEqual([image]);
+
+    // plan.deleted carries the plan as it was, image URL included.
+    expect((await hostileRequest('DELETE', planPath(id), { headers })).status).toBe(200);
+    useLocalEnvironment();
+    const deps = makeDeps();
+    const stored = await deps.db.send(
+      new QueryCommand({
+        TableName: deps.table,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.eventInList(account.developerId, 'test', '', '').gsi1pk },
+      }),
+    );
+    expect(stored.Items?.map((item) => item.detail.type)).toEqual(['plan.deleted']);
+    expect(stored.Items?.[0]?.detail.data.object.information.image).toBe(image);
   });
 
   it('an unknown media name is 404', async () => {

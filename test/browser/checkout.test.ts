@@ -444,6 +444,66 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
     expect(await scrollWidth(page)).toBeLessThanOrEqual(375);
   });
 
+  it('keeps each expiry label on one line on a 390 px wide phone, and on a wide screen', async () => {
+    const payment = await newPayment();
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      const page = await newPage({ viewport, deviceScaleFactor: 2 });
+      expect(await open(page, payment.url)).toBe(200);
+      for (const id of ['exp_month', 'exp_year']) {
+        // Lines = the label's height over its line height (no DOM types here, so as an expression).
+        const lines = await page.evaluate<number>(
+          `(() => { const label = document.querySelector('label[for=${id}]');
+            return label.getBoundingClientRect().height / parseFloat(getComputedStyle(label).lineHeight); })()`,
+        );
+        expect(lines, `${id} at ${viewport.width} px`).toBe(1);
+      }
+      expect(await scrollWidth(page)).toBeLessThanOrEqual(viewport.width);
+    }
+  });
+
+  it('loads with no request answered 404 (the favicon is inline) and no console error', async () => {
+    const payment = await newPayment();
+    const page = await newPage();
+    const failures: string[] = [];
+    page.context().on('response', (response) => {
+      if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+    });
+    // The browser's own /favicon.ico request shows up only as a console error, not as a response.
+    page.on('console', (message) => {
+      if (message.type() === 'error') failures.push(`console: ${message.text()}`);
+    });
+    expect(await open(page, payment.url)).toBe(200);
+    await page.waitForLoadState('networkidle');
+    // The icon is fetched after load; give it time to fail if it is going to.
+    await page.waitForTimeout(1500);
+    expect(failures).toEqual([]);
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+  });
+
+  it('shows the page, not JSON, when the cardholder opens the challenge address with GET', async () => {
+    const payment = await newPayment();
+    const page = await newPage();
+    expect(await open(page, payment.url)).toBe(200);
+    expect((await pay(page, { number: cards.challenge })).status()).toBe(200);
+    expect(await open(page, `${payment.url}/challenge`)).toBe(200);
+    expect(await page.getByRole('button', { name: 'Complete authentication' }).isVisible()).toBe(true);
+
+    // After a failed challenge the address bar shows /challenge; entering it again shows the pay form.
+    const failed = await submit(page, page.getByRole('button', { name: 'Fail authentication' }));
+    expect(failed.status()).toBe(402);
+    expect(new URL(page.url()).pathname).toBe(`${new URL(payment.url).pathname}/challenge`);
+    expect(await open(page, page.url())).toBe(200);
+    expect(await payButton(page).isVisible()).toBe(true);
+    expect(await page.getByLabel('Card number').isVisible()).toBe(true);
+
+    const response = await pay(page, { number: cards.approved });
+    expect(response.status()).toBe(303);
+    await expectReturned(page, payment.id);
+  });
+
   it('sends a CSP with frame-ancestors none and X-Frame-Options DENY, and cannot be framed', async () => {
     const payment = await newPayment();
     const page = await newPage();

@@ -2,13 +2,21 @@
  * The CDK app, checked against the shared tables it is built from. Each synth bundles every function
  * with esbuild, so the file synthesizes twice: a plain dev stack, and a prod app with cdk-nag attached.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CobroStack, defaultMailFrom, functionId, parseStage } from '../../infra/cobro-stack.ts';
+import {
+  CobroStack,
+  defaultMailFrom,
+  functionId,
+  parseBaseUrl,
+  parseStage,
+} from '../../infra/cobro-stack.ts';
 import { applyNag } from '../../infra/nag.ts';
 import { envNames } from '../../shared/config.ts';
 import { tableDefinition } from '../../shared/db/table.ts';
@@ -149,6 +157,32 @@ describe('CobroStack (dev)', () => {
         expect(variables, handler).not.toHaveProperty(envNames.fingerprintSecret);
       }
     }
+  });
+
+  it("gives every function PUBLIC_BASE_URL: the API's own URL, built from the RestApi id", () => {
+    // From the RestApi's id: the stage's URL would close a cycle (function → stage → deployment →
+    // methods → function), which Template.fromStack above refuses as undeployable.
+    const restApi = Object.keys(resources).find((id) => resources[id]?.Type === 'AWS::ApiGateway::RestApi');
+    expect(restApi).toBeDefined();
+    const apiUrl = {
+      'Fn::Join': [
+        '',
+        [
+          'https://',
+          { Ref: restApi },
+          '.execute-api.',
+          { Ref: 'AWS::Region' },
+          '.',
+          { Ref: 'AWS::URLSuffix' },
+          '/dev',
+        ],
+      ],
+    };
+    for (const { handler } of handlers) {
+      const variables = (fnProps(handler).Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(variables[envNames.publicBaseUrl], handler).toEqual(apiUrl);
+    }
+    template.hasOutput('PublicBaseUrl', { Value: apiUrl });
   });
 
   it('grants each function exactly its access row', () => {
@@ -389,6 +423,76 @@ describe('stage', () => {
     expect(() => parseStage('staging')).toThrow(/-c stage=dev or -c stage=prod/);
     expect(() => parseStage(undefined)).toThrow(/Unknown stage/);
   });
+});
+
+describe('baseUrl (-c baseUrl)', () => {
+  it('takes an absolute https URL with at most a path prefix; unset means the API URL', () => {
+    expect(parseBaseUrl(undefined)).toBeUndefined();
+    expect(parseBaseUrl('')).toBeUndefined();
+    expect(parseBaseUrl('https://pay.example.com')).toBe('https://pay.example.com');
+    expect(parseBaseUrl('https://pay.example.com:8443/cobro/v1')).toBe(
+      'https://pay.example.com:8443/cobro/v1',
+    );
+  });
+
+  it.each([
+    ['http', 'http://pay.example.com'],
+    ['a trailing slash', 'https://pay.example.com/'],
+    ['a prefix with a trailing slash', 'https://pay.example.com/cobro/'],
+    ['a query', 'https://pay.example.com?x=1'],
+    ['a fragment', 'https://pay.example.com#x'],
+    ['user info', 'https://user:pw@pay.example.com'],
+    ['no host', 'https:///cobro'],
+    ['a host that is no DNS name', 'https://pay_1.example.com'],
+    ['a relative path', '/cobro'],
+    ['not text', 42],
+  ])('refuses %s', (_, value) => {
+    expect(() => parseBaseUrl(value)).toThrow(/Invalid baseUrl .*-c baseUrl=https:\/\/pay\.example\.com/);
+  });
+
+  /** Runs the CDK app as `cdk synth` would, with bundling off (the template is what counts here). */
+  function runApp(context: Record<string, unknown>) {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cobro-synth-'));
+    const root = path.resolve(import.meta.dirname, '../..');
+    const run = spawnSync(process.execPath, [path.join(root, 'bin/app.ts')], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: synthTimeout,
+      env: {
+        ...process.env,
+        CDK_OUTDIR: outdir,
+        CDK_CONTEXT_JSON: JSON.stringify({ stage: 'dev', 'aws:cdk:bundling-stacks': [], ...context }),
+      },
+    });
+    const file = path.join(outdir, 'cobro-dev.template.json');
+    const template = fs.existsSync(file)
+      ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { Resources: Record<string, Resource> })
+      : undefined;
+    fs.rmSync(outdir, { recursive: true, force: true });
+    return { status: run.status, stderr: run.stderr, template };
+  }
+
+  it(
+    'the app puts -c baseUrl into every function and refuses an invalid one',
+    () => {
+      const used = runApp({ baseUrl: 'https://pay.example.com/cobro' });
+      expect(used.status, used.stderr).toBe(0);
+      const functions = Object.values(used.template?.Resources ?? {}).filter(
+        (resource) => resource.Type === 'AWS::Lambda::Function',
+      );
+      expect(functions).toHaveLength(new Set(handlers.map((h) => h.handler)).size);
+      for (const fn of functions) {
+        const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+        expect(variables[envNames.publicBaseUrl]).toBe('https://pay.example.com/cobro');
+      }
+
+      const refused = runApp({ baseUrl: 'https://pay.example.com/' });
+      expect(refused.status).not.toBe(0);
+      expect(refused.stderr).toContain('Invalid baseUrl "https://pay.example.com/"');
+      expect(refused.template).toBeUndefined();
+    },
+    synthTimeout,
+  );
 });
 
 describe('cdk-nag AwsSolutions', () => {
