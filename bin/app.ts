@@ -3,8 +3,9 @@
  * and `-c baseUrl=https://pay.example.com` (a custom domain in front of the API).
  */
 import { App } from 'aws-cdk-lib';
-import { CobroStack, parseBaseUrl, parseStage } from '../infra/cobro-stack.ts';
+import { CobroStack, parseBaseUrl } from '../infra/cobro-stack.ts';
 import { applyNag } from '../infra/nag.ts';
+import { parseStage } from '../infra/stage.ts';
 
 const app = new App();
 const stage = parseStage(app.node.tryGetContext('stage'));

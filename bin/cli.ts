@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
+import { processAlive } from '../infra/local/lock.ts';
 import { localEnvironment, readLocalInfo } from '../infra/local/stack.ts';
 import {
   createAccount,
@@ -13,10 +14,10 @@ import {
   rotateClientSecret,
   updateProfile,
 } from '../shared/accounts/repository.ts';
-import { envNames } from '../shared/config.ts';
-import { makeDeps } from '../shared/deps.ts';
-import { HttpError } from '../shared/http/errors.ts';
-import { text } from '../shared/http/messages.ts';
+import { envNames } from '../shared/core/config.ts';
+import { HttpError } from '../shared/core/errors.ts';
+import { text } from '../shared/core/messages.ts';
+import { makeDeps } from '../shared/db/deps.ts';
 import { runPayouts } from '../shared/payouts/run.ts';
 
 const usage = `usage: cobro <command> [options]
@@ -83,12 +84,28 @@ class UsageError extends Error {}
 async function target(stateDir: string | undefined): Promise<void> {
   if (process.env[envNames.table]) return; // a deployed stage: the SDK's own configuration applies
   const info = readLocalInfo(stateDir);
-  // local.json outlives its stack: never write into whatever now listens on its old ports.
-  const alive = await fetch(info.health_url, { signal: AbortSignal.timeout(2000) }).then(
-    (response) => response.ok,
-    () => false,
-  );
-  if (!alive) throw new Error(`no local stack answers at ${info.api_url}: start it with npm start`);
+  // local.json may outlive its stack (a kill -9): never write into whatever now listens on its ports.
+  const probe = () =>
+    fetch(info.health_url, { signal: AbortSignal.timeout(10_000) }).then(
+      (response) => response.status,
+      () => 0,
+    );
+  let status = await probe();
+  // /health gives DynamoDB 1 s: on a busy machine ask again before calling the store dead.
+  for (let retry = 0; status === 503 && retry < 2; retry++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    status = await probe();
+  }
+  if (status === 503)
+    throw new Error(
+      `the local stack at ${info.api_url} answers but its DynamoDB Local does not (/health 503): see the npm start output`,
+    );
+  if (status !== 200) throw new Error(`no local stack answers at ${info.api_url}: start it with npm start`);
+  // The process local.json names must be alive (another stack may have taken the old port since).
+  if (info.pid !== undefined && !processAlive(info.pid))
+    throw new Error(
+      `no local stack answers at ${info.api_url} (its process ${info.pid} is gone): start it with npm start`,
+    );
   Object.assign(process.env, localEnvironment(info));
 }
 

@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { ensureDemoAccount, keyIsCurrent } from '../infra/local/demo.ts';
 import { startLocalStack, writeLocalInfo } from '../infra/local/stack.ts';
+import { loadPersistentSecrets, savePersistentSecrets } from '../infra/local/state.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,6 +37,7 @@ async function shutdown(signal: string) {
   await stack.stop();
   process.exit(0);
 }
+let fatal = false;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
   process.on(signal, () => void shutdown(signal));
 
@@ -44,6 +46,12 @@ try {
     port,
     inMemory: values['in-memory'],
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
+    // A part that died for good: the stack stops itself; say which part and why, and exit 1.
+    onFatal: (message) => {
+      fatal = true;
+      console.error(`cobro: ${message}`);
+    },
+    onNotice: (message) => console.error(`cobro: ${message}`),
     ...(values.quiet
       ? {}
       : {
@@ -63,12 +71,27 @@ try {
 }
 
 if (!stack) throw new Error('unreachable: startup either returned a stack or exited');
+void stack.stopped.then(() => {
+  if (!stopping) process.exit(fatal ? 1 : 0);
+});
+const stateDir = stack.infoPath.replace(/\/local\.json$/, '');
 const { demo, created } = await ensureDemoAccount(stack.info);
 stack.info.demo = demo;
-writeLocalInfo(stack.infoPath.replace(/\/local\.json$/, ''), stack.info);
+writeLocalInfo(stateDir, stack.info);
+// Only a persistent start records its demo account there; an in-memory run keeps its own to itself.
+if (!values['in-memory'] && created)
+  savePersistentSecrets(stateDir, { ...loadPersistentSecrets(stateDir), demo });
 const rotated = ' (rotated since: use the key PATCH answered)';
-const note = async (key: string) => (created || (await keyIsCurrent(key)) ? '' : rotated);
-const [testNote, liveNote] = await Promise.all([note(demo.test_key), note(demo.live_key)]);
+const current = async (key: string) => created || (await keyIsCurrent(key));
+const [testCurrent, liveCurrent] = await Promise.all([current(demo.test_key), current(demo.live_key)]);
+const testNote = testCurrent ? '' : rotated;
+const liveNote = liveCurrent ? '' : rotated;
+// The try: lines never show a dead key: after a rotation they show where the key goes instead.
+const tryKey = testCurrent ? demo.test_key : '<your test key>';
+const tryHint = testCurrent
+  ? ''
+  : `
+       (the demo test key above was rotated: put the key PATCH /v1/auth/api-keys/ answered in place of <your test key>)`;
 
 const { info } = stack;
 // One write, so whoever waits for the ready line has the keys in the same chunk.
@@ -88,9 +111,9 @@ console.log(`cobro listening on ${info.api_url}
   EventBridge      ${info.endpoints.eventbridge}
   state            ${stack.infoPath}
 
-  try: curl -u ${demo.test_key}: ${info.api_url}/v1/auth/api-keys/
-       curl -u ${demo.test_key}: -H 'content-type: application/json' \\
+  try: curl -u ${tryKey}: ${info.api_url}/v1/auth/api-keys/
+       curl -u ${tryKey}: -H 'content-type: application/json' \\
          -d '{"amount":"25.00","description":"First order","currency":"USD","items":["Tea"],"return_url":"http://localhost/thanks"}' \\
          ${info.api_url}/v1/payments/
-       then open data.redirect in a browser and pay with 4242 4242 4242 4242.
+       then open data.redirect in a browser and pay with 4242 4242 4242 4242.${tryHint}
   Ctrl-C stops everything.`);

@@ -8,13 +8,16 @@ import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { authorizer, binaryMediaTypes, fallback } from '../shared/api/routes.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
-import { authorizer, binaryMediaTypes, fallback, routes, segments } from '../shared/http/routes.ts';
-import type { Stage } from './cobro-stack.ts';
+import { type Route, segments } from '../shared/http/route.ts';
+import type { Stage } from './stage.ts';
 
 export interface CobroApiProps {
   /** Names the API and its deployment stage. */
   readonly stage: Stage;
+  /** The route rows, one method each (shared/http/routes.ts in the app). */
+  readonly routes: readonly Route[];
   /** The function of a handler module named in shared/http/routes.ts (routes, fallback, authorizer). */
   readonly functionFor: (handler: string) => lambda.IFunction;
   /**
@@ -86,20 +89,31 @@ export class CobroApi extends Construct {
       resultsCacheTtl: Duration.seconds(authorizer.cacheTtlSeconds),
     });
 
-    // One integration for every fallback method, with one API-wide invoke permission: a permission
-    // per method would grow the fallback's resource policy with every route toward Lambda's 20 KB cap.
-    const fallbackIntegration = new apigateway.LambdaIntegration(props.functionFor(fallback.handler), {
-      scopePermissionToMethod: false,
-    });
+    // One integration per function, with one invoke permission for this API (source arn
+    // `<api>/*/*/*`, test-invoke included) instead of two per method: a function costs one
+    // permission however many methods it serves, and its resource policy does not grow toward
+    // Lambda's 20 KB cap. The API is this stack's own, so only methods declared here reach it.
+    const integrations = new Map<string, apigateway.LambdaIntegration>();
+    const integrationFor = (handler: string): apigateway.LambdaIntegration => {
+      let integration = integrations.get(handler);
+      if (!integration) {
+        integration = new apigateway.LambdaIntegration(props.functionFor(handler), {
+          scopePermissionToMethod: false,
+        });
+        integrations.set(handler, integration);
+      }
+      return integration;
+    };
+    const fallbackIntegration = integrationFor(fallback.handler);
     const routed = new Set<apigateway.IResource>([api.root]);
 
-    for (const route of routes) {
+    for (const route of props.routes) {
       const resource = segments(route.path).reduce<apigateway.IResource>(
         (parent, part) => parent.getResource(part) ?? parent.addResource(part),
         api.root,
       );
       routed.add(resource);
-      const integration = new apigateway.LambdaIntegration(props.functionFor(route.handler));
+      const integration = integrationFor(route.handler);
       if (route.auth) {
         const method = resource.addMethod(route.method, integration, {
           authorizationType: apigateway.AuthorizationType.CUSTOM,

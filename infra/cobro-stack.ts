@@ -24,31 +24,23 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { envNames } from '../shared/config.ts';
+import { type EventRule, eventRules, type Schedule, schedules } from '../shared/api/event-rules.ts';
+import { authorizer, fallback, routes } from '../shared/api/routes.ts';
+import { envNames } from '../shared/core/config.ts';
+import { isHostName } from '../shared/core/host-name.ts';
 import { tableDefinition } from '../shared/db/table.ts';
-import { eventRules, eventSource, schedules } from '../shared/events/rules.ts';
-import { isHostName } from '../shared/http/host-name.ts';
-import { type Access, authorizer, fallback, routes } from '../shared/http/routes.ts';
+import { eventSource } from '../shared/events/event.ts';
+import type { Access, Route } from '../shared/http/route.ts';
+import { routeTableOf } from '../shared/http/route.ts';
 import { CobroApi } from './api.ts';
-
-export type Stage = 'dev' | 'prod';
-
-/** The stages the app can be synthesized for. */
-export const stages: readonly Stage[] = ['dev', 'prod'];
+import { esmRequireBanner, functionBundling } from './bundling.ts';
+import type { Stage } from './stage.ts';
 
 /** Placeholder sender; SES only sends from a verified identity, so set `mailFrom` before real mail. */
 export const defaultMailFrom = 'no-reply@example.com';
 
 /** Repository root: handler paths in `shared/` are relative to it, and bundling needs its lock file. */
 const repoRoot = path.resolve(import.meta.dirname, '..');
-
-/** Checks the `stage` context value, failing synth on anything but `dev` or `prod`. */
-export function parseStage(value: unknown): Stage {
-  if (typeof value === 'string' && (stages as readonly string[]).includes(value)) return value as Stage;
-  throw new Error(
-    `Unknown stage ${JSON.stringify(value)}: pass -c stage=dev or -c stage=prod (default: dev, from cdk.json).`,
-  );
-}
 
 /**
  * Checks the `baseUrl` context value (a custom domain in front of the API): absolute https, a host
@@ -81,6 +73,20 @@ export function functionId(handler: string): string {
   return `${pascalCase(path.basename(handler, path.extname(handler)))}Fn`;
 }
 
+/**
+ * Construct id part of the IAM access a row grants (`{ table: 'write', events: true }` →
+ * `TableWriteEvents`, `{}` → `NoData`); the secrets, which are not IAM grants, leave it alone.
+ */
+function profileName(access: Access): string {
+  const parts = [
+    access.table && `Table-${access.table}`,
+    access.events && 'Events',
+    access.mail && 'Mail',
+    access.media && `Media-${access.media}`,
+  ].filter((part): part is string => typeof part === 'string');
+  return parts.length > 0 ? pascalCase(parts.join('-')) : 'NoData';
+}
+
 /** `api-key-rotated-email` → `ApiKeyRotatedEmail`. */
 function pascalCase(name: string): string {
   return name
@@ -104,6 +110,21 @@ export interface CobroStackProps extends StackProps {
    * @default the API's own URL, https://<restApiId>.execute-api.<region>.<urlSuffix>/<stage>
    */
   readonly baseUrl?: string;
+  /**
+   * The API's route rows. Tests pass a projected table here to measure the template a larger API
+   * would make.
+   * @default the route table in shared/http/routes.ts
+   */
+  readonly routes?: readonly Route[];
+  /** @default the event rules in shared/events/rules.ts */
+  readonly eventRules?: readonly EventRule[];
+  /** @default the schedules in shared/events/rules.ts */
+  readonly schedules?: readonly Schedule[];
+  /**
+   * The source file bundled for a handler module.
+   * @default the handler path under the repository root
+   */
+  readonly entryFor?: (handler: string) => string;
 }
 
 /** What a handler's function differs in; everything else is shared by all functions. */
@@ -116,6 +137,8 @@ interface FunctionSpec {
   readonly timeout: Duration;
   /** Where asynchronous invocations that still fail after Lambda's retries end up. @default none */
   readonly deadLetterQueue?: sqs.IQueue;
+  /** Variables of this function alone. @default none */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 export class CobroStack extends Stack {
@@ -127,11 +150,15 @@ export class CobroStack extends Stack {
   readonly api: CobroApi;
   private readonly mailFrom: string;
   private readonly functions = new Map<string, { fn: NodejsFunction; access: Access }>();
+  private readonly entryFor: (handler: string) => string;
+  private readonly profiles = new Map<string, { role: iam.Role; logGroup: logs.LogGroup }>();
 
   constructor(scope: Construct, id: string, props: CobroStackProps) {
     super(scope, id, props);
     const { stage } = props;
     this.mailFrom = props.mailFrom ?? defaultMailFrom;
+    this.entryFor = props.entryFor ?? ((handler) => path.join(repoRoot, handler));
+    const routeRows = props.routes ?? routes;
 
     // Server access logs are delivered under a bucket policy rather than the legacy
     // LogDeliveryWrite ACL, which new buckets (ACLs disabled) reject. Must be set before any child.
@@ -194,17 +221,23 @@ export class CobroStack extends Stack {
         'A new key only makes Idempotency-Keys stored in the last 24 hours answer 409 instead of replaying; functions read it at deploy time (dynamic reference), so a scheduled rotation would not reach them. Rotate deliberately by putting a new value and redeploying.',
     });
 
-    const apiFunction = (handler: string, access: Access, memorySize?: number) =>
-      this.handlerFunction({ handler, access, memorySize, timeout: Duration.seconds(10) });
-    for (const route of routes) {
+    const apiFunction = (
+      handler: string,
+      access: Access,
+      memorySize?: number,
+      environment?: Record<string, string>,
+    ) => this.handlerFunction({ handler, access, memorySize, timeout: Duration.seconds(10), environment });
+    for (const route of routeRows) {
       // Every authenticated POST honours Idempotency-Key, whose fingerprint is keyed with this secret.
       const idempotent = route.auth && route.method === 'POST';
       apiFunction(route.handler, idempotent ? { ...route.access, fingerprintSecret: true } : route.access);
     }
-    apiFunction(fallback.handler, fallback.access);
+    apiFunction(fallback.handler, fallback.access, undefined, {
+      [envNames.routeTable]: JSON.stringify(routeTableOf(routeRows)),
+    });
     apiFunction(authorizer.handler, authorizer.access, 256);
 
-    for (const rule of eventRules) {
+    for (const rule of props.eventRules ?? eventRules) {
       const ruleId = `${pascalCase(rule.name)}Rule`;
       // One queue catches both failures: events the rule could not deliver, and (as the function's
       // own DLQ) events the function still failed on after Lambda's asynchronous retries, which the
@@ -228,7 +261,7 @@ export class CobroStack extends Stack {
       });
     }
 
-    for (const schedule of schedules) {
+    for (const schedule of props.schedules ?? schedules) {
       const ruleId = `${pascalCase(schedule.name)}Schedule`;
       const target = this.handlerFunction({
         handler: schedule.target,
@@ -245,6 +278,7 @@ export class CobroStack extends Stack {
 
     this.api = new CobroApi(this, 'Api', {
       stage,
+      routes: routeRows,
       functionFor: (handler) => {
         const made = this.functions.get(handler);
         if (!made) throw new Error(`no function for handler ${handler}`);
@@ -284,22 +318,17 @@ export class CobroStack extends Stack {
       return existing.fn;
     }
     const id = functionId(spec.handler);
-    const logGroup = new logs.LogGroup(this, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
-    // Own role instead of the default one: AWSLambdaBasicExecutionRole may write to every log group
-    // in the account, this role only to the function's own.
-    const role = new iam.Role(this, `${id}Role`, {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `cobro ${spec.handler}`,
-    });
-    logGroup.grantWrite(role);
+    const { role, logGroup } = this.profile(spec.access, spec.deadLetterQueue);
 
     const environment: Record<string, string> = {
       [envNames.table]: this.table.tableName,
       [envNames.eventBus]: this.bus.eventBusName,
       [envNames.mediaBucket]: this.mediaBucket.bucketName,
       [envNames.mailFrom]: this.mailFrom,
-      NODE_OPTIONS: '--enable-source-maps',
+      ...spec.environment,
     };
+    // Source maps cost every cold start (`npm run bench -- --only cold`): see infra/bundling.ts.
+    if (functionBundling.sourceMap) environment.NODE_OPTIONS = '--enable-source-maps';
     if (spec.access.tokenSecret) {
       // A CloudFormation dynamic reference: the template holds only `{{resolve:secretsmanager:...}}`
       // and CloudFormation puts the value into the function configuration at deploy time. Handlers
@@ -313,7 +342,7 @@ export class CobroStack extends Stack {
     }
 
     const fn = new NodejsFunction(this, id, {
-      entry: path.join(repoRoot, spec.handler),
+      entry: this.entryFor(spec.handler),
       projectRoot: repoRoot,
       depsLockFilePath: path.join(repoRoot, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_24_X,
@@ -328,33 +357,63 @@ export class CobroStack extends Stack {
         format: OutputFormat.ESM,
         mainFields: ['module', 'main'],
         // Some CommonJS dependencies call require(); an ESM bundle has none unless we make one.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        banner: esmRequireBanner,
         minify: true,
-        sourceMap: true,
+        sourceMap: functionBundling.sourceMap,
+        // Bundled, the SDK is tree-shaken and loads faster than the runtime's copy (infra/bundling.ts).
+        externalModules: functionBundling.bundleAwsSdk ? [] : ['@aws-sdk/*'],
         target: 'node24',
       },
     });
-    this.grant(fn, role, spec.access);
     this.functions.set(spec.handler, { fn, access: spec.access });
     return fn;
   }
 
-  /** Grants a function what its `access` row names, and acknowledges the wildcards those grants carry. */
-  private grant(fn: NodejsFunction, role: iam.Role, access: Access): void {
+  /**
+   * The role and log group of every function with this access (and dead-letter queue). Functions
+   * whose rows grant the same IAM access share one role, its one policy and one log group: the
+   * role's statements are exactly what each of them would get alone, so sharing widens no data
+   * access, and it keeps the per-function cost at the function, its method and its invoke
+   * permission (a role, a policy and a log group per function would take the contract's endpoints
+   * past CloudFormation's 500 resources). The secrets rows carry are environment values (dynamic
+   * references), not IAM, so they do not split a profile. A function with a dead-letter queue gets a
+   * role of its own, since that queue is a grant only it has. Lambda names each log stream of a
+   * shared log group after its function (`YYYY/MM/DD/<function name>[<version>]<id>`).
+   */
+  private profile(access: Access, deadLetterQueue?: sqs.IQueue): { role: iam.Role; logGroup: logs.LogGroup } {
+    const name = `${profileName(access)}${deadLetterQueue?.node.id ?? ''}`;
+    const existing = this.profiles.get(name);
+    if (existing) return existing;
+    const logGroup = new logs.LogGroup(this, `${name}Logs`, { retention: logs.RetentionDays.ONE_MONTH });
+    // Own role instead of the default one: AWSLambdaBasicExecutionRole may write to every log group
+    // in the account, this role only to its profile's.
+    const role = new iam.Role(this, `${name}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `cobro functions with access: ${name}`,
+    });
+    logGroup.grantWrite(role);
+    this.grant(role, access);
+    const made = { role, logGroup };
+    this.profiles.set(name, made);
+    return made;
+  }
+
+  /** Grants a role what an `access` row names, and acknowledges the wildcards those grants carry. */
+  private grant(role: iam.Role, access: Access): void {
     const ack = (finding: string, reason: string) =>
       Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
 
     if (access.table) {
-      if (access.table === 'write') this.table.grantReadWriteData(fn);
-      else this.table.grantReadData(fn);
+      if (access.table === 'write') this.table.grantReadWriteData(role);
+      else this.table.grantReadData(role);
       ack(
         `Resource::<${this.logicalIdOf(this.table)}.Arn>/index/*`,
         'Queries go through the GSIs named in shared/db/table.ts; index/* covers exactly those indexes of this one table.',
       );
     }
-    if (access.events) this.bus.grantPutEventsTo(fn);
+    if (access.events) this.bus.grantPutEventsTo(role);
     if (access.media === 'read') {
-      this.mediaBucket.grantRead(fn);
+      this.mediaBucket.grantRead(role);
       ack(
         `Resource::<${this.logicalIdOf(this.mediaBucket)}.Arn>/*`,
         'Serves stored images by name; the wildcard covers objects of the media bucket only.',
@@ -364,7 +423,7 @@ export class CobroStack extends Stack {
       }
     }
     if (access.media === 'write') {
-      this.mediaBucket.grantReadWrite(fn);
+      this.mediaBucket.grantReadWrite(role);
       const bucket = `<${this.logicalIdOf(this.mediaBucket)}.Arn>`;
       ack(
         `Resource::${bucket}/*`,
@@ -378,7 +437,7 @@ export class CobroStack extends Stack {
       }
     }
     if (access.mail) {
-      fn.addToRolePolicy(
+      role.addToPolicy(
         new iam.PolicyStatement({
           actions: ['ses:SendEmail', 'ses:SendRawEmail'],
           resources: [`arn:${this.partition}:ses:${this.region}:${this.account}:identity/*`],

@@ -1,8 +1,9 @@
 /** GET /v1/auth/api-keys/: both keys of the account, masked, whichever credential asks (D3). */
 import { getAccount } from '../../shared/accounts/repository.ts';
-import { makeDeps } from '../../shared/deps.ts';
+import type { ApiKeysView } from '../../shared/auth/schemas.ts';
+import { NotFound } from '../../shared/core/errors.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
-import { NotFound } from '../../shared/http/errors.ts';
 
 const deps = makeDeps();
 
@@ -15,6 +16,6 @@ export const handler = endpoint(async ({ account }) => {
     body: {
       test: { key: test.masked, created_at: test.created_at },
       live: { key: live.masked, created_at: live.created_at },
-    },
+    } satisfies ApiKeysView,
   };
 });

@@ -5,14 +5,12 @@
 import * as v from 'valibot';
 import { rotateApiKey } from '../../shared/accounts/repository.ts';
 import { RotateApiKeySchema } from '../../shared/auth/schemas.ts';
-import { makeDeps } from '../../shared/deps.ts';
-import { eventPublisher } from '../../shared/events/publish.ts';
+import { BadRequest, envelope, Forbidden } from '../../shared/core/errors.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { eventPublisher, sendCommitted } from '../../shared/events/publish.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
-import { BadRequest, envelope, Forbidden } from '../../shared/http/errors.ts';
-import { logger } from '../../shared/log.ts';
 
-const deps = makeDeps();
-const events = eventPublisher();
+const deps = { ...makeDeps(), events: eventPublisher() };
 
 export const handler = endpoint(async ({ body, account, lang }) => {
   const parsed = v.safeParse(RotateApiKeySchema, body);
@@ -21,20 +19,8 @@ export const handler = endpoint(async ({ body, account, lang }) => {
   // D3 (amended): a test key may rotate only the test key; a live key or a bearer token either.
   if (account.keyMode === 'test' && type === 'live') throw new Forbidden('api_key_rotation_forbidden');
   const rotated = await rotateApiKey(deps, account.developerId, type);
-  try {
-    await events.publish(
-      {
-        type: 'api_key.rotated',
-        developerId: account.developerId,
-        test: type === 'test',
-        data: { type, key: rotated.info.masked, created_at: rotated.info.created_at },
-      },
-      deps.clock(),
-    );
-  } catch (error) {
-    // The rotation has committed: the caller must still get the new key, so a lost notice is only logged.
-    logger.error('api_key.rotated was not published', { error: error as Error });
-  }
+  // The rotation has committed: the caller gets the new key even if the send is lost (it is logged).
+  await sendCommitted(deps.events, rotated.event);
   return {
     status: 200,
     body: envelope(200, 'api_key_rotated', lang, {

@@ -4,10 +4,10 @@
  * API Gateway caches either for 60 s per Authorization value, so the policy covers every method.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { toAuthorizerContext } from '../../shared/auth/account-context.ts';
 import { authenticate } from '../../shared/auth/authenticate.ts';
-import { envNames, requireEnv } from '../../shared/config.ts';
-import { makeDeps } from '../../shared/deps.ts';
+import { toAuthorizerContext } from '../../shared/core/account.ts';
+import { envNames, requireEnv } from '../../shared/core/config.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { headerOf } from '../../shared/http/headers.ts';
 
 const deps = makeDeps();

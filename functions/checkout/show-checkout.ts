@@ -6,7 +6,7 @@
 import { pageAnswer, pageUrl, sessionOf } from '../../shared/checkout/http.ts';
 import { unknownPage } from '../../shared/checkout/pages.ts';
 import { pageFor } from '../../shared/checkout/views.ts';
-import { makeDeps } from '../../shared/deps.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 

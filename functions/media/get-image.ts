@@ -2,7 +2,7 @@
  * GET /media/{name}: an image cobro stored (a plan's `image`), without credentials so it loads in
  * a browser. Names are content hashes, so an answer never changes and may be cached for a year.
  */
-import { NotFound } from '../../shared/http/errors.ts';
+import { NotFound } from '../../shared/core/errors.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { typeOfMediaName } from '../../shared/media/images.ts';
 import { s3MediaStore } from '../../shared/media/store.ts';

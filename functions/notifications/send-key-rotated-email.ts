@@ -1,17 +1,15 @@
 /** Target of `api_key.rotated`: tells the account's owner by e-mail that a key was replaced. */
 import type { EventBridgeEvent } from 'aws-lambda';
+import { apiKeyRotated } from '../../shared/accounts/events.ts';
 import { getAccount } from '../../shared/accounts/repository.ts';
-import { makeDeps } from '../../shared/deps.ts';
-import type { EventDetail } from '../../shared/events/publish.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
 
 const deps = makeDeps();
 const mailer = sesMailer();
 
-type KeyRotated = EventDetail<{ type: 'test' | 'live'; key: string; created_at: string }>;
-
-export const handler = async (event: EventBridgeEvent<'api_key.rotated', KeyRotated>): Promise<void> => {
-  const { developer_id: developerId, data } = event.detail;
+export const handler = async (event: EventBridgeEvent<'api_key.rotated', unknown>): Promise<void> => {
+  const { developer_id: developerId, data } = apiKeyRotated.read(event.detail);
   const account = await getAccount(deps, developerId);
   if (!account) return; // the account is gone: nobody to tell
   await mailer.send({

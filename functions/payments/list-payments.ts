@@ -3,10 +3,10 @@
  * list view, newest first, at most `limit` (default 100, max 1000), older ones with `created_before`.
  */
 import { chargeView } from '../../shared/charges/charge.ts';
-import { makeDeps } from '../../shared/deps.ts';
+import { listCharges } from '../../shared/charges/repository.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { parsePaymentListQuery } from '../../shared/payments/list-query.ts';
-import { listCharges } from '../../shared/payments/repository.ts';
 
 const deps = makeDeps();
 

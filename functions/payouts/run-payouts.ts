@@ -1,6 +1,7 @@
 /** Scheduled payout step: pays out the live charges that are due (D5); the CLI runs the same step. */
-import { makeDeps } from '../../shared/deps.ts';
-import { logger } from '../../shared/log.ts';
+
+import { logger } from '../../shared/core/log.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { runPayouts } from '../../shared/payouts/run.ts';
 
 const deps = makeDeps();

@@ -1,8 +1,9 @@
 /** POST /v1/plans/: creates a plan; 201 with `data.id`, its key. */
-import { makeDeps } from '../../shared/deps.ts';
+
+import { envelope } from '../../shared/core/errors.ts';
+import { validate } from '../../shared/core/validation.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
-import { envelope } from '../../shared/http/errors.ts';
-import { validate } from '../../shared/http/validation.ts';
 import { imageField, storedImageOf } from '../../shared/media/images.ts';
 import { s3MediaStore, saveImage } from '../../shared/media/store.ts';
 import { newPlan } from '../../shared/plans/plan.ts';

@@ -3,12 +3,10 @@
  * `plan.deleted` record stand, and the caller still gets 200. The fault is real: the handler's
  * EventBridge client points at a port where nothing listens.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { keys } from '../../shared/db/keys.ts';
-import { makeDeps } from '../../shared/deps.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../../test/support/stack.ts';
+import { storedEventItems } from '../../test/support/table.ts';
 
 let handler: typeof import('./delete-plan.ts').handler;
 let account: TestAccount;
@@ -59,18 +57,9 @@ describe('delete-plan with the event bus down', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ code: 200, type: 'success' });
 
     expect((await api('GET', `/v1/plans/${planId}/`, { auth })).status).toBe(404);
-    const deps = makeDeps();
-    const { gsi1pk } = keys.eventInList(account.developerId, 'test', '', '');
-    const stored = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': gsi1pk },
-      }),
-    );
-    expect(stored.Items?.map((item) => item.detail.type)).toEqual(['plan.deleted']);
-    expect(stored.Items?.[0]?.detail.data.object.key).toBe(planId);
-    expect(stored.Items?.[0]?.detail.data.account.email).toBe(account.email);
+    const stored = await storedEventItems(account.developerId, 'test');
+    expect(stored.map((item) => item.detail.type)).toEqual(['plan.deleted']);
+    expect(stored[0]?.detail.data.object.key).toBe(planId);
+    expect(stored[0]?.detail.data.account.email).toBe(account.email);
   });
 });

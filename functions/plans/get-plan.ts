@@ -1,5 +1,5 @@
 /** GET /v1/plans/{id}/: one plan of the account, in the request's mode; 404 otherwise. */
-import { makeDeps } from '../../shared/deps.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { planIdParam } from '../../shared/plans/path.ts';

@@ -1,9 +1,9 @@
 /** GET /v1/plans/: the account's plans in the request's mode, newest first, in Envelope A (D9). */
 import { getAccount } from '../../shared/accounts/repository.ts';
-import { makeDeps } from '../../shared/deps.ts';
+import { numberedPage } from '../../shared/core/pagination.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
-import { numberedPage } from '../../shared/http/pagination.ts';
 import { parsePlanListQuery } from '../../shared/plans/list-query.ts';
 import { planView } from '../../shared/plans/plan.ts';
 import { listPlans } from '../../shared/plans/repository.ts';

@@ -2,10 +2,11 @@
  * PUT /v1/plans/{id}/: changes name, description, image, trial days or `active`. The price,
  * interval and currency never change (400); a request that changes nothing answers type info.
  */
-import { makeDeps } from '../../shared/deps.ts';
+
+import { BadRequest, envelope, NotFound } from '../../shared/core/errors.ts';
+import { validate } from '../../shared/core/validation.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
-import { BadRequest, envelope, NotFound } from '../../shared/http/errors.ts';
-import { validate } from '../../shared/http/validation.ts';
 import { imageField, storedImageOf } from '../../shared/media/images.ts';
 import { s3MediaStore, saveImage } from '../../shared/media/store.ts';
 import { planIdParam } from '../../shared/plans/path.ts';

@@ -1,7 +1,8 @@
 /** GET /v1/refunds/{refund_id}/: one refund, by its id or its `re_` provider id (D4). */
-import { makeDeps } from '../../shared/deps.ts';
+
+import { RawError } from '../../shared/core/errors.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
-import { RawError } from '../../shared/http/errors.ts';
 import { refundIdOf, refundView } from '../../shared/refunds/refund.ts';
 import { getRefund } from '../../shared/refunds/repository.ts';
 
@@ -9,9 +10,7 @@ const deps = makeDeps();
 
 export const handler = endpoint(async ({ params, account, mode }) => {
   const id = refundIdOf(params.refund_id ?? '');
-  const refund = /^[A-Za-z0-9]{24}$/.test(id)
-    ? await getRefund(deps, { developerId: account.developerId, mode }, id)
-    : undefined;
+  const refund = await getRefund(deps, { developerId: account.developerId, mode }, id);
   // The error table's "Refund or charge 404": a body with `detail`.
   if (!refund) throw new RawError(404, { detail: 'Not found.' });
   return { status: 200, body: refundView(refund) };

@@ -1,6 +1,7 @@
 /** GET /v1/refunds/: the account's refunds, newest first, as a bare array; `charge_id` narrows to one charge. */
-import { makeDeps } from '../../shared/deps.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { parseRefundListQuery } from '../../shared/refunds/list-query.ts';
 import { refundView } from '../../shared/refunds/refund.ts';
 import { listRefunds } from '../../shared/refunds/repository.ts';
 
@@ -9,14 +10,10 @@ const deps = makeDeps();
 const maxRefunds = 1000;
 
 export const handler = endpoint(async ({ query, account, mode }) => {
-  const chargeId = query.charge_id?.trim() || undefined;
   const refunds = await listRefunds(
     deps,
     { developerId: account.developerId, mode },
-    {
-      ...(chargeId ? { chargeId } : {}),
-      limit: maxRefunds,
-    },
+    { ...parseRefundListQuery(query), limit: maxRefunds },
   );
   return { status: 200, body: refunds.map(refundView) };
 });

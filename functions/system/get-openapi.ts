@@ -1,7 +1,8 @@
 /** GET /openapi.json: the API described from its own route table and schemas. */
+
+import { openApiDocument } from '../../shared/api/openapi.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
-import { openApiDocument } from '../../shared/http/openapi.ts';
 
 // The server is the stage's configured base URL, whatever Host the caller sent.
 const document = openApiDocument(publicBaseUrl());

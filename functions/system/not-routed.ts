@@ -1,11 +1,15 @@
 /** Every request no route takes: 405 with Allow on a known path, 404 otherwise (D12). */
-import { MethodNotAllowed, NotFound } from '../../shared/http/errors.ts';
+import { envNames, requireEnv } from '../../shared/core/config.ts';
+import { MethodNotAllowed, NotFound } from '../../shared/core/errors.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
-import { allowedMethods } from '../../shared/http/routes.ts';
+import { allowedMethodsIn, type RouteTable } from '../../shared/http/route.ts';
+
+// The table's methods and paths, from the environment the CDK app and the local stack set.
+const table = JSON.parse(requireEnv(envNames.routeTable)) as RouteTable;
 
 export const handler = publicEndpoint(
   async ({ event }) => {
-    const allowed = allowedMethods(event.path);
+    const allowed = allowedMethodsIn(table, event.path);
     if (allowed.length > 0) throw new MethodNotAllowed(event.httpMethod, allowed);
     throw new NotFound();
   },

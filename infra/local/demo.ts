@@ -1,7 +1,7 @@
 /** The demo account `npm start` creates on first start and prints every time. */
 import { createAccount, credentialsOf, findApiKey, getAccount } from '../../shared/accounts/repository.ts';
-import { makeDeps } from '../../shared/deps.ts';
-import { Conflict } from '../../shared/http/errors.ts';
+import { Conflict } from '../../shared/core/errors.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import type { DemoAccount, LocalInfo } from './stack.ts';
 
 /** The demo account of this stack: the one recorded in local.json if its store still has it, else a new one. */

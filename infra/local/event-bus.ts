@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { rulesFor } from '../../shared/events/rules.ts';
+import { rulesFor } from '../../shared/api/event-rules.ts';
 import { invoke } from './lambda.ts';
 
 interface PutEventsEntry {

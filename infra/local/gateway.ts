@@ -7,9 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { authorizer, binaryMediaTypes, fallback, findRoute } from '../../shared/api/routes.ts';
+import { maxBodyBytes } from '../../shared/core/limits.ts';
 import { type GatewayAnswer, renderGatewayAnswer } from '../../shared/http/gateway-responses.ts';
 import { headerOf } from '../../shared/http/headers.ts';
-import { authorizer, binaryMediaTypes, fallback, findRoute, maxBodyBytes } from '../../shared/http/routes.ts';
 import { invoke } from './lambda.ts';
 
 export interface GatewayOptions {

@@ -2,13 +2,15 @@
  * The whole service on loopback with no AWS account (D1): DynamoDB Local, the S3 and SES emulators,
  * the local event bus and the gateway, wired through the AWS SDK's standard endpoint variables only.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import S3rver from '@20minutes/s3rver';
 import sesEmulator from 'aws-ses-v2-local';
+import { fallback } from '../../shared/api/routes.ts';
 
 // The package is CommonJS with a default export: Node's ESM loader puts it behind `.default`,
 // a bundler-style loader (vitest) hands it over directly.
@@ -16,19 +18,47 @@ type StartSes = typeof sesEmulator.default;
 const sesModule = sesEmulator as unknown as StartSes | { default: StartSes };
 const startSesEmulator: StartSes = typeof sesModule === 'function' ? sesModule : sesModule.default;
 
-import type { AccountCredentials } from '../../shared/accounts/repository.ts';
-import { envNames } from '../../shared/config.ts';
-import { ensureTable, startDynamo } from './dynamodb.ts';
+import { envNames } from '../../shared/core/config.ts';
+import { ensureTable, superviseDynamo } from './dynamodb.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
+import { acquireLock } from './lock.ts';
+import { persistSentMail } from './mail.ts';
 import { onFreePort, portIsFree } from './ports.ts';
+import {
+  type DemoAccount,
+  type LocalCredentials,
+  legacyAccessKeyId,
+  loadPersistentSecrets,
+  migrateDynamoData,
+  newSecrets,
+  writePrivate,
+} from './state.ts';
+
+export type { DemoAccount } from './state.ts';
+
+// The S3 emulator checks signatures against its account registry, which knows only S3RVER/S3RVER:
+// the stack's own key pair is registered there, and the fixed one removed.
+const s3Accounts = createRequire(import.meta.url)('@20minutes/s3rver/lib/models/account.js') as {
+  DUMMY_ACCOUNT: {
+    createKeyPair(accessKeyId: string, secretAccessKey: string): void;
+    revokeAccessKey(accessKeyId: string): void;
+  };
+};
 
 export const projectRoot = resolve(import.meta.dirname, '../..');
 
 export const defaultPorts = { api: 3000, dynamodb: 8000, s3: 4569, ses: 8005, eventbridge: 4010 } as const;
 
-/** What `.cobro/local.json` holds: enough for the CLI and tests to find the running stack. */
+/**
+ * What `.cobro/local.json` holds while a stack runs: enough for the CLI and tests to find it and
+ * reach its store. It describes the running stack only (a persistent one's secrets live in
+ * persistent.json; an in-memory one's nowhere else) and is removed when the stack stops.
+ */
 export interface LocalInfo {
+  /** The process running the stack. */
+  pid: number;
+  in_memory: boolean;
   api_url: string;
   checkout_url: string;
   health_url: string;
@@ -40,15 +70,14 @@ export interface LocalInfo {
   mail_from: string;
   ports: { api: number; dynamodb: number; s3: number; ses: number; eventbridge: number };
   endpoints: { dynamodb: string; s3: string; ses: string; eventbridge: string };
-  /** Signs local bearer tokens; kept so tokens survive a restart. Local only: .cobro is git-ignored. */
+  /** Signs local bearer tokens. Local only: .cobro is git-ignored and the file is owner-only. */
   token_secret: string;
   /** Keys the fingerprints of idempotent requests (FINGERPRINT_SECRET); local only, like token_secret. */
   fingerprint_secret: string;
+  /** The key pair DynamoDB Local and the S3 emulator know this stack by. */
+  aws_credentials: LocalCredentials;
   demo?: DemoAccount;
 }
-
-/** The demo account's credentials, as `accounts create` prints them. */
-export type DemoAccount = AccountCredentials;
 
 export class PortInUse extends Error {
   readonly port: number;
@@ -62,8 +91,8 @@ export class PortInUse extends Error {
 export function localEnvironment(info: LocalInfo): Record<string, string> {
   return {
     AWS_REGION: info.region,
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_ACCESS_KEY_ID: info.aws_credentials.access_key_id,
+    AWS_SECRET_ACCESS_KEY: info.aws_credentials.secret_access_key,
     AWS_EC2_METADATA_DISABLED: 'true',
     AWS_ENDPOINT_URL_DYNAMODB: info.endpoints.dynamodb,
     AWS_ENDPOINT_URL_S3: info.endpoints.s3,
@@ -77,6 +106,7 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     [envNames.tokenSecret]: info.token_secret,
     [envNames.fingerprintSecret]: info.fingerprint_secret,
     [envNames.publicBaseUrl]: info.api_url,
+    ...fallback.environment,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
   };
 }
@@ -91,6 +121,13 @@ export interface StartOptions {
   /** Called after each API request (access log). */
   onRequest?: Parameters<typeof startGateway>[0]['onRequest'];
   onDelivery?: (delivery: Delivery) => void;
+  /**
+   * A part died and cannot be brought back (see superviseDynamo): the stack is being stopped.
+   * @default prints the message to stderr
+   */
+  onFatal?: (message: string) => void;
+  /** A part was restarted, or is being restarted. @default prints to stderr */
+  onNotice?: (message: string) => void;
 }
 
 export interface LocalStack {
@@ -98,15 +135,9 @@ export interface LocalStack {
   infoPath: string;
   gateway: LocalGateway;
   bus: LocalEventBus;
+  /** Resolves once the stack stopped, whoever stopped it (a fatal error included). */
+  stopped: Promise<void>;
   stop(): Promise<void>;
-}
-
-function readInfo(path: string): Partial<LocalInfo> {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Partial<LocalInfo>;
-  } catch {
-    return {};
-  }
 }
 
 /** Reads `.cobro/local.json` of a running stack. */
@@ -119,32 +150,80 @@ export function readLocalInfo(stateDir = join(projectRoot, '.cobro')): LocalInfo
 export function writeLocalInfo(stateDir: string, info: LocalInfo): string {
   const path = join(stateDir, 'local.json');
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  writePrivate(path, info);
   return path;
+}
+
+/** Removes local.json if it still describes the stack of process `pid`. */
+function removeLocalInfo(stateDir: string, pid: number): void {
+  const path = join(stateDir, 'local.json');
+  try {
+    if ((JSON.parse(readFileSync(path, 'utf8')) as Partial<LocalInfo>).pid === pid)
+      rmSync(path, { force: true });
+  } catch {
+    // already gone or never written
+  }
 }
 
 /** Starts every part; on any failure stops what already started. */
 export async function startLocalStack(options: StartOptions): Promise<LocalStack> {
   const stateDir = resolve(options.stateDir ?? join(projectRoot, '.cobro'));
   const inMemory = options.inMemory ?? false;
-  if (options.port > 0 && !(await portIsFree(options.port))) throw new PortInUse(options.port);
   mkdirSync(stateDir, { recursive: true });
-  const previous = inMemory ? {} : readInfo(join(stateDir, 'local.json'));
-  const stops: (() => Promise<void>)[] = [];
-  const stop = async () => {
-    for (const fn of stops.reverse()) await fn().catch(() => undefined);
+  // Before anything else: a second stack on this folder is refused, naming the one that runs.
+  const lock = acquireLock(stateDir, options.port);
+  const stops: (() => Promise<void>)[] = [async () => lock.release()];
+  let stopping: Promise<void> | undefined;
+  let markStopped: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    markStopped = resolve;
+  });
+  const stop = () => {
+    stopping ??= (async () => {
+      for (const fn of stops.reverse()) await fn().catch(() => undefined);
+      markStopped();
+    })();
+    return stopping;
   };
+  const onFatal = options.onFatal ?? ((message: string) => console.error(`cobro: ${message}`));
+  const onNotice = options.onNotice ?? ((message: string) => console.error(`cobro: ${message}`));
   try {
+    if (options.port > 0 && !(await portIsFree(options.port))) throw new PortInUse(options.port);
+    const region = 'us-east-1';
+    // A persistent stack's secrets come from persistent.json (made on first start); an in-memory
+    // run makes its own and never writes that file.
+    const secrets = inMemory ? newSecrets() : loadPersistentSecrets(stateDir);
+    const credentials = secrets.aws_credentials;
+    const dataDir = inMemory ? null : join(stateDir, 'dynamodb');
+    if (dataDir) {
+      mkdirSync(dataDir, { recursive: true });
+      if (migrateDynamoData(dataDir, credentials.access_key_id, region))
+        onNotice(
+          `moved the DynamoDB Local data stored under the old fixed key ${legacyAccessKeyId} to this stack's own key`,
+        );
+    }
     const ports = { api: options.port, dynamodb: 0, s3: 0, ses: 0, eventbridge: 0 };
     const dynamo = await onFreePort(defaultPorts.dynamodb, (port) => {
       ports.dynamodb = port;
-      return startDynamo(port, inMemory ? null : join(stateDir, 'dynamodb'));
+      return superviseDynamo({
+        port,
+        dataDir,
+        credentials,
+        onNotice,
+        onFatal: (message) => {
+          onFatal(message);
+          void stop();
+        },
+      });
     });
     stops.push(dynamo.stop);
 
     const mediaBucket = 'cobro-local-media';
     const s3Dir = inMemory ? mkdtempSync(join(tmpdir(), 'cobro-s3-')) : join(stateDir, 's3');
     mkdirSync(s3Dir, { recursive: true });
+    s3Accounts.DUMMY_ACCOUNT.createKeyPair(credentials.access_key_id, credentials.secret_access_key);
+    s3Accounts.DUMMY_ACCOUNT.revokeAccessKey(legacyAccessKeyId);
+    stops.push(async () => s3Accounts.DUMMY_ACCOUNT.revokeAccessKey(credentials.access_key_id));
     const s3 = await onFreePort(defaultPorts.s3, async (port) => {
       ports.s3 = port;
       const server = new S3rver({
@@ -162,13 +241,16 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       if (inMemory) rmSync(s3Dir, { recursive: true, force: true });
     });
 
+    if (!inMemory) {
+      const mail = persistSentMail(join(stateDir, 'ses', 'sent.jsonl'));
+      stops.push(async () => mail.stop());
+    }
     const ses: Server = await onFreePort(defaultPorts.ses, (port) => {
       ports.ses = port;
       return startSesEmulator({ host: '127.0.0.1', port });
     });
     stops.push(() => new Promise((done) => ses.close(() => done())));
 
-    const region = 'us-east-1';
     const bus = await onFreePort(defaultPorts.eventbridge, (port) => {
       ports.eventbridge = port;
       return startEventBus(port, projectRoot, {
@@ -190,13 +272,13 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
         ses: `http://127.0.0.1:${ports.ses}`,
         eventbridge: bus.url,
       },
-      token_secret: previous.token_secret ?? randomBytes(48).toString('base64url'),
-      fingerprint_secret: previous.fingerprint_secret ?? randomBytes(48).toString('base64url'),
-      ...(previous.demo ? { demo: previous.demo } : {}),
+      ...secrets,
     };
-    await ensureTable(dynamo.endpoint, partial.table);
+    await ensureTable(dynamo.endpoint, partial.table, credentials);
     // Handlers read these when first imported, which happens only after this point.
     const placeholder: LocalInfo = {
+      pid: process.pid,
+      in_memory: inMemory,
       ...partial,
       api_url: '',
       checkout_url: '',
@@ -223,7 +305,10 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     // Before any request reaches a handler: public URLs start with the gateway's own origin.
     Object.assign(process.env, localEnvironment(info));
     const infoPath = writeLocalInfo(stateDir, info);
-    return { info, infoPath, gateway, bus, stop };
+    // Runs before the lock's release (stops run in reverse): local.json never outlives the lock.
+    stops.splice(1, 0, async () => removeLocalInfo(stateDir, process.pid));
+    lock.update({ port: apiPort, api_url: gateway.url });
+    return { info, infoPath, gateway, bus, stop, stopped };
   } catch (error) {
     await stop();
     throw error;

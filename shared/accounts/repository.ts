@@ -2,9 +2,16 @@
  * Accounts and their credentials in the single table. Keys and client secrets are stored only as
  * hashes; the plaintext leaves this module once, in the answer of the call that made it.
  */
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Mode } from '../auth/account-context.ts';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Mode } from '../core/account.ts';
+import { Conflict, NotFound } from '../core/errors.ts';
+import type { Deps } from '../db/deps.ts';
+import { defineEntity } from '../db/entity.ts';
+import { keys } from '../db/keys.ts';
+import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import { type EventDetail, eventWrite } from '../events/event.ts';
 import {
   generateApiKey,
   generateClientId,
@@ -12,11 +19,30 @@ import {
   hashSecret,
   maskKey,
   modeOfKey,
-} from '../auth/credentials.ts';
-import { keys } from '../db/keys.ts';
-import { conditionFailedAt } from '../db/transact.ts';
-import type { Deps } from '../deps.ts';
-import { Conflict, NotFound } from '../http/errors.ts';
+} from './credentials.ts';
+import { apiKeyRotated } from './events.ts';
+
+/** What every record of an account carries besides its own fields. */
+interface Owned {
+  developer_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The account record: profile and key metadata (hashes, masks, dates). */
+const accountEntity = defineEntity<Account>('account', (account) => keys.account(account.developer_id));
+/** Reserves an e-mail for one account (accounts are unique by e-mail). */
+const accountEmailEntity = defineEntity<Owned & { email: string }>('account_email', (reserved) =>
+  keys.accountEmail(reserved.email),
+);
+/** Finds an account and mode by an API key's keyed hash. */
+const apiKeyEntity = defineEntity<Owned & { hash: string; mode: Mode }>('api_key', (apiKey) =>
+  keys.apiKey(apiKey.hash),
+);
+/** Finds an account by its OAuth client id; holds the client secret's keyed hash. */
+const clientEntity = defineEntity<Owned & { client_id: string; secret_hash: string }>('client', (client) =>
+  keys.client(client.client_id),
+);
 
 export interface KeyInfo {
   hash: string;
@@ -112,47 +138,19 @@ export async function createAccount(
     updated_at: now,
   };
   const common = { developer_id: developerId, created_at: now, updated_at: now };
-  const fresh = 'attribute_not_exists(pk)';
   try {
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: deps.table,
-              Item: { ...keys.accountEmail(input.email), entity: 'account_email', ...common },
-              ConditionExpression: fresh,
-            },
-          },
-          {
-            Put: {
-              TableName: deps.table,
-              Item: { ...keys.account(developerId), entity: 'account', ...account },
-              ConditionExpression: fresh,
-            },
-          },
-          ...[testKey, liveKey].map((key) => ({
-            Put: {
-              TableName: deps.table,
-              Item: { ...keys.apiKey(hashSecret(key)), entity: 'api_key', mode: modeOfKey(key), ...common },
-              ConditionExpression: fresh,
-            },
-          })),
-          {
-            Put: {
-              TableName: deps.table,
-              Item: {
-                ...keys.client(clientId),
-                entity: 'client',
-                secret_hash: hashSecret(clientSecret),
-                ...common,
-              },
-              ConditionExpression: fresh,
-            },
-          },
-        ],
+    await transactWrite(deps, [
+      accountEmailEntity.create(deps.table, { email: input.email, ...common }),
+      accountEntity.create(deps.table, account),
+      ...[testKey, liveKey].map((key) =>
+        apiKeyEntity.create(deps.table, { hash: hashSecret(key), mode: modeOfKey(key), ...common }),
+      ),
+      clientEntity.create(deps.table, {
+        client_id: clientId,
+        secret_hash: hashSecret(clientSecret),
+        ...common,
       }),
-    );
+    ]);
   } catch (error) {
     if (conditionFailedAt(error).includes(0)) throw new Conflict('account_email_taken');
     throw error;
@@ -271,54 +269,55 @@ export async function rotateClientSecret(
 /**
  * Replaces one of an account's keys. One transaction deletes the old key's lookup item, adds the
  * new one and records it on the account, on condition that the account still has the key this call
- * read: of two concurrent rotations, exactly one wins.
+ * read: of two concurrent rotations, exactly one wins. The `api_key.rotated` event is stored in the
+ * same transaction; the caller sends it once the rotation has committed.
  */
 export async function rotateApiKey(
   deps: Deps,
   developerId: number,
   mode: Mode,
-): Promise<{ key: string; info: KeyInfo; account: Account }> {
+): Promise<{ key: string; info: KeyInfo; account: Account; event: EventDetail<unknown> }> {
   const account = await getAccount(deps, developerId);
   const current = account?.keys?.[mode];
   if (!account || !current) throw new NotFound('api_keys_missing', { type: 'warning' });
   const now = deps.clock().toISOString();
   const key = generateApiKey(mode);
   const info: KeyInfo = { hash: hashSecret(key), masked: maskKey(key), created_at: now };
+  const event = apiKeyRotated.of(
+    { developerId, test: mode === 'test' },
+    { type: mode, key: info.masked, created_at: now },
+    new Date(now),
+  );
   try {
-    await deps.db.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: deps.table,
-              Key: keys.account(developerId),
-              UpdateExpression: 'SET #keys.#mode = :info, updated_at = :now',
-              ConditionExpression: '#keys.#mode.#hash = :old',
-              ExpressionAttributeNames: { '#keys': 'keys', '#mode': mode, '#hash': 'hash' },
-              ExpressionAttributeValues: { ':info': info, ':now': now, ':old': current.hash },
-            },
-          },
-          { Delete: { TableName: deps.table, Key: keys.apiKey(current.hash) } },
-          {
-            Put: {
-              TableName: deps.table,
-              Item: {
-                ...keys.apiKey(info.hash),
-                entity: 'api_key',
-                developer_id: developerId,
-                mode,
-                created_at: now,
-                updated_at: now,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
-        ],
+    await transactWrite(deps, [
+      {
+        Update: {
+          TableName: deps.table,
+          Key: keys.account(developerId),
+          UpdateExpression: 'SET #keys.#mode = :info, updated_at = :now',
+          ConditionExpression: '#keys.#mode.#hash = :old',
+          ExpressionAttributeNames: { '#keys': 'keys', '#mode': mode, '#hash': 'hash' },
+          ExpressionAttributeValues: { ':info': info, ':now': now, ':old': current.hash },
+        },
+      },
+      { Delete: { TableName: deps.table, Key: keys.apiKey(current.hash) } },
+      apiKeyEntity.create(deps.table, {
+        hash: info.hash,
+        developer_id: developerId,
+        mode,
+        created_at: now,
+        updated_at: now,
       }),
-    );
+      eventWrite(deps.table, event),
+    ]);
   } catch (error) {
     if (conditionFailedAt(error).includes(0)) throw new Conflict('api_key_rotation_conflict');
     throw error;
   }
-  return { key, info, account: { ...account, keys: { ...account.keys, [mode]: info }, updated_at: now } };
+  return {
+    key,
+    info,
+    account: { ...account, keys: { ...account.keys, [mode]: info }, updated_at: now },
+    event,
+  };
 }

@@ -49,13 +49,15 @@ export type ThreeDSecureMode = 'challenge_allowed' | 'frictionless_only';
 /** How a charge's cardholder authentication went. */
 export type ThreeDSecureOutcome = 'frictionless' | 'challenge_passed' | 'not_applicable';
 
-export type DeclineReason =
-  | 'generic_decline'
-  | 'insufficient_funds'
-  | 'expired_card'
-  | 'incorrect_cvc'
-  | 'authentication_required'
-  | 'authentication_failed';
+export const declineReasons = [
+  'generic_decline',
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+  'authentication_required',
+  'authentication_failed',
+] as const;
+export type DeclineReason = (typeof declineReasons)[number];
 
 interface ChargeBasics {
   /** Positive integer of the currency's minor units (D5). */

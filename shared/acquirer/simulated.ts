@@ -7,8 +7,8 @@
  * References derive from the idempotency key, so a retried charge answers the same reference.
  */
 import { createHash } from 'node:crypto';
-import { maxMinorUnits } from '../money/amount.ts';
-import { findCurrency } from '../money/currencies.ts';
+import { maxMinorUnits } from '../core/money/amount.ts';
+import { findCurrency } from '../core/money/currencies.ts';
 import type {
   Acquirer,
   ApprovedCharge,

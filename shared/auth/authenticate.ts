@@ -2,10 +2,11 @@
  * The authorizer's decision: which account a credential belongs to, or the exact 401 body (D3) that
  * the gateway answers with.
  */
+
+import { readAuthorization } from '../accounts/credentials.ts';
 import { findApiKey } from '../accounts/repository.ts';
-import type { Deps } from '../deps.ts';
-import type { RequestAccount } from './account-context.ts';
-import { readAuthorization } from './credentials.ts';
+import type { RequestAccount } from '../core/account.ts';
+import type { Deps } from '../db/deps.ts';
 import { verifyAccessToken } from './tokens.ts';
 
 export type Authentication = { ok: true; account: RequestAccount } | { ok: false; body: unknown };

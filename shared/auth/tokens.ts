@@ -8,17 +8,22 @@ export const tokenScope = 'read write groups';
 const issuer = 'cobro';
 const audience = 'cobro-api';
 
-export interface AccessToken {
+const keyOf = (secret: string) => new TextEncoder().encode(secret);
+
+/**
+ * A signed token with its OAuth fields. The token endpoint answers it as AccessTokenSchema
+ * (./schemas.ts, checked where it is answered); this module stays free of schemas, since the
+ * authorizer bundles it.
+ */
+export interface IssuedToken {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;
   scope: string;
 }
 
-const keyOf = (secret: string) => new TextEncoder().encode(secret);
-
 /** Signs an access token for an account, valid for one hour from `now`. */
-export async function issueAccessToken(developerId: number, secret: string, now: Date): Promise<AccessToken> {
+export async function issueAccessToken(developerId: number, secret: string, now: Date): Promise<IssuedToken> {
   const issuedAt = Math.floor(now.getTime() / 1000);
   const token = await new SignJWT({ token_type: 'access', scope: tokenScope })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -4,9 +4,10 @@
  * later renewals and payment links) makes one; the payments list (D9) is the list of charges.
  */
 import type { CardSummary } from '../acquirer/acquirer.ts';
-import type { Mode } from '../auth/account-context.ts';
-import { chargeFee, exchangeFields, formatMajor } from '../money/fees.ts';
-import { currencyOf } from '../payments/payment.ts';
+import type { Mode } from '../core/account.ts';
+import { chargeFee, exchangeFields, formatMajor } from '../core/money/fees.ts';
+import { currencyOf } from '../core/money/fields.ts';
+import type { ChargeView } from './schemas.ts';
 
 /** Live charges are paid out this long after they are made (D5); test charges never are. */
 export const payoutDelayDays = 2;
@@ -37,37 +38,6 @@ export interface Charge {
   paid_out_at: string | null;
   created_at: string;
   updated_at: string;
-}
-
-/** The list view of the interface (D9), numbers in major units for display. */
-export interface ChargeView {
-  id: string;
-  payment_id: string | null;
-  product: null;
-  customer: string | null;
-  amount: number;
-  fee: number;
-  currency: string;
-  description: string | null;
-  statement_description: string;
-  status: 'succeeded';
-  capture: boolean;
-  created_on: string;
-  refund: null | { amount: number; refunded: boolean };
-  captured: null;
-  test: boolean;
-  card_last4: string;
-  card_exp_month: string;
-  card_exp_year: string;
-  card_country: string;
-  card_brand: string;
-  exchange_usd_to_payout: number;
-  exchange_original_payout_to_usd: number;
-  exchange_usd_to_local: number;
-  exchange_original_local_to_usd: number;
-  currency_local: string;
-  net: number;
-  net_currency: string;
 }
 
 /** A new charge for an approved card. */

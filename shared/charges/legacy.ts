@@ -1,8 +1,8 @@
 /** The legacy direct charge (D8): its form fields and how a decline answers. */
 import * as v from 'valibot';
 import type { DeclineReason } from '../acquirer/acquirer.ts';
-import { RawError } from '../http/errors.ts';
-import { currencyCodes, findCurrency } from '../money/currencies.ts';
+import { RawError } from '../core/errors.ts';
+import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 
 const text = (description: string) => v.pipe(v.string(), v.trim(), v.description(description));
 

@@ -1,14 +1,17 @@
 /** Helpers the checkout handlers share: the session a path names, page answers, the CSRF check. */
+
 import { timingSafeEqual } from 'node:crypto';
-import type { Deps } from '../deps.ts';
-import type { ApiAnswer } from '../http/handler.ts';
+import { isToken } from '../core/ids.ts';
+import type { Deps } from '../db/deps.ts';
+import type { ApiAnswer } from '../http/render.ts';
+import { checkoutTokenLength } from '../payments/payment.ts';
 import type { Page } from './pages.ts';
 import { getSession } from './repository.ts';
 import type { CheckoutSession } from './session.ts';
 
 /** Whether a path segment can be a checkout token at all (anything else is 404 without a read). */
 export const isCheckoutToken = (token: string | undefined): token is string =>
-  token !== undefined && /^[A-Za-z0-9]{40}$/.test(token);
+  token !== undefined && isToken(token, checkoutTokenLength);
 
 /** The session of a checkout path, or undefined for an unknown or malformed token. */
 export async function sessionOf(deps: Deps, token: string | undefined): Promise<CheckoutSession | undefined> {
@@ -36,11 +39,4 @@ export function csrfMatches(session: CheckoutSession, posted: unknown): boolean 
   const a = Buffer.from(posted);
   const b = Buffer.from(session.csrf);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** The text of a posted form field ('' when absent or not text). */
-export function formField(body: unknown, name: string): string {
-  if (!body || typeof body !== 'object') return '';
-  const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' ? value : '';
 }

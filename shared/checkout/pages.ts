@@ -4,9 +4,9 @@
  * refuse framing and are never cached. Card fields are never echoed back into a page.
  */
 import { randomBytes } from 'node:crypto';
-import { isHostName } from '../http/host-name.ts';
-import { formatAmount } from '../money/amount.ts';
-import { findCurrency } from '../money/currencies.ts';
+import { isHostName } from '../core/host-name.ts';
+import { formatAmount } from '../core/money/amount.ts';
+import { findCurrency } from '../core/money/currencies.ts';
 
 const escapes: Record<string, string> = {
   '&': '&amp;',

@@ -4,22 +4,38 @@
  * decline), challenge (back to open, holding the challenge) or pay (charging → paid, in the same
  * transaction as the charge, the payment and the event). Single use rests on these conditions.
  */
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Charge } from '../charges/charge.ts';
+import { chargeEntity } from '../charges/repository.ts';
+import type { Deps } from '../db/deps.ts';
+import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
-import type { Deps } from '../deps.ts';
-import { type EventDetail, eventWrite } from '../events/publish.ts';
-import { maxDeclines } from '../payments/payment.ts';
-import { chargeItem } from '../payments/repository.ts';
-import { type CheckoutSession, claimMs, type PendingChallenge } from './session.ts';
+import { type EventDetail, eventWrite } from '../events/event.ts';
+import type { Payment } from '../payments/payment.ts';
+import { paymentEntity } from '../payments/repository.ts';
+import { type CheckoutSession, claimMs, maxDeclines, type PendingChallenge } from './session.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Another checkout created the customer with this e-mail first: look it up again and retry. */
+/** A checkout session, keyed by its token alone: the page knows nothing else. */
+export const sessionEntity = defineEntity<CheckoutSession>('checkout', (session) =>
+  keys.checkout(session.token),
+);
+
+/** Stores a pending payment and its checkout session together. */
+export async function createPayment(deps: Deps, payment: Payment, session: CheckoutSession): Promise<void> {
+  await transactWrite(deps, [
+    paymentEntity.create(deps.table, payment),
+    sessionEntity.create(deps.table, session),
+  ]);
+}
+
 export class CustomerTaken extends Error {}
 
 /** The session was claimed, paid, locked or expired by the time this request wrote. */
@@ -93,26 +109,68 @@ export function claimSession(deps: Deps, token: string, now: Date, csrf?: string
   });
 }
 
-/** Gives the session back after a decline, counting it; the fifth locks the session. */
-export function recordDecline(
+/**
+ * The transaction item that ends the claim this call holds (a session still `charging` under the
+ * same lease): `set` is what the outcome writes besides clearing the lease and the challenge.
+ */
+function endClaim(
   deps: Deps,
-  token: string,
+  claimed: CheckoutSession,
+  at: string,
+  set: string,
+  values: Record<string, unknown>,
+) {
+  return {
+    Update: {
+      TableName: deps.table,
+      Key: keys.checkout(claimed.token),
+      UpdateExpression: `SET charging_until = :none, challenge = :none, updated_at = :now, ${set}`,
+      ConditionExpression: '#status = :charging AND charging_until = :until',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':charging': 'charging',
+        ':none': null,
+        ':until': claimed.charging_until,
+        ':now': at,
+        ...values,
+      },
+    },
+  };
+}
+
+/** Gives the session back after a decline, counting it; the fifth locks the session. */
+export async function recordDecline(
+  deps: Deps,
+  claimed: CheckoutSession,
   reason: string,
+  event: EventDetail<unknown>,
   now: Date,
 ): Promise<CheckoutSession> {
-  return update(deps, token, {
-    update:
-      'SET #status = :open, charging_until = :none, challenge = :none, last_decline = :reason, updated_at = :now ADD declines :one',
-    condition: '#status = :charging',
-    values: {
-      ':open': 'open',
-      ':charging': 'charging',
-      ':none': null,
-      ':reason': reason,
-      ':now': now.toISOString(),
-      ':one': 1,
-    },
-  });
+  const at = now.toISOString();
+  try {
+    await transactWrite(deps, [
+      endClaim(deps, claimed, at, '#status = :open, last_decline = :reason ADD declines :one', {
+        ':open': 'open',
+        ':reason': reason,
+        ':one': 1,
+      }),
+      eventWrite(deps.table, event),
+    ]);
+  } catch (error) {
+    if (conditionFailedAt(error).includes(0))
+      throw new SessionUnavailable(await getSession(deps, claimed.token));
+    throw error;
+  }
+  // The claim held, so the session is the claimed one with this decline recorded.
+  return {
+    ...claimed,
+    status: 'open',
+    charging_until: null,
+    challenge: null,
+    last_decline: reason,
+    declines: claimed.declines + 1,
+    updated_at: at,
+  };
 }
 
 /** Gives the session back holding a 3-D Secure challenge the cardholder must answer. */
@@ -153,23 +211,7 @@ export async function completeCheckout(
   const at = now.toISOString();
   try {
     await transactWrite(deps, [
-      {
-        Update: {
-          TableName: deps.table,
-          Key: keys.checkout(session.token),
-          UpdateExpression:
-            'SET #status = :paid, charging_until = :none, challenge = :none, updated_at = :now',
-          ConditionExpression: '#status = :charging AND charging_until = :until',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':paid': 'paid',
-            ':charging': 'charging',
-            ':none': null,
-            ':until': session.charging_until,
-            ':now': at,
-          },
-        },
-      },
+      endClaim(deps, session, at, '#status = :paid', { ':paid': 'paid' }),
       {
         Update: {
           TableName: deps.table,
@@ -191,13 +233,7 @@ export async function completeCheckout(
           },
         },
       },
-      {
-        Put: {
-          TableName: deps.table,
-          Item: chargeItem(charge),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      chargeEntity.create(deps.table, charge),
       ...customer.writes,
       eventWrite(deps.table, event),
     ]);

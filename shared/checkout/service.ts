@@ -5,12 +5,14 @@
  */
 import type { Acquirer, CardInput, CardSummary, ChargeResult, DeclineReason } from '../acquirer/acquirer.ts';
 import { newCharge } from '../charges/charge.ts';
+import { prefixedId } from '../core/ids.ts';
 import { customerByEmail } from '../customers/repository.ts';
-import type { Deps } from '../deps.ts';
-import { type EventDetail, type EventPublisher, newEvent, sendCommitted } from '../events/publish.ts';
-import { prefixedId } from '../ids.ts';
-import { formatAmount } from '../money/amount.ts';
-import { currencyOf, type PaymentView, returnUrlFor } from '../payments/payment.ts';
+import type { Deps } from '../db/deps.ts';
+import type { EventDetail } from '../events/event.ts';
+import { type EventPublisher, sendCommitted } from '../events/publish.ts';
+import { paymentFailed, paymentSucceeded } from '../payments/events.ts';
+import { paymentView, returnUrlFor } from '../payments/payment.ts';
+import type { PaymentView } from '../payments/schemas.ts';
 import { CustomerTaken, claimSession, completeCheckout, holdChallenge, recordDecline } from './repository.ts';
 import type { CheckoutSession } from './session.ts';
 
@@ -24,29 +26,35 @@ export type CheckoutOutcome =
   | { kind: 'declined'; reason: DeclineReason; session: CheckoutSession }
   | { kind: 'challenge'; session: CheckoutSession };
 
-/** The payment as `payment.succeeded`/`payment.failed` carry it (D11): the single view. */
-function paymentViewOf(
+/**
+ * The payment a session collects, as it stands after this attempt: pending, or completed with the
+ * charge. `payment.succeeded`/`payment.failed` carry its one view (D11).
+ */
+function paymentOf(
   session: CheckoutSession,
-  paid: { chargeId: string; email: string; card: CardSummary } | null,
+  paid: { chargeId: string; customerId: string; email: string; card: CardSummary } | null,
   now: Date,
 ): PaymentView {
-  return {
+  return paymentView({
     id: session.payment_id,
-    amount: formatAmount(session.amount, currencyOf(session)),
+    developer_id: session.developer_id,
+    mode: session.mode,
+    amount: session.amount,
     currency: session.currency,
     description: session.description,
-    status: paid ? 'completed' : 'pending',
     items: session.items,
-    customer_email: paid?.email ?? session.customer_email,
     return_url: session.return_url,
+    status: paid ? 'completed' : 'pending',
+    checkout_token: session.token,
+    customer_id: paid?.customerId ?? null,
+    customer_email: paid?.email ?? session.customer_email,
+    charge_id: paid?.chargeId ?? null,
     payment_method: paid ? 'card' : null,
     card_last4: paid?.card.last4 ?? null,
     card_brand: paid?.card.brand ?? null,
-    charge_id: paid?.chargeId ?? null,
     created_at: session.created_at,
     updated_at: now.toISOString(),
-    test: session.mode === 'test',
-  };
+  });
 }
 
 const send = (deps: CheckoutDeps, event: EventDetail<unknown>) => sendCommitted(deps.events, event);
@@ -82,12 +90,14 @@ async function approved(
       now,
     });
     const email = cardholder.email.toLowerCase();
-    const event = newEvent(
+    const event = paymentSucceeded.of(
+      { developerId: claimed.developer_id, test: claimed.mode === 'test' },
       {
-        type: 'payment.succeeded',
-        developerId: claimed.developer_id,
-        test: claimed.mode === 'test',
-        data: { object: paymentViewOf(claimed, { chargeId: charge.id, email, card: result.card }, now) },
+        object: paymentOf(
+          claimed,
+          { chargeId: charge.id, customerId: customer.customerId, email, card: result.card },
+          now,
+        ),
       },
       now,
     );
@@ -117,23 +127,14 @@ async function declined(
   reason: DeclineReason,
 ): Promise<CheckoutOutcome> {
   const now = deps.clock();
-  const session = await recordDecline(deps, claimed.token, reason, now);
-  // D11: every declined attempt is reported, with its reason.
-  await send(
-    deps,
-    newEvent(
-      {
-        type: 'payment.failed',
-        developerId: claimed.developer_id,
-        test: claimed.mode === 'test',
-        data: {
-          object: { ...paymentViewOf(claimed, null, now), decline_reason: reason },
-          decline_reason: reason,
-        },
-      },
-      now,
-    ),
+  // D11: every declined attempt is reported, with its reason, stored with the decline it reports.
+  const event = paymentFailed.of(
+    { developerId: claimed.developer_id, test: claimed.mode === 'test' },
+    { object: { ...paymentOf(claimed, null, now), decline_reason: reason }, decline_reason: reason },
+    now,
   );
+  const session = await recordDecline(deps, claimed, reason, event, now);
+  await send(deps, event);
   return { kind: 'declined', reason, session };
 }
 

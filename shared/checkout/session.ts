@@ -4,10 +4,14 @@
  * asks the acquirer, so a double submit charges once; `paid` is final. Five declines lock it and
  * 24 hours expire it.
  */
-import type { Mode } from '../auth/account-context.ts';
-import { randomToken } from '../ids.ts';
+import type { Mode } from '../core/account.ts';
+import { randomToken } from '../core/ids.ts';
 import type { Payment } from '../payments/payment.ts';
-import { checkoutLifetimeHours, maxDeclines } from '../payments/payment.ts';
+
+/** How long a checkout session can be paid (D6). */
+export const checkoutLifetimeHours = 24;
+/** Declines after which a session locks (D6). */
+export const maxDeclines = 5;
 
 /** How long a claim holds the session while the acquirer answers (longer than any function runs). */
 export const claimMs = 60_000;

@@ -3,11 +3,13 @@
  * mode) inside the transaction that records a payment. The customer endpoints will use the same
  * items.
  */
+
 import { randomUUID } from 'node:crypto';
 import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Mode } from '../auth/account-context.ts';
+import type { Mode } from '../core/account.ts';
+import type { Deps } from '../db/deps.ts';
+import { defineEntity } from '../db/entity.ts';
 import { keys } from '../db/keys.ts';
-import type { Deps } from '../deps.ts';
 
 export interface Customer {
   id: string;
@@ -31,6 +33,25 @@ export function splitName(fullName: string): { first_name: string; last_name: st
   if (words.length <= 1) return { first_name: words[0] ?? '', last_name: '' };
   return { first_name: words.slice(0, -1).join(' '), last_name: words.at(-1) as string };
 }
+
+/** A customer, in its account's list (gsi1). */
+export const customerEntity = defineEntity<Customer>('customer', (customer) => ({
+  ...keys.customer(customer.developer_id, customer.mode, customer.id),
+  ...keys.customerInList(customer.developer_id, customer.mode, customer.created_at, customer.id),
+}));
+
+/** Reserves an e-mail for one customer of an account and mode (customers are unique by e-mail). */
+interface CustomerEmail {
+  email: string;
+  customer_id: string;
+  developer_id: number;
+  mode: Mode;
+  created_at: string;
+  updated_at: string;
+}
+const customerEmailEntity = defineEntity<CustomerEmail>('customer_email', (reserved) =>
+  keys.customerEmail(reserved.developer_id, reserved.mode, reserved.email),
+);
 
 /**
  * The customer with this e-mail, or the writes that create one. The writes are conditioned on the
@@ -65,33 +86,15 @@ export async function customerByEmail(
   return {
     customerId: id,
     writes: [
-      {
-        Put: {
-          TableName: deps.table,
-          Item: {
-            ...emailKey,
-            entity: 'customer_email',
-            customer_id: id,
-            developer_id: scope.developerId,
-            mode: scope.mode,
-            created_at: at,
-            updated_at: at,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      {
-        Put: {
-          TableName: deps.table,
-          Item: {
-            ...keys.customer(scope.developerId, scope.mode, id),
-            ...keys.customerInList(scope.developerId, scope.mode, at, id),
-            entity: 'customer',
-            ...customer,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      customerEmailEntity.create(deps.table, {
+        email: customer.email,
+        customer_id: id,
+        developer_id: scope.developerId,
+        mode: scope.mode,
+        created_at: at,
+        updated_at: at,
+      }),
+      customerEntity.create(deps.table, customer),
     ],
   };
 }

@@ -1,6 +1,6 @@
 /** Several items by key in one BatchGetItem call, answered in the order asked. */
 import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps.ts';
+import type { Deps } from './deps.ts';
 import type { ItemKey } from './keys.ts';
 
 const sameKey = (a: ItemKey, b: Record<string, unknown>) => a.pk === b.pk && a.sk === b.sk;

@@ -3,7 +3,7 @@
  * read one item strongly consistent, and walk a Query across its pages.
  */
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps.ts';
+import type { Deps } from './deps.ts';
 import type { ItemKey } from './keys.ts';
 
 /** The record an item stores: the item without its keys, index keys and entity tag. */

@@ -2,7 +2,7 @@
  * Every key of the single table is built here and nowhere else.
  */
 
-import type { Mode } from '../auth/account-context.ts';
+import type { Mode } from '../core/account.ts';
 
 export interface ItemKey {
   pk: string;
@@ -135,6 +135,17 @@ export const keys = {
   customerEmail: (developerId: number, mode: Mode, email: string): ItemKey => ({
     pk: `${scope(developerId, mode)}#CUSTOMER_EMAIL#${email.toLowerCase()}`,
     sk: 'CUSTOMER_EMAIL',
+  }),
+
+  /**
+   * One entry of a substring index (shared/db/search.ts): a suffix of a record's searchable text,
+   * in the partition of its first character.
+   */
+  searchPartition: (developerId: number, mode: Mode, kind: string, term: string) =>
+    `${scope(developerId, mode)}#SEARCH#${kind}#${Array.from(term)[0] ?? ''}`,
+  searchEntry: (developerId: number, mode: Mode, kind: string, term: string, recordId: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#SEARCH#${kind}#${Array.from(term)[0] ?? ''}`,
+    sk: `${term}\u001f${recordId}`,
   }),
 
   /** A domain event, by id, and its place in the account's event list. */

@@ -6,7 +6,7 @@
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../deps.ts';
+import type { Deps } from './deps.ts';
 
 /** Indexes of the transaction items whose condition failed; empty for any other error. */
 export function conditionFailedAt(error: unknown): number[] {

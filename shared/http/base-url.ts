@@ -4,7 +4,7 @@
  * server. It is configuration (PUBLIC_BASE_URL, set by the CDK app and the local stack), never
  * read off a request: `Host` and `X-Forwarded-Proto` are whatever the caller chose to send.
  */
-import { envNames, requireEnv } from '../config.ts';
+import { envNames, requireEnv } from '../core/config.ts';
 
 /** PUBLIC_BASE_URL, checked and without a trailing slash; throws when it is missing or not http(s). */
 export function publicBaseUrl(): string {

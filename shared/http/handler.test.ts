@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequest, PayloadTooLarge, ValidationError } from './errors.ts';
-import { parseBody } from './handler.ts';
-import { negotiateLang, text } from './messages.ts';
+import { BadRequest, PayloadTooLarge, ValidationError } from '../core/errors.ts';
+import { negotiateLang, text } from '../core/messages.ts';
+import { parseBody } from './body.ts';
 
 describe('parseBody', () => {
   it('reads JSON, forms with bracketed keys, and JSON labelled as a form', () => {

@@ -5,13 +5,11 @@
  */
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { parse as parseQuery } from 'picoquery';
-import type { Mode, RequestAccount } from '../auth/account-context.ts';
-import { logger } from '../log.ts';
-import { BadRequest, envelope, HttpError, PayloadTooLarge, RawError, ValidationError } from './errors.ts';
+import type { Mode, RequestAccount } from '../core/account.ts';
+import { type Lang, negotiateLang } from '../core/messages.ts';
 import { headerOf } from './headers.ts';
-import { type Lang, negotiateLang } from './messages.ts';
-import { maxBodyBytes } from './routes.ts';
+import { errorBoundary, type ParsedEvent, requestParsing } from './middlewares.ts';
+import { type ApiAnswer, respond } from './render.ts';
 
 /** What a handler function receives: the request, already parsed. */
 export interface ApiRequest {
@@ -30,292 +28,43 @@ export interface AccountRequest extends ApiRequest {
   mode: Mode;
 }
 
-/** What a handler function returns. */
-export interface ApiAnswer {
-  status: number;
-  /** Answered as JSON. */
-  body?: unknown;
-  /** Answered as these bytes instead (an image); set its Content-Type in `headers`. */
-  bytes?: Uint8Array;
-  /** Answered as an HTML page instead (the hosted checkout). */
-  html?: string;
-  headers?: Record<string, string>;
-}
-
-interface Parsed {
-  body: unknown;
-  lang: Lang;
-}
-
-// Parsed request parts, keyed by the event object so nothing mutates the event's own fields.
-const parsedByEvent = new WeakMap<APIGatewayProxyEvent, Parsed>();
-
 /** The body the parsing middleware read from this event. */
-export const parsedBodyOf = (event: APIGatewayProxyEvent): unknown => parsedByEvent.get(event)?.body;
-
-const jsonHeaders = { 'Content-Type': 'application/json; charset=utf-8' };
-
-function respond(event: APIGatewayProxyEvent, answer: ApiAnswer): APIGatewayProxyResult {
-  if (answer.html !== undefined) {
-    return {
-      statusCode: answer.status,
-      headers: {
-        'Content-Type': 'text/html; charset=utf-8',
-        'X-Request-Id': event.requestContext.requestId,
-        ...answer.headers,
-      },
-      body: answer.html,
-    };
-  }
-  if (answer.bytes) {
-    return {
-      statusCode: answer.status,
-      headers: { 'X-Request-Id': event.requestContext.requestId, ...answer.headers },
-      body: Buffer.from(answer.bytes).toString('base64'),
-      isBase64Encoded: true,
-    };
-  }
-  return {
-    statusCode: answer.status,
-    headers: { ...jsonHeaders, 'X-Request-Id': event.requestContext.requestId, ...answer.headers },
-    body: answer.body === undefined ? '' : JSON.stringify(answer.body),
-  };
-}
+export const parsedBodyOf = (event: APIGatewayProxyEvent): unknown => (event as ParsedEvent).parsed?.body;
 
 /** A request header by case-insensitive name. */
 export function header(event: APIGatewayProxyEvent, name: string): string | undefined {
   return headerOf(event.headers, name);
 }
 
-// `customers[0][email]=…` nests, `x[]=1&x[]=2` is an array, as form-posting client libraries send them.
-const formSyntax = {
-  nesting: true,
-  nestingSyntax: 'index',
-  arrayRepeat: true,
-  arrayRepeatSyntax: 'bracket',
-} as const;
-
-/** The deepest nesting a body may have: far beyond any real request, far short of a stack overflow. */
-export const maxNesting = 32;
-
-const tooDeep = () => new BadRequest('body_too_deep', { params: { limit: String(maxNesting) } });
-
-/** Whether JSON text nests deeper than `max` (brackets inside strings do not count). */
-function jsonNestsDeeper(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c)
-        i++; // a backslash escapes the next character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x5b || code === 0x7b) {
-      depth += 1;
-      if (depth > max) return true;
-    } else if (code === 0x5d || code === 0x7d) depth -= 1;
-  }
-  return false;
-}
-
-/** Whether a form key (`a[b][c]=…`) nests deeper than `max`. */
-function formNestsDeeper(text: string, max: number): boolean {
-  for (const field of text.split('&')) {
-    const key = field.split('=', 1)[0] ?? '';
-    let depth = 0;
-    for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) === 0x5b && ++depth > max) return true;
-  }
-  return false;
-}
-
-/** Whether a body reads as JSON whatever its label (an object or an array). */
-export const looksLikeJson = (text: string) => /^\s*[[{]/.test(text);
-
-/**
- * A form body. An index such as `a[99999999]=x` would make a 28-byte body an array of a hundred
- * million slots, so no array may be longer than the body has fields.
- */
-export function parseForm(text: string): Record<string, unknown> {
-  // Clients percent-encode the brackets (`items%5B0%5D=…`, as URLSearchParams does); they nest all the same.
-  const bracketed = text.replace(/%5B/gi, '[').replace(/%5D/gi, ']');
-  // The parser recurses once per level: thousands of levels would overflow its stack.
-  if (formNestsDeeper(bracketed, maxNesting)) throw tooDeep();
-  const parsed = parseQuery(bracketed, formSyntax) as Record<string, unknown>;
-  const fields = text.split('&').length;
-  const check = (value: unknown): void => {
-    if (Array.isArray(value)) {
-      if (value.length > fields)
-        throw new ValidationError('An array index in the form is larger than its number of fields.');
-      for (const item of value) check(item);
-    } else if (value && typeof value === 'object') {
-      for (const item of Object.values(value)) check(item);
-    }
-  };
-  check(parsed);
-  return parsed;
-}
-
-/** The body as text: decoded from base64 when API Gateway encoded it; 413 above the limit. */
-export function bodyText(raw: string | null, isBase64Encoded: boolean): string {
-  if (raw === null || raw === '') return '';
-  const text = isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-  if (Buffer.byteLength(text) > maxBodyBytes) throw new PayloadTooLarge();
-  return text;
-}
-
-/**
- * Floats never touch money (D5): a JSON number that is not a plain safe integer reaches handlers
- * as its exact source text (`10.50` arrives as "10.50"), so amounts are parsed from their digits.
- */
-function exactNumbers(_key: string, value: unknown, context?: { source?: string }): unknown {
-  if (typeof value !== 'number' || context?.source === undefined) return value;
-  return Number.isSafeInteger(value) && /^-?\d+$/.test(context.source) ? value : context.source;
-}
-
-function parseJson(text: string): unknown {
-  // Parsing, validation and fingerprints recurse once per level: bound the depth before any of them.
-  if (jsonNestsDeeper(text, maxNesting)) throw tooDeep();
-  try {
-    return JSON.parse(text, exactNumbers);
-  } catch {
-    throw new BadRequest('malformed_json');
-  }
-}
-
-/**
- * JSON and `application/x-www-form-urlencoded` bodies (bracketed keys nest, D12). A form-labelled
- * body that is really JSON is read as JSON, as older clients send it that way.
- */
-export function parseBody(
-  raw: string | null,
-  isBase64Encoded: boolean,
-  contentType: string | undefined,
-): unknown {
-  const text = bodyText(raw, isBase64Encoded);
-  if (text === '') return undefined;
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  if (type === 'application/json' || type.endsWith('+json')) return parseJson(text);
-  if (type === 'application/x-www-form-urlencoded' || type === '') {
-    if (looksLikeJson(text)) return parseJson(text);
-    return parseForm(text);
-  }
-  return text;
-}
-
-const errorBoundary = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
-  onError: (request) => {
-    const { event, error } = request;
-    const lang = parsedByEvent.get(event)?.lang ?? negotiateLang(header(event, 'accept-language'));
-    if (error instanceof HttpError) {
-      request.response = respond(event, {
-        status: error.status,
-        body: error.body(lang),
-        ...(error.options.headers ? { headers: error.options.headers } : {}),
-      });
-      return;
-    }
-    if (error instanceof RawError) {
-      request.response = respond(event, {
-        status: error.status,
-        body: error.payload,
-        headers: error.headers,
-      });
-      return;
-    }
-    const requestId = event.requestContext.requestId;
-    // Only the error itself is logged: never the body or headers, which may carry keys or card data.
-    logger.error('unhandled error', { requestId, error: error as Error });
-    request.response = respond(event, {
-      status: 500,
-      body: { ...envelope(500, 'internal_error', lang, { type: 'error' }), request_id: requestId },
-    });
-  },
-});
-
-/** A file field of a multipart body. */
-export interface UploadedFile {
-  filename: string;
-  type: string;
-  bytes: Buffer;
-}
-
-/**
- * A `multipart/form-data` body as fields (text, or UploadedFile for files), parsed by the
- * platform's own Fetch implementation; a repeated field becomes an array.
- */
-export async function parseMultipart(
-  raw: string | null,
-  isBase64Encoded: boolean,
-  contentType: string,
-): Promise<Record<string, unknown>> {
-  const bytes = raw ? Buffer.from(raw, isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-  if (bytes.length > maxBodyBytes) throw new PayloadTooLarge();
-  let form: FormData;
-  try {
-    form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
-  } catch {
-    throw new BadRequest('malformed_form');
-  }
-  const fields: Record<string, unknown> = {};
-  for (const [name, value] of form.entries()) {
-    const parsed: unknown =
-      typeof value === 'string'
-        ? value
-        : ({
-            filename: value.name,
-            type: value.type,
-            bytes: Buffer.from(await value.arrayBuffer()),
-          } satisfies UploadedFile);
-    const previous = fields[name];
-    fields[name] = previous === undefined ? parsed : [previous, parsed].flat();
-  }
-  return fields;
-}
-
-const requestParsing = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
-  before: async ({ event }) => {
-    const lang = negotiateLang(header(event, 'accept-language'));
-    parsedByEvent.set(event, { lang, body: undefined });
-    const contentType = header(event, 'content-type') ?? '';
-    const body = /^multipart\/form-data/i.test(contentType)
-      ? await parseMultipart(event.body, event.isBase64Encoded, contentType)
-      : parseBody(event.body, event.isBase64Encoded, contentType);
-    parsedByEvent.set(event, { lang, body });
-  },
-});
-
 /** The request a handler function sees, from the event and what the middleware parsed. */
 export function toRequest(event: APIGatewayProxyEvent): ApiRequest {
-  const parsed = parsedByEvent.get(event) ?? {
-    lang: negotiateLang(header(event, 'accept-language')),
-    body: undefined,
-  };
+  const parsed = (event as ParsedEvent).parsed;
   return {
     event,
-    body: parsed.body,
+    body: parsed?.body,
     query: event.queryStringParameters ?? {},
     params: event.pathParameters ?? {},
-    lang: parsed.lang,
+    lang: parsed?.lang ?? negotiateLang(header(event, 'accept-language')),
     requestId: event.requestContext.requestId,
   };
-}
-
-/** A middy handler: error boundary, body parsing, then `extra` middleware, then `fn`. */
-export function build(
-  fn: (event: APIGatewayProxyEvent) => Promise<ApiAnswer>,
-  options: EndpointOptions = {},
-  extra: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>[] = [],
-) {
-  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>().use(errorBoundary());
-  if (options.parseBody !== false) handler.use(requestParsing());
-  for (const middleware of extra) handler.use(middleware);
-  return handler.handler(async (event) => respond(event, await fn(event)));
 }
 
 export interface EndpointOptions {
   /** Parse the body before the handler runs. @default true */
   parseBody?: boolean;
+}
+
+/** A middy handler: error boundary, request parsing, then `extra` middleware, then `fn`. */
+export function build(
+  fn: (event: APIGatewayProxyEvent) => Promise<ApiAnswer>,
+  options: EndpointOptions = {},
+  extra: MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>[] = [],
+) {
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
+    .use(errorBoundary())
+    .use(requestParsing({ body: options.parseBody !== false }));
+  for (const middleware of extra) handler.use(middleware);
+  return handler.handler(async (event) => respond(event, await fn(event)));
 }
 
 /** A route without credentials (health, the token endpoint, the fallback). */

@@ -15,14 +15,14 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { accountFromAuthorizer, resolveMode } from '../auth/account-context.ts';
-import { envNames, requireEnv } from '../config.ts';
+import { accountFromAuthorizer, resolveMode } from '../core/account.ts';
+import { envNames, requireEnv } from '../core/config.ts';
+import { Conflict } from '../core/errors.ts';
+import { logger } from '../core/log.ts';
+import { InvalidInput } from '../core/validation.ts';
+import { type Deps, makeDeps } from '../db/deps.ts';
 import { keys } from '../db/keys.ts';
-import { type Deps, makeDeps } from '../deps.ts';
-import { logger } from '../log.ts';
-import { Conflict } from './errors.ts';
 import { headerOf } from './headers.ts';
-import { InvalidInput } from './validation.ts';
 
 export const idempotencyHeader = 'Idempotency-Key';
 export const replayedHeader = 'Idempotent-Replayed';

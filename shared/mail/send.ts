@@ -1,6 +1,6 @@
 /** Plain-text e-mail through SES. */
 import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
-import { envNames, requireEnv } from '../config.ts';
+import { envNames, requireEnv } from '../core/config.ts';
 
 export interface Mail {
   to: string;

@@ -4,7 +4,7 @@
  * same picture is stored once and a new picture always gets a new URL.
  */
 import { createHash } from 'node:crypto';
-import { InvalidInput, type Problem } from '../http/validation.ts';
+import { InvalidInput, type Problem } from '../core/validation.ts';
 
 /** Largest image cobro stores (decoded bytes). */
 export const maxImageBytes = 10 * 1024 * 1024;

@@ -1,6 +1,6 @@
 /** The media bucket: images cobro stores, read back by the public media route. */
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { envNames, requireEnv } from '../config.ts';
+import { envNames, requireEnv } from '../core/config.ts';
 import type { ImageInput } from './images.ts';
 
 export interface MediaObject {

@@ -2,23 +2,19 @@
  * A payment (`pay_…`): what the merchant asked to be paid, the checkout session that collects it,
  * and how both are answered. Pure functions; storage is in ./repository.ts.
  */
-import type { Mode } from '../auth/account-context.ts';
-import { BadRequest } from '../http/errors.ts';
-import { isHostName } from '../http/host-name.ts';
-import { InvalidInput } from '../http/validation.ts';
-import { prefixedId, randomToken } from '../ids.ts';
-import { formatAmount } from '../money/amount.ts';
-import { type Currency, findCurrency } from '../money/currencies.ts';
-import { minimumMet } from '../money/fees.ts';
-import { amountField } from '../plans/plan.ts';
-import type { CreatePaymentInput } from './schemas.ts';
+import type { Mode } from '../core/account.ts';
+import { BadRequest } from '../core/errors.ts';
+import { isHostName } from '../core/host-name.ts';
+import { prefixedId, randomToken } from '../core/ids.ts';
+import { formatAmount } from '../core/money/amount.ts';
+import { type Currency, findCurrency } from '../core/money/currencies.ts';
+import { minimumMet } from '../core/money/fees.ts';
+import { amountField, currencyOf } from '../core/money/fields.ts';
+import { InvalidInput } from '../core/validation.ts';
+import type { CreatePaymentInput, PaymentStatus, PaymentView } from './schemas.ts';
 
-/** How long a checkout session can be paid (D6). */
-export const checkoutLifetimeHours = 24;
-/** Declines after which a session locks (D6). */
-export const maxDeclines = 5;
-
-export type PaymentStatus = 'pending' | 'completed';
+/** A checkout token's length: 40 characters of [A-Za-z0-9] (238 bits), the page URL's secret. */
+export const checkoutTokenLength = 40;
 
 export interface Payment {
   id: string;
@@ -39,31 +35,6 @@ export interface Payment {
   card_brand: string | null;
   created_at: string;
   updated_at: string;
-}
-
-/** The single view of the interface (with `charge_id`, D9). */
-export interface PaymentView {
-  id: string;
-  amount: string;
-  currency: string;
-  description: string;
-  status: PaymentStatus;
-  items: string[];
-  customer_email: string | null;
-  return_url: string;
-  payment_method: string | null;
-  card_last4: string | null;
-  card_brand: string | null;
-  charge_id: string | null;
-  created_at: string;
-  updated_at: string;
-  test: boolean;
-}
-
-export function currencyOf(record: { currency: string }): Currency {
-  const currency = findCurrency(record.currency);
-  if (!currency) throw new Error(`stored record has an unknown currency ${record.currency}`);
-  return currency;
 }
 
 /**
@@ -118,7 +89,7 @@ export function newPayment(
     items: input.items,
     return_url: checkReturnUrl(input.return_url, context.mode),
     status: 'pending',
-    checkout_token: randomToken(40),
+    checkout_token: randomToken(checkoutTokenLength),
     customer_id: null,
     customer_email: null,
     charge_id: null,

@@ -1,7 +1,7 @@
 /** Request bodies of the payment endpoints; handlers validate with them, the OpenAPI document shows them. */
 import * as v from 'valibot';
-import { textField } from '../http/validation.ts';
-import { currencyCodes, findCurrency } from '../money/currencies.ts';
+import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import { textField } from '../core/validation.ts';
 
 export const paymentLimits = { description: 300, item: 100, items: 50, returnUrl: 2048 } as const;
 
@@ -34,3 +34,34 @@ export const CreatePaymentSchema = v.strictObject({
   test: v.optional(v.union([v.boolean(), v.picklist(['true', 'false'], 'boolean')], 'boolean')),
 });
 export type CreatePaymentInput = v.InferOutput<typeof CreatePaymentSchema>;
+
+export const paymentStatuses = ['pending', 'completed'] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
+const timestamp = v.pipe(v.string(), v.description('ISO 8601 UTC.'));
+
+/** The single view of a payment (GET /v1/payments/{id}), with `charge_id` (D9). */
+export const PaymentViewSchema = v.strictObject({
+  id: v.pipe(v.string(), v.description('`pay_` and 24 characters.')),
+  amount: v.pipe(v.string(), v.description('Decimal in major units at the currency precision.')),
+  currency: v.string(),
+  description: v.string(),
+  status: v.picklist(paymentStatuses),
+  items: v.array(v.string()),
+  customer_email: v.nullable(v.string()),
+  return_url: v.string(),
+  payment_method: v.pipe(v.nullable(v.string()), v.description('`card` once paid.')),
+  card_last4: v.nullable(v.string()),
+  card_brand: v.nullable(v.string()),
+  charge_id: v.pipe(v.nullable(v.string()), v.description('The `ch_` charge, once paid; refunds name it.')),
+  created_at: timestamp,
+  updated_at: timestamp,
+  test: v.boolean(),
+});
+export type PaymentView = v.InferOutput<typeof PaymentViewSchema>;
+
+/** The answer's `data` of POST /v1/payments/. */
+export const CreatedPaymentSchema = v.strictObject({
+  id_payment: v.string(),
+  redirect: v.pipe(v.string(), v.description('The hosted checkout page to send the cardholder to.')),
+});

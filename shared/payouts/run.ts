@@ -6,11 +6,11 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { formatAmount } from '../core/money/amount.ts';
+import { findCurrency } from '../core/money/currencies.ts';
+import type { Deps } from '../db/deps.ts';
 import { queryEach } from '../db/items.ts';
 import { keys, payoutShards } from '../db/keys.ts';
-import type { Deps } from '../deps.ts';
-import { formatAmount } from '../money/amount.ts';
-import { findCurrency } from '../money/currencies.ts';
 
 export interface PayoutSummary {
   now: string;

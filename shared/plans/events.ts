@@ -1,26 +1,38 @@
 /** Events about plans, with what their consumers need in the detail (no table read on their side). */
+import * as v from 'valibot';
 import type { Account } from '../accounts/repository.ts';
-import type { DomainEvent } from '../events/publish.ts';
-import { type Plan, type PlanView, planView } from './plan.ts';
+import { defineEvent, type EventDetail } from '../events/event.ts';
+import { type Plan, planView } from './plan.ts';
+import { PlanViewSchema } from './schemas.ts';
 
-export interface PlanDeletedData {
-  /** The plan as it was, in the interface's shape (D11 webhooks send `data.object`). */
-  object: PlanView;
-  /** Who owns it: the sender of customer e-mails and the merchant to notify. */
-  account: { developer_id: number; name: string; email: string; company_name: string };
-}
+/**
+ * A plan was deleted: the plan as it was, in the interface's shape (D11 webhooks send
+ * `data.object`), and who owns it (the sender of customer e-mails and the merchant to notify).
+ */
+export const planDeleted = defineEvent(
+  'plan.deleted',
+  v.object({
+    object: PlanViewSchema,
+    account: v.object({
+      developer_id: v.number(),
+      name: v.string(),
+      email: v.string(),
+      company_name: v.string(),
+    }),
+  }),
+);
+export type PlanDeletedData = v.InferOutput<typeof planDeleted.data>;
 
 export function planDeletedEvent(
   plan: Plan,
   owner: Account | undefined,
   baseUrl: string,
-): DomainEvent<PlanDeletedData> {
+  now: Date,
+): EventDetail<PlanDeletedData> {
   const object = planView(plan, owner, baseUrl);
-  return {
-    type: 'plan.deleted',
-    developerId: plan.developer_id,
-    test: plan.mode === 'test',
-    data: {
+  return planDeleted.of(
+    { developerId: plan.developer_id, test: plan.mode === 'test' },
+    {
       object,
       account: {
         developer_id: plan.developer_id,
@@ -29,5 +41,6 @@ export function planDeletedEvent(
         company_name: object.information.company_name,
       },
     },
-  };
+    now,
+  );
 }

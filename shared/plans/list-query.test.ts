@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BadRequest } from '../http/errors.ts';
-import { InvalidInput, type Problem } from '../http/validation.ts';
-import { formatAmount, maxMinorUnits, scaled } from '../money/amount.ts';
-import { currencies } from '../money/currencies.ts';
+import { BadRequest } from '../core/errors.ts';
+import { formatAmount, maxMinorUnits, scaled } from '../core/money/amount.ts';
+import { currencies } from '../core/money/currencies.ts';
+import { InvalidInput, type Problem } from '../core/validation.ts';
 import { hasFilters, parsePlanListQuery } from './list-query.ts';
 import { priceScale } from './plan.ts';
 

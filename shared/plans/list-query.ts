@@ -2,10 +2,11 @@
  * The query of GET /v1/plans/ (D9): paging plus filters that combine with AND. Every malformed
  * value is a 400; inverted ranges are 400 (type warning) before anything is read.
  */
-import { BadRequest } from '../http/errors.ts';
-import { type PageRequest, parsePageRequest } from '../http/pagination.ts';
-import { InvalidInput, type Problem } from '../http/validation.ts';
-import { parseScaledDecimal } from '../money/amount.ts';
+import * as v from 'valibot';
+import { BadRequest } from '../core/errors.ts';
+import { parseScaledDecimal } from '../core/money/amount.ts';
+import { type PageRequest, pageParameters, pageRequestOf } from '../core/pagination.ts';
+import { queryParameter, validate } from '../core/validation.ts';
 import { priceScale } from './plan.ts';
 import { type Interval, intervals } from './schemas.ts';
 
@@ -28,99 +29,101 @@ export interface PlanListQuery {
   filters: PlanFilters;
 }
 
-/** The query parameters GET /v1/plans/ reads, as the OpenAPI document lists them. */
-export const planListParameters = [
-  { name: 'page', type: 'integer', description: 'From 1 (default 1); past the last page is 404.' },
-  { name: 'page_size', type: 'integer', description: 'Default 10; above 100 is taken as 100.' },
-  { name: 'name', type: 'string', description: 'Case-insensitive substring of the name.' },
-  { name: 'price_min', type: 'number', description: 'Lowest price, inclusive (decimal, any currency).' },
-  { name: 'price_max', type: 'number', description: 'Highest price, inclusive; below price_min is 400.' },
-  { name: 'interval', type: 'string', description: '`month` or `year`.' },
-  { name: 'interval_count', type: 'integer', description: 'Intervals between charges.' },
-  { name: 'subscribers_min', type: 'integer', description: 'Fewest active subscriptions, inclusive.' },
-  {
-    name: 'subscribers_max',
-    type: 'integer',
-    description: 'Most active subscriptions; below subscribers_min is 400.',
-  },
-  { name: 'trial_days', type: 'integer', description: 'Exact trial_period_days.' },
-  { name: 'status', type: 'string', description: '`active`/`true` or `inactive`/`false`.' },
-] as const satisfies readonly { name: string; type: string; description: string }[];
+/** The fields that are set: a filter not given is no key at all. */
+const definedOnly = <T extends object>(record: T): T =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
 
-const statusValues: Record<string, boolean> = { active: true, true: true, inactive: false, false: false };
+const count = v.pipe(
+  v.string(),
+  v.regex(/^\d+$/, 'integer'),
+  v.transform(Number),
+  v.check((value: number) => Number.isSafeInteger(value), 'integer'),
+);
+
+const price = v.pipe(
+  v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const value = parseScaledDecimal(dataset.value, priceScale);
+    if (value === undefined) {
+      addIssue({ message: 'decimal' });
+      return NEVER;
+    }
+    return value;
+  }),
+);
+
+// A picklist compares values, so `constructor` or `__proto__` name no status.
+const statuses = ['active', 'inactive', 'true', 'false'] as const;
+
+/**
+ * The query of GET /v1/plans/, as the handler parses it and the OpenAPI document lists it. Filters
+ * come first so a 400 lists problems in this order.
+ */
+export const PlanListQuerySchema = v.pipe(
+  v.object({
+    name: queryParameter(
+      'string',
+      'Case-insensitive substring of the name.',
+      v.pipe(v.string(), v.toLowerCase()),
+    ),
+    price_min: queryParameter('number', 'Lowest price, inclusive (decimal, any currency).', price),
+    price_max: queryParameter('number', 'Highest price, inclusive; below price_min is 400.', price),
+    interval: queryParameter(
+      'string',
+      '`month` or `year`.',
+      v.pipe(v.string(), v.toLowerCase(), v.picklist(intervals)),
+    ),
+    interval_count: queryParameter('integer', 'Intervals between charges.', count),
+    subscribers_min: queryParameter('integer', 'Fewest active subscriptions, inclusive.', count),
+    subscribers_max: queryParameter(
+      'integer',
+      'Most active subscriptions; below subscribers_min is 400.',
+      count,
+    ),
+    trial_days: queryParameter('integer', 'Exact trial_period_days.', count),
+    status: queryParameter(
+      'string',
+      '`active`/`true` or `inactive`/`false`.',
+      v.pipe(
+        v.string(),
+        v.toLowerCase(),
+        v.picklist(statuses),
+        v.transform((status) => status === 'active' || status === 'true'),
+      ),
+    ),
+    ...pageParameters(),
+  }),
+  v.transform(
+    (query): PlanListQuery => ({
+      page: pageRequestOf(query),
+      filters: definedOnly({
+        name: query.name,
+        priceMin: query.price_min,
+        priceMax: query.price_max,
+        interval: query.interval,
+        intervalCount: query.interval_count,
+        subscribersMin: query.subscribers_min,
+        subscribersMax: query.subscribers_max,
+        trialDays: query.trial_days,
+        active: query.status,
+      }),
+    }),
+  ),
+);
 
 /** Whether any filter is set: only then does an empty result answer 400. */
 export const hasFilters = (filters: PlanFilters) =>
   Object.values(filters).some((value) => value !== undefined);
 
+/** The query of GET /v1/plans/; a malformed value is InvalidInput, an inverted range a BadRequest. */
 export function parsePlanListQuery(query: Record<string, string | undefined>): PlanListQuery {
-  const problems: Problem[] = [];
-  const given = (field: string) => {
-    const value = query[field]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
-  const count = (field: string) => {
-    const raw = given(field);
-    if (raw === undefined) return undefined;
-    if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
-      problems.push({ field, rule: 'integer' });
-      return undefined;
-    }
-    return Number(raw);
-  };
-  const price = (field: string) => {
-    const raw = given(field);
-    if (raw === undefined) return undefined;
-    const value = parseScaledDecimal(raw, priceScale);
-    if (value === undefined) problems.push({ field, rule: 'decimal' });
-    return value;
-  };
-  const filters: PlanFilters = {};
-  const name = given('name');
-  if (name !== undefined) filters.name = name.toLowerCase();
-  const priceMin = price('price_min');
-  const priceMax = price('price_max');
-  const interval = given('interval')?.toLowerCase();
-  if (interval !== undefined) {
-    if ((intervals as readonly string[]).includes(interval)) filters.interval = interval as Interval;
-    else problems.push({ field: 'interval', rule: 'one_of', params: { options: intervals.join(', ') } });
-  }
-  const intervalCount = count('interval_count');
-  const subscribersMin = count('subscribers_min');
-  const subscribersMax = count('subscribers_max');
-  const trialDays = count('trial_days');
-  const status = given('status')?.toLowerCase();
-  if (status !== undefined) {
-    // Own keys only: `constructor` or `__proto__` name no status.
-    if (Object.hasOwn(statusValues, status)) filters.active = statusValues[status];
-    else
-      problems.push({
-        field: 'status',
-        rule: 'one_of',
-        params: { options: 'active, inactive, true, false' },
-      });
-  }
-  let page: PageRequest | undefined;
-  try {
-    page = parsePageRequest(query);
-  } catch (error) {
-    if (!(error instanceof InvalidInput)) throw error;
-    problems.push(...error.problems);
-  }
-  if (problems.length || !page) throw new InvalidInput(problems);
-  Object.assign(
-    filters,
-    Object.fromEntries(
-      Object.entries({ priceMin, priceMax, intervalCount, subscribersMin, subscribersMax, trialDays }).filter(
-        ([, value]) => value !== undefined,
-      ),
-    ),
-  );
+  const parsed = validate(PlanListQuerySchema, query);
+  const { priceMin, priceMax, subscribersMin, subscribersMax } = parsed.filters;
   if (priceMin !== undefined && priceMax !== undefined && priceMin > priceMax) {
     throw new BadRequest('plan_price_range', { type: 'warning' });
   }
   if (subscribersMin !== undefined && subscribersMax !== undefined && subscribersMin > subscribersMax) {
     throw new BadRequest('plan_subscriber_range', { type: 'warning' });
   }
-  return { page, filters };
+  return parsed;
 }

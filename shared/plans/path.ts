@@ -1,5 +1,5 @@
 /** The `{id}` of a plan path: a UUID (D4); anything else names no plan (404). */
-import { NotFound } from '../http/errors.ts';
+import { NotFound } from '../core/errors.ts';
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -3,15 +3,17 @@
  * storage is in ./repository.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { merchantName, statementDescriptor } from '../accounts/account.ts';
 import type { Account } from '../accounts/repository.ts';
-import type { Mode } from '../auth/account-context.ts';
-import { BadRequest } from '../http/errors.ts';
-import { InvalidInput } from '../http/validation.ts';
+import type { Mode } from '../core/account.ts';
+import { BadRequest } from '../core/errors.ts';
+import { formatAmount, scaled } from '../core/money/amount.ts';
+import { type Currency, findCurrency } from '../core/money/currencies.ts';
+import { amountField, currencyOf } from '../core/money/fields.ts';
+import { InvalidInput } from '../core/validation.ts';
 import type { StoredImage } from '../media/images.ts';
 import { imageUrl } from '../media/images.ts';
-import { formatAmount, parseAmount, scaled } from '../money/amount.ts';
-import { type Currency, findCurrency } from '../money/currencies.ts';
-import { type CreatePlanInput, type Interval, planLimits } from './schemas.ts';
+import { type CreatePlanInput, type Interval, type PlanView, planLimits } from './schemas.ts';
 
 /** Price filters compare amounts of every currency at this many decimals (the most any currency has). */
 export const priceScale = 3;
@@ -39,54 +41,6 @@ export interface Plan {
   image: StoredImage | null;
   created_at: string;
   updated_at: string;
-}
-
-/** The plan record of the interface. */
-export interface PlanView {
-  key: string;
-  information: {
-    name: string;
-    created: string;
-    interval: Interval;
-    interval_count: number;
-    currency: string;
-    amount: string;
-    trial_period_days: number;
-    credit_card_description: string;
-    description: string;
-    email: string;
-    company_name: string;
-    page: string | null;
-    active: boolean;
-    count: number;
-    image: string | null;
-    image_dev: string | null;
-  };
-  test: boolean;
-}
-
-export function currencyOf(plan: Pick<Plan, 'currency'>): Currency {
-  const currency = findCurrency(plan.currency);
-  if (!currency) throw new Error(`stored plan has an unknown currency ${plan.currency}`);
-  return currency;
-}
-
-/** A 400 (type danger) for an amount with more decimals than its currency has (D5). */
-export class PricePrecisionError extends BadRequest {
-  constructor(field: string, currency: Currency) {
-    super('price_precision', {
-      type: 'danger',
-      params: { field, currency: currency.code, precision: String(currency.precision) },
-    });
-  }
-}
-
-/** An amount field in minor units, or the 400 that explains it. */
-export function amountField(value: unknown, currency: Currency, field = 'amount'): number {
-  const parsed = parseAmount(value, currency);
-  if (parsed.ok) return parsed.minor;
-  if (parsed.problem === 'precision') throw new PricePrecisionError(field, currency);
-  throw new InvalidInput([{ field, rule: parsed.problem === 'too_large' ? 'amount_too_large' : 'amount' }]);
 }
 
 /** D3: a `test`/`is_test` in a body must agree with the mode the request acts in. */
@@ -159,7 +113,7 @@ export function effectiveChanges(plan: Plan, changes: PlanChanges): PlanChanges 
  * operator's `accounts update` shows on every plan at once.
  */
 export function planView(plan: Plan, account: Account | undefined, baseUrl: string): PlanView {
-  const companyName = account?.company_name ?? account?.name ?? '';
+  const companyName = merchantName(account);
   return {
     key: plan.id,
     information: {
@@ -170,8 +124,7 @@ export function planView(plan: Plan, account: Account | undefined, baseUrl: stri
       currency: plan.currency,
       amount: formatAmount(plan.amount, currencyOf(plan)),
       trial_period_days: plan.trial_period_days,
-      // Cut by code points, never inside a character (an emoji is two UTF-16 units).
-      credit_card_description: account?.statement_descriptor ?? [...companyName].slice(0, 22).join(''),
+      credit_card_description: statementDescriptor(account),
       description: plan.description,
       email: account?.email ?? '',
       company_name: companyName,

@@ -3,39 +3,32 @@
  * account's plans newest first, with the plan count (kept in the same transactions that create and
  * delete plans) sorted in front of them, so page 1 of a list is one Query.
  */
+
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '../accounts/repository.ts';
-import type { Mode } from '../auth/account-context.ts';
+import type { Scope } from '../core/account.ts';
+import { BadRequest, NotFound } from '../core/errors.ts';
+import { assertPageExists, type PageRequest } from '../core/pagination.ts';
+import type { Deps } from '../db/deps.ts';
+import { defineEntity } from '../db/entity.ts';
 import { getItems } from '../db/get-items.ts';
-import { getRecord, queryEach, recordOf } from '../db/items.ts';
+import { queryEach, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
-import type { Deps } from '../deps.ts';
-import { type EventDetail, eventWrite } from '../events/publish.ts';
-import { BadRequest, NotFound } from '../http/errors.ts';
-import { assertPageExists, type PageRequest } from '../http/pagination.ts';
+import { type EventDetail, eventWrite } from '../events/event.ts';
 import { hasFilters, type PlanFilters, type PlanListQuery } from './list-query.ts';
 import type { Plan, PlanChanges } from './plan.ts';
 
 /** Whose plans: an account in one mode. */
-export interface Scope {
-  developerId: number;
-  mode: Mode;
-}
-
 const indexName = 'gsi1';
 const notFound = () => new NotFound('plan_not_found');
 
-/** The table item a plan is stored as. */
-export function planItem(plan: Plan): Record<string, unknown> {
-  return {
-    ...keys.plan(plan.developer_id, plan.mode, plan.id),
-    ...keys.planInList(plan.developer_id, plan.mode, plan.created_at, plan.id),
-    entity: 'plan',
-    ...plan,
-  };
-}
+/** A plan, in its account's list (gsi1, newest first). */
+export const planEntity = defineEntity<Plan>('plan', (plan) => ({
+  ...keys.plan(plan.developer_id, plan.mode, plan.id),
+  ...keys.planInList(plan.developer_id, plan.mode, plan.created_at, plan.id),
+}));
 
 const fromItem = (item: Record<string, unknown>) => recordOf<Plan>(item);
 
@@ -66,14 +59,14 @@ export function planCountUpdate(deps: Deps, scope: Scope, by: number, now: strin
 export async function createPlan(deps: Deps, plan: Plan): Promise<void> {
   const scope = { developerId: plan.developer_id, mode: plan.mode };
   await transactWrite(deps, [
-    { Put: { TableName: deps.table, Item: planItem(plan), ConditionExpression: 'attribute_not_exists(pk)' } },
+    planEntity.create(deps.table, plan),
     planCountUpdate(deps, scope, 1, plan.created_at),
   ]);
 }
 
 /** The plan (strongly consistent), or undefined when the account has none with this id in this mode. */
 export function getPlan(deps: Deps, scope: Scope, planId: string): Promise<Plan | undefined> {
-  return getRecord<Plan>(deps, keys.plan(scope.developerId, scope.mode, planId));
+  return planEntity.get(deps, keys.plan(scope.developerId, scope.mode, planId));
 }
 
 /** The plan and the account whose profile it shows, in one BatchGetItem; NotFound when there is no plan. */

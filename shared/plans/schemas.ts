@@ -3,8 +3,8 @@
  * them. JSON and form bodies both pass: integers and booleans may arrive as text.
  */
 import * as v from 'valibot';
-import { booleanField, integerField, textField } from '../http/validation.ts';
-import { currencyCodes, findCurrency } from '../money/currencies.ts';
+import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import { booleanField, integerField, textField } from '../core/validation.ts';
 
 export const planLimits = {
   name: 50,
@@ -68,3 +68,31 @@ export const UpdatePlanSchema = v.strictObject({
   is_test: v.optional(modeFlag),
 });
 export type UpdatePlanInput = v.InferOutput<typeof UpdatePlanSchema>;
+
+const timestamp = v.pipe(v.string(), v.description('ISO 8601 UTC.'));
+const count = (description: string) => v.pipe(v.number(), v.integer(), v.description(description));
+
+/** The plan record of the interface (GET one, the list's `results`, `plan.deleted` events). */
+export const PlanViewSchema = v.strictObject({
+  key: v.pipe(v.string(), v.description('The plan id (a UUID), `{id}` in paths.')),
+  information: v.strictObject({
+    name: v.string(),
+    created: timestamp,
+    interval: v.picklist(intervals),
+    interval_count: count('Intervals between charges.'),
+    currency: v.string(),
+    amount: v.pipe(v.string(), v.description('Decimal in major units at the currency precision.')),
+    trial_period_days: count('0 means no trial.'),
+    credit_card_description: v.pipe(v.string(), v.description('Statement text, from the account profile.')),
+    description: v.string(),
+    email: v.pipe(v.string(), v.description("The account's contact e-mail.")),
+    company_name: v.string(),
+    page: v.nullable(v.string()),
+    active: v.boolean(),
+    count: count('Active subscriptions.'),
+    image: v.pipe(v.nullable(v.string()), v.description('URL of the stored image (under /media/).')),
+    image_dev: v.pipe(v.nullable(v.string()), v.description("The account's logo URL.")),
+  }),
+  test: v.boolean(),
+});
+export type PlanView = v.InferOutput<typeof PlanViewSchema>;

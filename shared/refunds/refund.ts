@@ -1,16 +1,13 @@
 /** A refund of a charge: the record, how a request becomes one, and how it is answered. */
 import * as v from 'valibot';
-import type { Mode } from '../auth/account-context.ts';
 import type { Charge } from '../charges/charge.ts';
-import { BadRequest, Conflict } from '../http/errors.ts';
-import { booleanField } from '../http/validation.ts';
-import { randomToken } from '../ids.ts';
-import { formatAmount } from '../money/amount.ts';
-import { currencyOf } from '../payments/payment.ts';
-import { amountField } from '../plans/plan.ts';
-
-export const refundReasons = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
-export type RefundReason = (typeof refundReasons)[number];
+import type { Mode } from '../core/account.ts';
+import { BadRequest, Conflict } from '../core/errors.ts';
+import { randomToken } from '../core/ids.ts';
+import { formatAmount } from '../core/money/amount.ts';
+import { amountField, currencyOf } from '../core/money/fields.ts';
+import { booleanField } from '../core/validation.ts';
+import { type RefundReason, type RefundView, refundReasons } from './schemas.ts';
 
 export const CreateRefundSchema = v.strictObject({
   charge_id: v.pipe(v.string(), v.trim(), v.minLength(1), v.description('The `ch_…` id of the charge.')),
@@ -36,18 +33,6 @@ export interface Refund {
   status: 'succeeded';
   created_at: string;
   updated_at: string;
-}
-
-export interface RefundView {
-  id: string;
-  provider_refund_id: string;
-  charge_id: string;
-  amount: string;
-  currency: string;
-  reason: RefundReason;
-  status: 'succeeded';
-  test: boolean;
-  created_at: string;
 }
 
 /** D4: a refund's `provider_refund_id` is `re_` and its id; lookups take either. */

@@ -3,13 +3,17 @@
  * same transaction that stores it, on condition that enough remains and the charge has not been
  * paid out: however many refunds race, their total never exceeds the charge.
  */
+
 import type { Charge } from '../charges/charge.ts';
-import { getRecord, queryRecords } from '../db/items.ts';
+import { getCharge } from '../charges/repository.ts';
+import type { Scope } from '../core/account.ts';
+import { isBareId } from '../core/ids.ts';
+import type { Deps } from '../db/deps.ts';
+import { defineEntity } from '../db/entity.ts';
+import { queryRecords } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
-import type { Deps } from '../deps.ts';
-import { type EventDetail, eventWrite } from '../events/publish.ts';
-import { getCharge, type Scope } from '../payments/repository.ts';
+import { type EventDetail, eventWrite } from '../events/event.ts';
 import type { Refund } from './refund.ts';
 
 /** The charge changed under this request (another refund, a payout); re-read and decide again. */
@@ -20,6 +24,12 @@ export class ChargeChanged extends Error {
     this.charge = charge;
   }
 }
+
+/** A refund, in its account's list (gsi1) and its charge's list (gsi2). */
+export const refundEntity = defineEntity<Refund>('refund', (refund) => ({
+  ...keys.refund(refund.developer_id, refund.mode, refund.id),
+  ...keys.refundInLists(refund.developer_id, refund.mode, refund.charge_id, refund.created_at, refund.id),
+}));
 
 /** Stores a refund, takes it off its charge and records its event, in one transaction. */
 export async function createRefund(deps: Deps, refund: Refund, event: EventDetail<unknown>): Promise<void> {
@@ -36,24 +46,7 @@ export async function createRefund(deps: Deps, refund: Refund, event: EventDetai
           ExpressionAttributeValues: { ':amount': refund.amount, ':none': null, ':now': refund.created_at },
         },
       },
-      {
-        Put: {
-          TableName: deps.table,
-          Item: {
-            ...keys.refund(refund.developer_id, refund.mode, refund.id),
-            ...keys.refundInLists(
-              refund.developer_id,
-              refund.mode,
-              refund.charge_id,
-              refund.created_at,
-              refund.id,
-            ),
-            entity: 'refund',
-            ...refund,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      refundEntity.create(deps.table, refund),
       eventWrite(deps.table, event),
     ]);
   } catch (error) {
@@ -63,8 +56,10 @@ export async function createRefund(deps: Deps, refund: Refund, event: EventDetai
   }
 }
 
-export function getRefund(deps: Deps, scope: Scope, refundId: string): Promise<Refund | undefined> {
-  return getRecord<Refund>(deps, keys.refund(scope.developerId, scope.mode, refundId));
+/** A refund by its bare id; undefined for none, or for an id no refund could have (no read then). */
+export async function getRefund(deps: Deps, scope: Scope, refundId: string): Promise<Refund | undefined> {
+  if (!isBareId(refundId)) return undefined;
+  return refundEntity.get(deps, keys.refund(scope.developerId, scope.mode, refundId));
 }
 
 /** Refunds newest first: of one charge (gsi2) or of the whole account and mode (gsi1), at most `limit`. */

@@ -1,9 +1,14 @@
 /** Making a refund: decide against the charge as read, write conditionally, decide again if it changed. */
+
 import type { Acquirer } from '../acquirer/acquirer.ts';
 import type { Charge } from '../charges/charge.ts';
-import type { Deps } from '../deps.ts';
-import { type EventDetail, newEvent } from '../events/publish.ts';
-import { HttpError } from '../http/errors.ts';
+import { getCharge } from '../charges/repository.ts';
+import type { Scope } from '../core/account.ts';
+import { BadRequest, HttpError } from '../core/errors.ts';
+import type { Deps } from '../db/deps.ts';
+import type { EventDetail } from '../events/event.ts';
+import { type EventPublisher, sendCommitted } from '../events/publish.ts';
+import { refundCreated } from './events.ts';
 import { type CreateRefundInput, newRefund, type Refund, refundView } from './refund.ts';
 import { ChargeChanged, createRefund, revertRefund } from './repository.ts';
 
@@ -23,13 +28,9 @@ export async function refundWithRetry(
   for (let attempt = 1; ; attempt++) {
     const now = deps.clock();
     const refund = newRefund(input, current, now);
-    const event = newEvent(
-      {
-        type: 'refund.created',
-        developerId: refund.developer_id,
-        test: refund.mode === 'test',
-        data: { object: refundView(refund) },
-      },
+    const event = refundCreated.of(
+      { developerId: refund.developer_id, test: refund.mode === 'test' },
+      { object: refundView(refund) },
       now,
     );
     try {
@@ -61,4 +62,21 @@ export async function refundAtAcquirer(
   if (result.status === 'succeeded') return;
   await revertRefund(deps, refund);
   throw new HttpError(502, 'acquirer_refused_refund');
+}
+
+/**
+ * POST /v1/refunds/: refunds the named charge in full or in part. A charge that is absent (or
+ * another account's) is 400 (D12); the event is sent once the refund has committed.
+ */
+export async function refundCharge(
+  deps: Deps & { acquirer: Acquirer; events: EventPublisher },
+  scope: Scope,
+  input: CreateRefundInput,
+): Promise<Refund> {
+  const charge = await getCharge(deps, scope, input.charge_id);
+  if (!charge) throw new BadRequest('refund_charge_absent');
+  const { refund, event } = await refundWithRetry(deps, input, charge);
+  await refundAtAcquirer(deps, refund, charge);
+  await sendCommitted(deps.events, event);
+  return refund;
 }

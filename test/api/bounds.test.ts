@@ -3,7 +3,8 @@
  * findings of the security review, each reproduced here through the local gateway.
  */
 import { describe, expect, it } from 'vitest';
-import { maxListedProblems } from '../../shared/http/validation.ts';
+import { maxListedProblems } from '../../shared/core/validation.ts';
+import { expectEnvelope } from '../support/answers.ts';
 import { api, apiKey, basic, bearer, newAccount, tokenFor } from '../support/stack.ts';
 
 const payment = {
@@ -73,10 +74,7 @@ describe('deeply nested bodies', () => {
       // Percent-encoded brackets nest all the same.
       { rawBody: `name${'%5Ba%5D'.repeat(5000)}=1`, headers: form },
     ]) {
-      const response = await api('POST', '/v1/plans/', { auth, ...request });
-      expect(response.status).toBe(400);
-      expect(response.json).toEqual({
-        code: 400,
+      expectEnvelope(await api('POST', '/v1/plans/', { auth, ...request }), 400, {
         title: 'Body nested too deeply',
         content: 'The request body nests more than 32 levels deep.',
         type: 'error',

@@ -1,5 +1,6 @@
 /** The error model (D12): unknown routes, wrong methods, bad bodies, oversize bodies, faults, language. */
 import { describe, expect, it } from 'vitest';
+import { expectEnvelope } from '../support/answers.ts';
 import { api, apiKey, newAccount, useLocalEnvironment } from '../support/stack.ts';
 
 describe('routing', () => {
@@ -13,13 +14,7 @@ describe('routing', () => {
     const account = await newAccount();
     for (const auth of [undefined, apiKey(account.testKey)]) {
       const response = await api('GET', '/v1/nothing-here/', auth ? { auth } : {});
-      expect(response.status).toBe(404);
-      expect(response.json).toEqual({
-        code: 404,
-        title: 'Not found',
-        content: expect.any(String),
-        type: 'error',
-      });
+      expectEnvelope(response, 404, { title: 'Not found', type: 'error' });
     }
   });
 

@@ -1,5 +1,6 @@
 /** POST /v1/charges/simple/create/ (D8): multipart or form fields, 201 list view, 402 payment_failed. */
 import { describe, expect, it } from 'vitest';
+import { chargeListViewKeys } from '../support/shapes.ts';
 import { api, apiUrl, basic, bearer, newAccount, tokenFor } from '../support/stack.ts';
 
 const card = {
@@ -12,36 +13,6 @@ const card = {
   exp_month: '12',
   exp_year: String(new Date().getUTCFullYear() + 3),
 };
-
-const listViewKeys = [
-  'amount',
-  'capture',
-  'captured',
-  'card_brand',
-  'card_country',
-  'card_exp_month',
-  'card_exp_year',
-  'card_last4',
-  'created_on',
-  'currency',
-  'currency_local',
-  'customer',
-  'description',
-  'exchange_original_local_to_usd',
-  'exchange_original_payout_to_usd',
-  'exchange_usd_to_local',
-  'exchange_usd_to_payout',
-  'fee',
-  'id',
-  'net',
-  'net_currency',
-  'payment_id',
-  'product',
-  'refund',
-  'statement_description',
-  'status',
-  'test',
-];
 
 async function multipart(auth: string, fields: Record<string, string>) {
   const form = new FormData();
@@ -62,7 +33,7 @@ describe('legacy charge', () => {
     const token = await tokenFor(account);
     const charged = await multipart(bearer(token), card);
     expect(charged.status).toBe(201);
-    expect(Object.keys(charged.json).sort()).toEqual(listViewKeys);
+    expect(Object.keys(charged.json).sort()).toEqual(chargeListViewKeys);
     expect(charged.json).toMatchObject({
       amount: 10,
       fee: 0.59,

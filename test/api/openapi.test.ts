@@ -1,37 +1,116 @@
-/** GET /openapi.json describes every route, its credentials and its body, from the live route table. */
-import { describe, expect, it } from 'vitest';
-import { routes } from '../../shared/http/routes.ts';
+/**
+ * GET /openapi.json is a valid OpenAPI 3.0 document that describes every route of the table, and
+ * every route answers the way it says: each success is checked against the schema the document was
+ * made from, each error checked here against the error shape the document names.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import * as v from 'valibot';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../shared/api/routes.ts';
+import { errorSchemas } from '../../shared/core/envelopes.ts';
+import type { HttpMethod, Route } from '../../shared/http/route.ts';
+import {
+  createPayment,
+  csrfOf,
+  openPage,
+  paymentPath,
+  postForm,
+  submitCard,
+  testCards,
+} from '../support/checkout.ts';
 import { hostileRequest } from '../support/hostile.ts';
-import { api, apiUrl } from '../support/stack.ts';
+import { api, apiKey, apiUrl, clientCredentials, newAccount, type TestAccount } from '../support/stack.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: the document is read at arbitrary paths
+type Doc = Record<string, any>;
+
+async function servedDocument(): Promise<Doc> {
+  const response = await api('GET', '/openapi.json');
+  expect(response.status, response.text).toBe(200);
+  return response.json;
+}
+
+/** Every value under `node` for which `test` holds, with its JSON path. */
+function findAll(node: unknown, test: (key: string, value: unknown) => boolean, path = ''): string[] {
+  if (!node || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, value]) => [
+    ...(test(key, value) ? [`${path}/${key}`] : []),
+    ...findAll(value, test, `${path}/${key}`),
+  ]);
+}
 
 describe('GET /openapi.json', () => {
-  it('lists every route with its security and request body', async () => {
-    const response = await api('GET', '/openapi.json');
-    expect(response.status).toBe(200);
-    const doc = response.json;
+  it('is a valid OpenAPI 3.0 document: no empty `required`, unique operationIds', async () => {
+    const doc = await servedDocument();
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? [], JSON.stringify(result.errors, null, 1)).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(findAll(doc, (key, value) => key === 'required' && Array.isArray(value) && !value.length)).toEqual(
+      [],
+    );
+    const ids = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item as Doc).map((operation) => operation.operationId),
+    );
+    expect(ids).toHaveLength(routes.length);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(doc.paths['/v1/payments/internal'].get.operationId).toBe('listPaymentsInternal');
+  });
+
+  it('lists every route with its security, request body, answers and errors', async () => {
+    const doc = await servedDocument();
     expect(doc.openapi).toBe('3.0.3');
     expect(doc.servers).toEqual([{ url: apiUrl }]);
     for (const route of routes) {
       const operation = doc.paths[route.path][route.method.toLowerCase()];
+      expect(operation.operationId).toBe(route.operationId);
       expect(operation.summary).toBe(route.summary);
       expect(operation.security).toHaveLength(route.auth ? 3 : 0);
-      expect(Boolean(operation.requestBody)).toBe(Boolean(route.body));
+      expect(Boolean(operation.requestBody)).toBe(Boolean(route.body ?? route.bodyTypes));
+      const statuses = Object.keys(operation.responses);
+      expect(statuses).toEqual(expect.arrayContaining(Object.keys(route.answers)));
+      expect(statuses).toEqual(expect.arrayContaining(Object.keys(route.errors ?? {})));
+      expect(statuses).not.toContain('2XX');
+      for (const status of statuses.filter((code) => Number(code) >= 400)) {
+        const content = operation.responses[status].content;
+        const ref = content['application/json']?.schema.$ref;
+        if (ref) expect(Object.keys(errorSchemas)).toContain(ref.split('/').pop());
+        else expect(Object.keys(content)).toEqual(['text/html']);
+      }
     }
     const rotate = doc.paths['/v1/auth/api-keys/'].patch;
     expect(rotate.requestBody.content['application/json'].schema.properties.type.enum).toEqual([
       'test',
       'live',
     ]);
+    expect(rotate.responses['403'].description).toContain('test key may rotate only the test key');
     const listPlans = doc.paths['/v1/plans/'].get;
     expect(listPlans.parameters.map((p: { name: string }) => p.name)).toEqual(
       expect.arrayContaining(['test', 'page', 'page_size', 'name', 'price_min', 'subscribers_max', 'status']),
     );
+    expect(listPlans.responses['200'].content['application/json'].schema.required).toEqual([
+      'count',
+      'current_page',
+      'total_pages',
+      'results',
+    ]);
     const createPlan = doc.paths['/v1/plans/'].post;
+    expect(Object.keys(createPlan.responses)).toContain('201');
     expect(createPlan.parameters.map((p: { name: string }) => p.name)).toContain('Idempotency-Key');
     expect(createPlan.responses['409']).toBeDefined();
     expect(createPlan.requestBody.content['application/json'].schema.required).toEqual(
       expect.arrayContaining(['name', 'currency', 'amount', 'interval', 'interval_count']),
     );
+    expect(Object.keys(doc.paths['/v1/payments/'].post.responses)).toContain('202');
+    const legacy = doc.paths['/v1/charges/simple/create/'].post;
+    expect(legacy.deprecated).toBe(true);
+    expect(Object.keys(legacy.requestBody.content).sort()).toEqual([
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+    ]);
+    expect(legacy.responses['402'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/ErrorObject',
+    );
+    expect(doc.paths['/checkout/{token}'].post.responses['303'].headers.Location).toBeDefined();
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
       'apiKeyAuth',
       'basicAuth',
@@ -44,5 +123,248 @@ describe('GET /openapi.json', () => {
     expect(response.status, response.text).toBe(200);
     expect(response.json.servers).toEqual([{ url: apiUrl }]);
     expect(response.text).not.toContain('evil.example');
+  });
+});
+
+interface Answered {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+const routeOf = (method: HttpMethod, path: string): Route => {
+  const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
+  if (!route) throw new Error(`no route ${method} ${path} in the table`);
+  return route;
+};
+
+const issuesOf = (result: v.SafeParseResult<v.GenericSchema>) =>
+  result.success ? [] : result.issues.map((issue) => `${v.getDotPath(issue) ?? '(body)'}: ${issue.message}`);
+
+describe('every route answers as the document says', () => {
+  const exercised = new Set<Route>();
+  let doc: Doc;
+  let account: TestAccount;
+  let auth: string;
+
+  beforeAll(async () => {
+    doc = await servedDocument();
+    account = await newAccount('openapi');
+    auth = apiKey(account.testKey);
+  });
+
+  /** A success answer: a declared status, and a body of the declared schema or media type. */
+  function expectAnswer(method: HttpMethod, path: string, response: Answered): void {
+    const route = routeOf(method, path);
+    const label = `${method} ${path} → ${response.status}: ${response.text.slice(0, 500)}`;
+    const answer = route.answers[response.status];
+    expect(answer, label).toBeDefined();
+    expect(doc.paths[path][method.toLowerCase()].responses[String(response.status)], label).toBeDefined();
+    const type = response.headers.get('content-type') ?? '';
+    if (answer?.json) {
+      expect(type, label).toMatch(/^application\/json/);
+      expect(issuesOf(v.safeParse(answer.json, JSON.parse(response.text))), label).toEqual([]);
+    } else if (answer?.media) {
+      expect(
+        answer.media.some((media) => type.startsWith(media)),
+        `${label} (${type})`,
+      ).toBe(true);
+    } else {
+      expect(response.text, label).toBe('');
+      for (const name of Object.keys(answer?.headers ?? {})) expect(response.headers.get(name)).toBeTruthy();
+    }
+    exercised.add(route);
+  }
+
+  /** An error answer: a status the document lists, with a body of the shape it names. */
+  function expectError(method: HttpMethod, path: string, response: Answered, status: number): void {
+    const label = `${method} ${path} → ${response.status}: ${response.text.slice(0, 500)}`;
+    expect(response.status, label).toBe(status);
+    const declared = doc.paths[path][method.toLowerCase()].responses[String(status)];
+    expect(declared, `${label}: not in the document`).toBeDefined();
+    const name = String(declared.content['application/json'].schema.$ref).split('/').pop();
+    const schema = errorSchemas[name as keyof typeof errorSchemas];
+    expect(issuesOf(v.safeParse(schema, JSON.parse(response.text))), `${label} as ${name}`).toEqual([]);
+  }
+
+  it('system and authentication routes', async () => {
+    expectAnswer('GET', '/health', await api('GET', '/health'));
+    expectAnswer('GET', '/openapi.json', await api('GET', '/openapi.json'));
+    const token = await api('POST', '/authentication/token/', { body: clientCredentials(account) });
+    expectAnswer('POST', '/authentication/token/', token);
+    const badGrant = await api('POST', '/authentication/token/', {
+      body: { ...clientCredentials(account), grant_type: 'password' },
+    });
+    expectError('POST', '/authentication/token/', badGrant, 400);
+    const wrongSecret = await api('POST', '/authentication/token/', {
+      body: { ...clientCredentials(account), client_secret: 'nope' },
+    });
+    expectError('POST', '/authentication/token/', wrongSecret, 401);
+    expectError('GET', '/v1/auth/api-keys/', await api('GET', '/v1/auth/api-keys/'), 401);
+    expectAnswer('GET', '/v1/auth/api-keys/', await api('GET', '/v1/auth/api-keys/', { auth }));
+  });
+
+  it('plans, and the stored image a plan shows', async () => {
+    const jpeg = Buffer.from([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00,
+      0x01, 0x00, 0x00, 0xff, 0xd9,
+    ]);
+    const created = await api('POST', '/v1/plans/', {
+      auth,
+      body: {
+        name: 'Gold',
+        currency: 'USD',
+        amount: '10.00',
+        interval: 'month',
+        interval_count: 1,
+        image: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+      },
+    });
+    expectAnswer('POST', '/v1/plans/', created);
+    const id = created.json.data.id as string;
+    expectAnswer('GET', '/v1/plans/', await api('GET', '/v1/plans/', { auth }));
+    expectError('GET', '/v1/plans/', await api('GET', '/v1/plans/?page=9', { auth }), 404);
+    const one = await api('GET', `/v1/plans/${id}/`, { auth });
+    expectAnswer('GET', '/v1/plans/{id}/', one);
+    const image = await fetch(one.json.information.image);
+    expectAnswer('GET', '/media/{name}', {
+      status: image.status,
+      headers: image.headers,
+      text: `${(await image.arrayBuffer()).byteLength} bytes`,
+    });
+    const renamed = await api('PUT', `/v1/plans/${id}/`, { auth, body: { name: 'Platinum' } });
+    expectAnswer('PUT', '/v1/plans/{id}/', renamed);
+    expect(renamed.json.type).toBe('success');
+    const unchanged = await api('PUT', `/v1/plans/${id}/`, { auth, body: { name: 'Platinum' } });
+    expectAnswer('PUT', '/v1/plans/{id}/', unchanged);
+    expect(unchanged.json.type).toBe('info');
+    expectError(
+      'POST',
+      '/v1/plans/',
+      await api('POST', '/v1/plans/', { auth, body: { name: 'No price' } }),
+      400,
+    );
+    expectAnswer('DELETE', '/v1/plans/{id}/', await api('DELETE', `/v1/plans/${id}/`, { auth }));
+    expectError('GET', '/v1/plans/{id}/', await api('GET', `/v1/plans/${id}/`, { auth }), 404);
+  });
+
+  let chargeId = '';
+
+  it('payments through the hosted checkout, with and without a 3-D Secure challenge', async () => {
+    const first = await api('POST', '/v1/payments/', {
+      auth,
+      body: {
+        amount: '25.00',
+        description: 'Order 1',
+        currency: 'USD',
+        items: ['Mug'],
+        return_url: 'https://shop.example.com/return',
+      },
+    });
+    expectAnswer('POST', '/v1/payments/', first);
+    const url = first.json.data.redirect as string;
+    const page = await openPage(url);
+    const asAnswer = (answer: Awaited<ReturnType<typeof openPage>>): Answered => ({
+      status: answer.status,
+      headers: answer.headers,
+      text: answer.html,
+    });
+    expectAnswer('GET', '/checkout/{token}', asAnswer(page));
+    const paid = await postForm(url, {
+      csrf_token: csrfOf(page.html),
+      email: 'buyer@example.com',
+      cardholder_name: 'Ada Lovelace',
+      card_number: testCards.approved,
+      exp_month: '12',
+      exp_year: String(new Date().getUTCFullYear() + 3),
+      cvc: '123',
+    });
+    expectAnswer('POST', '/checkout/{token}', asAnswer(paid));
+    expect(paid.status).toBe(303);
+
+    const second = await createPayment(auth);
+    const challenge = await submitCard(second.url, { card_number: testCards.challenge });
+    expectAnswer('POST', '/checkout/{token}', asAnswer(challenge));
+    expect(challenge.status).toBe(200);
+    expectAnswer('GET', '/checkout/{token}/challenge', asAnswer(await openPage(`${second.url}/challenge`)));
+    const passed = await postForm(`${second.url}/challenge`, {
+      csrf_token: csrfOf(challenge.html),
+      outcome: 'pass',
+    });
+    expectAnswer('POST', '/checkout/{token}/challenge', asAnswer(passed));
+    expect(passed.status).toBe(303);
+
+    const view = await api('GET', paymentPath(first.json.data.id_payment), { auth });
+    expectAnswer('GET', '/v1/payments/{id}', view);
+    chargeId = view.json.charge_id;
+    expectError(
+      'GET',
+      '/v1/payments/{id}',
+      await api('GET', paymentPath(`pay_${'x'.repeat(24)}`), { auth }),
+      404,
+    );
+    for (const path of ['/v1/payments/', '/v1/payments/internal'] as const) {
+      const list = await api('GET', `${path}?status=succeeded`, { auth });
+      expectAnswer('GET', path, list);
+      expect(list.json).toHaveLength(2);
+    }
+  });
+
+  it('refunds of a charge', async () => {
+    const refund = await api('POST', '/v1/refunds/', {
+      auth,
+      body: { charge_id: chargeId, amount: '5.00', reason: 'requested_by_customer' },
+    });
+    expectAnswer('POST', '/v1/refunds/', refund);
+    const tooMuch = await api('POST', '/v1/refunds/', {
+      auth,
+      body: { charge_id: chargeId, amount: '500.00', reason: 'duplicate' },
+    });
+    expectError('POST', '/v1/refunds/', tooMuch, 400);
+    const list = await api('GET', `/v1/refunds/?charge_id=${chargeId}`, { auth });
+    expectAnswer('GET', '/v1/refunds/', list);
+    expect(list.json).toHaveLength(1);
+    const path = '/v1/refunds/{refund_id}/';
+    expectAnswer('GET', path, await api('GET', `/v1/refunds/${refund.json.provider_refund_id}/`, { auth }));
+    expectError('GET', path, await api('GET', `/v1/refunds/${'x'.repeat(24)}/`, { auth }), 404);
+  });
+
+  it('the deprecated legacy charge, from multipart fields', async () => {
+    const charge = async (number: string) => {
+      const form = new FormData();
+      const fields = {
+        amount: '10.00',
+        currency: 'usd',
+        description: 'Legacy order',
+        credit_card_number: number,
+        credit_card_security_code_number: '123',
+        exp_month: '12',
+        exp_year: String(new Date().getUTCFullYear() + 3),
+      };
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      const response = await fetch(`${apiUrl}/v1/charges/simple/create/`, {
+        method: 'POST',
+        headers: { Authorization: auth },
+        body: form,
+      });
+      return { status: response.status, headers: response.headers, text: await response.text() };
+    };
+    expectAnswer('POST', '/v1/charges/simple/create/', await charge(testCards.approved));
+    expectError('POST', '/v1/charges/simple/create/', await charge(testCards.genericDecline), 402);
+  });
+
+  it('key rotation: a test key may not rotate the live key (403, D3); the live key rotates the test key', async () => {
+    const path = '/v1/auth/api-keys/';
+    const refused = await api('PATCH', path, { auth, body: { type: 'live' } });
+    expectError('PATCH', path, refused, 403);
+    expectError('PATCH', path, await api('PATCH', path, { auth, body: { type: 'both' } }), 400);
+    const rotated = await api('PATCH', path, { auth: apiKey(account.liveKey), body: { type: 'test' } });
+    expectAnswer('PATCH', path, rotated);
+    expect(rotated.json.data.key).toMatch(/^sk_test_/);
+  });
+
+  it('exercised every route of the table', () => {
+    const missed = routes.filter((route) => !exercised.has(route)).map((r) => `${r.method} ${r.path}`);
+    expect(missed).toEqual([]);
   });
 });

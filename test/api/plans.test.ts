@@ -5,24 +5,28 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { updateProfile } from '../../shared/accounts/repository.ts';
-import { keys } from '../../shared/db/keys.ts';
-import { makeDeps } from '../../shared/deps.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { expect400, expectEnvelope, expectMessage, expectReplayed } from '../support/answers.ts';
 import { hostileRequest } from '../support/hostile.ts';
+import { sentMail, waitForMail } from '../support/mail.ts';
+import { concurrently, statusCounts } from '../support/race.ts';
+import { isoTime } from '../support/shapes.ts';
 import {
   api,
   apiKey,
   apiUrl,
   basic,
   bearer,
-  localInfo,
   newAccount,
+  newMerchant,
+  suiteMerchant,
   type TestAccount,
   tokenFor,
   useLocalEnvironment,
 } from '../support/stack.ts';
+import { storedEventItems } from '../support/table.ts';
 
 const plansPath = '/v1/plans/';
 const planPath = (id: string) => `/v1/plans/${id}/`;
@@ -82,20 +86,13 @@ async function countOf(auth: string, query = ''): Promise<number> {
   return response.json.count as number;
 }
 
+/** Keys of a list answer's results, in answer order. */
+const keysOf = (response: { json: Record<string, unknown> }) =>
+  (response.json.results as { key: string }[]).map((plan) => plan.key);
+
 /** Names of a list answer's results, in answer order. */
 const namesOf = (response: { json: Record<string, unknown> }) =>
   (response.json.results as { information: { name: string } }[]).map((plan) => plan.information.name);
-
-/** Asserts a 400 in the message envelope. */
-function expect400(response: Awaited<ReturnType<typeof api>>) {
-  expect(response.status, response.text).toBe(400);
-  expect(response.json).toMatchObject({
-    code: 400,
-    title: expect.any(String),
-    content: expect.any(String),
-    type: expect.any(String),
-  });
-}
 
 /** A 1×1 RGB PNG, valid to the last CRC. */
 function tinyPng(): Buffer {
@@ -130,42 +127,16 @@ function tinyJpeg(): Buffer {
 
 const dataUri = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
 
-interface StoredMail {
-  subject: string;
-  destination: { to: string[] };
-  body: { text: string };
-}
-
-/** Polls the SES emulator for a mail to `to` whose subject is `subject`. */
-async function waitForMail(to: string, subject: string): Promise<StoredMail | undefined> {
-  for (let i = 0; i < 100; i++) {
-    const store = (await (await fetch(`${localInfo.endpoints.ses}/store`)).json()) as {
-      emails: StoredMail[];
-    };
-    const mail = store.emails.find((email) => email.destination.to.includes(to) && email.subject === subject);
-    if (mail) return mail;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return undefined;
-}
-
 describe('POST /v1/plans/ and GET /v1/plans/{id}/', () => {
-  let account: TestAccount;
-  let auth: string;
-  beforeAll(async () => {
-    account = await newAccount('plans');
-    auth = apiKey(account.testKey);
-  });
+  const shop = suiteMerchant('plans');
 
   it('answers 201 with a UUID v4 key, and GET answers the full record', async () => {
     const before = Date.now();
     const response = await api('POST', plansPath, {
-      auth,
+      auth: shop.auth,
       body: { name: 'Gold monthly', currency: 'USD', amount: 10.5, interval: 'month', interval_count: 1 },
     });
-    expect(response.status).toBe(201);
-    expect(response.json).toEqual({
-      code: 201,
+    expectEnvelope(response, 201, {
       title: 'Plan created',
       content: 'The plan was created.',
       type: 'success',
@@ -173,7 +144,7 @@ describe('POST /v1/plans/ and GET /v1/plans/{id}/', () => {
     });
     const id = response.json.data.id as string;
 
-    const got = await getPlan(auth, id);
+    const got = await getPlan(shop.auth, id);
     expect(got.status).toBe(200);
     expect(Object.keys(got.json).sort()).toEqual(['information', 'key', 'test']);
     expect(got.json.key).toBe(id);
@@ -188,7 +159,7 @@ describe('POST /v1/plans/ and GET /v1/plans/{id}/', () => {
       amount: '10.50',
       trial_period_days: 0,
       description: '',
-      email: account.email,
+      email: shop.account.email,
       company_name: 'Test plans',
       active: true,
       count: 0,
@@ -198,7 +169,7 @@ describe('POST /v1/plans/ and GET /v1/plans/{id}/', () => {
     const created = Date.parse(info.created);
     expect(created).toBeGreaterThanOrEqual(before - 1000);
     expect(created).toBeLessThanOrEqual(Date.now() + 1000);
-    expect(info.created).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+    expect(info.created).toMatch(isoTime);
   });
 
   it.each([
@@ -210,15 +181,15 @@ describe('POST /v1/plans/ and GET /v1/plans/{id}/', () => {
     ['KWD (3 decimals)', 'KWD', '1.5', '1.500'],
     ['lower-case currency code', 'usd', '3', '3.00'],
   ])('amount at currency precision: %s', async (_, currency, amount, expected) => {
-    const id = await createPlan(auth, { currency, amount });
-    const got = await getPlan(auth, id);
+    const id = await createPlan(shop.auth, { currency, amount });
+    const got = await getPlan(shop.auth, id);
     expect(got.status).toBe(200);
     expect(got.json.information.amount).toBe(expected);
     expect(got.json.information.currency).toBe(String(currency).toUpperCase());
   });
 
   it('keeps the optional fields given', async () => {
-    const id = await createPlan(auth, {
+    const optional = {
       name: 'Yearly with trial',
       description: 'Billed every two years',
       interval: 'year',
@@ -226,29 +197,21 @@ describe('POST /v1/plans/ and GET /v1/plans/{id}/', () => {
       trial_period_days: 30,
       currency: 'EUR',
       amount: '99.99',
-    });
-    const { information } = (await getPlan(auth, id)).json;
-    expect(information).toMatchObject({
-      name: 'Yearly with trial',
-      description: 'Billed every two years',
-      interval: 'year',
-      interval_count: 2,
-      trial_period_days: 30,
-      currency: 'EUR',
-      amount: '99.99',
-    });
+    };
+    const id = await createPlan(shop.auth, optional);
+    expect((await getPlan(shop.auth, id)).json.information).toMatchObject(optional);
   });
 
   it('takes a form-encoded body, integers as text', async () => {
     const response = await api('POST', plansPath, {
-      auth,
+      auth: shop.auth,
       rawBody:
         'name=Form+plan&currency=eur&amount=12.30&interval=year&interval_count=2&trial_period_days=7&description=From%20a%20form',
       headers: formType,
     });
     expect(response.status, response.text).toBe(201);
     expect(response.json.data.id).toMatch(uuidV4);
-    const { information } = (await getPlan(auth, response.json.data.id)).json;
+    const { information } = (await getPlan(shop.auth, response.json.data.id)).json;
     expect(information).toMatchObject({
       name: 'Form plan',
       currency: 'EUR',
@@ -263,30 +226,30 @@ describe('POST /v1/plans/ and GET /v1/plans/{id}/', () => {
   it('accepts a 50-character name and a 300-character description', async () => {
     const name = 'n'.repeat(50);
     const description = 'd'.repeat(300);
-    const id = await createPlan(auth, { name, description });
-    const { information } = (await getPlan(auth, id)).json;
+    const id = await createPlan(shop.auth, { name, description });
+    const { information } = (await getPlan(shop.auth, id)).json;
     expect(information.name).toBe(name);
     expect(information.description).toBe(description);
   });
 
   it('is_test agreeing with the mode is accepted', async () => {
-    const id = await createPlan(auth, { is_test: true });
-    expect((await getPlan(auth, id)).json.test).toBe(true);
-    const live = await createPlan(apiKey(account.liveKey), { is_test: false });
-    const got = await getPlan(apiKey(account.liveKey), live);
+    const id = await createPlan(shop.auth, { is_test: true });
+    expect((await getPlan(shop.auth, id)).json.test).toBe(true);
+    const live = await createPlan(apiKey(shop.account.liveKey), { is_test: false });
+    const got = await getPlan(apiKey(shop.account.liveKey), live);
     expect(got.status).toBe(200);
     expect(got.json.test).toBe(false);
   });
 
   it('Basic and Bearer (with ?test=true) create test plans too', async () => {
-    const token = await tokenFor(account);
+    const token = await tokenFor(shop.account);
     const viaBearer = await createPlan(bearer(token), { name: 'Via bearer' }, '?test=true');
-    const viaBasic = await createPlan(basic(account.testKey), { name: 'Via basic' });
+    const viaBasic = await createPlan(basic(shop.account.testKey), { name: 'Via basic' });
     for (const id of [viaBearer, viaBasic]) {
-      const got = await getPlan(auth, id);
+      const got = await getPlan(shop.auth, id);
       expect(got.status).toBe(200);
       expect(got.json.test).toBe(true);
-      expect(got.json.information.email).toBe(account.email);
+      expect(got.json.information.email).toBe(shop.account.email);
     }
   });
   it('shows the account profile (D2) once an operator sets it', async () => {
@@ -312,12 +275,9 @@ describe('POST /v1/plans/ and GET /v1/plans/{id}/', () => {
 });
 
 describe('POST /v1/plans/ validation: 400 and nothing stored', () => {
-  let account: TestAccount;
-  let auth: string;
+  const shop = suiteMerchant('plan-validation');
   beforeAll(async () => {
-    account = await newAccount('plan-validation');
-    auth = apiKey(account.testKey);
-    await createPlan(auth, { name: 'Baseline' });
+    await createPlan(shop.auth, { name: 'Baseline' });
   });
 
   const without = (field: string) => {
@@ -349,30 +309,30 @@ describe('POST /v1/plans/ validation: 400 and nothing stored', () => {
     ['amount negative (string)', planBody({ amount: '-10.50' }), 'amount'],
     ['a JSON array', [planBody()], undefined],
   ])('%s', async (_, body, field) => {
-    const response = await api('POST', plansPath, { auth, body });
+    const response = await api('POST', plansPath, { auth: shop.auth, body });
     expect400(response);
     if (field) {
       expect(response.json.data.errors).toEqual(
         expect.arrayContaining([expect.objectContaining({ field, message: expect.any(String) })]),
       );
     }
-    expect(await countOf(auth)).toBe(1);
+    expect(await countOf(shop.auth)).toBe(1);
   });
 
   it('malformed JSON', async () => {
     const response = await api('POST', plansPath, {
-      auth,
+      auth: shop.auth,
       rawBody: '{"name": "Gold", "currency": "USD"',
       headers: { 'Content-Type': 'application/json' },
     });
     expect400(response);
     expect(response.json.title).toBe('Malformed JSON');
-    expect(await countOf(auth)).toBe(1);
+    expect(await countOf(shop.auth)).toBe(1);
   });
 
   it('no body at all', async () => {
-    expect400(await api('POST', plansPath, { auth }));
-    expect(await countOf(auth)).toBe(1);
+    expect400(await api('POST', plansPath, { auth: shop.auth }));
+    expect(await countOf(shop.auth)).toBe(1);
   });
 
   it.each([
@@ -381,17 +341,17 @@ describe('POST /v1/plans/ validation: 400 and nothing stored', () => {
     ['JPY with decimals', 'JPY', '1000.5'],
     ['KWD with 4 decimals', 'KWD', '1.5001'],
   ])('precision: %s is type danger "Price validation error"', async (_, currency, amount) => {
-    const response = await api('POST', plansPath, { auth, body: planBody({ currency, amount }) });
+    const response = await api('POST', plansPath, { auth: shop.auth, body: planBody({ currency, amount }) });
     expect(response.status).toBe(400);
     expect(response.json).toMatchObject({ code: 400, type: 'danger', title: 'Price validation error' });
     expect(response.json.content).toContain(currency);
-    expect(await countOf(auth)).toBe(1);
+    expect(await countOf(shop.auth)).toBe(1);
   });
 
   it('is_test contradicting the key is 400', async () => {
-    expect400(await api('POST', plansPath, { auth, body: planBody({ is_test: false }) }));
-    expect(await countOf(auth)).toBe(1);
-    const live = apiKey(account.liveKey);
+    expect400(await api('POST', plansPath, { auth: shop.auth, body: planBody({ is_test: false }) }));
+    expect(await countOf(shop.auth)).toBe(1);
+    const live = apiKey(shop.account.liveKey);
     expect400(await api('POST', plansPath, { auth: live, body: planBody({ is_test: true }) }));
     expect(await countOf(live)).toBe(0);
   });
@@ -404,8 +364,7 @@ describe('GET /v1/plans/: Envelope A and paging', () => {
   const newestFirst = [...names].reverse();
 
   beforeAll(async () => {
-    const account = await newAccount('plan-pages');
-    auth = apiKey(account.testKey);
+    ({ auth } = await newMerchant('plan-pages'));
     for (const name of names) await createPlan(auth, { name });
   });
 
@@ -499,8 +458,7 @@ describe('GET /v1/plans/: Envelope A and paging', () => {
 
 describe('GET /v1/plans/: page_size is clamped to 100', () => {
   it('page_size=1000 over 105 plans answers 100 and 2 pages', async () => {
-    const account = await newAccount('plan-clamp');
-    const auth = apiKey(account.testKey);
+    const { auth } = await newMerchant('plan-clamp');
     for (let batch = 0; batch < 105; batch += 15) {
       await Promise.all(
         Array.from({ length: Math.min(15, 105 - batch) }, (_, i) =>
@@ -515,9 +473,7 @@ describe('GET /v1/plans/: page_size is clamped to 100', () => {
     const second = await list(auth, 'page=2&page_size=1000');
     expect(second.json).toMatchObject({ count: 105, current_page: 2, total_pages: 2 });
     expect(second.json.results).toHaveLength(5);
-    const keys = new Set(
-      [...first.json.results, ...second.json.results].map((plan: { key: string }) => plan.key),
-    );
+    const keys = new Set([...keysOf(first), ...keysOf(second)]);
     expect(keys.size).toBe(105);
   }, 60_000);
 });
@@ -575,8 +531,7 @@ describe('GET /v1/plans/: filters', () => {
       .map((label) => nameOf[label]);
 
   beforeAll(async () => {
-    const account = await newAccount('plan-filters');
-    auth = apiKey(account.testKey);
+    ({ auth } = await newMerchant('plan-filters'));
     ids = {};
     for (const [label, body] of plans) ids[label] = await createPlan(auth, body);
     const archived = await api('PUT', planPath(ids.F as string), { auth, body: { active: false } });
@@ -688,15 +643,10 @@ describe('GET /v1/plans/: filters', () => {
 });
 
 describe('PUT /v1/plans/{id}/', () => {
-  let account: TestAccount;
-  let auth: string;
-  beforeAll(async () => {
-    account = await newAccount('plan-update');
-    auth = apiKey(account.testKey);
-  });
+  const shop = suiteMerchant('plan-update');
 
   it('changes name, description, trial_period_days and active; GET shows them', async () => {
-    const id = await createPlan(auth, { name: 'Before', description: 'old', trial_period_days: 3 });
+    const id = await createPlan(shop.auth, { name: 'Before', description: 'old', trial_period_days: 3 });
     const cases: [Body, Body][] = [
       [{ name: 'After' }, { name: 'After' }],
       [{ description: 'new text' }, { description: 'new text' }],
@@ -704,37 +654,35 @@ describe('PUT /v1/plans/{id}/', () => {
       [{ active: false }, { active: false }],
     ];
     for (const [body, shown] of cases) {
-      const response = await api('PUT', planPath(id), { auth, body });
-      expect(response.status, response.text).toBe(200);
-      expect(response.json).toEqual({
-        code: 200,
+      const response = await api('PUT', planPath(id), { auth: shop.auth, body });
+      expectEnvelope(response, 200, {
         title: 'Plan updated',
         content: 'The plan was updated.',
         type: 'success',
         data: id,
       });
-      expect((await getPlan(auth, id)).json.information).toMatchObject(shown);
+      expect((await getPlan(shop.auth, id)).json.information).toMatchObject(shown);
     }
-    const inactive = await list(auth, 'status=inactive');
+    const inactive = await list(shop.auth, 'status=inactive');
     expect(inactive.status).toBe(200);
-    expect(inactive.json.results.map((plan: { key: string }) => plan.key)).toEqual([id]);
-    const restored = await api('PUT', planPath(id), { auth, body: { active: true } });
+    expect(keysOf(inactive)).toEqual([id]);
+    const restored = await api('PUT', planPath(id), { auth: shop.auth, body: { active: true } });
     expect(restored.json.type).toBe('success');
-    expect((await getPlan(auth, id)).json.information.active).toBe(true);
-    const byName = await list(auth, 'name=after');
-    expect(byName.json.results.map((plan: { key: string }) => plan.key)).toEqual([id]);
+    expect((await getPlan(shop.auth, id)).json.information.active).toBe(true);
+    const byName = await list(shop.auth, 'name=after');
+    expect(keysOf(byName)).toEqual([id]);
   });
 
   it('several fields at once, as a form body', async () => {
-    const id = await createPlan(auth, { name: 'Form before' });
+    const id = await createPlan(shop.auth, { name: 'Form before' });
     const response = await api('PUT', planPath(id), {
-      auth,
+      auth: shop.auth,
       rawBody: 'name=Form+after&trial_period_days=5&active=false',
       headers: formType,
     });
     expect(response.status, response.text).toBe(200);
     expect(response.json.type).toBe('success');
-    expect((await getPlan(auth, id)).json.information).toMatchObject({
+    expect((await getPlan(shop.auth, id)).json.information).toMatchObject({
       name: 'Form after',
       trial_period_days: 5,
       active: false,
@@ -742,24 +690,17 @@ describe('PUT /v1/plans/{id}/', () => {
   });
 
   it('the same values answer 200 type info "No changes" with the key', async () => {
-    const id = await createPlan(auth, { name: 'Same', description: 'kept', trial_period_days: 2 });
-    const before = (await getPlan(auth, id)).json;
+    const id = await createPlan(shop.auth, { name: 'Same', description: 'kept', trial_period_days: 2 });
+    const before = (await getPlan(shop.auth, id)).json;
     for (const body of [
       { name: 'Same', description: 'kept', trial_period_days: 2, active: true },
       { name: 'Same' },
       {},
     ]) {
-      const response = await api('PUT', planPath(id), { auth, body });
-      expect(response.status).toBe(200);
-      expect(response.json).toEqual({
-        code: 200,
-        title: 'No changes',
-        content: expect.any(String),
-        type: 'info',
-        data: id,
-      });
+      const response = await api('PUT', planPath(id), { auth: shop.auth, body });
+      expectEnvelope(response, 200, { title: 'No changes', type: 'info', data: id });
     }
-    expect((await getPlan(auth, id)).json).toEqual(before);
+    expect((await getPlan(shop.auth, id)).json).toEqual(before);
   });
 
   it.each([
@@ -769,10 +710,10 @@ describe('PUT /v1/plans/{id}/', () => {
     ['currency', { currency: 'EUR' }],
     ['amount with a change that would be allowed', { amount: '10.50', name: 'Sneaky' }],
   ])('a body with %s is 400 and changes nothing', async (_, body) => {
-    const id = await createPlan(auth, { name: 'Fixed price' });
-    const before = (await getPlan(auth, id)).json;
-    expect400(await api('PUT', planPath(id), { auth, body }));
-    expect((await getPlan(auth, id)).json).toEqual(before);
+    const id = await createPlan(shop.auth, { name: 'Fixed price' });
+    const before = (await getPlan(shop.auth, id)).json;
+    expect400(await api('PUT', planPath(id), { auth: shop.auth, body }));
+    expect((await getPlan(shop.auth, id)).json).toEqual(before);
   });
 
   it.each([
@@ -785,34 +726,37 @@ describe('PUT /v1/plans/{id}/', () => {
     ['is_test contradicting the key', { is_test: false, name: 'Other' }],
     ['test contradicting the key', { test: false }],
   ])('%s is 400 and changes nothing', async (_, body) => {
-    const id = await createPlan(auth, { name: 'Untouched' });
-    const before = (await getPlan(auth, id)).json;
-    expect400(await api('PUT', planPath(id), { auth, body }));
-    expect((await getPlan(auth, id)).json).toEqual(before);
+    const id = await createPlan(shop.auth, { name: 'Untouched' });
+    const before = (await getPlan(shop.auth, id)).json;
+    expect400(await api('PUT', planPath(id), { auth: shop.auth, body }));
+    expect((await getPlan(shop.auth, id)).json).toEqual(before);
   });
 
   it('a body that is not an object (JSON null, text, number, array) is 400 and changes nothing', async () => {
-    const id = await createPlan(auth, { name: 'Object bodies only' });
-    const before = (await getPlan(auth, id)).json;
+    const id = await createPlan(shop.auth, { name: 'Object bodies only' });
+    const before = (await getPlan(shop.auth, id)).json;
     for (const raw of ['null', '"text"', '123', '[]', 'true']) {
       const response = await api('PUT', planPath(id), {
-        auth,
+        auth: shop.auth,
         rawBody: raw,
         headers: { 'Content-Type': 'application/json' },
       });
       expect400(response);
       expect(response.json.data.errors).toEqual([expect.objectContaining({ field: 'body' })]);
     }
-    expect((await getPlan(auth, id)).json).toEqual(before);
+    expect((await getPlan(shop.auth, id)).json).toEqual(before);
   });
 
   it('is_test agreeing with the mode is accepted', async () => {
-    const id = await createPlan(auth, { name: 'Agreeing' });
-    const response = await api('PUT', planPath(id), { auth, body: { is_test: true, name: 'Agreed' } });
+    const id = await createPlan(shop.auth, { name: 'Agreeing' });
+    const response = await api('PUT', planPath(id), {
+      auth: shop.auth,
+      body: { is_test: true, name: 'Agreed' },
+    });
     expect(response.status).toBe(200);
     expect(response.json).toMatchObject({ type: 'success', data: id });
-    expect((await getPlan(auth, id)).json.information.name).toBe('Agreed');
-    const live = apiKey(account.liveKey);
+    expect((await getPlan(shop.auth, id)).json.information.name).toBe('Agreed');
+    const live = apiKey(shop.account.liveKey);
     const liveId = await createPlan(live, { name: 'Live agreeing' });
     const liveAnswer = await api('PUT', planPath(liveId), {
       auth: live,
@@ -824,7 +768,7 @@ describe('PUT /v1/plans/{id}/', () => {
 
   it('an unknown id or a non-UUID id is 404', async () => {
     for (const id of [randomUUID(), 'not-a-uuid', '12345']) {
-      const response = await api('PUT', planPath(id), { auth, body: { name: 'Nobody' } });
+      const response = await api('PUT', planPath(id), { auth: shop.auth, body: { name: 'Nobody' } });
       expect(response.status).toBe(404);
       expect(response.json).toMatchObject({
         code: 404,
@@ -836,21 +780,20 @@ describe('PUT /v1/plans/{id}/', () => {
 
   it('image null removes the image', async () => {
     const url = 'https://images.example.com/plans/gold.png?v=2';
-    const id = await createPlan(auth, { name: 'With image', image: url });
-    expect((await getPlan(auth, id)).json.information.image).toBe(url);
-    const response = await api('PUT', planPath(id), { auth, body: { image: null } });
+    const id = await createPlan(shop.auth, { name: 'With image', image: url });
+    expect((await getPlan(shop.auth, id)).json.information.image).toBe(url);
+    const response = await api('PUT', planPath(id), { auth: shop.auth, body: { image: null } });
     expect(response.status).toBe(200);
     expect(response.json.type).toBe('success');
-    expect((await getPlan(auth, id)).json.information.image).toBeNull();
-    const again = await api('PUT', planPath(id), { auth, body: { image: null } });
+    expect((await getPlan(shop.auth, id)).json.information.image).toBeNull();
+    const again = await api('PUT', planPath(id), { auth: shop.auth, body: { image: null } });
     expect(again.json.type).toBe('info');
   });
 });
 
 describe('DELETE /v1/plans/{id}/', () => {
   it('answers 200, then GET and a second DELETE are 404, and the count drops', async () => {
-    const account = await newAccount('plan-delete');
-    const auth = apiKey(account.testKey);
+    const { auth } = await newMerchant('plan-delete');
     const keep = await createPlan(auth, { name: 'Keep' });
     const gone = await createPlan(auth, { name: 'Gone' });
     expect(await countOf(auth)).toBe(2);
@@ -865,13 +808,12 @@ describe('DELETE /v1/plans/{id}/', () => {
     expect(again.json.code).toBe(404);
     const listed = await list(auth);
     expect(listed.json.count).toBe(1);
-    expect(listed.json.results.map((plan: { key: string }) => plan.key)).toEqual([keep]);
+    expect(keysOf(listed)).toEqual([keep]);
     expect((await api('PUT', planPath(gone), { auth, body: { name: 'Zombie' } })).status).toBe(404);
   });
 
   it('an unknown or non-UUID id is 404', async () => {
-    const account = await newAccount('plan-delete-404');
-    const auth = apiKey(account.testKey);
+    const { auth } = await newMerchant('plan-delete-404');
     for (const id of [randomUUID(), 'nope']) {
       const response = await api('DELETE', planPath(id), { auth });
       expect(response.status).toBe(404);
@@ -880,8 +822,7 @@ describe('DELETE /v1/plans/{id}/', () => {
   });
 
   it('deleting every plan leaves an empty list of count 0', async () => {
-    const account = await newAccount('plan-delete-all');
-    const auth = apiKey(account.testKey);
+    const { auth } = await newMerchant('plan-delete-all');
     const ids = [await createPlan(auth), await createPlan(auth)];
     for (const id of ids) expect((await api('DELETE', planPath(id), { auth })).status).toBe(200);
     const response = await list(auth);
@@ -902,24 +843,19 @@ describe('DELETE /v1/plans/{id}/', () => {
     expect(mail?.body.text).toContain('live');
   });
   it('concurrent DELETEs of one plan: exactly one 200, the rest 404, one e-mail', async () => {
-    const account = await newAccount('plan-delete-race');
-    const auth = apiKey(account.testKey);
+    const { account, auth } = await newMerchant('plan-delete-race');
     const name = `Raced delete ${randomUUID().slice(0, 8)}`;
     const keep = await createPlan(auth, { name: 'Survivor' });
     const id = await createPlan(auth, { name });
-    const answers = await Promise.all(Array.from({ length: 6 }, () => api('DELETE', planPath(id), { auth })));
-    const statuses = answers.map((answer) => answer.status).sort();
-    expect(statuses).toEqual([200, 404, 404, 404, 404, 404]);
+    const answers = await concurrently(6, () => api('DELETE', planPath(id), { auth }));
+    expect(statusCounts(answers)).toEqual({ 200: 1, 404: 5 });
     const listed = await list(auth);
     expect(listed.json.count).toBe(1);
-    expect(listed.json.results.map((plan: { key: string }) => plan.key)).toEqual([keep]);
+    expect(keysOf(listed)).toEqual([keep]);
     const subject = `Your cobro plan "${name}" was deleted`;
     expect(await waitForMail(account.email, subject)).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const store = (await (await fetch(`${localInfo.endpoints.ses}/store`)).json()) as {
-      emails: StoredMail[];
-    };
-    expect(store.emails.filter((email) => email.subject === subject)).toHaveLength(1);
+    expect((await sentMail()).filter((email) => email.subject === subject)).toHaveLength(1);
   });
 });
 
@@ -968,9 +904,9 @@ describe('isolation between accounts and modes', () => {
     expect((await getPlan(test, liveId)).status).toBe(404);
     const testList = await list(test);
     expect(testList.json.count).toBe(1);
-    expect(testList.json.results.map((plan: { key: string }) => plan.key)).toEqual([testId]);
+    expect(keysOf(testList)).toEqual([testId]);
     const liveList = await list(live);
-    expect(liveList.json.results.map((plan: { key: string }) => plan.key)).toEqual([liveId]);
+    expect(keysOf(liveList)).toEqual([liveId]);
     expect((await getPlan(test, testId)).json.information.name).toBe('Test only');
   });
 
@@ -985,9 +921,9 @@ describe('isolation between accounts and modes', () => {
     expect((await getPlan(token, liveId)).status).toBe(200);
     expect((await getPlan(token, liveId, '?test=true')).status).toBe(404);
     const testList = await list(token, 'test=true');
-    expect(testList.json.results.map((plan: { key: string }) => plan.key)).toEqual([testId]);
+    expect(keysOf(testList)).toEqual([testId]);
     const liveList = await list(token);
-    expect(liveList.json.results.map((plan: { key: string }) => plan.key)).toEqual([liveId]);
+    expect(keysOf(liveList)).toEqual([liveId]);
     const created = await createPlan(token, { name: 'Bearer live' });
     expect((await getPlan(apiKey(account.liveKey), created)).json.test).toBe(false);
   });
@@ -1021,8 +957,7 @@ describe('isolation between accounts and modes', () => {
 describe('plan images', () => {
   let auth: string;
   beforeAll(async () => {
-    const account = await newAccount('plan-images');
-    auth = apiKey(account.testKey);
+    ({ auth } = await newMerchant('plan-images'));
   });
 
   async function fetchMedia(url: string) {
@@ -1112,18 +1047,9 @@ describe('plan images', () => {
 
     // plan.deleted carries the plan as it was, image URL included.
     expect((await hostileRequest('DELETE', planPath(id), { headers })).status).toBe(200);
-    useLocalEnvironment();
-    const deps = makeDeps();
-    const stored = await deps.db.send(
-      new QueryCommand({
-        TableName: deps.table,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.eventInList(account.developerId, 'test', '', '').gsi1pk },
-      }),
-    );
-    expect(stored.Items?.map((item) => item.detail.type)).toEqual(['plan.deleted']);
-    expect(stored.Items?.[0]?.detail.data.object.information.image).toBe(image);
+    const stored = await storedEventItems(account.developerId, 'test');
+    expect(stored.map((item) => item.detail.type)).toEqual(['plan.deleted']);
+    expect(stored[0]?.detail.data.object.information.image).toBe(image);
   });
 
   it('an unknown media name is 404', async () => {
@@ -1141,29 +1067,22 @@ describe('Idempotency-Key on POST /v1/plans/ (D12)', () => {
     api('POST', `${plansPath}${query}`, { auth, body, headers: { 'Idempotency-Key': key } });
 
   it('the same key and body replays the first answer, and only one plan exists', async () => {
-    const account = await newAccount('plan-idem');
-    const auth = apiKey(account.testKey);
+    const { auth } = await newMerchant('plan-idem');
     const key = `idem-${randomUUID()}`;
     const body = planBody({ name: 'Once' });
     const first = await post(auth, key, body);
-    expect(first.status).toBe(201);
-    expect(first.headers.get('idempotent-replayed')).toBeNull();
     const second = await post(auth, key, { ...body });
-    expect(second.status).toBe(201);
-    expect(second.headers.get('idempotent-replayed')).toBe('true');
-    expect(second.json).toEqual(first.json);
+    expectReplayed(first, second, 201);
     expect(second.json.data.id).toBe(first.json.data.id);
     expect(await countOf(auth)).toBe(1);
   });
 
   it('the same key with another body is 409 and creates nothing', async () => {
-    const account = await newAccount('plan-idem-409');
-    const auth = apiKey(account.testKey);
+    const { auth } = await newMerchant('plan-idem-409');
     const key = `idem-${randomUUID()}`;
     expect((await post(auth, key, planBody({ name: 'First' }))).status).toBe(201);
     const conflict = await post(auth, key, planBody({ name: 'Second' }));
-    expect(conflict.status).toBe(409);
-    expect(conflict.json).toMatchObject({ code: 409, title: expect.any(String), type: expect.any(String) });
+    expectMessage(conflict, 409);
     expect(await countOf(auth)).toBe(1);
     expect(namesOf(await list(auth))).toEqual(['First']);
   });
@@ -1200,8 +1119,7 @@ describe('Idempotency-Key on POST /v1/plans/ (D12)', () => {
   });
 
   it('a malformed Idempotency-Key is 400 and creates nothing', async () => {
-    const account = await newAccount('plan-idem-bad');
-    const auth = apiKey(account.testKey);
+    const { auth } = await newMerchant('plan-idem-bad');
     for (const key of ['k'.repeat(256), 'has space']) {
       expect400(await post(auth, key, planBody()));
     }
@@ -1209,8 +1127,7 @@ describe('Idempotency-Key on POST /v1/plans/ (D12)', () => {
   });
 
   it('a request that failed may be retried with its key', async () => {
-    const account = await newAccount('plan-idem-retry');
-    const auth = apiKey(account.testKey);
+    const { auth } = await newMerchant('plan-idem-retry');
     const key = `retry-${randomUUID()}`;
     const failed = await post(auth, key, planBody({ amount: '10.505' }));
     expect(failed.status).toBe(400);
@@ -1227,11 +1144,10 @@ describe('Idempotency-Key on POST /v1/plans/ (D12)', () => {
   });
 
   it('10 concurrent requests with one key create exactly one plan', async () => {
-    const account = await newAccount('plan-idem-race');
-    const auth = apiKey(account.testKey);
+    const { auth } = await newMerchant('plan-idem-race');
     const key = `race-${randomUUID()}`;
     const body = planBody({ name: 'Raced' });
-    const answers = await Promise.all(Array.from({ length: 10 }, () => post(auth, key, body)));
+    const answers = await concurrently(10, () => post(auth, key, body));
     const statuses = answers.map((answer) => answer.status);
     expect(
       statuses.every((status) => status === 201 || status === 409),
@@ -1243,25 +1159,22 @@ describe('Idempotency-Key on POST /v1/plans/ (D12)', () => {
     for (const answer of answers.filter((a) => a.status === 409)) expect(answer.json.code).toBe(409);
     const listed = await list(auth);
     expect(listed.json.count).toBe(1);
-    expect(listed.json.results.map((plan: { key: string }) => plan.key)).toEqual([created[0]?.json.data.id]);
+    expect(keysOf(listed)).toEqual([created[0]?.json.data.id]);
   });
 });
 
 describe('the plan count under concurrency', () => {
   it('20 concurrent creations are all counted', async () => {
-    const account = await newAccount('plan-count-race');
-    const auth = apiKey(account.testKey);
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        api('POST', plansPath, { auth, body: planBody({ name: `Concurrent ${i}` }) }),
-      ),
+    const { auth } = await newMerchant('plan-count-race');
+    const answers = await concurrently(20, (i) =>
+      api('POST', plansPath, { auth, body: planBody({ name: `Concurrent ${i}` }) }),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
     const ids = new Set(answers.map((answer) => answer.json.data.id as string));
     expect(ids.size).toBe(20);
     const listed = await list(auth, 'page_size=100');
     expect(listed.json).toMatchObject({ count: 20, current_page: 1, total_pages: 1 });
-    expect(new Set(listed.json.results.map((plan: { key: string }) => plan.key))).toEqual(ids);
+    expect(new Set(keysOf(listed))).toEqual(ids);
     expect((await list(auth, 'subscribers_min=0')).json.count).toBe(20);
   });
 });

@@ -1,23 +1,17 @@
 /** PATCH /v1/auth/api-keys/: rotation, its mode rule, its 60-second cutoff, its race and its e-mail. */
 
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalGateway, startGateway } from '../../infra/local/gateway.ts';
 import { projectRoot } from '../../infra/local/stack.ts';
+import { apiKeyPattern } from '../../shared/accounts/credentials.ts';
 import { findApiKey } from '../../shared/accounts/repository.ts';
-import { apiKeyPattern } from '../../shared/auth/credentials.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { keys } from '../../shared/db/keys.ts';
-import { makeDeps } from '../../shared/deps.ts';
-import {
-  api,
-  apiKey,
-  basic,
-  bearer,
-  localInfo,
-  newAccount,
-  tokenFor,
-  useLocalEnvironment,
-} from '../support/stack.ts';
+import { expectEnvelope } from '../support/answers.ts';
+import { waitForMail } from '../support/mail.ts';
+import { concurrently } from '../support/race.ts';
+import { api, apiKey, basic, bearer, newAccount, tokenFor, useLocalEnvironment } from '../support/stack.ts';
+import { storedEventItems, updateStored } from '../support/table.ts';
 
 const keysPath = '/v1/auth/api-keys/';
 
@@ -59,13 +53,7 @@ describe('rotation', () => {
     const account = await newAccount();
     for (const auth of [apiKey(account.testKey), basic(account.testKey)]) {
       const refused = await rotate(auth, 'live');
-      expect(refused.status).toBe(403);
-      expect(refused.json).toEqual({
-        code: 403,
-        title: expect.any(String),
-        content: expect.stringContaining('test key'),
-        type: 'error',
-      });
+      expectEnvelope(refused, 403, { content: expect.stringContaining('test key'), type: 'error' });
       expect(refused.text).not.toMatch(/sk_live_/);
     }
     // The live key still works and is the one the account records.
@@ -110,7 +98,7 @@ describe('rotation', () => {
   it('20 concurrent rotations leave exactly one valid key, the one recorded on the account', async () => {
     const account = await newAccount();
     const auth = apiKey(account.liveKey);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => rotate(auth, 'test')));
+    const answers = await concurrently(20, () => rotate(auth, 'test'));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
     const issued = answers
@@ -129,17 +117,30 @@ describe('rotation', () => {
   it('e-mails the account owner through the event bus and SES', async () => {
     const account = await newAccount();
     expect((await rotate(apiKey(account.liveKey), 'live')).status).toBe(200);
-    let mail: { subject: string; destination: { to: string[] }; body: { text: string } } | undefined;
-    for (let i = 0; i < 50 && !mail; i++) {
-      const store = (await (await fetch(`${localInfo.endpoints.ses}/store`)).json()) as {
-        emails: { subject: string; destination: { to: string[] }; body: { text: string } }[];
-      };
-      mail = store.emails.find((email) => email.destination.to.includes(account.email));
-      if (!mail) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const mail = await waitForMail(account.email);
     expect(mail?.subject).toBe('Your cobro live API key was rotated');
     expect(mail?.body.text).toContain(`account ${account.developerId}`);
     expect(mail?.body.text).not.toMatch(/sk_live_[A-Za-z0-9]{32}/);
+  });
+});
+
+describe('the api_key.rotated event', () => {
+  it('is stored in the rotation transaction, masked, before it is sent', async () => {
+    const account = await newAccount();
+    const response = await rotate(apiKey(account.liveKey), 'test');
+    expect(response.status).toBe(200);
+    const stored = await storedEventItems(account.developerId, 'test');
+    const events = stored.map((item) => item.detail);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'api_key.rotated',
+      developer_id: account.developerId,
+      test: true,
+      data: { type: 'test', created_at: response.json.data.created_at },
+    });
+    const newKey: string = response.json.data.key;
+    expect(events[0].data.key.endsWith(newKey.slice(-4))).toBe(true);
+    expect(JSON.stringify(stored)).not.toContain(newKey);
   });
 });
 
@@ -147,15 +148,10 @@ describe('an account without keys', () => {
   it('answers 404 of type warning to GET and PATCH', async () => {
     const account = await newAccount();
     const auth = bearer(await tokenFor(account));
-    const deps = makeDeps();
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.table,
-        Key: keys.account(account.developerId),
-        UpdateExpression: 'REMOVE #keys',
-        ExpressionAttributeNames: { '#keys': 'keys' },
-      }),
-    );
+    await updateStored(keys.account(account.developerId), {
+      UpdateExpression: 'REMOVE #keys',
+      ExpressionAttributeNames: { '#keys': 'keys' },
+    });
     for (const response of [await api('GET', keysPath, { auth }), await rotate(auth, 'test')]) {
       expect(response.status).toBe(404);
       expect(response.json).toMatchObject({ code: 404, type: 'warning', title: 'No API keys' });

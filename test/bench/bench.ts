@@ -1,21 +1,27 @@
 /**
  * `npm run bench`: a benchmark script, not a test. Prints
- *   1. each function's bundle (the CDK app's esbuild settings: ESM, minified, @aws-sdk external),
- *   2. each bundle's cold import time, median of 10 fresh Node processes,
- *   3. p50/p99 of an authenticated GET /v1/auth/api-keys/ through the local gateway (authorizer
+ *   1. each function's bundle and cold import (median of --imports fresh Node processes, run
+ *      round-robin so drift hits every column alike) beside two floors bundled the same way: a
+ *      minimal handler that imports only DynamoDBClient and GetItemCommand, and a hello-world.
+ *      Four columns: @aws-sdk/* bundled in or external (resolved from node_modules, as the Lambda
+ *      runtime's copy would be), each without and with a source map run under --enable-source-maps.
+ *      The column infra/bundling.ts deploys is marked, and every SDK-loading function's ratio to
+ *      the minimal SDK handler in it is checked against 1.1x,
+ *   2. p50/p99 of an authenticated GET /v1/auth/api-keys/ through the local gateway (authorizer
  *      cache warm) beside p50/p99 of one raw DynamoDB GetItem on the same DynamoDB Local, and the
  *      DynamoDB calls each request makes,
- *   4. p50 of GET /v1/plans/ page 1, unfiltered and filtered by name, in accounts holding 10, 1,000
+ *   3. p50 of GET /v1/plans/ page 1, unfiltered and filtered by name, in accounts holding 10, 1,000
  *      and 10,000 plans, with the DynamoDB calls and read capacity units (ReturnConsumedCapacity)
  *      each request consumed.
- *   5. p50/p99 of POST /v1/payments/, of a checkout submit with an approved card and of
+ *   4. p50/p99 of POST /v1/payments/, of a checkout submit with an approved card and of
  *      POST /v1/refunds/, each beside the same DynamoDB calls issued directly, and the calls each
  *      request makes.
- * Options: --requests N (default 2000), --imports N (default 10), --plan-requests N (default 100),
- *          --plan-sizes 10,1000,10000, --pay-requests N (default 200).
+ * Options: --only cold (part 1 only) or --only latency (parts 2-4), --requests N (default 2000),
+ *          --imports N (default 10), --plan-requests N (default 100), --plan-sizes 10,1000,10000,
+ *          --pay-requests N (default 200).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,18 +29,21 @@ import { parseArgs } from 'node:util';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { build } from 'esbuild';
+import { esmRequireBanner, functionBundling } from '../../infra/bundling.ts';
 import { projectRoot, startLocalStack } from '../../infra/local/stack.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
+import { eventRules, schedules } from '../../shared/api/event-rules.ts';
+import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
+import type { Scope } from '../../shared/core/account.ts';
+import { type Deps, documentClient, makeDeps } from '../../shared/db/deps.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
-import { type Deps, documentClient, makeDeps } from '../../shared/deps.ts';
-import { eventRules, schedules } from '../../shared/events/rules.ts';
-import { authorizer, fallback, routes } from '../../shared/http/routes.ts';
 import { newPlan } from '../../shared/plans/plan.ts';
-import { planCountUpdate, planItem, type Scope } from '../../shared/plans/repository.ts';
+import { planCountUpdate, planEntity } from '../../shared/plans/repository.ts';
 
 const { values } = parseArgs({
   options: {
+    only: { type: 'string' },
     requests: { type: 'string', default: '2000' },
     imports: { type: 'string', default: '10' },
     'plan-requests': { type: 'string', default: '100' },
@@ -42,6 +51,9 @@ const { values } = parseArgs({
     'pay-requests': { type: 'string', default: '200' },
   },
 });
+if (values.only !== undefined && values.only !== 'cold' && values.only !== 'latency') {
+  throw new Error(`--only takes cold or latency, not ${values.only}`);
+}
 const payRequests = Number(values['pay-requests']);
 const planRequests = Number(values['plan-requests']);
 const planSizes = (values['plan-sizes'] ?? '').split(',').map(Number);
@@ -69,57 +81,212 @@ const median = (values: number[]) =>
   );
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
-async function bundles() {
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  const rows = [];
-  for (const entry of entries) {
-    const outfile = join(
-      outDir,
-      `${entry
-        .replace(/^functions\//, '')
-        .replace(/\//g, '--')
-        .replace(/\.ts$/, '')}.mjs`,
-    );
-    // Same settings as the NodejsFunction bundling in infra/cobro-stack.ts.
-    await build({
-      entryPoints: [join(projectRoot, entry)],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node24',
-      minify: true,
-      sourcemap: 'external',
-      mainFields: ['module', 'main'],
-      external: ['@aws-sdk/*'],
-      banner: {
-        js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-      },
-      logLevel: 'error',
-    });
-    rows.push({ entry, outfile, bytes: statSync(outfile).size });
-  }
-  return rows;
+/** One way of bundling and running a function: the columns of the cold-import table. */
+interface Variant {
+  label: string;
+  bundleAwsSdk: boolean;
+  sourceMap: boolean;
+}
+const variants: Variant[] = [
+  { label: 'SDK in, no map', bundleAwsSdk: true, sourceMap: false },
+  { label: 'SDK in, map', bundleAwsSdk: true, sourceMap: true },
+  { label: 'SDK ext, no map', bundleAwsSdk: false, sourceMap: false },
+  { label: 'SDK ext, map', bundleAwsSdk: false, sourceMap: true },
+];
+const deployed = variants.findIndex(
+  (v) => v.bundleAwsSdk === functionBundling.bundleAwsSdk && v.sourceMap === functionBundling.sourceMap,
+);
+
+/** One client and a command of each SDK client package a function may load. */
+const clientCommands: Record<string, [client: string, command: string]> = {
+  '@aws-sdk/client-dynamodb': ['DynamoDBClient', 'GetItemCommand'],
+  '@aws-sdk/client-eventbridge': ['EventBridgeClient', 'PutEventsCommand'],
+  '@aws-sdk/client-s3': ['S3Client', 'GetObjectCommand'],
+  '@aws-sdk/client-ses': ['SESClient', 'SendEmailCommand'],
+};
+const minimalSdk = 'minimal SDK handler';
+
+/**
+ * A handler that only makes the given SDK clients at import and sends one command each: the floor
+ * of a function that loads those clients. With DynamoDB alone it is the minimal SDK handler.
+ */
+function minimalHandler(packages: readonly string[]): string {
+  const lines = packages.map((pkg, i) => {
+    const [client, command] = clientCommands[pkg] ?? [];
+    if (!client || !command) throw new Error(`no minimal command for ${pkg}`);
+    return {
+      head: `import { ${client} as C${i}, ${command} as K${i} } from '${pkg}';\nconst c${i} = new C${i}({});`,
+      call: `c${i}.send(new K${i}(event))`,
+    };
+  });
+  return `${lines.map((l) => l.head).join('\n')}
+export const handler = async (event) => Promise.all([${lines.map((l) => l.call).join(', ')}]);
+`;
 }
 
-/** Milliseconds to import a bundle in a fresh process (the SDK it leaves external included). */
-function coldImport(file: string): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    env: {
-      ...process.env,
-      TABLE_NAME: 'bench',
-      EVENT_BUS_NAME: 'bench',
-      MEDIA_BUCKET: 'bench',
-      MAIL_FROM: 'bench@example.com',
-      TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret',
-      FINGERPRINT_SECRET: 'bench-fingerprint-secret-bench-fingerprint',
-      AWS_REGION: 'us-east-1',
-    },
-    cwd: outDir,
+interface Bundle {
+  file: string;
+  bytes: number;
+  /** The `@aws-sdk/client-*` packages it imports (seen with the SDK external). */
+  clients: string[];
+}
+
+/**
+ * Bundles an entry as infra/cobro-stack.ts does (NodejsFunction: ESM, minified, node24, the
+ * createRequire banner), with the variant's SDK and source-map settings; a source map is linked
+ * (`//# sourceMappingURL`), as NodejsFunction's `sourceMap: true` writes it.
+ */
+async function bundle(entry: string, name: string, variant: Variant): Promise<Bundle> {
+  const file = join(
+    outDir,
+    `${variant.bundleAwsSdk ? 'in' : 'ext'}-${variant.sourceMap ? 'map' : 'nomap'}`,
+    `${name}.mjs`,
+  );
+  const result = await build({
+    entryPoints: [entry],
+    outfile: file,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    minify: true,
+    sourcemap: variant.sourceMap ? 'linked' : false,
+    mainFields: ['module', 'main'],
+    external: variant.bundleAwsSdk ? [] : ['@aws-sdk/*'],
+    banner: { js: esmRequireBanner },
+    metafile: true,
+    logLevel: 'error',
   });
-  return Number(out.toString());
+  const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports);
+  const clients = imports.filter((i) => i.external && i.path.startsWith('@aws-sdk/client-'));
+  return { file, bytes: statSync(file).size, clients: [...new Set(clients.map((i) => i.path))].sort() };
+}
+
+interface Sample {
+  /** Wall-clock ms of the import. */
+  wall: number;
+  /** CPU ms (user + system) of the process during the import: less hit by other load on the machine. */
+  cpu: number;
+}
+
+/** Times importing a bundle in a fresh process (the SDK it leaves external included). */
+function coldImport(file: string, sourceMaps: boolean): Sample {
+  const script = `const c = process.cpuUsage(); const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); const w = performance.now() - t; const u = process.cpuUsage(c); process.stdout.write(JSON.stringify({ wall: w, cpu: (u.user + u.system) / 1000 }));`;
+  const out = execFileSync(
+    process.execPath,
+    [...(sourceMaps ? ['--enable-source-maps'] : []), '--input-type=module', '-e', script],
+    {
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        TABLE_NAME: 'bench',
+        EVENT_BUS_NAME: 'bench',
+        MEDIA_BUCKET: 'bench',
+        MAIL_FROM: 'bench@example.com',
+        TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret',
+        FINGERPRINT_SECRET: 'bench-fingerprint-secret-bench-fingerprint',
+        PUBLIC_BASE_URL: 'https://bench.example.com',
+        ...fallback.environment,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: 'bench',
+        AWS_SECRET_ACCESS_KEY: 'bench',
+        AWS_EC2_METADATA_DISABLED: 'true',
+      },
+      cwd: outDir,
+    },
+  );
+  return JSON.parse(out.toString()) as Sample;
+}
+
+interface Row {
+  name: string;
+  /** A floor (hello-world, a minimal handler) rather than one of cobro's functions. */
+  floor: boolean;
+  bundles: Bundle[];
+  samples: Sample[][];
+}
+
+/** Part 1: every function's bundle and cold import beside its floors, in four variants. */
+async function coldImports(): Promise<void> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(join(outDir, 'src'), { recursive: true });
+  const rows: Row[] = [];
+  const slug = (name: string) => name.replace(/\W+/g, '-');
+  const addFloor = async (name: string, source: string) => {
+    const entry = join(outDir, 'src', `${slug(name)}.mjs`);
+    writeFileSync(entry, source);
+    const bundles: Bundle[] = [];
+    for (const variant of variants) bundles.push(await bundle(entry, slug(name), variant));
+    rows.push({ name, floor: true, bundles, samples: [] });
+  };
+  await addFloor(minimalSdk, minimalHandler(['@aws-sdk/client-dynamodb']));
+  await addFloor('hello-world', "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
+  for (const entry of entries) {
+    const bundles: Bundle[] = [];
+    for (const variant of variants)
+      bundles.push(await bundle(join(projectRoot, entry), slug(entry), variant));
+    rows.push({ name: entry.replace(/^functions\//, ''), floor: false, bundles, samples: [] });
+  }
+  // The floor of every other set of clients a function loads.
+  const clientsOf = (row: Row) => (row.bundles[2] as Bundle).clients;
+  const floorName = (clients: string[]) =>
+    clients.join(',') === '@aws-sdk/client-dynamodb'
+      ? minimalSdk
+      : `minimal ${clients.map((c) => c.replace('@aws-sdk/client-', '')).join('+')}`;
+  for (const clients of new Set(rows.filter((r) => !r.floor).map((r) => clientsOf(r).join(',')))) {
+    const list = clients.split(',').filter(Boolean);
+    if (list.length > 0 && !rows.some((r) => r.name === floorName(list)))
+      await addFloor(floorName(list), minimalHandler(list));
+  }
+  rows.sort((a, b) => Number(b.floor) - Number(a.floor));
+  for (const row of rows) row.samples = variants.map(() => []);
+  // Round-robin: run i of every bundle in every variant before run i + 1 of any, so that drift in the
+  // machine's load hits every cell alike.
+  for (let run = 0; run < importRuns; run++) {
+    for (const row of rows) {
+      for (const [v, variant] of variants.entries()) {
+        row.samples[v]?.push(coldImport((row.bundles[v] as Bundle).file, variant.sourceMap));
+      }
+    }
+  }
+  const wall = (row: Row, v: number) => median((row.samples[v] ?? []).map((s) => s.wall));
+  const cpu = (row: Row, v: number) => median((row.samples[v] ?? []).map((s) => s.cpu));
+  const minimal = rows.find((r) => r.name === minimalSdk) as Row;
+
+  console.log(
+    `cold import: ms to import the bundle in a fresh node process, median of ${importRuns} (wall clock; cpu = the process's user+system time)`,
+  );
+  console.log('(x) = ratio to the minimal SDK handler (DynamoDBClient + GetItemCommand) in the same column');
+  console.log(`* = deployed (infra/bundling.ts: ${JSON.stringify(functionBundling)})\n`);
+  const d = deployed;
+  console.log(
+    `${'function'.padEnd(40)} ${'kB in'.padStart(6)} ${'kB ext'.padStart(6)}  ${variants.map((v, i) => `${i === d ? '*' : ' '}${v.label}`.padEnd(15)).join(' ')}  ${'*cpu'.padStart(14)}  vs own clients' floor (wall, cpu)`,
+  );
+  const over: string[] = [];
+  for (const row of rows) {
+    const kB = (b: Bundle | undefined) => ((b?.bytes ?? 0) / 1024).toFixed(1).padStart(6);
+    const cells = variants.map((_, v) => {
+      const ms = wall(row, v);
+      return ` ${ms.toFixed(1).padStart(6)} (${(ms / wall(minimal, v)).toFixed(2)})`.padEnd(15);
+    });
+    const cpuCell = `${cpu(row, d).toFixed(1).padStart(6)} (${(cpu(row, d) / cpu(minimal, d)).toFixed(2)})`;
+    let own = '';
+    const clients = clientsOf(row);
+    if (!row.floor && clients.length > 0) {
+      const floor = rows.find((r) => r.name === floorName(clients)) as Row;
+      const ratios = [wall(row, d) / wall(floor, d), cpu(row, d) / cpu(floor, d)];
+      own = `${floor.name.replace('minimal ', '').replace(' handler', '')}: ${ratios.map((r) => r.toFixed(2)).join(', ')}`;
+      if (Math.min(...ratios) > 1.1) over.push(`${row.name} (${own})`);
+    }
+    console.log(
+      `${row.name.padEnd(40)} ${kB(row.bundles[0])} ${kB(row.bundles[2])}  ${cells.join(' ')}  ${cpuCell.padStart(14)}  ${own}`,
+    );
+  }
+  console.log(
+    over.length === 0
+      ? `\nevery SDK-loading function is within 1.1x of the minimal handler of its SDK clients (${variants[d]?.label}, wall or cpu)\n`
+      : `\nabove 1.1x of the minimal handler of its SDK clients (${variants[d]?.label}, wall and cpu): ${over.join('; ')}\n`,
+  );
 }
 
 /**
@@ -129,7 +296,7 @@ function coldImport(file: string): number {
 async function seedPlans(deps: Deps, scope: Scope, count: number): Promise<void> {
   const start = Date.UTC(2026, 0, 1);
   const items = Array.from({ length: count }, (_, i) =>
-    planItem(
+    planEntity.item(
       newPlan(
         {
           name: i % 100 === 0 ? `Gold ${i}` : `Basic ${i}`,
@@ -166,19 +333,11 @@ async function timed(n: number, fn: () => Promise<void>): Promise<number[]> {
 }
 
 console.log(`cobro bench — node ${process.version}, ${process.arch}\n`);
-const built = await bundles();
-console.log(
-  'bundle (minified, @aws-sdk external)            size      cold import (median of %d)',
-  importRuns,
-);
-for (const row of built) {
-  const samples = Array.from({ length: importRuns }, () => coldImport(row.outfile));
-  console.log(
-    `  ${row.entry.padEnd(48)} ${(row.bytes / 1024).toFixed(1).padStart(6)} kB   ${fmt(median(samples)).padStart(10)}`,
-  );
+if (values.only !== 'latency') await coldImports();
+if (values.only === 'cold') {
+  rmSync(outDir, { recursive: true, force: true });
+  process.exit(0);
 }
-const largest = built.reduce((a, b) => (a.bytes > b.bytes ? a : b));
-console.log(`  largest: ${largest.entry} ${(largest.bytes / 1024).toFixed(1)} kB\n`);
 
 // Its own state folder: the bench must not overwrite the .cobro/local.json of a developer's stack.
 const benchState = mkdtempSync(join(tmpdir(), 'cobro-bench-'));

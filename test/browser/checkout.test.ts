@@ -6,7 +6,6 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type {
   Browser,
   BrowserContext,
@@ -17,17 +16,19 @@ import type {
 } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { updateProfile } from '../../shared/accounts/repository.ts';
-import { keys } from '../../shared/db/keys.ts';
-import { makeDeps } from '../../shared/deps.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { launchBrowser } from '../support/browser.ts';
 import {
   type CreatedPayment,
+  cardFields,
   createPayment,
+  expectUnpaid,
   goodYear,
-  paymentPath,
-  paymentsPath,
+  listCharges,
+  paymentView,
 } from '../support/checkout.ts';
-import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import { apiKey, newAccount, newMerchant, type TestAccount } from '../support/stack.ts';
+import { setCheckout } from '../support/table.ts';
 
 const merchantName = 'Blue Mug Roasters';
 const description = 'Order 1001: two blue mugs';
@@ -131,6 +132,14 @@ async function open(page: Page, url: string): Promise<number | undefined> {
   return response?.status();
 }
 
+/** A new payment (of `credential`) whose checkout is open, answered 200, in a fresh page. */
+async function openNewPayment(options: BrowserContextOptions = {}, credential = auth) {
+  const payment = await newPayment(credential);
+  const page = await newPage(options);
+  expect(await open(page, payment.url)).toBe(200);
+  return { payment, page };
+}
+
 interface Card {
   email?: string;
   name?: string;
@@ -182,24 +191,27 @@ async function expectReturned(page: Page, paymentId: string): Promise<void> {
   expect(await page.locator('body').innerText()).toContain('thanks');
 }
 
-async function paymentOf(id: string, credential = auth) {
-  const response = await api('GET', paymentPath(id), { auth: credential });
-  expect(response.status, response.text).toBe(200);
-  return response.json;
+/**
+ * Asserts a submit answered 303 to the return_url and the payment is completed with the card
+ * ending in `last4`; answers the payment's view.
+ */
+async function expectPaid(
+  page: Page,
+  response: Response,
+  paymentId: string,
+  last4: string,
+  credential = auth,
+) {
+  expect(response.status()).toBe(303);
+  await expectReturned(page, paymentId);
+  const paid = await paymentView(credential, paymentId);
+  expect(paid.status).toBe('completed');
+  expect(paid.card_last4).toBe(last4);
+  return paid;
 }
 
 /** Asserts the payment is still pending with no charge, in the API and in the charge list. */
-async function expectNothingCharged(paymentId: string): Promise<void> {
-  const payment = await paymentOf(paymentId);
-  expect(payment.status).toBe('pending');
-  expect(payment.charge_id).toBeNull();
-  const list = await api('GET', `${paymentsPath}?limit=1000`, { auth });
-  expect(list.status, list.text).toBe(200);
-  const charges = (list.json as unknown as { payment_id: string | null }[]).filter(
-    (charge) => charge.payment_id === paymentId,
-  );
-  expect(charges).toEqual([]);
-}
+const expectNothingCharged = (paymentId: string) => expectUnpaid(auth, paymentId);
 
 /** The page's full width in CSS pixels (the project's TypeScript has no DOM types, so as an expression). */
 const scrollWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
@@ -211,22 +223,14 @@ const csrfOf = async (page: Page) =>
 
 describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
   it('shows what is paid and takes an approved card with JavaScript disabled', async () => {
-    const payment = await newPayment();
-    const page = await newPage({ javaScriptEnabled: false });
-    expect(await open(page, payment.url)).toBe(200);
+    const { payment, page } = await openNewPayment({ javaScriptEnabled: false });
 
     expect(await page.getByRole('heading', { name: merchantName }).count()).toBe(1);
     const text = await page.locator('body').innerText();
     expect(text).toContain(description);
     expect(text).toMatch(/10\.00\s*USD/);
 
-    const response = await pay(page, { number: cards.approved });
-    expect(response.status()).toBe(303);
-    await expectReturned(page, payment.id);
-
-    const paid = await paymentOf(payment.id);
-    expect(paid.status).toBe('completed');
-    expect(paid.card_last4).toBe('4242');
+    const paid = await expectPaid(page, await pay(page, { number: cards.approved }), payment.id, '4242');
     expect(paid.charge_id).toMatch(/^ch_/);
   });
 
@@ -238,9 +242,7 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
   ];
 
   it.each(declines)('re-renders the form with 402 on $reason ($number)', async ({ number, text }) => {
-    const payment = await newPayment();
-    const page = await newPage();
-    expect(await open(page, payment.url)).toBe(200);
+    const { payment, page } = await openNewPayment();
 
     const response = await pay(page, { number, name: 'Grace Hopper' });
     expect(response.status()).toBe(402);
@@ -261,9 +263,7 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
   ];
 
   it.each(invalid)('answers 400 with a message for $what and charges nothing', async ({ card, text }) => {
-    const payment = await newPayment();
-    const page = await newPage();
-    expect(await open(page, payment.url)).toBe(200);
+    const { payment, page } = await openNewPayment();
 
     const response = await pay(page, card);
     expect(response.status()).toBe(400);
@@ -275,9 +275,7 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('pays after the cardholder completes the 3-D Secure challenge', async () => {
-    const payment = await newPayment();
-    const page = await newPage();
-    expect(await open(page, payment.url)).toBe(200);
+    const { payment, page } = await openNewPayment();
 
     const challenged = await pay(page, { number: cards.challenge });
     expect(challenged.status()).toBe(200);
@@ -286,18 +284,11 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
     expect(await page.getByRole('button', { name: 'Fail authentication' }).isVisible()).toBe(true);
     expect(await payButton(page).count()).toBe(0);
 
-    const response = await submit(page, complete);
-    expect(response.status()).toBe(303);
-    await expectReturned(page, payment.id);
-    const paid = await paymentOf(payment.id);
-    expect(paid.status).toBe('completed');
-    expect(paid.card_last4).toBe('3220');
+    await expectPaid(page, await submit(page, complete), payment.id, '3220');
   });
 
   it('re-renders the form with 402 when the challenge fails, then takes another card', async () => {
-    const payment = await newPayment();
-    const page = await newPage();
-    expect(await open(page, payment.url)).toBe(200);
+    const { payment, page } = await openNewPayment();
     expect((await pay(page, { number: cards.challenge, name: 'Grace Hopper' })).status()).toBe(200);
 
     const failed = await submit(page, page.getByRole('button', { name: 'Fail authentication' }));
@@ -307,28 +298,18 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
     expect(await page.getByLabel('Cardholder name').inputValue()).toBe('Grace Hopper');
     await expectNothingCharged(payment.id);
 
-    const response = await pay(page, { number: cards.approved });
-    expect(response.status()).toBe(303);
-    await expectReturned(page, payment.id);
-    const paid = await paymentOf(payment.id);
-    expect(paid.status).toBe('completed');
-    expect(paid.card_last4).toBe('4242');
+    await expectPaid(page, await pay(page, { number: cards.approved }), payment.id, '4242');
   });
 
   it('is single use: once paid it says so, and the old form answers 409 charging nothing', async () => {
-    const own = await newAccount('checkout-twice');
-    const ownAuth = apiKey(own.testKey);
-    const payment = await newPayment(ownAuth);
-    const page = await newPage();
+    const { auth: ownAuth } = await newMerchant('checkout-twice');
+    const { payment, page } = await openNewPayment({}, ownAuth);
     // A second tab holds the form as it was before the payment.
     const stale = await page.context().newPage();
-    expect(await open(page, payment.url)).toBe(200);
     expect(await open(stale, payment.url)).toBe(200);
 
-    expect((await pay(page, { number: cards.approved })).status()).toBe(303);
-    await expectReturned(page, payment.id);
-    const paid = await paymentOf(payment.id, ownAuth);
-    expect(paid.status).toBe('completed');
+    const response = await pay(page, { number: cards.approved });
+    const paid = await expectPaid(page, response, payment.id, '4242', ownAuth);
 
     expect(await open(page, payment.url)).toBe(200);
     expect(await page.locator('body').innerText()).toMatch(/payment complete|been made|already paid/i);
@@ -345,31 +326,17 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
     await page.goBack();
     expect(await payButton(page).count()).toBe(0);
 
-    const list = await api('GET', paymentsPath, { auth: ownAuth });
-    expect(list.status, list.text).toBe(200);
-    const charges = list.json as unknown as { id: string; payment_id: string | null }[];
+    const charges = await listCharges(ownAuth);
     expect(charges).toHaveLength(1);
     expect(charges[0]?.id).toBe(paid.charge_id);
     expect(charges[0]?.payment_id).toBe(payment.id);
-    expect((await paymentOf(payment.id, ownAuth)).charge_id).toBe(paid.charge_id);
+    expect((await paymentView(ownAuth, payment.id)).charge_id).toBe(paid.charge_id);
   });
 
   it('answers 410 once the session has expired', async () => {
-    const payment = await newPayment();
-    const page = await newPage();
-    expect(await open(page, payment.url)).toBe(200);
+    const { payment, page } = await openNewPayment();
 
-    useLocalEnvironment();
-    const deps = makeDeps();
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.table,
-        Key: keys.checkout(payment.token),
-        UpdateExpression: 'SET expires_at_ms = :past',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':past': Date.now() - 60_000 },
-      }),
-    );
+    await setCheckout(payment.token, { expires_at_ms: Date.now() - 60_000 });
 
     // The form already on screen is refused, and so is opening the link again.
     const response = await pay(page, { number: cards.approved });
@@ -382,9 +349,7 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('locks after 5 declines: later requests answer 423', async () => {
-    const payment = await newPayment();
-    const page = await newPage();
-    expect(await open(page, payment.url)).toBe(200);
+    const { payment, page } = await openNewPayment();
     const csrf = await csrfOf(page);
 
     const statuses: number[] = [];
@@ -404,15 +369,7 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
 
     // Even a good card posted with the form's token is refused now.
     const posted = await page.request.post(payment.url, {
-      form: {
-        csrf_token: csrf,
-        email: 'ada@example.com',
-        cardholder_name: 'Ada Lovelace',
-        card_number: cards.approved,
-        exp_month: '12',
-        exp_year: goodYear,
-        cvc: '123',
-      },
+      form: { csrf_token: csrf, ...cardFields({ email: 'ada@example.com', card_number: cards.approved }) },
       maxRedirects: 0,
     });
     expect(posted.status()).toBe(423);
@@ -420,14 +377,12 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('fits a 375×667 phone screen without horizontal scrolling', async () => {
-    const payment = await newPayment();
-    const page = await newPage({
+    const { page } = await openNewPayment({
       viewport: { width: 375, height: 667 },
       isMobile: true,
       hasTouch: true,
       deviceScaleFactor: 2,
     });
-    expect(await open(page, payment.url)).toBe(200);
 
     const button = payButton(page);
     expect(await button.isVisible()).toBe(true);
@@ -484,9 +439,7 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('shows the page, not JSON, when the cardholder opens the challenge address with GET', async () => {
-    const payment = await newPayment();
-    const page = await newPage();
-    expect(await open(page, payment.url)).toBe(200);
+    const { payment, page } = await openNewPayment();
     expect((await pay(page, { number: cards.challenge })).status()).toBe(200);
     expect(await open(page, `${payment.url}/challenge`)).toBe(200);
     expect(await page.getByRole('button', { name: 'Complete authentication' }).isVisible()).toBe(true);
@@ -528,9 +481,7 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('never puts the card number or CVC into the page after a decline', async () => {
-    const payment = await newPayment();
-    const page = await newPage();
-    expect(await open(page, payment.url)).toBe(200);
+    const { page } = await openNewPayment();
 
     const response = await pay(page, { number: cards.genericDecline, cvc: '7391' });
     expect(response.status()).toBe(402);

@@ -1,19 +1,11 @@
 /** `cobro accounts create` against the running test stack, then its credentials through the API. */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { projectRoot, readLocalInfo, writeLocalInfo } from '../../infra/local/stack.ts';
+import { readLocalInfo, writeLocalInfo } from '../../infra/local/stack.ts';
+import { cli, expectCliRefusal } from '../support/cli.ts';
 import { api, apiKey, stateDir } from '../support/stack.ts';
-
-const run = promisify(execFile);
-const cli = (...args: string[]) =>
-  run(process.execPath, [join(projectRoot, 'bin/cli.ts'), ...args, '--state-dir', stateDir], {
-    cwd: projectRoot,
-    env: { ...process.env, TABLE_NAME: '' },
-  });
 
 describe('accounts create', () => {
   const email = `cli-${process.pid}-${Date.now()}@example.com`;
@@ -39,20 +31,17 @@ describe('accounts create', () => {
   });
 
   it('refuses an e-mail already taken, and bad input, with a message and a non-zero exit', async () => {
-    await expect(
-      cli('accounts', 'create', '--name', 'Again', '--email', email.toUpperCase()),
-    ).rejects.toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining('already exists'),
-    });
-    await expect(cli('accounts', 'create', '--name', 'X', '--email', 'not-an-email')).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('not a valid e-mail'),
-    });
-    await expect(cli('accounts', 'create', '--email', 'a@b.co')).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('name is required'),
-    });
+    await expectCliRefusal(
+      ['accounts', 'create', '--name', 'Again', '--email', email.toUpperCase()],
+      1,
+      'already exists',
+    );
+    await expectCliRefusal(
+      ['accounts', 'create', '--name', 'X', '--email', 'not-an-email'],
+      2,
+      'not a valid e-mail',
+    );
+    await expectCliRefusal(['accounts', 'create', '--email', 'a@b.co'], 2, 'name is required');
   });
 
   it('refuses to write when the stack local.json describes is not running', async () => {
@@ -64,25 +53,8 @@ describe('accounts create', () => {
         api_url: 'http://127.0.0.1:9',
         health_url: 'http://127.0.0.1:9/health',
       });
-      const run = promisify(execFile)(
-        process.execPath,
-        [
-          join(projectRoot, 'bin/cli.ts'),
-          'accounts',
-          'create',
-          '--name',
-          'X',
-          '--email',
-          'stale@example.com',
-          '--state-dir',
-          stale,
-        ],
-        { cwd: projectRoot, env: { ...process.env, TABLE_NAME: '' } },
-      );
-      await expect(run).rejects.toMatchObject({
-        code: 1,
-        stderr: expect.stringContaining('no local stack answers'),
-      });
+      const args = ['accounts', 'create', '--name', 'X', '--email', 'stale@example.com'];
+      await expectCliRefusal(args, 1, 'no local stack answers', stale);
     } finally {
       rmSync(stale, { recursive: true, force: true });
     }
@@ -151,30 +123,19 @@ describe('accounts update', () => {
   });
 
   it('refuses a missing or unknown account and bad values', async () => {
-    await expect(cli('accounts', 'update', '--company-name', 'X')).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('id is required'),
-    });
-    await expect(
-      cli('accounts', 'update', '--id', 'abc', '--page', 'https://x.example'),
-    ).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('positive integer'),
-    });
-    await expect(cli('accounts', 'update', '--id', '1')).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('nothing to update'),
-    });
-    await expect(cli('accounts', 'update', '--id', '1', '--page', 'not a url')).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('page: not a URL'),
-    });
-    await expect(
-      cli('accounts', 'update', '--id', '999999999', '--page', 'https://x.example'),
-    ).rejects.toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining('There is no account with this id.'),
-    });
+    await expectCliRefusal(['accounts', 'update', '--company-name', 'X'], 2, 'id is required');
+    await expectCliRefusal(
+      ['accounts', 'update', '--id', 'abc', '--page', 'https://x.example'],
+      2,
+      'positive integer',
+    );
+    await expectCliRefusal(['accounts', 'update', '--id', '1'], 2, 'nothing to update');
+    await expectCliRefusal(['accounts', 'update', '--id', '1', '--page', 'not a url'], 2, 'page: not a URL');
+    await expectCliRefusal(
+      ['accounts', 'update', '--id', '999999999', '--page', 'https://x.example'],
+      1,
+      'There is no account with this id.',
+    );
   });
 });
 
@@ -213,35 +174,24 @@ describe('accounts rotate-client-secret (D2)', () => {
   });
 
   it('refuses a missing or unknown account', async () => {
-    await expect(cli('accounts', 'rotate-client-secret')).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('id is required'),
-    });
-    await expect(cli('accounts', 'rotate-client-secret', '--id', '999999999')).rejects.toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining('There is no account with this id.'),
-    });
+    await expectCliRefusal(['accounts', 'rotate-client-secret'], 2, 'id is required');
+    await expectCliRefusal(
+      ['accounts', 'rotate-client-secret', '--id', '999999999'],
+      1,
+      'There is no account with this id.',
+    );
   });
 });
 
 describe('the command line itself', () => {
   it('with no command, or an unknown one, exits non-zero naming the problem and showing the usage', async () => {
-    await expect(cli()).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringMatching(/cobro: no command given[\s\S]*usage: cobro/),
-    });
-    await expect(cli('acounts', 'create')).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('unknown command "acounts create"'),
-    });
+    await expectCliRefusal([], 2, /cobro: no command given[\s\S]*usage: cobro/);
+    await expectCliRefusal(['acounts', 'create'], 2, 'unknown command "acounts create"');
     const help = await cli('--help');
     expect(help.stdout).toContain('accounts rotate-client-secret');
   });
 
   it('says which option a command requires', async () => {
-    await expect(cli('accounts', 'create', '--name', 'No Mail')).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('email is required'),
-    });
+    await expectCliRefusal(['accounts', 'create', '--name', 'No Mail'], 2, 'email is required');
   });
 });

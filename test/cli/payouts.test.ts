@@ -1,17 +1,7 @@
 /** `cobro payouts run [--now]` (D2, D5): live charges older than two days are paid out once; test charges never. */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../infra/local/stack.ts';
-import { api, basic, newAccount, stateDir } from '../support/stack.ts';
-
-const run = promisify(execFile);
-const cli = (...args: string[]) =>
-  run(process.execPath, [join(projectRoot, 'bin/cli.ts'), ...args, '--state-dir', stateDir], {
-    cwd: projectRoot,
-    env: { ...process.env, TABLE_NAME: '' },
-  });
+import { cli, expectCliRefusal } from '../support/cli.ts';
+import { api, basic, newAccount } from '../support/stack.ts';
 
 const fields = (year: number) =>
   new URLSearchParams({
@@ -72,9 +62,6 @@ describe('payouts run', () => {
   });
 
   it('refuses a --now that is not a time', async () => {
-    await expect(cli('payouts', 'run', '--now', 'tomorrow')).rejects.toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining('not an ISO 8601 time'),
-    });
+    await expectCliRefusal(['payouts', 'run', '--now', 'tomorrow'], 2, 'not an ISO 8601 time');
   });
 });

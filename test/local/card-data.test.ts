@@ -12,7 +12,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
-import { makeDeps } from '../../shared/deps.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { fingerprintInput } from '../../shared/http/idempotency.ts';
 
 const cards = [

@@ -1,7 +1,7 @@
 /**
  * Paying through the hosted checkout over plain HTTP, as a browser without JavaScript would (D6):
- * create a payment, GET its page for the CSRF token, POST the form. Shared by the payments and
- * refunds suites.
+ * create a payment, GET its page for the CSRF token, POST the form; then the payment's view and the
+ * charges list. Shared by the payments, refunds and browser suites.
  */
 import { expect } from 'vitest';
 import { testCards } from '../../shared/acquirer/simulated.ts';
@@ -41,6 +41,33 @@ export async function createPayment(auth: string, overrides: Body = {}): Promise
   const url = response.json.data.redirect as string;
   const token = url.split('/').pop() as string;
   return { id: response.json.data.id_payment as string, url, token };
+}
+
+/** GET /v1/payments/{id}: the payment's single view; fails the test unless the answer is 200. */
+export async function paymentView(auth: string, id: string) {
+  const response = await api('GET', paymentPath(id), { auth });
+  expect(response.status, response.text).toBe(200);
+  return response.json;
+}
+
+/** A charge in the list view. */
+export type Charge = Record<string, unknown> & { id: string; amount: number };
+
+/** GET /v1/payments/ (or `path`) with `query`: the bare array of charges; fails the test unless 200. */
+export async function listCharges(auth: string, query = '', path = paymentsPath): Promise<Charge[]> {
+  const response = await api('GET', `${path}${query ? `?${query}` : ''}`, { auth });
+  expect(response.status, response.text).toBe(200);
+  expect(Array.isArray(response.json), response.text).toBe(true);
+  return response.json as unknown as Charge[];
+}
+
+/** Asserts the payment is still pending with no charge, in its view and in the charges list. */
+export async function expectUnpaid(auth: string, paymentId: string): Promise<void> {
+  const view = await paymentView(auth, paymentId);
+  expect(view.status).toBe('pending');
+  expect(view.charge_id).toBeNull();
+  const charges = await listCharges(auth, 'limit=1000');
+  expect(charges.filter((charge) => charge.payment_id === paymentId)).toEqual([]);
 }
 
 export interface PageAnswer {
@@ -118,10 +145,9 @@ export async function payThroughCheckout(
   const paid = await submitCard(payment.url, options.card);
   expect(paid.status, paid.html).toBe(303);
   expect(new URL(paid.location as string).searchParams.get('id_payment')).toBe(payment.id);
-  const view = await api('GET', paymentPath(payment.id), { auth });
-  expect(view.status, view.text).toBe(200);
-  expect(view.json.status).toBe('completed');
-  const chargeId = view.json.charge_id as string;
+  const view = await paymentView(auth, payment.id);
+  expect(view.status).toBe('completed');
+  const chargeId = view.charge_id as string;
   expect(chargeId).toMatch(/^ch_/);
   return { ...payment, chargeId };
 }

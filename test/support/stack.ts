@@ -2,10 +2,10 @@
  * What suites use to reach the stack the global setup started: its URL, its local.json, an
  * environment pointing the AWS SDK at it, and fresh accounts.
  */
-import { inject } from 'vitest';
+import { beforeAll, inject } from 'vitest';
 import { localEnvironment, readLocalInfo } from '../../infra/local/stack.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
-import { makeDeps } from '../../shared/deps.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 
 export const apiUrl = inject('apiUrl');
 export const stateDir = inject('stateDir');
@@ -35,6 +35,30 @@ export async function newAccount(label = 'merchant') {
 }
 
 export type TestAccount = Awaited<ReturnType<typeof newAccount>>;
+
+/** An account and its test key as an Api-Key header, the credential most suites act with. */
+export interface Merchant {
+  account: TestAccount;
+  auth: string;
+}
+
+/** A new account and its test key as an Api-Key header. */
+export async function newMerchant(label?: string): Promise<Merchant> {
+  const account = await newAccount(label);
+  return { account, auth: apiKey(account.testKey) };
+}
+
+/**
+ * A merchant shared by the tests of the enclosing describe block, made in its beforeAll: read its
+ * `account` and `auth` inside tests and hooks, not while the block is collected.
+ */
+export function suiteMerchant(label: string): Merchant {
+  const merchant = {} as Merchant;
+  beforeAll(async () => {
+    Object.assign(merchant, await newMerchant(label));
+  });
+  return merchant;
+}
 
 /** A request to the test stack; `auth` is a full Authorization header value. */
 export async function api(

@@ -1,0 +1,116 @@
+/**
+ * The layers of cobro, enforced by dependency-cruiser in `npm test` (npm run deps).
+ *
+ *   shared/core            errors, messages, validation, Mode/Scope, limits, money, ids, config, log
+ *   shared/db, events,     ports to AWS and the acquirer; import core (events also db)
+ *   mail, media, acquirer
+ *   shared/http            the runtime HTTP adapter (middy, bodies, answers, idempotency)
+ *   shared/<area>          the business areas, lowest first (areaOrder): each may import core, the
+ *                          ports, the adapter (only from its routes.ts or *http.ts files) and lower areas
+ *   shared/api             the top: the route table, the event catalogue, the OpenAPI document
+ *   functions, infra, bin  entry points; they may import anything in shared, never each other's
+ *
+ * Tests may import anything.
+ */
+const areaOrder = [
+  'accounts',
+  'auth',
+  'customers',
+  'charges',
+  'payments',
+  'checkout',
+  'refunds',
+  'payouts',
+  'plans',
+];
+const ports = ['db', 'events', 'mail', 'media', 'acquirer'];
+const notTest = '\\.test\\.ts$';
+const under = (folders) => `^shared/(${folders.join('|')})/`;
+
+const upward = areaOrder.slice(0, -1).map((area, index) => ({
+  name: `area-${area}-imports-higher-area`,
+  comment: `${area} may import only areas below it: ${areaOrder.slice(0, index).join(', ') || 'none'}`,
+  severity: 'error',
+  from: { path: under([area]), pathNot: notTest },
+  to: { path: under(areaOrder.slice(index + 1)) },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Imports never go round in a circle.',
+      severity: 'error',
+      from: {},
+      to: { circular: true, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'core-imports-nothing-above',
+      comment: 'shared/core is the base: it imports no port, adapter or area.',
+      severity: 'error',
+      from: { path: '^shared/core/', pathNot: notTest },
+      to: { path: '^shared/', pathNot: '^shared/core/' },
+    },
+    {
+      name: 'ports-import-core-only',
+      comment:
+        'The ports (db, events, mail, media, acquirer) import core and db, never the adapter or an area.',
+      severity: 'error',
+      from: { path: under(ports), pathNot: notTest },
+      to: { path: '^shared/', pathNot: under(['core', ...ports]) },
+    },
+    {
+      name: 'http-adapter-imports-no-area',
+      comment: 'The HTTP adapter imports core and the ports; areas and the route table sit above it.',
+      severity: 'error',
+      from: { path: '^shared/http/', pathNot: notTest },
+      to: { path: '^shared/', pathNot: under(['core', 'db', 'http']) },
+    },
+    {
+      name: 'area-rules-import-no-http',
+      comment:
+        "An area's rules, views and repository know nothing of HTTP; only its routes.ts and its *http.ts adapters may.",
+      severity: 'error',
+      from: {
+        path: `${under(areaOrder)}(?!routes\\.ts|[a-z-]*http\\.ts)[^/]+$`,
+        pathNot: notTest,
+      },
+      to: { path: '^shared/http/' },
+    },
+    ...upward,
+    {
+      name: 'shared-imports-no-entry-point',
+      comment: 'Shared code never imports functions, infra, bin or tests.',
+      severity: 'error',
+      from: { path: '^shared/', pathNot: notTest },
+      to: { path: '^(functions|infra|bin|test)/' },
+    },
+    {
+      name: 'areas-import-no-top',
+      comment: 'Nothing below the top imports the route table, the event catalogue or the OpenAPI document.',
+      severity: 'error',
+      from: { path: '^shared/', pathNot: `^shared/api/|${notTest}` },
+      to: { path: '^shared/api/' },
+    },
+    {
+      name: 'functions-import-no-entry-point',
+      comment: 'A function imports shared code, never another function, infra, bin or tests.',
+      severity: 'error',
+      from: { path: '^functions/', pathNot: notTest },
+      to: { path: '^(infra|bin|test)/|^functions/' },
+    },
+    {
+      name: 'small-functions-bundle-no-schema',
+      comment: 'health, not-routed and the authorizer must not bundle any area schema (or the route table).',
+      severity: 'error',
+      from: { path: '^functions/(system/health|system/not-routed|authorizer/authorize)\\.ts$' },
+      to: { path: '^shared/([^/]+/schemas\\.ts|api/)', reachable: true },
+    },
+  ],
+  options: {
+    parser: 'swc',
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules|^cdk\\.out' },
+    tsPreCompilationDeps: true,
+  },
+};

@@ -1,0 +1,115 @@
+/**
+ * The local stack's secrets. A persistent stack keeps them in `.cobro/persistent.json`, written only
+ * by persistent starts, so a throwaway (`--in-memory`) run can never replace them; an in-memory run
+ * makes its own and keeps them only while it runs.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AccountCredentials } from '../../shared/accounts/repository.ts';
+import { randomToken } from '../../shared/core/ids.ts';
+
+/** The access key pair every local client signs with. */
+export interface LocalCredentials {
+  /**
+   * DynamoDB Local keeps one database per access key id and region (no -sharedDb) and checks no
+   * signature, so this id is what keeps the store unreadable to anyone who does not hold it.
+   */
+  access_key_id: string;
+  /** Checked by the S3 emulator (signature v4); DynamoDB Local ignores it. */
+  secret_access_key: string;
+}
+
+/** The demo account's credentials, as `accounts create` prints them. */
+export type DemoAccount = AccountCredentials;
+
+export interface StackSecrets {
+  /** Signs local bearer tokens; kept so tokens survive a restart. */
+  token_secret: string;
+  /** Keys the fingerprints of idempotent requests (FINGERPRINT_SECRET). */
+  fingerprint_secret: string;
+  aws_credentials: LocalCredentials;
+  demo?: DemoAccount;
+}
+
+/** The key the local stack used before it had its own: DynamoDB Local's database was stored under it. */
+export const legacyAccessKeyId = 'S3RVER';
+
+export const persistentFile = 'persistent.json';
+
+/** DynamoDB Local accepts only letters and digits in an access key id: 40 of them, about 238 bits. */
+export function newCredentials(): LocalCredentials {
+  return { access_key_id: `COBRO${randomToken(35)}`, secret_access_key: randomToken(40) };
+}
+
+export function newSecrets(): StackSecrets {
+  return {
+    token_secret: randomBytes(48).toString('base64url'),
+    fingerprint_secret: randomBytes(48).toString('base64url'),
+    aws_credentials: newCredentials(),
+  };
+}
+
+function readJson(path: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a file only its owner can read, replacing the old one in one step (no torn file). */
+export function writePrivate(path: string, value: unknown): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+/**
+ * The persistent stack's secrets from `persistent.json`; made (and written) on first start. A
+ * checkout from before this file existed kept them in `local.json`: they are taken from there once,
+ * unless that file came from an in-memory run.
+ */
+export function loadPersistentSecrets(stateDir: string): StackSecrets {
+  mkdirSync(stateDir, { recursive: true });
+  const path = join(stateDir, persistentFile);
+  const stored = readJson(path);
+  const legacy = stored ? undefined : readJson(join(stateDir, 'local.json'));
+  const from = stored ?? (legacy && legacy.in_memory === undefined ? legacy : {});
+  const fresh = newSecrets();
+  const credentials = from.aws_credentials as Partial<LocalCredentials> | undefined;
+  const secrets: StackSecrets = {
+    token_secret: isString(from.token_secret) ? from.token_secret : fresh.token_secret,
+    fingerprint_secret: isString(from.fingerprint_secret)
+      ? from.fingerprint_secret
+      : fresh.fingerprint_secret,
+    aws_credentials:
+      isString(credentials?.access_key_id) && isString(credentials?.secret_access_key)
+        ? { access_key_id: credentials.access_key_id, secret_access_key: credentials.secret_access_key }
+        : fresh.aws_credentials,
+    ...(from.demo ? { demo: from.demo as DemoAccount } : {}),
+  };
+  if (JSON.stringify(stored) !== JSON.stringify(secrets)) writePrivate(path, secrets);
+  return secrets;
+}
+
+/** Records the persistent stack's secrets (after its demo account was made, say). */
+export function savePersistentSecrets(stateDir: string, secrets: StackSecrets): void {
+  writePrivate(join(stateDir, persistentFile), secrets);
+}
+
+/**
+ * A database DynamoDB Local stored under the old fixed key moves to this stack's key, once, so its
+ * data stays readable by the stack and by nobody else. Nothing happens when the stack's own database
+ * already exists.
+ */
+export function migrateDynamoData(dataDir: string, accessKeyId: string, region: string): boolean {
+  const legacy = join(dataDir, `${legacyAccessKeyId}_${region}.db`);
+  const own = join(dataDir, `${accessKeyId}_${region}.db`);
+  if (accessKeyId === legacyAccessKeyId || !existsSync(legacy) || existsSync(own)) return false;
+  renameSync(legacy, own);
+  return true;
+}

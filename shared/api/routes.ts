@@ -1,0 +1,94 @@
+import { authRoutes } from '../auth/routes.ts';
+import { chargesRoutes } from '../charges/routes.ts';
+import { checkoutRoutes } from '../checkout/routes.ts';
+import { envNames } from '../core/config.ts';
+import { HealthSchema, OpenApiDocumentSchema } from '../core/envelopes.ts';
+import { type Access, matchPath, type Route, routeTableOf } from '../http/route.ts';
+import { paymentsRoutes } from '../payments/routes.ts';
+import { plansRoutes } from '../plans/routes.ts';
+import { refundsRoutes } from '../refunds/routes.ts';
+
+/** Routes of no area: the probe, this API's own document, stored images. */
+const systemRoutes: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/health',
+    handler: 'functions/system/health.ts',
+    operationId: 'health',
+    auth: false,
+    access: { table: 'read' },
+    summary: 'Liveness, without credentials',
+    answers: { 200: { description: 'Alive: the table answers', json: HealthSchema } },
+    errors: {
+      503: { description: 'The table does not answer, or answers with an error', body: 'HealthUnavailable' },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'functions/system/get-openapi.ts',
+    operationId: 'getOpenapi',
+    auth: false,
+    access: {},
+    summary: 'This document',
+    answers: { 200: { description: 'The OpenAPI 3.0 document', json: OpenApiDocumentSchema } },
+  },
+  {
+    method: 'GET',
+    path: '/media/{name}',
+    handler: 'functions/media/get-image.ts',
+    operationId: 'getImage',
+    auth: false,
+    access: { media: 'read' },
+    summary: 'A stored image (plan images), without credentials',
+    answers: { 200: { description: 'The image', media: ['image/jpeg', 'image/png'] } },
+  },
+];
+
+export const routes: readonly Route[] = [
+  ...systemRoutes,
+  ...authRoutes,
+  ...plansRoutes,
+  ...paymentsRoutes,
+  ...refundsRoutes,
+  ...chargesRoutes,
+  ...checkoutRoutes,
+];
+
+/** Answers every request no route takes: 405 on a known path, 404 otherwise. */
+export const fallback = {
+  handler: 'functions/system/not-routed.ts',
+  access: {},
+  /** It knows the table's methods and paths from its environment, so it bundles no area. */
+  environment: { [envNames.routeTable]: JSON.stringify(routeTableOf(routes)) },
+} as const;
+
+/** The Lambda authorizer in front of every `auth: true` route. */
+export const authorizer = {
+  handler: 'functions/authorizer/authorize.ts',
+  identityHeader: 'Authorization',
+  /** API Gateway caches a result per Authorization value this long; a rotated key dies within it. */
+  cacheTtlSeconds: 60,
+  access: { table: 'read', tokenSecret: true } satisfies Access,
+} as const;
+
+/**
+ * Content types API Gateway treats as binary. `*\/*`: API Gateway decides by the first type of a
+ * request's Accept header, and a browser loading an image asks for image/avif or text/html first;
+ * only this makes stored images arrive as images. The price is that every request body reaches
+ * handlers base64-encoded, which they decode (shared/http/handler.ts bodyText).
+ */
+export const binaryMediaTypes = ['*/*'] as const;
+
+/** The route for a method and path, with its path parameters. */
+export function findRoute(
+  method: string,
+  path: string,
+): { route: Route; params: Record<string, string> } | undefined {
+  for (const route of routes) {
+    if (route.method !== method) continue;
+    const params = matchPath(route.path, path);
+    if (params) return { route, params };
+  }
+  return undefined;
+}

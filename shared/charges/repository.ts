@@ -1,0 +1,54 @@
+/** Charge storage: a charge with its list and payout-queue keys. */
+
+import type { Scope } from '../core/account.ts';
+import { isPrefixedId } from '../core/ids.ts';
+import type { Deps } from '../db/deps.ts';
+import { defineEntity } from '../db/entity.ts';
+import { queryRecords } from '../db/items.ts';
+import { keys } from '../db/keys.ts';
+import { transactWrite } from '../db/transact.ts';
+import { type EventDetail, eventWrite } from '../events/event.ts';
+import type { Charge } from './charge.ts';
+
+/** A charge, in its account's list and, while a live one waits for payout, in the payout queue. */
+export const chargeEntity = defineEntity<Charge>('charge', (charge) => ({
+  ...keys.charge(charge.developer_id, charge.mode, charge.id),
+  ...keys.chargeInList(charge.developer_id, charge.mode, charge.created_at, charge.id),
+  ...(charge.payout_due_at && !charge.paid_out_at ? keys.payoutDue(charge.id, charge.payout_due_at) : {}),
+}));
+
+/** A charge by id; undefined for none, or for an id no charge could have (no read then). */
+export async function getCharge(deps: Deps, scope: Scope, chargeId: string): Promise<Charge | undefined> {
+  if (!isPrefixedId(chargeId, 'ch')) return undefined;
+  return chargeEntity.get(deps, keys.charge(scope.developerId, scope.mode, chargeId));
+}
+
+/** The account's charges, newest first: at most `limit`, created before `createdBefore` when given (D9). */
+export function listCharges(
+  deps: Deps,
+  scope: Scope,
+  options: { limit: number; createdBefore?: string },
+): Promise<Charge[]> {
+  const { gsi1pk } = keys.chargeInList(scope.developerId, scope.mode, '', '');
+  return queryRecords<Charge>(
+    deps,
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: options.createdBefore
+        ? 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :before'
+        : 'gsi1pk = :pk AND begins_with(gsi1sk, :from)',
+      ExpressionAttributeValues: {
+        ':pk': gsi1pk,
+        ':from': keys.chargeListPrefix,
+        ...(options.createdBefore ? { ':before': keys.chargesBefore(options.createdBefore) } : {}),
+      },
+      ScanIndexForward: false,
+    },
+    options.limit,
+  );
+}
+
+/** Stores a charge made without a checkout (the legacy charge), with its event. */
+export async function createCharge(deps: Deps, charge: Charge, event: EventDetail<unknown>): Promise<void> {
+  await transactWrite(deps, [chargeEntity.create(deps.table, charge), eventWrite(deps.table, event)]);
+}

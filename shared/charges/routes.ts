@@ -1,0 +1,25 @@
+import type { Route } from '../http/route.ts';
+import { LegacyChargeSchema } from './legacy.ts';
+import { ChargeViewSchema } from './schemas.ts';
+
+export const chargesRoutes: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/charges/simple/create/',
+    handler: 'functions/charges/create-simple-charge.ts',
+    operationId: 'createSimpleCharge',
+    auth: true,
+    access: { table: 'write', events: true },
+    summary: 'Deprecated (use /v1/payments/): charge a card directly; multipart or form fields',
+    body: LegacyChargeSchema,
+    bodyTypes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
+    deprecated: true,
+    answers: { 201: { description: 'Charged (list view)', json: ChargeViewSchema } },
+    errors: {
+      402: {
+        description: 'Declined: `type` payment_failed with `decline_reason`',
+        body: 'ErrorObject',
+      },
+    },
+  },
+];

@@ -1,0 +1,80 @@
+import type { Answer, ErrorAnswer, Route } from '../http/route.ts';
+
+const html = ['text/html'] as const;
+
+/** The hosted checkout's error pages: HTML with the status that says why. */
+const checkoutPageErrors = {
+  404: { description: 'No checkout under this token', body: 'html' },
+  410: { description: 'The checkout expired', body: 'html' },
+  423: { description: 'Too many declines: the checkout is locked', body: 'html' },
+  500: { description: 'Unexpected failure, with a request id', body: 'MessageEnvelope' },
+} as const satisfies Record<number, ErrorAnswer>;
+
+const checkoutPostErrors = {
+  ...checkoutPageErrors,
+  400: { description: 'The form has problems: the form again, saying which', body: 'html' },
+  402: { description: 'Declined: the form again, saying why', body: 'html' },
+  403: { description: 'The form expired (CSRF token): the form again', body: 'html' },
+  409: { description: 'Already paid, or a payment in progress', body: 'html' },
+} as const satisfies Record<number, ErrorAnswer>;
+
+const paidRedirect: Answer = {
+  description: "Paid: to the merchant's return_url with id_payment",
+  headers: { Location: "The merchant's return_url with `id_payment` added." },
+};
+
+export const checkoutRoutes: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/checkout/{token}',
+    handler: 'functions/checkout/show-checkout.ts',
+    operationId: 'showCheckout',
+    auth: false,
+    access: { table: 'read' },
+    summary: 'The hosted checkout page (HTML)',
+    answers: { 200: { description: 'The pay form, or the page saying the payment is made', media: html } },
+    errors: checkoutPageErrors,
+  },
+  {
+    method: 'POST',
+    path: '/checkout/{token}',
+    handler: 'functions/checkout/submit-checkout.ts',
+    operationId: 'submitCheckout',
+    auth: false,
+    access: { table: 'write', events: true },
+    summary: 'Pay: the checkout form posts here (form-encoded); 303 to return_url on success',
+    bodyTypes: ['application/x-www-form-urlencoded'],
+    answers: {
+      200: { description: 'The card needs 3-D Secure: the challenge page', media: html },
+      303: paidRedirect,
+    },
+    errors: checkoutPostErrors,
+  },
+  {
+    method: 'GET',
+    path: '/checkout/{token}/challenge',
+    handler: 'functions/checkout/show-checkout.ts',
+    operationId: 'showCheckoutChallenge',
+    auth: false,
+    access: { table: 'read' },
+    summary:
+      'The checkout page again (HTML): the pending 3-D Secure challenge, or what GET /checkout/{token} shows',
+    answers: { 200: { description: 'The challenge, the pay form, or the paid page', media: html } },
+    errors: checkoutPageErrors,
+  },
+  {
+    method: 'POST',
+    path: '/checkout/{token}/challenge',
+    handler: 'functions/checkout/complete-challenge.ts',
+    operationId: 'completeChallenge',
+    auth: false,
+    access: { table: 'write', events: true },
+    summary: 'The answer to the 3-D Secure challenge (form-encoded)',
+    bodyTypes: ['application/x-www-form-urlencoded'],
+    answers: {
+      200: { description: 'Another challenge', media: html },
+      303: paidRedirect,
+    },
+    errors: checkoutPostErrors,
+  },
+];

@@ -1,0 +1,154 @@
+/**
+ * The hosted checkout's two posts as pages (D6): the pay form and the answer to a 3-D Secure
+ * challenge. A card that fails its checks re-renders the form with 400, a decline with 402, a card
+ * that needs 3-D Secure gets the challenge page, and an approval redirects (303) to the merchant's
+ * return_url with `id_payment`. Card data lives only in this request's memory: it is never
+ * stored, logged or echoed back into a page.
+ */
+
+import type { CardInput } from '../acquirer/acquirer.ts';
+import { validateCard } from '../acquirer/cards.ts';
+import { configuredAcquirer } from '../acquirer/configured.ts';
+import { isEmail } from '../core/validation.ts';
+import { makeDeps } from '../db/deps.ts';
+import { eventPublisher } from '../events/publish.ts';
+import { publicBaseUrl } from '../http/base-url.ts';
+import type { ApiAnswer } from '../http/render.ts';
+import { csrfMatches, isCheckoutToken, pageAnswer, pageUrl, redirectAnswer, sessionOf } from './http.ts';
+import { challengePage, closedPage, unknownPage } from './pages.ts';
+import { SessionUnavailable } from './repository.ts';
+import type { PostedChallengeForm, PostedPayForm } from './schemas.ts';
+import { answerChallenge, type CheckoutDeps, payWithCard } from './service.ts';
+import type { CheckoutSession } from './session.ts';
+import { cardProblemsText, closedPageFor, declinedPage, pageFor, retryPage, summaryOf } from './views.ts';
+
+export interface PageDeps extends CheckoutDeps {
+  /** The stage's public base URL, where the pages post to. */
+  baseUrl: string;
+}
+
+/** What the checkout's page functions run with, in Lambda or the local stack. */
+export const pageDeps = (): PageDeps => ({
+  ...makeDeps(),
+  acquirer: configuredAcquirer(),
+  events: eventPublisher(),
+  baseUrl: publicBaseUrl(),
+});
+
+type Context = { url: string };
+type Kept = { holderName: string; email: string };
+
+/** Why a claim was refused: no such session, a closed one, or (while open) a wrong CSRF token. */
+function refused(deps: PageDeps, session: CheckoutSession | undefined, context: Context, keep: Kept) {
+  if (!session) return pageAnswer(unknownPage());
+  const closed = closedPageFor(session, deps.clock(), true);
+  if (closed) return pageAnswer(closed);
+  return pageAnswer(retryPage(session, context, 403, 'This form has expired. Please try again.', keep));
+}
+
+async function pay(
+  deps: PageDeps,
+  token: string,
+  card: CardInput,
+  csrf: string,
+  context: Context,
+  keep: Kept,
+) {
+  try {
+    const outcome = await payWithCard(deps, token, { card, email: keep.email, csrf });
+    if (outcome.kind === 'paid') return redirectAnswer(outcome.redirect);
+    if (outcome.kind === 'challenge') {
+      return pageAnswer(
+        challengePage(summaryOf(outcome.session), {
+          action: `${context.url}/challenge`,
+          csrf: outcome.session.csrf,
+          returnUrl: outcome.session.return_url,
+        }),
+      );
+    }
+    return pageAnswer(declinedPage(outcome.session, deps.clock(), context, outcome.reason, keep));
+  } catch (error) {
+    if (error instanceof SessionUnavailable) return refused(deps, error.session, context, keep);
+    throw error;
+  }
+}
+
+/** POST /checkout/{token}: the pay form. */
+export async function submitPayForm(deps: PageDeps, token: string, form: PostedPayForm): Promise<ApiAnswer> {
+  if (!isCheckoutToken(token)) return pageAnswer(unknownPage());
+  const now = deps.clock();
+  const context = { url: pageUrl(deps.baseUrl, token) };
+  const { cardholder_name: holderName, email: postedEmail, csrf_token: csrf } = form;
+  const card = validateCard(
+    {
+      number: form.card_number,
+      expMonth: form.exp_month,
+      expYear: form.exp_year,
+      cvc: form.cvc,
+      holderName,
+    },
+    now,
+  );
+  // Everything posted is valid: the claim itself checks the session (its state and the CSRF
+  // token), so the common path reads nothing first.
+  if (card.ok && holderName && isEmail(postedEmail)) {
+    return pay(deps, token, card.card, csrf, context, { holderName, email: postedEmail });
+  }
+  // Otherwise the session decides what to answer: unknown, closed, a wrong token, or the problems.
+  const session = await sessionOf(deps, token);
+  const email = session?.customer_email ?? postedEmail;
+  const keep = { holderName, email };
+  if (!session || closedPageFor(session, now, true) || !csrfMatches(session, csrf)) {
+    return refused(deps, session, context, keep);
+  }
+  const problems: string[] = [];
+  if (session.customer_email === null && !isEmail(email)) problems.push('Enter a valid email address.');
+  if (!holderName) problems.push('Enter the cardholder name.');
+  if (!card.ok) problems.push(cardProblemsText(card.problems));
+  if (problems.length || !card.ok)
+    return pageAnswer(retryPage(session, context, 400, problems.join(' '), keep));
+  // A session that already knows its customer does not ask for the e-mail.
+  return pay(deps, token, card.card, csrf, context, keep);
+}
+
+/** POST /checkout/{token}/challenge: the cardholder's answer to the challenge the session holds. */
+export async function submitChallenge(
+  deps: PageDeps,
+  token: string | undefined,
+  form: PostedChallengeForm,
+): Promise<ApiAnswer> {
+  const session = await sessionOf(deps, token);
+  if (!session) return pageAnswer(unknownPage());
+  const closed = closedPageFor(session, deps.clock(), true);
+  if (closed) return pageAnswer(closed);
+  const context = { url: pageUrl(deps.baseUrl, session.token) };
+  if (!csrfMatches(session, form.csrf_token)) {
+    return pageAnswer({ ...pageFor(session, deps.clock(), context), status: 403 });
+  }
+  if (!session.challenge) {
+    return pageAnswer(
+      closedPage(
+        summaryOf(session),
+        409,
+        'No authentication pending',
+        'Go back to the payment page and pay again.',
+      ),
+    );
+  }
+  const outcome = form.outcome;
+  if (outcome !== 'pass' && outcome !== 'fail')
+    return pageAnswer({ ...pageFor(session, deps.clock(), context), status: 400 });
+  const keep = { holderName: session.challenge.holder_name, email: session.challenge.email };
+  try {
+    const result = await answerChallenge(deps, session, outcome);
+    if (result.kind === 'paid') return redirectAnswer(result.redirect);
+    if (result.kind === 'challenge') return pageAnswer(pageFor(result.session, deps.clock(), context));
+    return pageAnswer(declinedPage(result.session, deps.clock(), context, result.reason, keep));
+  } catch (error) {
+    if (error instanceof SessionUnavailable && error.session) {
+      const page = closedPageFor(error.session, deps.clock(), true);
+      if (page) return pageAnswer(page);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * What the authorizer hands to handlers through the request context, and the mode rules of D3 that
+ * turn it, with the `test` query parameter, into the mode a request acts in.
+ */
+import { BadRequest, Forbidden } from './errors.ts';
+
+export type Mode = 'test' | 'live';
+
+/** Whose records, in which mode: every repository call is scoped by it. */
+export interface Scope {
+  developerId: number;
+  mode: Mode;
+}
+
+/** The authenticated caller as handlers see it. */
+export interface RequestAccount {
+  developerId: number;
+  /** `key` for Basic and Api-Key, `token` for Bearer. */
+  credential: 'key' | 'token';
+  /** The mode a key fixes; null for a bearer token, which carries the account but not a mode. */
+  keyMode: Mode | null;
+}
+
+/** The authorizer's context (API Gateway passes only strings, numbers and booleans, as strings). */
+export function toAuthorizerContext(account: RequestAccount): Record<string, string> {
+  return {
+    developer_id: String(account.developerId),
+    credential: account.credential,
+    mode: account.keyMode ?? 'any',
+  };
+}
+
+/** Reads the authorizer's context; its absence is a wiring fault, not the caller's. */
+export function accountFromAuthorizer(context: Record<string, unknown> | null | undefined): RequestAccount {
+  const developerId = Number(context?.developer_id);
+  const mode = context?.mode;
+  const credential = context?.credential;
+  if (!Number.isSafeInteger(developerId) || (credential !== 'key' && credential !== 'token')) {
+    throw new Error('route reached a handler without the authorizer context');
+  }
+  return { developerId, credential, keyMode: mode === 'test' || mode === 'live' ? mode : null };
+}
+
+/** Parses a boolean query parameter (`true`/`false`, also `1`/`0`); undefined when absent. */
+export function parseTestParam(value: string | undefined): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  const normalized = value.toLowerCase();
+  if (normalized === 'true' || normalized === '1') return true;
+  if (normalized === 'false' || normalized === '0') return false;
+  throw new BadRequest('invalid_test_param');
+}
+
+/**
+ * D3: a key fixes the mode and a contradicting `test` is 403; a bearer token lets `test` choose,
+ * live when absent.
+ */
+export function resolveMode(account: RequestAccount, testParam: string | undefined): Mode {
+  const requested = parseTestParam(testParam);
+  const requestedMode: Mode | undefined = requested === undefined ? undefined : requested ? 'test' : 'live';
+  if (account.keyMode) {
+    if (requestedMode && requestedMode !== account.keyMode) {
+      throw new Forbidden('mode_conflict', { params: { mode: account.keyMode } });
+    }
+    return account.keyMode;
+  }
+  return requestedMode ?? 'live';
+}

@@ -1,0 +1,24 @@
+/**
+ * Environment the functions read. The CDK app and the local stack both set these names; nothing
+ * else differs between the two (the AWS SDK reads its endpoint variables by itself).
+ */
+export const envNames = {
+  table: 'TABLE_NAME',
+  eventBus: 'EVENT_BUS_NAME',
+  mediaBucket: 'MEDIA_BUCKET',
+  mailFrom: 'MAIL_FROM',
+  tokenSecret: 'TOKEN_SECRET',
+  /** Keys the HMAC of idempotent requests (their bodies may hold card data). */
+  fingerprintSecret: 'FINGERPRINT_SECRET',
+  /** Where the stage is reached from outside (origin plus an optional path prefix, no trailing slash). */
+  publicBaseUrl: 'PUBLIC_BASE_URL',
+  /** The fallback's view of the route table (`[method, path]` pairs, JSON): it answers 405 from it. */
+  routeTable: 'ROUTE_TABLE',
+} as const;
+
+/** Reads a required variable, failing loudly at cold start rather than on the first request. */
+export function requireEnv(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}

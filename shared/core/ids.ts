@@ -1,0 +1,28 @@
+/** Identifiers (D4) and random tokens, from the system CSPRNG. */
+import { randomInt } from 'node:crypto';
+
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A uniformly random string over [A-Za-z0-9]. */
+export function randomToken(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+/** A prefixed identifier such as `evt_…`, `pay_…`, `ch_…`. */
+export function prefixedId(prefix: 'evt' | 'pay' | 'ch' | 'sub' | 'we' | 're'): string {
+  return `${prefix}_${randomToken(24)}`;
+}
+
+/** Whether `value` is an id that prefixedId could have made: `pay_` and 24 characters, say. */
+export function isPrefixedId(value: string, prefix: Parameters<typeof prefixedId>[0]): boolean {
+  return value.startsWith(`${prefix}_`) && isBareId(value.slice(prefix.length + 1));
+}
+
+/** Whether `value` is 24 characters of the id alphabet (a refund's stored id has no prefix, D4). */
+export const isBareId = (value: string): boolean => isToken(value, 24);
+
+/** Whether `value` is a token randomToken(length) could have made. */
+export const isToken = (value: string, length: number): boolean =>
+  value.length === length && /^[A-Za-z0-9]+$/.test(value);

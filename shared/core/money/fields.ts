@@ -1,0 +1,33 @@
+/**
+ * Money as request and record fields: an amount field in a currency's minor units (or the 400 that
+ * explains it), and the currency of a stored record.
+ */
+import { BadRequest } from '../errors.ts';
+import { InvalidInput } from '../validation.ts';
+import { parseAmount } from './amount.ts';
+import { type Currency, findCurrency } from './currencies.ts';
+
+/** The currency of a stored record; an unknown one is a fault in the table, not the caller's. */
+export function currencyOf(record: { currency: string }): Currency {
+  const currency = findCurrency(record.currency);
+  if (!currency) throw new Error(`stored record has an unknown currency ${record.currency}`);
+  return currency;
+}
+
+/** A 400 (type danger) for an amount with more decimals than its currency has (D5). */
+export class PricePrecisionError extends BadRequest {
+  constructor(field: string, currency: Currency) {
+    super('price_precision', {
+      type: 'danger',
+      params: { field, currency: currency.code, precision: String(currency.precision) },
+    });
+  }
+}
+
+/** An amount field in minor units, or the 400 that explains it. */
+export function amountField(value: unknown, currency: Currency, field = 'amount'): number {
+  const parsed = parseAmount(value, currency);
+  if (parsed.ok) return parsed.minor;
+  if (parsed.problem === 'precision') throw new PricePrecisionError(field, currency);
+  throw new InvalidInput([{ field, rule: parsed.problem === 'too_large' ? 'amount_too_large' : 'amount' }]);
+}

@@ -1,0 +1,94 @@
+/**
+ * Page-numbered lists (Envelope A, D9): `page` from 1, `page_size` clamped to the maximum, a
+ * non-integer or non-positive value 400, a page past the last 404.
+ */
+import * as v from 'valibot';
+import { NotFound } from './errors.ts';
+import { queryParameter, validate } from './validation.ts';
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+}
+
+/** Envelope A. */
+export interface NumberedPage<T> {
+  count: number;
+  current_page: number;
+  total_pages: number;
+  results: T[];
+}
+
+export interface PageLimits {
+  defaultSize: number;
+  maxSize: number;
+}
+
+const defaultLimits: PageLimits = { defaultSize: 10, maxSize: 100 };
+
+/** A positive integer; one beyond any real list reads as "past the last page", not as malformed. */
+const positive = v.pipe(
+  v.string(),
+  v.regex(/^\d+$/, 'integer'),
+  v.transform(Number),
+  v.minValue(1),
+  v.transform((value) => (Number.isSafeInteger(value) ? value : Number.MAX_SAFE_INTEGER)),
+);
+
+/**
+ * `page` and `page_size` as query parameters, for a list's query object (pageRequestOf reads their
+ * output). Unlike a filter, a blank value is malformed rather than absent.
+ */
+export const pageParameters = (limits: PageLimits = defaultLimits) => ({
+  page: queryParameter('integer', 'From 1 (default 1); past the last page is 404.', positive, {
+    blank: 'invalid',
+  }),
+  page_size: queryParameter(
+    'integer',
+    `Default ${limits.defaultSize}; above ${limits.maxSize} is taken as ${limits.maxSize}.`,
+    positive,
+    { blank: 'invalid' },
+  ),
+});
+
+/** The page a list answers, from the output of pageParameters: defaults filled, the size clamped. */
+export const pageRequestOf = (
+  values: { page?: number | undefined; page_size?: number | undefined },
+  limits: PageLimits = defaultLimits,
+): PageRequest => ({
+  page: values.page ?? 1,
+  pageSize: Math.min(values.page_size ?? limits.defaultSize, limits.maxSize),
+});
+
+/** The query schema of a list that has only paging. */
+export const pageRequestSchema = (limits: PageLimits = defaultLimits) =>
+  v.pipe(
+    v.object(pageParameters(limits)),
+    v.transform((values) => pageRequestOf(values, limits)),
+  );
+
+/** `page` and `page_size` of a query. */
+export function parsePageRequest(
+  query: Record<string, string | undefined>,
+  limits: PageLimits = defaultLimits,
+): PageRequest {
+  return validate(pageRequestSchema(limits), query);
+}
+
+export const totalPages = (count: number, pageSize: number) => Math.ceil(count / pageSize);
+
+/** 404 (message envelope) for a page past the last; page 1 of an empty list exists. */
+export function assertPageExists(count: number, request: PageRequest): void {
+  const last = totalPages(count, request.pageSize);
+  if (request.page > Math.max(1, last)) {
+    throw new NotFound('page_not_found', {
+      type: 'warning',
+      params: { page: String(request.page), last: String(last) },
+    });
+  }
+}
+
+/** Envelope A around one page of results. */
+export function numberedPage<T>(count: number, request: PageRequest, results: T[]): NumberedPage<T> {
+  return { count, current_page: request.page, total_pages: totalPages(count, request.pageSize), results };
+}

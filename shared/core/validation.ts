@@ -1,0 +1,293 @@
+/**
+ * Validation at the edge: a valibot schema checks a body or query, and every problem becomes one
+ * localized line of a 400 message envelope (`data.errors` lists them by field). Schemas name a
+ * rule with their message (`v.regex(…, 'integer')`); problems without one are read off the issue.
+ */
+import * as v from 'valibot';
+import { BadRequest } from './errors.ts';
+import type { Lang } from './messages.ts';
+
+const rules = {
+  required: { en: '{field} is required.', es: '{field} es obligatorio.' },
+  body_object: {
+    en: 'The body must be a JSON object (or form fields).',
+    es: 'El cuerpo debe ser un objeto JSON (o campos de formulario).',
+  },
+  unknown_field: {
+    en: '{field} is not a field of this request.',
+    es: '{field} no es un campo de esta solicitud.',
+  },
+  max_length: {
+    en: '{field} takes at most {limit} characters.',
+    es: '{field} admite como máximo {limit} caracteres.',
+  },
+  not_blank: { en: '{field} cannot be empty.', es: '{field} no puede estar vacío.' },
+  min_value: { en: '{field} must be at least {limit}.', es: '{field} debe ser al menos {limit}.' },
+  max_value: { en: '{field} must be at most {limit}.', es: '{field} debe ser como máximo {limit}.' },
+  integer: { en: '{field} must be an integer.', es: '{field} debe ser un número entero.' },
+  boolean: { en: '{field} must be true or false.', es: '{field} debe ser true o false.' },
+  string: { en: '{field} must be text.', es: '{field} debe ser texto.' },
+  one_of: { en: '{field} must be one of: {options}.', es: '{field} debe ser uno de: {options}.' },
+  currency: {
+    en: '{field} is not a currency cobro supports.',
+    es: '{field} no es una moneda que cobro admita.',
+  },
+  amount: {
+    en: '{field} must be a positive decimal amount such as "10.50".',
+    es: '{field} debe ser un monto decimal positivo, como "10.50".',
+  },
+  amount_too_large: {
+    en: '{field} is larger than cobro accepts.',
+    es: '{field} es mayor de lo que cobro acepta.',
+  },
+  decimal: {
+    en: '{field} must be a non-negative decimal with at most 3 decimals.',
+    es: '{field} debe ser un decimal no negativo con 3 decimales como máximo.',
+  },
+  image: {
+    en: '{field} must be a data URI of a JPEG or PNG image (base64) or an http(s) URL of an image.',
+    es: '{field} debe ser un data URI de una imagen JPEG o PNG (base64) o una URL http(s) de una imagen.',
+  },
+  image_content: {
+    en: '{field} is not a JPEG or PNG image of the type it declares.',
+    es: '{field} no es una imagen JPEG o PNG del tipo que declara.',
+  },
+  image_too_large: { en: '{field} is larger than 10 MB.', es: '{field} supera los 10 MB.' },
+  key: {
+    en: '{field} must be 1 to 255 printable ASCII characters.',
+    es: '{field} debe tener de 1 a 255 caracteres ASCII imprimibles.',
+  },
+  return_url: {
+    en: '{field} must be an absolute http(s) URL.',
+    es: '{field} debe ser una URL http(s) absoluta.',
+  },
+  return_url_https: {
+    en: '{field} must be an absolute https URL in live mode.',
+    es: '{field} debe ser una URL https absoluta en modo live.',
+  },
+  return_url_host: {
+    en: '{field} must name its host as a domain name or an IP address, without user name or password.',
+    es: '{field} debe indicar su host como nombre de dominio o dirección IP, sin usuario ni contraseña.',
+  },
+  card: { en: '{field} is not valid for a card.', es: '{field} no es válido para una tarjeta.' },
+  timestamp: { en: '{field} must be an ISO 8601 time.', es: '{field} debe ser una fecha ISO 8601.' },
+  email: {
+    en: '{field} must be a valid e-mail address.',
+    es: '{field} debe ser un correo electrónico válido.',
+  },
+  invalid: { en: '{field} is not valid.', es: '{field} no es válido.' },
+  single_value: {
+    en: '{field} takes one value: repeated or bracketed query parameters are not accepted.',
+    es: '{field} admite un solo valor: no se aceptan parámetros de consulta repetidos o con corchetes.',
+  },
+  more_problems: {
+    en: '…and {count} more problems.',
+    es: '…y {count} problemas más.',
+  },
+} satisfies Record<string, Record<Lang, string>>;
+
+export type Rule = keyof typeof rules;
+
+export interface Problem {
+  /** Dotted path of the field; `body` for the body as a whole. */
+  field: string;
+  rule: Rule;
+  params?: Record<string, string>;
+}
+
+const isRule = (name: string): name is Rule => Object.hasOwn(rules, name);
+
+function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/** One problem as a sentence in a language. */
+export function describe(problem: Problem, lang: Lang): string {
+  return fill(rules[problem.rule][lang], { field: problem.field, ...problem.params });
+}
+
+/** An answer lists at most this many problems, so a small request never gets a huge answer. */
+export const maxListedProblems = 20;
+/** Field names (which a client chooses, as object keys) are cut to this many characters in answers. */
+const maxFieldLength = 100;
+
+const shortField = (field: string) =>
+  field.length > maxFieldLength ? `${[...field].slice(0, maxFieldLength).join('')}…` : field;
+
+/**
+ * A 400 listing the problems of a body or query: the first `maxListedProblems`, and how many more
+ * there are (`data.more`), however many a body manages to have.
+ */
+export class InvalidInput extends BadRequest {
+  readonly problems: readonly Problem[];
+
+  constructor(problems: readonly Problem[]) {
+    super('validation', { params: { detail: '' } });
+    this.problems = problems;
+  }
+
+  override body(lang: Lang): unknown {
+    const listed = this.problems.slice(0, maxListedProblems).map((problem) => ({
+      ...problem,
+      field: shortField(problem.field),
+    }));
+    const more = this.problems.length - listed.length;
+    const lines = listed.map((problem) => describe(problem, lang));
+    const message = super.body(lang) as Record<string, unknown>;
+    const tail =
+      more > 0 ? [describe({ field: '', rule: 'more_problems', params: { count: String(more) } }, lang)] : [];
+    return {
+      ...message,
+      content: [...lines, ...tail].join(' '),
+      data: {
+        errors: listed.map((problem, i) => ({ field: problem.field, message: lines[i] })),
+        ...(more > 0 ? { more } : {}),
+      },
+    };
+  }
+}
+
+type Issue = v.BaseIssue<unknown>;
+
+function problemOf(issue: Issue): Problem {
+  const path = issue.path?.map((item) => String(item.key)).join('.') ?? '';
+  const field = path || 'body';
+  const objectIssue =
+    issue.type === 'object' || issue.type === 'strict_object' || issue.type === 'loose_object';
+  if (objectIssue && !path) return { field, rule: 'body_object' };
+  if (objectIssue && issue.expected === 'never') return { field, rule: 'unknown_field' };
+  if (issue.input === undefined) return { field, rule: 'required' };
+  if (isRule(issue.message)) return { field, rule: issue.message };
+  const limit = { limit: String(issue.requirement) };
+  switch (issue.type) {
+    case 'max_length':
+    case 'max_graphemes':
+      return { field, rule: 'max_length', params: limit };
+    case 'min_length':
+    case 'min_graphemes':
+      return { field, rule: 'not_blank' };
+    case 'min_value':
+      return { field, rule: 'min_value', params: limit };
+    case 'max_value':
+      return { field, rule: 'max_value', params: limit };
+    case 'integer':
+      return { field, rule: 'integer' };
+    case 'boolean':
+      return { field, rule: 'boolean' };
+    case 'string':
+      return { field, rule: 'string' };
+    case 'picklist':
+      // valibot spells the options as `"month" | "year"`.
+      return {
+        field,
+        rule: 'one_of',
+        params: { options: (issue.expected ?? '').replace(/["()]/g, '').split(' | ').join(', ') },
+      };
+    default:
+      return { field, rule: 'invalid' };
+  }
+}
+
+/** The problems of a failed parse, one per field (the first issue of each). */
+export function problemsOf(issues: readonly Issue[]): Problem[] {
+  const seen = new Set<string>();
+  const problems: Problem[] = [];
+  for (const issue of issues) {
+    const problem = problemOf(issue);
+    if (seen.has(problem.field)) continue;
+    seen.add(problem.field);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+/** The schema's output for `input`, or an InvalidInput naming every problem. */
+export function validate<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  // valibot's objects take arrays too; no body of this API is an array.
+  if (Array.isArray(input)) throw new InvalidInput([{ field: 'body', rule: 'body_object' }]);
+  const result = v.safeParse(schema, input);
+  if (!result.success) throw new InvalidInput(problemsOf(result.issues));
+  return result.output;
+}
+
+/** An integer in [min, max] from a JSON number or a form field's digits ("12"). */
+export const integerField = (min: number, max: number) =>
+  v.pipe(
+    v.union(
+      [v.pipe(v.number(), v.integer('integer')), v.pipe(v.string(), v.regex(/^\d+$/, 'integer'))],
+      'integer',
+    ),
+    v.transform(Number),
+    v.minValue(min),
+    v.maxValue(max),
+  );
+
+/** A boolean from JSON or a form field (`true`/`false`). */
+export const booleanField = () =>
+  v.pipe(
+    v.union([v.boolean(), v.picklist(['true', 'false'], 'boolean')], 'boolean'),
+    v.transform((value) => value === true || value === 'true'),
+  );
+
+/** Text of 1 to `max` characters (user-perceived characters), trimmed. */
+export const textField = (max: number, options: { allowEmpty?: boolean } = {}) =>
+  options.allowEmpty
+    ? v.pipe(v.string(), v.trim(), v.maxGraphemes(max))
+    : v.pipe(v.string(), v.trim(), v.minLength(1), v.maxGraphemes(max));
+
+/** An e-mail address as cobro takes one: something@domain.tld, without spaces. */
+export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+
+/** How the OpenAPI document types a query parameter. */
+export type QueryType = 'integer' | 'number' | 'string';
+
+/**
+ * A query parameter: the raw text (absent, or the one value the adapter passes) trimmed, then
+ * `value`'s output, or undefined when not given. Empty text is not given; blank text is too unless
+ * `blank` is 'invalid', when `value` sees the empty string. It carries its OpenAPI type and
+ * description, from which the document lists it (queryParametersOf).
+ */
+export function queryParameter<TOutput>(
+  type: QueryType,
+  description: string,
+  value: v.GenericSchema<string, TOutput>,
+  options: { blank?: 'absent' | 'invalid' } = {},
+) {
+  const given =
+    options.blank === 'invalid'
+      ? (raw: string | undefined) => (raw === undefined || raw === '' ? undefined : raw.trim())
+      : (raw: string | undefined) => raw?.trim() || undefined;
+  return v.pipe(
+    v.optional(v.string()),
+    v.transform(given),
+    v.optional(value),
+    v.description(description),
+    v.metadata({ queryType: type }),
+  );
+}
+
+/**
+ * The schema of a query: an object of queryParameter entries (keys are the parameter names), maybe
+ * piped into the shape its handler reads. Other parameters in the query are ignored.
+ */
+export type QuerySchema = v.GenericSchema & { readonly entries: Readonly<Record<string, v.GenericSchema>> };
+
+export interface QueryParameterInfo {
+  name: string;
+  type: QueryType;
+  description: string;
+}
+
+const queryTypes: readonly string[] = ['integer', 'number', 'string'] satisfies QueryType[];
+
+/** The parameters a query schema reads, in its order, with their types and descriptions. */
+export function queryParametersOf(schema: QuerySchema): QueryParameterInfo[] {
+  return Object.entries(schema.entries).map(([name, entry]) => {
+    const type: unknown = (v.getMetadata(entry) as { queryType?: unknown }).queryType;
+    const description = v.getDescription(entry);
+    if (typeof type !== 'string' || !queryTypes.includes(type) || description === undefined) {
+      throw new Error(`query parameter ${name} is not a queryParameter (no type or description)`);
+    }
+    return { name, type: type as QueryType, description };
+  });
+}

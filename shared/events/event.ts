@@ -1,0 +1,99 @@
+/**
+ * Domain events as data: the catalogue's event types (defineEvent), a new event's detail, and the
+ * table item that stores it in the transaction of the change it reports. No AWS client: functions
+ * that only store events do not load EventBridge.
+ */
+import * as v from 'valibot';
+import type { Mode } from '../core/account.ts';
+import { prefixedId } from '../core/ids.ts';
+import { keys } from '../db/keys.ts';
+
+/** The `source` of every event cobro publishes. */
+export const eventSource = 'cobro';
+
+export interface DomainEvent<T = Record<string, unknown>> {
+  /** Event type, e.g. `api_key.rotated`; it is the EventBridge detail-type. */
+  type: string;
+  developerId: number;
+  test: boolean;
+  data: T;
+}
+
+/** The detail of every cobro event on the bus. */
+export interface EventDetail<T = Record<string, unknown>> {
+  id: string;
+  type: string;
+  created_at: string;
+  developer_id: number;
+  test: boolean;
+  data: T;
+}
+
+/**
+ * One event type of the catalogue: its name (the EventBridge detail-type) and the schema of its
+ * `data`. Areas declare their own in their events.ts; shared/api/events.ts lists them all.
+ */
+export interface EventType<T> {
+  type: string;
+  data: v.GenericSchema<unknown, T>;
+  /** A new event of this type about an account's records, in a mode. */
+  of(owner: { developerId: number; test: boolean }, data: T, now: Date): EventDetail<T>;
+  /** A received event's detail, its data checked against the schema (a consumer's first step). */
+  read(detail: unknown): EventDetail<T>;
+}
+
+export function defineEvent<T>(type: string, data: v.GenericSchema<unknown, T>): EventType<T> {
+  const detailSchema = v.looseObject({
+    id: v.string(),
+    type: v.literal(type),
+    created_at: v.string(),
+    developer_id: v.number(),
+    test: v.boolean(),
+    data,
+  });
+  return {
+    type,
+    data,
+    of: (owner, payload, now) => newEvent({ type, ...owner, data: payload }, now),
+    read: (detail) => v.parse(detailSchema, detail) as EventDetail<T>,
+  };
+}
+
+/** How long stored events are kept (DynamoDB TTL). */
+export const eventRetentionDays = 30;
+
+/** The detail of a new event, with its id and time. */
+export function newEvent<T>(event: DomainEvent<T>, now: Date): EventDetail<T> {
+  return {
+    id: prefixedId('evt'),
+    type: event.type,
+    created_at: now.toISOString(),
+    developer_id: event.developerId,
+    test: event.test,
+    data: event.data,
+  };
+}
+
+/** The table item recording an event, for the transaction that makes the change it reports. */
+export function eventItem(detail: EventDetail<unknown>): Record<string, unknown> {
+  const mode: Mode = detail.test ? 'test' : 'live';
+  const created = new Date(detail.created_at);
+  return {
+    ...keys.event(detail.id),
+    ...keys.eventInList(detail.developer_id, mode, detail.created_at, detail.id),
+    entity: 'event',
+    developer_id: detail.developer_id,
+    mode,
+    detail,
+    created_at: detail.created_at,
+    updated_at: detail.created_at,
+    expires_at: Math.floor(created.getTime() / 1000) + eventRetentionDays * 86_400,
+  };
+}
+
+/** The transaction item that stores an event beside the change it reports. */
+export function eventWrite(table: string, detail: EventDetail<unknown>) {
+  return {
+    Put: { TableName: table, Item: eventItem(detail), ConditionExpression: 'attribute_not_exists(pk)' },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The middy middlewares every cobro function runs: the error boundary, request parsing (language
+ * and body), and the single-valued query rule. Each is small and does one thing.
+ */
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { envelope, HttpError, RawError } from '../core/errors.ts';
+import { logger } from '../core/log.ts';
+import { type Lang, negotiateLang } from '../core/messages.ts';
+import { InvalidInput } from '../core/validation.ts';
+import { parseBody, parseMultipart } from './body.ts';
+import { headerOf } from './headers.ts';
+import { respond } from './render.ts';
+
+type Middleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
+
+/** The event once the parsing middleware has run: what it read travels on the request's event. */
+export interface ParsedEvent extends APIGatewayProxyEvent {
+  parsed?: { lang: Lang; body: unknown };
+}
+
+/** Typed errors become the contract's envelopes; anything else a logged 500 with no detail. */
+export const errorBoundary = (): Middleware => ({
+  onError: (request) => {
+    const { event, error } = request;
+    const lang =
+      (event as ParsedEvent).parsed?.lang ?? negotiateLang(headerOf(event.headers, 'accept-language'));
+    if (error instanceof HttpError) {
+      request.response = respond(event, {
+        status: error.status,
+        body: error.body(lang),
+        ...(error.options.headers ? { headers: error.options.headers } : {}),
+      });
+      return;
+    }
+    if (error instanceof RawError) {
+      request.response = respond(event, {
+        status: error.status,
+        body: error.payload,
+        headers: error.headers,
+      });
+      return;
+    }
+    const requestId = event.requestContext.requestId;
+    // Only the error itself is logged: never the body or headers, which may carry keys or card data.
+    logger.error('unhandled error', { requestId, error: error as Error });
+    request.response = respond(event, {
+      status: 500,
+      body: { ...envelope(500, 'internal_error', lang, { type: 'error' }), request_id: requestId },
+    });
+  },
+});
+
+/** The caller's language (Accept-Language), then the body by its Content-Type. */
+export const requestParsing = (options: { body: boolean }): Middleware => ({
+  before: async (request) => {
+    const event = request.event as ParsedEvent;
+    const lang = negotiateLang(headerOf(event.headers, 'accept-language'));
+    event.parsed = { lang, body: undefined };
+    if (!options.body) return;
+    const contentType = headerOf(event.headers, 'content-type') ?? '';
+    event.parsed.body = /^multipart\/form-data/i.test(contentType)
+      ? await parseMultipart(event.body, event.isBase64Encoded, contentType)
+      : parseBody(event.body, event.isBase64Encoded, contentType);
+  },
+});
+
+/**
+ * Every query parameter of the API takes one value. API Gateway passes only the last of a repeated
+ * one and a bracketed name (`test[]=true`) as another name, so either would be silently ignored (a
+ * `?test[]=true` acting on live data): both are 400, before anything reads the query.
+ */
+export const singleValuedQuery = (): Middleware => ({
+  before: ({ event }) => {
+    const names = Object.entries(event.multiValueQueryStringParameters ?? {})
+      .filter(([name, values]) => /[[\]]/.test(name) || (values?.length ?? 0) > 1)
+      .map(([name]) => name);
+    for (const name of Object.keys(event.queryStringParameters ?? {}))
+      if (/[[\]]/.test(name) && !names.includes(name)) names.push(name);
+    if (names.length) throw new InvalidInput(names.map((field) => ({ field, rule: 'single_value' })));
+  },
+});

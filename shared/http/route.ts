@@ -1,0 +1,112 @@
+/**
+ * What a route row is: the data an area declares for each endpoint (shared/<area>/routes.ts), which
+ * the CDK app, the local gateway and the OpenAPI document read from the assembled table
+ * (shared/api/routes.ts). Types and path matching only: no area, no schema.
+ */
+import type * as v from 'valibot';
+import type { ErrorSchemaName } from '../core/envelopes.ts';
+import type { QuerySchema } from '../core/validation.ts';
+
+/** What a function may touch; the CDK app grants exactly this and nothing more. */
+export interface Access {
+  /** DynamoDB table access. @default none */
+  table?: 'read' | 'write';
+  /** May publish to the event bus. @default false */
+  events?: boolean;
+  /** May send e-mail through SES. @default false */
+  mail?: boolean;
+  /** Media bucket access. @default none */
+  media?: 'read' | 'write';
+  /** Reads the token signing secret. @default false */
+  tokenSecret?: boolean;
+  /**
+   * Reads the secret that keys idempotency fingerprints. The CDK app sets it for every
+   * authenticated POST (they all honour Idempotency-Key); rows need not. @default false
+   */
+  fingerprintSecret?: boolean;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Request body content types a handler reads. */
+export type BodyType = 'application/json' | 'application/x-www-form-urlencoded' | 'multipart/form-data';
+
+/** A success answer: a JSON body in `json`'s shape, another body (`media`), or none (a redirect). */
+export interface Answer {
+  description: string;
+  /** The JSON body; the handler's view is typed from the same schema. @default no JSON body */
+  json?: v.GenericSchema;
+  /** Media types of a body that is not JSON (an HTML page, an image). @default none */
+  media?: readonly string[];
+  /** Response headers worth naming, with what they carry. @default none */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** An error answer: its body is one of the shared error shapes, or an HTML page. */
+export interface ErrorAnswer {
+  description: string;
+  body: ErrorSchemaName | 'html';
+}
+
+export interface Route {
+  method: HttpMethod;
+  /** Path as the contract writes it; `{name}` marks a path parameter. */
+  path: string;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  handler: string;
+  /** Unique across the table: the OpenAPI operationId. */
+  operationId: string;
+  /** Whether the Lambda authorizer guards this route. */
+  auth: boolean;
+  access: Access;
+  /** One line for the OpenAPI document. */
+  summary: string;
+  /** Success answers by status, each as the handler sends it. */
+  answers: Readonly<Record<number, Answer>>;
+  /**
+   * Error answers this route has beyond the ones every route of its kind has (shared/http/openapi.ts);
+   * a status named here replaces the common one. @default none
+   */
+  errors?: Readonly<Record<number, ErrorAnswer>>;
+  /** The request body the handler validates against, for the OpenAPI document. @default none */
+  body?: v.GenericSchema;
+  /** Content types the body may come as. @default ['application/json', 'application/x-www-form-urlencoded'] */
+  bodyTypes?: readonly BodyType[];
+  /**
+   * The schema the handler parses its query with (besides `test`); the OpenAPI document lists its
+   * parameters from it. @default none
+   */
+  query?: QuerySchema;
+  /** Kept for old clients; the document marks it deprecated. @default false */
+  deprecated?: boolean;
+}
+
+/** Path segments, without empty ones: `/v1/plans/` and `/v1/plans` are the same resource. */
+export function segments(path: string): string[] {
+  return path.split('/').filter((part) => part.length > 0);
+}
+
+/** Matches a concrete path against a route path; returns its parameters, or null. */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const want = segments(pattern);
+  const got = segments(path);
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, part] of want.entries()) {
+    const actual = got[i] as string;
+    if (part.startsWith('{') && part.endsWith('}')) params[part.slice(1, -1)] = decodeURIComponent(actual);
+    else if (part !== actual) return null;
+  }
+  return params;
+}
+
+/** A route table as the fallback function reads it: methods and paths only, no schemas. */
+export type RouteTable = readonly (readonly [HttpMethod, string])[];
+
+export const routeTableOf = (table: readonly Route[]): RouteTable =>
+  table.map((route) => [route.method, route.path] as const);
+
+/** The methods a table allows on a path; empty when no route has that path. */
+export function allowedMethodsIn(table: RouteTable, path: string): HttpMethod[] {
+  return table.filter(([, pattern]) => matchPath(pattern, path) !== null).map(([method]) => method);
+}

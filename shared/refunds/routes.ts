@@ -1,0 +1,54 @@
+/** The refunds area's routes (assembled with the others in shared/api/routes.ts). */
+import * as v from 'valibot';
+import type { Route } from '../http/route.ts';
+import { RefundListQuerySchema } from './list-query.ts';
+import { CreateRefundSchema } from './refund.ts';
+import { RefundViewSchema } from './schemas.ts';
+
+export const refundsRoutes: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/refunds/',
+    handler: 'functions/refunds/create-refund.ts',
+    operationId: 'createRefund',
+    auth: true,
+    access: { table: 'write', events: true },
+    summary: 'Refund a charge in full or in part; 201 with the refund',
+    body: CreateRefundSchema,
+    answers: { 201: { description: 'Refunded', json: RefundViewSchema } },
+    errors: {
+      400: {
+        description: 'Invalid input; the charge is absent, already refunded, or smaller than the amount',
+        body: 'MessageEnvelope',
+      },
+      409: {
+        description:
+          'The charge was already paid out; or the Idempotency-Key was used with another request, or its request is still running',
+        body: 'MessageEnvelope',
+      },
+      502: { description: 'The acquirer refused the refund', body: 'MessageEnvelope' },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/refunds/',
+    handler: 'functions/refunds/list-refunds.ts',
+    operationId: 'listRefunds',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'Refunds, newest first, as a bare array; charge_id narrows to one charge',
+    query: RefundListQuerySchema,
+    answers: { 200: { description: 'The refunds', json: v.array(RefundViewSchema) } },
+  },
+  {
+    method: 'GET',
+    path: '/v1/refunds/{refund_id}/',
+    handler: 'functions/refunds/get-refund.ts',
+    operationId: 'getRefund',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'One refund, by its id or its re_ provider id',
+    answers: { 200: { description: 'The refund', json: RefundViewSchema } },
+    errors: { 404: { description: 'No such refund', body: 'DetailError' } },
+  },
+];

@@ -1,0 +1,77 @@
+/**
+ * The layer rules (.dependency-cruiser.cjs, run by `npm run deps` in `npm test`) hold on the tree,
+ * and they bite: a small tree with one wrong import of each kind fails them, naming the rule.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const config = join(root, '.dependency-cruiser.cjs');
+const depcruise = join(root, 'node_modules/.bin/depcruise');
+
+function cruise(cwd: string, folders: string[]) {
+  const run = spawnSync(depcruise, [...folders, '--config', config, '--output-type', 'err'], {
+    cwd,
+    encoding: 'utf8',
+  });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'cobro-layers-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A tree of files, each `path: imports`, every import a relative module of the tree. */
+function tree(name: string, files: Record<string, string[]>): string {
+  const dir = join(scratch, name);
+  for (const [path, imports] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    const lines = imports.map(
+      (target, i) => `import * as m${i} from '${target}';\nexport const u${i} = m${i};`,
+    );
+    writeFileSync(join(dir, path), `${lines.join('\n')}\nexport const here = 1;\n`);
+  }
+  return dir;
+}
+
+describe('the layer rules', () => {
+  it('hold on this tree', () => {
+    const run = cruise(root, ['shared', 'functions', 'infra', 'bin']);
+    expect(run.output).toContain('no dependency violations found');
+    expect(run.status).toBe(0);
+  });
+
+  it.each([
+    ['core-imports-nothing-above', { 'shared/core/x.ts': ['../plans/plan.ts'], 'shared/plans/plan.ts': [] }],
+    ['ports-import-core-only', { 'shared/db/x.ts': ['../http/y.ts'], 'shared/http/y.ts': [] }],
+    [
+      'http-adapter-imports-no-area',
+      { 'shared/http/x.ts': ['../plans/plan.ts'], 'shared/plans/plan.ts': [] },
+    ],
+    ['area-rules-import-no-http', { 'shared/plans/plan.ts': ['../http/y.ts'], 'shared/http/y.ts': [] }],
+    [
+      'area-payments-imports-higher-area',
+      { 'shared/payments/a.ts': ['../checkout/b.ts'], 'shared/checkout/b.ts': [] },
+    ],
+    ['areas-import-no-top', { 'shared/plans/a.ts': ['../api/routes.ts'], 'shared/api/routes.ts': [] }],
+    ['no-circular', { 'shared/plans/a.ts': ['./b.ts'], 'shared/plans/b.ts': ['./a.ts'] }],
+    [
+      'small-functions-bundle-no-schema',
+      {
+        'functions/system/health.ts': ['../../shared/core/x.ts'],
+        'shared/core/x.ts': ['../plans/schemas.ts'],
+        'shared/plans/schemas.ts': [],
+      },
+    ],
+  ])('fail on a wrong import: %s', (rule, files) => {
+    const dir = tree(rule, files);
+    const run = cruise(dir, [
+      'shared',
+      ...(Object.keys(files).some((f) => f.startsWith('functions/')) ? ['functions'] : []),
+    ]);
+    expect(run.output).toContain(`error ${rule}:`);
+    expect(run.status).not.toBe(0);
+  });
+});

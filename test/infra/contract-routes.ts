@@ -1,0 +1,188 @@
+/**
+ * Every endpoint the contract names (shared/spec/service-interface.md, with the records
+ * decisions.md D10 and D13 add), and the event rules and schedules the remaining features need, as
+ * data: the stack test synthesizes a stack from them to project the template's size before the
+ * endpoints exist. Handlers and access rows of endpoints not built yet are guesses, erring toward
+ * more access (each distinct access row costs its own role, policy and log group); a row the route
+ * table already has is taken from the route table instead.
+ */
+import type { EventRule, Schedule } from '../../shared/api/event-rules.ts';
+import { routes } from '../../shared/api/routes.ts';
+import { type Access, type HttpMethod, type Route, segments } from '../../shared/http/route.ts';
+
+type Row = readonly [method: HttpMethod, path: string, handler: string, access: Access, auth?: false];
+
+const read: Access = { table: 'read' };
+const write: Access = { table: 'write' };
+const writeEvents: Access = { table: 'write', events: true };
+const writeMedia: Access = { table: 'write', media: 'write' };
+
+/** The contract's endpoints, in its order; `{id}` where two routes share a path parameter. */
+export const contractEndpoints: readonly Row[] = [
+  // Served without credentials.
+  ['GET', '/health', 'functions/system/health.ts', {}, false],
+  ['GET', '/openapi.json', 'functions/system/get-openapi.ts', {}, false],
+  ['POST', '/authentication/token/', 'functions/auth/create-token.ts', { ...read, tokenSecret: true }, false],
+  ['GET', '/checkout/{token}', 'functions/checkout/show-checkout.ts', read, false],
+  ['POST', '/checkout/{token}', 'functions/checkout/submit-checkout.ts', writeEvents, false],
+  ['GET', '/checkout/{token}/challenge', 'functions/checkout/show-checkout.ts', read, false],
+  ['POST', '/checkout/{token}/challenge', 'functions/checkout/complete-challenge.ts', writeEvents, false],
+  ['GET', '/media/{name}', 'functions/media/get-image.ts', { media: 'read' }, false],
+  // API keys.
+  ['GET', '/v1/auth/api-keys/', 'functions/auth/get-api-keys.ts', read],
+  ['PATCH', '/v1/auth/api-keys/', 'functions/auth/rotate-api-key.ts', writeEvents],
+  // Plans.
+  ['POST', '/v1/plans/', 'functions/plans/create-plan.ts', writeMedia],
+  ['GET', '/v1/plans/', 'functions/plans/list-plans.ts', read],
+  ['GET', '/v1/plans/{id}/', 'functions/plans/get-plan.ts', read],
+  ['PUT', '/v1/plans/{id}/', 'functions/plans/update-plan.ts', writeMedia],
+  ['DELETE', '/v1/plans/{id}/', 'functions/plans/delete-plan.ts', writeEvents],
+  // Subscriptions: GET /v1/subscriptions/{x} is one route for a subscription id or a plan key (D4).
+  ['POST', '/v1/subscriptions', 'functions/subscriptions/create-subscription.ts', writeEvents],
+  ['GET', '/v1/subscriptions', 'functions/subscriptions/list-subscriptions.ts', read],
+  ['GET', '/v1/subscriptions/{id}', 'functions/subscriptions/get-subscription.ts', read],
+  ['DELETE', '/v1/subscriptions/{id}', 'functions/subscriptions/cancel-subscription.ts', writeEvents],
+  // Payment links.
+  ['POST', '/v1/payment-links/', 'functions/payment-links/create-payment-link.ts', writeEvents],
+  ['GET', '/v1/payment-links/', 'functions/payment-links/list-payment-links.ts', read],
+  ['GET', '/v1/payment-links/{id}/', 'functions/payment-links/get-payment-link.ts', read],
+  ['PUT', '/v1/payment-links/{id}/', 'functions/payment-links/update-payment-link.ts', writeEvents],
+  ['DELETE', '/v1/payment-links/{id}/', 'functions/payment-links/delete-payment-link.ts', write],
+  // Products.
+  ['POST', '/v1/products/', 'functions/products/create-product.ts', writeMedia],
+  ['GET', '/v1/products/', 'functions/products/list-products.ts', read],
+  ['GET', '/v1/products/{id}/', 'functions/products/get-product.ts', read],
+  ['PUT', '/v1/products/{id}/', 'functions/products/update-product.ts', writeMedia],
+  ['DELETE', '/v1/products/{id}/', 'functions/products/delete-product.ts', { ...writeMedia, events: true }],
+  // Refunds.
+  ['POST', '/v1/refunds/', 'functions/refunds/create-refund.ts', writeEvents],
+  ['GET', '/v1/refunds/{refund_id}/', 'functions/refunds/get-refund.ts', read],
+  ['GET', '/v1/refunds/', 'functions/refunds/list-refunds.ts', read],
+  // Payments.
+  ['POST', '/v1/payments/', 'functions/payments/create-payment.ts', write],
+  ['GET', '/v1/payments/{id}', 'functions/payments/get-payment.ts', read],
+  ['GET', '/v1/payments/internal', 'functions/payments/list-payments.ts', read],
+  ['GET', '/v1/payments/', 'functions/payments/list-payments.ts', read],
+  // Customers: the search view is GET /v1/customers/ with `search` (D9); the rest is D10.
+  ['GET', '/v1/customers/', 'functions/customers/list-customers.ts', read],
+  ['GET', '/v1/customers/{id}/', 'functions/customers/get-customer.ts', read],
+  ['POST', '/v1/customers/', 'functions/customers/create-customer.ts', write],
+  ['PUT', '/v1/customers/{id}/', 'functions/customers/update-customer.ts', write],
+  ['DELETE', '/v1/customers/{id}/', 'functions/customers/delete-customer.ts', writeMedia],
+  ['PUT', '/v1/customers/{id}/photo/', 'functions/customers/put-customer-photo.ts', writeMedia],
+  ['GET', '/v1/customers/{id}/addresses/', 'functions/customers/list-addresses.ts', read],
+  ['POST', '/v1/customers/{id}/addresses/', 'functions/customers/create-address.ts', write],
+  ['DELETE', '/v1/customers/{id}/addresses/{address_id}/', 'functions/customers/delete-address.ts', write],
+  // Taxes (D10).
+  ['GET', '/v1/taxes/', 'functions/taxes/list-taxes.ts', read],
+  ['POST', '/v1/taxes/', 'functions/taxes/create-tax.ts', write],
+  // Webhook endpoints (D10, D13).
+  ['GET', '/v1/webhook-endpoints/', 'functions/webhooks/list-webhook-endpoints.ts', read],
+  ['POST', '/v1/webhook-endpoints/', 'functions/webhooks/create-webhook-endpoint.ts', write],
+  ['GET', '/v1/webhook-endpoints/{id}/', 'functions/webhooks/get-webhook-endpoint.ts', read],
+  ['PUT', '/v1/webhook-endpoints/{id}/', 'functions/webhooks/update-webhook-endpoint.ts', write],
+  ['DELETE', '/v1/webhook-endpoints/{id}/', 'functions/webhooks/delete-webhook-endpoint.ts', write],
+  ['GET', '/v1/webhook-endpoints/{id}/deliveries/', 'functions/webhooks/list-deliveries.ts', read],
+  ['POST', '/v1/webhook-endpoints/{id}/rotate-secret/', 'functions/webhooks/rotate-webhook-secret.ts', write],
+  // Events (D10, D13).
+  ['GET', '/v1/events/', 'functions/events/list-events.ts', read],
+  ['GET', '/v1/events/{id}/', 'functions/events/get-event.ts', read],
+  ['POST', '/v1/events/{id}/redeliver/', 'functions/events/redeliver-event.ts', writeEvents],
+  // Legacy charge (D8).
+  ['POST', '/v1/charges/simple/create/', 'functions/charges/create-simple-charge.ts', writeEvents],
+];
+
+const routeKey = (method: string, path: string) => `${method} /${segments(path).join('/')}`;
+
+/** The route table's rows, then a projected row for every contract endpoint the table lacks. */
+export const projectedRoutes: readonly Route[] = [
+  ...routes,
+  ...contractEndpoints
+    .filter(
+      ([method, path]) =>
+        !routes.some((route) => routeKey(route.method, route.path) === routeKey(method, path)),
+    )
+    .map(([method, path, handler, access, auth]) => ({
+      method,
+      path,
+      handler,
+      auth: auth ?? true,
+      access,
+      summary: `${method} ${path} (projected)`,
+      operationId: `projected ${method} ${path}`,
+      answers: { 200: { description: 'Projected' } },
+    })),
+];
+
+/** Every contract endpoint missing from a route table, as `METHOD /path`. */
+export function missingFrom(table: readonly Route[]): string[] {
+  const have = new Set(table.map((route) => routeKey(route.method, route.path)));
+  return contractEndpoints.map(([method, path]) => routeKey(method, path)).filter((key) => !have.has(key));
+}
+
+/** The e-mail rules there are, plus webhook delivery and the subscription e-mails (D11). */
+export const projectedEventRules: readonly EventRule[] = [
+  {
+    name: 'api-key-rotated-email',
+    detailTypes: ['api_key.rotated'],
+    target: 'functions/notifications/send-key-rotated-email.ts',
+    access: { table: 'read', mail: true },
+  },
+  {
+    name: 'plan-deleted-email',
+    detailTypes: ['plan.deleted'],
+    target: 'functions/plans/notify-plan-deleted.ts',
+    access: { mail: true },
+  },
+  {
+    name: 'subscription-email',
+    detailTypes: ['subscription.activated', 'subscription.canceled'],
+    target: 'functions/notifications/send-subscription-email.ts',
+    access: { table: 'read', mail: true },
+  },
+  {
+    name: 'webhook-delivery',
+    detailTypes: [
+      'payment.succeeded',
+      'payment.failed',
+      'refund.created',
+      'subscription.created',
+      'subscription.activated',
+      'subscription.renewed',
+      'subscription.payment_failed',
+      'subscription.canceled',
+      'plan.deleted',
+      'payment_link.paid',
+    ],
+    target: 'functions/webhooks/deliver-webhook.ts',
+    access: { table: 'write' },
+  },
+];
+
+/** Payouts, plus recurring billing (D14), webhook retries (D11) and the event relay (D13). */
+export const projectedSchedules: readonly Schedule[] = [
+  {
+    name: 'payouts-run',
+    expression: 'rate(1 hour)',
+    target: 'functions/payouts/run-payouts.ts',
+    access: write,
+  },
+  {
+    name: 'billing-run',
+    expression: 'rate(1 hour)',
+    target: 'functions/billing/run-billing.ts',
+    access: writeEvents,
+  },
+  {
+    name: 'webhook-retries',
+    expression: 'rate(1 minute)',
+    target: 'functions/webhooks/retry-webhooks.ts',
+    access: write,
+  },
+  {
+    name: 'event-relay',
+    expression: 'rate(1 minute)',
+    target: 'functions/events/relay-events.ts',
+    access: writeEvents,
+  },
+];

@@ -1,0 +1,100 @@
+/**
+ * What the `npm start` suites share: stacks started as a user starts them (`node bin/start.ts`), each
+ * in its own temporary state folder, always stopped after each test, and a look at their processes.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach } from 'vitest';
+import type { LocalInfo } from '../../infra/local/stack.ts';
+import { startCobro, stopCobro } from '../support/global-setup.ts';
+
+/** Registers the hooks (call once per file) and returns the helpers bound to them. */
+export function stackHarness() {
+  const dirs: string[] = [];
+  const children: ChildProcess[] = [];
+  afterEach(async () => {
+    await Promise.all(children.splice(0).map((child) => stopCobro(child)));
+  });
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  /** Starts `bin/start.ts`; it is stopped after the test even when an assertion fails first. */
+  const start = (args: string[], env?: NodeJS.ProcessEnv) => {
+    const started = startCobro(args, env);
+    children.push(started.child);
+    return started;
+  };
+  const tempDir = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'cobro-local-'));
+    dirs.push(dir);
+    return dir;
+  };
+  /** A quiet stack on a free API port with its state in `stateDir` (`extra`: `--in-memory`, say). */
+  const startIn = (stateDir: string, extra: string[] = []) =>
+    start([...extra, '--port', '0', '--quiet', '--state-dir', stateDir]);
+  return {
+    tempDir,
+    start,
+    /** A quiet stack on a free API port with its state in `stateDir` (`extra`: `--in-memory`, say). */
+    startIn,
+    /** A stack started in a new state folder and ready: the folder, the process, its URL and local.json. */
+    async running(extra: string[] = []) {
+      const stateDir = tempDir();
+      const started = startIn(stateDir, extra);
+      const url = await started.ready;
+      return { stateDir, started, url, info: readInfo(stateDir) };
+    },
+  };
+}
+
+export const readJson = <T = Record<string, unknown>>(path: string): T =>
+  JSON.parse(readFileSync(path, 'utf8')) as T;
+
+export const readInfo = (stateDir: string) => readJson<LocalInfo>(join(stateDir, 'local.json'));
+
+/** Pids of running processes whose command line mentions every needle (Linux /proc). */
+export function pidsMentioning(...needles: string[]): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+        return needles.every((needle) => command.includes(needle)) ? [Number(pid)] : [];
+      } catch {
+        return []; // the process ended while we looked
+      }
+    });
+}
+
+/** The DynamoDB Local (Java) process serving this stack: its command line names the port. */
+export function javaOf(info: LocalInfo): number {
+  const pids = pidsMentioning('DynamoDBLocal', `-port ${info.ports.dynamodb}`);
+  if (pids.length !== 1)
+    throw new Error(`expected one DynamoDB Local on ${info.ports.dynamodb}, found ${pids}`);
+  return pids[0] as number;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it returns a value other than undefined, or fails after `ms`. */
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** Resolves with the exit code once the child exits. */
+export const exitOf = (child: ChildProcess) =>
+  child.exitCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
