@@ -1,0 +1,155 @@
+/**
+ * Substring search without a Scan (D9: case-insensitive substring matches on plan names, product
+ * names and SKUs, customers' first names and e-mails).
+ *
+ * A text contains a query exactly when one of the text's suffixes begins with it. So a record is
+ * indexed by one small item per distinct suffix of its searchable texts, keyed
+ * `<scope>#SEARCH#<kind>#<first character>` / `<suffix>\u001f<record id>`, and a search is one Query
+ * `begins_with(sk, query)` on the partition of the query's first character. What a search reads
+ * grows with the entries that match, never with the account's other records or the table.
+ *
+ * A record's index entries are written and deleted in the same transaction as the record (only the
+ * suffixes that change), so a search never finds a record that is not stored that way. A write
+ * costs one small item per new suffix: a 6-character first name and a 20-character e-mail are at
+ * most 26 entries.
+ */
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Mode } from '../core/account.ts';
+import type { Deps } from './deps.ts';
+import { queryEach } from './items.ts';
+import { keys } from './keys.ts';
+import { transactWrite } from './transact.ts';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The longest text (and query) the index knows; longer ones match nothing (fields are shorter). */
+export const maxSearchText = 256;
+
+/** Searchable text as the index stores it: NFC, lower case, no control characters, trimmed. */
+export function normalizeSearch(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  return text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
+}
+
+/** Every distinct suffix of the texts (by code point, normalized): the index entries of a record. */
+export function searchTerms(texts: readonly (string | null | undefined)[]): Set<string> {
+  const terms = new Set<string>();
+  for (const text of texts) {
+    if (!text) continue;
+    const chars = Array.from(normalizeSearch(text).slice(0, maxSearchText));
+    for (let start = 0; start < chars.length; start++) {
+      const suffix = chars.slice(start).join('');
+      if (suffix.trim()) terms.add(suffix);
+    }
+  }
+  return terms;
+}
+
+/** Which index: an account and mode's records of one kind. */
+export interface SearchScope {
+  developerId: number;
+  mode: Mode;
+  kind: string;
+}
+
+/**
+ * The transaction items that move a record's index entries from the texts it had (`before`,
+ * empty for a new record) to the texts it has (`after`, empty when it is deleted). Only the
+ * suffixes that change are written. `createdAt` orders search results (newest first).
+ */
+export function searchIndexWrites(
+  table: string,
+  scope: SearchScope,
+  record: { id: string; createdAt: string },
+  before: readonly (string | null | undefined)[],
+  after: readonly (string | null | undefined)[],
+): TransactItem[] {
+  const old = searchTerms(before);
+  const next = searchTerms(after);
+  const writes: TransactItem[] = [];
+  for (const term of old) {
+    if (next.has(term)) continue;
+    writes.push({
+      Delete: {
+        TableName: table,
+        Key: keys.searchEntry(scope.developerId, scope.mode, scope.kind, term, record.id),
+      },
+    });
+  }
+  for (const term of next) {
+    if (old.has(term)) continue;
+    writes.push({
+      Put: {
+        TableName: table,
+        Item: {
+          ...keys.searchEntry(scope.developerId, scope.mode, scope.kind, term, record.id),
+          entity: 'search_entry',
+          record_id: record.id,
+          created_at: record.createdAt,
+        },
+      },
+    });
+  }
+  return writes;
+}
+
+/** A record a search found: its id and creation time (for newest-first order). */
+export interface SearchHit {
+  id: string;
+  createdAt: string;
+}
+
+/**
+ * The records whose indexed texts contain `query` (case-insensitive), newest first, each once.
+ * One Query (more pages only when the matches pass 1 MB); an empty or over-long query finds none.
+ */
+export async function searchIndex(deps: Deps, scope: SearchScope, query: string): Promise<SearchHit[]> {
+  const term = normalizeSearch(query);
+  if (!term || Array.from(term).length > maxSearchText) return [];
+  const found = new Map<string, string>();
+  await queryEach(
+    deps,
+    {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :term)',
+      ExpressionAttributeValues: {
+        ':pk': keys.searchPartition(scope.developerId, scope.mode, scope.kind, term),
+        ':term': term,
+      },
+      ProjectionExpression: 'record_id, created_at',
+    },
+    (item) => {
+      found.set(String(item.record_id), String(item.created_at));
+      return true;
+    },
+  );
+  return [...found]
+    .map(([id, createdAt]) => ({ id, createdAt }))
+    .sort((a, b) =>
+      a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt),
+    );
+}
+
+/** Most items DynamoDB takes in one transaction. */
+const transactionLimit = 100;
+
+/**
+ * Writes a record change with its index entries: the record's own writes and as many entries as
+ * fit in one transaction, then any entries left (only texts of hundreds of characters have that
+ * many suffixes) in further transactions of plain puts and deletes. A failed condition of the
+ * record's writes keeps its index in `conditionFailedAt`.
+ */
+export async function writeWithIndex(
+  deps: Deps,
+  recordWrites: TransactItem[],
+  indexWrites: TransactItem[],
+): Promise<void> {
+  const room = transactionLimit - recordWrites.length;
+  await transactWrite(deps, [...recordWrites, ...indexWrites.slice(0, room)]);
+  for (let start = room; start < indexWrites.length; start += transactionLimit) {
+    await transactWrite(deps, indexWrites.slice(start, start + transactionLimit));
+  }
+}
