@@ -27,12 +27,11 @@ export const maxSearchText = 256;
 
 /** Searchable text as the index stores it: NFC, lower case, no control characters, trimmed. */
 export function normalizeSearch(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
-  return text
-    .normalize('NFC')
-    .toLowerCase()
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim();
+  const kept = Array.from(text.normalize('NFC').toLowerCase()).filter((char) => {
+    const code = char.codePointAt(0) ?? 0;
+    return code > 0x1f && code !== 0x7f;
+  });
+  return kept.join('').trim();
 }
 
 /** Every distinct suffix of the texts (by code point, normalized): the index entries of a record. */
