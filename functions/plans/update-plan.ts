@@ -40,6 +40,6 @@ export const handler = endpoint(async ({ body, params, account, mode, lang }) =>
     return { status: 200, body: envelope(200, 'plan_unchanged', lang, { type: 'info', data: planId }) };
   }
   if (image) await saveImage(media, image);
-  await updatePlan(deps, scope, planId, changes, deps.clock());
+  await updatePlan(deps, plan, changes, deps.clock());
   return { status: 200, body: envelope(200, 'plan_updated', lang, { type: 'success', data: planId }) };
 });

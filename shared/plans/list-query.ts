@@ -111,6 +111,30 @@ export const PlanListQuerySchema = v.pipe(
   ),
 );
 
+/** Whether a plan passes every filter but the name (the name index has already chosen it). */
+export function matchesFilters(
+  plan: {
+    amount_scaled: number;
+    interval: Interval;
+    interval_count: number;
+    subscriber_count: number;
+    trial_period_days: number;
+    active: boolean;
+  },
+  filters: PlanFilters,
+): boolean {
+  const within = (value: number, min?: number, max?: number) =>
+    (min === undefined || value >= min) && (max === undefined || value <= max);
+  return (
+    within(plan.amount_scaled, filters.priceMin, filters.priceMax) &&
+    within(plan.subscriber_count ?? 0, filters.subscribersMin, filters.subscribersMax) &&
+    (filters.interval === undefined || plan.interval === filters.interval) &&
+    (filters.intervalCount === undefined || plan.interval_count === filters.intervalCount) &&
+    (filters.trialDays === undefined || plan.trial_period_days === filters.trialDays) &&
+    (filters.active === undefined || plan.active === filters.active)
+  );
+}
+
 /** Whether any filter is set: only then does an empty result answer 400. */
 export const hasFilters = (filters: PlanFilters) =>
   Object.values(filters).some((value) => value !== undefined);

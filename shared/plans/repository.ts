@@ -4,8 +4,7 @@
  * delete plans) sorted in front of them, so page 1 of a list is one Query.
  */
 
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type QueryCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '../accounts/repository.ts';
 import type { Scope } from '../core/account.ts';
 import { BadRequest, NotFound } from '../core/errors.ts';
@@ -15,9 +14,10 @@ import { defineEntity } from '../db/entity.ts';
 import { getItems } from '../db/get-items.ts';
 import { queryEach, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
+import { conditionFailedAt } from '../db/transact.ts';
 import { type EventDetail, eventWrite } from '../events/event.ts';
-import { hasFilters, type PlanFilters, type PlanListQuery } from './list-query.ts';
+import { hasFilters, matchesFilters, type PlanFilters, type PlanListQuery } from './list-query.ts';
 import type { Plan, PlanChanges } from './plan.ts';
 
 /** Whose plans: an account in one mode. */
@@ -55,13 +55,25 @@ export function planCountUpdate(deps: Deps, scope: Scope, by: number, now: strin
   };
 }
 
-/** Stores a new plan and counts it, in one transaction. */
+/** The plans' substring index (shared/db/search.ts): names. */
+const searchScope = (scope: Scope) => ({ ...scope, kind: 'plan' });
+const nameIndexWrites = (deps: Deps, plan: Plan, before: string[], after: string[]) =>
+  searchIndexWrites(
+    deps.table,
+    searchScope({ developerId: plan.developer_id, mode: plan.mode }),
+    { id: plan.id, createdAt: plan.created_at },
+    before,
+    after,
+  );
+
+/** Stores a new plan, counts it and indexes its name, in one transaction. */
 export async function createPlan(deps: Deps, plan: Plan): Promise<void> {
   const scope = { developerId: plan.developer_id, mode: plan.mode };
-  await transactWrite(deps, [
-    planEntity.create(deps.table, plan),
-    planCountUpdate(deps, scope, 1, plan.created_at),
-  ]);
+  await writeWithIndex(
+    deps,
+    [planEntity.create(deps.table, plan), planCountUpdate(deps, scope, 1, plan.created_at)],
+    nameIndexWrites(deps, plan, [], [plan.name]),
+  );
 }
 
 /** The plan (strongly consistent), or undefined when the account has none with this id in this mode. */
@@ -83,7 +95,7 @@ export async function getPlanWithAccount(
   return { plan: fromItem(planItem), account: accountItem as Account | undefined };
 }
 
-/** DynamoDB filter for the plan filters (all combine with AND). */
+/** DynamoDB filter for the plan filters but the name (all combine with AND). */
 function filterOf(
   filters: PlanFilters,
 ): Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
@@ -95,7 +107,6 @@ function filterOf(
     names[`#${attribute}`] = attribute;
     values[`:${placeholder}`] = value;
   };
-  if (filters.name !== undefined) add('contains(#a, :v)', 'name_search', filters.name, 'name');
   if (filters.priceMin !== undefined) add('#a >= :v', 'amount_scaled', filters.priceMin, 'price_min');
   if (filters.priceMax !== undefined) add('#a <= :v', 'amount_scaled', filters.priceMax, 'price_max');
   if (filters.interval !== undefined) add('#a = :v', 'interval', filters.interval, 'interval');
@@ -168,19 +179,59 @@ async function listAll(deps: Deps, scope: Scope, page: PageRequest) {
   return { count, plans };
 }
 
-/** Filtered: reads the account's plans once, counting every match and keeping only the page asked for. */
-async function listFiltered(deps: Deps, scope: Scope, page: PageRequest, filters: PlanFilters) {
+/** Counts the matches and keeps the page asked for; no match at all is 400 (D9, plans only). */
+function pageOfMatches(page: PageRequest) {
   const offset = (page.page - 1) * page.pageSize;
-  let count = 0;
-  const plans: Plan[] = [];
+  const result = { count: 0, plans: [] as Plan[] };
+  const visit = (plan: Plan) => {
+    if (result.count >= offset && result.plans.length < page.pageSize) result.plans.push(plan);
+    result.count += 1;
+  };
+  const done = () => {
+    if (result.count === 0) throw new BadRequest('plan_filters_no_match', { type: 'warning' });
+    assertPageExists(result.count, page);
+    return result;
+  };
+  return { visit, done };
+}
+
+/**
+ * Filtered by name: the name index gives the plans whose names contain it (newest first), so what
+ * is read grows with the matches, not with the account's plans; their records are read 100 at a
+ * time and the other filters applied to them.
+ */
+async function listByName(
+  deps: Deps,
+  scope: Scope,
+  page: PageRequest,
+  filters: PlanFilters & { name: string },
+) {
+  const hits = await searchIndex(deps, searchScope(scope), filters.name);
+  const matches = pageOfMatches(page);
+  for (let start = 0; start < hits.length; start += 100) {
+    const chunk = hits.slice(start, start + 100);
+    const items = await getItems(
+      deps,
+      chunk.map((hit) => keys.plan(scope.developerId, scope.mode, hit.id)),
+    );
+    for (const item of items) {
+      if (!item) continue; // deleted between the index read and this one
+      const plan = fromItem(item);
+      if (matchesFilters(plan, filters)) matches.visit(plan);
+    }
+  }
+  return matches.done();
+}
+
+/** Filtered otherwise: reads the account's plans once, counting every match. */
+async function listFiltered(deps: Deps, scope: Scope, page: PageRequest, filters: PlanFilters) {
+  if (filters.name !== undefined) return listByName(deps, scope, page, { ...filters, name: filters.name });
+  const matches = pageOfMatches(page);
   await walk(deps, scope, { prefix: keys.planListPrefix.plansOnly, filters }, (item) => {
-    if (count >= offset && plans.length < page.pageSize) plans.push(fromItem(item));
-    count += 1;
+    matches.visit(fromItem(item));
     return true;
   });
-  if (count === 0) throw new BadRequest('plan_filters_no_match', { type: 'warning' });
-  assertPageExists(count, page);
-  return { count, plans };
+  return matches.done();
 }
 
 /** One page of the account's plans, newest first, with the number of plans the query matches. */
@@ -194,54 +245,73 @@ export function listPlans(
     : listAll(deps, scope, query.page);
 }
 
-/** Applies changes to a plan that exists; answers the plan as stored afterwards. */
-export async function updatePlan(
-  deps: Deps,
-  scope: Scope,
-  planId: string,
-  changes: PlanChanges,
-  now: Date,
-): Promise<Plan> {
-  const fields: Record<string, unknown> = { ...changes, updated_at: now.toISOString() };
-  if (changes.name !== undefined) fields.name_search = changes.name.toLowerCase();
-  const entries = Object.entries(fields);
-  try {
-    const result = await deps.db.send(
-      new UpdateCommand({
+/**
+ * Applies changes to a plan as it was read; answers the plan as stored afterwards. A new name
+ * moves its index entries in the same transaction, on the condition that the name is still the
+ * one read; if another update changed it meanwhile, the plan is read again and the change retried.
+ */
+export async function updatePlan(deps: Deps, read: Plan, changes: PlanChanges, now: Date): Promise<Plan> {
+  const scope = { developerId: read.developer_id, mode: read.mode };
+  let plan: Plan | undefined = read;
+  for (let attempt = 1; plan; attempt++) {
+    const fields: Record<string, unknown> = { ...changes, updated_at: now.toISOString() };
+    if (changes.name !== undefined) fields.name_search = changes.name.toLowerCase();
+    const entries = Object.entries(fields);
+    const renamed = changes.name !== undefined && changes.name !== plan.name;
+    const update = {
+      Update: {
         TableName: deps.table,
-        Key: keys.plan(scope.developerId, scope.mode, planId),
+        Key: keys.plan(scope.developerId, scope.mode, plan.id),
         UpdateExpression: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return fromItem(result.Attributes ?? {});
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw notFound();
-    throw error;
+        ConditionExpression: renamed ? 'attribute_exists(pk) AND #seen = :seen' : 'attribute_exists(pk)',
+        ExpressionAttributeNames: {
+          ...Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
+          ...(renamed ? { '#seen': 'name' } : {}),
+        },
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
+          ...(renamed ? { ':seen': plan.name } : {}),
+        },
+      },
+    };
+    try {
+      await writeWithIndex(
+        deps,
+        [update],
+        renamed ? nameIndexWrites(deps, plan, [plan.name], [changes.name as string]) : [],
+      );
+      return { ...plan, ...(fields as Partial<Plan>) };
+    } catch (error) {
+      if (!conditionFailedAt(error).includes(0) || attempt === 10) throw error;
+      plan = await getPlan(deps, scope, plan.id);
+    }
   }
+  throw notFound();
 }
 
 /**
- * Deletes a plan, uncounts it and records the event that reports it, in one transaction: the
+ * Deletes a plan, uncounts it, drops its name from the index and records the event that reports
+ * it, in one transaction: the
  * `plan.deleted` that cancels its subscriptions cannot be lost once the plan is gone.
  */
 export async function deletePlan(deps: Deps, plan: Plan, event: EventDetail<unknown>): Promise<void> {
   const scope = { developerId: plan.developer_id, mode: plan.mode };
   try {
-    await transactWrite(deps, [
-      {
-        Delete: {
-          TableName: deps.table,
-          Key: keys.plan(plan.developer_id, plan.mode, plan.id),
-          ConditionExpression: 'attribute_exists(pk)',
+    await writeWithIndex(
+      deps,
+      [
+        {
+          Delete: {
+            TableName: deps.table,
+            Key: keys.plan(plan.developer_id, plan.mode, plan.id),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
         },
-      },
-      planCountUpdate(deps, scope, -1, event.created_at),
-      eventWrite(deps.table, event),
-    ]);
+        planCountUpdate(deps, scope, -1, event.created_at),
+        eventWrite(deps.table, event),
+      ],
+      nameIndexWrites(deps, plan, [plan.name], []),
+    );
   } catch (error) {
     if (conditionFailedAt(error).includes(0)) throw notFound();
     throw error;

@@ -673,6 +673,23 @@ describe('PUT /v1/plans/{id}/', () => {
     expect(keysOf(byName)).toEqual([id]);
   });
 
+  it('racing renames leave the name filter finding the plan by its final name only', async () => {
+    const { auth } = await newMerchant('plan-rename-race');
+    const id = await createPlan(auth, { name: 'Origin' });
+    const names = Array.from({ length: 6 }, (_, i) => `Renamed ${'abcdef'[i]}x`);
+    const answers = await concurrently(names.length, (i) =>
+      api('PUT', planPath(id), { auth, body: { name: names[i] } }),
+    );
+    expect(statusCounts(answers)).toEqual({ 200: names.length });
+    const final = (await getPlan(auth, id)).json.information.name as string;
+    expect(names).toContain(final);
+    expect(keysOf(await list(auth, `name=${encodeURIComponent(final)}`))).toEqual([id]);
+    for (const name of [...names.filter((n) => n !== final), 'Origin']) {
+      expect((await list(auth, `name=${encodeURIComponent(name)}`)).status, name).toBe(400);
+    }
+    expect(keysOf(await list(auth, 'name=renamed'))).toEqual([id]);
+  });
+
   it('several fields at once, as a form body', async () => {
     const id = await createPlan(shop.auth, { name: 'Form before' });
     const response = await api('PUT', planPath(id), {
