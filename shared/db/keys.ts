@@ -147,6 +147,8 @@ export const keys = {
     pk: `${scope(developerId, mode)}#SEARCH#${kind}#${Array.from(term)[0] ?? ''}`,
     sk: `${term}\u001f${recordId}`,
   }),
+  /** Between an entry's text and its record id (texts never hold control characters). */
+  searchSeparator: '\u001f',
 
   /** A domain event, by id, and its place in the account's event list. */
   event: (eventId: string): ItemKey => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),

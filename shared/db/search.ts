@@ -84,10 +84,9 @@ export function searchIndexWrites(
     writes.push({
       Put: {
         TableName: table,
+        // As small as an entry can be (a search reads every matching one): keys and creation time.
         Item: {
           ...keys.searchEntry(scope.developerId, scope.mode, scope.kind, term, record.id),
-          entity: 'search_entry',
-          record_id: record.id,
           created_at: record.createdAt,
         },
       },
@@ -118,10 +117,10 @@ export async function searchIndex(deps: Deps, scope: SearchScope, query: string)
         ':pk': keys.searchPartition(scope.developerId, scope.mode, scope.kind, term),
         ':term': term,
       },
-      ProjectionExpression: 'record_id, created_at',
     },
     (item) => {
-      found.set(String(item.record_id), String(item.created_at));
+      const sk = String(item.sk);
+      found.set(sk.slice(sk.lastIndexOf(keys.searchSeparator) + 1), String(item.created_at));
       return true;
     },
   );

@@ -207,6 +207,18 @@ async function listByName(
   filters: PlanFilters & { name: string },
 ) {
   const hits = await searchIndex(deps, searchScope(scope), filters.name);
+  if (!hasFilters({ ...filters, name: undefined })) {
+    // The name alone: the index already has the count and the order; only the page is read.
+    if (hits.length === 0) throw new BadRequest('plan_filters_no_match', { type: 'warning' });
+    assertPageExists(hits.length, page);
+    const offset = (page.page - 1) * page.pageSize;
+    const wanted = hits.slice(offset, offset + page.pageSize);
+    const items = await getItems(
+      deps,
+      wanted.map((hit) => keys.plan(scope.developerId, scope.mode, hit.id)),
+    );
+    return { count: hits.length, plans: items.flatMap((item) => (item ? [fromItem(item)] : [])) };
+  }
   const matches = pageOfMatches(page);
   for (let start = 0; start < hits.length; start += 100) {
     const chunk = hits.slice(start, start + 100);
