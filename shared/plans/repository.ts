@@ -57,7 +57,7 @@ export function planCountUpdate(deps: Deps, scope: Scope, by: number, now: strin
 
 /** The plans' substring index (shared/db/search.ts): names. */
 const searchScope = (scope: Scope) => ({ ...scope, kind: 'plan' });
-const nameIndexWrites = (deps: Deps, plan: Plan, before: string[], after: string[]) =>
+export const nameIndexWrites = (deps: Deps, plan: Plan, before: string[], after: string[]) =>
   searchIndexWrites(
     deps.table,
     searchScope({ developerId: plan.developer_id, mode: plan.mode }),

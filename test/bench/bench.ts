@@ -16,7 +16,11 @@
  *   4. p50/p99 of POST /v1/payments/, of a checkout submit with an approved card and of
  *      POST /v1/refunds/, each beside the same DynamoDB calls issued directly, and the calls each
  *      request makes.
- * Options: --only cold (part 1 only) or --only latency (parts 2-4), --requests N (default 2000),
+ *   5. the substring searches (plan name, product search, customer search) at 10, 1,000 and 100,000
+ *      records in one account: p50, DynamoDB calls and read units per request (test/bench/search.ts).
+ * Options: --only cold (part 1 only), --only latency (parts 2-4) or --only search (part 5),
+ *          --search-sizes 10,1000,100000, --search-requests N (default 50),
+ *          --search-subjects plans,products,customers (default all), --requests N (default 2000),
  *          --imports N (default 10), --plan-requests N (default 100), --plan-sizes 10,1000,10000,
  *          --pay-requests N (default 200).
  */
@@ -39,7 +43,8 @@ import { type Deps, documentClient, makeDeps } from '../../shared/db/deps.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
 import { newPlan } from '../../shared/plans/plan.ts';
-import { planCountUpdate, planEntity } from '../../shared/plans/repository.ts';
+import { nameIndexWrites, planCountUpdate, planEntity } from '../../shared/plans/repository.ts';
+import { benchSearches, isZephyr, type SearchSubject, serial } from './search.ts';
 
 const { values } = parseArgs({
   options: {
@@ -49,15 +54,20 @@ const { values } = parseArgs({
     'plan-requests': { type: 'string', default: '100' },
     'plan-sizes': { type: 'string', default: '10,1000,10000' },
     'pay-requests': { type: 'string', default: '200' },
+    'search-sizes': { type: 'string', default: '10,1000,100000' },
+    'search-requests': { type: 'string', default: '50' },
+    'search-subjects': { type: 'string' },
   },
 });
-if (values.only !== undefined && values.only !== 'cold' && values.only !== 'latency') {
-  throw new Error(`--only takes cold or latency, not ${values.only}`);
+if (values.only !== undefined && !['cold', 'latency', 'search'].includes(values.only)) {
+  throw new Error(`--only takes cold, latency or search, not ${values.only}`);
 }
 const payRequests = Number(values['pay-requests']);
 const planRequests = Number(values['plan-requests']);
 const planSizes = (values['plan-sizes'] ?? '').split(',').map(Number);
 const requestCount = Number(values.requests);
+const searchSizes = (values['search-sizes'] ?? '').split(',').map(Number);
+const searchRequests = Number(values['search-requests']);
 const importRuns = Number(values.imports);
 
 const entries = [
@@ -322,6 +332,41 @@ async function seedPlans(deps: Deps, scope: Scope, count: number): Promise<void>
   await transactWrite(deps, [planCountUpdate(deps, scope, count, new Date().toISOString())]);
 }
 
+/** The kinds of record the search benchmark seeds and searches. */
+function searchSubjects(deps: Deps): SearchSubject[] {
+  const start = Date.UTC(2026, 0, 1);
+  const plans: SearchSubject = {
+    name: 'plans',
+    label: 'plans ?name=',
+    *items(scope, count) {
+      for (let i = 0; i < count; i++) {
+        const plan = newPlan(
+          {
+            name: `${isZephyr(i) ? 'Zephyr' : 'Basic'} ${serial(i)}`,
+            description: 'A plan written by the benchmark, about as long as a real description.',
+            currency: 'USD',
+            amount: `${(i % 50) + 1}.00`,
+            interval: 'month',
+            interval_count: 1,
+            trial_period_days: 0,
+            active: true,
+          },
+          { developerId: scope.developerId, mode: scope.mode, now: new Date(start + i * 1000), image: null },
+        );
+        yield planEntity.item(plan);
+        for (const write of nameIndexWrites(deps, plan, [], [plan.name]))
+          if (write.Put?.Item) yield write.Put.Item;
+      }
+    },
+    after: async (scope, count) => {
+      await transactWrite(deps, [planCountUpdate(deps, scope, count, new Date().toISOString())]);
+    },
+    path: (query) => `/v1/plans/?name=${encodeURIComponent(query)}`,
+    matched: (body) => (body as { count: number }).count,
+  };
+  return [plans];
+}
+
 async function timed(n: number, fn: () => Promise<void>): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -333,7 +378,7 @@ async function timed(n: number, fn: () => Promise<void>): Promise<number[]> {
 }
 
 console.log(`cobro bench — node ${process.version}, ${process.arch}\n`);
-if (values.only !== 'latency') await coldImports();
+if (values.only === undefined || values.only === 'cold') await coldImports();
 if (values.only === 'cold') {
   rmSync(outDir, { recursive: true, force: true });
   process.exit(0);
@@ -365,22 +410,25 @@ try {
       new GetCommand({ TableName: deps.table, Key: keys.account(account.account.developer_id) }),
     );
   };
-  await timed(200, get); // warm: modules imported, authorizer cache filled, connections open
-  await timed(200, getItem);
-  dynamoCalls = 0;
-  const api = await timed(requestCount, get);
-  const callsPerRequest = dynamoCalls / requestCount;
-  const raw = await timed(requestCount, getItem);
-  const ratio = percentile(api, 50) / percentile(raw, 50);
-  console.log(`latency over ${requestCount} sequential requests (authorizer cache warm)`);
-  console.log(
-    `  GET /v1/auth/api-keys/ via gateway   p50 ${fmt(percentile(api, 50))}   p99 ${fmt(percentile(api, 99))}`,
-  );
-  console.log(
-    `  raw DynamoDB GetItem                 p50 ${fmt(percentile(raw, 50))}   p99 ${fmt(percentile(raw, 99))}`,
-  );
-  console.log(`  ratio of p50s                        ${ratio.toFixed(2)}x (target ≤ 3x)`);
-  console.log(`  DynamoDB calls per GET               ${callsPerRequest.toFixed(2)}\n`);
+  const latency = values.only !== 'search';
+  if (latency) {
+    await timed(200, get); // warm: modules imported, authorizer cache filled, connections open
+    await timed(200, getItem);
+    dynamoCalls = 0;
+    const api = await timed(requestCount, get);
+    const callsPerRequest = dynamoCalls / requestCount;
+    const raw = await timed(requestCount, getItem);
+    const ratio = percentile(api, 50) / percentile(raw, 50);
+    console.log(`latency over ${requestCount} sequential requests (authorizer cache warm)`);
+    console.log(
+      `  GET /v1/auth/api-keys/ via gateway   p50 ${fmt(percentile(api, 50))}   p99 ${fmt(percentile(api, 99))}`,
+    );
+    console.log(
+      `  raw DynamoDB GetItem                 p50 ${fmt(percentile(raw, 50))}   p99 ${fmt(percentile(raw, 99))}`,
+    );
+    console.log(`  ratio of p50s                        ${ratio.toFixed(2)}x (target ≤ 3x)`);
+    console.log(`  DynamoDB calls per GET               ${callsPerRequest.toFixed(2)}\n`);
+  }
 
   // Every call from here on asks DynamoDB what it consumed.
   let readUnits = 0;
@@ -396,36 +444,73 @@ try {
     },
     { step: 'initialize', name: 'benchCapacity' },
   );
-  console.log(`GET /v1/plans/ page 1 (page_size 10), ${planRequests} sequential requests each`);
-  console.log('  plans      list              p50        p99     calls/req   RCU/req   matches');
-  for (const size of planSizes) {
-    const owner = await createAccount(deps, {
-      name: 'Bench plans',
-      email: `bench-plans-${size}-${Date.now()}@example.com`,
-    });
-    const scope = { developerId: owner.account.developer_id, mode: 'test' as const };
-    await seedPlans(deps, scope, size);
-    const auth = { Authorization: `Api-Key ${owner.testKey}` };
-    for (const [label, query] of [
-      ['unfiltered', ''],
-      ['name=gold', '?name=gold'],
-    ] as const) {
-      const listUrl = `${stack.info.api_url}/v1/plans/${query}`;
-      let matches = 0;
-      const list = async () => {
-        const response = await fetch(listUrl, { headers: auth });
-        if (response.status !== 200) throw new Error(`GET ${listUrl} answered ${response.status}`);
-        matches = ((await response.json()) as { count: number }).count;
-      };
-      await timed(5, list);
-      dynamoCalls = 0;
-      readUnits = 0;
-      const samples = await timed(planRequests, list);
-      console.log(
-        `  ${String(size).padStart(6)}   ${label.padEnd(12)} ${fmt(percentile(samples, 50)).padStart(10)} ${fmt(percentile(samples, 99)).padStart(10)}   ${(dynamoCalls / planRequests).toFixed(2).padStart(8)}   ${(readUnits / planRequests).toFixed(1).padStart(7)}   ${String(matches).padStart(7)}`,
-      );
+  if (latency) {
+    console.log(`GET /v1/plans/ page 1 (page_size 10), ${planRequests} sequential requests each`);
+    console.log('  plans      list              p50        p99     calls/req   RCU/req   matches');
+    for (const size of planSizes) {
+      const owner = await createAccount(deps, {
+        name: 'Bench plans',
+        email: `bench-plans-${size}-${Date.now()}@example.com`,
+      });
+      const scope = { developerId: owner.account.developer_id, mode: 'test' as const };
+      await seedPlans(deps, scope, size);
+      const auth = { Authorization: `Api-Key ${owner.testKey}` };
+      for (const [label, query] of [
+        ['unfiltered', ''],
+        ['name=gold', '?name=gold'],
+      ] as const) {
+        const listUrl = `${stack.info.api_url}/v1/plans/${query}`;
+        let matches = 0;
+        const list = async () => {
+          const response = await fetch(listUrl, { headers: auth });
+          if (response.status !== 200) throw new Error(`GET ${listUrl} answered ${response.status}`);
+          matches = ((await response.json()) as { count: number }).count;
+        };
+        await timed(5, list);
+        dynamoCalls = 0;
+        readUnits = 0;
+        const samples = await timed(planRequests, list);
+        console.log(
+          `  ${String(size).padStart(6)}   ${label.padEnd(12)} ${fmt(percentile(samples, 50)).padStart(10)} ${fmt(percentile(samples, 99)).padStart(10)}   ${(dynamoCalls / planRequests).toFixed(2).padStart(8)}   ${(readUnits / planRequests).toFixed(1).padStart(7)}   ${String(matches).padStart(7)}`,
+        );
+      }
     }
   }
+
+  if (values.only === undefined || values.only === 'search') {
+    const meter = {
+      reset: () => {
+        dynamoCalls = 0;
+        readUnits = 0;
+      },
+      calls: () => dynamoCalls,
+      units: () => readUnits,
+    };
+    await benchSearches({
+      deps,
+      apiUrl: stack.info.api_url,
+      newAccount: async (label) => {
+        const owner = await createAccount(deps, {
+          name: 'Bench search',
+          email: `bench-${label}-${Date.now()}@example.com`,
+        });
+        return {
+          scope: { developerId: owner.account.developer_id, mode: 'test' },
+          auth: `Api-Key ${owner.testKey}`,
+        };
+      },
+      subjects: searchSubjects(deps).filter(
+        (subject) =>
+          !values['search-subjects'] || values['search-subjects'].split(',').includes(subject.name),
+      ),
+      sizes: searchSizes,
+      requests: searchRequests,
+      meter,
+      timed,
+      percentile,
+    });
+  }
+  if (!latency) process.exit(0);
 
   // Money paths: each beside the raw DynamoDB calls it makes, issued directly.
   const merchant = await createAccount(deps, {
