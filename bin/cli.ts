@@ -14,6 +14,7 @@ import {
   rotateClientSecret,
   updateProfile,
 } from '../shared/accounts/repository.ts';
+import { reindexSearch } from '../shared/api/reindex.ts';
 import { envNames } from '../shared/core/config.ts';
 import { HttpError } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';
@@ -40,6 +41,12 @@ commands:
   payouts run [--now ISO8601]
       marks the live charges due at --now (default: now) as paid out (older than the
       2-day payout delay) and prints a JSON summary; the deployed stack runs it hourly.
+
+  search reindex
+      writes the substring-search entries (plan names, product names and SKUs, customers'
+      first names and e-mails) of every stored record, for records stored before search
+      entries existed; prints a JSON summary. It reads the whole table (a Scan): run it
+      once after upgrading, not on a schedule.
 
 target: the local stack of this checkout (npm start), or --state-dir DIR for another one;
         with TABLE_NAME (and AWS_REGION) set, that deployed table instead.`;
@@ -230,7 +237,14 @@ async function payoutsRun(args: string[]): Promise<void> {
   console.log(JSON.stringify(await runPayouts(makeDeps(), now)));
 }
 
+async function searchReindex(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { 'state-dir': { type: 'string' } } });
+  await target(values['state-dir']);
+  console.log(JSON.stringify(await reindexSearch(makeDeps())));
+}
+
 const commands: Record<string, (args: string[]) => Promise<void>> = {
+  'search reindex': searchReindex,
   'payouts run': payoutsRun,
   'accounts create': accountsCreate,
   'accounts update': accountsUpdate,

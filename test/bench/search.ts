@@ -8,8 +8,8 @@
  * account), and every record carries a six-digit serial, so a search for one serial matches one
  * record whatever the account's size.
  */
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../../shared/core/account.ts';
+import { putAll } from '../../shared/db/batch.ts';
 import type { Deps } from '../../shared/db/deps.ts';
 
 /** What one kind of record needs in order to be benchmarked. */
@@ -30,34 +30,6 @@ export interface SearchSubject {
 
 export const serial = (i: number) => String(i).padStart(6, '0');
 export const isZephyr = (i: number) => i % 100 === 0;
-
-/** Writes items 25 per BatchWriteItem, `lanes` calls in flight; resends what DynamoDB leaves. */
-export async function writeAll(
-  deps: Deps,
-  items: Iterable<Record<string, unknown>>,
-  lanes = 12,
-): Promise<number> {
-  const iterator = items[Symbol.iterator]();
-  let written = 0;
-  const lane = async () => {
-    for (;;) {
-      const batch: Record<string, unknown>[] = [];
-      for (let next = iterator.next(); !next.done; next = iterator.next()) {
-        batch.push(next.value);
-        if (batch.length === 25) break;
-      }
-      if (batch.length === 0) return;
-      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-      while (pending.length) {
-        const result = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.table]: pending } }));
-        pending = (result.UnprocessedItems?.[deps.table] ?? []) as typeof pending;
-      }
-      written += batch.length;
-    }
-  };
-  await Promise.all(Array.from({ length: lanes }, lane));
-  return written;
-}
 
 export interface Meter {
   reset(): void;
@@ -90,7 +62,7 @@ export async function benchSearches(options: {
     for (const size of options.sizes) {
       const { scope, auth } = await options.newAccount(`${subject.label}-${size}`);
       const started = performance.now();
-      const items = await writeAll(deps, subject.items(scope, size));
+      const items = await putAll(deps, subject.items(scope, size));
       await subject.after?.(scope, size);
       const seedSeconds = (performance.now() - started) / 1000;
       for (const [label, query] of [
