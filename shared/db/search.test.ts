@@ -52,6 +52,13 @@ describe('the search index against the local table', () => {
     expect(await ids('arla')).toEqual([]);
   });
 
+  it('finds texts that go on past the Basic Multilingual Plane after the query', async () => {
+    await index('emoji', '2026-01-05T00:00:00.000Z', [], ['Party😀🎉 time']);
+    expect(await ids('party')).toEqual(['emoji']);
+    expect(await ids('😀🎉')).toEqual(['emoji']);
+    expect(await ids('y😀')).toEqual(['emoji']);
+  });
+
   it('indexes texts whose suffixes do not fit one transaction', async () => {
     const long = `${'q'.repeat(150)}tail@example.com`;
     await index('long', '2026-01-04T00:00:00.000Z', [], [long]);

@@ -4,8 +4,8 @@
  *
  * A text contains a query exactly when one of the text's suffixes begins with it. So a record is
  * indexed by one small item per distinct suffix of its searchable texts, keyed
- * `<scope>#SEARCH#<kind>#<first character>` / `<suffix>\u001f<record id>`, and a search is one Query
- * `begins_with(sk, query)` on the partition of the query's first character. What a search reads
+ * `<scope>#SEARCH#<kind>#<first character>` / `<suffix>\u001f<record id>`, and a search is one Query for the
+ * sort keys that begin with the query on the partition of the query's first character. What a search reads
  * grows with the entries that match, never with the account's other records or the table.
  *
  * A record's index entries are written and deleted in the same transaction as the record (only the
@@ -25,11 +25,14 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 /** The longest text (and query) the index knows; longer ones match nothing (fields are shorter). */
 export const maxSearchText = 256;
 
+/** Sorts after every character (UTF-8 F4 8F BF BF); texts never hold it. */
+const lastCodePoint = '\u{10FFFF}';
+
 /** Searchable text as the index stores it: NFC, lower case, no control characters, trimmed. */
 export function normalizeSearch(text: string): string {
   const kept = Array.from(text.normalize('NFC').toLowerCase()).filter((char) => {
     const code = char.codePointAt(0) ?? 0;
-    return code > 0x1f && code !== 0x7f;
+    return code > 0x1f && code !== 0x7f && code !== 0x10ffff;
   });
   return kept.join('').trim();
 }
@@ -112,10 +115,13 @@ export async function searchIndex(deps: Deps, scope: SearchScope, query: string)
   await queryEach(
     deps,
     {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :term)',
+      // begins_with(sk, term) as a range: the same items and cost on DynamoDB, and DynamoDB Local
+      // walks a whole partition for begins_with (45 ms at 200,000 entries, 5 ms as a range).
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :term AND :last',
       ExpressionAttributeValues: {
         ':pk': keys.searchPartition(scope.developerId, scope.mode, scope.kind, term),
         ':term': term,
+        ':last': `${term}${lastCodePoint}`,
       },
     },
     (item) => {
