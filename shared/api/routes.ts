@@ -3,6 +3,7 @@ import { chargesRoutes } from '../charges/routes.ts';
 import { checkoutRoutes } from '../checkout/routes.ts';
 import { envNames } from '../core/config.ts';
 import { HealthSchema, OpenApiDocumentSchema } from '../core/envelopes.ts';
+import { customersRoutes } from '../customers/routes.ts';
 import { type Access, matchPath, type Route, routeTableOf } from '../http/route.ts';
 import { paymentsRoutes } from '../payments/routes.ts';
 import { plansRoutes } from '../plans/routes.ts';
@@ -49,6 +50,7 @@ export const routes: readonly Route[] = [
   ...systemRoutes,
   ...authRoutes,
   ...plansRoutes,
+  ...customersRoutes,
   ...paymentsRoutes,
   ...refundsRoutes,
   ...chargesRoutes,

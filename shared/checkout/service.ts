@@ -6,7 +6,7 @@
 import type { Acquirer, CardInput, CardSummary, ChargeResult, DeclineReason } from '../acquirer/acquirer.ts';
 import { newCharge } from '../charges/charge.ts';
 import { prefixedId } from '../core/ids.ts';
-import { customerByEmail } from '../customers/repository.ts';
+import { customerByEmail, writeAfterCommit } from '../customers/repository.ts';
 import type { Deps } from '../db/deps.ts';
 import type { EventDetail } from '../events/event.ts';
 import { type EventPublisher, sendCommitted } from '../events/publish.ts';
@@ -113,6 +113,7 @@ async function approved(
       if (error instanceof CustomerTaken && attempt < 3) continue;
       throw error;
     }
+    await writeAfterCommit(deps, customer.afterCommit);
     await send(deps, event);
     return {
       kind: 'paid',

@@ -65,3 +65,13 @@ export function resolveMode(account: RequestAccount, testParam: string | undefin
   }
   return requestedMode ?? 'live';
 }
+
+/** D3: a `test`/`is_test` in a body must agree with the mode the request acts in. */
+export function assertModeFlags(flags: { test?: boolean; is_test?: boolean }, mode: Mode): void {
+  for (const field of ['test', 'is_test'] as const) {
+    const flag = flags[field];
+    if (flag !== undefined && flag !== (mode === 'test')) {
+      throw new BadRequest('mode_mismatch', { params: { field, mode } });
+    }
+  }
+}

@@ -23,6 +23,17 @@ export function messageEnvelope<TData extends v.GenericSchema>(data: TData) {
   return v.strictObject({ ...envelopeFields, data });
 }
 
+/** Envelope B around one page of `item`s: absolute URLs of the pages beside it (D9). */
+export function linkedPageSchema<TItem extends v.GenericSchema>(item: TItem) {
+  const link = v.pipe(v.nullable(v.string()), v.description('Absolute URL of that page, or null.'));
+  return v.strictObject({
+    count: integer('How many records match, on every page.'),
+    next: link,
+    previous: link,
+    results: v.array(item),
+  });
+}
+
 /** Envelope A around one page of `item`s. */
 export function numberedPageSchema<TItem extends v.GenericSchema>(item: TItem) {
   return v.strictObject({
@@ -49,6 +60,11 @@ export const ErrorEnvelopeSchema = v.strictObject({
 
 /** The envelope nested in a top-level `message`, as some contract errors answer. */
 export const WrappedErrorSchema = v.strictObject({ message: ErrorEnvelopeSchema });
+
+/** A search that matched nothing (customers, D9): the wrapped envelope with the `query` asked. */
+export const SearchNoMatchSchema = v.strictObject({
+  message: v.strictObject({ ...envelopeFields, query: v.string() }),
+});
 
 /** The contract's "Refund or charge 404": a body with `detail`. */
 export const DetailErrorSchema = v.strictObject({ detail: v.string() });
@@ -86,6 +102,9 @@ export const errorSchemas = {
   ErrorObject: ErrorObjectSchema,
   AuthenticationError: AuthenticationErrorSchema,
   HealthUnavailable: HealthUnavailableSchema,
+  SearchNoMatch: SearchNoMatchSchema,
+  /** A list that is also a search view: no match (with `query`) or a page past the last. */
+  SearchNoMatchOrMessageEnvelope: v.union([SearchNoMatchSchema, ErrorEnvelopeSchema]),
 } as const;
 
 export type ErrorSchemaName = keyof typeof errorSchemas;

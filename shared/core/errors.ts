@@ -24,6 +24,8 @@ export interface ErrorOptions {
   params?: Record<string, string>;
   /** Wrap the envelope in a top-level `message` field, as some contract errors do. */
   wrapped?: boolean;
+  /** Fields added to the envelope beside code, title, content and type (a search's `query`). */
+  fields?: Record<string, string>;
   headers?: Record<string, string>;
 }
 
@@ -47,6 +49,7 @@ export class HttpError extends Error {
       type: this.options.type ?? 'error',
       ...(this.options.params ? { params: this.options.params } : {}),
     });
+    Object.assign(message, this.options.fields);
     return this.options.wrapped ? { message } : message;
   }
 }
@@ -75,6 +78,13 @@ export class MethodNotAllowed extends HttpError {
       params: { method, allow: allow.join(', ') },
       headers: { Allow: allow.join(', ') },
     });
+  }
+}
+
+/** 406: a business rule the request would break (the interface's "Not Acceptable" rows). */
+export class NotAcceptable extends HttpError {
+  constructor(messageId: MessageId, options: ErrorOptions = {}) {
+    super(406, messageId, options);
   }
 }
 

@@ -53,6 +53,19 @@ const rules = {
     es: '{field} no es una imagen JPEG o PNG del tipo que declara.',
   },
   image_too_large: { en: '{field} is larger than 10 MB.', es: '{field} supera los 10 MB.' },
+  file_required: {
+    en: '{field} must be a file (multipart/form-data).',
+    es: '{field} debe ser un archivo (multipart/form-data).',
+  },
+  file_too_large: { en: '{field} is larger than {limit}.', es: '{field} supera {limit}.' },
+  json_object: {
+    en: '{field} must be a JSON object.',
+    es: '{field} debe ser un objeto JSON.',
+  },
+  json_too_large: {
+    en: '{field} is larger than 10 KB (10,240 bytes) as JSON.',
+    es: '{field} supera los 10 KB (10.240 bytes) como JSON.',
+  },
   key: {
     en: '{field} must be 1 to 255 printable ASCII characters.',
     es: '{field} debe tener de 1 a 255 caracteres ASCII imprimibles.',

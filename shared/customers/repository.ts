@@ -1,38 +1,37 @@
 /**
- * Customers, as far as payments need them: found or created by e-mail (unique in an account and
- * mode) inside the transaction that records a payment. The customer endpoints will use the same
- * items.
+ * Customers in the single table: one module and one key layout for the customer endpoints and for
+ * the customers checkout creates. Each customer is its own item (addresses beside it in its
+ * partition); an e-mail reservation item keeps e-mails unique in an account and mode; gsi1 lists an
+ * account's customers newest first with their count in front (as plans); the substring index
+ * (shared/db/search.ts) holds first names and e-mails. Every write that touches these keeps them
+ * together in one transaction.
  */
 
-import { randomUUID } from 'node:crypto';
 import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Mode } from '../core/account.ts';
+import type { Mode, Scope } from '../core/account.ts';
+import { BadRequest, NotAcceptable, NotFound } from '../core/errors.ts';
+import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
+import { getItems } from '../db/get-items.ts';
+import { queryEach, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-
-export interface Customer {
-  id: string;
-  developer_id: number;
-  mode: Mode;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-  country: string | null;
-  metadata: Record<string, unknown> | null;
-  created_at: string;
-  updated_at: string;
-}
+import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
+import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import {
+  type Address,
+  type Customer,
+  checkoutProvider,
+  newCustomer,
+  searchTextsOf,
+  splitName,
+} from './customer.ts';
+import { customerLimits } from './schemas.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** "Ana María Pérez" → first "Ana María", last "Pérez"; one word is a first name. */
-export function splitName(fullName: string): { first_name: string; last_name: string } {
-  const words = fullName.trim().split(/\s+/).filter(Boolean);
-  if (words.length <= 1) return { first_name: words[0] ?? '', last_name: '' };
-  return { first_name: words.slice(0, -1).join(' '), last_name: words.at(-1) as string };
-}
+const notFound = () => new NotFound('customer_not_found');
+const emailTaken = (email: string) => new BadRequest('customer_email_taken', { params: { email } });
 
 /** A customer, in its account's list (gsi1). */
 export const customerEntity = defineEntity<Customer>('customer', (customer) => ({
@@ -53,48 +52,422 @@ const customerEmailEntity = defineEntity<CustomerEmail>('customer_email', (reser
   keys.customerEmail(reserved.developer_id, reserved.mode, reserved.email),
 );
 
+const addressEntity = defineEntity<Address & { developer_id: number; mode: Mode }>(
+  'customer_address',
+  (address) => keys.customerAddress(address.developer_id, address.mode, address.customer_id, address.id),
+);
+
+const scopeOf = (customer: Customer): Scope => ({ developerId: customer.developer_id, mode: customer.mode });
+const searchScope = (scope: Scope) => ({ ...scope, kind: 'customer' });
+const customerKey = (scope: Scope, id: string) => keys.customer(scope.developerId, scope.mode, id);
+
+/** The index entries that move a customer's search texts from `before` to `after`. */
+export const customerIndexWrites = (
+  deps: Deps,
+  customer: Customer,
+  before: Customer | undefined,
+  after: Customer | undefined,
+) =>
+  searchIndexWrites(
+    deps.table,
+    searchScope(scopeOf(customer)),
+    { id: customer.id, createdAt: customer.created_at },
+    before ? searchTextsOf(before) : [],
+    after ? searchTextsOf(after) : [],
+  );
+
+/** Adds `by` to the account's customer count, as one item of a transaction. */
+export function customerCountUpdate(deps: Deps, scope: Scope, by: number, now: string): TransactItem {
+  const { pk, sk, gsi1pk, gsi1sk } = keys.customerCount(scope.developerId, scope.mode);
+  return {
+    Update: {
+      TableName: deps.table,
+      Key: { pk, sk },
+      UpdateExpression:
+        'ADD customer_count :by SET gsi1pk = :gpk, gsi1sk = :gsk, entity = :entity, developer_id = :dev, #mode = :mode, updated_at = :now, created_at = if_not_exists(created_at, :now)',
+      ExpressionAttributeNames: { '#mode': 'mode' },
+      ExpressionAttributeValues: {
+        ':by': by,
+        ':gpk': gsi1pk,
+        ':gsk': gsi1sk,
+        ':entity': 'customer_count',
+        ':dev': scope.developerId,
+        ':mode': scope.mode,
+        ':now': now,
+      },
+    },
+  };
+}
+
+/** The writes that store a new customer: the record, its e-mail, its count; then its index entries. */
+function creationWrites(deps: Deps, customer: Customer): { record: TransactItem[]; index: TransactItem[] } {
+  return {
+    record: [
+      customerEmailEntity.create(deps.table, {
+        email: customer.email,
+        customer_id: customer.id,
+        developer_id: customer.developer_id,
+        mode: customer.mode,
+        created_at: customer.created_at,
+        updated_at: customer.updated_at,
+      }),
+      customerEntity.create(deps.table, customer),
+      customerCountUpdate(deps, scopeOf(customer), 1, customer.created_at),
+    ],
+    index: customerIndexWrites(deps, customer, undefined, customer),
+  };
+}
+
+/** Stores a new customer; a taken e-mail (in this account and mode) is 400. */
+export async function createCustomer(deps: Deps, customer: Customer): Promise<void> {
+  const writes = creationWrites(deps, customer);
+  try {
+    await writeWithIndex(deps, writes.record, writes.index);
+  } catch (error) {
+    if (conditionFailedAt(error).includes(0)) throw emailTaken(customer.email);
+    throw error;
+  }
+}
+
+/** How many index entries checkout's transaction takes along; any beyond follow it (long texts only). */
+const checkoutIndexBudget = 60;
+
 /**
- * The customer with this e-mail, or the writes that create one. The writes are conditioned on the
- * e-mail being free, so two checkouts racing to create the same customer cannot both succeed; the
- * loser's transaction fails and is retried, finding the winner's customer.
+ * The customer with this e-mail, or the writes that create one (checkout, payment links). The
+ * writes are conditioned on the e-mail being free, so two checkouts racing to create the same
+ * customer cannot both succeed; the loser's transaction fails and is retried, finding the winner's
+ * customer. `afterCommit` holds index entries that did not fit the caller's transaction.
  */
 export async function customerByEmail(
   deps: Deps,
-  scope: { developerId: number; mode: Mode },
+  scope: Scope,
   input: { email: string; name: string; country: string | null },
   now: Date,
-): Promise<{ customerId: string; writes: TransactItem[] }> {
+): Promise<{ customerId: string; writes: TransactItem[]; afterCommit: TransactItem[] }> {
   const emailKey = keys.customerEmail(scope.developerId, scope.mode, input.email);
   const existing = await deps.db.send(
     new GetCommand({ TableName: deps.table, Key: emailKey, ConsistentRead: true }),
   );
-  if (existing.Item) return { customerId: String(existing.Item.customer_id), writes: [] };
-  const id = randomUUID();
-  const at = now.toISOString();
-  const customer: Customer = {
-    id,
-    developer_id: scope.developerId,
-    mode: scope.mode,
-    ...splitName(input.name),
-    email: input.email.toLowerCase(),
-    phone: null,
-    country: input.country,
-    metadata: null,
-    created_at: at,
-    updated_at: at,
-  };
+  if (existing.Item) return { customerId: String(existing.Item.customer_id), writes: [], afterCommit: [] };
+  const { first_name, last_name } = splitName(input.name);
+  const customer = newCustomer(
+    {
+      first_name: first_name.slice(0, customerLimits.name),
+      last_name: last_name.slice(0, customerLimits.name),
+      email: input.email.toLowerCase(),
+      phone: null,
+      country: input.country,
+      metadata: null,
+    },
+    { developerId: scope.developerId, mode: scope.mode, now, payProviders: [checkoutProvider] },
+  );
+  const writes = creationWrites(deps, customer);
   return {
-    customerId: id,
-    writes: [
-      customerEmailEntity.create(deps.table, {
-        email: customer.email,
-        customer_id: id,
-        developer_id: scope.developerId,
-        mode: scope.mode,
-        created_at: at,
-        updated_at: at,
-      }),
-      customerEntity.create(deps.table, customer),
-    ],
+    customerId: customer.id,
+    writes: [...writes.record, ...writes.index.slice(0, checkoutIndexBudget)],
+    afterCommit: writes.index.slice(checkoutIndexBudget),
   };
+}
+
+/** Writes index entries left out of a committed transaction (customerByEmail's afterCommit). */
+export async function writeAfterCommit(deps: Deps, writes: TransactItem[]): Promise<void> {
+  if (writes.length) await writeWithIndex(deps, [], writes);
+}
+
+/** The customer (strongly consistent), or undefined. */
+export function findCustomer(deps: Deps, scope: Scope, id: string): Promise<Customer | undefined> {
+  return customerEntity.get(deps, customerKey(scope, id));
+}
+
+/** The customer, or 404. */
+export async function getCustomer(deps: Deps, scope: Scope, id: string): Promise<Customer> {
+  const customer = await findCustomer(deps, scope, id);
+  if (!customer) throw notFound();
+  return customer;
+}
+
+/** Sets `changes` on the customer `read` as long as it is still at the version read. */
+function versionedUpdate(deps: Deps, read: Customer, changes: Partial<Customer>, now: string): TransactItem {
+  const fields: Record<string, unknown> = { ...changes, updated_at: now, version: (read.version ?? 0) + 1 };
+  const entries = Object.entries(fields);
+  return {
+    Update: {
+      TableName: deps.table,
+      Key: customerKey(scopeOf(read), read.id),
+      UpdateExpression: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(', ')}`,
+      ConditionExpression:
+        read.version === undefined
+          ? 'attribute_exists(pk) AND attribute_not_exists(#version_read)'
+          : 'attribute_exists(pk) AND #version_read = :version_read',
+      ExpressionAttributeNames: {
+        ...Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
+        '#version_read': 'version',
+      },
+      ExpressionAttributeValues: {
+        ...Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
+        ...(read.version === undefined ? {} : { ':version_read': read.version }),
+      },
+    },
+  };
+}
+
+const attempts = 10;
+
+/**
+ * Applies `changes` to the customer: a new e-mail moves its reservation (taken: 400) and the
+ * index entries move with the texts, all in one transaction conditioned on the version read; a
+ * concurrent change makes it read the customer again and retry.
+ */
+export async function updateCustomer(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+  changes: Partial<Customer>,
+  now: Date,
+): Promise<Customer> {
+  for (let attempt = 1; ; attempt++) {
+    const read = await getCustomer(deps, scope, id);
+    const after: Customer = { ...read, ...changes };
+    const writes: TransactItem[] = [versionedUpdate(deps, read, changes, now.toISOString())];
+    const newEmail = changes.email !== undefined && changes.email !== read.email;
+    if (newEmail) {
+      writes.push(
+        customerEmailEntity.create(deps.table, {
+          email: after.email,
+          customer_id: id,
+          developer_id: scope.developerId,
+          mode: scope.mode,
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+        }),
+        {
+          Delete: {
+            TableName: deps.table,
+            Key: keys.customerEmail(scope.developerId, scope.mode, read.email),
+            ConditionExpression: 'customer_id = :id',
+            ExpressionAttributeValues: { ':id': id },
+          },
+        },
+      );
+    }
+    try {
+      await writeWithIndex(deps, writes, customerIndexWrites(deps, read, read, after));
+      return { ...after, updated_at: now.toISOString(), version: (read.version ?? 0) + 1 };
+    } catch (error) {
+      const failed = conditionFailedAt(error);
+      if (newEmail && failed.includes(1)) throw emailTaken(after.email);
+      if (!failed.includes(0) || attempt === attempts) throw error;
+    }
+  }
+}
+
+/** Sets the customer's photo (already in the media bucket); answers the customer as stored. */
+export function setCustomerPhoto(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+  photo: Customer['photo'],
+  now: Date,
+): Promise<Customer> {
+  return updateCustomer(deps, scope, id, { photo }, now);
+}
+
+/** The customer and its addresses, in one Query of its partition; NotFound without the customer. */
+async function customerWithAddresses(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+): Promise<{ customer: Customer; addresses: Address[] }> {
+  const { pk } = customerKey(scope, id);
+  let customer: Customer | undefined;
+  const addresses: Address[] = [];
+  await queryEach(
+    deps,
+    {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ConsistentRead: true,
+    },
+    (item) => {
+      if (item.entity === customerEntity.tag) customer = recordOf<Customer>(item);
+      else if (item.entity === addressEntity.tag) addresses.push(recordOf<Address>(item));
+      return true;
+    },
+  );
+  if (!customer) throw notFound();
+  addresses.sort((a, b) => a.created_at.localeCompare(b.created_at));
+  return { customer, addresses };
+}
+
+/**
+ * Deletes the customer with its addresses: frees its e-mail, uncounts it and drops its index
+ * entries, in one transaction conditioned on the version read (a concurrent change: read again).
+ */
+export async function deleteCustomer(deps: Deps, scope: Scope, id: string, now: Date): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const { customer, addresses } = await customerWithAddresses(deps, scope, id);
+    const version =
+      customer.version === undefined
+        ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(version)' }
+        : {
+            ConditionExpression: 'attribute_exists(pk) AND version = :version',
+            ExpressionAttributeValues: { ':version': customer.version },
+          };
+    const writes: TransactItem[] = [
+      { Delete: { TableName: deps.table, Key: customerKey(scope, id), ...version } },
+      {
+        Delete: {
+          TableName: deps.table,
+          Key: keys.customerEmail(scope.developerId, scope.mode, customer.email),
+        },
+      },
+      customerCountUpdate(deps, scope, -1, now.toISOString()),
+      ...addresses.map((address) => ({
+        Delete: {
+          TableName: deps.table,
+          Key: keys.customerAddress(scope.developerId, scope.mode, id, address.id),
+        },
+      })),
+    ];
+    try {
+      await writeWithIndex(deps, writes, customerIndexWrites(deps, customer, customer, undefined));
+      return;
+    } catch (error) {
+      if (!conditionFailedAt(error).includes(0) || attempt === attempts) throw error;
+    }
+  }
+}
+
+/** The customer's addresses, oldest first; NotFound without the customer. */
+export async function listAddresses(deps: Deps, scope: Scope, id: string): Promise<Address[]> {
+  return (await customerWithAddresses(deps, scope, id)).addresses;
+}
+
+/**
+ * Adds an address: the customer's address count goes up in the same transaction, on the condition
+ * that it is below 3, so racing requests can never store a fourth (406).
+ */
+export async function addAddress(deps: Deps, scope: Scope, address: Address): Promise<void> {
+  try {
+    await transactWrite(deps, [
+      {
+        Update: {
+          TableName: deps.table,
+          Key: customerKey(scope, address.customer_id),
+          UpdateExpression: 'SET address_count = if_not_exists(address_count, :zero) + :one',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(address_count) OR address_count < :max)',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':max': customerLimits.addresses },
+        },
+      },
+      addressEntity.create(deps.table, { ...address, developer_id: scope.developerId, mode: scope.mode }),
+    ]);
+  } catch (error) {
+    if (!conditionFailedAt(error).includes(0)) throw error;
+    await getCustomer(deps, scope, address.customer_id); // 404 when the customer is gone
+    throw new NotAcceptable('customer_address_limit', { type: 'warning' });
+  }
+}
+
+/** Deletes one address of the customer (and counts it out); 404 for either that is absent. */
+export async function deleteAddress(deps: Deps, scope: Scope, customerId: string, addressId: string) {
+  try {
+    await transactWrite(deps, [
+      {
+        Delete: {
+          TableName: deps.table,
+          Key: keys.customerAddress(scope.developerId, scope.mode, customerId, addressId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+      {
+        Update: {
+          TableName: deps.table,
+          Key: customerKey(scope, customerId),
+          UpdateExpression: 'SET address_count = address_count - :one',
+          ConditionExpression: 'attribute_exists(pk) AND address_count > :zero',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+        },
+      },
+    ]);
+  } catch (error) {
+    if (conditionFailedAt(error).length === 0) throw error;
+    await getCustomer(deps, scope, customerId);
+    throw new NotFound('address_not_found');
+  }
+}
+
+/** Page 1 and the count in one backwards Query of gsi1; deeper pages read on past the earlier ones. */
+async function listAll(deps: Deps, scope: Scope, page: PageRequest) {
+  const { gsi1pk } = keys.customerCount(scope.developerId, scope.mode);
+  const offset = (page.page - 1) * page.pageSize;
+  let count: number | undefined;
+  let seen = 0;
+  const customers: Customer[] = [];
+  await queryEach(
+    deps,
+    {
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': gsi1pk, ':prefix': keys.customerListPrefix.withCount },
+      ScanIndexForward: false,
+    },
+    (item) => {
+      if (item.entity === 'customer_count') {
+        count = Number(item.customer_count ?? 0);
+        assertPageExists(count, page);
+        return true;
+      }
+      count ??= 0;
+      if (seen >= offset) customers.push(recordOf<Customer>(item));
+      seen += 1;
+      return customers.length < page.pageSize;
+    },
+    () => (count === undefined ? page.pageSize + 1 : offset + page.pageSize - seen),
+  );
+  count ??= 0;
+  assertPageExists(count, page);
+  return { count, customers };
+}
+
+/** Customers by id, in the order given, read 100 per BatchGetItem; ids since deleted are left out. */
+async function customersByIds(deps: Deps, scope: Scope, ids: string[]): Promise<Customer[]> {
+  const found: Customer[] = [];
+  for (let start = 0; start < ids.length; start += 100) {
+    const items = await getItems(
+      deps,
+      ids.slice(start, start + 100).map((id) => customerKey(scope, id)),
+    );
+    for (const item of items) if (item) found.push(recordOf<Customer>(item));
+  }
+  return found;
+}
+
+/** The customers whose first name or e-mail contains `query`, newest first, at most `limit`. */
+export async function searchCustomers(
+  deps: Deps,
+  scope: Scope,
+  query: string,
+  limit: number,
+): Promise<Customer[]> {
+  const hits = await searchIndex(deps, searchScope(scope), query);
+  return customersByIds(
+    deps,
+    scope,
+    hits.slice(0, limit).map((hit) => hit.id),
+  );
+}
+
+/** One page of the account's customers, newest first, with how many match (D9). */
+export async function listCustomers(
+  deps: Deps,
+  scope: Scope,
+  query: { page: PageRequest; search?: string | undefined },
+): Promise<{ count: number; customers: Customer[] }> {
+  if (query.search === undefined) return listAll(deps, scope, query.page);
+  const hits = await searchIndex(deps, searchScope(scope), query.search);
+  assertPageExists(hits.length, query.page);
+  const offset = (query.page.page - 1) * query.page.pageSize;
+  const ids = hits.slice(offset, offset + query.page.pageSize).map((hit) => hit.id);
+  return { count: hits.length, customers: await customersByIds(deps, scope, ids) };
 }

@@ -132,6 +132,20 @@ export const keys = {
     gsi1pk: `${scope(developerId, mode)}#CUSTOMERS`,
     gsi1sk: `CUSTOMER#${createdAt}#${customerId}`,
   }),
+  /** How many customers the account has in a mode; sorts after them in gsi1 (as planCount). */
+  customerCount: (developerId: number, mode: Mode): ItemKey & ListKey => ({
+    pk: `${scope(developerId, mode)}#CUSTOMERS`,
+    sk: 'COUNT',
+    gsi1pk: `${scope(developerId, mode)}#CUSTOMERS`,
+    gsi1sk: 'CUSTOMER~COUNT',
+  }),
+  customerListPrefix: { withCount: 'CUSTOMER', customersOnly: 'CUSTOMER#' },
+  /** A customer's address, in the customer's own partition (one Query reads both). */
+  customerAddress: (developerId: number, mode: Mode, customerId: string, addressId: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#CUSTOMER#${customerId}`,
+    sk: `ADDRESS#${addressId}`,
+  }),
+  customerAddressPrefix: 'ADDRESS#',
   customerEmail: (developerId: number, mode: Mode, email: string): ItemKey => ({
     pk: `${scope(developerId, mode)}#CUSTOMER_EMAIL#${email.toLowerCase()}`,
     sk: 'CUSTOMER_EMAIL',

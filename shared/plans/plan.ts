@@ -5,8 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { merchantName, statementDescriptor } from '../accounts/account.ts';
 import type { Account } from '../accounts/repository.ts';
-import type { Mode } from '../core/account.ts';
-import { BadRequest } from '../core/errors.ts';
+import { assertModeFlags, type Mode } from '../core/account.ts';
 import { formatAmount, scaled } from '../core/money/amount.ts';
 import { type Currency, findCurrency } from '../core/money/currencies.ts';
 import { amountField, currencyOf } from '../core/money/fields.ts';
@@ -19,6 +18,8 @@ import { type CreatePlanInput, type Interval, type PlanView, planLimits } from '
 export const priceScale = 3;
 
 /** A plan as the table keeps it (keys aside). */
+export { assertModeFlags };
+
 export interface Plan {
   id: string;
   developer_id: number;
@@ -41,16 +42,6 @@ export interface Plan {
   image: StoredImage | null;
   created_at: string;
   updated_at: string;
-}
-
-/** D3: a `test`/`is_test` in a body must agree with the mode the request acts in. */
-export function assertModeFlags(flags: { test?: boolean; is_test?: boolean }, mode: Mode): void {
-  for (const field of ['test', 'is_test'] as const) {
-    const flag = flags[field];
-    if (flag !== undefined && flag !== (mode === 'test')) {
-      throw new BadRequest('mode_mismatch', { params: { field, mode } });
-    }
-  }
 }
 
 /** A new plan from a validated request; its image, if any, is already stored or kept as a URL. */

@@ -1,0 +1,18 @@
+/** DELETE /v1/customers/{id}/: removes the customer and its addresses; its e-mail becomes free. */
+import { envelope } from '../../shared/core/errors.ts';
+import { deleteCustomer } from '../../shared/customers/repository.ts';
+import { customerIdParam } from '../../shared/customers/service.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
+
+const deps = makeDeps();
+
+export const handler = endpoint(async ({ params, account, mode, lang }) => {
+  await deleteCustomer(
+    deps,
+    { developerId: account.developerId, mode },
+    customerIdParam(params.id),
+    deps.clock(),
+  );
+  return { status: 200, body: envelope(200, 'customer_deleted', lang, { type: 'success' }) };
+});

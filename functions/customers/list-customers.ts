@@ -1,0 +1,12 @@
+/** GET /v1/customers/: Envelope B, or the search view (D9). */
+import { customerList } from '../../shared/customers/service.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
+
+const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
+
+export const handler = endpoint(async ({ query, account, mode }) => ({
+  status: 200,
+  body: await customerList(deps, { developerId: account.developerId, mode }, query),
+}));

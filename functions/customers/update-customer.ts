@@ -1,0 +1,29 @@
+/** PUT /v1/customers/{id}/: changes the fields given; omitted fields keep their values. */
+import { envelope } from '../../shared/core/errors.ts';
+import { validate } from '../../shared/core/validation.ts';
+import { customerChanges, customerView } from '../../shared/customers/customer.ts';
+import { updateCustomer } from '../../shared/customers/repository.ts';
+import { UpdateCustomerSchema } from '../../shared/customers/schemas.ts';
+import { customerIdParam } from '../../shared/customers/service.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
+
+const deps = makeDeps();
+const baseUrl = publicBaseUrl();
+
+export const handler = endpoint(async ({ body, params, account, mode, lang }) => {
+  const id = customerIdParam(params.id);
+  const changes = customerChanges(validate(UpdateCustomerSchema, body === undefined ? {} : body), mode);
+  const customer = await updateCustomer(
+    deps,
+    { developerId: account.developerId, mode },
+    id,
+    changes,
+    deps.clock(),
+  );
+  return {
+    status: 200,
+    body: envelope(200, 'customer_updated', lang, { type: 'success', data: customerView(customer, baseUrl) }),
+  };
+});

@@ -1,0 +1,146 @@
+/** The customers area's routes (assembled with the others in shared/api/routes.ts). */
+import * as v from 'valibot';
+import { linkedPageSchema, MessageSchema, messageEnvelope } from '../core/envelopes.ts';
+import type { Route } from '../http/route.ts';
+import {
+  AddAddressSchema,
+  AddressViewSchema,
+  CreateCustomerSchema,
+  CustomerListQuerySchema,
+  CustomerPhotoSchema,
+  CustomerSearchViewSchema,
+  CustomerViewSchema,
+  UpdateCustomerSchema,
+} from './schemas.ts';
+
+const notFound = {
+  404: { description: 'No such customer in this account and mode', body: 'MessageEnvelope' },
+} as const;
+
+export const customersRoutes: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/v1/customers/',
+    handler: 'functions/customers/list-customers.ts',
+    operationId: 'listCustomers',
+    auth: true,
+    access: { table: 'read' },
+    summary:
+      'Customers, newest first, in Envelope B; with `search` and neither `page` nor `page_size`, the search view (a bare array of at most 100)',
+    query: CustomerListQuerySchema,
+    answers: {
+      200: {
+        description: 'Envelope B, or the search view',
+        json: v.union([linkedPageSchema(CustomerViewSchema), v.array(CustomerSearchViewSchema)]),
+      },
+    },
+    errors: {
+      404: {
+        description: 'The search view matched nothing (with `query`), or a page past the last',
+        body: 'SearchNoMatchOrMessageEnvelope',
+      },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/customers/',
+    handler: 'functions/customers/create-customer.ts',
+    operationId: 'createCustomer',
+    auth: true,
+    access: { table: 'write' },
+    summary: 'Create a customer; the e-mail is unique in the account and mode (400 when taken)',
+    body: CreateCustomerSchema,
+    answers: {
+      201: { description: 'Created; data is the customer', json: messageEnvelope(CustomerViewSchema) },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/customers/{id}/',
+    handler: 'functions/customers/get-customer.ts',
+    operationId: 'getCustomer',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'One customer',
+    answers: { 200: { description: 'The customer', json: CustomerViewSchema } },
+    errors: notFound,
+  },
+  {
+    method: 'PUT',
+    path: '/v1/customers/{id}/',
+    handler: 'functions/customers/update-customer.ts',
+    operationId: 'updateCustomer',
+    auth: true,
+    access: { table: 'write' },
+    summary:
+      'Change any of first_name, last_name, email, phone, country, metadata; omitted fields keep their values',
+    body: UpdateCustomerSchema,
+    answers: {
+      200: { description: 'Updated; data is the customer', json: messageEnvelope(CustomerViewSchema) },
+    },
+    errors: notFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/customers/{id}/',
+    handler: 'functions/customers/delete-customer.ts',
+    operationId: 'deleteCustomer',
+    auth: true,
+    access: { table: 'write' },
+    summary: 'Delete a customer and its addresses; its e-mail becomes free',
+    answers: { 200: { description: 'Deleted', json: MessageSchema } },
+    errors: notFound,
+  },
+  {
+    method: 'PUT',
+    path: '/v1/customers/{id}/photo/',
+    handler: 'functions/customers/update-customer-photo.ts',
+    operationId: 'updateCustomerPhoto',
+    auth: true,
+    access: { table: 'write', media: 'write' },
+    summary: 'Replace the photo: multipart field `photo`, JPEG or PNG (by content), 5 MB at most',
+    body: CustomerPhotoSchema,
+    bodyTypes: ['multipart/form-data'],
+    answers: {
+      200: { description: 'Updated; data.photo is the URL', json: messageEnvelope(CustomerViewSchema) },
+    },
+    errors: notFound,
+  },
+  {
+    method: 'GET',
+    path: '/v1/customers/{id}/addresses/',
+    handler: 'functions/customers/list-addresses.ts',
+    operationId: 'listCustomerAddresses',
+    auth: true,
+    access: { table: 'read' },
+    summary: "The customer's addresses (at most 3), oldest first, as a bare array",
+    answers: { 200: { description: 'The addresses', json: v.array(AddressViewSchema) } },
+    errors: notFound,
+  },
+  {
+    method: 'POST',
+    path: '/v1/customers/{id}/addresses/',
+    handler: 'functions/customers/add-address.ts',
+    operationId: 'addCustomerAddress',
+    auth: true,
+    access: { table: 'write' },
+    summary: 'Add an address; a fourth is 406',
+    body: AddAddressSchema,
+    answers: { 201: { description: 'Added; data is the address', json: messageEnvelope(AddressViewSchema) } },
+    errors: {
+      ...notFound,
+      406: { description: 'The customer already has 3 addresses', body: 'MessageEnvelope' },
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/customers/{id}/addresses/{address_id}/',
+    handler: 'functions/customers/delete-address.ts',
+    operationId: 'deleteCustomerAddress',
+    auth: true,
+    access: { table: 'write' },
+    summary: 'Delete one address of the customer',
+    answers: { 200: { description: 'Deleted', json: MessageSchema } },
+    errors: { 404: { description: 'No such customer or address', body: 'MessageEnvelope' } },
+  },
+];

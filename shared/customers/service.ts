@@ -1,0 +1,98 @@
+/** Customer operations the handlers call: list and search views, photos. */
+
+import { createHash } from 'node:crypto';
+import type { Scope } from '../core/account.ts';
+import { BadRequest, NotFound } from '../core/errors.ts';
+import { InvalidInput, validate } from '../core/validation.ts';
+import type { Deps } from '../db/deps.ts';
+import { normalizeSearch } from '../db/search.ts';
+import { sniffImage } from '../media/images.ts';
+import { type MediaStore, saveImage } from '../media/store.ts';
+import { type Customer, customerSearchView, customerView } from './customer.ts';
+import { listCustomers, searchCustomers, setCustomerPhoto } from './repository.ts';
+import {
+  CustomerListQuerySchema,
+  type CustomerSearchView,
+  type CustomerView,
+  customerLimits,
+} from './schemas.ts';
+
+/** `[id]` of a customer path: a UUID (D4); anything else names no customer (404). */
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function customerIdParam(value: string | undefined): string {
+  if (!value || !uuid.test(value)) throw new NotFound('customer_not_found');
+  return value.toLowerCase();
+}
+
+/** Envelope B (D9): absolute URLs of the neighbouring pages. */
+export interface LinkedPage<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+/**
+ * GET /v1/customers/: the search view (a bare array, 404 with the query when nothing matches) when
+ * `search` comes without `page` and `page_size`, otherwise Envelope B, filtered by `search` if given.
+ * An empty or blank `search` is 400.
+ */
+export async function customerList(
+  deps: Deps & { baseUrl: string },
+  scope: Scope,
+  raw: Record<string, string | undefined>,
+): Promise<CustomerSearchView[] | LinkedPage<CustomerView>> {
+  if (raw.search !== undefined && normalizeSearch(raw.search) === '')
+    throw new BadRequest('customer_search_empty');
+  const query = validate(CustomerListQuerySchema, raw);
+  if (query.searchView && query.search !== undefined) {
+    const found = await searchCustomers(deps, scope, query.search, customerLimits.searchResults);
+    if (found.length === 0) {
+      throw new NotFound('customer_search_no_match', {
+        type: 'warning',
+        wrapped: true,
+        fields: { query: query.search },
+      });
+    }
+    return found.map((customer) => customerSearchView(customer, deps.baseUrl));
+  }
+  const { count, customers } = await listCustomers(deps, scope, query);
+  const link = (page: number) => {
+    const params = new URLSearchParams({ page: String(page), page_size: String(query.page.pageSize) });
+    if (query.search !== undefined) params.set('search', query.search);
+    return `${deps.baseUrl}/v1/customers/?${params}`;
+  };
+  const last = Math.ceil(count / query.page.pageSize);
+  return {
+    count,
+    next: query.page.page < last ? link(query.page.page + 1) : null,
+    previous: query.page.page > 1 ? link(Math.min(query.page.page - 1, Math.max(last, 1))) : null,
+    results: customers.map((customer) => customerView(customer, deps.baseUrl)),
+  };
+}
+
+/**
+ * PUT /v1/customers/{id}/photo/: the multipart field `photo`, a JPEG or PNG by its content, 5 MB at
+ * most, stored in the media bucket under the SHA-256 of its bytes.
+ */
+export async function replacePhoto(
+  deps: Deps & { media: MediaStore },
+  scope: Scope,
+  id: string,
+  fields: Record<string, unknown>,
+): Promise<Customer> {
+  const photo = fields.photo;
+  const file = Array.isArray(photo) ? undefined : photo;
+  if (!file || typeof file !== 'object' || !('bytes' in file) || !Buffer.isBuffer(file.bytes)) {
+    throw new InvalidInput([{ field: 'photo', rule: photo === undefined ? 'required' : 'file_required' }]);
+  }
+  const bytes = file.bytes as Buffer;
+  if (bytes.length > customerLimits.photoBytes) {
+    throw new InvalidInput([{ field: 'photo', rule: 'file_too_large', params: { limit: '5 MB' } }]);
+  }
+  const type = sniffImage(bytes);
+  if (!type) throw new InvalidInput([{ field: 'photo', rule: 'image_content' }]);
+  const name = `${createHash('sha256').update(bytes).digest('hex')}.${type === 'image/png' ? 'png' : 'jpg'}`;
+  await saveImage(deps.media, { kind: 'data', bytes, type, name });
+  return setCustomerPhoto(deps, scope, id, { media: name }, deps.clock());
+}
