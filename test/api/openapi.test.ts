@@ -363,6 +363,68 @@ describe('every route answers as the document says', () => {
     expect(rotated.json.data.key).toMatch(/^sk_test_/);
   });
 
+  it('customers: the record, its photo, its addresses, the list and the search view', async () => {
+    const email = `openapi-${Date.now()}@example.com`;
+    const created = await api('POST', '/v1/customers/', {
+      auth,
+      body: { first_name: 'Opal', last_name: 'Api', email, metadata: { k: 'v' } },
+    });
+    expectAnswer('POST', '/v1/customers/', created);
+    const id = created.json.data.id as string;
+    const path = `/v1/customers/${id}/`;
+    expectAnswer('GET', '/v1/customers/{id}/', await api('GET', path, { auth }));
+    expectError(
+      'GET',
+      '/v1/customers/{id}/',
+      await api('GET', '/v1/customers/00000000-0000-4000-8000-000000000000/', { auth }),
+      404,
+    );
+    expectAnswer('PUT', '/v1/customers/{id}/', await api('PUT', path, { auth, body: { phone: '1' } }));
+    expectAnswer('GET', '/v1/customers/', await api('GET', '/v1/customers/', { auth }));
+    expectAnswer('GET', '/v1/customers/', await api('GET', '/v1/customers/?search=opal', { auth }));
+    expectError(
+      'GET',
+      '/v1/customers/',
+      await api('GET', '/v1/customers/?search=nobody-here', { auth }),
+      404,
+    );
+    expectError('GET', '/v1/customers/', await api('GET', '/v1/customers/?page=9', { auth }), 404);
+    const form = new FormData();
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    form.set('photo', new Blob([png], { type: 'image/png' }), 'p.png');
+    const photo = await fetch(`${apiUrl}${path}photo/`, {
+      method: 'PUT',
+      headers: { Authorization: auth },
+      body: form,
+    });
+    expectAnswer('PUT', '/v1/customers/{id}/photo/', {
+      status: photo.status,
+      headers: photo.headers,
+      text: await photo.text(),
+    });
+    const addresses = `${path}addresses/`;
+    const added = await api('POST', addresses, { auth, body: { line1: '1 Main St' } });
+    expectAnswer('POST', '/v1/customers/{id}/addresses/', added);
+    await api('POST', addresses, { auth, body: { line1: '2 Main St' } });
+    await api('POST', addresses, { auth, body: { line1: '3 Main St' } });
+    expectError(
+      'POST',
+      '/v1/customers/{id}/addresses/',
+      await api('POST', addresses, { auth, body: { line1: '4' } }),
+      406,
+    );
+    expectAnswer('GET', '/v1/customers/{id}/addresses/', await api('GET', addresses, { auth }));
+    expectAnswer(
+      'DELETE',
+      '/v1/customers/{id}/addresses/{address_id}/',
+      await api('DELETE', `${addresses}${added.json.data.id}/`, { auth }),
+    );
+    expectAnswer('DELETE', '/v1/customers/{id}/', await api('DELETE', path, { auth }));
+  });
+
   it('exercised every route of the table', () => {
     const missed = routes.filter((route) => !exercised.has(route)).map((r) => `${r.method} ${r.path}`);
     expect(missed).toEqual([]);
