@@ -39,6 +39,12 @@ import { createAccount } from '../../shared/accounts/repository.ts';
 import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
 import type { Scope } from '../../shared/core/account.ts';
+import { newCustomer } from '../../shared/customers/customer.ts';
+import {
+  customerCountUpdate,
+  customerEntity,
+  customerIndexWrites,
+} from '../../shared/customers/repository.ts';
 import { type Deps, documentClient, makeDeps } from '../../shared/db/deps.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
@@ -364,7 +370,36 @@ function searchSubjects(deps: Deps): SearchSubject[] {
     path: (query) => `/v1/plans/?name=${encodeURIComponent(query)}`,
     matched: (body) => (body as { count: number }).count,
   };
-  return [plans];
+  const firstNames = ['Ana', 'Luis', 'María', 'José', 'Sofía', 'Diego', 'Lucía', 'Carlos', 'Elena', 'Pablo'];
+  const customers: SearchSubject = {
+    name: 'customers',
+    label: 'customers ?search=',
+    *items(scope, count) {
+      for (let i = 0; i < count; i++) {
+        const first = isZephyr(i) ? 'Zephyrine' : (firstNames[i % firstNames.length] as string);
+        const customer = newCustomer(
+          {
+            first_name: first,
+            last_name: 'Benchmark',
+            email: `${first.toLowerCase()}.${serial(i)}@mail.example.com`,
+            phone: null,
+            country: 'CR',
+            metadata: null,
+          },
+          { developerId: scope.developerId, mode: scope.mode, now: new Date(start + i * 1000) },
+        );
+        yield customerEntity.item(customer);
+        for (const write of customerIndexWrites(deps, customer, undefined, customer))
+          if (write.Put?.Item) yield write.Put.Item;
+      }
+    },
+    after: async (scope, count) => {
+      await transactWrite(deps, [customerCountUpdate(deps, scope, count, new Date().toISOString())]);
+    },
+    path: (query) => `/v1/customers/?search=${encodeURIComponent(query)}&page=1`,
+    matched: (body) => (body as { count: number }).count,
+  };
+  return [plans, customers];
 }
 
 async function timed(n: number, fn: () => Promise<void>): Promise<number[]> {
