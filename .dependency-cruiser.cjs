@@ -22,6 +22,8 @@ const areaOrder = [
   'refunds',
   'payouts',
   'plans',
+  'taxes',
+  'products',
 ];
 const ports = ['db', 'events', 'mail', 'media', 'acquirer'];
 const notTest = '\\.test\\.ts$';

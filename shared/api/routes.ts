@@ -7,7 +7,9 @@ import { customersRoutes } from '../customers/routes.ts';
 import { type Access, matchPath, type Route, routeTableOf } from '../http/route.ts';
 import { paymentsRoutes } from '../payments/routes.ts';
 import { plansRoutes } from '../plans/routes.ts';
+import { productsRoutes } from '../products/routes.ts';
 import { refundsRoutes } from '../refunds/routes.ts';
+import { taxesRoutes } from '../taxes/routes.ts';
 
 /** Routes of no area: the probe, this API's own document, stored images. */
 const systemRoutes: readonly Route[] = [
@@ -51,6 +53,8 @@ export const routes: readonly Route[] = [
   ...authRoutes,
   ...plansRoutes,
   ...customersRoutes,
+  ...taxesRoutes,
+  ...productsRoutes,
   ...paymentsRoutes,
   ...refundsRoutes,
   ...chargesRoutes,

@@ -320,6 +320,38 @@ const catalog = {
     en: { title: 'Address not found', content: 'The customer has no address with this id.' },
     es: { title: 'Dirección no encontrada', content: 'El cliente no tiene una dirección con este id.' },
   },
+  // Taxes and products
+  tax_created: {
+    en: { title: 'Tax created', content: 'The tax was created.' },
+    es: { title: 'Impuesto creado', content: 'El impuesto fue creado.' },
+  },
+  product_created: {
+    en: { title: 'Product created', content: 'The product was created.' },
+    es: { title: 'Producto creado', content: 'El producto fue creado.' },
+  },
+  product_updated: {
+    en: { title: 'Product updated', content: 'The product was updated.' },
+    es: { title: 'Producto actualizado', content: 'El producto fue actualizado.' },
+  },
+  product_deleted: {
+    en: {
+      title: 'Product deleted',
+      content: 'The product was removed and deactivated; payment links that name it keep working.',
+    },
+    es: {
+      title: 'Producto eliminado',
+      content:
+        'El producto fue eliminado y desactivado; los enlaces de pago que lo nombran siguen funcionando.',
+    },
+  },
+  product_not_found: {
+    en: { title: 'Product not found', content: 'The id does not correspond to any product.' },
+    es: { title: 'Producto no encontrado', content: 'El id no corresponde a ningún producto.' },
+  },
+  recurrence_not_object: {
+    en: { title: 'Invalid recurrence', content: 'recurrence must be a JSON object.' },
+    es: { title: 'Recurrencia inválida', content: 'recurrence debe ser un objeto JSON.' },
+  },
 } satisfies Record<string, Record<Lang, Text>>;
 
 export type MessageId = keyof typeof catalog;

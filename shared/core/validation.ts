@@ -58,6 +58,38 @@ const rules = {
     es: '{field} debe ser un archivo (multipart/form-data).',
   },
   file_too_large: { en: '{field} is larger than {limit}.', es: '{field} supera {limit}.' },
+  percent: {
+    en: '{field} must be a percentage from 0 to 100 with at most 4 decimals.',
+    es: '{field} debe ser un porcentaje de 0 a 100 con 4 decimales como máximo.',
+  },
+  unknown_tax: {
+    en: '{field} names a tax this account does not have: {ids}.',
+    es: '{field} nombra un impuesto que esta cuenta no tiene: {ids}.',
+  },
+  tax_ids: {
+    en: '{field} must be tax ids separated by commas, such as "1,2".',
+    es: '{field} debe ser ids de impuestos separados por comas, como "1,2".',
+  },
+  duration_period: {
+    en: '{field}: only 1, 2, 3, 4, 6, 12 allowed.',
+    es: '{field}: solo se permiten 1, 2, 3, 4, 6, 12.',
+  },
+  payday: {
+    en: '{field} must be greater than 0 and at most 28.',
+    es: '{field} debe ser mayor que 0 y como máximo 28.',
+  },
+  recurrence_kind: {
+    en: '{field} must be "period" (with duration_period) or "specific_billing_day" (with payday).',
+    es: '{field} debe ser "period" (con duration_period) o "specific_billing_day" (con payday).',
+  },
+  too_many_images: {
+    en: '{field} takes at most 4 images.',
+    es: '{field} admite como máximo 4 imágenes.',
+  },
+  image_flag: {
+    en: '{field} must be -1 (keep), -remove- (remove) or image files.',
+    es: '{field} debe ser -1 (conservar), -remove- (eliminar) o archivos de imagen.',
+  },
   json_object: {
     en: '{field} must be a JSON object.',
     es: '{field} debe ser un objeto JSON.',

@@ -164,6 +164,35 @@ export const keys = {
   /** Between an entry's text and its record id (texts never hold control characters). */
   searchSeparator: '\u001f',
 
+  /** A tax of the account (integer id) and the counter that hands its ids out. */
+  tax: (developerId: number, mode: Mode, taxId: number): ItemKey => ({
+    pk: `${scope(developerId, mode)}#TAX#${taxId}`,
+    sk: 'TAX',
+  }),
+  taxInList: (developerId: number, mode: Mode, createdAt: string, taxId: number): ListKey => ({
+    gsi1pk: `${scope(developerId, mode)}#TAXES`,
+    gsi1sk: `TAX#${createdAt}#${taxId}`,
+  }),
+  taxList: (developerId: number, mode: Mode) => `${scope(developerId, mode)}#TAXES`,
+  taxSequence: (developerId: number): ItemKey => ({ pk: `ACCOUNT#${developerId}`, sk: 'SEQUENCE#TAX' }),
+
+  /** A product; it stays stored, deactivated, after DELETE (payment links may name it). */
+  product: (developerId: number, mode: Mode, productId: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#PRODUCT#${productId}`,
+    sk: 'PRODUCT',
+  }),
+  productInList: (developerId: number, mode: Mode, createdAt: string, productId: string): ListKey => ({
+    gsi1pk: `${scope(developerId, mode)}#PRODUCTS`,
+    gsi1sk: `PRODUCT#${createdAt}#${productId}`,
+  }),
+  productCount: (developerId: number, mode: Mode): ItemKey & ListKey => ({
+    pk: `${scope(developerId, mode)}#PRODUCTS`,
+    sk: 'COUNT',
+    gsi1pk: `${scope(developerId, mode)}#PRODUCTS`,
+    gsi1sk: 'PRODUCT~COUNT',
+  }),
+  productListPrefix: { withCount: 'PRODUCT', productsOnly: 'PRODUCT#' },
+
   /** A domain event, by id, and its place in the account's event list. */
   event: (eventId: string): ItemKey => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),
   eventInList: (developerId: number, mode: Mode, createdAt: string, eventId: string): ListKey => ({

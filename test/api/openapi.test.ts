@@ -425,6 +425,49 @@ describe('every route answers as the document says', () => {
     expectAnswer('DELETE', '/v1/customers/{id}/', await api('DELETE', path, { auth }));
   });
 
+  it('taxes and products, multipart with images', async () => {
+    const tax = await api('POST', '/v1/taxes/', { auth, body: { name: 'IVA', value: '13' } });
+    expectAnswer('POST', '/v1/taxes/', tax);
+    expectAnswer('GET', '/v1/taxes/', await api('GET', '/v1/taxes/', { auth }));
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const send = async (method: string, path: string, fields: Record<string, string | Buffer>) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) {
+        if (typeof value === 'string') form.append(name, value);
+        else form.append(name, new Blob([value], { type: 'image/png' }), 'p.png');
+      }
+      const response = await fetch(`${apiUrl}${path}`, {
+        method,
+        headers: { Authorization: auth },
+        body: form,
+      });
+      return { status: response.status, headers: response.headers, text: await response.text() };
+    };
+    const created = await send('POST', '/v1/products/', {
+      name: 'Mug',
+      price: '10.00',
+      taxes: String(tax.json.data.id),
+      recurrence: '{"recurrence":"period","duration_period":1}',
+      image_default: png,
+      images: png,
+    });
+    expectAnswer('POST', '/v1/products/', created);
+    const id = JSON.parse(created.text).data.id as string;
+    expectAnswer('GET', '/v1/products/', await api('GET', '/v1/products/?search=mug', { auth }));
+    expectError('GET', '/v1/products/', await api('GET', '/v1/products/?page=99', { auth }), 404);
+    expectAnswer('GET', '/v1/products/{id}/', await api('GET', `/v1/products/${id}/`, { auth }));
+    expectAnswer(
+      'PUT',
+      '/v1/products/{id}/',
+      await send('PUT', `/v1/products/${id}/`, { name: 'Cup', default: '-remove-' }),
+    );
+    expectAnswer('DELETE', '/v1/products/{id}/', await api('DELETE', `/v1/products/${id}/`, { auth }));
+    expectError('GET', '/v1/products/{id}/', await api('GET', `/v1/products/${id}/`, { auth }), 404);
+  });
+
   it('exercised every route of the table', () => {
     const missed = routes.filter((route) => !exercised.has(route)).map((r) => `${r.method} ${r.path}`);
     expect(missed).toEqual([]);

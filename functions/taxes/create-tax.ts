@@ -1,0 +1,19 @@
+/** POST /v1/taxes/: 201 with the new tax (integer id) as `data`. */
+import { envelope } from '../../shared/core/errors.ts';
+import { validate } from '../../shared/core/validation.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
+import { createTax } from '../../shared/taxes/repository.ts';
+import { CreateTaxSchema, taxView } from '../../shared/taxes/tax.ts';
+
+const deps = makeDeps();
+
+export const handler = endpoint(async ({ body, account, mode, lang }) => {
+  const input = validate(CreateTaxSchema, body);
+  const tax = await createTax(
+    deps,
+    { developerId: account.developerId, mode },
+    { name: input.name, value_scaled: input.value },
+  );
+  return { status: 201, body: envelope(201, 'tax_created', lang, { type: 'success', data: taxView(tax) }) };
+});

@@ -1,0 +1,80 @@
+/** The products area's routes (assembled with the others in shared/api/routes.ts). */
+import { MessageSchema, messageEnvelope, numberedPageSchema } from '../core/envelopes.ts';
+import type { Route } from '../http/route.ts';
+import {
+  CreateProductDocument,
+  ProductListQuerySchema,
+  ProductUpdatedSchema,
+  ProductViewSchema,
+  UpdateProductDocument,
+} from './schemas.ts';
+
+const notFound = {
+  404: { description: 'No such product in this account and mode', body: 'MessageEnvelope' },
+} as const;
+const formTypes = ['multipart/form-data', 'application/x-www-form-urlencoded', 'application/json'] as const;
+
+export const productsRoutes: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/products/',
+    handler: 'functions/products/create-product.ts',
+    operationId: 'createProduct',
+    auth: true,
+    access: { table: 'write', media: 'write' },
+    summary: 'Create a product (multipart form, with images); 201 with data.id',
+    body: CreateProductDocument,
+    bodyTypes: formTypes,
+    answers: {
+      201: { description: 'Created; data is the product', json: messageEnvelope(ProductViewSchema) },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/products/',
+    handler: 'functions/products/list-products.ts',
+    operationId: 'listProducts',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'Active products, newest first, in Envelope A; filters combine with AND',
+    query: ProductListQuerySchema,
+    answers: { 200: { description: 'One page (Envelope A)', json: numberedPageSchema(ProductViewSchema) } },
+    errors: { 404: { description: 'A page past the last (type warning)', body: 'MessageEnvelope' } },
+  },
+  {
+    method: 'GET',
+    path: '/v1/products/{id}/',
+    handler: 'functions/products/get-product.ts',
+    operationId: 'getProduct',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'One product',
+    answers: { 200: { description: 'The product', json: ProductViewSchema } },
+    errors: notFound,
+  },
+  {
+    method: 'PUT',
+    path: '/v1/products/{id}/',
+    handler: 'functions/products/update-product.ts',
+    operationId: 'updateProduct',
+    auth: true,
+    access: { table: 'write', media: 'write' },
+    summary:
+      'Change any field; `default` and `additional_images` keep (-1), remove (-remove-) or replace (files) images',
+    body: UpdateProductDocument,
+    bodyTypes: formTypes,
+    answers: { 200: { description: 'Updated', json: messageEnvelope(ProductUpdatedSchema) } },
+    errors: notFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/products/{id}/',
+    handler: 'functions/products/delete-product.ts',
+    operationId: 'deleteProduct',
+    auth: true,
+    access: { table: 'write' },
+    summary: 'Remove and deactivate a product; payment links that name it keep working',
+    answers: { 200: { description: 'Deleted', json: MessageSchema } },
+    errors: notFound,
+  },
+];

@@ -1,0 +1,196 @@
+/**
+ * Product request fields, query and views. Create and update come as multipart forms (files
+ * beside text fields); JSON and url-encoded bodies are taken too, for products without images.
+ */
+import * as v from 'valibot';
+import { parseScaledDecimal } from '../core/money/amount.ts';
+import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import { pageParameters, pageRequestOf } from '../core/pagination.ts';
+import { booleanField, integerField, queryParameter, textField } from '../core/validation.ts';
+
+export const productLimits = {
+  name: 50,
+  shortDescription: 100,
+  description: 300,
+  code: 64,
+  maxStock: 1_000_000_000,
+  additionalImages: 4,
+  imageBytes: 10 * 1024 * 1024,
+} as const;
+
+/** Price filters compare prices of every currency at this many decimals (the most any has). */
+export const priceScale = 3;
+
+export const durationPeriods = [1, 2, 3, 4, 6, 12] as const;
+
+const currency = v.pipe(
+  v.string('currency'),
+  v.trim(),
+  v.toUpperCase(),
+  v.check((code) => findCurrency(code) !== undefined, 'currency'),
+  v.description(`One of ${currencyCodes.join(', ')}; USD when absent.`),
+);
+
+const price = v.pipe(
+  v.union([v.string(), v.number()], 'amount'),
+  v.description(
+    'Decimal at the currency precision ("10.50"; JPY "1000"; KWD "1.500"); more decimals is 400 (type danger).',
+  ),
+);
+
+const optionalText = (max: number) => v.optional(textField(max, { allowEmpty: true }));
+
+const text = {
+  short_description: optionalText(productLimits.shortDescription),
+  description: optionalText(productLimits.description),
+  bar_code: optionalText(productLimits.code),
+  sku: v.pipe(optionalText(productLimits.code), v.description('Searched, with the name, by `search`.')),
+  taxes: v.optional(
+    v.pipe(
+      v.union([v.string(), v.array(v.union([v.string(), v.number()]))], 'tax_ids'),
+      v.description('Comma-separated tax ids ("1,2"); an id this account does not have is 400.'),
+    ),
+  ),
+  recurrence: v.optional(
+    v.pipe(
+      v.unknown(),
+      v.description(
+        'JSON object as text: {"recurrence":"period","duration_period":1|2|3|4|6|12} or {"recurrence":"specific_billing_day","payday":1..28}; empty or "null" clears it.',
+      ),
+    ),
+  ),
+  stock: v.optional(integerField(0, productLimits.maxStock)),
+  is_physical: v.optional(booleanField()),
+  test: v.optional(v.pipe(booleanField(), v.description('Must agree with the mode of the request (D3).'))),
+  is_test: v.optional(booleanField()),
+};
+
+/** The text fields of POST /v1/products/ (files, `image_default` and `images`, are read apart). */
+export const CreateProductSchema = v.strictObject({
+  name: textField(productLimits.name),
+  price,
+  currency: v.optional(currency),
+  ...text,
+});
+export type CreateProductInput = v.InferOutput<typeof CreateProductSchema>;
+
+/** The text fields of PUT /v1/products/{id}/ (image flags, `default` and `additional_images`, apart). */
+export const UpdateProductSchema = v.strictObject({
+  name: v.optional(textField(productLimits.name)),
+  price: v.optional(price),
+  currency: v.optional(currency),
+  payment_link: v.optional(booleanField()),
+  ...text,
+});
+export type UpdateProductInput = v.InferOutput<typeof UpdateProductSchema>;
+
+const file = v.pipe(v.string(), v.description('A JPEG or PNG file (10 MB at most), checked by content.'));
+
+/** The bodies as the OpenAPI document shows them, files included. */
+export const CreateProductDocument = v.strictObject({
+  ...CreateProductSchema.entries,
+  image_default: v.optional(file),
+  images: v.optional(v.pipe(v.array(file), v.description('At most 4 files.'))),
+});
+export const UpdateProductDocument = v.strictObject({
+  ...UpdateProductSchema.entries,
+  default: v.optional(
+    v.pipe(v.string(), v.description('-1 keeps the default image, -remove- removes it, a file replaces it.')),
+  ),
+  additional_images: v.optional(
+    v.pipe(v.string(), v.description('-1 keeps, -remove- removes all, files (at most 4) replace them.')),
+  ),
+});
+
+const count = v.pipe(
+  v.string(),
+  v.regex(/^\d+$/, 'integer'),
+  v.transform(Number),
+  v.check((value: number) => Number.isSafeInteger(value), 'integer'),
+);
+
+const decimal = v.pipe(
+  v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const value = parseScaledDecimal(dataset.value, priceScale);
+    if (value === undefined) {
+      addIssue({ message: 'decimal' });
+      return NEVER;
+    }
+    return value;
+  }),
+);
+
+/** The query of GET /v1/products/: paging and filters that combine with AND. */
+export const ProductListQuerySchema = v.pipe(
+  v.object({
+    search: queryParameter('string', 'Case-insensitive substring of the name or the SKU.', v.string()),
+    type: queryParameter(
+      'string',
+      '`physical` or `digital`.',
+      v.pipe(v.string(), v.toLowerCase(), v.picklist(['physical', 'digital'])),
+    ),
+    stock_min: queryParameter('integer', 'Least stock, inclusive.', count),
+    stock_max: queryParameter('integer', 'Most stock, inclusive.', count),
+    price_min: queryParameter('number', "Lowest price, inclusive, in each product's own currency.", decimal),
+    price_max: queryParameter('number', "Highest price, inclusive, in each product's own currency.", decimal),
+    ...pageParameters(),
+  }),
+  v.transform((query) => ({
+    page: pageRequestOf(query),
+    filters: {
+      search: query.search,
+      physical: query.type === undefined ? undefined : query.type === 'physical',
+      stockMin: query.stock_min,
+      stockMax: query.stock_max,
+      priceMin: query.price_min,
+      priceMax: query.price_max,
+    },
+  })),
+);
+export type ProductListQuery = v.InferOutput<typeof ProductListQuerySchema>;
+export type ProductFilters = ProductListQuery['filters'];
+
+const nullableString = v.nullable(v.string());
+
+export const RecurrenceSchema = v.union([
+  v.strictObject({ recurrence: v.literal('period'), duration_period: v.picklist(durationPeriods) }),
+  v.strictObject({ recurrence: v.literal('specific_billing_day'), payday: v.number() }),
+]);
+export type Recurrence = v.InferOutput<typeof RecurrenceSchema>;
+
+export const ProductViewSchema = v.strictObject({
+  id: v.pipe(v.string(), v.uuid()),
+  name: v.string(),
+  short_description: v.string(),
+  description: v.string(),
+  stock: v.number(),
+  price: v.pipe(v.string(), v.description('Decimal at the currency precision.')),
+  currency: v.string(),
+  total_price: v.pipe(
+    v.string(),
+    v.description("price × (100 + the taxes' percents) / 100, rounded half-up once."),
+  ),
+  is_physical: v.boolean(),
+  bar_code: v.string(),
+  sku: v.string(),
+  recurrence: v.nullable(RecurrenceSchema),
+  images: v.strictObject({
+    default: nullableString,
+    additional_images: v.array(v.strictObject({ image: v.string() })),
+  }),
+  payment_link: v.boolean(),
+  created_on: v.string(),
+  test: v.boolean(),
+  taxes: v.array(v.strictObject({ id: v.number(), name: v.string(), value: v.number() })),
+});
+export type ProductView = v.InferOutput<typeof ProductViewSchema>;
+
+export const ProductUpdatedSchema = v.strictObject({
+  id: v.string(),
+  name: v.string(),
+  description: v.string(),
+  price: v.string(),
+  stock: v.number(),
+  total_price: v.string(),
+});
