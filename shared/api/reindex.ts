@@ -7,8 +7,12 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { putAll } from '../db/batch.ts';
 import type { Deps } from '../db/deps.ts';
 import { recordOf } from '../db/items.ts';
+import type { Customer } from '../customers/customer.ts';
+import { customerEntity, customerIndexWrites } from '../customers/repository.ts';
 import type { Plan } from '../plans/plan.ts';
 import { nameIndexWrites, planEntity } from '../plans/repository.ts';
+import type { Product } from '../products/product.ts';
+import { productEntity, productIndexWrites } from '../products/repository.ts';
 
 type IndexWrites = ReturnType<typeof nameIndexWrites>;
 
@@ -17,6 +21,15 @@ const indexers = (deps: Deps): Record<string, (item: Record<string, unknown>) =>
   [planEntity.tag]: (item) => {
     const plan = recordOf<Plan>(item);
     return nameIndexWrites(deps, plan, [], [plan.name]);
+  },
+  [customerEntity.tag]: (item) => {
+    const customer = recordOf<Customer>(item);
+    return customerIndexWrites(deps, customer, undefined, customer);
+  },
+  // A deleted product stays stored, deactivated, and unsearchable.
+  [productEntity.tag]: (item) => {
+    const product = recordOf<Product>(item);
+    return product.active ? productIndexWrites(deps, product, undefined, product) : [];
   },
 });
 

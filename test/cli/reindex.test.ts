@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { cli } from '../support/cli.ts';
-import { api, apiKey, newAccount, useLocalEnvironment } from '../support/stack.ts';
+import { api, apiKey, apiUrl, newAccount, useLocalEnvironment } from '../support/stack.ts';
 
 describe('search reindex', () => {
-  it('writes the entries a plan stored before the index lacks, and running it again changes nothing', async () => {
+  it('writes the entries that plans, customers and products stored before the index lack, and running it again changes nothing', async () => {
     const account = await newAccount('reindex');
     const auth = apiKey(account.testKey);
     const created = await api('POST', '/v1/plans/', {
@@ -15,15 +15,36 @@ describe('search reindex', () => {
       body: { name: 'Quokka club', currency: 'USD', amount: '5.00', interval: 'month', interval_count: 1 },
     });
     expect(created.status).toBe(201);
+    const email = `quokka-${Date.now()}@zoo.example`;
+    expect(
+      (await api('POST', '/v1/customers/', { auth, body: { first_name: 'Quokkina', last_name: 'Z', email } }))
+        .status,
+    ).toBe(201);
+    const form = new FormData();
+    form.set('name', 'Quokka mug');
+    form.set('price', '3.00');
+    expect(
+      (
+        await fetch(`${apiUrl}/v1/products/`, {
+          method: 'POST',
+          headers: { Authorization: auth },
+          body: form,
+        })
+      ).status,
+    ).toBe(201);
     const found = async () => (await api('GET', '/v1/plans/?name=okka', { auth })).status;
-    expect(await found()).toBe(200);
+    const customers = async () => (await api('GET', '/v1/customers/?search=okkin', { auth })).status;
+    const products = async () => (await api('GET', '/v1/products/?search=okka', { auth })).json.count;
+    expect([await found(), await customers(), await products()]).toEqual([200, 200, 1]);
 
     // As a plan stored before search entries existed: none of its entries.
     useLocalEnvironment();
     const deps = makeDeps();
     const developerId = account.developerId;
-    for (const first of new Set('quokka club'.split(''))) {
-      const partition = keys.searchPartition(developerId, 'test', 'plan', first);
+    const partitions = [...new Set(`quokka club mug quokkina ${email}`.split(''))].flatMap((first) =>
+      ['plan', 'customer', 'product'].map((kind) => keys.searchPartition(developerId, 'test', kind, first)),
+    );
+    for (const partition of partitions) {
       const entries = await deps.db.send(
         new QueryCommand({
           TableName: deps.table,
@@ -34,12 +55,14 @@ describe('search reindex', () => {
       for (const entry of entries.Items ?? [])
         await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: { pk: entry.pk, sk: entry.sk } }));
     }
-    expect(await found()).toBe(400); // the plan list: filters matching nothing
+    // the plan list: filters matching nothing are 400; the customer search view 404; products count 0
+    expect([await found(), await customers(), await products()]).toEqual([400, 404, 0]);
 
     const summary = JSON.parse((await cli('search', 'reindex')).stdout);
     expect(summary.records.plan).toBeGreaterThanOrEqual(1);
+    expect(Object.keys(summary.records).sort()).toEqual(['customer', 'plan', 'product']);
     expect(summary.entries).toBeGreaterThanOrEqual('quokka club'.length - 1);
-    expect(await found()).toBe(200);
+    expect([await found(), await customers(), await products()]).toEqual([200, 200, 1]);
     const again = JSON.parse((await cli('search', 'reindex')).stdout);
     expect(again.records.plan).toBeGreaterThanOrEqual(summary.records.plan);
     const list = await api('GET', '/v1/plans/?name=quokka', { auth });
