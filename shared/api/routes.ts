@@ -43,7 +43,7 @@ const systemRoutes: readonly Route[] = [
     operationId: 'getImage',
     auth: false,
     access: { media: 'read' },
-    summary: 'A stored image (plan images), without credentials',
+    summary: 'A stored image (plan, product and customer images), without credentials',
     answers: { 200: { description: 'The image', media: ['image/jpeg', 'image/png'] } },
   },
 ];

@@ -25,6 +25,7 @@
  *          --pay-requests N (default 200).
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +51,8 @@ import { keys } from '../../shared/db/keys.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
 import { newPlan } from '../../shared/plans/plan.ts';
 import { nameIndexWrites, planCountUpdate, planEntity } from '../../shared/plans/repository.ts';
+import { newProduct } from '../../shared/products/product.ts';
+import { productCountUpdate, productEntity, productIndexWrites } from '../../shared/products/repository.ts';
 import { benchSearches, isZephyr, type SearchSubject, serial } from './search.ts';
 
 const { values } = parseArgs({
@@ -399,7 +402,42 @@ function searchSubjects(deps: Deps): SearchSubject[] {
     path: (query) => `/v1/customers/?search=${encodeURIComponent(query)}&page=1`,
     matched: (body) => (body as { count: number }).count,
   };
-  return [plans, customers];
+  const products: SearchSubject = {
+    name: 'products',
+    label: 'products ?search=',
+    *items(scope, count) {
+      for (let i = 0; i < count; i++) {
+        const product = newProduct(
+          {
+            name: `${isZephyr(i) ? 'Zephyr' : 'Widget'} ${serial(i)}`,
+            price: `${(i % 90) + 10}.00`,
+            sku: `SKU-${serial(i)}`,
+            stock: i % 40,
+            is_physical: i % 2 === 0,
+          },
+          {
+            id: randomUUID(),
+            developerId: scope.developerId,
+            mode: scope.mode,
+            now: new Date(start + i * 1000),
+            taxes: [],
+            recurrence: null,
+            imageDefault: null,
+            images: [],
+          },
+        );
+        yield productEntity.item(product);
+        for (const write of productIndexWrites(deps, product, undefined, product))
+          if (write.Put?.Item) yield write.Put.Item;
+      }
+    },
+    after: async (scope, count) => {
+      await transactWrite(deps, [productCountUpdate(deps, scope, count, new Date().toISOString())]);
+    },
+    path: (query) => `/v1/products/?search=${encodeURIComponent(query)}`,
+    matched: (body) => (body as { count: number }).count,
+  };
+  return [plans, customers, products];
 }
 
 async function timed(n: number, fn: () => Promise<void>): Promise<number[]> {
