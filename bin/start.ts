@@ -115,5 +115,6 @@ console.log(`cobro listening on ${info.api_url}
        curl -u ${tryKey}: -H 'content-type: application/json' \\
          -d '{"amount":"25.00","description":"First order","currency":"USD","items":["Tea"],"return_url":"http://localhost/thanks"}' \\
          ${info.api_url}/v1/payments/
-       then open data.redirect in a browser and pay with 4242 4242 4242 4242.${tryHint}
+       then open data.redirect in a browser and pay with 4242 4242 4242 4242;
+       the payer is then a customer: curl -u ${tryKey}: ${info.api_url}/v1/customers/${tryHint}
   Ctrl-C stops everything.`);
