@@ -76,6 +76,27 @@ describe('fingerprint', () => {
     expect(fingerprint('POST', '/v1/plans/abc/', body)).not.toBe(base);
   });
 
+  it('takes an uploaded file by its digest: small, quick, and another file gives another fingerprint', () => {
+    const file = (bytes: Buffer) => ({
+      name: 'Mug',
+      image_default: { filename: 'a.png', type: 'image/png', bytes },
+    });
+    const big = Buffer.alloc(5 * 1024 * 1024, 7);
+    const started = performance.now();
+    const input = fingerprintInput('POST', '/v1/products/', file(big));
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(input.length).toBeLessThan(300);
+    expect(input).toContain(createHash('sha256').update(big).digest('hex'));
+    const other = Buffer.from(big);
+    other[0] = 8;
+    expect(fingerprint('POST', '/v1/products/', file(other))).not.toBe(
+      fingerprint('POST', '/v1/products/', file(big)),
+    );
+    expect(fingerprint('POST', '/v1/products/', file(Buffer.from(big)))).toBe(
+      fingerprint('POST', '/v1/products/', file(big)),
+    );
+  });
+
   it('keeps array order', () => {
     expect(fingerprint('POST', '/x', { list: [1, 2] })).not.toBe(fingerprint('POST', '/x', { list: [2, 1] }));
   });

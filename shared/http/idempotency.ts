@@ -9,7 +9,7 @@
  * with a table keyed by pk and sk it puts every record of a function under one static partition
  * key, a hot partition for the whole service; here each record sits under its own account's key.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -47,6 +47,8 @@ interface StoredRecord {
 
 /** Canonical JSON: object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
 function canonical(value: unknown): string {
+  // An uploaded file by its digest: a byte-per-key object would be megabytes to sort and join.
+  if (value instanceof Uint8Array) return `{"sha256":"${createHash('sha256').update(value).digest('hex')}"}`;
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

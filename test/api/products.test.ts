@@ -8,7 +8,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { getProductForLink } from '../../shared/products/repository.ts';
-import { errorFields, expect400, expectEnvelope, expectMessage } from '../support/answers.ts';
+import { errorFields, expect400, expectEnvelope, expectMessage, expectReplayed } from '../support/answers.ts';
 import {
   api,
   apiKey,
@@ -63,6 +63,7 @@ async function multipart(
   path: string,
   auth: string,
   fields: Record<string, Field | Field[]>,
+  headers: Record<string, string> = {},
 ) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
@@ -78,10 +79,19 @@ async function multipart(
       }
     }
   }
-  const response = await fetch(`${apiUrl}${path}`, { method, headers: { Authorization: auth }, body: form });
+  const response = await fetch(`${apiUrl}${path}`, {
+    method,
+    headers: { Authorization: auth, ...headers },
+    body: form,
+  });
   const text = await response.text();
   // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary paths
-  return { status: response.status, text, json: JSON.parse(text) as Record<string, any> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: JSON.parse(text) as Record<string, any>,
+  };
 }
 
 const create = (auth: string, fields: Record<string, Field | Field[]>) =>
@@ -334,6 +344,18 @@ describe('POST /v1/products/ and GET /v1/products/{id}/', () => {
       });
       expect(product.recurrence.payday).toBe(payday);
     }
+  });
+
+  it('an Idempotency-Key replays a multipart create with its image, and refuses another body (D12)', async () => {
+    const image = png();
+    const key = { 'Idempotency-Key': `product-${Date.now()}` };
+    const fields = { name: 'Once', price: '3.00', image_default: image };
+    const first = await multipart('POST', productsPath, shop.auth, fields, key);
+    const replay = await multipart('POST', productsPath, shop.auth, fields, key);
+    expectReplayed(first as never, replay as never, 201);
+    const other = await multipart('POST', productsPath, shop.auth, { ...fields, image_default: png() }, key);
+    expect(other.status).toBe(409);
+    expect((await api('GET', `${productsPath}?search=once`, { auth: shop.auth })).json.count).toBe(1);
   });
 
   it('a malformed or unknown id is 404 with the interface text', async () => {
