@@ -4,11 +4,11 @@
  * it may Scan; no request path calls it. Entries are plain puts, so running it twice is harmless.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Customer } from '../customers/customer.ts';
+import { customerEntity, customerIndexWrites } from '../customers/repository.ts';
 import { putAll } from '../db/batch.ts';
 import type { Deps } from '../db/deps.ts';
 import { recordOf } from '../db/items.ts';
-import type { Customer } from '../customers/customer.ts';
-import { customerEntity, customerIndexWrites } from '../customers/repository.ts';
 import type { Plan } from '../plans/plan.ts';
 import { nameIndexWrites, planEntity } from '../plans/repository.ts';
 import type { Product } from '../products/product.ts';

@@ -85,11 +85,11 @@ async function multipart(
     body: form,
   });
   const text = await response.text();
-  // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary paths
   return {
     status: response.status,
     headers: response.headers,
     text,
+    // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary paths
     json: JSON.parse(text) as Record<string, any>,
   };
 }
@@ -100,6 +100,7 @@ const create = (auth: string, fields: Record<string, Field | Field[]>) =>
 async function createProduct(auth: string, fields: Record<string, Field | Field[]> = {}) {
   const response = await create(auth, fields);
   expect(response.status, response.text).toBe(201);
+  // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary paths
   return response.json.data as Record<string, any> & { id: string };
 }
 
