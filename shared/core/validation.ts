@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { BadRequest } from './errors.ts';
 import type { Lang } from './messages.ts';
+import { parseScaledDecimal } from './money/amount.ts';
 
 const rules = {
   required: { en: '{field} is required.', es: '{field} es obligatorio.' },
@@ -282,6 +283,29 @@ export const textField = (max: number, options: { allowEmpty?: boolean } = {}) =
 
 /** An e-mail address as cobro takes one: something@domain.tld, without spaces. */
 export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+
+/** A query value of digits only, as a safe integer (a count, a stock level). */
+export const digitsQuery = () =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, 'integer'),
+    v.transform(Number),
+    v.check((value: number) => Number.isSafeInteger(value), 'integer'),
+  );
+
+/** A non-negative decimal query value as an integer of `scale` implied decimals (price filters). */
+export const scaledDecimalQuery = (scale: number) =>
+  v.pipe(
+    v.string(),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const value = parseScaledDecimal(dataset.value, scale);
+      if (value === undefined) {
+        addIssue({ message: 'decimal' });
+        return NEVER;
+      }
+      return value;
+    }),
+  );
 
 /** How the OpenAPI document types a query parameter. */
 export type QueryType = 'integer' | 'number' | 'string';

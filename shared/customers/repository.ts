@@ -13,9 +13,9 @@ import { BadRequest, NotAcceptable, NotFound } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
-import { getItems } from '../db/get-items.ts';
 import { queryEach, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
+import { type CountedList, countedPage, countUpdate, recordsByKeys } from '../db/lists.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
 import {
@@ -76,28 +76,20 @@ export const customerIndexWrites = (
     after ? searchTextsOf(after) : [],
   );
 
+/** Where an account's customers are listed and counted (gsi1). */
+const customerList = (scope: Scope): CountedList => ({
+  count: keys.customerCount(scope.developerId, scope.mode),
+  countEntity: 'customer_count',
+  countAttribute: 'customer_count',
+  prefix: {
+    withCount: keys.customerListPrefix.withCount,
+    recordsOnly: keys.customerListPrefix.customersOnly,
+  },
+});
+
 /** Adds `by` to the account's customer count, as one item of a transaction. */
-export function customerCountUpdate(deps: Deps, scope: Scope, by: number, now: string): TransactItem {
-  const { pk, sk, gsi1pk, gsi1sk } = keys.customerCount(scope.developerId, scope.mode);
-  return {
-    Update: {
-      TableName: deps.table,
-      Key: { pk, sk },
-      UpdateExpression:
-        'ADD customer_count :by SET gsi1pk = :gpk, gsi1sk = :gsk, entity = :entity, developer_id = :dev, #mode = :mode, updated_at = :now, created_at = if_not_exists(created_at, :now)',
-      ExpressionAttributeNames: { '#mode': 'mode' },
-      ExpressionAttributeValues: {
-        ':by': by,
-        ':gpk': gsi1pk,
-        ':gsk': gsi1sk,
-        ':entity': 'customer_count',
-        ':dev': scope.developerId,
-        ':mode': scope.mode,
-        ':now': now,
-      },
-    },
-  };
-}
+export const customerCountUpdate = (deps: Deps, scope: Scope, by: number, now: string) =>
+  countUpdate(deps, customerList(scope), scope, by, now);
 
 /** The writes that store a new customer: the record, its e-mail, its count; then its index entries. */
 function creationWrites(deps: Deps, customer: Customer): { record: TransactItem[]; index: TransactItem[] } {
@@ -397,51 +389,12 @@ export async function deleteAddress(deps: Deps, scope: Scope, customerId: string
   }
 }
 
-/** Page 1 and the count in one backwards Query of gsi1; deeper pages read on past the earlier ones. */
-async function listAll(deps: Deps, scope: Scope, page: PageRequest) {
-  const { gsi1pk } = keys.customerCount(scope.developerId, scope.mode);
-  const offset = (page.page - 1) * page.pageSize;
-  let count: number | undefined;
-  let seen = 0;
-  const customers: Customer[] = [];
-  await queryEach(
+/** Customers by id, in the order given; ids since deleted are left out. */
+const customersByIds = (deps: Deps, scope: Scope, ids: string[]) =>
+  recordsByKeys<Customer>(
     deps,
-    {
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': gsi1pk, ':prefix': keys.customerListPrefix.withCount },
-      ScanIndexForward: false,
-    },
-    (item) => {
-      if (item.entity === 'customer_count') {
-        count = Number(item.customer_count ?? 0);
-        assertPageExists(count, page);
-        return true;
-      }
-      count ??= 0;
-      if (seen >= offset) customers.push(recordOf<Customer>(item));
-      seen += 1;
-      return customers.length < page.pageSize;
-    },
-    () => (count === undefined ? page.pageSize + 1 : offset + page.pageSize - seen),
+    ids.map((id) => customerKey(scope, id)),
   );
-  count ??= 0;
-  assertPageExists(count, page);
-  return { count, customers };
-}
-
-/** Customers by id, in the order given, read 100 per BatchGetItem; ids since deleted are left out. */
-async function customersByIds(deps: Deps, scope: Scope, ids: string[]): Promise<Customer[]> {
-  const found: Customer[] = [];
-  for (let start = 0; start < ids.length; start += 100) {
-    const items = await getItems(
-      deps,
-      ids.slice(start, start + 100).map((id) => customerKey(scope, id)),
-    );
-    for (const item of items) if (item) found.push(recordOf<Customer>(item));
-  }
-  return found;
-}
 
 /** The customers whose first name or e-mail contains `query`, newest first, at most `limit`. */
 export async function searchCustomers(
@@ -464,7 +417,10 @@ export async function listCustomers(
   scope: Scope,
   query: { page: PageRequest; search?: string | undefined },
 ): Promise<{ count: number; customers: Customer[] }> {
-  if (query.search === undefined) return listAll(deps, scope, query.page);
+  if (query.search === undefined) {
+    const { count, records } = await countedPage<Customer>(deps, customerList(scope), query.page);
+    return { count, customers: records };
+  }
   const hits = await searchIndex(deps, searchScope(scope), query.search);
   assertPageExists(hits.length, query.page);
   const offset = (query.page.page - 1) * query.page.pageSize;

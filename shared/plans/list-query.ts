@@ -4,9 +4,8 @@
  */
 import * as v from 'valibot';
 import { BadRequest } from '../core/errors.ts';
-import { parseScaledDecimal } from '../core/money/amount.ts';
 import { type PageRequest, pageParameters, pageRequestOf } from '../core/pagination.ts';
-import { queryParameter, validate } from '../core/validation.ts';
+import { digitsQuery, queryParameter, scaledDecimalQuery, validate } from '../core/validation.ts';
 import { priceScale } from './plan.ts';
 import { type Interval, intervals } from './schemas.ts';
 
@@ -33,25 +32,6 @@ export interface PlanListQuery {
 const definedOnly = <T extends object>(record: T): T =>
   Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
 
-const count = v.pipe(
-  v.string(),
-  v.regex(/^\d+$/, 'integer'),
-  v.transform(Number),
-  v.check((value: number) => Number.isSafeInteger(value), 'integer'),
-);
-
-const price = v.pipe(
-  v.string(),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const value = parseScaledDecimal(dataset.value, priceScale);
-    if (value === undefined) {
-      addIssue({ message: 'decimal' });
-      return NEVER;
-    }
-    return value;
-  }),
-);
-
 // A picklist compares values, so `constructor` or `__proto__` name no status.
 const statuses = ['active', 'inactive', 'true', 'false'] as const;
 
@@ -66,21 +46,29 @@ export const PlanListQuerySchema = v.pipe(
       'Case-insensitive substring of the name.',
       v.pipe(v.string(), v.toLowerCase()),
     ),
-    price_min: queryParameter('number', 'Lowest price, inclusive (decimal, any currency).', price),
-    price_max: queryParameter('number', 'Highest price, inclusive; below price_min is 400.', price),
+    price_min: queryParameter(
+      'number',
+      'Lowest price, inclusive (decimal, any currency).',
+      scaledDecimalQuery(priceScale),
+    ),
+    price_max: queryParameter(
+      'number',
+      'Highest price, inclusive; below price_min is 400.',
+      scaledDecimalQuery(priceScale),
+    ),
     interval: queryParameter(
       'string',
       '`month` or `year`.',
       v.pipe(v.string(), v.toLowerCase(), v.picklist(intervals)),
     ),
-    interval_count: queryParameter('integer', 'Intervals between charges.', count),
-    subscribers_min: queryParameter('integer', 'Fewest active subscriptions, inclusive.', count),
+    interval_count: queryParameter('integer', 'Intervals between charges.', digitsQuery()),
+    subscribers_min: queryParameter('integer', 'Fewest active subscriptions, inclusive.', digitsQuery()),
     subscribers_max: queryParameter(
       'integer',
       'Most active subscriptions; below subscribers_min is 400.',
-      count,
+      digitsQuery(),
     ),
-    trial_days: queryParameter('integer', 'Exact trial_period_days.', count),
+    trial_days: queryParameter('integer', 'Exact trial_period_days.', digitsQuery()),
     status: queryParameter(
       'string',
       '`active`/`true` or `inactive`/`false`.',

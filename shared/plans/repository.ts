@@ -4,7 +4,6 @@
  * delete plans) sorted in front of them, so page 1 of a list is one Query.
  */
 
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Account } from '../accounts/repository.ts';
 import type { Scope } from '../core/account.ts';
 import { BadRequest, NotFound } from '../core/errors.ts';
@@ -12,16 +11,23 @@ import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getItems } from '../db/get-items.ts';
-import { queryEach, recordOf } from '../db/items.ts';
+import { recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
+import {
+  type AttributeFilter,
+  type CountedList,
+  countedPage,
+  countUpdate,
+  filteredRecords,
+  pageOfMatches,
+  recordsByKeys,
+} from '../db/lists.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
 import { conditionFailedAt } from '../db/transact.ts';
 import { type EventDetail, eventWrite } from '../events/event.ts';
 import { hasFilters, matchesFilters, type PlanFilters, type PlanListQuery } from './list-query.ts';
 import type { Plan, PlanChanges } from './plan.ts';
 
-/** Whose plans: an account in one mode. */
-const indexName = 'gsi1';
 const notFound = () => new NotFound('plan_not_found');
 
 /** A plan, in its account's list (gsi1, newest first). */
@@ -32,28 +38,17 @@ export const planEntity = defineEntity<Plan>('plan', (plan) => ({
 
 const fromItem = (item: Record<string, unknown>) => recordOf<Plan>(item);
 
+/** Where an account's plans are listed and counted (gsi1). */
+const planList = (scope: Scope): CountedList => ({
+  count: keys.planCount(scope.developerId, scope.mode),
+  countEntity: 'plan_count',
+  countAttribute: 'plan_count',
+  prefix: { withCount: keys.planListPrefix.withCount, recordsOnly: keys.planListPrefix.plansOnly },
+});
+
 /** Adds `by` to the account's plan count, as one item of a transaction. */
-export function planCountUpdate(deps: Deps, scope: Scope, by: number, now: string) {
-  const { pk, sk, gsi1pk, gsi1sk } = keys.planCount(scope.developerId, scope.mode);
-  return {
-    Update: {
-      TableName: deps.table,
-      Key: { pk, sk },
-      UpdateExpression:
-        'ADD plan_count :by SET gsi1pk = :gpk, gsi1sk = :gsk, entity = :entity, developer_id = :dev, #mode = :mode, updated_at = :now, created_at = if_not_exists(created_at, :now)',
-      ExpressionAttributeNames: { '#mode': 'mode' },
-      ExpressionAttributeValues: {
-        ':by': by,
-        ':gpk': gsi1pk,
-        ':gsk': gsi1sk,
-        ':entity': 'plan_count',
-        ':dev': scope.developerId,
-        ':mode': scope.mode,
-        ':now': now,
-      },
-    },
-  };
-}
+export const planCountUpdate = (deps: Deps, scope: Scope, by: number, now: string) =>
+  countUpdate(deps, planList(scope), scope, by, now);
 
 /** The plans' substring index (shared/db/search.ts): names. */
 const searchScope = (scope: Scope) => ({ ...scope, kind: 'plan' });
@@ -95,110 +90,32 @@ export async function getPlanWithAccount(
   return { plan: fromItem(planItem), account: accountItem as Account | undefined };
 }
 
-/** DynamoDB filter for the plan filters but the name (all combine with AND). */
-function filterOf(
-  filters: PlanFilters,
-): Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
-  const clauses: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const add = (clause: string, attribute: string, value: unknown, placeholder: string) => {
-    clauses.push(clause.replace('#a', `#${attribute}`).replace(':v', `:${placeholder}`));
-    names[`#${attribute}`] = attribute;
-    values[`:${placeholder}`] = value;
-  };
-  if (filters.priceMin !== undefined) add('#a >= :v', 'amount_scaled', filters.priceMin, 'price_min');
-  if (filters.priceMax !== undefined) add('#a <= :v', 'amount_scaled', filters.priceMax, 'price_max');
-  if (filters.interval !== undefined) add('#a = :v', 'interval', filters.interval, 'interval');
-  if (filters.intervalCount !== undefined) add('#a = :v', 'interval_count', filters.intervalCount, 'count');
-  if (filters.subscribersMin !== undefined)
-    add('#a >= :v', 'subscriber_count', filters.subscribersMin, 'subs_min');
-  if (filters.subscribersMax !== undefined)
-    add('#a <= :v', 'subscriber_count', filters.subscribersMax, 'subs_max');
-  if (filters.trialDays !== undefined) add('#a = :v', 'trial_period_days', filters.trialDays, 'trial');
-  if (filters.active !== undefined) add('#a = :v', 'active', filters.active, 'active');
-  return {
-    FilterExpression: clauses.join(' AND '),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  };
+/** The plan filters but the name, as a DynamoDB filter (all combine with AND). */
+const filterOf = (filters: PlanFilters): AttributeFilter => [
+  ['>=', 'amount_scaled', filters.priceMin],
+  ['<=', 'amount_scaled', filters.priceMax],
+  ['=', 'interval', filters.interval],
+  ['=', 'interval_count', filters.intervalCount],
+  ['>=', 'subscriber_count', filters.subscribersMin],
+  ['<=', 'subscriber_count', filters.subscribersMax],
+  ['=', 'trial_period_days', filters.trialDays],
+  ['=', 'active', filters.active],
+];
+
+/** The page of the matches; no match at all is 400 (D9: plans only). */
+function pageOrNoMatch(found: { count: number; records: Plan[] }, page: PageRequest) {
+  if (found.count === 0) throw new BadRequest('plan_filters_no_match', { type: 'warning' });
+  assertPageExists(found.count, page);
+  return { count: found.count, plans: found.records };
 }
 
-/**
- * Reads the list index backwards (newest first) from the top, handing each item to `visit` until it
- * answers false or the list ends. `limit` bounds the items the next Query call evaluates.
- */
-async function walk(
-  deps: Deps,
-  scope: Scope,
-  options: { prefix: string; limit?: () => number; filters?: PlanFilters },
-  visit: (item: Record<string, unknown>) => boolean,
-): Promise<void> {
-  const { gsi1pk } = keys.planCount(scope.developerId, scope.mode);
-  const filter = options.filters ? filterOf(options.filters) : undefined;
-  await queryEach(
-    deps,
-    {
-      IndexName: indexName,
-      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-      ...filter,
-      ExpressionAttributeNames: filter?.ExpressionAttributeNames,
-      ExpressionAttributeValues: {
-        ':pk': gsi1pk,
-        ':prefix': options.prefix,
-        ...filter?.ExpressionAttributeValues,
-      },
-      ScanIndexForward: false,
-    },
-    visit,
-    options.limit,
-  );
-}
-
-/** Unfiltered: the count and page 1 in one Query; a deeper page reads on past the earlier ones. */
-async function listAll(deps: Deps, scope: Scope, page: PageRequest) {
-  const offset = (page.page - 1) * page.pageSize;
-  let count: number | undefined;
-  let seen = 0;
-  const plans: Plan[] = [];
-  // The first call reads the count and page 1; later ones only what the asked page still needs.
-  const limit = () => (count === undefined ? page.pageSize + 1 : offset + page.pageSize - seen);
-  await walk(deps, scope, { prefix: keys.planListPrefix.withCount, limit }, (item) => {
-    if (item.entity === 'plan_count') {
-      count = Number(item.plan_count ?? 0);
-      assertPageExists(count, page); // before reading anything past the first call
-      return true;
-    }
-    count ??= 0;
-    if (seen >= offset) plans.push(fromItem(item));
-    seen += 1;
-    return plans.length < page.pageSize;
-  });
-  count ??= 0;
-  assertPageExists(count, page);
-  return { count, plans };
-}
-
-/** Counts the matches and keeps the page asked for; no match at all is 400 (D9, plans only). */
-function pageOfMatches(page: PageRequest) {
-  const offset = (page.page - 1) * page.pageSize;
-  const result = { count: 0, plans: [] as Plan[] };
-  const visit = (plan: Plan) => {
-    if (result.count >= offset && result.plans.length < page.pageSize) result.plans.push(plan);
-    result.count += 1;
-  };
-  const done = () => {
-    if (result.count === 0) throw new BadRequest('plan_filters_no_match', { type: 'warning' });
-    assertPageExists(result.count, page);
-    return result;
-  };
-  return { visit, done };
-}
+const planKeys = (scope: Scope, ids: string[]) =>
+  ids.map((id) => keys.plan(scope.developerId, scope.mode, id));
 
 /**
  * Filtered by name: the name index gives the plans whose names contain it (newest first), so what
- * is read grows with the matches, not with the account's plans; their records are read 100 at a
- * time and the other filters applied to them.
+ * is read grows with the matches, not with the account's plans. With the name alone only the
+ * page's plans are read; with other filters every match is read (100 per call) and filtered.
  */
 async function listByName(
   deps: Deps,
@@ -207,43 +124,30 @@ async function listByName(
   filters: PlanFilters & { name: string },
 ) {
   const hits = await searchIndex(deps, searchScope(scope), filters.name);
+  const ids = hits.map((hit) => hit.id);
   if (!hasFilters({ ...filters, name: undefined })) {
-    // The name alone: the index already has the count and the order; only the page is read.
-    if (hits.length === 0) throw new BadRequest('plan_filters_no_match', { type: 'warning' });
-    assertPageExists(hits.length, page);
     const offset = (page.page - 1) * page.pageSize;
-    const wanted = hits.slice(offset, offset + page.pageSize);
-    const items = await getItems(
+    if (hits.length === 0 || offset >= hits.length)
+      return pageOrNoMatch({ count: hits.length, records: [] }, page);
+    const records = await recordsByKeys<Plan>(
       deps,
-      wanted.map((hit) => keys.plan(scope.developerId, scope.mode, hit.id)),
+      planKeys(scope, ids.slice(offset, offset + page.pageSize)),
     );
-    return { count: hits.length, plans: items.flatMap((item) => (item ? [fromItem(item)] : [])) };
+    return pageOrNoMatch({ count: hits.length, records }, page);
   }
-  const matches = pageOfMatches(page);
-  for (let start = 0; start < hits.length; start += 100) {
-    const chunk = hits.slice(start, start + 100);
-    const items = await getItems(
-      deps,
-      chunk.map((hit) => keys.plan(scope.developerId, scope.mode, hit.id)),
-    );
-    for (const item of items) {
-      if (!item) continue; // deleted between the index read and this one
-      const plan = fromItem(item);
-      if (matchesFilters(plan, filters)) matches.visit(plan);
-    }
+  const matches = pageOfMatches<Plan>(page);
+  for (const plan of await recordsByKeys<Plan>(deps, planKeys(scope, ids))) {
+    if (matchesFilters(plan, filters)) matches.visit(plan);
   }
-  return matches.done();
+  return pageOrNoMatch(matches.result, page);
 }
 
-/** Filtered otherwise: reads the account's plans once, counting every match. */
+/** One page of the account's plans: unfiltered from the counted list, else every match counted. */
 async function listFiltered(deps: Deps, scope: Scope, page: PageRequest, filters: PlanFilters) {
   if (filters.name !== undefined) return listByName(deps, scope, page, { ...filters, name: filters.name });
-  const matches = pageOfMatches(page);
-  await walk(deps, scope, { prefix: keys.planListPrefix.plansOnly, filters }, (item) => {
-    matches.visit(fromItem(item));
-    return true;
-  });
-  return matches.done();
+  const matches = pageOfMatches<Plan>(page);
+  await filteredRecords<Plan>(deps, planList(scope), filterOf(filters), matches.visit);
+  return pageOrNoMatch(matches.result, page);
 }
 
 /** One page of the account's plans, newest first, with the number of plans the query matches. */
@@ -252,9 +156,11 @@ export function listPlans(
   scope: Scope,
   query: PlanListQuery,
 ): Promise<{ count: number; plans: Plan[] }> {
-  return hasFilters(query.filters)
-    ? listFiltered(deps, scope, query.page, query.filters)
-    : listAll(deps, scope, query.page);
+  if (hasFilters(query.filters)) return listFiltered(deps, scope, query.page, query.filters);
+  return countedPage<Plan>(deps, planList(scope), query.page).then(({ count, records }) => ({
+    count,
+    plans: records,
+  }));
 }
 
 /**

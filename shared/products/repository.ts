@@ -3,15 +3,23 @@
  * count in front (as plans); names and SKUs are in the substring index. A deleted product keeps its
  * item, deactivated and out of the list, the count and the index, for the payment links naming it.
  */
-import type { QueryCommandInput, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
 import { NotFound } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
-import { getItems } from '../db/get-items.ts';
-import { getRecord, queryEach, recordOf } from '../db/items.ts';
+import { getRecord } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
+import {
+  type AttributeFilter,
+  type CountedList,
+  countedPage,
+  countUpdate,
+  filteredRecords,
+  pageOfMatches,
+  recordsByKeys,
+} from '../db/lists.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
 import { conditionFailedAt } from '../db/transact.ts';
 import { matchesFilters, type Product, searchTextsOf } from './product.ts';
@@ -43,28 +51,17 @@ export const productIndexWrites = (deps: Deps, product: Product, before?: Produc
     after ? searchTextsOf(after) : [],
   );
 
+/** Where an account's active products are listed and counted (gsi1). */
+const productList = (scope: Scope): CountedList => ({
+  count: keys.productCount(scope.developerId, scope.mode),
+  countEntity: 'product_count',
+  countAttribute: 'product_count',
+  prefix: { withCount: keys.productListPrefix.withCount, recordsOnly: keys.productListPrefix.productsOnly },
+});
+
 /** Adds `by` to the account's product count, as one item of a transaction. */
-export function productCountUpdate(deps: Deps, scope: Scope, by: number, now: string): TransactItem {
-  const { pk, sk, gsi1pk, gsi1sk } = keys.productCount(scope.developerId, scope.mode);
-  return {
-    Update: {
-      TableName: deps.table,
-      Key: { pk, sk },
-      UpdateExpression:
-        'ADD product_count :by SET gsi1pk = :gpk, gsi1sk = :gsk, entity = :entity, developer_id = :dev, #mode = :mode, updated_at = :now, created_at = if_not_exists(created_at, :now)',
-      ExpressionAttributeNames: { '#mode': 'mode' },
-      ExpressionAttributeValues: {
-        ':by': by,
-        ':gpk': gsi1pk,
-        ':gsk': gsi1sk,
-        ':entity': 'product_count',
-        ':dev': scope.developerId,
-        ':mode': scope.mode,
-        ':now': now,
-      },
-    },
-  };
-}
+export const productCountUpdate = (deps: Deps, scope: Scope, by: number, now: string) =>
+  countUpdate(deps, productList(scope), scope, by, now);
 
 /** Stores a new product, counts it and indexes its name and SKU, in one transaction. */
 export async function createProduct(deps: Deps, product: Product): Promise<void> {
@@ -148,83 +145,51 @@ export async function deactivateProduct(deps: Deps, scope: Scope, id: string, no
   throw new Error('product changed by other requests 10 times in a row');
 }
 
-/** DynamoDB filter for the list filters but `search`. */
-function filterOf(
-  filters: ProductFilters,
-): Pick<QueryCommandInput, 'FilterExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'> {
-  const clauses: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const add = (clause: string, attribute: string, value: unknown, placeholder: string) => {
-    clauses.push(clause.replace('#a', `#${attribute}`).replace(':v', `:${placeholder}`));
-    names[`#${attribute}`] = attribute;
-    values[`:${placeholder}`] = value;
-  };
-  if (filters.physical !== undefined) add('#a = :v', 'is_physical', filters.physical, 'physical');
-  if (filters.stockMin !== undefined) add('#a >= :v', 'stock', filters.stockMin, 'stock_min');
-  if (filters.stockMax !== undefined) add('#a <= :v', 'stock', filters.stockMax, 'stock_max');
-  if (filters.priceMin !== undefined) add('#a >= :v', 'price_scaled', filters.priceMin, 'price_min');
-  if (filters.priceMax !== undefined) add('#a <= :v', 'price_scaled', filters.priceMax, 'price_max');
-  return clauses.length
-    ? {
-        FilterExpression: clauses.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }
-    : {};
-}
+/** The list filters but `search`, as a DynamoDB filter (all combine with AND). */
+const filterOf = (filters: ProductFilters): AttributeFilter => [
+  ['=', 'is_physical', filters.physical],
+  ['>=', 'stock', filters.stockMin],
+  ['<=', 'stock', filters.stockMax],
+  ['>=', 'price_scaled', filters.priceMin],
+  ['<=', 'price_scaled', filters.priceMax],
+];
 
 const hasFilters = (filters: ProductFilters) => Object.values(filters).some((value) => value !== undefined);
 
-/** Counts matches and keeps the page asked for. */
-function pageOfMatches(page: PageRequest) {
-  const offset = (page.page - 1) * page.pageSize;
-  const result = { count: 0, products: [] as Product[] };
-  return {
-    visit(product: Product) {
-      if (result.count >= offset && result.products.length < page.pageSize) result.products.push(product);
-      result.count += 1;
-    },
-    done() {
-      assertPageExists(result.count, page);
-      return result;
-    },
-  };
-}
+/** Active products by id, in the order given. */
+const activeByIds = async (deps: Deps, scope: Scope, ids: string[]) =>
+  (
+    await recordsByKeys<Product>(
+      deps,
+      ids.map((id) => productKey(scope, id)),
+    )
+  ).filter((product) => product.active);
 
-/** With `search`: the index gives the matches newest first; their records are read 100 at a time. */
+/**
+ * With `search`: the index gives the matches newest first, so what is read grows with them. The
+ * search alone reads only the page's products; with other filters every match is read and filtered.
+ */
 async function listBySearch(
   deps: Deps,
   scope: Scope,
   page: PageRequest,
   filters: ProductFilters & { search: string },
 ) {
-  const hits = await searchIndex(deps, searchScope(scope), filters.search);
+  const ids = (await searchIndex(deps, searchScope(scope), filters.search)).map((hit) => hit.id);
   const others = { ...filters, search: undefined };
-  const read = async (ids: string[]) => {
-    const found: Product[] = [];
-    for (let start = 0; start < ids.length; start += 100) {
-      const items = await getItems(
-        deps,
-        ids.slice(start, start + 100).map((id) => productKey(scope, id)),
-      );
-      for (const item of items) if (item) found.push(recordOf<Product>(item));
-    }
-    return found.filter((product) => product.active);
-  };
   if (!hasFilters(others)) {
-    // The search alone: the index has the count and the order; only the page is read.
-    assertPageExists(hits.length, page);
+    assertPageExists(ids.length, page);
     const offset = (page.page - 1) * page.pageSize;
     return {
-      count: hits.length,
-      products: await read(hits.slice(offset, offset + page.pageSize).map((hit) => hit.id)),
+      count: ids.length,
+      products: await activeByIds(deps, scope, ids.slice(offset, offset + page.pageSize)),
     };
   }
-  const matches = pageOfMatches(page);
-  for (const product of await read(hits.map((hit) => hit.id)))
+  const matches = pageOfMatches<Product>(page);
+  for (const product of await activeByIds(deps, scope, ids))
     if (matchesFilters(product, others)) matches.visit(product);
-  return matches.done();
+  assertPageExists(matches.result.count, page);
+  return { count: matches.result.count, products: matches.result.records };
 }
 
 /** One page of the account's active products, newest first, with how many match (D9). */
@@ -236,57 +201,12 @@ export async function listProducts(
   const { page, filters } = query;
   if (filters.search !== undefined)
     return listBySearch(deps, scope, page, { ...filters, search: filters.search });
-  const { gsi1pk } = keys.productCount(scope.developerId, scope.mode);
   if (hasFilters(filters)) {
-    const matches = pageOfMatches(page);
-    const filter = filterOf(filters);
-    await queryEach(
-      deps,
-      {
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-        ...filter,
-        ExpressionAttributeValues: {
-          ':pk': gsi1pk,
-          ':prefix': keys.productListPrefix.productsOnly,
-          ...filter.ExpressionAttributeValues,
-        },
-        ScanIndexForward: false,
-      },
-      (item) => {
-        matches.visit(recordOf<Product>(item));
-        return true;
-      },
-    );
-    return matches.done();
+    const matches = pageOfMatches<Product>(page);
+    await filteredRecords<Product>(deps, productList(scope), filterOf(filters), matches.visit);
+    assertPageExists(matches.result.count, page);
+    return { count: matches.result.count, products: matches.result.records };
   }
-  // Unfiltered: the count and page 1 in one Query; a deeper page reads on past the earlier ones.
-  const offset = (page.page - 1) * page.pageSize;
-  let count: number | undefined;
-  let seen = 0;
-  const products: Product[] = [];
-  await queryEach(
-    deps,
-    {
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': gsi1pk, ':prefix': keys.productListPrefix.withCount },
-      ScanIndexForward: false,
-    },
-    (item) => {
-      if (item.entity === 'product_count') {
-        count = Number(item.product_count ?? 0);
-        assertPageExists(count, page);
-        return true;
-      }
-      count ??= 0;
-      if (seen >= offset) products.push(recordOf<Product>(item));
-      seen += 1;
-      return products.length < page.pageSize;
-    },
-    () => (count === undefined ? page.pageSize + 1 : offset + page.pageSize - seen),
-  );
-  count ??= 0;
-  assertPageExists(count, page);
-  return { count, products };
+  const { count, records } = await countedPage<Product>(deps, productList(scope), page);
+  return { count, products: records };
 }

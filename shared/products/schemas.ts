@@ -3,10 +3,16 @@
  * beside text fields); JSON and url-encoded bodies are taken too, for products without images.
  */
 import * as v from 'valibot';
-import { parseScaledDecimal } from '../core/money/amount.ts';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
-import { booleanField, integerField, queryParameter, textField } from '../core/validation.ts';
+import {
+  booleanField,
+  digitsQuery,
+  integerField,
+  queryParameter,
+  scaledDecimalQuery,
+  textField,
+} from '../core/validation.ts';
 
 export const productLimits = {
   name: 50,
@@ -102,25 +108,6 @@ export const UpdateProductDocument = v.strictObject({
   ),
 });
 
-const count = v.pipe(
-  v.string(),
-  v.regex(/^\d+$/, 'integer'),
-  v.transform(Number),
-  v.check((value: number) => Number.isSafeInteger(value), 'integer'),
-);
-
-const decimal = v.pipe(
-  v.string(),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    const value = parseScaledDecimal(dataset.value, priceScale);
-    if (value === undefined) {
-      addIssue({ message: 'decimal' });
-      return NEVER;
-    }
-    return value;
-  }),
-);
-
 /** The query of GET /v1/products/: paging and filters that combine with AND. */
 export const ProductListQuerySchema = v.pipe(
   v.object({
@@ -130,10 +117,18 @@ export const ProductListQuerySchema = v.pipe(
       '`physical` or `digital`.',
       v.pipe(v.string(), v.toLowerCase(), v.picklist(['physical', 'digital'])),
     ),
-    stock_min: queryParameter('integer', 'Least stock, inclusive.', count),
-    stock_max: queryParameter('integer', 'Most stock, inclusive.', count),
-    price_min: queryParameter('number', "Lowest price, inclusive, in each product's own currency.", decimal),
-    price_max: queryParameter('number', "Highest price, inclusive, in each product's own currency.", decimal),
+    stock_min: queryParameter('integer', 'Least stock, inclusive.', digitsQuery()),
+    stock_max: queryParameter('integer', 'Most stock, inclusive.', digitsQuery()),
+    price_min: queryParameter(
+      'number',
+      "Lowest price, inclusive, in each product's own currency.",
+      scaledDecimalQuery(priceScale),
+    ),
+    price_max: queryParameter(
+      'number',
+      "Highest price, inclusive, in each product's own currency.",
+      scaledDecimalQuery(priceScale),
+    ),
     ...pageParameters(),
   }),
   v.transform((query) => ({

@@ -4,10 +4,10 @@
  * isolation between accounts and modes; the customers checkout creates are the same records.
  */
 import { randomBytes } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { errorFields, expect400, expectEnvelope, expectMessage } from '../support/answers.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
+import { png } from '../support/images.ts';
 import { concurrently, statusCounts } from '../support/race.ts';
 import {
   api,
@@ -38,30 +38,6 @@ async function createCustomer(auth: string, overrides: Body = {}) {
   const response = await api('POST', customersPath, { auth, body: customerBody(overrides) });
   expect(response.status, response.text).toBe(201);
   return response.json.data as Record<string, unknown> & { id: string; email: string };
-}
-
-/** A 1×1 PNG, with `seed` in a text chunk so every call gives other bytes. */
-function png(seed = randomBytes(8).toString('hex')): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
-  header[8] = 8;
-  header[9] = 2;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('tEXt', Buffer.from(`seed\0${seed}`)),
-    chunk('IDAT', deflateSync(Buffer.from([0, 0, 0, 0]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 /** PUT of a multipart body with one file field (or a text field when `file` is a string). */
