@@ -15,7 +15,7 @@ import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { type CountedList, countedPage, countUpdate, recordsByKeys } from '../db/lists.ts';
+import { countedList, countedPage, countUpdate, recordsByKeys } from '../db/lists.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
 import {
@@ -77,15 +77,8 @@ export const customerIndexWrites = (
   );
 
 /** Where an account's customers are listed and counted (gsi1). */
-const customerList = (scope: Scope): CountedList => ({
-  count: keys.customerCount(scope.developerId, scope.mode),
-  countEntity: 'customer_count',
-  countAttribute: 'customer_count',
-  prefix: {
-    withCount: keys.customerListPrefix.withCount,
-    recordsOnly: keys.customerListPrefix.customersOnly,
-  },
-});
+const customerList = (scope: Scope) =>
+  countedList(keys.customerCount(scope.developerId, scope.mode), 'customer', 'CUSTOMER');
 
 /** Adds `by` to the account's customer count, as one item of a transaction. */
 export const customerCountUpdate = (deps: Deps, scope: Scope, by: number, now: string) =>

@@ -63,8 +63,6 @@ export const keys = {
     gsi1pk: `${scope(developerId, mode)}#PLANS`,
     gsi1sk: 'PLAN~COUNT',
   }),
-  /** gsi1 sort-key prefixes of the plan list: with the count, and plans alone. */
-  planListPrefix: { withCount: 'PLAN', plansOnly: 'PLAN#' },
 
   /** A stored Idempotency-Key (D12), scoped to account and mode. */
   idempotency: (developerId: number, mode: Mode, key: string): ItemKey => ({
@@ -139,7 +137,6 @@ export const keys = {
     gsi1pk: `${scope(developerId, mode)}#CUSTOMERS`,
     gsi1sk: 'CUSTOMER~COUNT',
   }),
-  customerListPrefix: { withCount: 'CUSTOMER', customersOnly: 'CUSTOMER#' },
   /** A customer's address, in the customer's own partition (one Query reads both). */
   customerAddress: (developerId: number, mode: Mode, customerId: string, addressId: string): ItemKey => ({
     pk: `${scope(developerId, mode)}#CUSTOMER#${customerId}`,
@@ -191,7 +188,6 @@ export const keys = {
     gsi1pk: `${scope(developerId, mode)}#PRODUCTS`,
     gsi1sk: 'PRODUCT~COUNT',
   }),
-  productListPrefix: { withCount: 'PRODUCT', productsOnly: 'PRODUCT#' },
 
   /** A domain event, by id, and its place in the account's event list. */
   event: (eventId: string): ItemKey => ({ pk: `EVENT#${eventId}`, sk: 'EVENT' }),

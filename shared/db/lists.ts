@@ -24,6 +24,17 @@ export interface CountedList {
   prefix: { withCount: string; recordsOnly: string };
 }
 
+/**
+ * The list of one kind of record: its count item's keys, `<name>_count` as the count's tag and
+ * attribute, and `tag` (`PLAN`) as the gsi1 sort-key prefix (records sort as `PLAN#…`).
+ */
+export const countedList = (count: ItemKey & ListKey, name: string, tag: string): CountedList => ({
+  count,
+  countEntity: `${name}_count`,
+  countAttribute: `${name}_count`,
+  prefix: { withCount: tag, recordsOnly: `${tag}#` },
+});
+
 /** Adds `by` to the list's count, as one item of a transaction. */
 export function countUpdate(
   deps: Deps,

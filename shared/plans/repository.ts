@@ -15,7 +15,7 @@ import { recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import {
   type AttributeFilter,
-  type CountedList,
+  countedList,
   countedPage,
   countUpdate,
   filteredRecords,
@@ -39,12 +39,7 @@ export const planEntity = defineEntity<Plan>('plan', (plan) => ({
 const fromItem = (item: Record<string, unknown>) => recordOf<Plan>(item);
 
 /** Where an account's plans are listed and counted (gsi1). */
-const planList = (scope: Scope): CountedList => ({
-  count: keys.planCount(scope.developerId, scope.mode),
-  countEntity: 'plan_count',
-  countAttribute: 'plan_count',
-  prefix: { withCount: keys.planListPrefix.withCount, recordsOnly: keys.planListPrefix.plansOnly },
-});
+const planList = (scope: Scope) => countedList(keys.planCount(scope.developerId, scope.mode), 'plan', 'PLAN');
 
 /** Adds `by` to the account's plan count, as one item of a transaction. */
 export const planCountUpdate = (deps: Deps, scope: Scope, by: number, now: string) =>

@@ -13,7 +13,7 @@ import { getRecord } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import {
   type AttributeFilter,
-  type CountedList,
+  countedList,
   countedPage,
   countUpdate,
   filteredRecords,
@@ -52,12 +52,8 @@ export const productIndexWrites = (deps: Deps, product: Product, before?: Produc
   );
 
 /** Where an account's active products are listed and counted (gsi1). */
-const productList = (scope: Scope): CountedList => ({
-  count: keys.productCount(scope.developerId, scope.mode),
-  countEntity: 'product_count',
-  countAttribute: 'product_count',
-  prefix: { withCount: keys.productListPrefix.withCount, recordsOnly: keys.productListPrefix.productsOnly },
-});
+const productList = (scope: Scope) =>
+  countedList(keys.productCount(scope.developerId, scope.mode), 'product', 'PRODUCT');
 
 /** Adds `by` to the account's product count, as one item of a transaction. */
 export const productCountUpdate = (deps: Deps, scope: Scope, by: number, now: string) =>
