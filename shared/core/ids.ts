@@ -26,3 +26,13 @@ export const isBareId = (value: string): boolean => isToken(value, 24);
 /** Whether `value` is a token randomToken(length) could have made. */
 export const isToken = (value: string, length: number): boolean =>
   value.length === length && /^[A-Za-z0-9]+$/.test(value);
+
+/**
+ * The `{id}` of a path for records with UUID keys (D4: plans, products, customers, addresses),
+ * lower-cased; anything else names no record, so it throws `notFound()`.
+ */
+export function uuidParam(value: string | undefined, notFound: () => Error): string {
+  if (!value || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value))
+    throw notFound();
+  return value.toLowerCase();
+}

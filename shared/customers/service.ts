@@ -1,12 +1,12 @@
 /** Customer operations the handlers call: list and search views, photos. */
 
-import { createHash } from 'node:crypto';
 import type { Scope } from '../core/account.ts';
 import { BadRequest, NotFound } from '../core/errors.ts';
-import { InvalidInput, validate } from '../core/validation.ts';
+import { uuidParam } from '../core/ids.ts';
+import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import { normalizeSearch } from '../db/search.ts';
-import { sniffImage } from '../media/images.ts';
+import { uploadedImage } from '../media/images.ts';
 import { type MediaStore, saveImage } from '../media/store.ts';
 import { type Customer, customerSearchView, customerView } from './customer.ts';
 import { listCustomers, searchCustomers, setCustomerPhoto } from './repository.ts';
@@ -17,12 +17,13 @@ import {
   customerLimits,
 } from './schemas.ts';
 
-/** `[id]` of a customer path: a UUID (D4); anything else names no customer (404). */
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export function customerIdParam(value: string | undefined): string {
-  if (!value || !uuid.test(value)) throw new NotFound('customer_not_found');
-  return value.toLowerCase();
-}
+/** The `{id}` of a customer path: a UUID (D4); anything else names no customer (404). */
+export const customerIdParam = (value: string | undefined): string =>
+  uuidParam(value, () => new NotFound('customer_not_found'));
+
+/** The `{address_id}` of an address path. */
+export const addressIdParam = (value: string | undefined): string =>
+  uuidParam(value, () => new NotFound('address_not_found'));
 
 /** Envelope B (D9): absolute URLs of the neighbouring pages. */
 export interface LinkedPage<T> {
@@ -82,17 +83,10 @@ export async function replacePhoto(
   fields: Record<string, unknown>,
 ): Promise<Customer> {
   const photo = fields.photo;
-  const file = Array.isArray(photo) ? undefined : photo;
-  if (!file || typeof file !== 'object' || !('bytes' in file) || !Buffer.isBuffer(file.bytes)) {
-    throw new InvalidInput([{ field: 'photo', rule: photo === undefined ? 'required' : 'file_required' }]);
-  }
-  const bytes = file.bytes as Buffer;
-  if (bytes.length > customerLimits.photoBytes) {
-    throw new InvalidInput([{ field: 'photo', rule: 'file_too_large', params: { limit: '5 MB' } }]);
-  }
-  const type = sniffImage(bytes);
-  if (!type) throw new InvalidInput([{ field: 'photo', rule: 'image_content' }]);
-  const name = `${createHash('sha256').update(bytes).digest('hex')}.${type === 'image/png' ? 'png' : 'jpg'}`;
-  await saveImage(deps.media, { kind: 'data', bytes, type, name });
-  return setCustomerPhoto(deps, scope, id, { media: name }, deps.clock());
+  const image = uploadedImage(Array.isArray(photo) ? {} : photo, 'photo', {
+    bytes: customerLimits.photoBytes,
+    label: '5 MB',
+  });
+  await saveImage(deps.media, image);
+  return setCustomerPhoto(deps, scope, id, { media: image.name }, deps.clock());
 }

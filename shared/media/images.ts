@@ -82,3 +82,29 @@ export function imageField(value: string, field: string): ImageInput {
 export function storedImageOf(input: ImageInput): StoredImage {
   return input.kind === 'url' ? { url: input.url } : { media: input.name };
 }
+
+/**
+ * A file uploaded in a multipart form (`{ bytes }`), as an image to store: JPEG or PNG by its
+ * content, at most `maxBytes`; an InvalidInput (400) naming `field` otherwise.
+ */
+export function uploadedImage(
+  value: unknown,
+  field: string,
+  limit: { bytes: number; label: string },
+): Extract<ImageInput, { kind: 'data' }> {
+  if (!value || typeof value !== 'object' || !('bytes' in value) || !Buffer.isBuffer(value.bytes)) {
+    throw new InvalidInput([{ field, rule: value === undefined ? 'required' : 'file_required' }]);
+  }
+  const bytes = value.bytes as Buffer;
+  if (bytes.length > limit.bytes) {
+    throw new InvalidInput([{ field, rule: 'file_too_large', params: { limit: limit.label } }]);
+  }
+  const type = sniffImage(bytes);
+  if (!type) throw new InvalidInput([{ field, rule: 'image_content' }]);
+  return {
+    kind: 'data',
+    bytes,
+    type,
+    name: `${createHash('sha256').update(bytes).digest('hex')}.${extensions[type]}`,
+  };
+}

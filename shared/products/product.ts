@@ -2,14 +2,13 @@
  * The product: what is stored, how a form becomes one, its rules (recurrence, taxes, total price,
  * images) and how it is answered. Pure functions; storage is in ./repository.ts.
  */
-import { createHash } from 'node:crypto';
 import { assertModeFlags, type Mode } from '../core/account.ts';
 import { BadRequest } from '../core/errors.ts';
 import { formatAmount, scaled } from '../core/money/amount.ts';
 import { type Currency, findCurrency } from '../core/money/currencies.ts';
 import { amountField, currencyOf } from '../core/money/fields.ts';
 import { InvalidInput, type Problem } from '../core/validation.ts';
-import { type ImageInput, imageUrl, type StoredImage, sniffImage } from '../media/images.ts';
+import { type ImageInput, imageUrl, type StoredImage, uploadedImage } from '../media/images.ts';
 import type { Tax } from '../taxes/tax.ts';
 import { percentOf, percentScale } from '../taxes/tax.ts';
 import {
@@ -140,17 +139,8 @@ export function parseRecurrence(value: unknown): Recurrence | null {
 }
 
 /** An uploaded image file: JPEG or PNG by its content, 10 MB at most. */
-export function imageFile(value: unknown, field: string): Extract<ImageInput, { kind: 'data' }> {
-  if (!value || typeof value !== 'object' || !('bytes' in value) || !Buffer.isBuffer(value.bytes)) {
-    throw new InvalidInput([{ field, rule: 'file_required' }]);
-  }
-  const bytes = value.bytes as Buffer;
-  if (bytes.length > productLimits.imageBytes) throw new InvalidInput([{ field, rule: 'image_too_large' }]);
-  const type = sniffImage(bytes);
-  if (!type) throw new InvalidInput([{ field, rule: 'image_content' }]);
-  const name = `${createHash('sha256').update(bytes).digest('hex')}.${type === 'image/png' ? 'png' : 'jpg'}`;
-  return { kind: 'data', bytes, type, name };
-}
+export const imageFile = (value: unknown, field: string) =>
+  uploadedImage(value, field, { bytes: productLimits.imageBytes, label: '10 MB' });
 
 /** Image files of a field that may repeat: at most 4. */
 export function imageFiles(value: unknown, field: string): Extract<ImageInput, { kind: 'data' }>[] {

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { assertModeFlags, type Scope } from '../core/account.ts';
 import { NotFound } from '../core/errors.ts';
+import { uuidParam } from '../core/ids.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { type Currency, findCurrency } from '../core/money/currencies.ts';
 import { currencyOf } from '../core/money/fields.ts';
@@ -28,13 +29,9 @@ import { CreateProductSchema, UpdateProductSchema } from './schemas.ts';
 
 export type ProductDeps = Deps & { media: MediaStore };
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The `{id}` of a product path: a UUID (D4); anything else names no product (404). */
-export function productIdParam(value: string | undefined): string {
-  if (!value || !uuid.test(value)) throw new NotFound('product_not_found');
-  return value.toLowerCase();
-}
+export const productIdParam = (value: string | undefined): string =>
+  uuidParam(value, () => new NotFound('product_not_found'));
 
 /** A body as named fields (multipart, form or JSON); anything else is an empty form. */
 const fieldsOf = (body: unknown): Record<string, unknown> =>
