@@ -76,8 +76,9 @@ export async function createProductFromForm(
     imageDefault: imageDefault ? { media: imageDefault.name } : null,
     images: images.map((image) => ({ media: image.name })),
   });
-  for (const image of [...(imageDefault ? [imageDefault] : []), ...images])
-    await saveImage(deps.media, image);
+  await Promise.all(
+    [...(imageDefault ? [imageDefault] : []), ...images].map((image) => saveImage(deps.media, image)),
+  );
   await createProduct(deps, product);
   return product;
 }
@@ -104,8 +105,9 @@ export async function updateProductFromForm(
     imagesFlag.action === 'replace' ? imageFiles(imagesFlag.value, 'additional_images') : undefined;
   const recurrence = input.recurrence === undefined ? undefined : parseRecurrence(input.recurrence);
   const taxes = input.taxes === undefined ? undefined : await taxesOf(deps, scope, input.taxes);
-  for (const image of [...(newDefault ? [newDefault] : []), ...(newImages ?? [])])
-    await saveImage(deps.media, image);
+  await Promise.all(
+    [...(newDefault ? [newDefault] : []), ...(newImages ?? [])].map((image) => saveImage(deps.media, image)),
+  );
 
   for (let attempt = 1; attempt <= 10; attempt++) {
     const read = await getProduct(deps, scope, id);
