@@ -281,8 +281,12 @@ export const textField = (max: number, options: { allowEmpty?: boolean } = {}) =
     ? v.pipe(v.string(), v.trim(), v.maxGraphemes(max))
     : v.pipe(v.string(), v.trim(), v.minLength(1), v.maxGraphemes(max));
 
-/** An e-mail address as cobro takes one: something@domain.tld, without spaces. */
-export const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+/** Longest e-mail address (RFC 5321's path limit); a longer one is no address. */
+export const maxEmailLength = 254;
+
+/** An e-mail address as cobro takes one: something@domain.tld, without spaces, 254 characters at most. */
+export const isEmail = (value: string) =>
+  value.length <= maxEmailLength && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
 /** A query value of digits only, as a safe integer (a count, a stock level). */
 export const digitsQuery = () =>

@@ -4,11 +4,11 @@
  */
 import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
-import { booleanField, isEmail, queryParameter, textField } from '../core/validation.ts';
+import { booleanField, isEmail, maxEmailLength, queryParameter, textField } from '../core/validation.ts';
 
 export const customerLimits = {
   name: 50,
-  email: 254,
+  email: maxEmailLength,
   phone: 32,
   country: 56,
   /** Serialized `metadata`, in bytes of UTF-8 JSON (the interface's 10KB). */

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { errorFields, expect400, expectEnvelope, expectMessage } from '../support/answers.ts';
-import { payThroughCheckout } from '../support/checkout.ts';
+import { createPayment, payThroughCheckout, submitCard } from '../support/checkout.ts';
 import { png } from '../support/images.ts';
 import { concurrently, statusCounts } from '../support/race.ts';
 import {
@@ -598,6 +598,23 @@ describe('isolation (D3)', () => {
 });
 
 describe('the customers checkout creates', () => {
+  it('a payer with a 254-character e-mail is searchable by its end; a longer one is refused on the page', async () => {
+    const { auth } = await newMerchant('customers-checkout-long');
+    const domain = '@long.example.com';
+    const email = `${'q'.repeat(254 - domain.length - 6)}tailz${sequence++ % 10}${domain}`;
+    expect(email).toHaveLength(254);
+    await payThroughCheckout(auth, { card: { email, cardholder_name: 'Long Mail' } });
+    // Its 254 suffixes pass one transaction: the rest are written right after the payment's.
+    const found = await api('GET', `${customersPath}?search=${encodeURIComponent(`qqtailz`)}`, { auth });
+    expect(found.status, found.text).toBe(200);
+    expect(found.json.map((c: { email: string }) => c.email)).toEqual([email]);
+    const payment = await createPayment(auth);
+    const refused = await submitCard(payment.url, { email: `${'r'.repeat(250)}${domain}` });
+    expect(refused.status, refused.html).toBe(400);
+    expect(refused.html).toContain('Enter a valid email address.');
+    expect((await api('GET', customersPath, { auth })).json.count).toBe(1);
+  });
+
   it('a payer who pays twice with one e-mail is one customer, listed and found by search like any other', async () => {
     const { auth } = await newMerchant('customers-checkout');
     const email = uniqueEmail('Payer');
