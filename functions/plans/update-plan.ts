@@ -3,6 +3,7 @@
  * interval and currency never change (400); a request that changes nothing answers type info.
  */
 
+import { assertModeFlags } from '../../shared/core/account.ts';
 import { BadRequest, envelope, NotFound } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
@@ -10,7 +11,7 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 import { imageField, storedImageOf } from '../../shared/media/images.ts';
 import { s3MediaStore, saveImage } from '../../shared/media/store.ts';
 import { planIdParam } from '../../shared/plans/path.ts';
-import { assertModeFlags, effectiveChanges } from '../../shared/plans/plan.ts';
+import { effectiveChanges } from '../../shared/plans/plan.ts';
 import { getPlan, updatePlan } from '../../shared/plans/repository.ts';
 import { immutablePlanFields, UpdatePlanSchema } from '../../shared/plans/schemas.ts';
 

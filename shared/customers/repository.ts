@@ -171,6 +171,19 @@ export async function getCustomer(deps: Deps, scope: Scope, id: string): Promise
   return customer;
 }
 
+/**
+ * The condition that the customer is stored at the version read (customers checkout created before
+ * versions existed have none): `#version_read` names the `version` attribute.
+ */
+function atVersion(read: Customer): { condition: string; values?: Record<string, number> } {
+  return read.version === undefined
+    ? { condition: 'attribute_exists(pk) AND attribute_not_exists(#version_read)' }
+    : {
+        condition: 'attribute_exists(pk) AND #version_read = :version_read',
+        values: { ':version_read': read.version },
+      };
+}
+
 /** Sets `changes` on the customer `read` as long as it is still at the version read. */
 function versionedUpdate(deps: Deps, read: Customer, changes: Partial<Customer>, now: string): TransactItem {
   const fields: Record<string, unknown> = { ...changes, updated_at: now, version: (read.version ?? 0) + 1 };
@@ -180,17 +193,14 @@ function versionedUpdate(deps: Deps, read: Customer, changes: Partial<Customer>,
       TableName: deps.table,
       Key: customerKey(scopeOf(read), read.id),
       UpdateExpression: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(', ')}`,
-      ConditionExpression:
-        read.version === undefined
-          ? 'attribute_exists(pk) AND attribute_not_exists(#version_read)'
-          : 'attribute_exists(pk) AND #version_read = :version_read',
+      ConditionExpression: atVersion(read).condition,
       ExpressionAttributeNames: {
         ...Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
         '#version_read': 'version',
       },
       ExpressionAttributeValues: {
         ...Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
-        ...(read.version === undefined ? {} : { ':version_read': read.version }),
+        ...atVersion(read).values,
       },
     },
   };
@@ -291,15 +301,17 @@ async function customerWithAddresses(
 export async function deleteCustomer(deps: Deps, scope: Scope, id: string, now: Date): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const { customer, addresses } = await customerWithAddresses(deps, scope, id);
-    const version =
-      customer.version === undefined
-        ? { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(version)' }
-        : {
-            ConditionExpression: 'attribute_exists(pk) AND version = :version',
-            ExpressionAttributeValues: { ':version': customer.version },
-          };
+    const { condition, values } = atVersion(customer);
     const writes: TransactItem[] = [
-      { Delete: { TableName: deps.table, Key: customerKey(scope, id), ...version } },
+      {
+        Delete: {
+          TableName: deps.table,
+          Key: customerKey(scope, id),
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#version_read': 'version' },
+          ...(values ? { ExpressionAttributeValues: values } : {}),
+        },
+      },
       {
         Delete: {
           TableName: deps.table,

@@ -28,6 +28,12 @@ function shardOf(id: string, count: number): number {
 /** Everything an account owns in one mode lives under this prefix. */
 const scope = (developerId: number, mode: Mode) => `ACCOUNT#${developerId}#${mode}`;
 
+/** The partition of a search term: its kind and first character. */
+const searchPartition = (developerId: number, mode: Mode, kind: string, term: string) =>
+  `${scope(developerId, mode)}#SEARCH#${kind}#${Array.from(term)[0] ?? ''}`;
+/** Between an entry's text and its record id (texts never hold control characters). */
+const searchSeparator = '\u001f';
+
 export const keys = {
   /** The account record: profile and key metadata (hashes, masks, dates). */
   account: (developerId: number): ItemKey => ({ pk: `ACCOUNT#${developerId}`, sk: 'ACCOUNT' }),
@@ -152,14 +158,12 @@ export const keys = {
    * One entry of a substring index (shared/db/search.ts): a suffix of a record's searchable text,
    * in the partition of its first character.
    */
-  searchPartition: (developerId: number, mode: Mode, kind: string, term: string) =>
-    `${scope(developerId, mode)}#SEARCH#${kind}#${Array.from(term)[0] ?? ''}`,
+  searchPartition,
   searchEntry: (developerId: number, mode: Mode, kind: string, term: string, recordId: string): ItemKey => ({
-    pk: `${scope(developerId, mode)}#SEARCH#${kind}#${Array.from(term)[0] ?? ''}`,
-    sk: `${term}\u001f${recordId}`,
+    pk: searchPartition(developerId, mode, kind, term),
+    sk: `${term}${searchSeparator}${recordId}`,
   }),
-  /** Between an entry's text and its record id (texts never hold control characters). */
-  searchSeparator: '\u001f',
+  searchSeparator,
 
   /** A tax of the account (integer id) and the counter that hands its ids out. */
   tax: (developerId: number, mode: Mode, taxId: number): ItemKey => ({

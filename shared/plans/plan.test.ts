@@ -2,10 +2,11 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import type { Account } from '../accounts/repository.ts';
 import type { Mode } from '../core/account.ts';
+import { assertModeFlags } from '../core/account.ts';
 import { BadRequest, type HttpError } from '../core/errors.ts';
 import { amountField, currencyOf, PricePrecisionError } from '../core/money/fields.ts';
 import { InvalidInput } from '../core/validation.ts';
-import { assertModeFlags, effectiveChanges, newPlan, type Plan, planView, priceScale } from './plan.ts';
+import { effectiveChanges, newPlan, type Plan, planView, priceScale } from './plan.ts';
 import { type CreatePlanInput, CreatePlanSchema } from './schemas.ts';
 
 const now = new Date('2026-11-20T10:30:00.000Z');

@@ -18,8 +18,6 @@ import { type CreatePlanInput, type Interval, type PlanView, planLimits } from '
 export const priceScale = 3;
 
 /** A plan as the table keeps it (keys aside). */
-export { assertModeFlags };
-
 export interface Plan {
   id: string;
   developer_id: number;

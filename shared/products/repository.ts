@@ -84,61 +84,52 @@ export function getProductForLink(deps: Deps, scope: Scope, id: string): Promise
 }
 
 /**
- * Replaces the stored product `read` by `next` (same id), moving its index entries, on the
- * condition that it is still active at the version read. False when another change came first.
+ * Reads the active product, makes `change(read)` of it and stores that in one transaction with its
+ * index entries (and, when it deactivates the product, its uncounting), on the condition that the
+ * product is still active at the version read; a concurrent change makes it read again.
  */
-export async function replaceProduct(deps: Deps, read: Product, next: Product): Promise<boolean> {
-  const put: TransactItem = {
-    Put: {
-      TableName: deps.table,
-      Item: productEntity.item(next),
-      ConditionExpression: 'attribute_exists(pk) AND active = :true AND version = :version',
-      ExpressionAttributeValues: { ':true': true, ':version': read.version },
-    },
-  };
-  try {
-    await writeWithIndex(deps, [put], productIndexWrites(deps, read, read, next));
-    return true;
-  } catch (error) {
-    if (conditionFailedAt(error).includes(0)) return false;
-    throw error;
-  }
-}
-
-/** Deactivates the product: out of the list, the count and the index; the item stays. */
-export async function deactivateProduct(deps: Deps, scope: Scope, id: string, now: Date): Promise<void> {
+export async function changeProduct(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+  change: (read: Product) => Product,
+): Promise<Product> {
   for (let attempt = 1; attempt <= 10; attempt++) {
     const read = await getProduct(deps, scope, id);
-    const at = now.toISOString();
-    const next: Product = {
-      ...read,
-      active: false,
-      deleted_at: at,
-      updated_at: at,
-      version: read.version + 1,
+    const next = change(read);
+    const put: TransactItem = {
+      Put: {
+        TableName: deps.table,
+        Item: productEntity.item(next),
+        ConditionExpression: 'attribute_exists(pk) AND active = :true AND version = :version',
+        ExpressionAttributeValues: { ':true': true, ':version': read.version },
+      },
     };
+    const uncount = next.active ? [] : [productCountUpdate(deps, scope, -1, next.updated_at)];
     try {
       await writeWithIndex(
         deps,
-        [
-          {
-            Put: {
-              TableName: deps.table,
-              Item: productEntity.item(next),
-              ConditionExpression: 'attribute_exists(pk) AND active = :true AND version = :version',
-              ExpressionAttributeValues: { ':true': true, ':version': read.version },
-            },
-          },
-          productCountUpdate(deps, scope, -1, at),
-        ],
-        productIndexWrites(deps, read, read, undefined),
+        [put, ...uncount],
+        productIndexWrites(deps, read, read, next.active ? next : undefined),
       );
-      return;
+      return next;
     } catch (error) {
       if (!conditionFailedAt(error).includes(0)) throw error;
     }
   }
   throw new Error('product changed by other requests 10 times in a row');
+}
+
+/** Deactivates the product: out of the list, the count and the index; the item stays. */
+export function deactivateProduct(deps: Deps, scope: Scope, id: string, now: Date): Promise<Product> {
+  const at = now.toISOString();
+  return changeProduct(deps, scope, id, (read) => ({
+    ...read,
+    active: false,
+    deleted_at: at,
+    updated_at: at,
+    version: read.version + 1,
+  }));
 }
 
 /** The list filters but `search`, as a DynamoDB filter (all combine with AND). */

@@ -24,7 +24,7 @@ import {
   priceOf,
   productTaxes,
 } from './product.ts';
-import { createProduct, getProduct, replaceProduct } from './repository.ts';
+import { changeProduct, createProduct } from './repository.ts';
 import { CreateProductSchema, UpdateProductSchema } from './schemas.ts';
 
 export type ProductDeps = Deps & { media: MediaStore };
@@ -109,8 +109,7 @@ export async function updateProductFromForm(
     [...(newDefault ? [newDefault] : []), ...(newImages ?? [])].map((image) => saveImage(deps.media, image)),
   );
 
-  for (let attempt = 1; attempt <= 10; attempt++) {
-    const read = await getProduct(deps, scope, id);
+  return changeProduct(deps, scope, id, (read) => {
     const changes: Partial<Product> = {};
     for (const field of [
       'name',
@@ -137,8 +136,6 @@ export async function updateProductFromForm(
     if (newDefault) changes.image_default = { media: newDefault.name } satisfies StoredImage;
     if (imagesFlag.action === 'remove') changes.images = [];
     if (newImages) changes.images = newImages.map((image) => ({ media: image.name }));
-    const next = changedProduct(read, changes, deps.clock());
-    if (await replaceProduct(deps, read, next)) return next;
-  }
-  throw new Error('product changed by other requests 10 times in a row');
+    return changedProduct(read, changes, deps.clock());
+  });
 }
