@@ -24,6 +24,7 @@ const areaOrder = [
   'plans',
   'taxes',
   'products',
+  'webhooks',
 ];
 const ports = ['db', 'events', 'mail', 'media', 'acquirer'];
 const notTest = '\\.test\\.ts$';

@@ -6,11 +6,13 @@
  */
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
+import { listen } from '../infra/local/listen.ts';
 import { processAlive } from '../infra/local/lock.ts';
 import { localEnvironment, readLocalInfo } from '../infra/local/stack.ts';
 import {
   createAccount,
   credentialsOf,
+  findApiKey,
   rotateClientSecret,
   updateProfile,
 } from '../shared/accounts/repository.ts';
@@ -20,18 +22,21 @@ import { HttpError } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';
 import { makeDeps } from '../shared/db/deps.ts';
 import { runPayouts } from '../shared/payouts/run.ts';
+import { deadLetters } from '../shared/webhooks/repository.ts';
+import { secretBox } from '../shared/webhooks/secrets.ts';
 
 const usage = `usage: cobro <command> [options]
 
 commands:
   accounts create --name NAME --email EMAIL [--company-name NAME] [--page URL]
-                  [--logo URL] [--statement-descriptor TEXT] [--json]
+                  [--logo URL] [--statement-descriptor TEXT] [--language en|es] [--json]
       creates an account with its test and live keys and OAuth client credentials;
       the keys and the client secret are shown only here.
 
   accounts update --id ID [--company-name NAME] [--page URL] [--logo URL]
-                  [--statement-descriptor TEXT] [--json]
-      sets the profile plans show (company_name, page, image_dev, credit_card_description);
+                  [--statement-descriptor TEXT] [--language en|es] [--json]
+      sets the profile plans show (company_name, page, image_dev, credit_card_description)
+      and the language of the account's e-mails (default en);
       an empty value ("") clears a field, an option left out keeps it.
 
   accounts rotate-client-secret --id ID [--json]
@@ -41,6 +46,18 @@ commands:
   payouts run [--now ISO8601]
       marks the live charges due at --now (default: now) as paid out (older than the
       2-day payout delay) and prints a JSON summary; the deployed stack runs it hourly.
+
+  webhooks listen [--key sk_test_...] [--forward-to URL] [--events TYPE,TYPE]
+      registers a temporary test-mode webhook endpoint on the local stack (for the account of
+      --key, default the demo account), prints each delivery as it arrives (type, event id, the
+      status answered, whether its signature verified), forwards it with its signature headers
+      to --forward-to when given (answering cobro with that status), and removes the endpoint
+      on Ctrl-C. Local stack only.
+
+  webhooks dead-letters [--days N] [--now ISO8601]
+      lists the webhook deliveries that ran out of retries in the N days (default 7) up to
+      --now (default: now), newest first, as JSON lines; redeliver one with
+      POST /v1/events/{id}/redeliver/ once its endpoint is mended.
 
   search reindex
       writes the substring-search entries (plan names, product names and SKUs, customers'
@@ -58,6 +75,7 @@ const profileFields = {
   statement_descriptor: v.optional(
     v.pipe(v.string(), v.maxLength(22, 'statement-descriptor: at most 22 characters (card networks limit)')),
   ),
+  language: v.optional(v.picklist(['en', 'es'], 'language: en or es')),
 };
 
 const accountId = v.pipe(
@@ -122,6 +140,7 @@ const profileOptions = {
   page: { type: 'string' },
   logo: { type: 'string' },
   'statement-descriptor': { type: 'string' },
+  language: { type: 'string' },
   json: { type: 'boolean', default: false },
   'state-dir': { type: 'string' },
 } as const;
@@ -131,12 +150,14 @@ function profileOf(values: {
   page?: string;
   logo?: string;
   'statement-descriptor'?: string;
+  language?: string;
 }) {
   return {
     company_name: values['company-name'],
     page: values.page,
     logo: values.logo,
     statement_descriptor: values['statement-descriptor'],
+    language: values.language,
   };
 }
 
@@ -243,7 +264,69 @@ async function searchReindex(args: string[]): Promise<void> {
   console.log(JSON.stringify(await reindexSearch(makeDeps())));
 }
 
+async function webhooksListen(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      key: { type: 'string' },
+      'forward-to': { type: 'string' },
+      events: { type: 'string' },
+      'state-dir': { type: 'string' },
+    },
+  });
+  if (process.env[envNames.table]) throw new UsageError('webhooks listen works on the local stack only');
+  const forwardTo = values['forward-to'];
+  if (forwardTo !== undefined && !URL.canParse(forwardTo))
+    throw new UsageError(`--forward-to: not a URL: ${forwardTo}`);
+  await target(values['state-dir']);
+  const key = values.key ?? readLocalInfo(values['state-dir']).demo?.test_key;
+  if (!key) throw new UsageError('--key is required (this stack has no demo account)');
+  const deps = makeDeps();
+  const found = await findApiKey(deps, key);
+  if (!found) throw new UsageError('--key: not a key of this stack');
+  if (found.mode !== 'test') throw new UsageError('--key: listen takes a test key (sk_test_…)');
+  const listener = await listen(
+    { ...deps, secrets: secretBox() },
+    { developerId: found.developerId, mode: 'test' },
+    {
+      ...(forwardTo ? { forwardTo } : {}),
+      ...(values.events ? { events: values.events.split(',').map((type) => type.trim()) } : {}),
+      print: (line) => console.log(line),
+    },
+  );
+  console.log(
+    `Ready. Test events of account ${found.developerId} come to ${listener.url} (endpoint ${listener.endpointId}).`,
+  );
+  console.log(`Webhook signing secret: ${listener.secret}`);
+  console.log(forwardTo ? `Forwarding to ${forwardTo}. Ctrl-C stops.` : 'Ctrl-C stops.');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await listener.stop();
+  console.log(`Removed endpoint ${listener.endpointId}.`);
+}
+
+async function webhooksDeadLetters(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      days: { type: 'string', default: '7' },
+      now: { type: 'string' },
+      'state-dir': { type: 'string' },
+    },
+  });
+  const days = Number(values.days);
+  if (!Number.isInteger(days) || days < 1 || days > 30) throw new UsageError('--days: 1 to 30');
+  const now = values.now === undefined ? new Date() : new Date(values.now);
+  if (Number.isNaN(now.getTime())) throw new UsageError(`--now: not an ISO 8601 time: ${values.now}`);
+  await target(values['state-dir']);
+  for (const letter of await deadLetters(makeDeps(), now, days)) console.log(JSON.stringify(letter));
+}
+
 const commands: Record<string, (args: string[]) => Promise<void>> = {
+  'webhooks listen': webhooksListen,
+  'webhooks dead-letters': webhooksDeadLetters,
   'search reindex': searchReindex,
   'payouts run': payoutsRun,
   'accounts create': accountsCreate,

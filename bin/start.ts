@@ -105,7 +105,10 @@ console.log(`cobro listening on ${info.api_url}
     client_secret  ${demo.client_secret}
   health           ${info.health_url}
   checkout         ${info.checkout_url}/<token>  (the redirect POST /v1/payments/ answers)
-  sent e-mail      ${info.mail_inbox_url}
+  sent e-mail      ${info.mail_inbox_url}  (every e-mail the stack sent, JSON at /store)
+  webhooks         npm run cli -- webhooks listen [--forward-to URL]  (prints each delivery)
+                   deliveries: GET ${info.api_url}/v1/webhook-endpoints/<id>/deliveries/
+                   events:     GET ${info.api_url}/v1/events/
   DynamoDB Local   ${info.endpoints.dynamodb}  (table ${info.table})
   S3 emulator      ${info.endpoints.s3}  (bucket ${info.media_bucket})
   EventBridge      ${info.endpoints.eventbridge}

@@ -18,18 +18,26 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { type EventRule, eventRules, type Schedule, schedules } from '../shared/api/event-rules.ts';
+import {
+  type EventRule,
+  eventRules,
+  outboxRelay,
+  type Schedule,
+  schedules,
+} from '../shared/api/event-rules.ts';
 import { authorizer, fallback, routes } from '../shared/api/routes.ts';
 import { envNames } from '../shared/core/config.ts';
 import { isHostName } from '../shared/core/host-name.ts';
 import { tableDefinition } from '../shared/db/table.ts';
 import { eventSource } from '../shared/events/event.ts';
+import { outboxFilterPattern } from '../shared/events/outbox.ts';
 import type { Access, Route } from '../shared/http/route.ts';
 import { routeTableOf } from '../shared/http/route.ts';
 import { CobroApi } from './api.ts';
@@ -147,6 +155,7 @@ export class CobroStack extends Stack {
   readonly mediaBucket: s3.Bucket;
   readonly tokenSecret: secretsmanager.Secret;
   readonly fingerprintSecret: secretsmanager.Secret;
+  readonly webhookKey: secretsmanager.Secret;
   readonly api: CobroApi;
   private readonly mailFrom: string;
   private readonly functions = new Map<string, { fn: NodejsFunction; access: Access }>();
@@ -175,6 +184,7 @@ export class CobroStack extends Stack {
         projectionType: dynamodb.ProjectionType.ALL,
       })),
       timeToLiveAttribute: tableDefinition.ttlAttribute,
+      dynamoStream: dynamodb.StreamViewType[tableDefinition.streamView],
       billing: dynamodb.Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: stage === 'prod',
@@ -221,6 +231,16 @@ export class CobroStack extends Stack {
         'A new key only makes Idempotency-Keys stored in the last 24 hours answer 409 instead of replaying; functions read it at deploy time (dynamic reference), so a scheduled rotation would not reach them. Rotate deliberately by putting a new value and redeploying.',
     });
 
+    this.webhookKey = new secretsmanager.Secret(this, 'WebhookKey', {
+      description: `cobro ${stage}: AES key that encrypts webhook endpoints' signing secrets at rest`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    Validations.of(this.webhookKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Stored signing secrets are encrypted under this key: a new value makes them unreadable, so endpoints would need new secrets (rotate-secret). Functions read it at deploy time (dynamic reference); rotate deliberately.',
+    });
+
     const apiFunction = (
       handler: string,
       access: Access,
@@ -256,10 +276,43 @@ export class CobroStack extends Stack {
       new events.Rule(this, ruleId, {
         eventBus: this.bus,
         ruleName: rule.name,
-        eventPattern: { source: [eventSource], detailType: [...rule.detailTypes] },
+        eventPattern: { source: [rule.source ?? eventSource], detailType: [...rule.detailTypes] },
         targets: [new targets.LambdaFunction(target, { deadLetterQueue, retryAttempts: 2 })],
       });
     }
+
+    // The outbox relay: stored events leave the table through its stream (shared/events/outbox.ts).
+    // Lambda's event source mapping filters for new event items, retries a failed batch from the
+    // first record the relay reports, and after a day of failures parks the batch's description in
+    // a queue an operator reads (the records themselves stay in the table, listed by GET /v1/events/).
+    const relayDeadLetters = new sqs.Queue(this, 'OutboxRelayDlq', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(relayDeadLetters).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "This queue is itself a dead-letter queue: the stream mapping's on-failure destination for the outbox relay.",
+    });
+    const relay = this.handlerFunction({
+      handler: outboxRelay.handler,
+      access: outboxRelay.access,
+      timeout: Duration.seconds(60),
+    });
+    relay.addEventSource(
+      new lambdaEvents.DynamoEventSource(this.table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(0),
+        reportBatchItemFailures: true,
+        retryAttempts: 10_000,
+        maxRecordAge: Duration.days(1),
+        parallelizationFactor: 4,
+        onFailure: new lambdaEvents.SqsDlq(relayDeadLetters),
+        filters: [lambda.FilterCriteria.filter(outboxFilterPattern(outboxRelay.entities))],
+      }),
+    );
 
     for (const schedule of props.schedules ?? schedules) {
       const ruleId = `${pascalCase(schedule.name)}Schedule`;
@@ -339,6 +392,9 @@ export class CobroStack extends Stack {
     if (spec.access.fingerprintSecret) {
       // The same dynamic reference as the token secret: the template never holds the value.
       environment[envNames.fingerprintSecret] = this.fingerprintSecret.secretValue.unsafeUnwrap();
+    }
+    if (spec.access.webhookKey) {
+      environment[envNames.webhookKey] = this.webhookKey.secretValue.unsafeUnwrap();
     }
 
     const fn = new NodejsFunction(this, id, {

@@ -7,10 +7,9 @@ import { rotateApiKey } from '../../shared/accounts/repository.ts';
 import { RotateApiKeySchema } from '../../shared/auth/schemas.ts';
 import { BadRequest, envelope, Forbidden } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { eventPublisher, sendCommitted } from '../../shared/events/publish.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 
-const deps = { ...makeDeps(), events: eventPublisher() };
+const deps = makeDeps();
 
 export const handler = endpoint(async ({ body, account, lang }) => {
   const parsed = v.safeParse(RotateApiKeySchema, body);
@@ -19,8 +18,7 @@ export const handler = endpoint(async ({ body, account, lang }) => {
   // D3 (amended): a test key may rotate only the test key; a live key or a bearer token either.
   if (account.keyMode === 'test' && type === 'live') throw new Forbidden('api_key_rotation_forbidden');
   const rotated = await rotateApiKey(deps, account.developerId, type);
-  // The rotation has committed: the caller gets the new key even if the send is lost (it is logged).
-  await sendCommitted(deps.events, rotated.event);
+  // `api_key.rotated` was stored in the rotation's transaction; the table's stream sends it.
   return {
     status: 200,
     body: envelope(200, 'api_key_rotated', lang, {

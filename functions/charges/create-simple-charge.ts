@@ -8,10 +8,9 @@ import { LegacyChargeSchema } from '../../shared/charges/legacy.ts';
 import { chargeCard } from '../../shared/charges/service.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { eventPublisher } from '../../shared/events/publish.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 
-const deps = { ...makeDeps(), acquirer: configuredAcquirer(), events: eventPublisher() };
+const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
 
 export const handler = endpoint(async ({ body, account, mode }) => {
   const input = validate(LegacyChargeSchema, body);

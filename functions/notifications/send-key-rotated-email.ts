@@ -1,27 +1,38 @@
-/** Target of `api_key.rotated`: tells the account's owner by e-mail that a key was replaced. */
+/**
+ * Target of `api_key.rotated`: tells the account's owner by e-mail, in the account's language, that
+ * a key was replaced. A second delivery of the same event sends nothing (D13).
+ */
 import type { EventBridgeEvent } from 'aws-lambda';
+import { merchantName } from '../../shared/accounts/account.ts';
 import { apiKeyRotated } from '../../shared/accounts/events.ts';
 import { getAccount } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { sendOnce } from '../../shared/mail/once.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
+import { mailLanguage, mailTemplates } from '../../shared/mail/templates.ts';
 
 const deps = makeDeps();
 const mailer = sesMailer();
 
 export const handler = async (event: EventBridgeEvent<'api_key.rotated', unknown>): Promise<void> => {
-  const { developer_id: developerId, data } = apiKeyRotated.read(event.detail);
+  const detail = apiKeyRotated.read(event.detail);
+  const { developer_id: developerId, data } = detail;
   const account = await getAccount(deps, developerId);
   if (!account) return; // the account is gone: nobody to tell
-  await mailer.send({
+  const mail = mailTemplates.apiKeyRotated({
+    // `language` is read loosely: an account stored before D2 added it has none (English).
+    language: mailLanguage((account as { language?: unknown }).language),
+    merchant: { name: merchantName(account), logoUrl: account.logo ?? null },
+    ownerName: account.name,
+    developerId,
+    keyType: data.type,
+    keyEnding: data.key.slice(-4),
+    rotatedAt: data.created_at,
+  });
+  await sendOnce(deps, mailer, {
+    eventId: detail.id,
     to: account.email,
-    subject: `Your cobro ${data.type} API key was rotated`,
-    text: [
-      `Hello ${account.name},`,
-      '',
-      `The ${data.type} API key of your cobro account ${developerId} was replaced at ${data.created_at}.`,
-      `The new key ends in ${data.key.slice(-4)}. The previous key stops working within 60 seconds.`,
-      '',
-      'If you did not do this, rotate both keys now and review who has access to your account.',
-    ].join('\n'),
+    mail,
+    owner: { developerId, mode: detail.test ? 'test' : 'live' },
   });
 };

@@ -4,13 +4,12 @@
  */
 import { envelope } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { eventPublisher } from '../../shared/events/publish.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { planIdParam } from '../../shared/plans/path.ts';
 import { removePlan } from '../../shared/plans/service.ts';
 
-const deps = { ...makeDeps(), events: eventPublisher(), baseUrl: publicBaseUrl() };
+const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
 
 export const handler = endpoint(async ({ params, account, mode, lang }) => {
   await removePlan(deps, { developerId: account.developerId, mode }, planIdParam(params.id));

@@ -1,11 +1,17 @@
 /**
  * Target of `plan.deleted`: confirms the deletion to the account's owner by e-mail, with how many
- * active subscriptions the deletion cancels. Everything it says comes from the event's detail.
+ * active subscriptions the deletion cancels. What it says comes from the event's detail; the
+ * account is read only for the language of its e-mails (D2). A second delivery sends nothing (D13).
  */
 import type { EventBridgeEvent } from 'aws-lambda';
+import { getAccount } from '../../shared/accounts/repository.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { sendOnce } from '../../shared/mail/once.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
+import { mailLanguage, mailTemplates } from '../../shared/mail/templates.ts';
 import { planDeleted } from '../../shared/plans/events.ts';
 
+const deps = makeDeps();
 const mailer = sesMailer();
 
 export const handler = async (event: EventBridgeEvent<'plan.deleted', unknown>): Promise<void> => {
@@ -13,19 +19,29 @@ export const handler = async (event: EventBridgeEvent<'plan.deleted', unknown>):
   const { object: plan, account } = detail.data;
   if (!account.email) return; // the account is gone: nobody to tell
   const { information: info } = plan;
+  const stored = await getAccount(deps, account.developer_id);
   const mode = detail.test ? 'test' : 'live';
-  await mailer.send({
+  const mail = mailTemplates.planDeletedMerchant({
+    // `language` is read loosely: an account stored before D2 added it has none (English).
+    language: mailLanguage((stored as { language?: unknown } | undefined)?.language),
+    merchant: { name: account.company_name || account.name, logoUrl: info.image_dev },
+    ownerName: account.name,
+    mode,
+    plan: {
+      id: plan.key,
+      name: info.name,
+      amount: info.amount,
+      currency: info.currency,
+      interval: info.interval,
+      intervalCount: info.interval_count,
+    },
+    activeSubscriptions: info.count,
+    deletedAt: detail.created_at,
+  });
+  await sendOnce(deps, mailer, {
+    eventId: detail.id,
     to: account.email,
-    subject: `Your cobro plan "${info.name}" was deleted`,
-    text: [
-      `Hello ${account.name},`,
-      '',
-      `The ${mode} plan "${info.name}" (${plan.key}), ${info.amount} ${info.currency} every ${info.interval_count} ${info.interval}(s), was deleted at ${detail.created_at}.`,
-      info.count === 1
-        ? 'Its 1 active subscription is canceled and its customer is told by e-mail.'
-        : `Its ${info.count} active subscriptions are canceled and their customers are told by e-mail.`,
-      '',
-      'A deleted plan cannot be restored. To stop new sign-ups but keep a plan, archive it instead (PUT with "active": false).',
-    ].join('\n'),
+    mail,
+    owner: { developerId: detail.developer_id, mode },
   });
 };

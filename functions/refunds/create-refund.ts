@@ -5,12 +5,11 @@
 import { configuredAcquirer } from '../../shared/acquirer/configured.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { eventPublisher } from '../../shared/events/publish.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { CreateRefundSchema, refundView } from '../../shared/refunds/refund.ts';
 import { refundCharge } from '../../shared/refunds/service.ts';
 
-const deps = { ...makeDeps(), acquirer: configuredAcquirer(), events: eventPublisher() };
+const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
 
 export const handler = endpoint(async ({ body, account, mode }) => {
   const input = validate(CreateRefundSchema, body);

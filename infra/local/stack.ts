@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import S3rver from '@20minutes/s3rver';
 import sesEmulator from 'aws-ses-v2-local';
+import { outboxRelay, schedules } from '../../shared/api/event-rules.ts';
 import { fallback } from '../../shared/api/routes.ts';
 
 // The package is CommonJS with a default export: Node's ESM loader puts it behind `.default`,
@@ -22,6 +23,7 @@ import { envNames } from '../../shared/core/config.ts';
 import { ensureTable, superviseDynamo } from './dynamodb.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
+import { invoke } from './lambda.ts';
 import { acquireLock } from './lock.ts';
 import { persistSentMail } from './mail.ts';
 import { onFreePort, portIsFree } from './ports.ts';
@@ -34,6 +36,7 @@ import {
   newSecrets,
   writePrivate,
 } from './state.ts';
+import { startStreamReader } from './streams.ts';
 
 export type { DemoAccount } from './state.ts';
 
@@ -74,6 +77,8 @@ export interface LocalInfo {
   token_secret: string;
   /** Keys the fingerprints of idempotent requests (FINGERPRINT_SECRET); local only, like token_secret. */
   fingerprint_secret: string;
+  /** Encrypts webhook signing secrets at rest (WEBHOOK_KEY); local only, like token_secret. */
+  webhook_key: string;
   /** The key pair DynamoDB Local and the S3 emulator know this stack by. */
   aws_credentials: LocalCredentials;
   demo?: DemoAccount;
@@ -105,6 +110,9 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     [envNames.mailFrom]: info.mail_from,
     [envNames.tokenSecret]: info.token_secret,
     [envNames.fingerprintSecret]: info.fingerprint_secret,
+    [envNames.webhookKey]: info.webhook_key,
+    // A developer's laptop receives test webhooks on loopback (never so when deployed).
+    [envNames.webhookPrivateTargets]: 'allow',
     [envNames.publicBaseUrl]: info.api_url,
     ...fallback.environment,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
@@ -304,6 +312,37 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     };
     // Before any request reaches a handler: public URLs start with the gateway's own origin.
     Object.assign(process.env, localEnvironment(info));
+    // The outbox: stored events reach the bus through the table's stream, as in AWS.
+    const reader = await startStreamReader({
+      endpoint: dynamo.endpoint,
+      region,
+      credentials,
+      table: partial.table,
+      relay: (event) => invoke(projectRoot, outboxRelay.handler, event, 30_000),
+      ...(inMemory ? {} : { checkpointFile: join(stateDir, 'stream-checkpoint.json') }),
+      onNotice,
+    });
+    stops.push(reader.stop);
+    // Schedules the stack runs by itself (the webhook retry sweep); others run through the CLI.
+    for (const schedule of schedules) {
+      if (!schedule.localEveryMs) continue;
+      let running = false;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        invoke(
+          projectRoot,
+          schedule.target,
+          { source: 'aws.events', 'detail-type': 'Scheduled Event' },
+          60_000,
+        )
+          .catch((error: Error) => onNotice(`${schedule.name}: ${error.message}`))
+          .finally(() => {
+            running = false;
+          });
+      }, schedule.localEveryMs);
+      stops.push(async () => clearInterval(timer));
+    }
     const infoPath = writeLocalInfo(stateDir, info);
     // Runs before the lock's release (stops run in reverse): local.json never outlives the lock.
     stops.splice(1, 0, async () => removeLocalInfo(stateDir, process.pid));

@@ -29,6 +29,8 @@ export interface StackSecrets {
   token_secret: string;
   /** Keys the fingerprints of idempotent requests (FINGERPRINT_SECRET). */
   fingerprint_secret: string;
+  /** Encrypts webhook endpoints' signing secrets at rest (WEBHOOK_KEY). */
+  webhook_key: string;
   aws_credentials: LocalCredentials;
   demo?: DemoAccount;
 }
@@ -47,6 +49,7 @@ export function newSecrets(): StackSecrets {
   return {
     token_secret: randomBytes(48).toString('base64url'),
     fingerprint_secret: randomBytes(48).toString('base64url'),
+    webhook_key: randomBytes(48).toString('base64url'),
     aws_credentials: newCredentials(),
   };
 }
@@ -86,6 +89,7 @@ export function loadPersistentSecrets(stateDir: string): StackSecrets {
     fingerprint_secret: isString(from.fingerprint_secret)
       ? from.fingerprint_secret
       : fresh.fingerprint_secret,
+    webhook_key: isString(from.webhook_key) ? from.webhook_key : fresh.webhook_key,
     aws_credentials:
       isString(credentials?.access_key_id) && isString(credentials?.secret_access_key)
         ? { access_key_id: credentials.access_key_id, secret_access_key: credentials.secret_access_key }

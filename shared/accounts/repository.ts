@@ -56,6 +56,8 @@ export interface AccountProfile {
   page?: string;
   logo?: string;
   statement_descriptor?: string;
+  /** The language of the e-mails sent for the account (D2). @default 'en' */
+  language?: 'en' | 'es';
 }
 
 export interface Account extends AccountProfile {

@@ -3,13 +3,18 @@
  * EventBridge rule per row; the local event bus delivers by the same rows.
  */
 import { apiKeyRotated } from '../accounts/events.ts';
-import { eventSource } from '../events/event.ts';
+import { eventEntity, eventSource } from '../events/event.ts';
 import type { Access } from '../http/route.ts';
 import { planDeleted } from '../plans/events.ts';
+import { taskDue } from '../webhooks/delivery.ts';
+import { taskEntityTag } from '../webhooks/repository.ts';
+import { eventCatalogue } from './events.ts';
 
 export interface EventRule {
   /** Rule name, unique, kebab-case. */
   name: string;
+  /** The `source` it matches. @default eventSource (`cobro`) */
+  source?: string;
   /** EventBridge `detail-type` values the rule matches. */
   detailTypes: readonly string[];
   /** Target handler module, relative to the project root; it exports `handler`. */
@@ -22,20 +27,46 @@ export const eventRules: readonly EventRule[] = [
     name: 'api-key-rotated-email',
     detailTypes: [apiKeyRotated.type],
     target: 'functions/notifications/send-key-rotated-email.ts',
-    access: { table: 'read', mail: true },
+    // Writes the sent-once marker (shared/mail/once.ts).
+    access: { table: 'write', mail: true },
   },
   {
     name: 'plan-deleted-email',
     detailTypes: [planDeleted.type],
     target: 'functions/plans/notify-plan-deleted.ts',
-    access: { mail: true },
+    access: { table: 'write', mail: true },
+  },
+  {
+    name: 'webhooks-fan-out',
+    detailTypes: eventCatalogue.map((type) => type.type),
+    target: 'functions/webhooks/fan-out-event.ts',
+    access: { table: 'write' },
+  },
+  {
+    name: 'webhooks-deliver',
+    source: taskDue.source,
+    detailTypes: [taskDue.type],
+    target: 'functions/webhooks/deliver-webhook.ts',
+    access: { table: 'write', webhookKey: true },
   },
 ];
 
+/**
+ * The outbox relay: the function the table's stream feeds (shared/events/outbox.ts). The CDK app
+ * maps it to the stream with the outbox filter; the local stack's stream reader invokes it.
+ */
+export const outboxRelay = {
+  handler: 'functions/events/relay-events.ts',
+  access: { events: true },
+  /** New items of these entities leave through the stream: events, and webhook tasks to run. */
+  entities: [eventEntity, taskEntityTag],
+} as const satisfies { handler: string; access: Access; entities: readonly string[] };
+
 /** The rules an event with this source and detail-type matches. */
 export function rulesFor(source: string, detailType: string): EventRule[] {
-  if (source !== eventSource) return [];
-  return eventRules.filter((rule) => rule.detailTypes.includes(detailType));
+  return eventRules.filter(
+    (rule) => (rule.source ?? eventSource) === source && rule.detailTypes.includes(detailType),
+  );
 }
 
 /** A step the deployed stack runs on a schedule (the CLI runs the same step on demand, D2). */
@@ -45,6 +76,8 @@ export interface Schedule {
   expression: string;
   target: string;
   access: Access;
+  /** How often the local stack runs it (ms); unset: only on demand (the CLI). @default never */
+  localEveryMs?: number;
 }
 
 export const schedules: readonly Schedule[] = [
@@ -53,5 +86,13 @@ export const schedules: readonly Schedule[] = [
     expression: 'rate(1 hour)',
     target: 'functions/payouts/run-payouts.ts',
     access: { table: 'write' },
+  },
+  {
+    // EventBridge's finest rate; a retry is due 5 s after a failure and runs at the next sweep.
+    name: 'webhooks-retry',
+    expression: 'rate(1 minute)',
+    target: 'functions/webhooks/retry-due.ts',
+    access: { table: 'read', events: true },
+    localEveryMs: 1_000,
   },
 ];

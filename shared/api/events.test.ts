@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { eventSource } from '../events/event.ts';
 import { eventRules } from './event-rules.ts';
 import { eventCatalogue } from './events.ts';
 
@@ -22,10 +23,17 @@ describe('the event catalogue', () => {
     expect(types).toContain('payment.succeeded');
   });
 
-  it('has every type an event rule listens for', () => {
+  it('has every type a rule on cobro events listens for', () => {
     const types = new Set(eventCatalogue.map((event) => event.type));
-    for (const rule of eventRules)
+    const onCobroEvents = eventRules.filter((rule) => (rule.source ?? eventSource) === eventSource);
+    expect(onCobroEvents.length).toBeGreaterThan(0);
+    for (const rule of onCobroEvents)
       for (const type of rule.detailTypes) expect(types.has(type), type).toBe(true);
+  });
+
+  it('hands webhooks every type of the catalogue', () => {
+    const fanOut = eventRules.find((rule) => rule.name === 'webhooks-fan-out');
+    expect(new Set(fanOut?.detailTypes)).toEqual(new Set(eventCatalogue.map((event) => event.type)));
   });
 
   it("checks a received event's data against its schema", () => {

@@ -1,35 +1,32 @@
 /**
- * The OpenAPI 3.0 document of the running API, built from the route table and the same valibot
- * schemas the handlers validate requests with and type their answers by, so it cannot drift from
- * what the service does.
+ * The OpenAPI 3.1 document of the running API, built from the route table, the event catalogue and
+ * the same valibot schemas the handlers validate requests with and type their answers by (and events
+ * their data by), so it cannot drift from what the service does.
  */
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import { errorSchemas } from '../core/envelopes.ts';
 import { queryParametersOf } from '../core/validation.ts';
+import type { EventType } from '../events/event.ts';
+import { webhookBodySchema } from '../events/webhook-body.ts';
 import { type Answer, type ErrorAnswer, type Route, segments } from '../http/route.ts';
+import { eventCatalogue } from './events.ts';
 import { routes } from './routes.ts';
 
 type Json = Record<string, unknown>;
 
 /**
- * A JSON Schema of the OpenAPI 3.0 dialect: what a client sends (`input`: defaults make a field
- * optional) or what it receives (`output`). Objects whose fields are all optional get no `required`
- * (3.0 wants it non-empty), and a null literal is marked `nullable`, without which 3.0 allows no null.
+ * A JSON Schema of the OpenAPI 3.1 dialect (JSON Schema 2020-12): what a client sends (`input`:
+ * defaults make a field optional) or what it receives (`output`). The document's dialect is the
+ * default, so the converter's `$schema` is left out.
  */
 export function openApiSchema(schema: GenericSchema, typeMode: ConversionConfig['typeMode']): Json {
-  const tidy = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(tidy);
-    if (!node || typeof node !== 'object') return node;
-    const out: Json = {};
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'required' && Array.isArray(value) && value.length === 0) continue;
-      out[key] = tidy(value);
-    }
-    if (Array.isArray(out.enum) && out.enum.includes(null)) out.nullable = true;
-    return out;
-  };
-  return tidy(toJsonSchema(schema, { target: 'openapi-3.0', errorMode: 'ignore', typeMode })) as Json;
+  const { $schema: _dialect, ...json } = toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    errorMode: 'ignore',
+    typeMode,
+  });
+  return json;
 }
 
 const errorRef = (body: ErrorAnswer['body']) => `#/components/schemas/${body}`;
@@ -146,13 +143,97 @@ function operation(route: Route): Json {
       ? {
           requestBody: {
             // A PUT of no fields changes nothing and is answered; a POST always needs its fields.
-            required: route.method === 'POST' || Array.isArray(bodySchema.required),
+            required:
+              route.method === 'POST' ||
+              (Array.isArray(bodySchema.required) && bodySchema.required.length > 0),
             content: Object.fromEntries(bodyTypes.map((type) => [type, { schema: bodySchema }])),
           },
         }
       : {}),
     responses,
   };
+}
+
+/**
+ * One line per event type for its webhook; a type the catalogue gains without a line here still gets
+ * an entry, with the generic line of `eventSummary`.
+ */
+const eventDescriptions: Record<string, string> = {
+  'api_key.rotated': 'An API key was rotated: its mode, the new key masked, and when.',
+  'charge.succeeded': 'A card was charged without a checkout (the legacy charge): the charge.',
+  'payment.succeeded': 'A checkout was paid: the payment, completed, with its `charge_id`.',
+  'payment.failed': 'A checkout attempt was declined (each one is sent): the payment, with `decline_reason`.',
+  'refund.created': 'A refund was recorded against a charge: the refund.',
+  'plan.deleted': 'A plan was deleted: the plan as it was, and its owner.',
+  'subscription.created': 'A subscription was created.',
+  'subscription.activated': 'A subscription was activated by its first payment.',
+  'subscription.renewed': 'A subscription was renewed for another period.',
+  'subscription.payment_failed': "A subscription's renewal payment failed.",
+  'subscription.canceled': 'A subscription was canceled.',
+  'payment_link.paid': 'A payment link was paid.',
+};
+
+/** The one-line description of an event type's webhook. */
+export const eventSummary = (type: string): string =>
+  eventDescriptions[type] ?? `Sent when a ${type} event occurs.`;
+
+const retrySchedule = '5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h';
+
+const deliveryDescription = `Delivered per Standard Webhooks (verify with the \`standardwebhooks\` package and the endpoint's secret) to every enabled endpoint of the account and mode that subscribes to the type. At least once: an answer other than 2xx, or none within 10 s, is retried after ${retrySchedule} (about 3 days), then the delivery is marked failed; deduplicate by \`webhook-id\`.`;
+
+const webhookHeaders = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    schema: { type: 'string' },
+    description: 'The message id: the same on every retry of a delivery, so a receiver can drop duplicates.',
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+    description:
+      'When this attempt was sent, in seconds since the Unix epoch; it is part of the signed content.',
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/]+={0,2}( v1,[A-Za-z0-9+/]+={0,2})*$' },
+    description:
+      "Space-separated signatures `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint's secret. For 24 hours after the secret is rotated there are two, one by the old secret and one by the new.",
+  },
+];
+
+/** The webhook of one event type: a POST to the endpoint with the event's body and signature headers. */
+function webhook(eventType: EventType<unknown>): Json {
+  const summary = eventSummary(eventType.type);
+  return {
+    post: {
+      summary,
+      description: `${summary}\n\n${deliveryDescription}`,
+      parameters: webhookHeaders,
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: openApiSchema(webhookBodySchema(eventType), 'output') } },
+      },
+      responses: {
+        '2XX': { description: 'Received: the delivery is done (the answer body is ignored).' },
+        '410': {
+          description:
+            'Gone: cobro disables the endpoint (`enabled` false), which then receives nothing until a PUT with `"enabled": true`.',
+        },
+        default: { description: `Not received: retried after ${retrySchedule}.` },
+      },
+    },
+  };
+}
+
+/** The `webhooks` of the document: one per event type of the catalogue, keyed by the type. */
+export function webhooks(catalogue: readonly EventType<unknown>[]): Record<string, Json> {
+  return Object.fromEntries(catalogue.map((eventType) => [eventType.type, webhook(eventType)]));
 }
 
 /** The document, with `serverUrl` as its only server. */
@@ -165,7 +246,7 @@ export function openApiDocument(serverUrl: string): Json {
     Object.entries(errorSchemas).map(([name, schema]) => [name, openApiSchema(schema, 'output')]),
   );
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
     info: {
       title: 'cobro',
       version: '1',
@@ -174,6 +255,7 @@ export function openApiDocument(serverUrl: string): Json {
     },
     servers: [{ url: serverUrl }],
     paths,
+    webhooks: webhooks(eventCatalogue),
     components: {
       securitySchemes: {
         basicAuth: {

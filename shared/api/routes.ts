@@ -10,6 +10,8 @@ import { plansRoutes } from '../plans/routes.ts';
 import { productsRoutes } from '../products/routes.ts';
 import { refundsRoutes } from '../refunds/routes.ts';
 import { taxesRoutes } from '../taxes/routes.ts';
+import { webhooksRoutes } from '../webhooks/routes.ts';
+import { eventCatalogue } from './events.ts';
 
 /** Routes of no area: the probe, this API's own document, stored images. */
 const systemRoutes: readonly Route[] = [
@@ -34,7 +36,7 @@ const systemRoutes: readonly Route[] = [
     auth: false,
     access: {},
     summary: 'This document',
-    answers: { 200: { description: 'The OpenAPI 3.0 document', json: OpenApiDocumentSchema } },
+    answers: { 200: { description: 'The OpenAPI 3.1 document', json: OpenApiDocumentSchema } },
   },
   {
     method: 'GET',
@@ -58,6 +60,7 @@ export const routes: readonly Route[] = [
   ...paymentsRoutes,
   ...refundsRoutes,
   ...chargesRoutes,
+  ...webhooksRoutes(eventCatalogue.map((type) => type.type)),
   ...checkoutRoutes,
 ];
 

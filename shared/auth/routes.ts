@@ -41,7 +41,7 @@ export const authRoutes: readonly Route[] = [
     handler: 'functions/auth/rotate-api-key.ts',
     operationId: 'rotateApiKey',
     auth: true,
-    access: { table: 'write', events: true },
+    access: { table: 'write' },
     summary: 'Rotate the test or live key; the answer shows the new key once',
     body: RotateApiKeySchema,
     answers: {

@@ -9,7 +9,7 @@ export const chargesRoutes: readonly Route[] = [
     handler: 'functions/charges/create-simple-charge.ts',
     operationId: 'createSimpleCharge',
     auth: true,
-    access: { table: 'write', events: true },
+    access: { table: 'write' },
     summary: 'Deprecated (use /v1/payments/): charge a card directly; multipart or form fields',
     body: LegacyChargeSchema,
     bodyTypes: ['multipart/form-data', 'application/x-www-form-urlencoded'],

@@ -14,7 +14,6 @@ import { minimumMet } from '../core/money/fees.ts';
 import { amountField, currencyOf } from '../core/money/fields.ts';
 import { InvalidInput } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
-import { type EventPublisher, sendCommitted } from '../events/publish.ts';
 import { type Charge, chargeView, newCharge } from './charge.ts';
 import { chargeSucceeded } from './events.ts';
 import { type LegacyChargeInput, legacyDecline } from './legacy.ts';
@@ -22,7 +21,6 @@ import { createCharge } from './repository.ts';
 
 export interface ChargeDeps extends Deps {
   acquirer: Acquirer;
-  events: EventPublisher;
 }
 
 /** Charges the card of a validated legacy request; the stored charge, or the 402 of a decline. */
@@ -88,6 +86,5 @@ export async function chargeCard(deps: ChargeDeps, scope: Scope, input: LegacyCh
     now,
   );
   await createCharge(deps, charge, event);
-  await sendCommitted(deps.events, event);
   return charge;
 }

@@ -41,7 +41,7 @@ export const checkoutRoutes: readonly Route[] = [
     handler: 'functions/checkout/submit-checkout.ts',
     operationId: 'submitCheckout',
     auth: false,
-    access: { table: 'write', events: true },
+    access: { table: 'write' },
     summary: 'Pay: the checkout form posts here (form-encoded); 303 to return_url on success',
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {
@@ -68,7 +68,7 @@ export const checkoutRoutes: readonly Route[] = [
     handler: 'functions/checkout/complete-challenge.ts',
     operationId: 'completeChallenge',
     auth: false,
-    access: { table: 'write', events: true },
+    access: { table: 'write' },
     summary: 'The answer to the 3-D Secure challenge (form-encoded)',
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {

@@ -8,8 +8,6 @@ import { newCharge } from '../charges/charge.ts';
 import { prefixedId } from '../core/ids.ts';
 import { customerByEmail, writeAfterCommit } from '../customers/repository.ts';
 import type { Deps } from '../db/deps.ts';
-import type { EventDetail } from '../events/event.ts';
-import { type EventPublisher, sendCommitted } from '../events/publish.ts';
 import { paymentFailed, paymentSucceeded } from '../payments/events.ts';
 import { paymentView, returnUrlFor } from '../payments/payment.ts';
 import type { PaymentView } from '../payments/schemas.ts';
@@ -18,7 +16,6 @@ import type { CheckoutSession } from './session.ts';
 
 export interface CheckoutDeps extends Deps {
   acquirer: Acquirer;
-  events: EventPublisher;
 }
 
 export type CheckoutOutcome =
@@ -56,8 +53,6 @@ function paymentOf(
     updated_at: now.toISOString(),
   });
 }
-
-const send = (deps: CheckoutDeps, event: EventDetail<unknown>) => sendCommitted(deps.events, event);
 
 async function approved(
   deps: CheckoutDeps,
@@ -114,7 +109,6 @@ async function approved(
       throw error;
     }
     await writeAfterCommit(deps, customer.afterCommit);
-    await send(deps, event);
     return {
       kind: 'paid',
       redirect: returnUrlFor({ id: claimed.payment_id, return_url: claimed.return_url }),
@@ -135,7 +129,6 @@ async function declined(
     now,
   );
   const session = await recordDecline(deps, claimed, reason, event, now);
-  await send(deps, event);
   return { kind: 'declined', reason, session };
 }
 

@@ -11,7 +11,6 @@ import { validateCard } from '../acquirer/cards.ts';
 import { configuredAcquirer } from '../acquirer/configured.ts';
 import { isEmail } from '../core/validation.ts';
 import { makeDeps } from '../db/deps.ts';
-import { eventPublisher } from '../events/publish.ts';
 import { publicBaseUrl } from '../http/base-url.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import { csrfMatches, isCheckoutToken, pageAnswer, pageUrl, redirectAnswer, sessionOf } from './http.ts';
@@ -31,7 +30,6 @@ export interface PageDeps extends CheckoutDeps {
 export const pageDeps = (): PageDeps => ({
   ...makeDeps(),
   acquirer: configuredAcquirer(),
-  events: eventPublisher(),
   baseUrl: publicBaseUrl(),
 });
 

@@ -10,6 +10,13 @@ export const envNames = {
   tokenSecret: 'TOKEN_SECRET',
   /** Keys the HMAC of idempotent requests (their bodies may hold card data). */
   fingerprintSecret: 'FINGERPRINT_SECRET',
+  /** Encrypts webhook endpoints' signing secrets at rest (they must be read back to sign). */
+  webhookKey: 'WEBHOOK_KEY',
+  /**
+   * `allow` lets test-mode webhook endpoints reach loopback and private addresses: set by the local
+   * stack only, where a developer's laptop receives. Deployed, test endpoints are public like live ones.
+   */
+  webhookPrivateTargets: 'WEBHOOK_PRIVATE_TARGETS',
   /** Where the stage is reached from outside (origin plus an optional path prefix, no trailing slash). */
   publicBaseUrl: 'PUBLIC_BASE_URL',
   /** The fallback's view of the route table (`[method, path]` pairs, JSON): it answers 405 from it. */

@@ -114,9 +114,10 @@ export const HealthSchema = v.strictObject({ status: v.literal('ok') });
 
 /** GET /openapi.json, as far as a client relies on it. */
 export const OpenApiDocumentSchema = v.looseObject({
-  openapi: v.literal('3.0.3'),
+  openapi: v.literal('3.1.0'),
   info: v.looseObject({ title: v.string(), version: v.string() }),
   servers: v.array(v.strictObject({ url: v.string() })),
   paths: v.record(v.string(), v.record(v.string(), v.unknown())),
+  webhooks: v.record(v.string(), v.record(v.string(), v.unknown())),
   components: v.looseObject({}),
 });

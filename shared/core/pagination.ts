@@ -92,3 +92,30 @@ export function assertPageExists(count: number, request: PageRequest): void {
 export function numberedPage<T>(count: number, request: PageRequest, results: T[]): NumberedPage<T> {
   return { count, current_page: request.page, total_pages: totalPages(count, request.pageSize), results };
 }
+
+/** Envelope B (D9): a page with the absolute URLs of its neighbours. */
+export interface LinkedPage<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+/**
+ * Envelope B around one page: `link(n)` is the absolute URL of page n (with the list's filters);
+ * `previous` of a page past the last points at the last one.
+ */
+export function linkedPage<T>(
+  count: number,
+  request: PageRequest,
+  results: T[],
+  link: (page: number) => string,
+): LinkedPage<T> {
+  const last = totalPages(count, request.pageSize);
+  return {
+    count,
+    next: request.page < last ? link(request.page + 1) : null,
+    previous: request.page > 1 ? link(Math.min(request.page - 1, Math.max(last, 1))) : null,
+    results,
+  };
+}

@@ -3,6 +3,7 @@
 import type { Scope } from '../core/account.ts';
 import { BadRequest, NotFound } from '../core/errors.ts';
 import { uuidParam } from '../core/ids.ts';
+import { type LinkedPage, linkedPage } from '../core/pagination.ts';
 import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import { normalizeSearch } from '../db/search.ts';
@@ -24,14 +25,6 @@ export const customerIdParam = (value: string | undefined): string =>
 /** The `{address_id}` of an address path. */
 export const addressIdParam = (value: string | undefined): string =>
   uuidParam(value, () => new NotFound('address_not_found'));
-
-/** Envelope B (D9): absolute URLs of the neighbouring pages. */
-export interface LinkedPage<T> {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: T[];
-}
 
 /**
  * GET /v1/customers/: the search view (a bare array, 404 with the query when nothing matches) when
@@ -63,13 +56,12 @@ export async function customerList(
     if (query.search !== undefined) params.set('search', query.search);
     return `${deps.baseUrl}/v1/customers/?${params}`;
   };
-  const last = Math.ceil(count / query.page.pageSize);
-  return {
+  return linkedPage(
     count,
-    next: query.page.page < last ? link(query.page.page + 1) : null,
-    previous: query.page.page > 1 ? link(Math.min(query.page.page - 1, Math.max(last, 1))) : null,
-    results: customers.map((customer) => customerView(customer, deps.baseUrl)),
-  };
+    query.page,
+    customers.map((customer) => customerView(customer, deps.baseUrl)),
+    link,
+  );
 }
 
 /**

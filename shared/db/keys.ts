@@ -25,6 +25,9 @@ function shardOf(id: string, count: number): number {
   return sum % count;
 }
 
+/** How many gsi2 partitions hold webhook tasks waiting for a retry (the sweep reads each). */
+export const dueShards = 4;
+
 /** Everything an account owns in one mode lives under this prefix. */
 const scope = (developerId: number, mode: Mode) => `ACCOUNT#${developerId}#${mode}`;
 
@@ -198,5 +201,83 @@ export const keys = {
   eventInList: (developerId: number, mode: Mode, createdAt: string, eventId: string): ListKey => ({
     gsi1pk: `${scope(developerId, mode)}#EVENTS`,
     gsi1sk: `EVENT#${createdAt}#${eventId}`,
+  }),
+  /** An event's place in the list of its type (`GET /v1/events/?type=`), in gsi2. */
+  eventOfType: (developerId: number, mode: Mode, type: string, createdAt: string, eventId: string) => ({
+    gsi2pk: `${scope(developerId, mode)}#EVENTS#${type}`,
+    gsi2sk: `EVENT#${createdAt}#${eventId}`,
+  }),
+  eventListPrefix: 'EVENT#',
+
+  /**
+   * A webhook endpoint (`we_…`). Its partition also holds its delivery tasks (one per event and
+   * round of sending), so an endpoint and its work are read together.
+   */
+  webhookEndpoint: (developerId: number, mode: Mode, endpointId: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#WEBHOOK_ENDPOINT#${endpointId}`,
+    sk: 'WEBHOOK_ENDPOINT',
+  }),
+  webhookEndpointInList: (
+    developerId: number,
+    mode: Mode,
+    createdAt: string,
+    endpointId: string,
+  ): ListKey => ({
+    gsi1pk: `${scope(developerId, mode)}#WEBHOOK_ENDPOINTS`,
+    gsi1sk: `WEBHOOK_ENDPOINT#${createdAt}#${endpointId}`,
+  }),
+  /** How many endpoints the account has in a mode; sorts after them in gsi1 (as planCount). */
+  webhookEndpointCount: (developerId: number, mode: Mode): ItemKey & ListKey => ({
+    pk: `${scope(developerId, mode)}#WEBHOOK_ENDPOINTS`,
+    sk: 'COUNT',
+    gsi1pk: `${scope(developerId, mode)}#WEBHOOK_ENDPOINTS`,
+    gsi1sk: 'WEBHOOK_ENDPOINT~COUNT',
+  }),
+  /** Sending one event to one endpoint (`round` 0 first, a new one per redelivery). */
+  webhookTask: (
+    developerId: number,
+    mode: Mode,
+    endpointId: string,
+    eventId: string,
+    round: string,
+  ): ItemKey => ({
+    pk: `${scope(developerId, mode)}#WEBHOOK_ENDPOINT#${endpointId}`,
+    sk: `TASK#${eventId}#${round}`,
+  }),
+  /** A task waiting for its next attempt, in one of `dueShards` gsi2 partitions, by due time. */
+  webhookTaskDue: (taskId: string, dueAt: string) => ({
+    gsi2pk: `DUE#WEBHOOK#${shardOf(taskId, dueShards)}`,
+    gsi2sk: `${dueAt}#${taskId}`,
+  }),
+  webhookDuePartition: (shard: number) => `DUE#WEBHOOK#${shard}`,
+  /** One attempt of a task, listed under its endpoint (`GET …/deliveries/`), newest first. */
+  webhookDeliveryInList: (
+    developerId: number,
+    mode: Mode,
+    endpointId: string,
+    createdAt: string,
+    deliveryId: string,
+  ) => ({
+    pk: `${scope(developerId, mode)}#WEBHOOK_ENDPOINT#${endpointId}`,
+    sk: `DELIVERY#${createdAt}#${deliveryId}`,
+    gsi1pk: `${scope(developerId, mode)}#WEBHOOK_ENDPOINT#${endpointId}#DELIVERIES`,
+    gsi1sk: `DELIVERY#${createdAt}#${deliveryId}`,
+  }),
+  webhookDeliveryCount: (developerId: number, mode: Mode, endpointId: string): ItemKey & ListKey => ({
+    pk: `${scope(developerId, mode)}#WEBHOOK_ENDPOINT#${endpointId}`,
+    sk: 'DELIVERY~COUNT',
+    gsi1pk: `${scope(developerId, mode)}#WEBHOOK_ENDPOINT#${endpointId}#DELIVERIES`,
+    gsi1sk: 'DELIVERY~COUNT',
+  }),
+  /** A task that ran out of retries, listed per day for the operator (`webhooks dead-letters`). */
+  webhookDeadLetter: (failedAt: string, taskId: string): ItemKey => ({
+    pk: `WEBHOOK_DEAD_LETTERS#${failedAt.slice(0, 10)}`,
+    sk: `${failedAt}#${taskId}`,
+  }),
+
+  /** That an event's e-mail went to one recipient (the SHA-256 of the address): sent once (D13). */
+  mailSent: (eventId: string, recipientHash: string): ItemKey => ({
+    pk: `MAIL_SENT#${eventId}#${recipientHash}`,
+    sk: 'MAIL_SENT',
   }),
 };

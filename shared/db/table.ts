@@ -7,6 +7,11 @@ export const tableDefinition = {
   sortKey: 'sk',
   /** Items with this attribute (epoch seconds) are removed by DynamoDB TTL. */
   ttlAttribute: 'expires_at',
+  /**
+   * The table's change stream carries new items only: the outbox relay reads stored events from it
+   * (shared/events/outbox.ts), so an event reaches the bus exactly when its transaction committed.
+   */
+  streamView: 'NEW_IMAGE',
   globalSecondaryIndexes: [
     /** Per account and mode, newest first: lists of a resource. */
     { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },

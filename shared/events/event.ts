@@ -59,6 +59,9 @@ export function defineEvent<T>(type: string, data: v.GenericSchema<unknown, T>):
   };
 }
 
+/** The entity tag of stored events: the outbox relay picks these items out of the table's stream. */
+export const eventEntity = 'event';
+
 /** How long stored events are kept (DynamoDB TTL). */
 export const eventRetentionDays = 30;
 
@@ -81,7 +84,8 @@ export function eventItem(detail: EventDetail<unknown>): Record<string, unknown>
   return {
     ...keys.event(detail.id),
     ...keys.eventInList(detail.developer_id, mode, detail.created_at, detail.id),
-    entity: 'event',
+    ...keys.eventOfType(detail.developer_id, mode, detail.type, detail.created_at, detail.id),
+    entity: eventEntity,
     developer_id: detail.developer_id,
     mode,
     detail,

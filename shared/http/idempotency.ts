@@ -19,6 +19,7 @@ import { accountFromAuthorizer, resolveMode } from '../core/account.ts';
 import { envNames, requireEnv } from '../core/config.ts';
 import { Conflict } from '../core/errors.ts';
 import { logger } from '../core/log.ts';
+import { sealer } from '../core/seal.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { type Deps, makeDeps } from '../db/deps.ts';
 import { keys } from '../db/keys.ts';
@@ -27,12 +28,15 @@ import { headerOf } from './headers.ts';
 export const idempotencyHeader = 'Idempotency-Key';
 export const replayedHeader = 'Idempotent-Replayed';
 
+/** Seals stored answers under a key derived from the fingerprint secret (the functions' one secret here). */
+const answerSealer = (secret: string) => sealer(secret, 'idempotent answers');
+
 /** How long a key replays its answer. */
 export const keyLifetimeSeconds = 24 * 60 * 60;
 /** How long a claim blocks the key when its request never finishes (longer than any function runs). */
 export const claimSeconds = 60;
 /** Answers larger than this are not kept (an item holds 400 KB); their key is released instead. */
-const maxStoredAnswerBytes = 300 * 1024;
+const maxStoredAnswerBytes = 256 * 1024; // sealed, base64 makes it a third larger
 
 interface Claim {
   key: ReturnType<typeof keys.idempotency>;
@@ -42,7 +46,14 @@ interface Claim {
 interface StoredRecord {
   fingerprint: string;
   status: 'running' | 'done';
-  answer?: { statusCode: number; headers: Record<string, string>; body: string; isBase64Encoded?: boolean };
+  answer?: {
+    statusCode: number;
+    headers: Record<string, string>;
+    body: string;
+    /** The body is sealed (answers stored before sealing existed are plain). */
+    sealed?: boolean;
+    isBase64Encoded?: boolean;
+  };
 }
 
 /** Canonical JSON: object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
@@ -159,8 +170,10 @@ export function idempotency(
         const existing = unmarshall(error.Item) as StoredRecord;
         if (existing.fingerprint !== print) throw new Conflict('idempotency_key_reused');
         if (existing.status !== 'done' || !existing.answer) throw new Conflict('idempotency_in_progress');
+        const { sealed, ...answer } = existing.answer;
         return {
-          ...existing.answer,
+          ...answer,
+          body: sealed ? answerSealer(secretOf()).open(answer.body) : answer.body,
           headers: {
             ...existing.answer.headers,
             'X-Request-Id': event.requestContext.requestId,
@@ -186,10 +199,12 @@ export function idempotency(
           .filter(([name]) => name.toLowerCase() !== 'x-request-id')
           .map(([name, value]) => [name, String(value)]),
       );
+      // Sealed: an answer may show a secret once (a webhook endpoint's), which storage must not hold.
       const answer = {
         statusCode: response.statusCode,
         headers,
-        body,
+        body: answerSealer(secretOf()).seal(body),
+        sealed: true,
         ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}),
       };
       const deps = depsOf();

@@ -24,6 +24,8 @@ export interface Access {
    * authenticated POST (they all honour Idempotency-Key); rows need not. @default false
    */
   fingerprintSecret?: boolean;
+  /** Reads the key that encrypts webhook signing secrets. @default false */
+  webhookKey?: boolean;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,14 +1,18 @@
-/** Plain-text e-mail through SES. */
+/** E-mail through SES: every message has a plain-text and an HTML part (D13), both UTF-8. */
 import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { envNames, requireEnv } from '../core/config.ts';
 
 export interface Mail {
   to: string;
   subject: string;
+  /** The plain-text part, for clients that do not show HTML. */
   text: string;
+  /** The HTML part; every value in it is already escaped (shared/mail/templates.ts). */
+  html: string;
 }
 
 export interface Mailer {
+  /** Sends one e-mail; answers the provider's message id. */
   send(mail: Mail): Promise<string>;
 }
 
@@ -24,7 +28,10 @@ export function sesMailer(): Mailer {
           Destination: { ToAddresses: [mail.to] },
           Message: {
             Subject: { Data: mail.subject, Charset: 'UTF-8' },
-            Body: { Text: { Data: mail.text, Charset: 'UTF-8' } },
+            Body: {
+              Text: { Data: mail.text, Charset: 'UTF-8' },
+              Html: { Data: mail.html, Charset: 'UTF-8' },
+            },
           },
         }),
       );

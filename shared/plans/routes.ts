@@ -63,7 +63,7 @@ export const plansRoutes: readonly Route[] = [
     handler: 'functions/plans/delete-plan.ts',
     operationId: 'deletePlan',
     auth: true,
-    access: { table: 'write', events: true },
+    access: { table: 'write' },
     summary: 'Delete a plan for good; its active subscriptions are canceled',
     answers: { 200: { description: 'Deleted', json: MessageSchema } },
   },

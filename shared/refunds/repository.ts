@@ -31,8 +31,8 @@ export const refundEntity = defineEntity<Refund>('refund', (refund) => ({
   ...keys.refundInLists(refund.developer_id, refund.mode, refund.charge_id, refund.created_at, refund.id),
 }));
 
-/** Stores a refund, takes it off its charge and records its event, in one transaction. */
-export async function createRefund(deps: Deps, refund: Refund, event: EventDetail<unknown>): Promise<void> {
+/** Stores a refund and takes it off its charge, in one transaction (its event waits for the acquirer). */
+export async function createRefund(deps: Deps, refund: Refund): Promise<void> {
   const scope = { developerId: refund.developer_id, mode: refund.mode };
   try {
     await transactWrite(deps, [
@@ -47,13 +47,34 @@ export async function createRefund(deps: Deps, refund: Refund, event: EventDetai
         },
       },
       refundEntity.create(deps.table, refund),
-      eventWrite(deps.table, event),
     ]);
   } catch (error) {
     if (conditionFailedAt(error).includes(0))
       throw new ChargeChanged(await getCharge(deps, scope, refund.charge_id));
     throw error;
   }
+}
+
+/**
+ * Stores `refund.created` once the acquirer has refunded, conditioned on the refund still being
+ * recorded: the outbox then sends it. (Stored with the refund, it would leave through the stream
+ * before the acquirer answered, and a refusal could not take it back.)
+ */
+export async function storeRefundEvent(
+  deps: Deps,
+  refund: Refund,
+  event: EventDetail<unknown>,
+): Promise<void> {
+  await transactWrite(deps, [
+    {
+      ConditionCheck: {
+        TableName: deps.table,
+        Key: keys.refund(refund.developer_id, refund.mode, refund.id),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+    eventWrite(deps.table, event),
+  ]);
 }
 
 /** A refund by its bare id; undefined for none, or for an id no refund could have (no read then). */

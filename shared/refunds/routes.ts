@@ -12,7 +12,7 @@ export const refundsRoutes: readonly Route[] = [
     handler: 'functions/refunds/create-refund.ts',
     operationId: 'createRefund',
     auth: true,
-    access: { table: 'write', events: true },
+    access: { table: 'write' },
     summary: 'Refund a charge in full or in part; 201 with the refund',
     body: CreateRefundSchema,
     answers: { 201: { description: 'Refunded', json: RefundViewSchema } },

@@ -7,10 +7,9 @@ import type { Scope } from '../core/account.ts';
 import { BadRequest, HttpError } from '../core/errors.ts';
 import type { Deps } from '../db/deps.ts';
 import type { EventDetail } from '../events/event.ts';
-import { type EventPublisher, sendCommitted } from '../events/publish.ts';
 import { refundCreated } from './events.ts';
 import { type CreateRefundInput, newRefund, type Refund, refundView } from './refund.ts';
-import { ChargeChanged, createRefund, revertRefund } from './repository.ts';
+import { ChargeChanged, createRefund, revertRefund, storeRefundEvent } from './repository.ts';
 
 /** Attempts before a busy charge gives up (each one re-reads the charge another refund changed). */
 const attempts = 25;
@@ -34,7 +33,7 @@ export async function refundWithRetry(
       now,
     );
     try {
-      await createRefund(deps, refund, event);
+      await createRefund(deps, refund);
       return { refund, event };
     } catch (error) {
       if (!(error instanceof ChargeChanged) || !error.charge || attempt === attempts) throw error;
@@ -69,7 +68,7 @@ export async function refundAtAcquirer(
  * another account's) is 400 (D12); the event is sent once the refund has committed.
  */
 export async function refundCharge(
-  deps: Deps & { acquirer: Acquirer; events: EventPublisher },
+  deps: Deps & { acquirer: Acquirer },
   scope: Scope,
   input: CreateRefundInput,
 ): Promise<Refund> {
@@ -77,6 +76,6 @@ export async function refundCharge(
   if (!charge) throw new BadRequest('refund_charge_absent');
   const { refund, event } = await refundWithRetry(deps, input, charge);
   await refundAtAcquirer(deps, refund, charge);
-  await sendCommitted(deps.events, event);
+  await storeRefundEvent(deps, refund, event);
   return refund;
 }

@@ -1,13 +1,23 @@
 /**
- * GET /openapi.json is a valid OpenAPI 3.0 document that describes every route of the table, and
- * every route answers the way it says: each success is checked against the schema the document was
- * made from, each error checked here against the error shape the document names.
+ * GET /openapi.json is a valid OpenAPI 3.1 document that describes every route of the table and, under
+ * `webhooks`, every event type of the catalogue; and every route answers the way it says: each success
+ * is checked against the schema the document was made from, each error checked here against the error
+ * shape the document names.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyRotated } from '../../shared/accounts/events.ts';
+import { eventCatalogue } from '../../shared/api/events.ts';
 import { routes } from '../../shared/api/routes.ts';
 import { errorSchemas } from '../../shared/core/envelopes.ts';
+import { defineEvent } from '../../shared/events/event.ts';
+import {
+  carriesObject,
+  webhookBody,
+  webhookBodySchema,
+  webhookData,
+} from '../../shared/events/webhook-body.ts';
 import type { HttpMethod, Route } from '../../shared/http/route.ts';
 import {
   createPayment,
@@ -40,14 +50,16 @@ function findAll(node: unknown, test: (key: string, value: unknown) => boolean, 
 }
 
 describe('GET /openapi.json', () => {
-  it('is a valid OpenAPI 3.0 document: no empty `required`, unique operationIds', async () => {
+  it('is a valid OpenAPI 3.1 document: JSON Schema 2020-12 nulls, unique operationIds', async () => {
     const doc = await servedDocument();
+    expect(doc.openapi).toBe('3.1.0');
     const result = await new Validator().validate(doc);
     expect(result.errors ?? [], JSON.stringify(result.errors, null, 1)).toEqual([]);
     expect(result.valid).toBe(true);
-    expect(findAll(doc, (key, value) => key === 'required' && Array.isArray(value) && !value.length)).toEqual(
-      [],
-    );
+    // 3.0's `nullable` means nothing in 3.1, and each schema is of the document's dialect.
+    expect(findAll(doc, (key) => key === 'nullable' || key === '$schema')).toEqual([]);
+    const image = doc.paths['/v1/plans/{id}/'].get.responses['200'].content['application/json'].schema;
+    expect(findAll(image, (key, value) => key === 'type' && value === 'null').length).toBeGreaterThan(0);
     const ids = Object.values(doc.paths).flatMap((item) =>
       Object.values(item as Doc).map((operation) => operation.operationId),
     );
@@ -58,7 +70,6 @@ describe('GET /openapi.json', () => {
 
   it('lists every route with its security, request body, answers and errors', async () => {
     const doc = await servedDocument();
-    expect(doc.openapi).toBe('3.0.3');
     expect(doc.servers).toEqual([{ url: apiUrl }]);
     for (const route of routes) {
       const operation = doc.paths[route.path][route.method.toLowerCase()];
@@ -123,6 +134,109 @@ describe('GET /openapi.json', () => {
     expect(response.status, response.text).toBe(200);
     expect(response.json.servers).toEqual([{ url: apiUrl }]);
     expect(response.text).not.toContain('evil.example');
+  });
+});
+
+describe('the webhooks of GET /openapi.json', () => {
+  it('describe every event type of the catalogue: body, signature headers, answers', async () => {
+    const doc = await servedDocument();
+    const types = eventCatalogue.map((eventType) => eventType.type);
+    expect(types.length).toBeGreaterThan(0);
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...types].sort());
+    for (const eventType of eventCatalogue) {
+      const label = eventType.type;
+      const hook = doc.webhooks[eventType.type].post;
+      expect(hook.summary, label).toMatch(/\S/);
+      expect(hook.description, label).toContain('5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h');
+      expect(hook.requestBody.required, label).toBe(true);
+      const body = hook.requestBody.content['application/json'].schema;
+      expect(body.required, label).toEqual(['id', 'type', 'created_at', 'test', 'data']);
+      expect(body.properties.type.const, label).toBe(eventType.type);
+      expect(body.properties.created_at.format, label).toBe('date-time');
+      expect(body.properties.test.type, label).toBe('boolean');
+      expect(body.properties.data.required, label).toContain('object');
+      expect(
+        hook.parameters.map((parameter: { name: string; in: string; required: boolean }) => [
+          parameter.name,
+          parameter.in,
+          parameter.required,
+        ]),
+        label,
+      ).toEqual([
+        ['webhook-id', 'header', true],
+        ['webhook-timestamp', 'header', true],
+        ['webhook-signature', 'header', true],
+      ]);
+      expect(Object.keys(hook.responses), label).toEqual(expect.arrayContaining(['2XX', '410']));
+    }
+    // Data that carries its record is sent as stored; any other is wrapped as `object`.
+    const paid = doc.webhooks['payment.succeeded'].post.requestBody.content['application/json'].schema;
+    expect(paid.properties.data.properties.object.required).toEqual(expect.arrayContaining(['charge_id']));
+    const rotated = doc.webhooks['api_key.rotated'].post.requestBody.content['application/json'].schema;
+    expect(rotated.properties.data.properties.object.required).toEqual(['type', 'key', 'created_at']);
+  });
+
+  it('sign with Standard Webhooks headers: one or two `v1,` signatures, a seconds timestamp', async () => {
+    const doc = await servedDocument();
+    const headers = doc.webhooks['payment.succeeded'].post.parameters;
+    const patternOf = (name: string) =>
+      new RegExp(headers.find((parameter: { name: string }) => parameter.name === name).schema.pattern);
+    const signature = patternOf('webhook-signature');
+    expect(signature.test('v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=')).toBe(true);
+    expect(signature.test('v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4= v1,bm9wZQ==')).toBe(true);
+    expect(signature.test('K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=')).toBe(false);
+    expect(patternOf('webhook-timestamp').test('1767225600')).toBe(true);
+    expect(patternOf('webhook-timestamp').test('2026-01-01T00:00:00Z')).toBe(false);
+  });
+});
+
+describe('webhookData', () => {
+  it('keeps data that has an `object` key, the same value', () => {
+    const data = { object: { id: 'pay_1' }, decline_reason: 'insufficient_funds' };
+    expect(webhookData('payment.failed', data)).toBe(data);
+    const empty = { object: null };
+    expect(webhookData('x.y', empty)).toBe(empty);
+  });
+
+  it('wraps anything else as `object`', () => {
+    const data = { type: 'test', key: 'sk_test_…', created_at: '2026-01-01T00:00:00.000Z' };
+    expect(webhookData('api_key.rotated', data)).toEqual({ object: data });
+    expect(webhookData('x.y', null)).toEqual({ object: null });
+    expect(webhookData('x.y', 'text')).toEqual({ object: 'text' });
+    expect(webhookData('x.y', [{ object: 1 }])).toEqual({ object: [{ object: 1 }] });
+    expect(webhookData('x.y', Object.create({ object: 1 }))).toEqual({ object: {} });
+  });
+
+  it('agrees with the schema the document shows, for wrapped and carried data', () => {
+    const now = new Date('2026-01-01T00:00:00.000Z');
+    const owner = { developerId: 7, test: true };
+    const rotated = apiKeyRotated.of(
+      owner,
+      { type: 'test', key: 'sk_test_…', created_at: now.toISOString() },
+      now,
+    );
+    expect(carriesObject(apiKeyRotated.data)).toBe(false);
+    const body = webhookBody(rotated);
+    expect(body).toEqual({
+      id: rotated.id,
+      type: 'api_key.rotated',
+      created_at: now.toISOString(),
+      test: true,
+      data: { object: rotated.data },
+    });
+    expect(issuesOf(v.safeParse(webhookBodySchema(apiKeyRotated), body))).toEqual([]);
+
+    const carried = defineEvent(
+      'thing.happened',
+      v.object({ object: v.object({ id: v.string() }), n: v.number() }),
+    );
+    expect(carriesObject(carried.data)).toBe(true);
+    const detail = carried.of(owner, { object: { id: 'a' }, n: 1 }, now);
+    expect(webhookBody(detail).data).toBe(detail.data);
+    expect(issuesOf(v.safeParse(webhookBodySchema(carried), webhookBody(detail)))).toEqual([]);
+    expect(v.safeParse(webhookBodySchema(carried), { ...webhookBody(detail), type: 'other' }).success).toBe(
+      false,
+    );
   });
 });
 
@@ -466,6 +580,62 @@ describe('every route answers as the document says', () => {
     );
     expectAnswer('DELETE', '/v1/products/{id}/', await api('DELETE', `/v1/products/${id}/`, { auth }));
     expectError('GET', '/v1/products/{id}/', await api('GET', `/v1/products/${id}/`, { auth }), 404);
+  });
+
+  it('webhook endpoints, their deliveries, and events', async () => {
+    const endpoints = '/v1/webhook-endpoints/';
+    const created = await api('POST', endpoints, { auth, body: { url: 'http://127.0.0.1:9/hooks' } });
+    expectAnswer('POST', endpoints, created);
+    const id = created.json.data.id as string;
+    expectError('POST', endpoints, await api('POST', endpoints, { auth, body: { url: 'ftp://x' } }), 400);
+    expectAnswer('GET', endpoints, await api('GET', endpoints, { auth }));
+    const one = `${endpoints}${id}/`;
+    expectAnswer('GET', '/v1/webhook-endpoints/{id}/', await api('GET', one, { auth }));
+    expectError(
+      'GET',
+      '/v1/webhook-endpoints/{id}/',
+      await api('GET', `${endpoints}we_AAAAAAAAAAAAAAAAAAAAAAAA/`, { auth }),
+      404,
+    );
+    expectAnswer(
+      'PUT',
+      '/v1/webhook-endpoints/{id}/',
+      await api('PUT', one, { auth, body: { enabled: false } }),
+    );
+    expectAnswer(
+      'POST',
+      '/v1/webhook-endpoints/{id}/rotate-secret/',
+      await api('POST', `${one}rotate-secret/`, { auth }),
+    );
+    expectAnswer(
+      'GET',
+      '/v1/webhook-endpoints/{id}/deliveries/',
+      await api('GET', `${one}deliveries/`, { auth }),
+    );
+    const events = await api('GET', '/v1/events/', { auth });
+    expectAnswer('GET', '/v1/events/', events);
+    expectAnswer('GET', '/v1/events/', await api('GET', '/v1/events/?type=payment.succeeded', { auth }));
+    const eventId = events.json.results[0]?.id as string;
+    expect(eventId).toMatch(/^evt_/); // the payments above stored events
+    expectAnswer('GET', '/v1/events/{id}/', await api('GET', `/v1/events/${eventId}/`, { auth }));
+    expectError(
+      'GET',
+      '/v1/events/{id}/',
+      await api('GET', '/v1/events/evt_AAAAAAAAAAAAAAAAAAAAAAAA/', { auth }),
+      404,
+    );
+    expectAnswer(
+      'POST',
+      '/v1/events/{id}/redeliver/',
+      await api('POST', `/v1/events/${eventId}/redeliver/`, { auth, body: {} }),
+    );
+    expectError(
+      'POST',
+      '/v1/events/{id}/redeliver/',
+      await api('POST', `/v1/events/${eventId}/redeliver/`, { auth, body: { endpoint_id: id } }),
+      409,
+    );
+    expectAnswer('DELETE', '/v1/webhook-endpoints/{id}/', await api('DELETE', one, { auth }));
   });
 
   it('exercised every route of the table', () => {

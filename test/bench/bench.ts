@@ -18,7 +18,11 @@
  *      request makes.
  *   5. the substring searches (plan name, product search, customer search) at 10, 1,000 and 10,000
  *      records in one account (--search-sizes for others): p50, DynamoDB calls and read units per request (test/bench/search.ts).
- * Options: --only cold (part 1 only), --only latency (parts 2-4) or --only search (part 5),
+ *   6. webhook delivery: event stored → received by a loopback receiver, p50/p99 of --webhook-events
+ *      sequential events (default 200), and deliveries per second when --webhook-burst events
+ *      (default 1000) are stored at once (test/bench/webhooks.ts).
+ * Options: --only cold (part 1 only), --only latency (parts 2-4), --only search (part 5) or
+ *          --only webhooks (part 6),
  *          --search-sizes (default 10,1000,10000; the issue's figures use 10,1000,100000),
  *          --search-requests N (default 50),
  *          --search-subjects plans,products,customers (default all), --requests N (default 2000),
@@ -55,6 +59,7 @@ import { nameIndexWrites, planCountUpdate, planEntity } from '../../shared/plans
 import { newProduct } from '../../shared/products/product.ts';
 import { productCountUpdate, productEntity, productIndexWrites } from '../../shared/products/repository.ts';
 import { benchSearches, isZephyr, type SearchSubject, serial } from './search.ts';
+import { benchWebhooks } from './webhooks.ts';
 
 const { values } = parseArgs({
   options: {
@@ -67,10 +72,12 @@ const { values } = parseArgs({
     'search-sizes': { type: 'string', default: '10,1000,10000' },
     'search-requests': { type: 'string', default: '50' },
     'search-subjects': { type: 'string' },
+    'webhook-events': { type: 'string', default: '200' },
+    'webhook-burst': { type: 'string', default: '1000' },
   },
 });
-if (values.only !== undefined && !['cold', 'latency', 'search'].includes(values.only)) {
-  throw new Error(`--only takes cold, latency or search, not ${values.only}`);
+if (values.only !== undefined && !['cold', 'latency', 'search', 'webhooks'].includes(values.only)) {
+  throw new Error(`--only takes cold, latency, search or webhooks, not ${values.only}`);
 }
 const payRequests = Number(values['pay-requests']);
 const planRequests = Number(values['plan-requests']);
@@ -484,6 +491,16 @@ try {
       new GetCommand({ TableName: deps.table, Key: keys.account(account.account.developer_id) }),
     );
   };
+  if (values.only === undefined || values.only === 'webhooks') {
+    await benchWebhooks({
+      deps,
+      developerId: account.account.developer_id,
+      sequential: Number(values['webhook-events']),
+      burst: Number(values['webhook-burst']),
+      percentile,
+    });
+    if (values.only === 'webhooks') process.exit(0);
+  }
   const latency = values.only !== 'search';
   if (latency) {
     await timed(200, get); // warm: modules imported, authorizer cache filled, connections open

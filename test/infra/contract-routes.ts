@@ -6,7 +6,7 @@
  * more access (each distinct access row costs its own role, policy and log group); a row the route
  * table already has is taken from the route table instead.
  */
-import type { EventRule, Schedule } from '../../shared/api/event-rules.ts';
+import { type EventRule, eventRules, type Schedule, schedules } from '../../shared/api/event-rules.ts';
 import { routes } from '../../shared/api/routes.ts';
 import { type Access, type HttpMethod, type Route, segments } from '../../shared/http/route.ts';
 
@@ -120,69 +120,24 @@ export function missingFrom(table: readonly Route[]): string[] {
   return contractEndpoints.map(([method, path]) => routeKey(method, path)).filter((key) => !have.has(key));
 }
 
-/** The e-mail rules there are, plus webhook delivery and the subscription e-mails (D11). */
+/** The rules there are (e-mail, webhook fan-out and delivery), plus the subscription e-mails (D11). */
 export const projectedEventRules: readonly EventRule[] = [
-  {
-    name: 'api-key-rotated-email',
-    detailTypes: ['api_key.rotated'],
-    target: 'functions/notifications/send-key-rotated-email.ts',
-    access: { table: 'read', mail: true },
-  },
-  {
-    name: 'plan-deleted-email',
-    detailTypes: ['plan.deleted'],
-    target: 'functions/plans/notify-plan-deleted.ts',
-    access: { mail: true },
-  },
+  ...eventRules,
   {
     name: 'subscription-email',
     detailTypes: ['subscription.activated', 'subscription.canceled'],
     target: 'functions/notifications/send-subscription-email.ts',
-    access: { table: 'read', mail: true },
-  },
-  {
-    name: 'webhook-delivery',
-    detailTypes: [
-      'payment.succeeded',
-      'payment.failed',
-      'refund.created',
-      'subscription.created',
-      'subscription.activated',
-      'subscription.renewed',
-      'subscription.payment_failed',
-      'subscription.canceled',
-      'plan.deleted',
-      'payment_link.paid',
-    ],
-    target: 'functions/webhooks/deliver-webhook.ts',
-    access: { table: 'write' },
+    access: { table: 'write', mail: true },
   },
 ];
 
-/** Payouts, plus recurring billing (D14), webhook retries (D11) and the event relay (D13). */
+/** The schedules there are (payouts, webhook retries), plus recurring billing (D14). */
 export const projectedSchedules: readonly Schedule[] = [
-  {
-    name: 'payouts-run',
-    expression: 'rate(1 hour)',
-    target: 'functions/payouts/run-payouts.ts',
-    access: write,
-  },
+  ...schedules,
   {
     name: 'billing-run',
     expression: 'rate(1 hour)',
     target: 'functions/billing/run-billing.ts',
-    access: writeEvents,
-  },
-  {
-    name: 'webhook-retries',
-    expression: 'rate(1 minute)',
-    target: 'functions/webhooks/retry-webhooks.ts',
-    access: write,
-  },
-  {
-    name: 'event-relay',
-    expression: 'rate(1 minute)',
-    target: 'functions/events/relay-events.ts',
     access: writeEvents,
   },
 ];

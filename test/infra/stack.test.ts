@@ -14,7 +14,7 @@ import { functionBundling } from '../../infra/bundling.ts';
 import { CobroStack, defaultMailFrom, functionId, parseBaseUrl } from '../../infra/cobro-stack.ts';
 import { applyNag } from '../../infra/nag.ts';
 import { parseStage } from '../../infra/stage.ts';
-import { eventRules, schedules } from '../../shared/api/event-rules.ts';
+import { eventRules, outboxRelay, schedules } from '../../shared/api/event-rules.ts';
 import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
 import { envNames } from '../../shared/core/config.ts';
 import { tableDefinition } from '../../shared/db/table.ts';
@@ -32,6 +32,7 @@ const handlers: { handler: string; access: Access }[] = [
   authorizer,
   ...eventRules.map((rule) => ({ handler: rule.target, access: rule.access })),
   ...schedules.map((schedule) => ({ handler: schedule.target, access: schedule.access })),
+  { handler: outboxRelay.handler, access: outboxRelay.access },
 ];
 
 type Resource = { Type: string; Properties: Record<string, unknown>; [key: string]: unknown };
@@ -208,7 +209,18 @@ describe('CobroStack (dev)', () => {
   it('grants each function exactly its access row', () => {
     for (const { handler, access } of handlers) {
       const actions = roleActions(handler);
-      const dynamo = actions.filter((action) => action.startsWith('dynamodb:'));
+      const streamActions = [
+        'dynamodb:DescribeStream',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+        'dynamodb:ListStreams',
+      ];
+      const stream = actions.filter((action) => streamActions.includes(action));
+      // Without table access, only the outbox relay reads the stream (its event source mapping's grant).
+      if (!access.table) expect(stream.length > 0, handler).toBe(handler === outboxRelay.handler);
+      const dynamo = actions.filter(
+        (action) => action.startsWith('dynamodb:') && !streamActions.includes(action),
+      );
       if (!access.table) expect(dynamo, handler).toEqual([]);
       if (access.table === 'read') {
         expect(dynamo, handler).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
@@ -390,13 +402,38 @@ describe('CobroStack (dev)', () => {
     }
   });
 
+  it('feeds the outbox relay from the table stream: new events and webhook tasks only, failures parked', () => {
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnLogicalId(outboxRelay.handler) },
+      StartingPosition: 'TRIM_HORIZON',
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FilterCriteria: {
+        Filters: [
+          {
+            Pattern: JSON.stringify({
+              eventName: ['INSERT'],
+              dynamodb: { NewImage: { entity: { S: [...outboxRelay.entities] } } },
+            }),
+          },
+        ],
+      },
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+    // The relay is the only function that may put cobro events on the bus besides the retry sweep.
+    const publishers = handlers.filter((h) => h.access.events).map((h) => h.handler);
+    expect(publishers.sort()).toEqual([outboxRelay.handler, 'functions/webhooks/retry-due.ts'].sort());
+  });
+
   it('routes each event rule row to its target, with an encrypted dead-letter queue', () => {
     template.hasResourceProperties('AWS::Events::EventBus', { Name: 'cobro-dev' });
     template.resourceCountIs('AWS::Events::Rule', eventRules.length + schedules.length);
     for (const rule of eventRules) {
       template.hasResourceProperties('AWS::Events::Rule', {
         EventBusName: { Ref: logicalId('Bus') },
-        EventPattern: { source: [eventSource], 'detail-type': [...rule.detailTypes] },
+        EventPattern: { source: [rule.source ?? eventSource], 'detail-type': [...rule.detailTypes] },
         Targets: [
           Match.objectLike({
             Arn: { 'Fn::GetAtt': [fnLogicalId(rule.target), 'Arn'] },
@@ -412,7 +449,8 @@ describe('CobroStack (dev)', () => {
         Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnLogicalId(schedule.target), 'Arn'] } })],
       });
     }
-    template.resourceCountIs('AWS::SQS::Queue', eventRules.length);
+    // One dead-letter queue per rule, and the outbox relay's (see the next test).
+    template.resourceCountIs('AWS::SQS::Queue', eventRules.length + 1);
     template.allResourcesProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       PolicyDocument: {

@@ -137,6 +137,34 @@ describe('card data and secrets', () => {
       body: new URLSearchParams(legacyFields).toString(),
     });
     expect(direct.status).toBe(201);
+
+    // Webhook signing secrets: shown by creation (whose answer the Idempotency-Key keeps, and
+    // replays) and by rotation, stored only sealed.
+    const endpointRequest = () =>
+      fetch(`${stack.info.api_url}/v1/webhook-endpoints/`, {
+        method: 'POST',
+        headers: { ...auth, 'Idempotency-Key': 'careful-endpoint-1' },
+        body: JSON.stringify({ url: 'http://127.0.0.1:9/hooks' }),
+      }).then(async (response) => ({
+        status: response.status,
+        replayed: response.headers.get('Idempotent-Replayed'),
+        data: ((await response.json()) as { data: { id: string; secret: string } }).data,
+      }));
+    const endpoint = await endpointRequest();
+    expect(endpoint.status).toBe(201);
+    const replay = await endpointRequest();
+    expect(replay.replayed).toBe('true');
+    expect(replay.data.secret).toBe(endpoint.data.secret);
+    const rotation = await fetch(
+      `${stack.info.api_url}/v1/webhook-endpoints/${endpoint.data.id}/rotate-secret/`,
+      {
+        method: 'POST',
+        headers: { ...auth, 'Idempotency-Key': 'careful-rotation-1' },
+      },
+    );
+    expect(rotation.status).toBe(200);
+    const rotatedSecret = ((await rotation.json()) as { data: { secret: string } }).data.secret;
+    expect(rotatedSecret).toMatch(/^whsec_/);
     await stack.bus.idle();
 
     const deps = makeDeps();
@@ -157,6 +185,10 @@ describe('card data and secrets', () => {
       created.testKey,
       created.liveKey,
       created.clientSecret,
+      endpoint.data.secret,
+      endpoint.data.secret.slice('whsec_'.length),
+      rotatedSecret,
+      rotatedSecret.slice('whsec_'.length),
     ];
     for (const secret of secrets) {
       expect(stored, `stored: ${secret.slice(0, 6)}…`).not.toContain(secret);

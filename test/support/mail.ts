@@ -4,7 +4,8 @@ import { localInfo } from './stack.ts';
 export interface StoredMail {
   subject: string;
   destination: { to: string[] };
-  body: { text: string };
+  /** The parts SendEmail carried (aws-ses-v2-local keeps `Body.Text` and `Body.Html` as given). */
+  body: { text: string; html?: string };
 }
 
 /** Every e-mail the SES emulator has taken so far. */

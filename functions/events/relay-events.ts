@@ -1,0 +1,47 @@
+/**
+ * The outbox relay: reads new items from the table's stream (stored events, and webhook tasks to
+ * run) and puts them on the bus, in order, ten per call. When the bus refuses or cannot be reached,
+ * it reports the first record not sent (ReportBatchItemFailures), so the stream hands that record
+ * and the ones after it again; the records before it are not sent again by this function.
+ */
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { outboxRelay } from '../../shared/api/event-rules.ts';
+import { logger } from '../../shared/core/log.ts';
+import { type EventDetail, eventEntity, eventSource } from '../../shared/events/event.ts';
+import { isOutboxRecord, itemOfRecord, type OutboxRecord } from '../../shared/events/outbox.ts';
+import { busPublisher, putEventsBatch } from '../../shared/events/publish.ts';
+import { type TaskDueDetail, taskDue } from '../../shared/webhooks/delivery.ts';
+
+const bus = busPublisher();
+
+/** The bus entry of a stream record: a cobro event as stored, or a task to hand over. */
+function entryOf(record: OutboxRecord) {
+  const item = itemOfRecord(record);
+  if (item.entity === eventEntity) {
+    const detail = item.detail as EventDetail<unknown>;
+    return { source: eventSource, type: detail.type, detail, time: new Date(detail.created_at) };
+  }
+  const detail: TaskDueDetail = { pk: String(item.pk), sk: String(item.sk), at: String(item.created_at) };
+  return { source: taskDue.source, type: taskDue.type, detail };
+}
+
+export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  const records = event.Records.filter((record) => isOutboxRecord(record, outboxRelay.entities));
+  for (let start = 0; start < records.length; start += putEventsBatch) {
+    const chunk = records.slice(start, start + putEventsBatch);
+    let failed: number;
+    try {
+      failed = await bus.send(chunk.map(entryOf));
+    } catch (error) {
+      logger.warn('the bus could not be reached; the stream will hand these records again', {
+        error: error as Error,
+      });
+      failed = 0;
+    }
+    if (failed >= 0) {
+      const record = chunk[failed];
+      return { batchItemFailures: [{ itemIdentifier: record?.dynamodb?.SequenceNumber ?? '' }] };
+    }
+  }
+  return { batchItemFailures: [] };
+};

@@ -1,0 +1,13 @@
+/** DELETE /v1/webhook-endpoints/{id}/: the endpoint receives nothing more. */
+import { envelope } from '../../shared/core/errors.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
+import { deleteEndpoint } from '../../shared/webhooks/repository.ts';
+import { endpointIdParam } from '../../shared/webhooks/service.ts';
+
+const deps = makeDeps();
+
+export const handler = endpoint(async ({ params, account, mode, lang }) => {
+  await deleteEndpoint(deps, { developerId: account.developerId, mode }, endpointIdParam(params.id));
+  return { status: 200, body: envelope(200, 'webhook_endpoint_deleted', lang, { type: 'success' }) };
+});

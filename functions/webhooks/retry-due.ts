@@ -1,0 +1,10 @@
+/** Scheduled every minute: hands the webhook tasks due now to the delivery function. */
+import { makeDeps } from '../../shared/db/deps.ts';
+import { busPublisher } from '../../shared/events/publish.ts';
+import { handDueTasks } from '../../shared/webhooks/delivery.ts';
+
+const deps = { ...makeDeps(), bus: busPublisher() };
+
+export const handler = async (): Promise<{ handed: number }> => ({
+  handed: await handDueTasks(deps, deps.clock()),
+});

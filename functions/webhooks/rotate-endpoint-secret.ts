@@ -1,0 +1,23 @@
+/** POST /v1/webhook-endpoints/{id}/rotate-secret/: 200 with `data` `{id, secret}` (D13). */
+import { envelope } from '../../shared/core/errors.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
+import { secretBox } from '../../shared/webhooks/secrets.ts';
+import { endpointIdParam, rotateSecret } from '../../shared/webhooks/service.ts';
+
+const deps = { ...makeDeps(), secrets: secretBox() };
+
+export const handler = endpoint(async ({ params, account, mode, lang }) => {
+  const rotated = await rotateSecret(
+    deps,
+    { developerId: account.developerId, mode },
+    endpointIdParam(params.id),
+  );
+  return {
+    status: 200,
+    body: envelope(200, 'webhook_secret_rotated', lang, {
+      type: 'success',
+      data: { id: rotated.endpoint.id, secret: rotated.secret },
+    }),
+  };
+});

@@ -1,0 +1,23 @@
+/** PUT /v1/webhook-endpoints/{id}/: url, events, description, enabled. */
+import { eventCatalogue } from '../../shared/api/events.ts';
+import { envelope } from '../../shared/core/errors.ts';
+import { validate } from '../../shared/core/validation.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
+import { endpointView, updateEndpointSchema } from '../../shared/webhooks/endpoint.ts';
+import { getEndpoint } from '../../shared/webhooks/repository.ts';
+import { endpointIdParam, updateEndpoint } from '../../shared/webhooks/service.ts';
+
+const deps = makeDeps();
+const schema = updateEndpointSchema(eventCatalogue.map((type) => type.type));
+
+export const handler = endpoint(async ({ params, body, account, mode, lang }) => {
+  const scope = { developerId: account.developerId, mode };
+  const id = endpointIdParam(params.id);
+  await getEndpoint(deps, scope, id); // an absent endpoint is 404 before its body is judged
+  const updated = await updateEndpoint(deps, scope, id, validate(schema, body));
+  return {
+    status: 200,
+    body: envelope(200, 'webhook_endpoint_updated', lang, { type: 'success', data: endpointView(updated) }),
+  };
+});

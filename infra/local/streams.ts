@@ -1,0 +1,193 @@
+/**
+ * What Lambda's DynamoDB event source mapping does for the deployed relay, on DynamoDB Local: reads
+ * the table's stream shard by shard, keeps the records the mapping's filter keeps
+ * (outboxFilterPattern of the relay's entities), invokes the relay with them, and moves past a record only once the relay
+ * took it. A failed batch is handed again, from the first record the relay reported, after a pause.
+ * Where each shard stands is saved in `checkpointFile` (when given), so a restarted persistent stack
+ * goes on where it stopped instead of sending the stream's whole history again.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  ListStreamsCommand,
+  type _Record as StreamRecord,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import { outboxRelay } from '../../shared/api/event-rules.ts';
+import { isOutboxRecord } from '../../shared/events/outbox.ts';
+import type { LocalCredentials } from './state.ts';
+
+export interface StreamReaderOptions {
+  endpoint: string;
+  region: string;
+  credentials: LocalCredentials;
+  table: string;
+  /** Invokes the relay with a Lambda stream event; resolves with its answer. */
+  relay: (event: { Records: DynamoDBRecord[] }) => Promise<unknown>;
+  /** @default no checkpoint: the stream is read from its oldest record */
+  checkpointFile?: string;
+  /** Pause between reads of a shard with nothing new. @default 50 ms */
+  pollMs?: number;
+  /** Told once when the relay starts failing and once when it recovers. */
+  onNotice?: (message: string) => void;
+}
+
+export interface StreamReader {
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Lambda's record shape: the SDK gives the creation time as a Date, Lambda as epoch seconds. */
+function lambdaRecord(record: StreamRecord, streamArn: string, region: string): DynamoDBRecord {
+  const { ApproximateCreationDateTime: created, ...rest } = record.dynamodb ?? {};
+  return {
+    eventID: record.eventID,
+    eventName: record.eventName,
+    eventVersion: record.eventVersion,
+    eventSource: 'aws:dynamodb',
+    awsRegion: region,
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...(rest as DynamoDBRecord['dynamodb']),
+      ...(created ? { ApproximateCreationDateTime: Math.floor(created.getTime() / 1000) } : {}),
+    },
+  } as DynamoDBRecord;
+}
+
+/** The records the relay did not take: from the first failure it reported (all of them if it threw). */
+function failedFrom(answer: unknown, batch: DynamoDBRecord[]): number {
+  const failures = (answer as DynamoDBBatchResponse | undefined)?.batchItemFailures ?? [];
+  if (failures.length === 0) return -1;
+  const positions = failures.map((failure) =>
+    batch.findIndex((record) => record.dynamodb?.SequenceNumber === failure.itemIdentifier),
+  );
+  const known = positions.filter((position) => position >= 0);
+  return known.length ? Math.min(...known) : 0;
+}
+
+export async function startStreamReader(options: StreamReaderOptions): Promise<StreamReader> {
+  const client = new DynamoDBStreamsClient({
+    endpoint: options.endpoint,
+    region: options.region,
+    credentials: {
+      accessKeyId: options.credentials.access_key_id,
+      secretAccessKey: options.credentials.secret_access_key,
+    },
+    // Whatever holds the port (a DynamoDB Local being restarted, or another process) may never answer.
+    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
+  });
+  const pollMs = options.pollMs ?? 50;
+  const notice = options.onNotice ?? (() => undefined);
+  const checkpoints: Record<string, string> =
+    options.checkpointFile && existsSync(options.checkpointFile)
+      ? (JSON.parse(readFileSync(options.checkpointFile, 'utf8')) as Record<string, string>)
+      : {};
+  const save = () => {
+    if (options.checkpointFile) writeFileSync(options.checkpointFile, JSON.stringify(checkpoints));
+  };
+  const streams = await client.send(new ListStreamsCommand({ TableName: options.table }));
+  const streamArn = streams.Streams?.[0]?.StreamArn;
+  if (!streamArn) throw new Error(`table ${options.table} has no stream`);
+
+  let running = true;
+  let failing = false;
+  /** Shards finished (closed and read to their end), so their children may be read. */
+  const closed = new Set<string>();
+  const readers = new Map<string, Promise<void>>();
+
+  async function iteratorFor(shardId: string): Promise<string | undefined> {
+    const after = checkpoints[shardId];
+    const result = await client.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ShardIteratorType: after ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
+        ...(after ? { SequenceNumber: after } : {}),
+      }),
+    );
+    return result.ShardIterator;
+  }
+
+  /** Reads one shard to its end (or until stopped), relaying as it goes. */
+  async function readShard(shardId: string): Promise<void> {
+    let iterator = await iteratorFor(shardId);
+    let backoff = 200;
+    while (running && iterator) {
+      const page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+      const records = page.Records ?? [];
+      const batch = records.map((record) => lambdaRecord(record, streamArn as string, options.region));
+      const wanted = batch.filter((record) => isOutboxRecord(record, outboxRelay.entities));
+      let failedAt = -1;
+      if (wanted.length > 0) {
+        try {
+          failedAt = failedFrom(await options.relay({ Records: wanted }), wanted);
+        } catch {
+          failedAt = 0;
+        }
+      }
+      if (failedAt >= 0) {
+        // Keep what was taken, then read again from the first record not taken.
+        const taken = wanted[failedAt - 1]?.dynamodb?.SequenceNumber;
+        if (taken) checkpoints[shardId] = taken;
+        save();
+        if (!failing) notice('the outbox relay failed (is the event bus reachable?); retrying');
+        failing = true;
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, 5_000);
+        iterator = await iteratorFor(shardId);
+        continue;
+      }
+      if (failing) notice('the outbox relay recovered');
+      failing = false;
+      backoff = 200;
+      const last = records.at(-1)?.dynamodb?.SequenceNumber;
+      if (last) {
+        checkpoints[shardId] = last;
+        save();
+      }
+      iterator = page.NextShardIterator;
+      if (records.length === 0) await sleep(pollMs);
+    }
+    if (!iterator) closed.add(shardId);
+  }
+
+  /** Finds shards (new ones appear as DynamoDB Local rolls them over) and starts their readers. */
+  const supervisor = (async () => {
+    while (running) {
+      try {
+        const description = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+        for (const shard of description.StreamDescription?.Shards ?? []) {
+          const id = shard.ShardId;
+          if (!id || readers.has(id)) continue;
+          const parent = shard.ParentShardId;
+          if (parent && readers.has(parent) && !closed.has(parent)) continue; // parent first, in order
+          readers.set(
+            id,
+            readShard(id).catch((error: Error) => {
+              readers.delete(id); // read again on the next round
+              if (running) notice(`stream reader: ${error.message}`);
+            }),
+          );
+        }
+      } catch (error) {
+        if (running) notice(`stream reader: ${(error as Error).message}`);
+      }
+      await sleep(pollMs * 4);
+    }
+  })();
+
+  return {
+    async stop() {
+      running = false;
+      // A read in flight ends by its timeout at the latest; stopping does not wait longer than that.
+      const settled = Promise.allSettled([supervisor, ...readers.values()]);
+      await Promise.race([settled, sleep(6_000)]);
+      save();
+      client.destroy();
+    },
+  };
+}

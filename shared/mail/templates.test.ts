@@ -1,0 +1,278 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  escapeHtml,
+  type MailContext,
+  type MailLanguage,
+  mailLanguage,
+  mailLanguages,
+  mailTemplates,
+  type RenderedMail,
+  safeLogoUrl,
+} from './templates.ts';
+
+const hostile = '<script>alert("x")</script>';
+
+/** Each template with fields for it; `value` fills every free-text field (a name, a plan name). */
+const samples = (
+  value: string,
+): Record<keyof typeof mailTemplates, (context: MailContext) => RenderedMail> => ({
+  apiKeyRotated: (context) =>
+    mailTemplates.apiKeyRotated({
+      ...context,
+      ownerName: value,
+      developerId: 42,
+      keyType: 'live',
+      keyEnding: 'a1B2',
+      rotatedAt: '2026-11-22T10:15:00.000Z',
+    }),
+  planDeletedMerchant: (context) =>
+    mailTemplates.planDeletedMerchant({
+      ...context,
+      ownerName: value,
+      mode: 'live',
+      plan: {
+        id: 'd3b07384-d9a0-4c9b-8f3e-1a2b3c4d5e6f',
+        name: value,
+        amount: '1200',
+        currency: 'JPY',
+        interval: 'month',
+        intervalCount: 1,
+      },
+      activeSubscriptions: 3,
+      deletedAt: '2026-11-22T10:15:00.000Z',
+    }),
+  planDeletedCustomer: (context) =>
+    mailTemplates.planDeletedCustomer({
+      ...context,
+      customerName: value,
+      planName: value,
+      canceledAt: '2026-11-22T10:15:00.000Z',
+    }),
+  subscriptionActivated: (context) =>
+    mailTemplates.subscriptionActivated({
+      ...context,
+      customerName: value,
+      subscriptionId: 'sub_123',
+      planName: value,
+      amount: '19.99',
+      currency: 'USD',
+      interval: 'month',
+      intervalCount: 1,
+      nextBillingAt: '2026-12-22T00:00:00.000Z',
+      trialEndsAt: '2026-12-06T00:00:00.000Z',
+    }),
+  subscriptionCanceled: (context) =>
+    mailTemplates.subscriptionCanceled({
+      ...context,
+      customerName: value,
+      subscriptionId: 'sub_123',
+      planName: value,
+      canceledAt: '2026-11-22T10:15:00.000Z',
+    }),
+});
+
+const names = Object.keys(mailTemplates) as (keyof typeof mailTemplates)[];
+const merchant = { name: 'Acme Café', logoUrl: 'https://acme.example/logo.png' };
+const render = (name: keyof typeof mailTemplates, context: MailContext, value = 'Ana') =>
+  samples(value)[name](context);
+
+/** Words that only the Spanish copy of every template uses, and only the English one. */
+const marker: Record<MailLanguage, RegExp> = { es: /\bHola\b/, en: /\bHello\b/ };
+
+describe.each(names)('%s', (name) => {
+  it.each(mailLanguages)('has a subject, a text part and an HTML part in %s', (language) => {
+    const mail = render(name, { language, merchant });
+    expect(mail.subject.trim()).not.toBe('');
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    expect(mail.text.trim()).not.toBe('');
+    expect(mail.text).not.toMatch(/<[a-z]/i);
+    expect(mail.html).toMatch(/^<!DOCTYPE html>/);
+    expect(mail.html).toContain(`<html lang="${language}">`);
+    expect(mail.html).toContain('Acme Café');
+    const other = language === 'es' ? 'en' : 'es';
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toMatch(marker[language]);
+      expect(part).not.toMatch(marker[other]);
+    }
+  });
+
+  it('writes Spanish and English differently, subject included', () => {
+    const en = render(name, { language: 'en', merchant });
+    const es = render(name, { language: 'es', merchant });
+    expect(es.subject).not.toBe(en.subject);
+    expect(es.text).not.toBe(en.text);
+  });
+
+  it('escapes every interpolated value in the HTML part', () => {
+    const mail = render(
+      name,
+      { language: 'en', merchant: { name: hostile, logoUrl: merchant.logoUrl } },
+      hostile,
+    );
+    expect(mail.html).not.toContain('<script');
+    expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(mail.html).toContain(`alt="${escapeHtml(hostile)}"`);
+    // The text part is not HTML: it shows the value as it is.
+    expect(mail.text).toContain(hostile);
+  });
+
+  it('shows the logo only for an http(s) URL', () => {
+    const withLogo = render(name, { language: 'es', merchant });
+    expect(withLogo.html).toContain('<img src="https://acme.example/logo.png" alt="Acme Café"');
+    for (const logoUrl of [
+      undefined,
+      null,
+      '',
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      '/logo.png',
+    ]) {
+      const mail = render(name, { language: 'es', merchant: { name: 'Acme', logoUrl } });
+      expect(mail.html).not.toContain('<img');
+      expect(mail.html).not.toContain('javascript:');
+      expect(mail.html).toContain('Acme');
+    }
+  });
+});
+
+describe('the subjects existing consumers and tests rely on', () => {
+  it('are unchanged in English', () => {
+    expect(render('apiKeyRotated', { language: 'en', merchant }).subject).toBe(
+      'Your cobro live API key was rotated',
+    );
+    expect(render('planDeletedMerchant', { language: 'en', merchant }, 'Gold').subject).toBe(
+      'Your cobro plan "Gold" was deleted',
+    );
+  });
+
+  it('keep a merchant-chosen value on one line', () => {
+    const mail = render('subscriptionCanceled', {
+      language: 'en',
+      merchant: { name: 'Acme\r\nBcc: victim@example.com' },
+    });
+    expect(mail.subject).toBe('Acme  Bcc: victim@example.com: your subscription to "Ana" was canceled');
+  });
+});
+
+describe('the content', () => {
+  it('apiKeyRotated names the account and the key ending, never more of the key', () => {
+    const mail = render('apiKeyRotated', { language: 'en', merchant });
+    expect(mail.text).toContain('account 42');
+    expect(mail.text).toContain('ends in a1B2');
+    expect(mail.text).toContain('60 seconds');
+    expect(render('apiKeyRotated', { language: 'es', merchant }).text).toContain('termina en a1B2');
+  });
+
+  it('planDeletedMerchant shows the plan, its price and mode, and counts subscriptions', () => {
+    const mail = render('planDeletedMerchant', { language: 'en', merchant }, 'Gold');
+    expect(mail.text).toContain('d3b07384-d9a0-4c9b-8f3e-1a2b3c4d5e6f');
+    expect(mail.text).toContain('1200 JPY every month');
+    expect(mail.text).toContain('The live plan "Gold"');
+    expect(mail.text).toContain('Its 3 active subscriptions are canceled');
+    const es = render('planDeletedMerchant', { language: 'es', merchant }, 'Oro');
+    expect(es.text).toContain('1200 JPY cada mes');
+    expect(es.text).toContain('Sus 3 suscripciones activas quedan canceladas');
+  });
+
+  it('planDeletedMerchant says how often in the plural and singular forms of each language', () => {
+    const yearly = (language: MailLanguage, intervalCount: number) =>
+      mailTemplates.planDeletedMerchant({
+        language,
+        merchant,
+        ownerName: 'Ana',
+        mode: 'test',
+        plan: { id: 'p', name: 'P', amount: '10.00', currency: 'MXN', interval: 'year', intervalCount },
+        activeSubscriptions: 1,
+        deletedAt: '2026-11-22T10:15:00.000Z',
+      }).text;
+    expect(yearly('en', 2)).toContain('10.00 MXN every 2 years');
+    expect(yearly('en', 1)).toContain('Its 1 active subscription is canceled');
+    expect(yearly('es', 2)).toContain('10.00 MXN cada 2 años');
+    expect(yearly('es', 1)).toContain('El plan de prueba "P"');
+  });
+
+  it('subscriptionActivated is a receipt: price, next billing date, and the trial end only when trialing', () => {
+    const trialing = render('subscriptionActivated', { language: 'en', merchant });
+    expect(trialing.text).toContain('Price: 19.99 USD every month');
+    expect(trialing.text).toContain('Next billing date: December 22, 2026');
+    expect(trialing.text).toContain('Trial ends: December 6, 2026');
+    const es = render('subscriptionActivated', { language: 'es', merchant });
+    expect(es.text).toContain('Precio: 19.99 USD cada mes');
+    expect(es.text).toContain('Próximo cobro: 22 de diciembre de 2026');
+    expect(es.html).toContain('Fin del periodo de prueba');
+    const paying = mailTemplates.subscriptionActivated({
+      language: 'en',
+      merchant,
+      planName: 'Gold',
+      amount: '19.99',
+      currency: 'USD',
+      interval: 'month',
+      intervalCount: 1,
+      nextBillingAt: '2026-12-22T00:00:00.000Z',
+    });
+    expect(paying.text).not.toContain('Trial');
+    expect(paying.text).toContain('Hello,');
+  });
+
+  it('the cancellation notices say that nothing more is charged', () => {
+    expect(render('subscriptionCanceled', { language: 'en', merchant }).text).toContain(
+      'You will not be charged for it again.',
+    );
+    expect(render('subscriptionCanceled', { language: 'es', merchant }).text).toContain(
+      'No se te volverá a cobrar por ella.',
+    );
+    expect(render('planDeletedCustomer', { language: 'en', merchant }).text).toContain(
+      'You will not be charged for it again.',
+    );
+    expect(render('planDeletedCustomer', { language: 'es', merchant }).text).toContain(
+      'canceló el 22 de noviembre de 2026',
+    );
+  });
+});
+
+describe('mailLanguage', () => {
+  it('is Spanish only for es, English otherwise', () => {
+    expect(mailLanguage('es')).toBe('es');
+    for (const value of ['en', undefined, null, 'fr', 'ES', 1]) expect(mailLanguage(value)).toBe('en');
+  });
+
+  it('an unknown language at run time renders English rather than failing', () => {
+    const mail = render('apiKeyRotated', { language: 'fr' as MailLanguage, merchant });
+    expect(mail.subject).toBe('Your cobro live API key was rotated');
+  });
+});
+
+describe('escapeHtml', () => {
+  it('leaves no markup character and loses nothing', () => {
+    const decode = (html: string) =>
+      html
+        .replaceAll('&lt;', '<')
+        .replaceAll('&gt;', '>')
+        .replaceAll('&quot;', '"')
+        .replaceAll('&#39;', "'")
+        .replaceAll('&amp;', '&');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (value) => {
+        const escaped = escapeHtml(value);
+        return !/[<>"']/.test(escaped) && decode(escaped) === value;
+      }),
+    );
+  });
+});
+
+describe('safeLogoUrl', () => {
+  it('keeps absolute http(s) URLs only', () => {
+    expect(safeLogoUrl('https://acme.example/a.png')).toBe('https://acme.example/a.png');
+    expect(safeLogoUrl('http://acme.example/a.png')).toBe('http://acme.example/a.png');
+    for (const url of [
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      'ftp://x/a.png',
+      'a.png',
+      '//x/a.png',
+    ]) {
+      expect(safeLogoUrl(url)).toBeUndefined();
+    }
+  });
+});

@@ -1,0 +1,451 @@
+/**
+ * The e-mails cobro sends, in English and Spanish (D13), as a typed catalogue: each template takes
+ * the language, the merchant (name and logo) and its own fields, and answers the subject, a
+ * plain-text part and an HTML part built from the same blocks. Every value that reaches the HTML is
+ * escaped here; callers pass raw values.
+ */
+
+export const mailLanguages = ['en', 'es'] as const;
+export type MailLanguage = (typeof mailLanguages)[number];
+
+/** The language an account's `language` field names (D2): English when unset or unknown. */
+export function mailLanguage(value: unknown): MailLanguage {
+  return value === 'es' ? 'es' : 'en';
+}
+
+/** Whose e-mail it is: the name shown in the header and the logo above it. */
+export interface MailMerchant {
+  name: string;
+  /** Shown only when it is an http(s) URL. @default none */
+  logoUrl?: string | null;
+}
+
+/** What every template takes besides its own fields. */
+export interface MailContext {
+  language: MailLanguage;
+  merchant: MailMerchant;
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+type Mode = 'test' | 'live';
+
+/** A piece of an e-mail's body, rendered once as text and once as HTML. */
+type Block = { paragraph: string } | { details: ReadonlyArray<readonly [label: string, value: string]> };
+
+interface Content {
+  subject: string;
+  heading: string;
+  blocks: Block[];
+  footer: string;
+}
+
+/** Escapes a value for HTML text and double- or single-quoted attributes. */
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** The logo's URL when it is an absolute http(s) URL; anything else (javascript:, data:, junk) is dropped. */
+export function safeLogoUrl(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A subject is one header line: no line breaks or other control characters from a merchant's name. */
+const oneLine = (value: string) =>
+  Array.from(value, (char) => (char < ' ' || char === '\u007f' ? ' ' : char))
+    .join('')
+    .trim();
+
+/** How one language writes dates, periods and modes. */
+interface Words {
+  dateTime(iso: string): string;
+  date(iso: string): string;
+  every(interval: string, count: number): string;
+  mode(mode: Mode): string;
+}
+
+const intl = (language: MailLanguage, options: Intl.DateTimeFormatOptions) => {
+  const format = new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' });
+  return (iso: string) => {
+    const date = new Date(iso);
+    return Number.isNaN(date.getTime()) ? iso : format.format(date);
+  };
+};
+
+const intervalNames: Record<MailLanguage, Record<string, readonly [one: string, many: string]>> = {
+  en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
+  es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
+};
+
+const words: Record<MailLanguage, Words> = {
+  en: {
+    dateTime: intl('en', { dateStyle: 'long', timeStyle: 'long' }),
+    date: intl('en', { dateStyle: 'long' }),
+    every(interval, count) {
+      const [one, many] = intervalNames.en[interval] ?? [interval, `${interval}s`];
+      return count === 1 ? `every ${one}` : `every ${count} ${many}`;
+    },
+    mode: (mode) => mode,
+  },
+  es: {
+    dateTime: intl('es', { dateStyle: 'long', timeStyle: 'long' }),
+    date: intl('es', { dateStyle: 'long' }),
+    every(interval, count) {
+      const [one, many] = intervalNames.es[interval] ?? [interval, interval];
+      return count === 1 ? `cada ${one}` : `cada ${count} ${many}`;
+    },
+    mode: (mode) => (mode === 'test' ? 'de prueba' : 'de producción'),
+  },
+};
+
+const colors = { text: '#1f2328', muted: '#6e7781', page: '#f4f5f7', card: '#ffffff', rule: '#d0d7de' };
+
+function textOf(content: Content): string {
+  const blocks = content.blocks.map((block) =>
+    'paragraph' in block
+      ? block.paragraph
+      : block.details.map(([label, value]) => `${label}: ${value}`).join('\n'),
+  );
+  // `-- ` on its own line is the signature separator mail clients recognize.
+  return `${blocks.join('\n\n')}\n\n-- \n${content.footer}`;
+}
+
+function htmlOf(content: Content, language: MailLanguage, merchant: MailMerchant): string {
+  const logo = safeLogoUrl(merchant.logoUrl);
+  const name = escapeHtml(merchant.name);
+  const header = [
+    logo
+      ? `<img src="${escapeHtml(logo)}" alt="${name}" height="40" style="display:block;max-height:40px;border:0;margin:0 0 8px">`
+      : '',
+    `<div style="font-size:16px;font-weight:bold">${name}</div>`,
+  ].join('');
+  const blocks = content.blocks.map((block) => {
+    if ('paragraph' in block) {
+      const lines = block.paragraph.split('\n').map(escapeHtml).join('<br>');
+      return `<p style="margin:0 0 16px">${lines}</p>`;
+    }
+    const rows = block.details
+      .map(
+        ([label, value]) =>
+          `<tr><td style="padding:4px 16px 4px 0;color:${colors.muted};vertical-align:top">${escapeHtml(label)}</td>` +
+          `<td style="padding:4px 0;font-weight:bold">${escapeHtml(value)}</td></tr>`,
+      )
+      .join('');
+    return `<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">${rows}</table>`;
+  });
+  return [
+    '<!DOCTYPE html>',
+    `<html lang="${language}">`,
+    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(content.subject)}</title></head>`,
+    `<body style="margin:0;padding:0;background:${colors.page}">`,
+    `<div style="max-width:560px;margin:0 auto;padding:24px;font-family:Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:${colors.text}">`,
+    `<div style="background:${colors.card};border:1px solid ${colors.rule};border-radius:8px;padding:24px">`,
+    `<div style="margin:0 0 16px">${header}</div>`,
+    `<h1 style="font-size:20px;line-height:1.3;margin:0 0 16px">${escapeHtml(content.heading)}</h1>`,
+    ...blocks,
+    '</div>',
+    `<p style="margin:16px 0 0;font-size:12px;color:${colors.muted};text-align:center">${escapeHtml(content.footer)}</p>`,
+    '</div>',
+    '</body>',
+    '</html>',
+  ].join('\n');
+}
+
+/** A template: one function per language writing the content; rendering and escaping are shared. */
+function defineTemplate<Fields>(
+  copy: Record<MailLanguage, (input: Fields & MailContext, words: Words) => Content>,
+): (input: Fields & MailContext) => RenderedMail {
+  return (input) => {
+    const language = mailLanguage(input.language);
+    const content = copy[language](input, words[language]);
+    const subject = oneLine(content.subject);
+    return {
+      subject,
+      text: textOf(content),
+      html: htmlOf({ ...content, subject }, language, input.merchant),
+    };
+  };
+}
+
+const greeting = {
+  en: (name?: string | null) => (name ? `Hello ${name},` : 'Hello,'),
+  es: (name?: string | null) => (name ? `Hola ${name}:` : 'Hola:'),
+};
+
+const accountFooter = { en: 'cobro · a notice about your account', es: 'cobro · un aviso sobre tu cuenta' };
+const customerFooter = {
+  en: (merchant: string) => `${merchant} sends you this e-mail through cobro.`,
+  es: (merchant: string) => `${merchant} te envía este correo a través de cobro.`,
+};
+
+/** To the merchant: one of its API keys was replaced (`api_key.rotated`). */
+export const apiKeyRotated = defineTemplate<{
+  /** The account owner's name, for the greeting. */
+  ownerName: string;
+  developerId: number;
+  keyType: Mode;
+  /** The new key's last characters (never the key). */
+  keyEnding: string;
+  rotatedAt: string;
+}>({
+  en: (input, w) => ({
+    subject: `Your cobro ${input.keyType} API key was rotated`,
+    heading: `Your ${input.keyType} API key was rotated`,
+    blocks: [
+      { paragraph: greeting.en(input.ownerName) },
+      {
+        paragraph: [
+          `The ${input.keyType} API key of your cobro account ${input.developerId} was replaced at ${w.dateTime(input.rotatedAt)}.`,
+          `The new key ends in ${input.keyEnding}. The previous key stops working within 60 seconds.`,
+        ].join('\n'),
+      },
+      {
+        paragraph: 'If you did not do this, rotate both keys now and review who has access to your account.',
+      },
+    ],
+    footer: accountFooter.en,
+  }),
+  es: (input, w) => ({
+    subject: `Se rotó la clave API ${w.mode(input.keyType)} de tu cuenta de cobro`,
+    heading: `Se rotó tu clave API ${w.mode(input.keyType)}`,
+    blocks: [
+      { paragraph: greeting.es(input.ownerName) },
+      {
+        paragraph: [
+          `La clave API ${w.mode(input.keyType)} de tu cuenta de cobro ${input.developerId} se reemplazó el ${w.dateTime(input.rotatedAt)}.`,
+          `La nueva clave termina en ${input.keyEnding}. La clave anterior deja de funcionar en 60 segundos como máximo.`,
+        ].join('\n'),
+      },
+      {
+        paragraph: 'Si no fuiste tú, rota ahora ambas claves y revisa quién tiene acceso a tu cuenta.',
+      },
+    ],
+    footer: accountFooter.es,
+  }),
+});
+
+/** A plan as the plan e-mails show it; money is the interface's decimal string. */
+export interface MailPlan {
+  id: string;
+  name: string;
+  amount: string;
+  currency: string;
+  interval: string;
+  intervalCount: number;
+}
+
+/** To the merchant: it deleted a plan, and how many active subscriptions that canceled (`plan.deleted`). */
+export const planDeletedMerchant = defineTemplate<{
+  ownerName: string;
+  mode: Mode;
+  plan: MailPlan;
+  activeSubscriptions: number;
+  deletedAt: string;
+}>({
+  en: ({ plan, ...input }, w) => ({
+    subject: `Your cobro plan "${plan.name}" was deleted`,
+    heading: `Plan "${plan.name}" deleted`,
+    blocks: [
+      { paragraph: greeting.en(input.ownerName) },
+      {
+        paragraph: [
+          `The ${w.mode(input.mode)} plan "${plan.name}" (${plan.id}), ${plan.amount} ${plan.currency} ${w.every(plan.interval, plan.intervalCount)}, was deleted at ${w.dateTime(input.deletedAt)}.`,
+          input.activeSubscriptions === 0
+            ? 'It had no active subscriptions.'
+            : input.activeSubscriptions === 1
+              ? 'Its 1 active subscription is canceled and its customer is told by e-mail.'
+              : `Its ${input.activeSubscriptions} active subscriptions are canceled and their customers are told by e-mail.`,
+        ].join('\n'),
+      },
+      {
+        paragraph:
+          'A deleted plan cannot be restored. To stop new sign-ups but keep a plan, archive it instead (PUT with "active": false).',
+      },
+    ],
+    footer: accountFooter.en,
+  }),
+  es: ({ plan, ...input }, w) => ({
+    subject: `Se eliminó tu plan "${plan.name}" de cobro`,
+    heading: `Plan "${plan.name}" eliminado`,
+    blocks: [
+      { paragraph: greeting.es(input.ownerName) },
+      {
+        paragraph: [
+          `El plan ${w.mode(input.mode)} "${plan.name}" (${plan.id}), ${plan.amount} ${plan.currency} ${w.every(plan.interval, plan.intervalCount)}, se eliminó el ${w.dateTime(input.deletedAt)}.`,
+          input.activeSubscriptions === 0
+            ? 'No tenía suscripciones activas.'
+            : input.activeSubscriptions === 1
+              ? 'Su única suscripción activa queda cancelada y se avisa a su cliente por correo.'
+              : `Sus ${input.activeSubscriptions} suscripciones activas quedan canceladas y se avisa a sus clientes por correo.`,
+        ].join('\n'),
+      },
+      {
+        paragraph:
+          'Un plan eliminado no se puede restaurar. Para dejar de aceptar suscripciones nuevas y conservar el plan, archívalo (PUT con "active": false).',
+      },
+    ],
+    footer: accountFooter.es,
+  }),
+});
+
+/** To a customer with an active subscription to a deleted plan: it is canceled, nothing more is charged. */
+export const planDeletedCustomer = defineTemplate<{
+  customerName?: string | null;
+  planName: string;
+  canceledAt: string;
+}>({
+  en: (input, w) => ({
+    subject: `${input.merchant.name}: the plan "${input.planName}" was discontinued`,
+    heading: 'Your subscription was canceled',
+    blocks: [
+      { paragraph: greeting.en(input.customerName) },
+      {
+        paragraph: `${input.merchant.name} no longer offers the plan "${input.planName}", so your subscription to it was canceled on ${w.date(input.canceledAt)}.`,
+      },
+      {
+        paragraph: `You will not be charged for it again. If you have questions, contact ${input.merchant.name}.`,
+      },
+    ],
+    footer: customerFooter.en(input.merchant.name),
+  }),
+  es: (input, w) => ({
+    subject: `${input.merchant.name}: el plan "${input.planName}" ya no está disponible`,
+    heading: 'Tu suscripción se canceló',
+    blocks: [
+      { paragraph: greeting.es(input.customerName) },
+      {
+        paragraph: `${input.merchant.name} dejó de ofrecer el plan "${input.planName}", por lo que tu suscripción se canceló el ${w.date(input.canceledAt)}.`,
+      },
+      {
+        paragraph: `No se te volverá a cobrar por ella. Si tienes preguntas, contacta a ${input.merchant.name}.`,
+      },
+    ],
+    footer: customerFooter.es(input.merchant.name),
+  }),
+});
+
+/** To the customer: the receipt of an activated subscription (`subscription.activated`). */
+export const subscriptionActivated = defineTemplate<{
+  customerName?: string | null;
+  /** The subscription's id, listed for reference. @default not shown */
+  subscriptionId?: string | null;
+  planName: string;
+  amount: string;
+  currency: string;
+  interval: string;
+  intervalCount: number;
+  /** When the next charge is due. @default not shown */
+  nextBillingAt?: string | null;
+  /** When the trial ends, for a trialing subscription. @default no trial */
+  trialEndsAt?: string | null;
+}>({
+  en: (input, w) => ({
+    subject: `${input.merchant.name}: your subscription to "${input.planName}" is active`,
+    heading: 'Your subscription is active',
+    blocks: [
+      { paragraph: greeting.en(input.customerName) },
+      {
+        paragraph: input.trialEndsAt
+          ? `Your subscription to "${input.planName}" is active. Your free trial ends on ${w.date(input.trialEndsAt)}.`
+          : `Your subscription to "${input.planName}" is active. Thank you!`,
+      },
+      {
+        details: [
+          ['Plan', input.planName],
+          ['Price', `${input.amount} ${input.currency} ${w.every(input.interval, input.intervalCount)}`],
+          ...(input.trialEndsAt ? [['Trial ends', w.date(input.trialEndsAt)] as const] : []),
+          ...(input.nextBillingAt ? [['Next billing date', w.date(input.nextBillingAt)] as const] : []),
+          ...(input.subscriptionId ? [['Subscription', input.subscriptionId] as const] : []),
+        ],
+      },
+      { paragraph: `To cancel or change your subscription, contact ${input.merchant.name}.` },
+    ],
+    footer: customerFooter.en(input.merchant.name),
+  }),
+  es: (input, w) => ({
+    subject: `${input.merchant.name}: tu suscripción a "${input.planName}" está activa`,
+    heading: 'Tu suscripción está activa',
+    blocks: [
+      { paragraph: greeting.es(input.customerName) },
+      {
+        paragraph: input.trialEndsAt
+          ? `Tu suscripción a "${input.planName}" está activa. Tu periodo de prueba gratuito termina el ${w.date(input.trialEndsAt)}.`
+          : `Tu suscripción a "${input.planName}" está activa. ¡Gracias!`,
+      },
+      {
+        details: [
+          ['Plan', input.planName],
+          ['Precio', `${input.amount} ${input.currency} ${w.every(input.interval, input.intervalCount)}`],
+          ...(input.trialEndsAt ? [['Fin del periodo de prueba', w.date(input.trialEndsAt)] as const] : []),
+          ...(input.nextBillingAt ? [['Próximo cobro', w.date(input.nextBillingAt)] as const] : []),
+          ...(input.subscriptionId ? [['Suscripción', input.subscriptionId] as const] : []),
+        ],
+      },
+      { paragraph: `Para cancelar o cambiar tu suscripción, contacta a ${input.merchant.name}.` },
+    ],
+    footer: customerFooter.es(input.merchant.name),
+  }),
+});
+
+/** To the customer: the notice of a canceled subscription (`subscription.canceled`). */
+export const subscriptionCanceled = defineTemplate<{
+  customerName?: string | null;
+  subscriptionId?: string | null;
+  planName: string;
+  canceledAt: string;
+}>({
+  en: (input, w) => ({
+    subject: `${input.merchant.name}: your subscription to "${input.planName}" was canceled`,
+    heading: 'Your subscription was canceled',
+    blocks: [
+      { paragraph: greeting.en(input.customerName) },
+      {
+        paragraph: `Your subscription to "${input.planName}" was canceled on ${w.date(input.canceledAt)}. You will not be charged for it again.`,
+      },
+      ...(input.subscriptionId ? [{ details: [['Subscription', input.subscriptionId] as const] }] : []),
+      { paragraph: `If you did not expect this, contact ${input.merchant.name}.` },
+    ],
+    footer: customerFooter.en(input.merchant.name),
+  }),
+  es: (input, w) => ({
+    subject: `${input.merchant.name}: se canceló tu suscripción a "${input.planName}"`,
+    heading: 'Tu suscripción se canceló',
+    blocks: [
+      { paragraph: greeting.es(input.customerName) },
+      {
+        paragraph: `Tu suscripción a "${input.planName}" se canceló el ${w.date(input.canceledAt)}. No se te volverá a cobrar por ella.`,
+      },
+      ...(input.subscriptionId ? [{ details: [['Suscripción', input.subscriptionId] as const] }] : []),
+      { paragraph: `Si no esperabas este cambio, contacta a ${input.merchant.name}.` },
+    ],
+    footer: customerFooter.es(input.merchant.name),
+  }),
+});
+
+/** Every template by name. */
+export const mailTemplates = {
+  apiKeyRotated,
+  planDeletedMerchant,
+  planDeletedCustomer,
+  subscriptionActivated,
+  subscriptionCanceled,
+} as const;
+
+export type MailTemplateName = keyof typeof mailTemplates;
+export type MailTemplateInput<N extends MailTemplateName> = Parameters<(typeof mailTemplates)[N]>[0];

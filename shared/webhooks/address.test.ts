@@ -1,0 +1,222 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { envNames } from '../core/config.ts';
+import {
+  checkWebhookUrl,
+  isAllowedAddress,
+  isPublicAddress,
+  type Resolver,
+  UnsafeWebhookUrl,
+} from './address.ts';
+
+// These suites describe the local stack's policy, where test endpoints may be private (a laptop).
+process.env[envNames.webhookPrivateTargets] = 'allow';
+
+/** A resolver answering fixed addresses per name; unknown names fail as DNS would. */
+const fixed =
+  (answers: Record<string, string[]>): Resolver =>
+  async (host) => {
+    const addresses = answers[host];
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return addresses;
+  };
+
+const resolveTo = (...addresses: string[]) => fixed({ 'hooks.example': addresses });
+
+async function refusal(promise: Promise<unknown>): Promise<UnsafeWebhookUrl> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(UnsafeWebhookUrl);
+  return error as UnsafeWebhookUrl;
+}
+
+describe('checkWebhookUrl in live mode', () => {
+  it('refuses http', async () => {
+    const error = await refusal(checkWebhookUrl('http://hooks.example/', 'live', resolveTo('93.184.216.34')));
+    expect(error.message).toBe('url must use https in live mode');
+  });
+
+  it('accepts a name resolving to a public address, and returns what it resolved', async () => {
+    const checked = await checkWebhookUrl(
+      'https://hooks.example/cobro?x=1',
+      'live',
+      resolveTo('93.184.216.34'),
+    );
+    expect(checked.url.href).toBe('https://hooks.example/cobro?x=1');
+    expect(checked.addresses).toEqual(['93.184.216.34']);
+  });
+
+  it.each([
+    ['127.0.0.1', 'a loopback address'],
+    ['10.0.0.5', 'a private address'],
+    ['172.16.3.4', 'a private address'],
+    ['192.168.1.1', 'a private address'],
+    ['169.254.169.254', 'a link-local address'],
+    ['100.64.0.1', 'a carrier-grade NAT address'],
+    ['0.0.0.0', 'an unspecified address'],
+    ['255.255.255.255', 'a broadcast address'],
+    ['224.0.0.1', 'a multicast address'],
+    ['240.0.0.1', 'a non-public address'],
+    ['::1', 'a loopback address'],
+    ['::', 'an unspecified address'],
+    ['fe80::1', 'a link-local address'],
+    ['fc00::1', 'a private address'],
+    ['fd00:ec2::254', 'a cloud metadata address'],
+    ['::ffff:127.0.0.1', 'a loopback address'],
+    ['::ffff:169.254.169.254', 'a link-local address'],
+    // ipaddr.js reads ::a.b.c.d as IPv4-mapped; either reading leads to the embedded IPv4 address.
+    ['::127.0.0.1', 'a loopback address'],
+    ['::7f00:1', 'a non-public address'],
+  ])('refuses a name resolving to %s', async (address, words) => {
+    const error = await refusal(checkWebhookUrl('https://hooks.example/', 'live', resolveTo(address)));
+    expect(error.message).toBe(`url resolves to ${words} (${address})`);
+  });
+
+  it('refuses a name that resolves to a public and a private address', async () => {
+    const error = await refusal(
+      checkWebhookUrl(
+        'https://hooks.example/',
+        'live',
+        resolveTo('93.184.216.34', '2606:2800::1', '10.1.2.3'),
+      ),
+    );
+    expect(error.message).toContain('10.1.2.3');
+  });
+
+  it.each([
+    'https://127.0.0.1/',
+    'https://[::1]/',
+    'https://0x7f.1/',
+    'https://2130706433/',
+    'https://[::ffff:127.0.0.1]/',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://[fd00:ec2::254]/',
+  ])('refuses the IP literal %s without asking DNS', async (url) => {
+    let asked = false;
+    const resolver: Resolver = async () => {
+      asked = true;
+      return ['93.184.216.34'];
+    };
+    const error = await refusal(checkWebhookUrl(url, 'live', resolver));
+    expect(error.message).toMatch(/^url host is a /);
+    expect(asked).toBe(false);
+  });
+
+  it('accepts a public IP literal without asking DNS', async () => {
+    const checked = await checkWebhookUrl('https://[2606:2800:220:1::1]:8443/', 'live', fixed({}));
+    expect(checked.addresses).toEqual(['2606:2800:220:1::1']);
+  });
+});
+
+describe('checkWebhookUrl in test mode', () => {
+  it('accepts http to loopback and private addresses', async () => {
+    await expect(checkWebhookUrl('http://127.0.0.1:8080/hook', 'test')).resolves.toMatchObject({
+      addresses: ['127.0.0.1'],
+    });
+    await expect(checkWebhookUrl('http://[::1]:8080/hook', 'test')).resolves.toMatchObject({
+      addresses: ['::1'],
+    });
+    const checked = await checkWebhookUrl(
+      'http://laptop.lan/',
+      'test',
+      fixed({ 'laptop.lan': ['192.168.1.20'] }),
+    );
+    expect(checked.addresses).toEqual(['192.168.1.20']);
+  });
+
+  it.each([
+    ['http://169.254.169.254/latest/meta-data/', 'url host is a link-local address (169.254.169.254)'],
+    ['http://[fe80::1]/', 'url host is a link-local address (fe80::1)'],
+    ['http://0.0.0.0:8080/', 'url host is an unspecified address (0.0.0.0)'],
+    ['http://[::]/', 'url host is an unspecified address (::)'],
+    ['http://[fd00:ec2::254]/', 'url host is a cloud metadata address (fd00:ec2::254)'],
+    ['http://[::ffff:169.254.169.254]/', 'url host is a link-local address (::ffff:a9fe:a9fe)'],
+  ])('refuses %s', async (url, message) => {
+    const error = await refusal(checkWebhookUrl(url, 'test'));
+    expect(error.message).toBe(message);
+  });
+
+  it('refuses a name resolving to the metadata address', async () => {
+    const error = await refusal(
+      checkWebhookUrl('http://hooks.example/', 'test', resolveTo('169.254.169.254')),
+    );
+    expect(error.message).toBe('url resolves to a link-local address (169.254.169.254)');
+  });
+});
+
+describe('checkWebhookUrl on malformed URLs', () => {
+  it.each([
+    { url: 'https://user:secret@hooks.example/', message: 'url must not contain a username or password' },
+    { url: 'https://user@hooks.example/', message: 'url must not contain a username or password' },
+    { url: '/relative/path', message: 'url must be an absolute http or https URL' },
+    { url: 'not a url', message: 'url must be an absolute http or https URL' },
+    { url: 'ftp://hooks.example/', message: 'url must use http or https' },
+    { url: 'file:///etc/passwd', message: 'url must use http or https' },
+    { url: `https://hooks.example/${'a'.repeat(2048)}`, message: 'url must be at most 2048 characters' },
+  ])('refuses with "$message" in both modes', async ({ url, message }) => {
+    for (const mode of ['test', 'live'] as const) {
+      const error = await refusal(checkWebhookUrl(url, mode, resolveTo('93.184.216.34')));
+      expect(error.message).toBe(message);
+    }
+  });
+
+  it('says so when the host does not resolve, or resolves to nothing', async () => {
+    const unknown = await refusal(checkWebhookUrl('https://nowhere.example/', 'live', fixed({})));
+    expect(unknown.message).toBe('url host could not be resolved');
+    const empty = await refusal(checkWebhookUrl('https://hooks.example/', 'live', resolveTo()));
+    expect(empty.message).toBe('url host could not be resolved');
+  });
+});
+
+describe('isPublicAddress and isAllowedAddress', () => {
+  it('tells public unicast from the rest', () => {
+    expect(isPublicAddress('93.184.216.34')).toBe(true);
+    expect(isPublicAddress('2606:2800:220:1:248:1893:25c8:1946')).toBe(true);
+    expect(isPublicAddress('::ffff:93.184.216.34')).toBe(true);
+    expect(isPublicAddress('192.168.0.1')).toBe(false);
+    expect(isPublicAddress('not-an-ip')).toBe(false);
+    expect(isAllowedAddress('not-an-ip', 'test')).toBe(false);
+  });
+
+  it('lets test mode reach private networks but not link-local ones', () => {
+    expect(isAllowedAddress('10.0.0.5', 'test')).toBe(true);
+    expect(isAllowedAddress('10.0.0.5', 'live')).toBe(false);
+    expect(isAllowedAddress('169.254.0.1', 'test')).toBe(false);
+  });
+
+  it('never lets live mode reach an address it would not call public, whatever the spelling', () => {
+    const v4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((octets) => octets.join('.'));
+    fc.assert(
+      fc.property(v4, (address) => {
+        const mapped = `::ffff:${address}`;
+        expect(isAllowedAddress(address, 'live')).toBe(isPublicAddress(address));
+        // An IPv4-mapped spelling is judged as the IPv4 address it wraps.
+        expect(isAllowedAddress(mapped, 'live')).toBe(isAllowedAddress(address, 'live'));
+        expect(isAllowedAddress(mapped, 'test')).toBe(isAllowedAddress(address, 'test'));
+        // Anything live may reach, test may reach too.
+        if (isAllowedAddress(address, 'live')) expect(isAllowedAddress(address, 'test')).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('a deployed stage (no private targets)', () => {
+  it('holds test endpoints to public addresses too, while still allowing http', async () => {
+    expect(isAllowedAddress('127.0.0.1', 'test', false)).toBe(false);
+    expect(isAllowedAddress('10.1.2.3', 'test', false)).toBe(false);
+    expect(isAllowedAddress('93.184.216.34', 'test', false)).toBe(true);
+    const saved = process.env[envNames.webhookPrivateTargets];
+    delete process.env[envNames.webhookPrivateTargets];
+    try {
+      await expect(checkWebhookUrl('http://127.0.0.1:9001/runtime', 'test')).rejects.toThrow(/loopback/);
+      const checked = await checkWebhookUrl('http://receiver.example/hook', 'test', async () => [
+        '93.184.216.34',
+      ]);
+      expect(checked.url.protocol).toBe('http:');
+    } finally {
+      process.env[envNames.webhookPrivateTargets] = saved;
+    }
+  });
+});

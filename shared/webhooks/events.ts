@@ -1,0 +1,159 @@
+/**
+ * The events API (D10, D13): stored events of an account and mode, newest first, by type, kept
+ * 30 days; and redelivery, which makes a new round of tasks for the event.
+ */
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import type { Scope } from '../core/account.ts';
+import { BadRequest, Conflict, NotFound } from '../core/errors.ts';
+import { randomToken } from '../core/ids.ts';
+import {
+  assertPageExists,
+  linkedPage,
+  type PageRequest,
+  pageParameters,
+  pageRequestOf,
+} from '../core/pagination.ts';
+import { queryParameter } from '../core/validation.ts';
+import type { Deps } from '../db/deps.ts';
+import { queryEach } from '../db/items.ts';
+import { keys } from '../db/keys.ts';
+import { type EventDetail, eventRetentionDays } from '../events/event.ts';
+import { type WebhookBody, webhookBody } from '../events/webhook-body.ts';
+import { subscribes, type WebhookEndpoint } from './endpoint.ts';
+import { createTask, endpointsOf, getEndpoint, newTask } from './repository.ts';
+
+export const EventListQuerySchema = v.pipe(
+  v.object({
+    ...pageParameters(),
+    type: queryParameter(
+      'string',
+      'Only events of this type (payment.succeeded, say).',
+      v.pipe(v.string(), v.maxLength(100)),
+    ),
+  }),
+  v.transform(({ page, page_size, type }) => ({ page: pageRequestOf({ page, page_size }), type })),
+);
+
+/** The event as the API and webhooks show it (D11's body). */
+export const EventViewSchema = v.object({
+  id: v.string(),
+  type: v.string(),
+  created_at: v.string(),
+  test: v.boolean(),
+  data: v.object({ object: v.unknown() }),
+});
+
+const retentionMs = eventRetentionDays * 86_400_000;
+/** Whether an event is still kept at `now` (DynamoDB's TTL deletes later than the time it names). */
+const kept = (detail: EventDetail<unknown>, now: Date) =>
+  now.getTime() - Date.parse(detail.created_at) < retentionMs;
+
+/** A stored event by id, whatever its account (the delivery function's read), or undefined. */
+export async function storedEvent(deps: Deps, id: string): Promise<EventDetail<unknown> | undefined> {
+  if (!/^evt_[A-Za-z0-9]{24}$/.test(id)) return undefined;
+  const result = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.event(id) }));
+  return result.Item?.detail as EventDetail<unknown> | undefined;
+}
+
+/** One event of the account and mode from the last 30 days, or 404. */
+export async function getEvent(deps: Deps, scope: Scope, id: string): Promise<EventDetail<unknown>> {
+  const detail = await storedEvent(deps, id);
+  const mine = detail && detail.developer_id === scope.developerId && detail.test === (scope.mode === 'test');
+  if (!detail || !mine || !kept(detail, deps.clock())) throw new NotFound('event_not_found');
+  return detail;
+}
+
+/** Envelope B of the account's events in a mode, newest first, optionally of one type. */
+export async function listEvents(
+  deps: Deps & { baseUrl: string },
+  scope: Scope,
+  query: { page: PageRequest; type?: string | undefined },
+) {
+  const now = deps.clock();
+  const oldest = new Date(now.getTime() - retentionMs).toISOString();
+  const partition = query.type
+    ? {
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk > :from',
+        ExpressionAttributeValues: {
+          ':pk': keys.eventOfType(scope.developerId, scope.mode, query.type, '', '').gsi2pk,
+          ':from': `${keys.eventListPrefix}${oldest}`,
+        },
+      }
+    : {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk > :from',
+        ExpressionAttributeValues: {
+          ':pk': keys.eventInList(scope.developerId, scope.mode, '', '').gsi1pk,
+          ':from': `${keys.eventListPrefix}${oldest}`,
+        },
+      };
+  // The count: a COUNT query over the last 30 days (events have no counter item: TTL removes them).
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await deps.db.send(
+      new QueryCommand({ TableName: deps.table, ...partition, Select: 'COUNT', ExclusiveStartKey: start }),
+    );
+    count += result.Count ?? 0;
+    start = result.LastEvaluatedKey;
+  } while (start);
+  assertPageExists(count, query.page);
+  const offset = (query.page.page - 1) * query.page.pageSize;
+  const results: WebhookBody[] = [];
+  let seen = 0;
+  await queryEach(
+    deps,
+    { ...partition, ScanIndexForward: false, ProjectionExpression: 'detail' },
+    (item) => {
+      if (seen >= offset) results.push(webhookBody(item.detail as EventDetail<unknown>));
+      seen += 1;
+      return results.length < query.page.pageSize;
+    },
+    () => offset + query.page.pageSize - seen,
+  );
+  const link = (page: number) => {
+    const params = new URLSearchParams({ page: String(page), page_size: String(query.page.pageSize) });
+    if (query.type !== undefined) params.set('type', query.type);
+    return `${deps.baseUrl}/v1/events/?${params}`;
+  };
+  return linkedPage(count, query.page, results, link);
+}
+
+/** How long after a task is made the retry sweep takes it, should its immediate hand-over be lost. */
+export const handOverGraceMs = 60_000;
+
+/**
+ * POST /v1/events/{id}/redeliver/: a new round of tasks for the event, to the endpoint named or to
+ * every enabled endpoint of the account and mode that takes its type. Answers how many.
+ */
+export async function redeliverEvent(
+  deps: Deps,
+  scope: Scope,
+  eventId: string,
+  input: { endpoint_id?: string | undefined },
+): Promise<number> {
+  const event = await getEvent(deps, scope, eventId);
+  let targets: WebhookEndpoint[];
+  if (input.endpoint_id !== undefined) {
+    const named = await getEndpoint(deps, scope, input.endpoint_id).catch((error: unknown) => {
+      if (error instanceof NotFound) throw new BadRequest('redeliver_endpoint_absent');
+      throw error;
+    });
+    if (!named.enabled) throw new Conflict('redeliver_endpoint_disabled');
+    targets = [named];
+  } else {
+    targets = (await endpointsOf(deps, scope)).filter(
+      (endpoint) => endpoint.enabled && subscribes(endpoint, event.type),
+    );
+  }
+  const now = deps.clock();
+  const round = `r${now.getTime().toString(36)}${randomToken(6)}`;
+  await Promise.all(
+    targets.map((endpoint) =>
+      createTask(deps, newTask(endpoint, event, round, now, new Date(now.getTime() + handOverGraceMs))),
+    ),
+  );
+  return targets.length;
+}

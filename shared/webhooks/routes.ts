@@ -1,0 +1,157 @@
+/**
+ * The webhooks area's routes: endpoints (D10, D13) and the events API. The event types an endpoint
+ * may name come from the catalogue, which the route table hands in (shared/api/routes.ts).
+ */
+import { linkedPageSchema, MessageSchema, messageEnvelope } from '../core/envelopes.ts';
+import { pageRequestSchema } from '../core/pagination.ts';
+import type { Route } from '../http/route.ts';
+import {
+  CreatedEndpointSchema,
+  createEndpointSchema,
+  DeliveryViewSchema,
+  EndpointViewSchema,
+  RedeliverSchema,
+  RotatedSecretSchema,
+  updateEndpointSchema,
+} from './endpoint.ts';
+import { EventListQuerySchema, EventViewSchema } from './events.ts';
+
+const endpointNotFound = {
+  404: { description: 'No such endpoint in this account and mode', body: 'MessageEnvelope' },
+} as const;
+const pageQuery = pageRequestSchema();
+
+export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] => [
+  {
+    method: 'GET',
+    path: '/v1/webhook-endpoints/',
+    handler: 'functions/webhooks/list-endpoints.ts',
+    operationId: 'listWebhookEndpoints',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'Webhook endpoints of the account in the request mode, newest first (Envelope B)',
+    query: pageQuery,
+    answers: { 200: { description: 'Envelope B', json: linkedPageSchema(EndpointViewSchema) } },
+  },
+  {
+    method: 'POST',
+    path: '/v1/webhook-endpoints/',
+    handler: 'functions/webhooks/create-endpoint.ts',
+    operationId: 'createWebhookEndpoint',
+    auth: true,
+    access: { table: 'write', webhookKey: true },
+    summary:
+      'Register an endpoint (live: https, public addresses only); the answer is the only one besides rotation that shows the secret',
+    body: createEndpointSchema(eventTypes),
+    answers: {
+      201: { description: 'Created; data has the secret', json: messageEnvelope(CreatedEndpointSchema) },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/webhook-endpoints/{id}/',
+    handler: 'functions/webhooks/get-endpoint.ts',
+    operationId: 'getWebhookEndpoint',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'One endpoint (never its secret)',
+    answers: { 200: { description: 'The endpoint', json: EndpointViewSchema } },
+    errors: endpointNotFound,
+  },
+  {
+    method: 'PUT',
+    path: '/v1/webhook-endpoints/{id}/',
+    handler: 'functions/webhooks/update-endpoint.ts',
+    operationId: 'updateWebhookEndpoint',
+    auth: true,
+    access: { table: 'write' },
+    summary: 'Change url, events, description or enabled (a disabled endpoint receives nothing)',
+    body: updateEndpointSchema(eventTypes),
+    answers: {
+      200: { description: 'Updated; data is the endpoint', json: messageEnvelope(EndpointViewSchema) },
+    },
+    errors: endpointNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/webhook-endpoints/{id}/',
+    handler: 'functions/webhooks/delete-endpoint.ts',
+    operationId: 'deleteWebhookEndpoint',
+    auth: true,
+    access: { table: 'write' },
+    summary: 'Remove an endpoint',
+    answers: { 200: { description: 'Deleted', json: MessageSchema } },
+    errors: endpointNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/v1/webhook-endpoints/{id}/rotate-secret/',
+    handler: 'functions/webhooks/rotate-endpoint-secret.ts',
+    operationId: 'rotateWebhookEndpointSecret',
+    auth: true,
+    access: { table: 'write', webhookKey: true },
+    summary: 'A new signing secret; for 24 hours deliveries carry signatures with both (D13)',
+    answers: {
+      200: { description: 'Rotated; data has the new secret', json: messageEnvelope(RotatedSecretSchema) },
+    },
+    errors: endpointNotFound,
+  },
+  {
+    method: 'GET',
+    path: '/v1/webhook-endpoints/{id}/deliveries/',
+    handler: 'functions/webhooks/list-deliveries.ts',
+    operationId: 'listWebhookDeliveries',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'Every delivery attempt to the endpoint, newest first (Envelope B)',
+    query: pageQuery,
+    answers: { 200: { description: 'Envelope B', json: linkedPageSchema(DeliveryViewSchema) } },
+    errors: endpointNotFound,
+  },
+  {
+    method: 'GET',
+    path: '/v1/events/',
+    handler: 'functions/events/list-events.ts',
+    operationId: 'listEvents',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'Events of the last 30 days, newest first (Envelope B), optionally of one `type`',
+    query: EventListQuerySchema,
+    answers: { 200: { description: 'Envelope B', json: linkedPageSchema(EventViewSchema) } },
+  },
+  {
+    method: 'GET',
+    path: '/v1/events/{id}/',
+    handler: 'functions/events/get-event.ts',
+    operationId: 'getEvent',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'One event, as webhooks deliver it',
+    answers: { 200: { description: 'The event', json: EventViewSchema } },
+    errors: {
+      404: {
+        description: 'No such event in this account and mode, or older than 30 days',
+        body: 'MessageEnvelope',
+      },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/v1/events/{id}/redeliver/',
+    handler: 'functions/events/redeliver-event.ts',
+    operationId: 'redeliverEvent',
+    auth: true,
+    access: { table: 'write' },
+    summary:
+      'Send the event again (same webhook-id) to `endpoint_id`, or to every enabled endpoint that takes its type',
+    body: RedeliverSchema,
+    answers: { 202: { description: 'Queued', json: MessageSchema } },
+    errors: {
+      404: {
+        description: 'No such event in this account and mode, or older than 30 days',
+        body: 'MessageEnvelope',
+      },
+      409: { description: 'The endpoint named is disabled', body: 'MessageEnvelope' },
+    },
+  },
+];

@@ -1,0 +1,225 @@
+/**
+ * The e-mails (D13): written in the account's language with a text and an HTML part, and sent once
+ * per event and recipient however many times the event is delivered. Against the local stack's
+ * table and SES emulator; the consumers are called directly to deliver one event several times.
+ */
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventBridgeEvent } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyRotated } from '../../shared/accounts/events.ts';
+import { type AccountProfile, updateProfile } from '../../shared/accounts/repository.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { keys } from '../../shared/db/keys.ts';
+import { eventSource } from '../../shared/events/event.ts';
+import { mailSentRetentionDays, recipientHash, sendOnce } from '../../shared/mail/once.ts';
+import type { Mail, Mailer } from '../../shared/mail/send.ts';
+import { planDeleted } from '../../shared/plans/events.ts';
+import { sentMail, waitForMail } from '../support/mail.ts';
+import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+
+type Handler<T extends string> = (event: EventBridgeEvent<T, unknown>) => Promise<void>;
+
+let keyRotatedHandler: Handler<'api_key.rotated'>;
+let planDeletedHandler: Handler<'plan.deleted'>;
+
+beforeAll(async () => {
+  // The consumers build their clients at import: the environment must point at the stack first.
+  useLocalEnvironment();
+  ({ handler: keyRotatedHandler } = await import('../../functions/notifications/send-key-rotated-email.ts'));
+  ({ handler: planDeletedHandler } = await import('../../functions/plans/notify-plan-deleted.ts'));
+});
+
+/** The profile `accounts update` sets (D2), `language` included. */
+async function setProfile(account: TestAccount, profile: AccountProfile & { language?: string }) {
+  await updateProfile(makeDeps(), account.developerId, profile);
+}
+
+/** An event's detail as EventBridge hands it to a target; each delivery has its own envelope id. */
+function delivery<T extends string>(type: T, detail: { type: string }): EventBridgeEvent<T, unknown> {
+  expect(detail.type).toBe(type);
+  return {
+    version: '0',
+    id: randomUUID(),
+    'detail-type': type,
+    source: eventSource,
+    account: '000000000000',
+    time: new Date().toISOString(),
+    region: 'us-east-1',
+    resources: [],
+    detail,
+  };
+}
+
+/** How many e-mails the SES emulator took for `to` with `subject`. */
+async function countMail(to: string, subject: string): Promise<number> {
+  return (await sentMail()).filter((mail) => mail.destination.to.includes(to) && mail.subject === subject)
+    .length;
+}
+
+describe("e-mails in the account's language", () => {
+  it('a Spanish account that rotates a key gets the notice in Spanish, text and HTML, with its brand', async () => {
+    const account = await newAccount('mail-es');
+    await setProfile(account, {
+      company_name: 'Panadería <Sol> & Hijos',
+      logo: 'https://sol.example/logo.png',
+      language: 'es',
+    });
+    expect(
+      (await api('PATCH', '/v1/auth/api-keys/', { auth: apiKey(account.liveKey), body: { type: 'live' } }))
+        .status,
+    ).toBe(200);
+    const mail = await waitForMail(account.email, 'Se rotó la clave API de producción de tu cuenta de cobro');
+    expect(mail).toBeDefined();
+    expect(mail?.body.text).toContain('Hola Test mail-es:');
+    expect(mail?.body.text).toContain(`tu cuenta de cobro ${account.developerId}`);
+    expect(mail?.body.text).toContain('La nueva clave termina en');
+    expect(mail?.body.text).not.toContain('Hello');
+    expect(mail?.body.text).not.toMatch(/sk_live_[A-Za-z0-9]{32}/);
+    const html = mail?.body.html ?? '';
+    expect(html).toContain('<html lang="es">');
+    expect(html).toContain('Panadería &lt;Sol&gt; &amp; Hijos');
+    expect(html).not.toContain('<Sol>');
+    expect(html).toContain('<img src="https://sol.example/logo.png" alt="Panadería &lt;Sol&gt; &amp; Hijos"');
+    expect(html).toContain(`tu cuenta de cobro ${account.developerId}`);
+  });
+
+  it('an account without a language gets English, also with both parts', async () => {
+    const account = await newAccount('mail-en');
+    expect(
+      (await api('PATCH', '/v1/auth/api-keys/', { auth: apiKey(account.liveKey), body: { type: 'test' } }))
+        .status,
+    ).toBe(200);
+    const mail = await waitForMail(account.email, 'Your cobro test API key was rotated');
+    expect(mail?.body.text).toContain('Hello Test mail-en,');
+    expect(mail?.body.html).toContain('<html lang="en">');
+    // No company name set: the account's name heads the e-mail, and there is no logo.
+    expect(mail?.body.html).toContain('Test mail-en');
+    expect(mail?.body.html).not.toContain('<img');
+  });
+});
+
+describe('one e-mail per event and recipient', () => {
+  it('api_key.rotated delivered several times, at once and later, sends one e-mail', async () => {
+    const account = await newAccount('mail-once-key');
+    const now = new Date();
+    const event = apiKeyRotated.of(
+      { developerId: account.developerId, test: true },
+      { type: 'test', key: 'sk_test_****************************wXyZ', created_at: now.toISOString() },
+      now,
+    );
+    const subject = 'Your cobro test API key was rotated';
+    await Promise.all([
+      keyRotatedHandler(delivery('api_key.rotated', event)),
+      keyRotatedHandler(delivery('api_key.rotated', event)),
+    ]);
+    await keyRotatedHandler(delivery('api_key.rotated', event));
+    expect(await countMail(account.email, subject)).toBe(1);
+    const [mail] = (await sentMail()).filter((sent) => sent.destination.to.includes(account.email));
+    expect(mail?.body.text).toContain('ends in wXyZ');
+
+    // Another event of the same kind is another e-mail.
+    const next = apiKeyRotated.of(
+      { developerId: account.developerId, test: true },
+      { type: 'test', key: 'sk_test_****************************aBcD', created_at: now.toISOString() },
+      now,
+    );
+    await keyRotatedHandler(delivery('api_key.rotated', next));
+    expect(await countMail(account.email, subject)).toBe(2);
+  });
+
+  it('plan.deleted delivered several times sends one e-mail, in the account language', async () => {
+    const account = await newAccount('mail-once-plan');
+    await setProfile(account, { company_name: 'Sol', language: 'es' });
+    const name = `Gone ${randomUUID().slice(0, 8)}`;
+    const now = new Date();
+    const planId = randomUUID();
+    const event = planDeleted.of(
+      { developerId: account.developerId, test: false },
+      {
+        object: {
+          key: planId,
+          information: {
+            name,
+            created: now.toISOString(),
+            interval: 'month',
+            interval_count: 3,
+            currency: 'MXN',
+            amount: '149.50',
+            trial_period_days: 0,
+            credit_card_description: 'SOL',
+            description: '',
+            email: account.email,
+            company_name: 'Sol',
+            page: null,
+            active: true,
+            count: 2,
+            image: null,
+            image_dev: 'javascript:alert(1)',
+          },
+          test: false,
+        },
+        account: {
+          developer_id: account.developerId,
+          name: 'Test mail-once-plan',
+          email: account.email,
+          company_name: 'Sol',
+        },
+      },
+      now,
+    );
+    const subject = `Se eliminó tu plan "${name}" de cobro`;
+    await Promise.all([
+      planDeletedHandler(delivery('plan.deleted', event)),
+      planDeletedHandler(delivery('plan.deleted', event)),
+    ]);
+    await planDeletedHandler(delivery('plan.deleted', event));
+    expect(await countMail(account.email, subject)).toBe(1);
+    const [mail] = (await sentMail()).filter(
+      (sent) => sent.destination.to.includes(account.email) && sent.subject === subject,
+    );
+    expect(mail?.body.text).toContain(`El plan de producción "${name}" (${planId}), 149.50 MXN cada 3 meses`);
+    expect(mail?.body.text).toContain('Sus 2 suscripciones activas quedan canceladas');
+    expect(mail?.body.html).toContain('<html lang="es">');
+    expect(mail?.body.html).not.toContain('<img');
+    expect(mail?.body.html).not.toContain('javascript:');
+  });
+
+  it('a send that fails leaves no marker, so the retry sends; the marker keeps no address', async () => {
+    useLocalEnvironment();
+    const deps = makeDeps();
+    const to = `Retry-${randomUUID()}@Example.com`;
+    const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
+    const sent: Mail[] = [];
+    let failures = 1;
+    const flaky: Mailer = {
+      async send(mail) {
+        if (failures-- > 0) throw new Error('SES throttled');
+        sent.push(mail);
+        return `msg-${sent.length}`;
+      },
+    };
+    const mail = { subject: 'Once', text: 'text', html: '<p>html</p>' };
+    const markerKey = keys.mailSent(eventId, recipientHash(to));
+    const marker = async () =>
+      (await deps.db.send(new GetCommand({ TableName: deps.table, Key: markerKey, ConsistentRead: true })))
+        .Item;
+
+    await expect(sendOnce(deps, flaky, { eventId, to, mail })).rejects.toThrow('SES throttled');
+    expect(await marker()).toBeUndefined();
+
+    expect(await sendOnce(deps, flaky, { eventId, to, mail, owner: { developerId: 7, mode: 'live' } })).toBe(
+      'msg-1',
+    );
+    expect(sent).toEqual([{ ...mail, to }]);
+    const stored = await marker();
+    expect(stored).toMatchObject({ entity: 'mail_sent', event_id: eventId, developer_id: 7, mode: 'live' });
+    expect(JSON.stringify(stored).toLowerCase()).not.toContain(to.toLowerCase());
+    const ttl = Number(stored?.expires_at) - Date.now() / 1000;
+    expect(Math.abs(ttl - mailSentRetentionDays * 86_400)).toBeLessThan(120);
+
+    // The same recipient spelled differently is the same recipient.
+    expect(await sendOnce(deps, flaky, { eventId, to: ` ${to.toLowerCase()} `, mail })).toBeUndefined();
+    expect(sent).toHaveLength(1);
+  });
+});

@@ -1,0 +1,504 @@
+/**
+ * Webhook endpoints, events and delivery through the local gateway and bus, verified as a merchant's
+ * server would with the `standardwebhooks` package against a loopback receiver.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventCatalogue } from '../../shared/api/events.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { busPublisher } from '../../shared/events/publish.ts';
+import { fanOut, handDueTasks, maxAttempts, retryScheduleMs } from '../../shared/webhooks/delivery.ts';
+import { storedEvent } from '../../shared/webhooks/events.ts';
+import { deadLetters } from '../../shared/webhooks/repository.ts';
+import { createPayment, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
+import { type Receiver, startReceiver, verify } from '../support/receiver.ts';
+import {
+  api,
+  apiKey,
+  localInfo,
+  newAccount,
+  type TestAccount,
+  useLocalEnvironment,
+} from '../support/stack.ts';
+
+let receiver: Receiver;
+let paths = 0;
+/** A receiver path of its own for each endpoint. */
+const nextPath = () => `/hook-${++paths}`;
+
+beforeAll(async () => {
+  useLocalEnvironment();
+  receiver = await startReceiver();
+});
+
+async function register(account: TestAccount, body: Record<string, unknown> = {}, key = account.testKey) {
+  const path = nextPath();
+  const created = await api('POST', '/v1/webhook-endpoints/', {
+    auth: apiKey(key),
+    body: { url: `${receiver.url}${path}`, ...body },
+  });
+  expect(created.status, created.text).toBe(201);
+  return { path, id: created.json.data.id as string, secret: created.json.data.secret as string, created };
+}
+
+const at = (path: string) => (request: { path: string }) => request.path === path;
+
+async function deliveries(account: TestAccount, endpointId: string) {
+  const answer = await api('GET', `/v1/webhook-endpoints/${endpointId}/deliveries/?page_size=100`, {
+    auth: apiKey(account.testKey),
+  });
+  expect(answer.status, answer.text).toBe(200);
+  // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary fields of the listed attempts
+  return answer.json as { count: number; results: Record<string, any>[] };
+}
+
+/** Polls the deliveries list until it has `count` attempts. */
+async function waitForAttempts(account: TestAccount, endpointId: string, count: number) {
+  for (let i = 0; i < 200; i++) {
+    const listed = await deliveries(account, endpointId);
+    if (listed.count >= count) return listed;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return deliveries(account, endpointId);
+}
+
+/** The retry sweep at a time the test chooses (the clock it controls), as the schedule runs it. */
+const sweepAt = (now: Date) => handDueTasks({ ...makeDeps(), bus: busPublisher() }, now);
+
+describe('webhook endpoints (D10, D13)', () => {
+  let account: TestAccount;
+  beforeAll(async () => {
+    account = await newAccount('endpoints');
+  });
+
+  it('creation shows the secret once; get, list, update and delete never show it', async () => {
+    const { id, created } = await register(account, { events: ['payment.succeeded'], description: 'orders' });
+    expect(Object.keys(created.json.data).sort()).toEqual(['events', 'id', 'secret', 'url']);
+    expect(created.json.data.id).toMatch(/^we_[A-Za-z0-9]{24}$/);
+    expect(created.json.data.secret).toMatch(/^whsec_/);
+    const auth = apiKey(account.testKey);
+    const got = await api('GET', `/v1/webhook-endpoints/${id}/`, { auth });
+    expect(got.status).toBe(200);
+    expect(got.json).toEqual({
+      id,
+      url: created.json.data.url,
+      events: ['payment.succeeded'],
+      description: 'orders',
+      enabled: true,
+      created_at: expect.any(String),
+    });
+    const listed = await api('GET', '/v1/webhook-endpoints/', { auth });
+    expect(listed.status).toBe(200);
+    expect(listed.json.count).toBeGreaterThanOrEqual(1);
+    expect(listed.json.results[0]).toEqual(got.json);
+    expect(listed.text).not.toContain('whsec_');
+    const updated = await api('PUT', `/v1/webhook-endpoints/${id}/`, {
+      auth,
+      body: { events: ['*'], description: 'all', enabled: false },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.json.data).toMatchObject({ id, events: ['*'], description: 'all', enabled: false });
+    expect(updated.text).not.toContain('whsec_');
+    expect((await api('DELETE', `/v1/webhook-endpoints/${id}/`, { auth })).status).toBe(200);
+    expect((await api('GET', `/v1/webhook-endpoints/${id}/`, { auth })).status).toBe(404);
+    expect((await api('DELETE', `/v1/webhook-endpoints/${id}/`, { auth })).status).toBe(404);
+  });
+
+  it('endpoints belong to an account and a mode: others get 404', async () => {
+    const { id } = await register(account);
+    const other = await newAccount('endpoints-other');
+    expect((await api('GET', `/v1/webhook-endpoints/${id}/`, { auth: apiKey(other.testKey) })).status).toBe(
+      404,
+    );
+    expect((await api('GET', `/v1/webhook-endpoints/${id}/`, { auth: apiKey(account.liveKey) })).status).toBe(
+      404,
+    );
+    expect(
+      (await api('GET', '/v1/webhook-endpoints/not-an-id/', { auth: apiKey(account.testKey) })).status,
+    ).toBe(404);
+  });
+
+  it('refuses unknown event types, a missing url and unknown fields with 400', async () => {
+    const auth = apiKey(account.testKey);
+    for (const body of [
+      { url: `${receiver.url}/x`, events: ['no.such_type'] },
+      { url: `${receiver.url}/x`, events: [] },
+      { events: ['*'] },
+      { url: `${receiver.url}/x`, secret: 'whsec_mine' },
+      { url: 'ftp://example.com/hook' },
+    ]) {
+      const answer = await api('POST', '/v1/webhook-endpoints/', { auth, body });
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+    }
+  });
+
+  it('SSRF (D11): live URLs must be https to public addresses; test mode allows loopback but not metadata', async () => {
+    const live = apiKey(account.liveKey);
+    const refused = [
+      'http://example.com/hook',
+      'https://127.0.0.1/hook',
+      'https://localhost/hook', // a name that resolves to 127.0.0.1
+      'https://10.0.0.8/hook',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://[::1]/hook',
+    ];
+    for (const url of refused) {
+      const answer = await api('POST', '/v1/webhook-endpoints/', { auth: live, body: { url } });
+      expect(answer.status, url).toBe(400);
+    }
+    const metadata = await api('POST', '/v1/webhook-endpoints/', {
+      auth: apiKey(account.testKey),
+      body: { url: 'http://169.254.169.254/latest/meta-data/' },
+    });
+    expect(metadata.status).toBe(400);
+    const { id } = await register(account); // http://127.0.0.1 in test mode
+    const moved = await api('PUT', `/v1/webhook-endpoints/${id}/`, {
+      auth: apiKey(account.testKey),
+      body: { url: 'http://169.254.169.254/' },
+    });
+    expect(moved.status).toBe(400);
+  });
+
+  it('an account has at most 16 endpoints per mode, however many are created at once', async () => {
+    const crowded = await newAccount('endpoints-limit');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        api('POST', '/v1/webhook-endpoints/', {
+          auth: apiKey(crowded.testKey),
+          body: { url: `${receiver.url}/crowd` },
+        }),
+      ),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(16);
+    expect(answers.filter((answer) => answer.status === 400)).toHaveLength(4);
+    const listed = await api('GET', '/v1/webhook-endpoints/?page_size=100', {
+      auth: apiKey(crowded.testKey),
+    });
+    expect(listed.json.count).toBe(16);
+  });
+});
+
+describe('delivery (D11): every event type there is, signed and verified', () => {
+  let account: TestAccount;
+  let endpoint: Awaited<ReturnType<typeof register>>;
+  beforeAll(async () => {
+    account = await newAccount('delivery');
+    endpoint = await register(account);
+  });
+
+  it('a checkout payment, a decline, a refund, a legacy charge, a plan deletion and a key rotation', async () => {
+    const auth = apiKey(account.testKey);
+    const paid = await payThroughCheckout(auth);
+    const declined = await createPayment(auth);
+    expect((await submitCard(declined.url, { card_number: testCards.insufficientFunds })).status).toBe(402);
+    const refund = await api('POST', '/v1/refunds/', {
+      auth,
+      body: { charge_id: paid.chargeId, amount: '1.00', reason: 'requested_by_customer' },
+    });
+    expect(refund.status, refund.text).toBe(201);
+    const charge = await api('POST', '/v1/charges/simple/create/', {
+      auth,
+      rawBody: new URLSearchParams({
+        amount: '12.50',
+        currency: 'usd',
+        description: 'legacy',
+        entity_description: 'Shop',
+        credit_card_number: '4242424242424242',
+        credit_card_security_code_number: '123',
+        exp_month: '12',
+        exp_year: String(new Date().getUTCFullYear() + 3),
+      }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(charge.status, charge.text).toBe(201);
+    const plan = await api('POST', '/v1/plans/', {
+      auth,
+      body: { name: 'Gold', amount: '10.00', currency: 'USD', interval: 'month', interval_count: 1 },
+    });
+    expect(plan.status, plan.text).toBe(201);
+    const planKey = plan.json.data.id as string;
+    expect((await api('DELETE', `/v1/plans/${planKey}/`, { auth })).status).toBe(200);
+    expect((await api('PATCH', '/v1/auth/api-keys/', { auth, body: { type: 'test' } })).status).toBe(200);
+
+    const types = eventCatalogue.map((type) => type.type);
+    const got = await receiver.waitFor(at(endpoint.path), types.length, 20_000);
+    expect(new Set(got.map((request) => request.json.type))).toEqual(new Set(types));
+    for (const request of got) {
+      // biome-ignore lint/suspicious/noExplicitAny: assertions read arbitrary paths of the verified body
+      const verified = verify(endpoint.secret, request) as Record<string, any>;
+      expect(request.headers['webhook-id']).toBe(verified.id);
+      expect(verified.id).toMatch(/^evt_/);
+      expect(Object.keys(verified).sort()).toEqual(['created_at', 'data', 'id', 'test', 'type']);
+      expect(verified.test).toBe(true);
+      expect(verified.data.object).toBeTypeOf('object');
+      // The body is the event as GET /v1/events/{id}/ shows it.
+      const stored = await api('GET', `/v1/events/${verified.id}/`, { auth: apiKey(account.liveKey) });
+      expect(stored.status).toBe(404); // a live key sees no test event
+    }
+    const succeeded = got.find((request) => request.json.type === 'payment.succeeded');
+    expect(succeeded?.json.data.object).toMatchObject({ id: paid.id, charge_id: paid.chargeId });
+    const failed = got.find((request) => request.json.type === 'payment.failed');
+    expect(failed?.json.data.object).toMatchObject({ id: declined.id, decline_reason: 'insufficient_funds' });
+  });
+});
+
+describe('retries, 410, rotation and redelivery', () => {
+  let account: TestAccount;
+  beforeAll(async () => {
+    account = await newAccount('retries');
+  });
+
+  it('a receiver that fails and then succeeds gets the same webhook-id twice; both attempts are listed', async () => {
+    const endpoint = await register(account, { events: ['refund.created', 'payment.succeeded'] });
+    receiver.answer(endpoint.path, 500);
+    const started = Date.now();
+    await payThroughCheckout(apiKey(account.testKey));
+    const first = await waitForAttempts(account, endpoint.id, 1);
+    const failed = first.results[0];
+    expect(failed).toMatchObject({ attempt: 1, status_code: 500, event_type: 'payment.succeeded' });
+    expect(Date.parse(failed?.next_retry_at) - Date.parse(failed?.created_at)).toBe(retryScheduleMs[0]);
+    // The retry runs at its due time; three sweeps at once (and the stack's own) make one attempt.
+    const due = new Date(failed?.next_retry_at);
+    await Promise.all([sweepAt(due), sweepAt(due), sweepAt(due)]);
+    const both = await waitForAttempts(account, endpoint.id, 2);
+    expect(both.results.map((attempt) => [attempt.attempt, attempt.status_code])).toEqual([
+      [2, 200],
+      [1, 500],
+    ]);
+    expect(both.results[0]?.next_retry_at).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await deliveries(account, endpoint.id)).count).toBe(2);
+    const requests = await receiver.waitFor(at(endpoint.path), 2);
+    expect(requests).toHaveLength(2);
+    expect(requests[0]?.headers['webhook-id']).toBe(requests[1]?.headers['webhook-id']);
+    for (const request of requests) verify(endpoint.secret, request);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it('follows the Standard Webhooks schedule to 10 attempts, then marks the delivery failed and dead-letters it', async () => {
+    const endpoint = await register(account, { events: ['payment.succeeded'] });
+    receiver.answer(endpoint.path, ...Array.from({ length: maxAttempts }, () => 503));
+    await payThroughCheckout(apiKey(account.testKey));
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      const listed = await waitForAttempts(account, endpoint.id, attempt);
+      const latest = listed.results[0];
+      expect(latest).toMatchObject({ attempt, status_code: 503 });
+      if (attempt === maxAttempts) {
+        expect(latest?.next_retry_at).toBeNull();
+        break;
+      }
+      expect(Date.parse(latest?.next_retry_at) - Date.parse(latest?.created_at)).toBe(
+        retryScheduleMs[attempt - 1],
+      );
+      await sweepAt(new Date(latest?.next_retry_at));
+    }
+    const listed = await deliveries(account, endpoint.id);
+    expect(listed.count).toBe(maxAttempts);
+    const span = Date.parse(listed.results[0]?.created_at) - Date.parse(listed.results.at(-1)?.created_at);
+    expect(span).toBe(retryScheduleMs.reduce((sum, wait) => sum + wait, 0)); // about 3 days
+    const letters = await deadLetters(makeDeps(), new Date(listed.results[0]?.created_at), 1);
+    expect(
+      letters.some((letter) => letter.endpoint_id === endpoint.id && letter.attempts === maxAttempts),
+    ).toBe(true);
+    // Nothing is due for it any more: a sweep far in the future sends nothing.
+    await sweepAt(new Date(Date.parse(listed.results[0]?.created_at) + 7 * 86_400_000));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await deliveries(account, endpoint.id)).count).toBe(maxAttempts);
+  });
+
+  it('410 Gone disables the endpoint until a PUT enables it again', async () => {
+    const endpoint = await register(account, { events: ['payment.succeeded'] });
+    receiver.answer(endpoint.path, 410);
+    const auth = apiKey(account.testKey);
+    await payThroughCheckout(auth);
+    const first = await waitForAttempts(account, endpoint.id, 1);
+    expect(first.results[0]).toMatchObject({ status_code: 410, next_retry_at: null });
+    const disabled = await api('GET', `/v1/webhook-endpoints/${endpoint.id}/`, { auth });
+    expect(disabled.json.enabled).toBe(false);
+    await payThroughCheckout(auth);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await deliveries(account, endpoint.id)).count).toBe(1);
+    expect(
+      (await api('PUT', `/v1/webhook-endpoints/${endpoint.id}/`, { auth, body: { enabled: true } })).status,
+    ).toBe(200);
+    await payThroughCheckout(auth);
+    const again = await waitForAttempts(account, endpoint.id, 2);
+    expect(again.results[0]).toMatchObject({ attempt: 1, status_code: 200 });
+  });
+
+  it('after rotate-secret, deliveries carry both signatures for 24 hours, then only the new one', async () => {
+    const endpoint = await register(account, { events: ['payment.succeeded'] });
+    const auth = apiKey(account.testKey);
+    const rotated = await api('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret/`, { auth });
+    expect(rotated.status, rotated.text).toBe(200);
+    expect(rotated.json.data).toEqual({ id: endpoint.id, secret: expect.stringMatching(/^whsec_/) });
+    expect(rotated.json.data.secret).not.toBe(endpoint.secret);
+    receiver.answer(endpoint.path, 200, 500);
+    await payThroughCheckout(auth);
+    const [overlap] = await receiver.waitFor(at(endpoint.path), 1);
+    expect(String(overlap?.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    verify(endpoint.secret, overlap as never);
+    verify(rotated.json.data.secret, overlap as never);
+    // A retry 25 hours later is signed with the new secret alone.
+    await payThroughCheckout(auth);
+    const failed = (await waitForAttempts(account, endpoint.id, 2)).results[0];
+    expect(failed?.status_code).toBe(500);
+    await sweepAt(new Date(Date.now() + 25 * 3_600_000));
+    const requests = await receiver.waitFor(at(endpoint.path), 3);
+    const late = requests[2];
+    expect(String(late?.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(() => verify(endpoint.secret, late as never)).toThrow();
+    // standardwebhooks checks the timestamp against its own clock: the late one is 25 h ahead.
+    expect(Number(late?.headers['webhook-timestamp']) * 1000).toBeGreaterThan(Date.now() + 24 * 3_600_000);
+  });
+
+  it('redeliver sends the event again with its webhook-id, to one endpoint or to all that take it', async () => {
+    const one = await register(account, { events: ['refund.created'] });
+    const two = await register(account, { events: ['*'] });
+    const auth = apiKey(account.testKey);
+    const paid = await payThroughCheckout(auth);
+    const refund = await api('POST', '/v1/refunds/', {
+      auth,
+      body: { charge_id: paid.chargeId, amount: '1.00', reason: 'requested_by_customer' },
+    });
+    expect(refund.status).toBe(201);
+    const [original] = await receiver.waitFor((request) => request.path === one.path, 1);
+    const eventId = String(original?.headers['webhook-id']);
+    await receiver.waitFor((r) => r.path === two.path && r.headers['webhook-id'] === eventId, 1);
+    const toOne = await api('POST', `/v1/events/${eventId}/redeliver/`, {
+      auth,
+      body: { endpoint_id: one.id },
+    });
+    expect(toOne.status, toOne.text).toBe(202);
+    const again = await receiver.waitFor((request) => request.path === one.path, 2);
+    expect(again[1]?.headers['webhook-id']).toBe(eventId);
+    verify(one.secret, again[1] as never);
+    const toAll = await api('POST', `/v1/events/${eventId}/redeliver/`, { auth });
+    expect(toAll.status).toBe(202);
+    await receiver.waitFor((request) => request.path === one.path, 3);
+    const atTwo = await receiver.waitFor(
+      (r) => r.path === two.path && r.headers['webhook-id'] === eventId,
+      2,
+    );
+    expect(atTwo).toHaveLength(2);
+    const listed = await waitForAttempts(account, one.id, 3);
+    expect(listed.results.every((attempt) => attempt.event_id === eventId && attempt.attempt === 1)).toBe(
+      true,
+    );
+    const absent = await api('POST', `/v1/events/${eventId}/redeliver/`, {
+      auth,
+      body: { endpoint_id: 'we_AAAAAAAAAAAAAAAAAAAAAAAA' },
+    });
+    expect(absent.status).toBe(400);
+    const noEvent = await api('POST', '/v1/events/evt_AAAAAAAAAAAAAAAAAAAAAAAA/redeliver/', { auth });
+    expect(noEvent.status).toBe(404);
+  });
+
+  it('an endpoint receives only the types it names', async () => {
+    const refunds = await register(account, { events: ['refund.created'] });
+    const auth = apiKey(account.testKey);
+    const paid = await payThroughCheckout(auth);
+    const refund = await api('POST', '/v1/refunds/', {
+      auth,
+      body: { charge_id: paid.chargeId, amount: '1.00', reason: 'requested_by_customer' },
+    });
+    expect(refund.status).toBe(201);
+    expect(await receiver.waitFor(at(refunds.path), 1)).toHaveLength(1);
+    // The payment's event came first; a second's wait shows nothing else arrives.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(receiver.received.filter(at(refunds.path)).map((request) => request.json.type)).toEqual([
+      'refund.created',
+    ]);
+  });
+});
+
+describe('the outbox and the delivery pipeline', () => {
+  let account: TestAccount;
+  beforeAll(async () => {
+    account = await newAccount('outbox');
+  });
+  const outage = async (down: boolean) => {
+    const answer = await fetch(`${localInfo.endpoints.eventbridge}/_local/outage`, {
+      method: 'POST',
+      body: JSON.stringify({ down }),
+    });
+    expect(answer.status).toBe(200);
+  };
+
+  it('with the bus unreachable a payment succeeds; when it is back the event is delivered once', async () => {
+    const endpoint = await register(account, { events: ['payment.succeeded'] });
+    const auth = apiKey(account.testKey);
+    await outage(true);
+    try {
+      const paid = await payThroughCheckout(auth); // the payment does not wait for the bus
+      const listed = await api('GET', '/v1/events/?type=payment.succeeded', { auth });
+      expect(
+        listed.json.results.map((event: { data: { object: { id: string } } }) => event.data.object.id),
+      ).toEqual([paid.id]);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(receiver.received.filter(at(endpoint.path))).toHaveLength(0);
+    } finally {
+      await outage(false);
+    }
+    expect(await receiver.waitFor(at(endpoint.path), 1)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(receiver.received.filter(at(endpoint.path))).toHaveLength(1);
+    expect((await deliveries(account, endpoint.id)).count).toBe(1);
+  });
+
+  it('an event handed to the fan-out twice makes one task, so one delivery', async () => {
+    const endpoint = await register(account, { events: ['payment.succeeded'] });
+    const auth = apiKey(account.testKey);
+    const paid = await payThroughCheckout(auth);
+    const [request] = await receiver.waitFor(at(endpoint.path), 1);
+    const stored = await storedEvent(makeDeps(), String(request?.headers['webhook-id']));
+    expect(stored?.data).toMatchObject({ object: { id: paid.id } });
+    // The bus is at-least-once: the same event arriving again makes no new task.
+    expect(await fanOut(makeDeps(), stored as NonNullable<typeof stored>)).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(receiver.received.filter(at(endpoint.path))).toHaveLength(1);
+  });
+
+  it('a slow receiver does not hold up another endpoint', async () => {
+    const slow = await register(account, { events: ['payment.succeeded'] });
+    const fast = await register(account, { events: ['payment.succeeded'] });
+    receiver.delay(slow.path, 8_000);
+    await payThroughCheckout(apiKey(account.testKey));
+    const [atSlow] = await receiver.waitFor(at(slow.path), 1);
+    const [atFast] = await receiver.waitFor(at(fast.path), 1);
+    // The fast one is served while the slow one still keeps its request open.
+    expect(atFast).toBeDefined();
+    expect(Math.abs((atFast?.at ?? 0) - (atSlow?.at ?? 0))).toBeLessThan(3_000);
+    const fastListed = await waitForAttempts(account, fast.id, 1);
+    expect(Date.parse(fastListed.results[0]?.created_at)).toBeLessThan((atSlow?.at ?? 0) + 8_000);
+    const slowListed = await waitForAttempts(account, slow.id, 1);
+    expect(slowListed.results[0]?.duration_ms).toBeGreaterThanOrEqual(7_500);
+  }, 30_000);
+});
+
+describe('events API (D10, D13)', () => {
+  it('lists every stored event newest first in Envelope B, filters by type, and shows one', async () => {
+    const account = await newAccount('events-api');
+    const auth = apiKey(account.testKey);
+    await payThroughCheckout(auth);
+    const declined = await createPayment(auth);
+    await submitCard(declined.url, { card_number: testCards.insufficientFunds });
+    const all = await api('GET', '/v1/events/', { auth });
+    expect(all.status, all.text).toBe(200);
+    expect(all.json).toMatchObject({ count: 2, next: null, previous: null });
+    expect(all.json.results.map((event: { type: string }) => event.type)).toEqual([
+      'payment.failed',
+      'payment.succeeded',
+    ]);
+    const paged = await api('GET', '/v1/events/?page_size=1', { auth });
+    expect(paged.json.next).toBe(`${localInfo.api_url}/v1/events/?page=2&page_size=1`);
+    const failed = await api('GET', '/v1/events/?type=payment.failed', { auth });
+    expect(failed.json.count).toBe(1);
+    const one = await api('GET', `/v1/events/${failed.json.results[0].id}/`, { auth });
+    expect(one.status).toBe(200);
+    expect(one.json).toEqual(failed.json.results[0]);
+    expect(one.json.data.object.decline_reason).toBe('insufficient_funds');
+    expect((await api('GET', '/v1/events/?page=3&page_size=1', { auth })).status).toBe(404);
+    expect((await api('GET', '/v1/events/evt_nope/', { auth })).status).toBe(404);
+    expect((await api('GET', '/v1/events/', { auth: apiKey(account.liveKey) })).json.count).toBe(0);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * `cobro webhooks listen` as a developer runs it against the local stack: it prints each delivery,
+ * forwards it signed, and removes its endpoint on Ctrl-C; `webhooks dead-letters` lists exhausted ones.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../infra/local/stack.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { busPublisher } from '../../shared/events/publish.ts';
+import { handDueTasks, maxAttempts } from '../../shared/webhooks/delivery.ts';
+import { payThroughCheckout } from '../support/checkout.ts';
+import { cli, expectCliRefusal } from '../support/cli.ts';
+import { startReceiver, verify } from '../support/receiver.ts';
+import {
+  api,
+  apiKey,
+  newAccount,
+  stateDir,
+  type TestAccount,
+  useLocalEnvironment,
+} from '../support/stack.ts';
+
+let account: TestAccount;
+beforeAll(async () => {
+  useLocalEnvironment();
+  account = await newAccount('listen');
+});
+
+/** Starts `webhooks listen`; answers its output so far, a wait for text, and Ctrl-C. */
+function startListen(args: string[]) {
+  const child = spawn(
+    process.execPath,
+    [join(projectRoot, 'bin/cli.ts'), 'webhooks', 'listen', ...args, '--state-dir', stateDir],
+    { cwd: projectRoot, env: { ...process.env, TABLE_NAME: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return {
+    output: () => output,
+    async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const match = output.match(pattern);
+        if (match) return match;
+        if (Date.now() > until) throw new Error(`no ${pattern} within ${timeoutMs} ms:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    async interrupt(): Promise<number | null> {
+      child.kill('SIGINT');
+      return exited;
+    },
+  };
+}
+
+describe('webhooks listen', () => {
+  it('prints each delivery, forwards it verifiably, and removes its endpoint on Ctrl-C', async () => {
+    const receiver = await startReceiver();
+    const listener = startListen(['--key', account.testKey, '--forward-to', `${receiver.url}/app`]);
+    const ready = await listener.waitFor(/endpoint (we_\w+)\)[\s\S]*secret: (whsec_\S+)/);
+    const [, endpointId, secret] = ready;
+    const auth = apiKey(account.testKey);
+    const listed = await api('GET', `/v1/webhook-endpoints/${endpointId}/`, { auth });
+    expect(listed.status).toBe(200);
+    expect(listed.json.events).toEqual(['*']);
+
+    const paid = await payThroughCheckout(auth);
+    const line = await listener.waitFor(/payment\.succeeded\s+(evt_\w+)\s+\[200\] -> \S+ 200\s+signature ok/);
+    const [forwarded] = await receiver.waitFor((request) => request.path === '/app', 1);
+    expect(forwarded?.json).toMatchObject({ type: 'payment.succeeded', data: { object: { id: paid.id } } });
+    expect(forwarded?.headers['webhook-id']).toBe(line[1]);
+    verify(String(secret), forwarded as never); // the developer's app verifies with the printed secret
+
+    expect(await listener.interrupt()).toBe(0);
+    expect(listener.output()).toContain(`Removed endpoint ${endpointId}`);
+    expect((await api('GET', `/v1/webhook-endpoints/${endpointId}/`, { auth })).status).toBe(404);
+  });
+
+  it('refuses a live key and an unknown one', async () => {
+    await expectCliRefusal(['webhooks', 'listen', '--key', account.liveKey], 2, 'test key');
+    await expectCliRefusal(['webhooks', 'listen', '--key', 'sk_test_nope'], 2, 'not a key of this stack');
+  });
+});
+
+describe('webhooks dead-letters', () => {
+  it('lists a delivery that ran out of retries, as JSON lines', async () => {
+    const receiver = await startReceiver();
+    receiver.answer('/down', ...Array.from({ length: maxAttempts }, () => 500));
+    const auth = apiKey(account.testKey);
+    const created = await api('POST', '/v1/webhook-endpoints/', {
+      auth,
+      body: { url: `${receiver.url}/down`, events: ['payment.succeeded'] },
+    });
+    expect(created.status).toBe(201);
+    const endpointId = created.json.data.id as string;
+    await payThroughCheckout(auth);
+    // Each sweep runs a day after the last: every retry is due by then (the schedule's longest wait is 24 h).
+    let last = '';
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      last = await attemptListed(endpointId, attempt);
+      if (attempt < maxAttempts) await sweepAt(new Date(Date.parse(last) + 86_400_000));
+    }
+    const { stdout } = await cli('webhooks', 'dead-letters', '--days', '1', '--now', last);
+    const letters = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(letters).toContainEqual(
+      expect.objectContaining({
+        endpoint_id: endpointId,
+        event_type: 'payment.succeeded',
+        attempts: maxAttempts,
+      }),
+    );
+    await expectCliRefusal(['webhooks', 'dead-letters', '--days', '0'], 2, '--days');
+  });
+});
+
+/** Waits until the endpoint's deliveries list has `attempt` attempts; answers the latest's time. */
+async function attemptListed(endpointId: string, attempt: number): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const listed = await api('GET', `/v1/webhook-endpoints/${endpointId}/deliveries/`, {
+      auth: apiKey(account.testKey),
+    });
+    if (listed.json.count >= attempt) return listed.json.results[0].created_at as string;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`attempt ${attempt} was never listed`);
+}
+
+const sweepAt = (now: Date) => handDueTasks({ ...makeDeps(), bus: busPublisher() }, now);
