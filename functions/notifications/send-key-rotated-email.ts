@@ -20,8 +20,7 @@ export const handler = async (event: EventBridgeEvent<'api_key.rotated', unknown
   const account = await getAccount(deps, developerId);
   if (!account) return; // the account is gone: nobody to tell
   const mail = mailTemplates.apiKeyRotated({
-    // `language` is read loosely: an account stored before D2 added it has none (English).
-    language: mailLanguage((account as { language?: unknown }).language),
+    language: mailLanguage(account.language), // unset (accounts made before D2 added it): English
     merchant: { name: merchantName(account), logoUrl: account.logo ?? null },
     ownerName: account.name,
     developerId,

@@ -22,8 +22,7 @@ export const handler = async (event: EventBridgeEvent<'plan.deleted', unknown>):
   const stored = await getAccount(deps, account.developer_id);
   const mode = detail.test ? 'test' : 'live';
   const mail = mailTemplates.planDeletedMerchant({
-    // `language` is read loosely: an account stored before D2 added it has none (English).
-    language: mailLanguage((stored as { language?: unknown } | undefined)?.language),
+    language: mailLanguage(stored?.language), // unset (accounts made before D2 added it): English
     merchant: { name: account.company_name || account.name, logoUrl: info.image_dev },
     ownerName: account.name,
     mode,

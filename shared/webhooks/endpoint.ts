@@ -51,6 +51,9 @@ export const createEndpointSchema = (knownTypes: readonly string[]) =>
     url: urlField,
     events: v.optional(eventsField(knownTypes), ['*']),
     description: v.optional(textField(500, { allowEmpty: true }), ''),
+    // Accepted when they agree with the credential's mode (D3); a contradiction is 400.
+    test: v.optional(booleanField()),
+    is_test: v.optional(booleanField()),
   });
 export type CreateEndpointInput = v.InferOutput<ReturnType<typeof createEndpointSchema>>;
 
@@ -60,6 +63,8 @@ export const updateEndpointSchema = (knownTypes: readonly string[]) =>
     events: v.optional(eventsField(knownTypes)),
     description: v.optional(textField(500, { allowEmpty: true })),
     enabled: v.optional(booleanField()),
+    test: v.optional(booleanField()),
+    is_test: v.optional(booleanField()),
   });
 export type UpdateEndpointInput = v.InferOutput<ReturnType<typeof updateEndpointSchema>>;
 

@@ -1,5 +1,5 @@
 /** Endpoint operations the handlers call: registration (SSRF-checked), changes, secret rotation. */
-import type { Scope } from '../core/account.ts';
+import { assertModeFlags, type Scope } from '../core/account.ts';
 import { BadRequest, NotFound } from '../core/errors.ts';
 import { isPrefixedId, prefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
@@ -41,6 +41,7 @@ export async function registerEndpoint(
   scope: Scope,
   input: CreateEndpointInput,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  assertModeFlags(input, scope.mode);
   const url = await allowedUrl(input.url, scope.mode);
   const secret = newSigningSecret();
   const now = deps.clock().toISOString();
@@ -70,6 +71,7 @@ export async function updateEndpoint(
   id: string,
   input: UpdateEndpointInput,
 ): Promise<WebhookEndpoint> {
+  assertModeFlags(input, scope.mode); // records never change mode (D3)
   const url = input.url === undefined ? undefined : await allowedUrl(input.url, scope.mode);
   return changeEndpoint(deps, scope, id, () => ({
     ...(url !== undefined ? { url } : {}),

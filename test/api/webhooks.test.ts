@@ -117,6 +117,24 @@ describe('webhook endpoints (D10, D13)', () => {
     ).toBe(404);
   });
 
+  it('takes test/is_test when they agree with the key, and refuses a contradiction (D3)', async () => {
+    const auth = apiKey(account.testKey);
+    const agreeing = await api('POST', '/v1/webhook-endpoints/', {
+      auth,
+      body: { url: `${receiver.url}/modes`, test: true },
+    });
+    expect(agreeing.status).toBe(201);
+    const id = agreeing.json.data.id as string;
+    const contradicting = await api('POST', '/v1/webhook-endpoints/', {
+      auth,
+      body: { url: `${receiver.url}/modes`, is_test: false },
+    });
+    expect(contradicting.status).toBe(400);
+    const moved = await api('PUT', `/v1/webhook-endpoints/${id}/`, { auth, body: { test: false } });
+    expect(moved.status).toBe(400);
+    expect((await api('GET', `/v1/webhook-endpoints/${id}/`, { auth })).json.enabled).toBe(true);
+  });
+
   it('refuses unknown event types, a missing url and unknown fields with 400', async () => {
     const auth = apiKey(account.testKey);
     for (const body of [
