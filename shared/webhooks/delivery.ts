@@ -168,9 +168,16 @@ const sweepLimit = 500;
 /**
  * The retry sweep: hands every task due at `now` to the delivery function through the bus (each
  * on its own, so one slow receiver delays no other). A task handed twice runs once (the claim).
+ * `only` limits it to one endpoint's tasks (an operator retrying one receiver; tests that run
+ * the sweep at times of their own on a shared stack).
  */
-export async function handDueTasks(deps: Deps & { bus: BusPublisher }, now: Date): Promise<number> {
-  const due = await dueTasks(deps, now, sweepLimit);
+export async function handDueTasks(
+  deps: Deps & { bus: BusPublisher },
+  now: Date,
+  only?: { developerId: number; mode: Scope['mode']; endpointId: string },
+): Promise<number> {
+  const partition = only && keys.webhookEndpoint(only.developerId, only.mode, only.endpointId).pk;
+  const due = (await dueTasks(deps, now, sweepLimit)).filter((key) => !partition || key.pk === partition);
   const entries = due.map((key) => ({
     source: taskDue.source,
     type: taskDue.type,
