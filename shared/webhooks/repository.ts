@@ -141,14 +141,18 @@ export async function deleteEndpoint(deps: Deps, scope: Scope, id: string): Prom
   }
 }
 
-/** Sending one event to one endpoint; `attempts` made so far. */
-export interface WebhookTask {
+/** What tasks and attempts both name: whose, which endpoint, which event. */
+interface DeliveryOf {
   id: string;
   developer_id: number;
   mode: Scope['mode'];
   endpoint_id: string;
   event_id: string;
   event_type: string;
+}
+
+/** Sending one event to one endpoint; `attempts` made so far. */
+export interface WebhookTask extends DeliveryOf {
   round: string;
   status: 'pending' | 'succeeded' | 'failed' | 'canceled';
   attempts: number;
@@ -253,13 +257,7 @@ export async function claimTask(
 }
 
 /** One attempt as the deliveries list shows it. */
-export interface WebhookAttempt {
-  id: string;
-  developer_id: number;
-  mode: Scope['mode'];
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
+export interface WebhookAttempt extends DeliveryOf {
   attempt: number;
   status_code: number | null;
   duration_ms: number;

@@ -61,6 +61,17 @@ async function waitForAttempts(account: TestAccount, endpointId: string, count: 
   return deliveries(account, endpointId);
 }
 
+/** A paid checkout and a refund of part of it: `payment.succeeded`, then `refund.created`. */
+async function payAndRefund(auth: string) {
+  const paid = await payThroughCheckout(auth);
+  const refund = await api('POST', '/v1/refunds/', {
+    auth,
+    body: { charge_id: paid.chargeId, amount: '1.00', reason: 'requested_by_customer' },
+  });
+  expect(refund.status, refund.text).toBe(201);
+  return paid;
+}
+
 /**
  * The retry sweep at a time the test chooses (the clock it controls), as the schedule runs it, for
  * one endpoint's tasks: other suites' tasks on the shared stack keep to their own times.
@@ -389,12 +400,7 @@ describe('retries, 410, rotation and redelivery', () => {
     const one = await register(account, { events: ['refund.created'] });
     const two = await register(account, { events: ['*'] });
     const auth = apiKey(account.testKey);
-    const paid = await payThroughCheckout(auth);
-    const refund = await api('POST', '/v1/refunds/', {
-      auth,
-      body: { charge_id: paid.chargeId, amount: '1.00', reason: 'requested_by_customer' },
-    });
-    expect(refund.status).toBe(201);
+    await payAndRefund(auth);
     const [original] = await receiver.waitFor((request) => request.path === one.path, 1);
     const eventId = String(original?.headers['webhook-id']);
     await receiver.waitFor((r) => r.path === two.path && r.headers['webhook-id'] === eventId, 1);
@@ -430,12 +436,7 @@ describe('retries, 410, rotation and redelivery', () => {
   it('an endpoint receives only the types it names', async () => {
     const refunds = await register(account, { events: ['refund.created'] });
     const auth = apiKey(account.testKey);
-    const paid = await payThroughCheckout(auth);
-    const refund = await api('POST', '/v1/refunds/', {
-      auth,
-      body: { charge_id: paid.chargeId, amount: '1.00', reason: 'requested_by_customer' },
-    });
-    expect(refund.status).toBe(201);
+    await payAndRefund(auth);
     expect(await receiver.waitFor(at(refunds.path), 1)).toHaveLength(1);
     // The payment's event came first; a second's wait shows nothing else arrives.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
