@@ -10,7 +10,7 @@ import { logger } from '../../shared/core/log.ts';
 import { type EventDetail, eventEntity, eventSource } from '../../shared/events/event.ts';
 import { isOutboxRecord, itemOfRecord, type OutboxRecord } from '../../shared/events/outbox.ts';
 import { busPublisher, putEventsBatch } from '../../shared/events/publish.ts';
-import { type TaskDueDetail, taskDue } from '../../shared/webhooks/delivery.ts';
+import { type TaskDueDetail, taskDue } from '../../shared/webhooks/task-due.ts';
 
 const bus = busPublisher();
 

@@ -1,8 +1,9 @@
 /** Target of `webhook.task_due`: one attempt of one delivery task (signed POST, recorded). */
 import type { EventBridgeEvent } from 'aws-lambda';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { runTask, type TaskDueDetail } from '../../shared/webhooks/delivery.ts';
+import { runTask } from '../../shared/webhooks/delivery.ts';
 import { secretBox } from '../../shared/webhooks/secrets.ts';
+import type { TaskDueDetail } from '../../shared/webhooks/task-due.ts';
 
 const deps = { ...makeDeps(), secrets: secretBox() };
 

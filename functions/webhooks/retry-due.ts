@@ -1,7 +1,7 @@
 /** Scheduled every minute: hands the webhook tasks due now to the delivery function. */
 import { makeDeps } from '../../shared/db/deps.ts';
 import { busPublisher } from '../../shared/events/publish.ts';
-import { handDueTasks } from '../../shared/webhooks/delivery.ts';
+import { handDueTasks } from '../../shared/webhooks/sweep.ts';
 
 const deps = { ...makeDeps(), bus: busPublisher() };
 

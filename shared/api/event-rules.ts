@@ -6,8 +6,8 @@ import { apiKeyRotated } from '../accounts/events.ts';
 import { eventEntity, eventSource } from '../events/event.ts';
 import type { Access } from '../http/route.ts';
 import { planDeleted } from '../plans/events.ts';
-import { taskDue } from '../webhooks/delivery.ts';
 import { taskEntityTag } from '../webhooks/repository.ts';
+import { taskDue } from '../webhooks/task-due.ts';
 import { eventCatalogue } from './events.ts';
 
 export interface EventRule {

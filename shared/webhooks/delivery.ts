@@ -3,7 +3,7 @@
  * makes one task per endpoint that takes it (a conditional write: an event handed twice makes one
  * task). Each new task reaches `runTask` on its own (the table's stream, then the bus), so a slow
  * or failing receiver holds up nothing but its own task. A failed attempt leaves the task in the due
- * index at its next retry time; the retry sweep (`dueTaskKeys`, every minute) hands due tasks over
+ * index at its next retry time; the retry sweep (sweep.ts, every minute) hands due tasks over
  * again.
  */
 import type { Scope } from '../core/account.ts';
@@ -11,8 +11,6 @@ import { prefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
 import { keys } from '../db/keys.ts';
 import type { EventDetail } from '../events/event.ts';
-import type { BusPublisher } from '../events/publish.ts';
-import { putEventsBatch } from '../events/publish.ts';
 import { webhookBody } from '../events/webhook-body.ts';
 import { subscribes } from './endpoint.ts';
 import { handOverGraceMs, storedEvent } from './events.ts';
@@ -20,7 +18,6 @@ import {
   cancelTask,
   claimTask,
   createTask,
-  dueTasks,
   endpointEntity,
   endpointsOf,
   newTask,
@@ -47,16 +44,6 @@ export const maxAttempts = retryScheduleMs.length + 1;
 export const attemptTimeoutMs = 10_000;
 /** A runner holds a task this long; one that dies leaves it due again after it. */
 const leaseMs = 60_000;
-
-/** The bus entry that hands a task to the delivery function (not a cobro event: no webhook, no list). */
-export const taskDue = { source: 'cobro.webhooks', type: 'webhook.task_due' } as const;
-
-/** The detail of a taskDue entry: the task's key, and the time it is run at (the sweep's). */
-export interface TaskDueDetail {
-  pk: string;
-  sk: string;
-  at: string;
-}
 
 /** The round of an event's first sending (redeliveries make others). */
 export const firstRound = '0';
@@ -160,33 +147,4 @@ async function record(
   if (ok) return 'succeeded';
   if (gone) return 'disabled';
   return retry ? 'retrying' : 'failed';
-}
-
-/** Tasks a sweep hands over at most (per shard of the due index); the next sweep takes the rest. */
-const sweepLimit = 500;
-
-/**
- * The retry sweep: hands every task due at `now` to the delivery function through the bus (each
- * on its own, so one slow receiver delays no other). A task handed twice runs once (the claim).
- * `only` limits it to one endpoint's tasks (an operator retrying one receiver; tests that run
- * the sweep at times of their own on a shared stack).
- */
-export async function handDueTasks(
-  deps: Deps & { bus: BusPublisher },
-  now: Date,
-  only?: { developerId: number; mode: Scope['mode']; endpointId: string },
-): Promise<number> {
-  const partition = only && keys.webhookEndpoint(only.developerId, only.mode, only.endpointId).pk;
-  const due = (await dueTasks(deps, now, sweepLimit)).filter((key) => !partition || key.pk === partition);
-  const entries = due.map((key) => ({
-    source: taskDue.source,
-    type: taskDue.type,
-    detail: { ...key, at: now.toISOString() } satisfies TaskDueDetail,
-  }));
-  for (let start = 0; start < entries.length; start += putEventsBatch) {
-    const failed = await deps.bus.send(entries.slice(start, start + putEventsBatch));
-    // What the bus did not take stays due: the next sweep hands it over.
-    if (failed >= 0) return start + failed;
-  }
-  return entries.length;
 }

@@ -6,9 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eventCatalogue } from '../../shared/api/events.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { busPublisher } from '../../shared/events/publish.ts';
-import { fanOut, handDueTasks, maxAttempts, retryScheduleMs } from '../../shared/webhooks/delivery.ts';
+import { fanOut, maxAttempts, retryScheduleMs } from '../../shared/webhooks/delivery.ts';
 import { storedEvent } from '../../shared/webhooks/events.ts';
 import { deadLetters } from '../../shared/webhooks/repository.ts';
+import { handDueTasks } from '../../shared/webhooks/sweep.ts';
 import { createPayment, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
 import { type Receiver, startReceiver, verify } from '../support/receiver.ts';
 import {

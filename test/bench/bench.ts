@@ -42,7 +42,7 @@ import { build } from 'esbuild';
 import { esmRequireBanner, functionBundling } from '../../infra/bundling.ts';
 import { projectRoot, startLocalStack } from '../../infra/local/stack.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
-import { eventRules, schedules } from '../../shared/api/event-rules.ts';
+import { eventRules, outboxRelay, schedules } from '../../shared/api/event-rules.ts';
 import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
 import type { Scope } from '../../shared/core/account.ts';
 import { newCustomer } from '../../shared/customers/customer.ts';
@@ -94,6 +94,7 @@ const entries = [
     authorizer.handler,
     ...eventRules.map((r) => r.target),
     ...schedules.map((s) => s.target),
+    outboxRelay.handler,
   ]),
 ];
 const outDir = join(projectRoot, '.cobro', 'bench');
@@ -212,6 +213,7 @@ function coldImport(file: string, sourceMaps: boolean): Sample {
         MAIL_FROM: 'bench@example.com',
         TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret',
         FINGERPRINT_SECRET: 'bench-fingerprint-secret-bench-fingerprint',
+        WEBHOOK_KEY: 'bench-webhook-key-bench-webhook-key',
         PUBLIC_BASE_URL: 'https://bench.example.com',
         ...fallback.environment,
         AWS_REGION: 'us-east-1',
