@@ -25,6 +25,7 @@ const areaOrder = [
   'taxes',
   'products',
   'webhooks',
+  'subscriptions',
 ];
 const ports = ['db', 'events', 'mail', 'media', 'acquirer'];
 const notTest = '\\.test\\.ts$';
