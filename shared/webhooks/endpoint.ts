@@ -68,7 +68,11 @@ export const updateEndpointSchema = (knownTypes: readonly string[]) =>
   });
 export type UpdateEndpointInput = v.InferOutput<ReturnType<typeof updateEndpointSchema>>;
 
-export const RedeliverSchema = v.strictObject({ endpoint_id: v.optional(v.string()) });
+export const RedeliverSchema = v.strictObject({
+  endpoint_id: v.optional(
+    v.pipe(v.string(), v.regex(/^we_[A-Za-z0-9]{24}$/, 'a webhook endpoint id (we_…)')),
+  ),
+});
 
 export const EndpointViewSchema = v.strictObject({
   id: v.string(),

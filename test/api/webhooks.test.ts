@@ -430,6 +430,11 @@ describe('retries, 410, rotation and redelivery', () => {
       body: { endpoint_id: 'we_AAAAAAAAAAAAAAAAAAAAAAAA' },
     });
     expect(absent.status).toBe(400);
+    const malformed = await api('POST', `/v1/events/${eventId}/redeliver/`, {
+      auth,
+      body: { endpoint_id: `we_${'x'.repeat(5000)}` },
+    });
+    expect(malformed.status).toBe(400);
     const noEvent = await api('POST', '/v1/events/evt_AAAAAAAAAAAAAAAAAAAAAAAA/redeliver/', { auth });
     expect(noEvent.status).toBe(404);
   });
