@@ -198,7 +198,7 @@ async function accountsUpdate(args: string[]): Promise<void> {
   const { id, ...profile } = parsed.output;
   if (Object.values(profile).every((value) => value === undefined)) {
     throw new UsageError(
-      'nothing to update: give at least one of --company-name, --page, --logo, --statement-descriptor',
+      'nothing to update: give at least one of --company-name, --page, --logo, --statement-descriptor, --language',
     );
   }
   await target(values['state-dir']);
@@ -211,6 +211,7 @@ async function accountsUpdate(args: string[]): Promise<void> {
     page: account.page ?? null,
     logo: account.logo ?? null,
     statement_descriptor: account.statement_descriptor ?? null,
+    language: account.language ?? 'en',
   };
   if (values.json) {
     console.log(JSON.stringify(shown));
@@ -220,7 +221,8 @@ async function accountsUpdate(args: string[]): Promise<void> {
   company name          ${shown.company_name ?? '(not set: plans show the account name)'}
   page                  ${shown.page ?? '(not set)'}
   logo                  ${shown.logo ?? '(not set)'}
-  statement descriptor  ${shown.statement_descriptor ?? '(not set: plans show the company name)'}`);
+  statement descriptor  ${shown.statement_descriptor ?? '(not set: plans show the company name)'}
+  e-mail language       ${shown.language}`);
 }
 
 async function accountsRotateClientSecret(args: string[]): Promise<void> {

@@ -97,6 +97,8 @@ describe('accounts update', () => {
       'https://shop.example.com/logo.png',
       '--statement-descriptor',
       'PROFILESHOP',
+      '--language',
+      'es',
       '--json',
     );
     expect(JSON.parse(stdout)).toMatchObject({
@@ -105,6 +107,7 @@ describe('accounts update', () => {
       page: 'https://shop.example.com',
       logo: 'https://shop.example.com/logo.png',
       statement_descriptor: 'PROFILESHOP',
+      language: 'es',
     });
     expect(await information()).toMatchObject({
       company_name: 'Profile Shop S.A.',
@@ -131,6 +134,7 @@ describe('accounts update', () => {
     );
     await expectCliRefusal(['accounts', 'update', '--id', '1'], 2, 'nothing to update');
     await expectCliRefusal(['accounts', 'update', '--id', '1', '--page', 'not a url'], 2, 'page: not a URL');
+    await expectCliRefusal(['accounts', 'update', '--id', '1', '--language', 'fr'], 2, 'language: en or es');
     await expectCliRefusal(
       ['accounts', 'update', '--id', '999999999', '--page', 'https://x.example'],
       1,
