@@ -29,7 +29,7 @@ export interface StreamReaderOptions {
   relay: (event: { Records: DynamoDBRecord[] }) => Promise<unknown>;
   /** @default no checkpoint: the stream is read from its oldest record */
   checkpointFile?: string;
-  /** Pause between reads of a shard with nothing new. @default 50 ms */
+  /** Pause between reads of a shard with nothing new. @default 20 ms */
   pollMs?: number;
   /** Told once when the relay starts failing and once when it recovers. */
   onNotice?: (message: string) => void;
@@ -40,6 +40,9 @@ export interface StreamReader {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How often the stream is described for new shards (DynamoDB Local rolls them over rarely). */
+const shardScanMs = 1_000;
 
 /** Lambda's record shape: the SDK gives the creation time as a Date, Lambda as epoch seconds. */
 function lambdaRecord(record: StreamRecord, streamArn: string, region: string): DynamoDBRecord {
@@ -80,7 +83,7 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
     // Whatever holds the port (a DynamoDB Local being restarted, or another process) may never answer.
     requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
   });
-  const pollMs = options.pollMs ?? 50;
+  const pollMs = options.pollMs ?? 20;
   const notice = options.onNotice ?? (() => undefined);
   const checkpoints: Record<string, string> =
     options.checkpointFile && existsSync(options.checkpointFile)
@@ -176,7 +179,7 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
       } catch (error) {
         if (running) notice(`stream reader: ${(error as Error).message}`);
       }
-      await sleep(pollMs * 4);
+      await sleep(shardScanMs);
     }
   })();
 

@@ -497,6 +497,8 @@ try {
     await benchWebhooks({
       deps,
       developerId: account.account.developer_id,
+      apiUrl: stack.info.api_url,
+      testKey: account.testKey,
       sequential: Number(values['webhook-events']),
       burst: Number(values['webhook-burst']),
       percentile,

@@ -16,6 +16,8 @@ import { registerEndpoint } from '../../shared/webhooks/service.ts';
 export async function benchWebhooks(options: {
   deps: Deps;
   developerId: number;
+  apiUrl: string;
+  testKey: string;
   sequential: number;
   burst: number;
   percentile: (sorted: number[], p: number) => number;
@@ -84,4 +86,27 @@ export async function benchWebhooks(options: {
     `  ${options.burst} events stored at once: all received in ${seconds.toFixed(2)} s = ${(options.burst / seconds).toFixed(0)} deliveries/s`,
   );
   await new Promise<void>((resolve) => server.close(() => resolve()));
+
+  // The events list counts with a COUNT query over 30 days (no counter item: TTL removes events).
+  const listed = async (query: string) => {
+    const times: number[] = [];
+    let count = 0;
+    for (let i = 0; i < 55; i++) {
+      const start = performance.now();
+      const response = await fetch(`${options.apiUrl}/v1/events/${query}`, {
+        headers: { Authorization: `Api-Key ${options.testKey}` },
+      });
+      const body = (await response.json()) as { count: number };
+      if (i >= 5) times.push(performance.now() - start); // 5 to warm up
+      count = body.count;
+    }
+    times.sort((a, b) => a - b);
+    return { count, p50: percentile(times, 50), p99: percentile(times, 99) };
+  };
+  for (const query of ['', '?type=api_key.rotated', '?page=50&page_size=10']) {
+    const result = await listed(query);
+    console.log(
+      `  GET /v1/events/${query} over ${result.count} events: p50 ${result.p50.toFixed(1)} ms   p99 ${result.p99.toFixed(1)} ms`,
+    );
+  }
 }
