@@ -16,12 +16,14 @@ import {
   rotateClientSecret,
   updateProfile,
 } from '../shared/accounts/repository.ts';
+import { configuredAcquirer } from '../shared/acquirer/configured.ts';
 import { reindexSearch } from '../shared/api/reindex.ts';
 import { envNames } from '../shared/core/config.ts';
 import { HttpError } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';
 import { makeDeps } from '../shared/db/deps.ts';
 import { runPayouts } from '../shared/payouts/run.ts';
+import { runBilling } from '../shared/subscriptions/billing.ts';
 import { deadLetters } from '../shared/webhooks/repository.ts';
 import { secretBox } from '../shared/webhooks/secrets.ts';
 
@@ -42,6 +44,11 @@ commands:
   accounts rotate-client-secret --id ID [--json]
       gives the account's OAuth client a new secret, shown only here; the old secret stops
       at once, access tokens already issued work until they expire.
+
+  billing run [--now ISO8601]
+      runs every recurring-billing step due at --now (default: now): renewals, trial ends
+      and retries of failed renewals (1, 3 and 5 days after; the third failed retry cancels);
+      prints a JSON summary. The deployed stack runs it every 15 minutes.
 
   payouts run [--now ISO8601]
       marks the live charges due at --now (default: now) as paid out (older than the
@@ -260,6 +267,17 @@ async function payoutsRun(args: string[]): Promise<void> {
   console.log(JSON.stringify(await runPayouts(makeDeps(), now)));
 }
 
+async function billingRun(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { now: { type: 'string' }, 'state-dir': { type: 'string' } },
+  });
+  const now = values.now === undefined ? new Date() : new Date(values.now);
+  if (Number.isNaN(now.getTime())) throw new UsageError(`--now: not an ISO 8601 time: ${values.now}`);
+  await target(values['state-dir']);
+  console.log(JSON.stringify(await runBilling({ ...makeDeps(), acquirer: configuredAcquirer() }, now)));
+}
+
 async function searchReindex(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { 'state-dir': { type: 'string' } } });
   await target(values['state-dir']);
@@ -331,6 +349,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = {
   'webhooks dead-letters': webhooksDeadLetters,
   'search reindex': searchReindex,
   'payouts run': payoutsRun,
+  'billing run': billingRun,
   'accounts create': accountsCreate,
   'accounts update': accountsUpdate,
   'accounts rotate-client-secret': accountsRotateClientSecret,

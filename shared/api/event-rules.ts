@@ -6,6 +6,7 @@ import { apiKeyRotated } from '../accounts/events.ts';
 import { eventEntity, eventSource } from '../events/event.ts';
 import type { Access } from '../http/route.ts';
 import { planDeleted } from '../plans/events.ts';
+import { subscriptionCanceled } from '../subscriptions/events.ts';
 import { taskEntityTag } from '../webhooks/repository.ts';
 import { taskDue } from '../webhooks/task-due.ts';
 import { eventCatalogue } from './events.ts';
@@ -34,6 +35,12 @@ export const eventRules: readonly EventRule[] = [
     name: 'plan-deleted-email',
     detailTypes: [planDeleted.type],
     target: 'functions/plans/notify-plan-deleted.ts',
+    access: { table: 'write', mail: true },
+  },
+  {
+    name: 'subscription-email',
+    detailTypes: [subscriptionCanceled.type],
+    target: 'functions/subscriptions/send-subscription-email.ts',
     access: { table: 'write', mail: true },
   },
   {
@@ -94,5 +101,12 @@ export const schedules: readonly Schedule[] = [
     target: 'functions/webhooks/retry-due.ts',
     access: { table: 'read', events: true },
     localEveryMs: 1_000,
+  },
+  {
+    // D2: the same step as `billing run`; a run does only what is due, so a missed one is caught up.
+    name: 'billing-run',
+    expression: 'rate(15 minutes)',
+    target: 'functions/subscriptions/run-billing.ts',
+    access: { table: 'write' },
   },
 ];

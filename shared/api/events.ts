@@ -9,6 +9,11 @@ import type { EventType } from '../events/event.ts';
 import { paymentFailed, paymentSucceeded } from '../payments/events.ts';
 import { planDeleted } from '../plans/events.ts';
 import { refundCreated } from '../refunds/events.ts';
+import {
+  subscriptionCanceled,
+  subscriptionPaymentFailed,
+  subscriptionRenewed,
+} from '../subscriptions/events.ts';
 
 export const eventCatalogue: readonly EventType<unknown>[] = [
   apiKeyRotated,
@@ -17,4 +22,7 @@ export const eventCatalogue: readonly EventType<unknown>[] = [
   paymentFailed,
   refundCreated,
   planDeleted,
+  subscriptionRenewed,
+  subscriptionPaymentFailed,
+  subscriptionCanceled,
 ];

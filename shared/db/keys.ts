@@ -209,6 +209,21 @@ export const keys = {
   }),
   eventListPrefix: 'EVENT#',
 
+  /** A subscription (`sub_…`) of the account and mode. */
+  subscription: (developerId: number, mode: Mode, subscriptionId: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#SUBSCRIPTION#${subscriptionId}`,
+    sk: 'SUBSCRIPTION',
+  }),
+  /**
+   * When the billing step next has work for a subscription (a renewal, a trial's end, a retry):
+   * one item in one of `dueShards` partitions, sorted by time, written with every change of it.
+   */
+  billingDue: (subscriptionId: string, dueAt: string): ItemKey => ({
+    pk: `DUE#BILLING#${shardOf(subscriptionId, dueShards)}`,
+    sk: `${dueAt}#${subscriptionId}`,
+  }),
+  billingDuePartition: (shard: number) => `DUE#BILLING#${shard}`,
+
   /**
    * A webhook endpoint (`we_…`). Its partition also holds its delivery tasks (one per event and
    * round of sending), so an endpoint and its work are read together.

@@ -120,24 +120,8 @@ export function missingFrom(table: readonly Route[]): string[] {
   return contractEndpoints.map(([method, path]) => routeKey(method, path)).filter((key) => !have.has(key));
 }
 
-/** The rules there are (e-mail, webhook fan-out and delivery), plus the subscription e-mails (D11). */
-export const projectedEventRules: readonly EventRule[] = [
-  ...eventRules,
-  {
-    name: 'subscription-email',
-    detailTypes: ['subscription.activated', 'subscription.canceled'],
-    target: 'functions/notifications/send-subscription-email.ts',
-    access: { table: 'write', mail: true },
-  },
-];
+/** The rules there are: e-mail, the webhook fan-out and delivery. */
+export const projectedEventRules: readonly EventRule[] = eventRules;
 
-/** The schedules there are (payouts, webhook retries), plus recurring billing (D14). */
-export const projectedSchedules: readonly Schedule[] = [
-  ...schedules,
-  {
-    name: 'billing-run',
-    expression: 'rate(1 hour)',
-    target: 'functions/billing/run-billing.ts',
-    access: writeEvents,
-  },
-];
+/** The schedules there are: payouts, webhook retries, recurring billing (D14). */
+export const projectedSchedules: readonly Schedule[] = schedules;

@@ -1,0 +1,146 @@
+/**
+ * Subscriptions in the single table: the record, and its entry in the billing due index (an item
+ * per subscription with work ahead, keyed by due time), changed together in one transaction
+ * conditioned on the version read. That condition is what makes a billing step count once, however
+ * many run at once.
+ */
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Scope } from '../core/account.ts';
+import type { Deps } from '../db/deps.ts';
+import { defineEntity } from '../db/entity.ts';
+import { queryEach } from '../db/items.ts';
+import { dueShards, keys } from '../db/keys.ts';
+import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import type { Subscription } from './subscription.ts';
+
+type TransactItem = Parameters<typeof transactWrite>[1][number];
+
+export const subscriptionEntity = defineEntity<Subscription>('subscription', (subscription) =>
+  keys.subscription(subscription.developer_id, subscription.mode, subscription.id),
+);
+
+/** What a due entry points at. */
+export interface DueRef {
+  developer_id: number;
+  mode: Scope['mode'];
+  subscription_id: string;
+  due_at: string;
+}
+
+function dueEntry(table: string, subscription: Subscription): TransactItem[] {
+  if (!subscription.next_action_at) return [];
+  const ref: DueRef = {
+    developer_id: subscription.developer_id,
+    mode: subscription.mode,
+    subscription_id: subscription.id,
+    due_at: subscription.next_action_at,
+  };
+  return [
+    {
+      Put: {
+        TableName: table,
+        Item: {
+          ...keys.billingDue(subscription.id, subscription.next_action_at),
+          entity: 'billing_due',
+          ...ref,
+          created_at: subscription.updated_at,
+          updated_at: subscription.updated_at,
+        },
+      },
+    },
+  ];
+}
+
+/** Stores a new subscription with its due entry. */
+export async function storeSubscription(deps: Deps, subscription: Subscription, extra: TransactItem[] = []) {
+  await transactWrite(deps, [
+    subscriptionEntity.create(deps.table, subscription),
+    ...dueEntry(deps.table, subscription),
+    ...extra,
+  ]);
+}
+
+export function getSubscription(deps: Deps, scope: Scope, id: string): Promise<Subscription | undefined> {
+  return subscriptionEntity.get(deps, keys.subscription(scope.developerId, scope.mode, id));
+}
+
+/**
+ * Replaces `before` with `after` (and its due entry) with `extra` items, in one transaction
+ * conditioned on `before`'s version. False when another writer changed it first (nothing written).
+ * `optional` items may be dropped when their own condition fails (a plan deleted meanwhile).
+ */
+export async function saveSubscription(
+  deps: Deps,
+  before: Subscription,
+  after: Subscription,
+  extra: TransactItem[],
+  optional: TransactItem[] = [],
+): Promise<boolean> {
+  const dropOld: TransactItem[] =
+    before.next_action_at && before.next_action_at !== after.next_action_at
+      ? [{ Delete: { TableName: deps.table, Key: keys.billingDue(before.id, before.next_action_at) } }]
+      : [];
+  const base: TransactItem[] = [
+    {
+      Put: {
+        TableName: deps.table,
+        Item: subscriptionEntity.item(after),
+        ConditionExpression: 'version = :read',
+        ExpressionAttributeValues: { ':read': before.version },
+      },
+    },
+    ...dropOld,
+    ...(before.next_action_at !== after.next_action_at ? dueEntry(deps.table, after) : []),
+    ...extra,
+  ];
+  try {
+    await transactWrite(deps, [...base, ...optional]);
+    return true;
+  } catch (error) {
+    const failed = conditionFailedAt(error);
+    if (failed.includes(0)) return false;
+    if (failed.length > 0 && failed.every((index) => index >= base.length)) {
+      await transactWrite(deps, base).catch((retry: unknown) => {
+        if (conditionFailedAt(retry).includes(0)) return;
+        throw retry;
+      });
+      return true;
+    }
+    throw error;
+  }
+}
+
+/** Due entries at `now` (at most `limit` per shard), oldest first. */
+export async function dueSubscriptions(deps: Deps, now: Date, limit: number): Promise<DueRef[]> {
+  const shards = Array.from({ length: dueShards }, (_, shard) => shard);
+  const found = await Promise.all(
+    shards.map(async (shard) => {
+      const refs: DueRef[] = [];
+      await queryEach(
+        deps,
+        {
+          // `~` sorts after `#<id>`: an entry due at exactly `now` is due (D14).
+          KeyConditionExpression: 'pk = :pk AND sk <= :until',
+          ExpressionAttributeValues: {
+            ':pk': keys.billingDuePartition(shard),
+            ':until': `${now.toISOString()}~`,
+          },
+        },
+        (item) => {
+          refs.push(item as unknown as DueRef);
+          return refs.length < limit;
+        },
+        () => limit - refs.length,
+      );
+      return refs;
+    }),
+  );
+  return found.flat();
+}
+
+/** Removes a due entry that no longer matches its subscription (it changed, or is gone). */
+export async function dropStaleDue(deps: Deps, ref: DueRef): Promise<void> {
+  await deps.db.send(
+    new DeleteCommand({ TableName: deps.table, Key: keys.billingDue(ref.subscription_id, ref.due_at) }),
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The subscription as stored, and how it is shown (the interface's Subscription record). Periods
+ * come from periods.ts: period n runs from the anchor plus n intervals to the anchor plus n+1.
+ * `paid_through` is the last period paid (-1 before any), so the period a renewal charges is always
+ * `paid_through + 1`, whoever runs it and however often.
+ */
+import * as v from 'valibot';
+import type { Mode } from '../core/account.ts';
+import { billingDate, type Interval, periodAt } from './periods.ts';
+
+export const subscriptionStatuses = ['pending', 'trialing', 'active', 'past_due', 'canceled'] as const;
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
+
+/** Statuses counted in the plan's active subscriptions (`information.count`). */
+export const countedStatuses: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
+
+/** Days after a failed renewal on which it is retried (D14); the third failed retry cancels. */
+export const dunningRetryDays = [1, 3, 5] as const;
+
+export interface Subscription {
+  id: string;
+  developer_id: number;
+  mode: Mode;
+  plan_id: string;
+  /** The plan as it was subscribed to: a renewal charges these, whatever the plan becomes. */
+  plan: { name: string; amount: number; currency: string; interval: Interval; interval_count: number };
+  quantity: number;
+  customer_id: string | null;
+  status: SubscriptionStatus;
+  /** Internal: false once canceled. */
+  active: boolean;
+  statement_descriptor: string;
+  /** The acquirer's token of the card approved at checkout: renewals charge it (never a card number). */
+  card_token: string | null;
+  /** The first period's start (D14), or null before checkout. */
+  anchor: string | null;
+  trial_end: string | null;
+  /** The last period paid; -1 before the first. */
+  paid_through: number;
+  /** Failed attempts at the period due (dunning), 0 when none. */
+  failed_attempts: number;
+  /** When the last renewal of the period due failed: the retries count from it. */
+  failed_at: string | null;
+  /** When the billing step next has work for it (the due index holds the same time). */
+  next_action_at: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  canceled_at: string | null;
+}
+
+export const SubscriptionViewSchema = v.strictObject({
+  subscription_id: v.string(),
+  plan_id: v.string(),
+  customer_id: v.nullable(v.string()),
+  status: v.picklist(subscriptionStatuses),
+  current_period_start: v.nullable(v.string()),
+  current_period_end: v.nullable(v.string()),
+  next_billing_date: v.nullable(v.string()),
+  trial_end: v.nullable(v.string()),
+  created_at: v.string(),
+  test: v.boolean(),
+});
+export type SubscriptionView = v.InferOutput<typeof SubscriptionViewSchema>;
+
+/** The period a subscription is in, or waits to be paid for: `paid_through + 1` while past due. */
+export function currentPeriod(subscription: Subscription) {
+  if (!subscription.anchor) return undefined;
+  const index =
+    subscription.status === 'past_due' ? subscription.paid_through + 1 : subscription.paid_through;
+  const { interval, interval_count: count } = subscription.plan;
+  return periodAt(new Date(subscription.anchor), interval, count, Math.max(0, index));
+}
+
+export function subscriptionView(subscription: Subscription): SubscriptionView {
+  const trialing = subscription.status === 'trialing';
+  const period = trialing ? undefined : currentPeriod(subscription);
+  return {
+    subscription_id: subscription.id,
+    plan_id: subscription.plan_id,
+    customer_id: subscription.customer_id,
+    status: subscription.status,
+    // In a trial, the period is the trial: from checkout to trial_end, billed then.
+    current_period_start: trialing ? subscription.created_at : (period?.start.toISOString() ?? null),
+    current_period_end: trialing ? subscription.trial_end : (period?.end.toISOString() ?? null),
+    next_billing_date:
+      subscription.status === 'canceled' || subscription.status === 'pending'
+        ? null
+        : trialing
+          ? (subscription.trial_end?.slice(0, 10) ?? null)
+          : period
+            ? billingDate(period)
+            : null,
+    trial_end: subscription.trial_end,
+    created_at: subscription.created_at,
+    test: subscription.mode === 'test',
+  };
+}

@@ -1,0 +1,247 @@
+/**
+ * The recurring billing step (D14) on the local stack's table, with a clock the tests choose:
+ * renewals across month ends and a leap year, a trial's end, dunning to cancellation, and exactly
+ * one charge per period when steps race or one dies between the charge and its record.
+ * Subscriptions are stored as checkout will activate them (shared/subscriptions/repository.ts).
+ */
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Acquirer } from '../../shared/acquirer/acquirer.ts';
+import { createSimulatedAcquirer, testCards } from '../../shared/acquirer/simulated.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { keys } from '../../shared/db/keys.ts';
+import { runBilling } from '../../shared/subscriptions/billing.ts';
+import { getSubscription } from '../../shared/subscriptions/repository.ts';
+import type { Subscription } from '../../shared/subscriptions/subscription.ts';
+import { cli } from '../support/cli.ts';
+import { sentMail, waitForMail } from '../support/mail.ts';
+import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import { subscribe } from '../support/subscriptions.ts';
+import { storedEventItems, updateStored } from '../support/table.ts';
+
+beforeAll(() => useLocalEnvironment());
+
+const deps = (acquirer: Acquirer = createSimulatedAcquirer({ clock: () => new Date('2020-01-01') })) => ({
+  ...makeDeps(),
+  acquirer,
+});
+const run = (now: string, acquirer?: Acquirer) => runBilling(deps(acquirer), new Date(now));
+const reread = async (subscription: Subscription) =>
+  (await getSubscription(
+    makeDeps(),
+    { developerId: subscription.developer_id, mode: 'test' },
+    subscription.id,
+  )) as Subscription;
+
+async function charges(account: TestAccount) {
+  const listed = await api('GET', '/v1/payments/', { auth: apiKey(account.testKey) });
+  expect(listed.status).toBe(200);
+  return listed.json as unknown as { id: string; amount: number; payment_id: string | null }[];
+}
+
+async function newPlan(account: TestAccount): Promise<string> {
+  const created = await api('POST', '/v1/plans/', {
+    auth: apiKey(account.testKey),
+    body: { name: 'Gold', amount: '10.50', currency: 'USD', interval: 'month', interval_count: 1 },
+  });
+  expect(created.status).toBe(201);
+  return created.json.data.id as string;
+}
+
+describe('renewals (D14)', () => {
+  it('a Jan 31 anchor renews on Feb 28 and Mar 31, one charge of amount × quantity each', async () => {
+    const account = await newAccount('billing-month');
+    const subscription = await subscribe({
+      account,
+      planId: await newPlan(account),
+      anchor: '2027-01-31T10:00:00.000Z',
+    });
+    expect(subscription.next_action_at).toBe('2027-02-28T10:00:00.000Z');
+    await run('2027-02-28T09:59:59.999Z');
+    expect(await charges(account)).toHaveLength(0); // not due a millisecond early
+    await run('2027-02-28T10:00:00.000Z'); // due at exactly now (D14)
+    let stored = await reread(subscription);
+    expect(stored).toMatchObject({
+      status: 'active',
+      paid_through: 1,
+      next_action_at: '2027-03-31T10:00:00.000Z',
+    });
+    await run('2027-03-31T10:00:00.000Z');
+    await run('2027-03-31T11:00:00.000Z'); // nothing more is due
+    stored = await reread(subscription);
+    expect(stored).toMatchObject({ paid_through: 2, next_action_at: '2027-04-30T10:00:00.000Z' });
+    const made = await charges(account);
+    expect(made).toHaveLength(2);
+    expect(made.every((charge) => charge.amount === 21 && charge.payment_id === null)).toBe(true);
+    // A renewal charge is a charge like any other: refundable.
+    const refund = await api('POST', '/v1/refunds/', {
+      auth: apiKey(account.testKey),
+      body: { charge_id: made[0]?.id, amount: '5.00', reason: 'requested_by_customer' },
+    });
+    expect(refund.status, refund.text).toBe(201);
+    const types = (await storedEventItems(account.developerId, 'test')).map((item) => item.detail.type);
+    expect(types.filter((type) => type === 'subscription.renewed')).toHaveLength(2);
+  });
+
+  it('a yearly Feb 29 anchor renews on Feb 28, and on Feb 29 in the next leap year', async () => {
+    const account = await newAccount('billing-year');
+    const subscription = await subscribe({
+      account,
+      planId: await newPlan(account),
+      anchor: '2028-02-29T00:00:00.000Z',
+      interval: 'year',
+    });
+    const dues: string[] = [];
+    for (const now of ['2029-02-28T00:00:00.000Z', '2030-02-28T00:00:00.000Z', '2031-02-28T00:00:00.000Z']) {
+      await run(now);
+      dues.push(String((await reread(subscription)).next_action_at));
+    }
+    expect(dues).toEqual([
+      '2030-02-28T00:00:00.000Z',
+      '2031-02-28T00:00:00.000Z',
+      '2032-02-29T00:00:00.000Z',
+    ]);
+    expect(await charges(account)).toHaveLength(3);
+  });
+
+  it('a trial ends with the first charge, and the subscription becomes active', async () => {
+    const account = await newAccount('billing-trial');
+    const subscription = await subscribe({
+      account,
+      planId: await newPlan(account),
+      anchor: '2027-06-15T08:00:00.000Z',
+      trial: true,
+    });
+    await run('2027-06-15T08:00:00.000Z');
+    expect(await reread(subscription)).toMatchObject({
+      status: 'active',
+      paid_through: 0,
+      next_action_at: '2027-07-15T08:00:00.000Z',
+    });
+    expect(await charges(account)).toHaveLength(1);
+  });
+});
+
+describe('dunning (D14)', () => {
+  it('a declined renewal is past_due, retried after 1, 3 and 5 days, then canceled', async () => {
+    const account = await newAccount('billing-dunning');
+    const planId = await newPlan(account);
+    await updateStored(keys.plan(account.developerId, 'test', planId), {
+      UpdateExpression: 'SET subscriber_count = :one',
+      ExpressionAttributeValues: { ':one': 1 },
+    });
+    const email = `payer-${Date.now()}@example.com`;
+    const customer = await api('POST', '/v1/customers/', {
+      auth: apiKey(account.testKey),
+      body: { first_name: 'Rosa', last_name: 'Payer', email },
+    });
+    expect(customer.status).toBe(201);
+    const subscription = await subscribe({
+      account,
+      planId,
+      anchor: '2027-03-10T12:00:00.000Z',
+      card: testCards.declinesWhenStored,
+      customerId: customer.json.data.id as string,
+    });
+    await run('2027-04-10T12:00:00.000Z');
+    expect(await reread(subscription)).toMatchObject({
+      status: 'past_due',
+      failed_attempts: 1,
+      next_action_at: '2027-04-11T12:00:00.000Z',
+    });
+    await run('2027-04-11T12:00:00.000Z');
+    expect((await reread(subscription)).next_action_at).toBe('2027-04-13T12:00:00.000Z');
+    await run('2027-04-13T12:00:00.000Z');
+    expect((await reread(subscription)).next_action_at).toBe('2027-04-15T12:00:00.000Z');
+    await run('2027-04-15T12:00:00.000Z');
+    expect(await reread(subscription)).toMatchObject({
+      status: 'canceled',
+      active: false,
+      next_action_at: null,
+    });
+    expect(await charges(account)).toHaveLength(0);
+    const events = (await storedEventItems(account.developerId, 'test')).map((item) => item.detail);
+    expect(
+      events.filter((event) => event.type === 'subscription.payment_failed').map((e) => e.data.attempt),
+    ).toEqual([1, 2, 3, 4]);
+    expect(events.filter((event) => event.type === 'subscription.canceled')).toHaveLength(1);
+    const plan = await api('GET', `/v1/plans/${planId}/`, { auth: apiKey(account.testKey) });
+    expect(plan.json.information.count).toBe(0);
+    await run('2027-06-01T00:00:00.000Z');
+    expect(await charges(account)).toHaveLength(0); // a canceled subscription is never charged
+    // The customer is told, once, in both parts (subscription.canceled → e-mail).
+    const mail = await waitForMail(email);
+    expect(mail?.subject).toContain('"Gold" was canceled');
+    expect(mail?.body.text).toContain('Rosa');
+    expect(mail?.body.html).toContain('Gold');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await sentMail()).filter((sent) => sent.destination.to.includes(email))).toHaveLength(1);
+  });
+});
+
+describe('exactly one charge per subscription and period', () => {
+  it('five billing runs at once record one charge', async () => {
+    const account = await newAccount('billing-race');
+    const subscription = await subscribe({
+      account,
+      planId: await newPlan(account),
+      anchor: '2027-08-31T00:00:00.000Z',
+    });
+    await Promise.all(Array.from({ length: 5 }, () => run('2027-09-30T00:00:00.000Z')));
+    expect(await charges(account)).toHaveLength(1);
+    expect((await reread(subscription)).paid_through).toBe(1);
+  });
+
+  it('a step that dies between the charge and its record charges once when run again', async () => {
+    const account = await newAccount('billing-crash');
+    const subscription = await subscribe({
+      account,
+      planId: await newPlan(account),
+      anchor: '2027-05-20T00:00:00.000Z',
+    });
+    const asked: string[] = [];
+    const inner = createSimulatedAcquirer({ clock: () => new Date('2020-01-01') });
+    const spy: Acquirer = {
+      ...inner,
+      chargeStored: (request) => {
+        if (request.cardToken === subscription.card_token) asked.push(request.idempotencyKey);
+        return inner.chargeStored(request);
+      },
+    };
+    // The fault: the transaction that records the charge never reaches the table, once.
+    const crashing = deps(spy);
+    const send = crashing.db.send.bind(crashing.db);
+    let failed = false;
+    crashing.db = Object.assign(Object.create(crashing.db), {
+      send: (command: unknown, ...rest: unknown[]) => {
+        if (!failed && command instanceof TransactWriteCommand) {
+          failed = true;
+          return Promise.reject(new Error('the function died here'));
+        }
+        return (send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
+      },
+    });
+    await expect(runBilling(crashing, new Date('2027-06-20T00:00:00.000Z'))).rejects.toThrow('died');
+    expect(await charges(account)).toHaveLength(0);
+    await runBilling(deps(spy), new Date('2027-06-20T00:00:00.000Z'));
+    expect(await charges(account)).toHaveLength(1);
+    // Both runs asked the acquirer for the same charge: a real acquirer answers the first again.
+    expect(asked).toEqual([`${subscription.id}:p1:a0`, `${subscription.id}:p1:a0`]);
+  });
+});
+
+describe('billing run (D2)', () => {
+  it('runs the step at --now and prints a summary', async () => {
+    const account = await newAccount('billing-cli');
+    const subscription = await subscribe({
+      account,
+      planId: await newPlan(account),
+      anchor: '2029-01-31T00:00:00.000Z',
+    });
+    const { stdout } = await cli('billing', 'run', '--now', '2029-02-28T00:00:00.000Z');
+    const summary = JSON.parse(stdout);
+    expect(summary).toMatchObject({ now: '2029-02-28T00:00:00.000Z' });
+    expect(summary.renewed).toBeGreaterThanOrEqual(1);
+    expect((await reread(subscription)).paid_through).toBe(1);
+  });
+});
