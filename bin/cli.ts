@@ -45,10 +45,11 @@ commands:
       gives the account's OAuth client a new secret, shown only here; the old secret stops
       at once, access tokens already issued work until they expire.
 
-  billing run [--now ISO8601]
+  billing run [--now ISO8601] [--account ID]
       runs every recurring-billing step due at --now (default: now): renewals, trial ends
       and retries of failed renewals (1, 3 and 5 days after; the third failed retry cancels);
-      prints a JSON summary. The deployed stack runs it every 15 minutes.
+      --account limits it to one account's subscriptions. Prints a JSON summary. The
+      deployed stack runs it every 15 minutes.
 
   payouts run [--now ISO8601]
       marks the live charges due at --now (default: now) as paid out (older than the
@@ -270,12 +271,18 @@ async function payoutsRun(args: string[]): Promise<void> {
 async function billingRun(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { now: { type: 'string' }, 'state-dir': { type: 'string' } },
+    options: { now: { type: 'string' }, account: { type: 'string' }, 'state-dir': { type: 'string' } },
   });
   const now = values.now === undefined ? new Date() : new Date(values.now);
   if (Number.isNaN(now.getTime())) throw new UsageError(`--now: not an ISO 8601 time: ${values.now}`);
+  const account = values.account === undefined ? undefined : Number(values.account);
+  if (account !== undefined && !(Number.isSafeInteger(account) && account > 0))
+    throw new UsageError('--account: an account id is a positive integer');
   await target(values['state-dir']);
-  console.log(JSON.stringify(await runBilling({ ...makeDeps(), acquirer: configuredAcquirer() }, now)));
+  const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
+  console.log(
+    JSON.stringify(await runBilling(deps, now, account === undefined ? undefined : { developerId: account })),
+  );
 }
 
 async function searchReindex(args: string[]): Promise<void> {

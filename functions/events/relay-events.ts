@@ -7,7 +7,12 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { outboxRelay } from '../../shared/api/event-rules.ts';
 import { logger } from '../../shared/core/log.ts';
-import { type EventDetail, eventEntity, eventSource } from '../../shared/events/event.ts';
+import {
+  type EventDetail,
+  eventEntity,
+  eventSource,
+  internalEventSource,
+} from '../../shared/events/event.ts';
 import { isOutboxRecord, itemOfRecord, type OutboxRecord } from '../../shared/events/outbox.ts';
 import { busPublisher, putEventsBatch } from '../../shared/events/publish.ts';
 import { type TaskDueDetail, taskDue } from '../../shared/webhooks/task-due.ts';
@@ -19,7 +24,8 @@ function entryOf(record: OutboxRecord) {
   const item = itemOfRecord(record);
   if (item.entity === eventEntity) {
     const detail = item.detail as EventDetail<unknown>;
-    return { source: eventSource, type: detail.type, detail, time: new Date(detail.created_at) };
+    const source = item.internal === true ? internalEventSource : eventSource;
+    return { source, type: detail.type, detail, time: new Date(detail.created_at) };
   }
   const detail: TaskDueDetail = { pk: String(item.pk), sk: String(item.sk), at: String(item.created_at) };
   return { source: taskDue.source, type: taskDue.type, detail };

@@ -144,6 +144,12 @@ export interface Acquirer {
    * outcome answers the same result without charging twice (the charge's idempotency key holds).
    */
   completeChallenge(challengeId: string, outcome: ChallengeOutcome): Promise<FinalChargeResult>;
+  /**
+   * Checks a card the cardholder typed in without charging it (a subscription's trial, D14): an
+   * approval carries the token later charges use. It may ask for a 3-D Secure challenge, finished
+   * with `completeChallenge` like a charge's. `amountMinor` is ignored (nothing is charged).
+   */
+  verify(request: ChargeRequest): Promise<ChargeResult>;
   /** Charges a saved card without the cardholder present (renewals). */
   chargeStored(request: StoredChargeRequest): Promise<FinalChargeResult>;
   /** Gives back part or all of an approved charge. */

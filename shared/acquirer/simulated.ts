@@ -199,38 +199,47 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions = {}):
     };
   }
 
+  /** A card typed in, charged (`verify` false) or only checked. */
+  function present(request: ChargeRequest, verify: boolean): ChargeResult {
+    if (!verify) checkAmount(request.amountMinor, request.currency);
+    const card = summaryOf(request.card);
+    // Callers validate first (cards.ts); what slips through declines as an issuer would.
+    if (!/^\d{12,19}$/.test(request.card.number) || !luhnValid(request.card.number)) {
+      return declined('generic_decline', card);
+    }
+    if (isExpired(request.card.expMonth, request.card.expYear, clock()))
+      return declined('expired_card', card);
+    if (!cvcValid(request.card.cvc, card.brand)) return declined('incorrect_cvc', card);
+
+    const behaviour = behaviours.get(request.card.number) ?? approve;
+    switch (behaviour.kind) {
+      case 'decline':
+        return declined(behaviour.reason, card);
+      case 'approve':
+        return approved(request, card, behaviour.stored, 'frictionless');
+      case 'challenge': {
+        if (request.threeDSecure === 'frictionless_only') return declined('authentication_required', card);
+        const challengeId = encode(challengePrefix, {
+          v: 1,
+          amountMinor: request.amountMinor,
+          currency: request.currency,
+          idempotencyKey: request.idempotencyKey,
+          test: request.test,
+          card,
+          stored: 'approve',
+        });
+        return { status: 'challenge_required', challengeId, card };
+      }
+    }
+  }
+
   return {
     async charge(request: ChargeRequest): Promise<ChargeResult> {
-      checkAmount(request.amountMinor, request.currency);
-      const card = summaryOf(request.card);
-      // Callers validate first (cards.ts); what slips through declines as an issuer would.
-      if (!/^\d{12,19}$/.test(request.card.number) || !luhnValid(request.card.number)) {
-        return declined('generic_decline', card);
-      }
-      if (isExpired(request.card.expMonth, request.card.expYear, clock()))
-        return declined('expired_card', card);
-      if (!cvcValid(request.card.cvc, card.brand)) return declined('incorrect_cvc', card);
+      return present(request, false);
+    },
 
-      const behaviour = behaviours.get(request.card.number) ?? approve;
-      switch (behaviour.kind) {
-        case 'decline':
-          return declined(behaviour.reason, card);
-        case 'approve':
-          return approved(request, card, behaviour.stored, 'frictionless');
-        case 'challenge': {
-          if (request.threeDSecure === 'frictionless_only') return declined('authentication_required', card);
-          const challengeId = encode(challengePrefix, {
-            v: 1,
-            amountMinor: request.amountMinor,
-            currency: request.currency,
-            idempotencyKey: request.idempotencyKey,
-            test: request.test,
-            card,
-            stored: 'approve',
-          });
-          return { status: 'challenge_required', challengeId, card };
-        }
-      }
+    async verify(request: ChargeRequest): Promise<ChargeResult> {
+      return present({ ...request, amountMinor: 0 }, true);
     },
 
     async completeChallenge(challengeId: string, outcome: ChallengeOutcome): Promise<FinalChargeResult> {

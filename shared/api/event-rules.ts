@@ -3,10 +3,11 @@
  * EventBridge rule per row; the local event bus delivers by the same rows.
  */
 import { apiKeyRotated } from '../accounts/events.ts';
-import { eventEntity, eventSource } from '../events/event.ts';
+import { subscriptionCheckoutPaid } from '../checkout/events.ts';
+import { eventEntity, eventSource, internalEventSource } from '../events/event.ts';
 import type { Access } from '../http/route.ts';
 import { planDeleted } from '../plans/events.ts';
-import { subscriptionCanceled } from '../subscriptions/events.ts';
+import { subscriptionActivated, subscriptionCanceled } from '../subscriptions/events.ts';
 import { taskEntityTag } from '../webhooks/repository.ts';
 import { taskDue } from '../webhooks/task-due.ts';
 import { eventCatalogue } from './events.ts';
@@ -38,8 +39,21 @@ export const eventRules: readonly EventRule[] = [
     access: { table: 'write', mail: true },
   },
   {
+    name: 'subscription-activation',
+    source: internalEventSource,
+    detailTypes: [subscriptionCheckoutPaid.type],
+    target: 'functions/subscriptions/activate-subscription.ts',
+    access: { table: 'write' },
+  },
+  {
+    name: 'plan-deleted-subscriptions',
+    detailTypes: [planDeleted.type],
+    target: 'functions/subscriptions/cancel-plan-subscriptions.ts',
+    access: { table: 'write' },
+  },
+  {
     name: 'subscription-email',
-    detailTypes: [subscriptionCanceled.type],
+    detailTypes: [subscriptionActivated.type, subscriptionCanceled.type],
     target: 'functions/subscriptions/send-subscription-email.ts',
     access: { table: 'write', mail: true },
   },

@@ -10,7 +10,9 @@ import { paymentFailed, paymentSucceeded } from '../payments/events.ts';
 import { planDeleted } from '../plans/events.ts';
 import { refundCreated } from '../refunds/events.ts';
 import {
+  subscriptionActivated,
   subscriptionCanceled,
+  subscriptionCreated,
   subscriptionPaymentFailed,
   subscriptionRenewed,
 } from '../subscriptions/events.ts';
@@ -22,6 +24,8 @@ export const eventCatalogue: readonly EventType<unknown>[] = [
   paymentFailed,
   refundCreated,
   planDeleted,
+  subscriptionCreated,
+  subscriptionActivated,
   subscriptionRenewed,
   subscriptionPaymentFailed,
   subscriptionCanceled,

@@ -9,6 +9,7 @@ import { paymentsRoutes } from '../payments/routes.ts';
 import { plansRoutes } from '../plans/routes.ts';
 import { productsRoutes } from '../products/routes.ts';
 import { refundsRoutes } from '../refunds/routes.ts';
+import { subscriptionsRoutes } from '../subscriptions/routes.ts';
 import { taxesRoutes } from '../taxes/routes.ts';
 import { webhooksRoutes } from '../webhooks/routes.ts';
 import { eventCatalogue } from './events.ts';
@@ -60,6 +61,7 @@ export const routes: readonly Route[] = [
   ...paymentsRoutes,
   ...refundsRoutes,
   ...chargesRoutes,
+  ...subscriptionsRoutes,
   ...webhooksRoutes(eventCatalogue.map((type) => type.type)),
   ...checkoutRoutes,
 ];

@@ -15,10 +15,16 @@ import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
-import { type EventDetail, eventWrite } from '../events/event.ts';
+import { type EventDetail, eventWrite, internalEventWrite } from '../events/event.ts';
 import type { Payment } from '../payments/payment.ts';
 import { paymentEntity } from '../payments/repository.ts';
-import { type CheckoutSession, claimMs, maxDeclines, type PendingChallenge } from './session.ts';
+import {
+  type CheckoutSession,
+  claimMs,
+  maxDeclines,
+  type PendingChallenge,
+  type SubscriptionPaid,
+} from './session.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -143,7 +149,7 @@ export async function recordDecline(
   deps: Deps,
   claimed: CheckoutSession,
   reason: string,
-  event: EventDetail<unknown>,
+  event: EventDetail<unknown> | null,
   now: Date,
 ): Promise<CheckoutSession> {
   const at = now.toISOString();
@@ -154,7 +160,7 @@ export async function recordDecline(
         ':reason': reason,
         ':one': 1,
       }),
-      eventWrite(deps.table, event),
+      ...(event ? [eventWrite(deps.table, event)] : []),
     ]);
   } catch (error) {
     if (conditionFailedAt(error).includes(0))
@@ -191,6 +197,41 @@ export function holdChallenge(
       ':now': now.toISOString(),
     },
   });
+}
+
+/**
+ * Records a paid subscription checkout in one transaction: the session becomes paid (only from this
+ * request's claim) holding what the activation needs, the first charge (none in a trial) and the
+ * customer (when new) written, and the internal event that starts the activation stored.
+ */
+export async function completeSubscriptionCheckout(
+  deps: Deps,
+  input: {
+    session: CheckoutSession;
+    paid: SubscriptionPaid;
+    charge: Charge | null;
+    customer: { writes: TransactItem[] };
+    event: EventDetail<unknown>;
+    now: Date;
+  },
+): Promise<void> {
+  const { session, paid, charge, customer, event, now } = input;
+  try {
+    await transactWrite(deps, [
+      endClaim(deps, session, now.toISOString(), '#status = :paid, subscription_paid = :sub', {
+        ':paid': 'paid',
+        ':sub': paid,
+      }),
+      ...customer.writes,
+      ...(charge ? [chargeEntity.create(deps.table, charge)] : []),
+      internalEventWrite(deps.table, event),
+    ]);
+  } catch (error) {
+    const failed = conditionFailedAt(error);
+    if (failed.includes(0)) throw new SessionUnavailable(await getSession(deps, session.token));
+    if (failed.some((index) => index >= 1 && index < 1 + customer.writes.length)) throw new CustomerTaken();
+    throw error;
+  }
 }
 
 /**

@@ -3,7 +3,14 @@
  * then record the outcome (paid, declined, or a 3-D Secure challenge to answer). The acquirer is
  * asked only under a claim, so a double submit charges once.
  */
-import type { Acquirer, CardInput, CardSummary, ChargeResult, DeclineReason } from '../acquirer/acquirer.ts';
+import type {
+  Acquirer,
+  CardInput,
+  CardSummary,
+  ChargeRequest,
+  ChargeResult,
+  DeclineReason,
+} from '../acquirer/acquirer.ts';
 import { newCharge } from '../charges/charge.ts';
 import { prefixedId } from '../core/ids.ts';
 import { customerByEmail, writeAfterCommit } from '../customers/repository.ts';
@@ -11,7 +18,15 @@ import type { Deps } from '../db/deps.ts';
 import { paymentFailed, paymentSucceeded } from '../payments/events.ts';
 import { paymentView, returnUrlFor } from '../payments/payment.ts';
 import type { PaymentView } from '../payments/schemas.ts';
-import { CustomerTaken, claimSession, completeCheckout, holdChallenge, recordDecline } from './repository.ts';
+import { subscriptionCheckoutPaid } from './events.ts';
+import {
+  CustomerTaken,
+  claimSession,
+  completeCheckout,
+  completeSubscriptionCheckout,
+  holdChallenge,
+  recordDecline,
+} from './repository.ts';
 import type { CheckoutSession } from './session.ts';
 
 export interface CheckoutDeps extends Deps {
@@ -54,12 +69,85 @@ function paymentOf(
   });
 }
 
+/** `return_url` with `subscription_id` added to its query (D6). */
+function subscriptionReturnUrl(session: CheckoutSession): string {
+  const url = new URL(session.return_url);
+  url.searchParams.set('subscription_id', session.subscription_id ?? '');
+  return url.toString();
+}
+
+/**
+ * A subscription's checkout approved (charged, or the card checked for a trial): the session is
+ * paid holding the card's token and the customer, and the activation is left to the subscription's
+ * consumer of `checkout.subscription_paid` (D14: it starts the periods and counts it on the plan).
+ */
+async function approvedSubscription(
+  deps: CheckoutDeps,
+  claimed: CheckoutSession,
+  result: Extract<ChargeResult, { status: 'approved' }>,
+  cardholder: { email: string; name: string },
+): Promise<CheckoutOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    const now = deps.clock();
+    const scope = { developerId: claimed.developer_id, mode: claimed.mode };
+    const customer = await customerByEmail(
+      deps,
+      scope,
+      { email: cardholder.email, name: cardholder.name, country: result.card.country },
+      now,
+    );
+    const trial = (claimed.trial_days ?? 0) > 0;
+    const charge = trial
+      ? null
+      : newCharge({
+          id: prefixedId('ch'),
+          developerId: claimed.developer_id,
+          mode: claimed.mode,
+          source: 'subscription',
+          paymentId: null,
+          customerId: customer.customerId,
+          amount: claimed.amount,
+          currency: claimed.currency,
+          description: claimed.description,
+          statementDescription: claimed.statement_descriptor,
+          card: result.card,
+          acquirerReference: result.acquirerReference,
+          now,
+        });
+    try {
+      await completeSubscriptionCheckout(deps, {
+        session: claimed,
+        paid: {
+          customer_id: customer.customerId,
+          card_token: result.cardToken,
+          charge_id: charge?.id ?? null,
+          paid_at: now.toISOString(),
+        },
+        charge,
+        customer: { writes: customer.writes },
+        event: subscriptionCheckoutPaid.of(
+          { developerId: claimed.developer_id, test: claimed.mode === 'test' },
+          { session_token: claimed.token, subscription_id: claimed.subscription_id ?? '' },
+          now,
+        ),
+        now,
+      });
+    } catch (error) {
+      if (error instanceof CustomerTaken && attempt < 3) continue;
+      throw error;
+    }
+    await writeAfterCommit(deps, customer.afterCommit);
+    return { kind: 'paid', redirect: subscriptionReturnUrl(claimed) };
+  }
+}
+
 async function approved(
   deps: CheckoutDeps,
   claimed: CheckoutSession,
   result: Extract<ChargeResult, { status: 'approved' }>,
   cardholder: { email: string; name: string },
 ): Promise<CheckoutOutcome> {
+  if (claimed.kind === 'subscription') return approvedSubscription(deps, claimed, result, cardholder);
   for (let attempt = 1; ; attempt++) {
     const now = deps.clock();
     const scope = { developerId: claimed.developer_id, mode: claimed.mode };
@@ -122,6 +210,10 @@ async function declined(
   reason: DeclineReason,
 ): Promise<CheckoutOutcome> {
   const now = deps.clock();
+  if (claimed.kind === 'subscription') {
+    const session = await recordDecline(deps, claimed, reason, null, now);
+    return { kind: 'declined', reason, session };
+  }
   // D11: every declined attempt is reported, with its reason, stored with the decline it reports.
   const event = paymentFailed.of(
     { developerId: claimed.developer_id, test: claimed.mode === 'test' },
@@ -142,7 +234,9 @@ export async function payWithCard(
   input: { card: CardInput; email: string; csrf: string },
 ): Promise<CheckoutOutcome> {
   const claimed = await claimSession(deps, token, deps.clock(), input.csrf);
-  const result = await deps.acquirer.charge({
+  // A subscription's trial checks the card and charges nothing (D14).
+  const trial = claimed.kind === 'subscription' && (claimed.trial_days ?? 0) > 0;
+  const request: ChargeRequest = {
     amountMinor: claimed.amount,
     currency: claimed.currency,
     description: claimed.description,
@@ -152,7 +246,8 @@ export async function payWithCard(
     test: claimed.mode === 'test',
     card: input.card,
     threeDSecure: 'challenge_allowed',
-  });
+  };
+  const result = trial ? await deps.acquirer.verify(request) : await deps.acquirer.charge(request);
   const cardholder = { email: input.email, name: input.card.holderName };
   if (result.status === 'approved') return approved(deps, claimed, result, cardholder);
   if (result.status === 'declined') return declined(deps, claimed, result.declineReason);

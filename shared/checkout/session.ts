@@ -6,7 +6,7 @@
  */
 import type { Mode } from '../core/account.ts';
 import { randomToken } from '../core/ids.ts';
-import type { Payment } from '../payments/payment.ts';
+import { checkoutTokenLength, type Payment } from '../payments/payment.ts';
 
 /** How long a checkout session can be paid (D6). */
 export const checkoutLifetimeHours = 24;
@@ -27,12 +27,30 @@ export interface PendingChallenge {
   holder_name: string;
 }
 
+/** What a paid subscription session hands to the subscription's activation (shared/subscriptions). */
+export interface SubscriptionPaid {
+  customer_id: string;
+  /** The acquirer's token of the card: renewals charge it. */
+  card_token: string;
+  /** The first period's charge; null for a trial (the card was only checked). */
+  charge_id: string | null;
+  paid_at: string;
+}
+
 export interface CheckoutSession {
   token: string;
   developer_id: number;
   mode: Mode;
-  kind: 'payment';
+  /** A payment's checkout, or a subscription's (D6): the first charge, or a card check for a trial. */
+  kind: 'payment' | 'subscription';
+  /** The payment collected; empty for a subscription's session. */
   payment_id: string;
+  /** The subscription started; null for a payment's session. */
+  subscription_id?: string | null;
+  /** A subscription's trial: days before the first charge (0: charged at checkout). */
+  trial_days?: number;
+  /** Set when a subscription's session is paid. */
+  subscription_paid?: SubscriptionPaid | null;
   amount: number;
   currency: string;
   description: string;
@@ -86,6 +104,45 @@ export function newSession(
     statement_descriptor: merchant.statementDescriptor,
     return_url: payment.return_url,
     customer_email: payment.customer_email,
+    status: 'open',
+    declines: 0,
+    csrf: randomToken(32),
+    charging_until: null,
+    challenge: null,
+    last_decline: null,
+    expires_at_ms: expires,
+    expires_at: Math.floor(expires / 1000) + keepDays * 86_400,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+}
+
+/** The session that starts a subscription: the first period's amount, or a card check in a trial. */
+export function newSubscriptionSession(
+  subscription: { id: string; developer_id: number; mode: Mode; return_url: string; trial_days: number },
+  charge: { amount: number; currency: string; description: string; items: string[] },
+  merchant: { name: string; statementDescriptor: string },
+  customerEmail: string | null,
+  now: Date,
+): CheckoutSession {
+  const expires = now.getTime() + checkoutLifetimeHours * 3_600_000;
+  return {
+    token: randomToken(checkoutTokenLength),
+    developer_id: subscription.developer_id,
+    mode: subscription.mode,
+    kind: 'subscription',
+    payment_id: '',
+    subscription_id: subscription.id,
+    trial_days: subscription.trial_days,
+    subscription_paid: null,
+    amount: charge.amount,
+    currency: charge.currency,
+    description: charge.description,
+    items: charge.items,
+    merchant_name: merchant.name,
+    statement_descriptor: merchant.statementDescriptor,
+    return_url: subscription.return_url,
+    customer_email: customerEmail,
     status: 'open',
     declines: 0,
     csrf: randomToken(32),

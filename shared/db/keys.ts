@@ -214,6 +214,26 @@ export const keys = {
     pk: `${scope(developerId, mode)}#SUBSCRIPTION#${subscriptionId}`,
     sk: 'SUBSCRIPTION',
   }),
+  /** A subscription's place in its account's list (gsi1) and in its plan's (gsi2), newest first. */
+  subscriptionInList: (
+    developerId: number,
+    mode: Mode,
+    createdAt: string,
+    subscriptionId: string,
+  ): ListKey => ({
+    gsi1pk: `${scope(developerId, mode)}#SUBSCRIPTIONS`,
+    gsi1sk: `SUBSCRIPTION#${createdAt}#${subscriptionId}`,
+  }),
+  subscriptionOfPlan: (
+    developerId: number,
+    mode: Mode,
+    planId: string,
+    createdAt: string,
+    subscriptionId: string,
+  ) => ({
+    gsi2pk: `${scope(developerId, mode)}#PLAN#${planId}#SUBSCRIPTIONS`,
+    gsi2sk: `SUBSCRIPTION#${createdAt}#${subscriptionId}`,
+  }),
   /**
    * When the billing step next has work for a subscription (a renewal, a trial's end, a retry):
    * one item in one of `dueShards` partitions, sorted by time, written with every change of it.

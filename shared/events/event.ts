@@ -10,6 +10,8 @@ import { keys } from '../db/keys.ts';
 
 /** The `source` of every event cobro publishes. */
 export const eventSource = 'cobro';
+/** The `source` of internal events (internalEventWrite): only cobro's own rules match it. */
+export const internalEventSource = 'cobro.internal';
 
 export interface DomainEvent<T = Record<string, unknown>> {
   /** Event type, e.g. `api_key.rotated`; it is the EventBridge detail-type. */
@@ -59,6 +61,13 @@ export function defineEvent<T>(type: string, data: v.GenericSchema<unknown, T>):
   };
 }
 
+/**
+ * An internal event type: one cobro's own functions act on (stored with internalEventWrite, on the
+ * bus under internalEventSource), never in the catalogue, the events API or a webhook.
+ */
+export const defineInternalEvent = <T>(type: string, data: v.GenericSchema<unknown, T>): EventType<T> =>
+  defineEvent(type, data);
+
 /** The entity tag of stored events: the outbox relay picks these items out of the table's stream. */
 export const eventEntity = 'event';
 
@@ -92,6 +101,21 @@ export function eventItem(detail: EventDetail<unknown>): Record<string, unknown>
     created_at: detail.created_at,
     updated_at: detail.created_at,
     expires_at: Math.floor(created.getTime() / 1000) + eventRetentionDays * 86_400,
+  };
+}
+
+/**
+ * The transaction item of an internal event: one cobro's own functions act on (through the
+ * outbox and the bus, like every event), never listed by the events API nor sent to webhooks.
+ */
+export function internalEventWrite(table: string, detail: EventDetail<unknown>) {
+  const { gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...item } = eventItem(detail);
+  return {
+    Put: {
+      TableName: table,
+      Item: { ...item, internal: true },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
   };
 }
 

@@ -63,7 +63,10 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
     return 'not_due';
   }
   if (Date.parse(subscription.next_action_at) > now.getTime()) return 'not_due';
-  if (!subscription.anchor || !subscription.card_token) return 'not_due';
+  if (!subscription.anchor || !subscription.card_token) {
+    await dropStaleDue(deps, ref); // nothing to bill without a started period and a card
+    return 'not_due';
+  }
 
   const period = subscription.paid_through + 1;
   const key = `${subscription.id}:p${period}:a${subscription.failed_attempts}`;
@@ -162,7 +165,11 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
     },
     now,
   );
-  const canceled = subscriptionCanceled.of(owner, { object: subscriptionView(after) }, now);
+  const canceled = subscriptionCanceled.of(
+    owner,
+    { object: subscriptionView(after), reason: 'payment_failed' },
+    now,
+  );
   const saved = await saveSubscription(
     deps,
     subscription,
@@ -173,14 +180,17 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
   return saved ? 'canceled' : 'raced';
 }
 
-/** How many subscriptions a run takes per shard of the due index; the next run takes the rest. */
-const runLimit = 1_000;
+/** How many due entries a run reads per shard at a time. */
+const pageLimit = 1_000;
 /** Subscriptions stepped at once. */
-const lanes = 8;
+const lanes = 16;
 
-/** Every step due at `now`; a summary of what was done. */
-export async function runBilling(deps: BillingDeps, now: Date) {
-  const due = await dueSubscriptions(deps, now, runLimit);
+/**
+ * Every step due at `now`; a summary of what was done. `only` limits it to one account's
+ * subscriptions (an operator re-running one merchant; tests sharing a stack, each with its clock).
+ * The due index is read again after each page until nothing due is left that this run can move.
+ */
+export async function runBilling(deps: BillingDeps, now: Date, only?: { developerId: number }) {
   const outcomes: Record<StepOutcome, number> = {
     renewed: 0,
     payment_failed: 0,
@@ -188,14 +198,29 @@ export async function runBilling(deps: BillingDeps, now: Date) {
     not_due: 0,
     raced: 0,
   };
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (next < due.length) {
-        const ref = due[next++] as DueRef;
-        outcomes[await billingStep(deps, ref, now)] += 1;
-      }
-    }),
-  );
-  return { now: now.toISOString(), due: due.length, ...outcomes };
+  let seen = 0;
+  for (;;) {
+    const due = (await dueSubscriptions(deps, now, pageLimit)).filter(
+      (ref) => !only || ref.developer_id === only.developerId,
+    );
+    if (due.length === 0) break;
+    seen += due.length;
+    const before = outcomes.renewed + outcomes.payment_failed + outcomes.canceled + outcomes.not_due;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: lanes }, async () => {
+        while (next < due.length) {
+          const ref = due[next++] as DueRef;
+          outcomes[await billingStep(deps, ref, now)] += 1;
+        }
+      }),
+    );
+    // What another runner took (raced) it moves on; a page with nothing done by this run ends it.
+    if (outcomes.renewed + outcomes.payment_failed + outcomes.canceled + outcomes.not_due === before) break;
+    if (due.length < pageLimit) {
+      const again = await dueSubscriptions(deps, now, 1);
+      if (again.every((ref) => only && ref.developer_id !== only.developerId)) break;
+    }
+  }
+  return { now: now.toISOString(), due: seen, ...outcomes };
 }

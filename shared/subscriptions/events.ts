@@ -19,4 +19,12 @@ export const subscriptionPaymentFailed = defineEvent(
     next_retry_at: v.nullable(v.string()),
   }),
 );
-export const subscriptionCanceled = defineEvent('subscription.canceled', carrying);
+/** Why a subscription ended: its owner canceled it, its renewals kept failing, or its plan was deleted. */
+export const cancelReasons = ['requested', 'payment_failed', 'plan_deleted'] as const;
+
+export const subscriptionCanceled = defineEvent(
+  'subscription.canceled',
+  v.object({ object: SubscriptionViewSchema, reason: v.optional(v.picklist(cancelReasons)) }),
+);
+export const subscriptionCreated = defineEvent('subscription.created', carrying);
+export const subscriptionActivated = defineEvent('subscription.activated', carrying);

@@ -8,16 +8,64 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
-import { queryEach } from '../db/items.ts';
+import { queryEach, recordOf } from '../db/items.ts';
 import { dueShards, keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
 import type { Subscription } from './subscription.ts';
 
 type TransactItem = Parameters<typeof transactWrite>[1][number];
 
-export const subscriptionEntity = defineEntity<Subscription>('subscription', (subscription) =>
-  keys.subscription(subscription.developer_id, subscription.mode, subscription.id),
-);
+export const subscriptionEntity = defineEntity<Subscription>('subscription', (subscription) => ({
+  ...keys.subscription(subscription.developer_id, subscription.mode, subscription.id),
+  ...keys.subscriptionInList(
+    subscription.developer_id,
+    subscription.mode,
+    subscription.created_at,
+    subscription.id,
+  ),
+  ...keys.subscriptionOfPlan(
+    subscription.developer_id,
+    subscription.mode,
+    subscription.plan_id,
+    subscription.created_at,
+    subscription.id,
+  ),
+}));
+
+/**
+ * The account's subscriptions (of one plan when `planId` is given), newest first, those with
+ * `status` when given: every match, handed to `visit`.
+ */
+export async function eachSubscription(
+  deps: Deps,
+  scope: Scope,
+  filter: { planId?: string | undefined; status?: string | undefined },
+  visit: (subscription: Subscription) => void,
+): Promise<void> {
+  const byPlan = filter.planId !== undefined;
+  const partition = byPlan
+    ? keys.subscriptionOfPlan(scope.developerId, scope.mode, filter.planId as string, '', '').gsi2pk
+    : keys.subscriptionInList(scope.developerId, scope.mode, '', '').gsi1pk;
+  await queryEach(
+    deps,
+    {
+      IndexName: byPlan ? 'gsi2' : 'gsi1',
+      KeyConditionExpression: byPlan ? 'gsi2pk = :pk' : 'gsi1pk = :pk',
+      ...(filter.status !== undefined
+        ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } }
+        : {}),
+      ExpressionAttributeValues: {
+        ':pk': partition,
+        ...(filter.status !== undefined ? { ':status': filter.status } : {}),
+      },
+      ScanIndexForward: false,
+    },
+    (item) => {
+      visit(recordOf<Subscription>(item));
+      return true;
+    },
+  );
+}
 
 /** What a due entry points at. */
 export interface DueRef {

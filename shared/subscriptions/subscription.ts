@@ -96,3 +96,16 @@ export function subscriptionView(subscription: Subscription): SubscriptionView {
     test: subscription.mode === 'test',
   };
 }
+
+/** The list form (the interface's). */
+export const subscriptionListItem = (subscription: Subscription) => {
+  const { subscription_id, plan_id, customer_id, status, next_billing_date, test } =
+    subscriptionView(subscription);
+  return { subscription_id, plan_id, customer_id, status, next_billing_date, test };
+};
+
+/** The by-plan form: the list form without the plan. */
+export const planSubscriptionItem = (subscription: Subscription) => {
+  const { plan_id: _plan, ...rest } = subscriptionListItem(subscription);
+  return rest;
+};

@@ -638,6 +638,40 @@ describe('every route answers as the document says', () => {
     expectAnswer('DELETE', '/v1/webhook-endpoints/{id}/', await api('DELETE', one, { auth }));
   });
 
+  it('subscriptions: create, get, the by-plan list, the list and cancel', async () => {
+    const plan = await api('POST', '/v1/plans/', {
+      auth,
+      body: { name: 'Docs', amount: '3.00', currency: 'USD', interval: 'month', interval_count: 1 },
+    });
+    const planId = plan.json.data.id as string;
+    const created = await api('POST', '/v1/subscriptions', {
+      auth,
+      body: { plan_id: planId, return_url: 'https://shop.example/ok' },
+    });
+    expectAnswer('POST', '/v1/subscriptions', created);
+    expectError('POST', '/v1/subscriptions', await api('POST', '/v1/subscriptions', { auth, body: {} }), 400);
+    const id = created.json.data.subscription_id as string;
+    expectAnswer('GET', '/v1/subscriptions/{id}', await api('GET', `/v1/subscriptions/${id}`, { auth }));
+    expectAnswer('GET', '/v1/subscriptions/{id}', await api('GET', `/v1/subscriptions/${planId}`, { auth }));
+    expectError('GET', '/v1/subscriptions/{id}', await api('GET', '/v1/subscriptions/nope', { auth }), 404);
+    expectAnswer(
+      'GET',
+      '/v1/subscriptions',
+      await api('GET', `/v1/subscriptions?plan_id=${planId}`, { auth }),
+    );
+    expectAnswer(
+      'DELETE',
+      '/v1/subscriptions/{id}',
+      await api('DELETE', `/v1/subscriptions/${id}`, { auth }),
+    );
+    expectError(
+      'DELETE',
+      '/v1/subscriptions/{id}',
+      await api('DELETE', `/v1/subscriptions/${id}`, { auth }),
+      409,
+    );
+  });
+
   it('exercised every route of the table', () => {
     const missed = routes.filter((route) => !exercised.has(route)).map((r) => `${r.method} ${r.path}`);
     expect(missed).toEqual([]);

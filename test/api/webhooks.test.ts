@@ -259,6 +259,17 @@ describe('delivery (D11): every event type there is, signed and verified', () =>
     const planKey = plan.json.data.id as string;
     expect((await api('DELETE', `/v1/plans/${planKey}/`, { auth })).status).toBe(200);
     expect((await api('PATCH', '/v1/auth/api-keys/', { auth, body: { type: 'test' } })).status).toBe(200);
+    // A subscription through its checkout: created, then activated by the bus's consumer.
+    const gold = await api('POST', '/v1/plans/', {
+      auth,
+      body: { name: 'Hooks', amount: '2.00', currency: 'USD', interval: 'month', interval_count: 1 },
+    });
+    const started = await api('POST', '/v1/subscriptions', {
+      auth,
+      body: { plan_id: gold.json.data.id, return_url: 'https://shop.example/ok' },
+    });
+    expect(started.status, started.text).toBe(201);
+    expect((await submitCard(started.json.data.checkout_url)).status).toBe(303);
     // The billing step's events: a renewal, and a card that declines renewals until canceled.
     const renewing = await subscribe({ account, planId: 'a-plan', anchor: '2031-01-15T00:00:00.000Z' });
     const declining = await subscribe({
@@ -272,7 +283,7 @@ describe('delivery (D11): every event type there is, signed and verified', () =>
       acquirer: createSimulatedAcquirer({ clock: () => new Date('2020-01-01') }),
     };
     for (const now of ['2031-02-15', '2031-02-16', '2031-02-18', '2031-02-20']) {
-      await runBilling(billing, new Date(`${now}T00:00:00.000Z`));
+      await runBilling(billing, new Date(`${now}T00:00:00.000Z`), { developerId: account.developerId });
     }
     expect(renewing.id).not.toBe(declining.id);
 

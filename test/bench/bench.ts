@@ -18,11 +18,13 @@
  *      request makes.
  *   5. the substring searches (plan name, product search, customer search) at 10, 1,000 and 10,000
  *      records in one account (--search-sizes for others): p50, DynamoDB calls and read units per request (test/bench/search.ts).
+ *   7. one billing run over --billing-subscriptions (default 10,000) due subscriptions: time,
+ *      renewals per second, DynamoDB calls per subscription (test/bench/billing.ts).
  *   6. webhook delivery: event stored → received by a loopback receiver, p50/p99 of --webhook-events
  *      sequential events (default 200), and deliveries per second when --webhook-burst events
  *      (default 1000) are stored at once (test/bench/webhooks.ts).
  * Options: --only cold (part 1 only), --only latency (parts 2-4), --only search (part 5) or
- *          --only webhooks (part 6),
+ *          --only webhooks (part 6), --only billing (part 7),
  *          --search-sizes (default 10,1000,10000; the issue's figures use 10,1000,100000),
  *          --search-requests N (default 50),
  *          --search-subjects plans,products,customers (default all), --requests N (default 2000),
@@ -58,6 +60,7 @@ import { newPlan } from '../../shared/plans/plan.ts';
 import { nameIndexWrites, planCountUpdate, planEntity } from '../../shared/plans/repository.ts';
 import { newProduct } from '../../shared/products/product.ts';
 import { productCountUpdate, productEntity, productIndexWrites } from '../../shared/products/repository.ts';
+import { benchBilling } from './billing.ts';
 import { benchSearches, isZephyr, type SearchSubject, serial } from './search.ts';
 import { benchWebhooks } from './webhooks.ts';
 
@@ -74,10 +77,14 @@ const { values } = parseArgs({
     'search-subjects': { type: 'string' },
     'webhook-events': { type: 'string', default: '200' },
     'webhook-burst': { type: 'string', default: '1000' },
+    'billing-subscriptions': { type: 'string', default: '10000' },
   },
 });
-if (values.only !== undefined && !['cold', 'latency', 'search', 'webhooks'].includes(values.only)) {
-  throw new Error(`--only takes cold, latency, search or webhooks, not ${values.only}`);
+if (
+  values.only !== undefined &&
+  !['cold', 'latency', 'search', 'webhooks', 'billing'].includes(values.only)
+) {
+  throw new Error(`--only takes cold, latency, search, webhooks or billing, not ${values.only}`);
 }
 const payRequests = Number(values['pay-requests']);
 const planRequests = Number(values['plan-requests']);
@@ -493,6 +500,22 @@ try {
       new GetCommand({ TableName: deps.table, Key: keys.account(account.account.developer_id) }),
     );
   };
+  if (values.only === undefined || values.only === 'billing') {
+    const owner = await createAccount(deps, {
+      name: 'Bench billing',
+      email: `bench-billing-${Date.now()}@example.com`,
+    });
+    await benchBilling({
+      deps,
+      developerId: owner.account.developer_id,
+      count: Number(values['billing-subscriptions']),
+      calls: () => dynamoCalls,
+      resetCalls: () => {
+        dynamoCalls = 0;
+      },
+    });
+    if (values.only === 'billing') process.exit(0);
+  }
   if (values.only === undefined || values.only === 'webhooks') {
     await benchWebhooks({
       deps,

@@ -27,7 +27,7 @@ import {
   listCharges,
   paymentView,
 } from '../support/checkout.ts';
-import { apiKey, newAccount, newMerchant, type TestAccount } from '../support/stack.ts';
+import { api, apiKey, newAccount, newMerchant, type TestAccount } from '../support/stack.ts';
 import { setCheckout } from '../support/table.ts';
 
 const merchantName = 'Blue Mug Roasters';
@@ -478,6 +478,34 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
     const frames = page.frames().map((each) => each.url());
     expect(frames).toContain('chrome-error://chromewebdata/');
     expect(frames).not.toContain(payment.url);
+  });
+
+  it('starts a subscription: the plan on the page, Pay, back with subscription_id, then active', async () => {
+    const plan = await api('POST', '/v1/plans/', {
+      auth,
+      body: { name: 'Coffee club', amount: '12.00', currency: 'USD', interval: 'month', interval_count: 1 },
+    });
+    const created = await api('POST', '/v1/subscriptions', {
+      auth,
+      body: { plan_id: plan.json.data.id, return_url: `${merchant.origin}/return?order=club` },
+    });
+    expect(created.status, created.text).toBe(201);
+    const { subscription_id: id, checkout_url: url } = created.json.data as Record<string, string>;
+    const page = await newPage({ javaScriptEnabled: false });
+    expect(await open(page, url as string)).toBe(200);
+    const shown = await page.locator('body').innerText();
+    expect(shown).toContain('Coffee club');
+    expect(shown).toContain('12.00');
+    const response = await pay(page, { number: cards.approved });
+    expect(response.status()).toBe(303);
+    const landed = new URL(page.url());
+    expect(landed.pathname).toBe('/return');
+    expect(landed.searchParams.get('subscription_id')).toBe(id);
+    for (let i = 0; i < 100; i++) {
+      if ((await api('GET', `/v1/subscriptions/${id}`, { auth })).json.status === 'active') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await api('GET', `/v1/subscriptions/${id}`, { auth })).json.status).toBe('active');
   });
 
   it('never puts the card number or CVC into the page after a decline', async () => {

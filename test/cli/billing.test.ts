@@ -13,7 +13,7 @@ import { keys } from '../../shared/db/keys.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
-import { cli } from '../support/cli.ts';
+import { cli, expectCliRefusal } from '../support/cli.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
@@ -25,7 +25,9 @@ const deps = (acquirer: Acquirer = createSimulatedAcquirer({ clock: () => new Da
   ...makeDeps(),
   acquirer,
 });
-const run = (now: string, acquirer?: Acquirer) => runBilling(deps(acquirer), new Date(now));
+/** The billing step at `now` for `account` (other suites' subscriptions keep their own clocks). */
+const runFor = (account: TestAccount, now: string, acquirer?: Acquirer) =>
+  runBilling(deps(acquirer), new Date(now), { developerId: account.developerId });
 const reread = async (subscription: Subscription) =>
   (await getSubscription(
     makeDeps(),
@@ -57,17 +59,17 @@ describe('renewals (D14)', () => {
       anchor: '2027-01-31T10:00:00.000Z',
     });
     expect(subscription.next_action_at).toBe('2027-02-28T10:00:00.000Z');
-    await run('2027-02-28T09:59:59.999Z');
+    await runFor(account, '2027-02-28T09:59:59.999Z');
     expect(await charges(account)).toHaveLength(0); // not due a millisecond early
-    await run('2027-02-28T10:00:00.000Z'); // due at exactly now (D14)
+    await runFor(account, '2027-02-28T10:00:00.000Z'); // due at exactly now (D14)
     let stored = await reread(subscription);
     expect(stored).toMatchObject({
       status: 'active',
       paid_through: 1,
       next_action_at: '2027-03-31T10:00:00.000Z',
     });
-    await run('2027-03-31T10:00:00.000Z');
-    await run('2027-03-31T11:00:00.000Z'); // nothing more is due
+    await runFor(account, '2027-03-31T10:00:00.000Z');
+    await runFor(account, '2027-03-31T11:00:00.000Z'); // nothing more is due
     stored = await reread(subscription);
     expect(stored).toMatchObject({ paid_through: 2, next_action_at: '2027-04-30T10:00:00.000Z' });
     const made = await charges(account);
@@ -93,7 +95,7 @@ describe('renewals (D14)', () => {
     });
     const dues: string[] = [];
     for (const now of ['2029-02-28T00:00:00.000Z', '2030-02-28T00:00:00.000Z', '2031-02-28T00:00:00.000Z']) {
-      await run(now);
+      await runFor(account, now);
       dues.push(String((await reread(subscription)).next_action_at));
     }
     expect(dues).toEqual([
@@ -112,7 +114,7 @@ describe('renewals (D14)', () => {
       anchor: '2027-06-15T08:00:00.000Z',
       trial: true,
     });
-    await run('2027-06-15T08:00:00.000Z');
+    await runFor(account, '2027-06-15T08:00:00.000Z');
     expect(await reread(subscription)).toMatchObject({
       status: 'active',
       paid_through: 0,
@@ -143,17 +145,17 @@ describe('dunning (D14)', () => {
       card: testCards.declinesWhenStored,
       customerId: customer.json.data.id as string,
     });
-    await run('2027-04-10T12:00:00.000Z');
+    await runFor(account, '2027-04-10T12:00:00.000Z');
     expect(await reread(subscription)).toMatchObject({
       status: 'past_due',
       failed_attempts: 1,
       next_action_at: '2027-04-11T12:00:00.000Z',
     });
-    await run('2027-04-11T12:00:00.000Z');
+    await runFor(account, '2027-04-11T12:00:00.000Z');
     expect((await reread(subscription)).next_action_at).toBe('2027-04-13T12:00:00.000Z');
-    await run('2027-04-13T12:00:00.000Z');
+    await runFor(account, '2027-04-13T12:00:00.000Z');
     expect((await reread(subscription)).next_action_at).toBe('2027-04-15T12:00:00.000Z');
-    await run('2027-04-15T12:00:00.000Z');
+    await runFor(account, '2027-04-15T12:00:00.000Z');
     expect(await reread(subscription)).toMatchObject({
       status: 'canceled',
       active: false,
@@ -167,7 +169,7 @@ describe('dunning (D14)', () => {
     expect(events.filter((event) => event.type === 'subscription.canceled')).toHaveLength(1);
     const plan = await api('GET', `/v1/plans/${planId}/`, { auth: apiKey(account.testKey) });
     expect(plan.json.information.count).toBe(0);
-    await run('2027-06-01T00:00:00.000Z');
+    await runFor(account, '2027-06-01T00:00:00.000Z');
     expect(await charges(account)).toHaveLength(0); // a canceled subscription is never charged
     // The customer is told, once, in both parts (subscription.canceled → e-mail).
     const mail = await waitForMail(email);
@@ -187,7 +189,7 @@ describe('exactly one charge per subscription and period', () => {
       planId: await newPlan(account),
       anchor: '2027-08-31T00:00:00.000Z',
     });
-    await Promise.all(Array.from({ length: 5 }, () => run('2027-09-30T00:00:00.000Z')));
+    await Promise.all(Array.from({ length: 5 }, () => runFor(account, '2027-09-30T00:00:00.000Z')));
     expect(await charges(account)).toHaveLength(1);
     expect((await reread(subscription)).paid_through).toBe(1);
   });
@@ -221,9 +223,11 @@ describe('exactly one charge per subscription and period', () => {
         return (send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
       },
     });
-    await expect(runBilling(crashing, new Date('2027-06-20T00:00:00.000Z'))).rejects.toThrow('died');
+    await expect(
+      runBilling(crashing, new Date('2027-06-20T00:00:00.000Z'), { developerId: account.developerId }),
+    ).rejects.toThrow('died');
     expect(await charges(account)).toHaveLength(0);
-    await runBilling(deps(spy), new Date('2027-06-20T00:00:00.000Z'));
+    await runBilling(deps(spy), new Date('2027-06-20T00:00:00.000Z'), { developerId: account.developerId });
     expect(await charges(account)).toHaveLength(1);
     // Both runs asked the acquirer for the same charge: a real acquirer answers the first again.
     expect(asked).toEqual([`${subscription.id}:p1:a0`, `${subscription.id}:p1:a0`]);
@@ -238,10 +242,19 @@ describe('billing run (D2)', () => {
       planId: await newPlan(account),
       anchor: '2029-01-31T00:00:00.000Z',
     });
-    const { stdout } = await cli('billing', 'run', '--now', '2029-02-28T00:00:00.000Z');
+    const { stdout } = await cli(
+      'billing',
+      'run',
+      '--now',
+      '2029-02-28T00:00:00.000Z',
+      '--account',
+      String(account.developerId),
+    );
     const summary = JSON.parse(stdout);
     expect(summary).toMatchObject({ now: '2029-02-28T00:00:00.000Z' });
-    expect(summary.renewed).toBeGreaterThanOrEqual(1);
+    expect(summary).toMatchObject({ due: 1, renewed: 1 });
+    await expectCliRefusal(['billing', 'run', '--account', 'abc'], 2, '--account');
+    await expectCliRefusal(['billing', 'run', '--now', 'tomorrow'], 2, '--now');
     expect((await reread(subscription)).paid_through).toBe(1);
   });
 });

@@ -1,0 +1,18 @@
+/** DELETE /v1/subscriptions/{id}: 200 with `subscription_id`; 404 absent, 409 already canceled. */
+import { envelope } from '../../shared/core/errors.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
+import { cancelSubscription } from '../../shared/subscriptions/service.ts';
+
+const deps = makeDeps();
+
+export const handler = endpoint(async ({ params, account, mode, lang }) => {
+  const canceled = await cancelSubscription(
+    deps,
+    { developerId: account.developerId, mode },
+    params.id ?? '',
+    'requested',
+  );
+  const body = envelope(200, 'subscription_canceled', lang, { type: 'success' }) as Record<string, unknown>;
+  return { status: 200, body: { ...body, subscription_id: canceled.id } };
+});

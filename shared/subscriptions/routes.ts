@@ -1,0 +1,74 @@
+/** The subscriptions area's routes (assembled with the others in shared/api/routes.ts). */
+import * as v from 'valibot';
+import { messageEnvelope, numberedPageSchema } from '../core/envelopes.ts';
+import type { Route } from '../http/route.ts';
+import {
+  CanceledSubscriptionSchema,
+  CreatedSubscriptionSchema,
+  CreateSubscriptionSchema,
+  PlanSubscriptionSchema,
+  SubscriptionListItemSchema,
+  SubscriptionListQuerySchema,
+} from './schemas.ts';
+import { SubscriptionViewSchema } from './subscription.ts';
+
+const notFound = {
+  404: { description: 'No such subscription (or plan) in this account and mode', body: 'MessageEnvelope' },
+} as const;
+
+export const subscriptionsRoutes: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/subscriptions',
+    handler: 'functions/subscriptions/create-subscription.ts',
+    operationId: 'createSubscription',
+    auth: true,
+    access: { table: 'write' },
+    summary:
+      'A pending subscription to a plan and its hosted checkout (the first charge, or a card check for a trial); activation follows the checkout',
+    body: CreateSubscriptionSchema,
+    answers: { 201: { description: 'Created', json: messageEnvelope(CreatedSubscriptionSchema) } },
+  },
+  {
+    method: 'GET',
+    path: '/v1/subscriptions',
+    handler: 'functions/subscriptions/list-subscriptions.ts',
+    operationId: 'listSubscriptions',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'Subscriptions, newest first, in Envelope A, by status and plan',
+    query: SubscriptionListQuerySchema,
+    answers: { 200: { description: 'Envelope A', json: numberedPageSchema(SubscriptionListItemSchema) } },
+  },
+  {
+    method: 'GET',
+    path: '/v1/subscriptions/{id}',
+    handler: 'functions/subscriptions/get-subscription.ts',
+    operationId: 'getSubscription',
+    auth: true,
+    access: { table: 'read' },
+    summary:
+      'A subscription (`sub_…`), or the subscriptions of a plan (its key, a UUID) as a bare array (D4)',
+    answers: {
+      200: {
+        description: 'The subscription, or the plan’s subscriptions',
+        json: v.union([SubscriptionViewSchema, v.array(PlanSubscriptionSchema)]),
+      },
+    },
+    errors: notFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/subscriptions/{id}',
+    handler: 'functions/subscriptions/cancel-subscription.ts',
+    operationId: 'cancelSubscription',
+    auth: true,
+    access: { table: 'write' },
+    summary: 'Cancel a subscription: never charged again; 409 when already canceled',
+    answers: { 200: { description: 'Canceled', json: CanceledSubscriptionSchema } },
+    errors: {
+      ...notFound,
+      409: { description: 'Already canceled', body: 'MessageEnvelope' },
+    },
+  },
+];

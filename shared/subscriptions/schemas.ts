@@ -1,0 +1,71 @@
+/** Request and view schemas of the subscriptions API. */
+import * as v from 'valibot';
+import { pageParameters, pageRequestOf } from '../core/pagination.ts';
+import { booleanField, integerField, queryParameter } from '../core/validation.ts';
+import { subscriptionStatuses } from './subscription.ts';
+
+export const subscriptionLimits = { quantity: 10_000, trialDays: 730, returnUrl: 2048 } as const;
+
+export const CreateSubscriptionSchema = v.strictObject({
+  plan_id: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
+  customer_id: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
+  quantity: v.optional(integerField(1, subscriptionLimits.quantity), 1),
+  trial_days: v.optional(integerField(0, subscriptionLimits.trialDays)),
+  return_url: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(subscriptionLimits.returnUrl)),
+  test: v.optional(booleanField()),
+  is_test: v.optional(booleanField()),
+});
+export type CreateSubscriptionInput = v.InferOutput<typeof CreateSubscriptionSchema>;
+
+export const SubscriptionListQuerySchema = v.pipe(
+  v.object({
+    ...pageParameters(),
+    status: queryParameter(
+      'string',
+      `Only subscriptions in this status: ${subscriptionStatuses.join(', ')}.`,
+      v.picklist(subscriptionStatuses, 'status'),
+    ),
+    plan_id: queryParameter(
+      'string',
+      "Only this plan's subscriptions (its key).",
+      v.pipe(v.string(), v.maxLength(100)),
+    ),
+  }),
+  v.transform(({ page, page_size, status, plan_id }) => ({
+    page: pageRequestOf({ page, page_size }),
+    status,
+    planId: plan_id,
+  })),
+);
+
+export const CreatedSubscriptionSchema = v.strictObject({
+  subscription_id: v.string(),
+  checkout_url: v.string(),
+  test: v.boolean(),
+});
+
+/** The list form (the interface's): the subscription's ids, status and next billing date. */
+export const SubscriptionListItemSchema = v.strictObject({
+  subscription_id: v.string(),
+  plan_id: v.string(),
+  customer_id: v.nullable(v.string()),
+  status: v.picklist(subscriptionStatuses),
+  next_billing_date: v.nullable(v.string()),
+  test: v.boolean(),
+});
+
+/** The by-plan form: the list form without the plan. */
+export const PlanSubscriptionSchema = v.strictObject({
+  subscription_id: v.string(),
+  customer_id: v.nullable(v.string()),
+  status: v.picklist(subscriptionStatuses),
+  next_billing_date: v.nullable(v.string()),
+  test: v.boolean(),
+});
+
+export const CanceledSubscriptionSchema = v.looseObject({
+  code: v.number(),
+  title: v.string(),
+  content: v.string(),
+  subscription_id: v.string(),
+});

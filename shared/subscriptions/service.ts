@@ -1,0 +1,276 @@
+/**
+ * The subscriptions API (interface, D4, D10, D14): creation with its hosted checkout, activation
+ * once the checkout is paid (through the bus), the views, cancellation and the plan-deletion cascade.
+ */
+import { merchantName, statementDescriptor } from '../accounts/account.ts';
+import { getAccount } from '../accounts/repository.ts';
+import { getSession, sessionEntity } from '../checkout/repository.ts';
+import { type CheckoutSession, newSubscriptionSession } from '../checkout/session.ts';
+import { assertModeFlags, type Scope } from '../core/account.ts';
+import { BadRequest, Conflict, NotFound } from '../core/errors.ts';
+import { isPrefixedId, prefixedId } from '../core/ids.ts';
+import { assertPageExists, type NumberedPage, numberedPage, type PageRequest } from '../core/pagination.ts';
+import { findCustomer } from '../customers/repository.ts';
+import type { Deps } from '../db/deps.ts';
+import { keys } from '../db/keys.ts';
+import { eventWrite } from '../events/event.ts';
+import { checkReturnUrl } from '../payments/payment.ts';
+import { getPlan } from '../plans/repository.ts';
+import {
+  type cancelReasons,
+  subscriptionActivated,
+  subscriptionCanceled,
+  subscriptionCreated,
+} from './events.ts';
+import { periodAt } from './periods.ts';
+import { eachSubscription, getSubscription, saveSubscription, storeSubscription } from './repository.ts';
+import type { CreateSubscriptionInput } from './schemas.ts';
+import {
+  countedStatuses,
+  type Subscription,
+  type SubscriptionStatus,
+  subscriptionView,
+} from './subscription.ts';
+
+const day = 86_400_000;
+
+/** The `{id}` of a subscription path: `sub_…` (D4). */
+export const isSubscriptionId = (value: string) => isPrefixedId(value, 'sub');
+
+/** A pending subscription and its checkout session, stored with `subscription.created`. */
+export async function createSubscription(
+  deps: Deps,
+  scope: Scope,
+  input: CreateSubscriptionInput,
+): Promise<{ subscription: Subscription; session: CheckoutSession }> {
+  assertModeFlags(input, scope.mode);
+  const returnUrl = checkReturnUrl(input.return_url, scope.mode);
+  const [plan, customer, owner] = await Promise.all([
+    getPlan(deps, scope, input.plan_id.toLowerCase()),
+    input.customer_id ? findCustomer(deps, scope, input.customer_id.toLowerCase()) : undefined,
+    getAccount(deps, scope.developerId),
+  ]);
+  // D12: a plan named in the body that is absent (or another account's, or archived) is 400.
+  if (!plan?.active) throw new BadRequest('subscription_plan_absent');
+  if (input.customer_id && !customer) throw new BadRequest('subscription_customer_absent');
+  const now = deps.clock();
+  const at = now.toISOString();
+  const trialDays = input.trial_days ?? plan.trial_period_days;
+  const subscription: Subscription = {
+    id: prefixedId('sub'),
+    developer_id: scope.developerId,
+    mode: scope.mode,
+    plan_id: plan.id,
+    plan: {
+      name: plan.name,
+      amount: plan.amount,
+      currency: plan.currency,
+      interval: plan.interval,
+      interval_count: plan.interval_count,
+    },
+    quantity: input.quantity,
+    customer_id: customer?.id ?? null,
+    status: 'pending',
+    active: true,
+    statement_descriptor: statementDescriptor(owner),
+    card_token: null,
+    anchor: null,
+    trial_end: null,
+    paid_through: -1,
+    failed_attempts: 0,
+    failed_at: null,
+    next_action_at: null,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+    canceled_at: null,
+  };
+  const session = newSubscriptionSession(
+    {
+      id: subscription.id,
+      developer_id: scope.developerId,
+      mode: scope.mode,
+      return_url: returnUrl,
+      trial_days: trialDays,
+    },
+    {
+      amount: plan.amount * input.quantity,
+      currency: plan.currency,
+      description: trialDays > 0 ? `${plan.name}: ${trialDays}-day free trial, then every period` : plan.name,
+      items: input.quantity > 1 ? [`${plan.name} × ${input.quantity}`] : [plan.name],
+    },
+    { name: merchantName(owner), statementDescriptor: subscription.statement_descriptor },
+    customer?.email ?? null,
+    now,
+  );
+  const created = subscriptionCreated.of(
+    { developerId: scope.developerId, test: scope.mode === 'test' },
+    { object: subscriptionView(subscription) },
+    now,
+  );
+  await storeSubscription(deps, subscription, [
+    sessionEntity.create(deps.table, session),
+    eventWrite(deps.table, created),
+  ]);
+  return { subscription, session };
+}
+
+/** One subscription of the account and mode, or 404. */
+export async function subscriptionOf(deps: Deps, scope: Scope, id: string): Promise<Subscription> {
+  const subscription = isSubscriptionId(id) ? await getSubscription(deps, scope, id) : undefined;
+  if (!subscription) throw new NotFound('subscription_not_found');
+  return subscription;
+}
+
+/** Envelope A of the account's subscriptions, newest first, by status and plan. */
+export async function listSubscriptions(
+  deps: Deps,
+  scope: Scope,
+  query: { page: PageRequest; status?: SubscriptionStatus | undefined; planId?: string | undefined },
+): Promise<NumberedPage<Subscription>> {
+  const offset = (query.page.page - 1) * query.page.pageSize;
+  const results: Subscription[] = [];
+  let count = 0;
+  await eachSubscription(
+    deps,
+    scope,
+    { planId: query.planId?.toLowerCase(), status: query.status },
+    (found) => {
+      if (count >= offset && results.length < query.page.pageSize) results.push(found);
+      count += 1;
+    },
+  );
+  assertPageExists(count, query.page);
+  return numberedPage(count, query.page, results);
+}
+
+/** Every subscription of a plan (D4: `GET /v1/subscriptions/{plan key}`); 404 when the plan is absent. */
+export async function planSubscriptions(deps: Deps, scope: Scope, planId: string): Promise<Subscription[]> {
+  const plan = await getPlan(deps, scope, planId.toLowerCase());
+  if (!plan) throw new NotFound('plan_not_found');
+  const found: Subscription[] = [];
+  await eachSubscription(deps, scope, { planId: plan.id }, (subscription) => found.push(subscription));
+  return found;
+}
+
+/** The plan's active count moved by `by` (dropped when the plan is gone). */
+function countOnPlan(deps: Deps, subscription: Subscription, by: 1 | -1) {
+  return {
+    Update: {
+      TableName: deps.table,
+      Key: keys.plan(subscription.developer_id, subscription.mode, subscription.plan_id),
+      UpdateExpression: 'SET subscriber_count = subscriber_count + :by',
+      ConditionExpression:
+        by > 0 ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND subscriber_count > :zero',
+      ExpressionAttributeValues: { ':by': by, ...(by < 0 ? { ':zero': 0 } : {}) },
+    },
+  };
+}
+
+/**
+ * Cancels a subscription (DELETE, or its plan's deletion): `canceled`, never billed again, its plan
+ * counts one fewer, `subscription.canceled` stored. 409 when it already was (D12).
+ */
+export async function cancelSubscription(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+  reason: (typeof cancelReasons)[number],
+): Promise<Subscription> {
+  for (let attempt = 1; ; attempt++) {
+    const before = await subscriptionOf(deps, scope, id);
+    if (before.status === 'canceled') throw new Conflict('subscription_already_canceled');
+    const now = deps.clock();
+    const after: Subscription = {
+      ...before,
+      status: 'canceled',
+      active: false,
+      next_action_at: null,
+      canceled_at: now.toISOString(),
+      version: before.version + 1,
+      updated_at: now.toISOString(),
+    };
+    const event = subscriptionCanceled.of(
+      { developerId: scope.developerId, test: scope.mode === 'test' },
+      { object: subscriptionView(after), reason },
+      now,
+    );
+    const counted = countedStatuses.includes(before.status);
+    const saved = await saveSubscription(
+      deps,
+      before,
+      after,
+      [eventWrite(deps.table, event)],
+      counted ? [countOnPlan(deps, before, -1)] : [],
+    );
+    if (saved) return after;
+    if (attempt >= 5) throw new Conflict('subscription_already_canceled');
+  }
+}
+
+/**
+ * Starts a subscription whose checkout was paid (the consumer of `checkout.subscription_paid`):
+ * `trialing` until the trial's end, else `active` with its first period paid; counted on the plan;
+ * `subscription.activated` stored. A repeated event finds it started and does nothing.
+ */
+export async function activateSubscription(
+  deps: Deps,
+  scope: Scope,
+  input: { subscriptionId: string; sessionToken: string },
+): Promise<Subscription | undefined> {
+  const [before, session] = await Promise.all([
+    getSubscription(deps, scope, input.subscriptionId),
+    getSession(deps, input.sessionToken),
+  ]);
+  const paid = session?.subscription_paid;
+  if (before?.status !== 'pending' || !paid) return undefined;
+  const now = deps.clock();
+  const trialDays = session.trial_days ?? 0;
+  const paidAt = new Date(paid.paid_at);
+  const trialEnd = trialDays > 0 ? new Date(paidAt.getTime() + trialDays * day) : null;
+  const anchor = trialEnd ?? paidAt;
+  const { interval, interval_count: count } = before.plan;
+  const after: Subscription = {
+    ...before,
+    status: trialEnd ? 'trialing' : 'active',
+    customer_id: paid.customer_id,
+    card_token: paid.card_token,
+    anchor: anchor.toISOString(),
+    trial_end: trialEnd?.toISOString() ?? null,
+    paid_through: trialEnd ? -1 : 0,
+    next_action_at: (trialEnd ?? periodAt(anchor, interval, count, 0).end).toISOString(),
+    version: before.version + 1,
+    updated_at: now.toISOString(),
+  };
+  const event = subscriptionActivated.of(
+    { developerId: scope.developerId, test: scope.mode === 'test' },
+    { object: subscriptionView(after) },
+    now,
+  );
+  const saved = await saveSubscription(
+    deps,
+    before,
+    after,
+    [eventWrite(deps.table, event)],
+    [countOnPlan(deps, before, 1)],
+  );
+  return saved ? after : undefined;
+}
+
+/** The plan-deletion cascade: every subscription of the plan still running is canceled. */
+export async function cancelPlanSubscriptions(deps: Deps, scope: Scope, planId: string): Promise<number> {
+  const running: Subscription[] = [];
+  await eachSubscription(deps, scope, { planId }, (subscription) => {
+    if (subscription.status !== 'canceled') running.push(subscription);
+  });
+  let canceled = 0;
+  for (const subscription of running) {
+    try {
+      await cancelSubscription(deps, scope, subscription.id, 'plan_deleted');
+      canceled += 1;
+    } catch (error) {
+      if (!(error instanceof Conflict)) throw error; // canceled meanwhile: nothing left to do
+    }
+  }
+  return canceled;
+}

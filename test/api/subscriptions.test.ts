@@ -1,0 +1,225 @@
+/**
+ * Subscriptions through the local gateway and bus: creation, the hosted checkout (a first charge, or
+ * a card check for a trial), activation by the bus's consumer, the views, cancellation and the
+ * plan-deletion cascade, with the e-mails the customer gets.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { runBilling } from '../../shared/subscriptions/billing.ts';
+import { activateSubscription } from '../../shared/subscriptions/service.ts';
+import { cardFields, csrfOf, openPage, postForm, submitCard, testCards } from '../support/checkout.ts';
+import { waitForMail } from '../support/mail.ts';
+import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+
+let account: TestAccount;
+let auth: string;
+beforeAll(async () => {
+  useLocalEnvironment();
+  account = await newAccount('subscriptions');
+  auth = apiKey(account.testKey);
+});
+
+async function newPlan(overrides: Record<string, unknown> = {}): Promise<string> {
+  const created = await api('POST', '/v1/plans/', {
+    auth,
+    body: {
+      name: 'Gold',
+      amount: '10.50',
+      currency: 'USD',
+      interval: 'month',
+      interval_count: 1,
+      ...overrides,
+    },
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.json.data.id as string;
+}
+
+async function subscribe(body: Record<string, unknown>) {
+  const created = await api('POST', '/v1/subscriptions', {
+    auth,
+    body: { return_url: 'https://shop.example/welcome?from=cobro', ...body },
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.json.data as { subscription_id: string; checkout_url: string; test: boolean };
+}
+
+const view = async (id: string) => (await api('GET', `/v1/subscriptions/${id}`, { auth })).json;
+
+/** Polls the subscription until its status is `status` (activation runs on the bus). */
+async function statusBecomes(id: string, status: string) {
+  for (let i = 0; i < 200; i++) {
+    const current = await view(id);
+    if (current.status === status) return current;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return view(id);
+}
+
+const planCount = async (planId: string) =>
+  (await api('GET', `/v1/plans/${planId}/`, { auth })).json.information.count as number;
+
+describe('a subscription from creation to cancellation', () => {
+  it('is created pending, paid through the checkout, activated, listed, charged once, and canceled', async () => {
+    const planId = await newPlan();
+    const email = `subscriber-${Date.now()}@example.com`;
+    const created = await subscribe({ plan_id: planId, quantity: 2 });
+    expect(created).toMatchObject({ subscription_id: expect.stringMatching(/^sub_/), test: true });
+    expect(await view(created.subscription_id)).toMatchObject({
+      status: 'pending',
+      customer_id: null,
+      next_billing_date: null,
+      trial_end: null,
+    });
+    const csrf = csrfOf((await openPage(created.checkout_url)).html);
+    // Five submits at once (two browsers, a double click): one pays, the others are 409 (D6).
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        postForm(created.checkout_url, { csrf_token: csrf, ...cardFields({ email }) }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, 409, 409, 409, 409]);
+    const paid = answers.find((answer) => answer.status === 303) as (typeof answers)[number];
+    const back = new URL(paid.location as string);
+    expect(back.origin + back.pathname).toBe('https://shop.example/welcome');
+    expect(back.searchParams.get('subscription_id')).toBe(created.subscription_id);
+    expect(back.searchParams.get('from')).toBe('cobro');
+
+    const active = await statusBecomes(created.subscription_id, 'active');
+    expect(active).toMatchObject({ status: 'active', customer_id: expect.any(String), trial_end: null });
+    const start = Date.parse(active.current_period_start);
+    expect(Math.abs(start - Date.now())).toBeLessThan(60_000);
+    expect(active.next_billing_date).toBe(String(active.current_period_end).slice(0, 10));
+    expect(await planCount(planId)).toBe(1);
+    // The bus is at-least-once: the activation handed again changes nothing and counts nothing twice.
+    const token = new URL(created.checkout_url).pathname.split('/').pop() as string;
+    const repeated = await activateSubscription(
+      makeDeps(),
+      { developerId: account.developerId, mode: 'test' },
+      { subscriptionId: created.subscription_id, sessionToken: token },
+    );
+    expect(repeated).toBeUndefined();
+    expect(await planCount(planId)).toBe(1);
+    const charges = (await api('GET', '/v1/payments/', { auth })).json as unknown as {
+      amount: number;
+      payment_id: string | null;
+      description: string;
+    }[];
+    expect(charges.filter((charge) => charge.description === 'Gold' && charge.amount === 21)).toHaveLength(1);
+    expect((await waitForMail(email))?.subject).toContain('Gold');
+
+    const listed = await api('GET', `/v1/subscriptions?plan_id=${planId}&status=active`, { auth });
+    expect(listed.json).toMatchObject({ count: 1, current_page: 1, total_pages: 1 });
+    expect(listed.json.results[0]).toEqual({
+      subscription_id: created.subscription_id,
+      plan_id: planId,
+      customer_id: active.customer_id,
+      status: 'active',
+      next_billing_date: active.next_billing_date,
+      test: true,
+    });
+    const byPlan = await api('GET', `/v1/subscriptions/${planId}`, { auth });
+    expect(byPlan.json).toEqual([
+      {
+        subscription_id: created.subscription_id,
+        customer_id: active.customer_id,
+        status: 'active',
+        next_billing_date: active.next_billing_date,
+        test: true,
+      },
+    ]);
+
+    const canceled = await api('DELETE', `/v1/subscriptions/${created.subscription_id}`, { auth });
+    expect(canceled.status, canceled.text).toBe(200);
+    expect(canceled.json).toMatchObject({ code: 200, subscription_id: created.subscription_id });
+    expect((await view(created.subscription_id)).status).toBe('canceled');
+    expect(await planCount(planId)).toBe(0);
+    expect((await api('DELETE', `/v1/subscriptions/${created.subscription_id}`, { auth })).status).toBe(409);
+    const notice = await waitForMail(email, 'Test subscriptions: your subscription to "Gold" was canceled');
+    expect(notice?.body.html).toContain('Gold');
+  });
+
+  it("a trial checks the card, charges nothing, and the billing step charges at the trial's end", async () => {
+    const planId = await newPlan({ trial_period_days: 3 });
+    const created = await subscribe({ plan_id: planId, trial_days: 7 }); // the body's trial wins (D10)
+    const page = await submitCard(created.checkout_url, { email: `trial-${Date.now()}@example.com` });
+    expect(page.status, page.html).toBe(303);
+    const trialing = await statusBecomes(created.subscription_id, 'trialing');
+    const trialEnd = Date.parse(trialing.trial_end);
+    expect(Math.abs(trialEnd - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
+    expect(trialing.next_billing_date).toBe(String(trialing.trial_end).slice(0, 10));
+    const before = ((await api('GET', '/v1/payments/', { auth })).json as unknown as unknown[]).length;
+    await runBilling({ ...makeDeps(), acquirer: createSimulatedAcquirer() }, new Date(trialEnd), {
+      developerId: account.developerId,
+    });
+    expect(await view(created.subscription_id)).toMatchObject({ status: 'active' });
+    expect((await api('GET', '/v1/payments/', { auth })).json).toHaveLength(before + 1);
+  });
+
+  it('deleting a plan cancels its subscriptions and tells each customer once', async () => {
+    const planId = await newPlan({ name: 'Bronze' });
+    const email = `cascade-${Date.now()}@example.com`;
+    const created = await subscribe({ plan_id: planId });
+    expect((await submitCard(created.checkout_url, { email })).status).toBe(303);
+    await statusBecomes(created.subscription_id, 'active');
+    expect((await api('DELETE', `/v1/plans/${planId}/`, { auth })).status).toBe(200);
+    expect((await statusBecomes(created.subscription_id, 'canceled')).status).toBe('canceled');
+    const mail = await waitForMail(email, 'Test subscriptions: the plan "Bronze" was discontinued');
+    expect(mail?.body.text).toContain('Bronze');
+  });
+});
+
+describe('what is refused', () => {
+  it('an absent, foreign or archived plan and bad return URLs are 400; unknown ids are 404', async () => {
+    const other = await newAccount('subscriptions-other');
+    const foreign = await api('POST', '/v1/plans/', {
+      auth: apiKey(other.testKey),
+      body: { name: 'Theirs', amount: '1.00', currency: 'USD', interval: 'month', interval_count: 1 },
+    });
+    const archived = await newPlan({ name: 'Old', active: false });
+    const planId = await newPlan();
+    for (const body of [
+      { plan_id: '00000000-0000-4000-8000-000000000000' },
+      { plan_id: foreign.json.data.id },
+      { plan_id: archived },
+      { plan_id: planId, return_url: 'javascript:alert(1)' },
+      { plan_id: planId, customer_id: '00000000-0000-4000-8000-000000000000' },
+      { plan_id: planId, quantity: 0 },
+      { return_url: 'https://x.example' },
+    ]) {
+      const answer = await api('POST', '/v1/subscriptions', {
+        auth,
+        body: { return_url: 'https://shop.example/ok', ...body },
+      });
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+    }
+    const live = await api('POST', '/v1/subscriptions', {
+      auth: apiKey(account.liveKey),
+      body: { plan_id: planId, return_url: 'https://shop.example/ok' },
+    });
+    expect(live.status).toBe(400); // the test plan is not the live mode's
+    const created = await subscribe({ plan_id: planId });
+    expect(
+      (await api('GET', `/v1/subscriptions/${created.subscription_id}`, { auth: apiKey(other.testKey) }))
+        .status,
+    ).toBe(404);
+    expect((await api('GET', '/v1/subscriptions/sub_AAAAAAAAAAAAAAAAAAAAAAAA', { auth })).status).toBe(404);
+    expect(
+      (await api('GET', '/v1/subscriptions/00000000-0000-4000-8000-000000000000', { auth })).status,
+    ).toBe(404);
+    expect((await api('GET', '/v1/subscriptions/anything-else', { auth })).status).toBe(404);
+    expect((await api('DELETE', '/v1/subscriptions/sub_AAAAAAAAAAAAAAAAAAAAAAAA', { auth })).status).toBe(
+      404,
+    );
+    expect((await api('GET', '/v1/subscriptions?status=sleeping', { auth })).status).toBe(400);
+    expect((await api('GET', '/v1/subscriptions?page=99', { auth })).status).toBe(404);
+  });
+
+  it('a declined card leaves the subscription pending, and the form says why', async () => {
+    const created = await subscribe({ plan_id: await newPlan() });
+    const declined = await submitCard(created.checkout_url, { card_number: testCards.genericDecline });
+    expect(declined.status).toBe(402);
+    expect((await view(created.subscription_id)).status).toBe('pending');
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * One billing run over many due subscriptions: they are stored straight into the table (the
+ * record and its due entry, as activation writes them), all due at one time, then
+ * `runBilling` charges each once. Prints the run's time, subscriptions per second and the
+ * DynamoDB calls per subscription.
+ */
+import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
+import { prefixedId } from '../../shared/core/ids.ts';
+import { putAll } from '../../shared/db/batch.ts';
+import type { Deps } from '../../shared/db/deps.ts';
+import { keys } from '../../shared/db/keys.ts';
+import { runBilling } from '../../shared/subscriptions/billing.ts';
+import { subscriptionEntity } from '../../shared/subscriptions/repository.ts';
+import type { Subscription } from '../../shared/subscriptions/subscription.ts';
+
+export async function benchBilling(options: {
+  deps: Deps;
+  developerId: number;
+  count: number;
+  calls: () => number;
+  resetCalls: () => void;
+}): Promise<void> {
+  const { deps, developerId, count } = options;
+  const acquirer = createSimulatedAcquirer({ clock: () => new Date('2020-01-01') });
+  const approved = await acquirer.charge({
+    amountMinor: 100,
+    currency: 'USD',
+    description: 'bench',
+    idempotencyKey: 'bench-token',
+    test: true,
+    threeDSecure: 'challenge_allowed',
+    card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123', holderName: 'Bench' },
+  });
+  if (approved.status !== 'approved') throw new Error('the bench card was not approved');
+  const anchor = '2030-01-15T00:00:00.000Z';
+  const due = '2030-02-15T00:00:00.000Z';
+  function* items() {
+    for (let i = 0; i < count; i++) {
+      const subscription: Subscription = {
+        id: prefixedId('sub'),
+        developer_id: developerId,
+        mode: 'test',
+        plan_id: 'bench-plan',
+        plan: { name: 'Bench', amount: 999, currency: 'USD', interval: 'month', interval_count: 1 },
+        quantity: 1,
+        customer_id: null,
+        status: 'active',
+        active: true,
+        statement_descriptor: 'BENCH',
+        card_token: (approved as { cardToken: string }).cardToken,
+        anchor,
+        trial_end: null,
+        paid_through: 0,
+        failed_attempts: 0,
+        failed_at: null,
+        next_action_at: due,
+        version: 1,
+        created_at: anchor,
+        updated_at: anchor,
+        canceled_at: null,
+      };
+      yield subscriptionEntity.item(subscription);
+      yield {
+        ...keys.billingDue(subscription.id, due),
+        entity: 'billing_due',
+        developer_id: developerId,
+        mode: 'test',
+        subscription_id: subscription.id,
+        due_at: due,
+      };
+    }
+  }
+  const seeding = performance.now();
+  await putAll(deps, items());
+  const seeded = (performance.now() - seeding) / 1000;
+  options.resetCalls();
+  const start = performance.now();
+  const summary = await runBilling({ ...deps, acquirer }, new Date(due), { developerId });
+  const seconds = (performance.now() - start) / 1000;
+  console.log(`billing run over ${count} due subscriptions (seeded in ${seeded.toFixed(1)} s)`);
+  console.log(
+    `  ${seconds.toFixed(2)} s = ${(summary.renewed / seconds).toFixed(0)} renewals/s; ${(options.calls() / count).toFixed(2)} DynamoDB calls per subscription; ${JSON.stringify(summary)}`,
+  );
+}
