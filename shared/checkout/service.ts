@@ -69,6 +69,32 @@ function paymentOf(
   });
 }
 
+/**
+ * Records an approved checkout for the cardholder's customer (made or found by e-mail): `record`
+ * writes it all in one transaction; when another checkout created that customer first, the
+ * customer is looked up again and `record` runs again (at most three times).
+ */
+async function recordForCustomer(
+  deps: CheckoutDeps,
+  claimed: CheckoutSession,
+  cardholder: { email: string; name: string; country: string },
+  record: (customer: Awaited<ReturnType<typeof customerByEmail>>, now: Date) => Promise<void>,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const now = deps.clock();
+    const scope = { developerId: claimed.developer_id, mode: claimed.mode };
+    const customer = await customerByEmail(deps, scope, cardholder, now);
+    try {
+      await record(customer, now);
+    } catch (error) {
+      if (error instanceof CustomerTaken && attempt < 3) continue;
+      throw error;
+    }
+    await writeAfterCommit(deps, customer.afterCommit);
+    return;
+  }
+}
+
 /** `return_url` with `subscription_id` added to its query (D6). */
 function subscriptionReturnUrl(session: CheckoutSession): string {
   const url = new URL(session.return_url);
@@ -87,16 +113,8 @@ async function approvedSubscription(
   result: Extract<ChargeResult, { status: 'approved' }>,
   cardholder: { email: string; name: string },
 ): Promise<CheckoutOutcome> {
-  for (let attempt = 1; ; attempt++) {
-    const now = deps.clock();
-    const scope = { developerId: claimed.developer_id, mode: claimed.mode };
-    const customer = await customerByEmail(
-      deps,
-      scope,
-      { email: cardholder.email, name: cardholder.name, country: result.card.country },
-      now,
-    );
-    const trial = (claimed.trial_days ?? 0) > 0;
+  const trial = (claimed.trial_days ?? 0) > 0;
+  await recordForCustomer(deps, claimed, { ...cardholder, country: result.card.country }, (customer, now) => {
     const charge = trial
       ? null
       : newCharge({
@@ -114,31 +132,25 @@ async function approvedSubscription(
           acquirerReference: result.acquirerReference,
           now,
         });
-    try {
-      await completeSubscriptionCheckout(deps, {
-        session: claimed,
-        paid: {
-          customer_id: customer.customerId,
-          card_token: result.cardToken,
-          charge_id: charge?.id ?? null,
-          paid_at: now.toISOString(),
-        },
-        charge,
-        customer: { writes: customer.writes },
-        event: subscriptionCheckoutPaid.of(
-          { developerId: claimed.developer_id, test: claimed.mode === 'test' },
-          { session_token: claimed.token, subscription_id: claimed.subscription_id ?? '' },
-          now,
-        ),
+    return completeSubscriptionCheckout(deps, {
+      session: claimed,
+      paid: {
+        customer_id: customer.customerId,
+        card_token: result.cardToken,
+        charge_id: charge?.id ?? null,
+        paid_at: now.toISOString(),
+      },
+      charge,
+      customer: { writes: customer.writes },
+      event: subscriptionCheckoutPaid.of(
+        { developerId: claimed.developer_id, test: claimed.mode === 'test' },
+        { session_token: claimed.token, subscription_id: claimed.subscription_id ?? '' },
         now,
-      });
-    } catch (error) {
-      if (error instanceof CustomerTaken && attempt < 3) continue;
-      throw error;
-    }
-    await writeAfterCommit(deps, customer.afterCommit);
-    return { kind: 'paid', redirect: subscriptionReturnUrl(claimed) };
-  }
+      ),
+      now,
+    });
+  });
+  return { kind: 'paid', redirect: subscriptionReturnUrl(claimed) };
 }
 
 async function approved(
@@ -148,15 +160,8 @@ async function approved(
   cardholder: { email: string; name: string },
 ): Promise<CheckoutOutcome> {
   if (claimed.kind === 'subscription') return approvedSubscription(deps, claimed, result, cardholder);
-  for (let attempt = 1; ; attempt++) {
-    const now = deps.clock();
-    const scope = { developerId: claimed.developer_id, mode: claimed.mode };
-    const customer = await customerByEmail(
-      deps,
-      scope,
-      { email: cardholder.email, name: cardholder.name, country: result.card.country },
-      now,
-    );
+  const email = cardholder.email.toLowerCase();
+  await recordForCustomer(deps, claimed, { ...cardholder, country: result.card.country }, (customer, now) => {
     const charge = newCharge({
       id: prefixedId('ch'),
       developerId: claimed.developer_id,
@@ -172,7 +177,6 @@ async function approved(
       acquirerReference: result.acquirerReference,
       now,
     });
-    const email = cardholder.email.toLowerCase();
     const event = paymentSucceeded.of(
       { developerId: claimed.developer_id, test: claimed.mode === 'test' },
       {
@@ -184,24 +188,18 @@ async function approved(
       },
       now,
     );
-    try {
-      await completeCheckout(deps, {
-        session: claimed,
-        charge,
-        customer: { id: customer.customerId, email, writes: customer.writes },
-        event,
-        now,
-      });
-    } catch (error) {
-      if (error instanceof CustomerTaken && attempt < 3) continue;
-      throw error;
-    }
-    await writeAfterCommit(deps, customer.afterCommit);
-    return {
-      kind: 'paid',
-      redirect: returnUrlFor({ id: claimed.payment_id, return_url: claimed.return_url }),
-    };
-  }
+    return completeCheckout(deps, {
+      session: claimed,
+      charge,
+      customer: { id: customer.customerId, email, writes: customer.writes },
+      event,
+      now,
+    });
+  });
+  return {
+    kind: 'paid',
+    redirect: returnUrlFor({ id: claimed.payment_id, return_url: claimed.return_url }),
+  };
 }
 
 async function declined(

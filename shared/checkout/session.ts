@@ -83,13 +83,29 @@ export function sessionState(session: CheckoutSession, now: Date): SessionState 
   return 'open';
 }
 
+/** What every new session starts with: open, unclaimed, a CSRF token, 24 hours to pay. */
+function freshState(now: Date) {
+  const expires = now.getTime() + checkoutLifetimeHours * 3_600_000;
+  return {
+    status: 'open' as const,
+    declines: 0,
+    csrf: randomToken(32),
+    charging_until: null,
+    challenge: null,
+    last_decline: null,
+    expires_at_ms: expires,
+    expires_at: Math.floor(expires / 1000) + keepDays * 86_400,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
+}
+
 /** The session that collects a new payment. */
 export function newSession(
   payment: Payment,
   merchant: { name: string; statementDescriptor: string },
   now: Date,
 ): CheckoutSession {
-  const expires = now.getTime() + checkoutLifetimeHours * 3_600_000;
   return {
     token: payment.checkout_token,
     developer_id: payment.developer_id,
@@ -104,16 +120,7 @@ export function newSession(
     statement_descriptor: merchant.statementDescriptor,
     return_url: payment.return_url,
     customer_email: payment.customer_email,
-    status: 'open',
-    declines: 0,
-    csrf: randomToken(32),
-    charging_until: null,
-    challenge: null,
-    last_decline: null,
-    expires_at_ms: expires,
-    expires_at: Math.floor(expires / 1000) + keepDays * 86_400,
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
+    ...freshState(now),
   };
 }
 
@@ -125,7 +132,6 @@ export function newSubscriptionSession(
   customerEmail: string | null,
   now: Date,
 ): CheckoutSession {
-  const expires = now.getTime() + checkoutLifetimeHours * 3_600_000;
   return {
     token: randomToken(checkoutTokenLength),
     developer_id: subscription.developer_id,
@@ -143,15 +149,6 @@ export function newSubscriptionSession(
     statement_descriptor: merchant.statementDescriptor,
     return_url: subscription.return_url,
     customer_email: customerEmail,
-    status: 'open',
-    declines: 0,
-    csrf: randomToken(32),
-    charging_until: null,
-    challenge: null,
-    last_decline: null,
-    expires_at_ms: expires,
-    expires_at: Math.floor(expires / 1000) + keepDays * 86_400,
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
+    ...freshState(now),
   };
 }
