@@ -9,7 +9,9 @@ import { type CheckoutSession, newSubscriptionSession } from '../checkout/sessio
 import { assertModeFlags, type Scope } from '../core/account.ts';
 import { BadRequest, Conflict, NotFound } from '../core/errors.ts';
 import { isPrefixedId, prefixedId } from '../core/ids.ts';
+import { maxMinorUnits } from '../core/money/amount.ts';
 import { assertPageExists, type NumberedPage, numberedPage, type PageRequest } from '../core/pagination.ts';
+import { InvalidInput } from '../core/validation.ts';
 import { findCustomer } from '../customers/repository.ts';
 import type { Deps } from '../db/deps.ts';
 import { keys } from '../db/keys.ts';
@@ -53,6 +55,11 @@ export async function createSubscription(
   // D12: a plan named in the body that is absent (or another account's, or archived) is 400.
   if (!plan?.active) throw new BadRequest('subscription_plan_absent');
   if (input.customer_id && !customer) throw new BadRequest('subscription_customer_absent');
+  // Every charge is amount × quantity (D14): it must stay a chargeable amount.
+  if (plan.amount * input.quantity > maxMinorUnits) {
+    const limit = String(Math.floor(maxMinorUnits / plan.amount));
+    throw new InvalidInput([{ field: 'quantity', rule: 'max_value', params: { limit } }]);
+  }
   const now = deps.clock();
   const at = now.toISOString();
   const trialDays = input.trial_days ?? plan.trial_period_days;
@@ -103,6 +110,7 @@ export async function createSubscription(
     customer?.email ?? null,
     now,
   );
+  subscription.checkout_token = session.token;
   const created = subscriptionCreated.of(
     { developerId: scope.developerId, test: scope.mode === 'test' },
     { object: subscriptionView(subscription) },
@@ -196,13 +204,25 @@ export async function cancelSubscription(
       now,
     );
     const counted = countedStatuses.includes(before.status);
-    const saved = await saveSubscription(
-      deps,
-      before,
-      after,
-      [eventWrite(deps.table, event)],
-      counted ? [countOnPlan(deps, before, -1)] : [],
-    );
+    const optional = [
+      ...(counted ? [countOnPlan(deps, before, -1)] : []),
+      // A pending subscription's checkout page closes (as expired): nobody can pay for it any more.
+      ...(before.status === 'pending' && before.checkout_token
+        ? [
+            {
+              Update: {
+                TableName: deps.table,
+                Key: keys.checkout(before.checkout_token),
+                UpdateExpression: 'SET expires_at_ms = :now',
+                ConditionExpression: '#status = :open',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':now': now.getTime(), ':open': 'open' },
+              },
+            },
+          ]
+        : []),
+    ];
+    const saved = await saveSubscription(deps, before, after, [eventWrite(deps.table, event)], optional);
     if (saved) return after;
     if (attempt >= 5) throw new Conflict('subscription_already_canceled');
   }

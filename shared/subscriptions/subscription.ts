@@ -30,6 +30,8 @@ export interface Subscription {
   /** Internal: false once canceled. */
   active: boolean;
   statement_descriptor: string;
+  /** The token of its checkout session: canceling a pending subscription closes that page. */
+  checkout_token?: string | null;
   /** The acquirer's token of the card approved at checkout: renewals charge it (never a card number). */
   card_token: string | null;
   /** The first period's start (D14), or null before checkout. */

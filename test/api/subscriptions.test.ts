@@ -178,6 +178,7 @@ describe('what is refused', () => {
       body: { name: 'Theirs', amount: '1.00', currency: 'USD', interval: 'month', interval_count: 1 },
     });
     const archived = await newPlan({ name: 'Old', active: false });
+    const dear = await newPlan({ name: 'Dear', amount: '9999999999.00' });
     const planId = await newPlan();
     for (const body of [
       { plan_id: '00000000-0000-4000-8000-000000000000' },
@@ -186,6 +187,7 @@ describe('what is refused', () => {
       { plan_id: planId, return_url: 'javascript:alert(1)' },
       { plan_id: planId, customer_id: '00000000-0000-4000-8000-000000000000' },
       { plan_id: planId, quantity: 0 },
+      { plan_id: dear, quantity: 2 }, // amount × quantity past what can be charged
       { return_url: 'https://x.example' },
     ]) {
       const answer = await api('POST', '/v1/subscriptions', {
@@ -214,6 +216,13 @@ describe('what is refused', () => {
     );
     expect((await api('GET', '/v1/subscriptions?status=sleeping', { auth })).status).toBe(400);
     expect((await api('GET', '/v1/subscriptions?page=99', { auth })).status).toBe(404);
+  });
+
+  it('canceling a pending subscription closes its checkout: nothing can be paid for it', async () => {
+    const created = await subscribe({ plan_id: await newPlan() });
+    expect((await api('DELETE', `/v1/subscriptions/${created.subscription_id}`, { auth })).status).toBe(200);
+    const page = await openPage(created.checkout_url);
+    expect(page.status).toBe(410);
   });
 
   it('a declined card leaves the subscription pending, and the form says why', async () => {
