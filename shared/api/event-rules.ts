@@ -7,7 +7,11 @@ import { subscriptionCheckoutPaid } from '../checkout/events.ts';
 import { eventEntity, eventSource, internalEventSource } from '../events/event.ts';
 import type { Access } from '../http/route.ts';
 import { planDeleted } from '../plans/events.ts';
-import { subscriptionActivated, subscriptionCanceled } from '../subscriptions/events.ts';
+import {
+  subscriptionActivated,
+  subscriptionCanceled,
+  subscriptionCancelRequested,
+} from '../subscriptions/events.ts';
 import { taskEntityTag } from '../webhooks/repository.ts';
 import { taskDue } from '../webhooks/task-due.ts';
 import { eventCatalogue } from './events.ts';
@@ -49,6 +53,13 @@ export const eventRules: readonly EventRule[] = [
     name: 'plan-deleted-subscriptions',
     detailTypes: [planDeleted.type],
     target: 'functions/subscriptions/cancel-plan-subscriptions.ts',
+    access: { table: 'write' },
+  },
+  {
+    name: 'subscription-cancel',
+    source: internalEventSource,
+    detailTypes: [subscriptionCancelRequested.type],
+    target: 'functions/subscriptions/cancel-requested-subscription.ts',
     access: { table: 'write' },
   },
   {

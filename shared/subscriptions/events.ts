@@ -1,7 +1,7 @@
 /** Events about subscriptions (D11), each carrying the subscription in its interface shape. */
 import * as v from 'valibot';
 import { declineReasons } from '../acquirer/acquirer.ts';
-import { defineEvent } from '../events/event.ts';
+import { defineEvent, defineInternalEvent } from '../events/event.ts';
 import { SubscriptionViewSchema } from './subscription.ts';
 
 const carrying = v.object({ object: SubscriptionViewSchema });
@@ -27,4 +27,10 @@ export const subscriptionCanceled = defineEvent(
   v.object({ object: SubscriptionViewSchema, reason: v.optional(v.picklist(cancelReasons)) }),
 );
 export const subscriptionCreated = defineEvent('subscription.created', carrying);
+
+/** Internal: one subscription of a deleted plan to cancel, each handled on its own (D14). */
+export const subscriptionCancelRequested = defineInternalEvent(
+  'subscription.cancel_requested',
+  v.object({ subscription_id: v.string(), reason: v.picklist(cancelReasons) }),
+);
 export const subscriptionActivated = defineEvent('subscription.activated', carrying);

@@ -13,15 +13,17 @@ import { maxMinorUnits } from '../core/money/amount.ts';
 import { assertPageExists, type NumberedPage, numberedPage, type PageRequest } from '../core/pagination.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { findCustomer } from '../customers/repository.ts';
+import { putAll } from '../db/batch.ts';
 import type { Deps } from '../db/deps.ts';
 import { keys } from '../db/keys.ts';
-import { eventWrite } from '../events/event.ts';
+import { eventWrite, internalEventWrite } from '../events/event.ts';
 import { checkReturnUrl } from '../payments/payment.ts';
 import { getPlan } from '../plans/repository.ts';
 import {
   type cancelReasons,
   subscriptionActivated,
   subscriptionCanceled,
+  subscriptionCancelRequested,
   subscriptionCreated,
 } from './events.ts';
 import { periodAt } from './periods.ts';
@@ -277,20 +279,36 @@ export async function activateSubscription(
   return saved ? after : undefined;
 }
 
-/** The plan-deletion cascade: every subscription of the plan still running is canceled. */
-export async function cancelPlanSubscriptions(deps: Deps, scope: Scope, planId: string): Promise<number> {
-  const running: Subscription[] = [];
+/**
+ * The plan-deletion cascade: one internal `subscription.cancel_requested` per subscription of the
+ * plan still running, so that each is canceled by its own invocation (cancelRequested). Run twice,
+ * it asks twice; a second cancellation is a Conflict, and nothing happens.
+ */
+export async function requestPlanCancellations(deps: Deps, scope: Scope, planId: string): Promise<number> {
+  const items: Record<string, unknown>[] = [];
+  const now = deps.clock();
   await eachSubscription(deps, scope, { planId }, (subscription) => {
-    if (subscription.status !== 'canceled') running.push(subscription);
+    if (subscription.status === 'canceled') return;
+    const request = subscriptionCancelRequested.of(
+      { developerId: scope.developerId, test: scope.mode === 'test' },
+      { subscription_id: subscription.id, reason: 'plan_deleted' },
+      now,
+    );
+    items.push(internalEventWrite(deps.table, request).Put.Item);
   });
-  let canceled = 0;
-  for (const subscription of running) {
-    try {
-      await cancelSubscription(deps, scope, subscription.id, 'plan_deleted');
-      canceled += 1;
-    } catch (error) {
-      if (!(error instanceof Conflict)) throw error; // canceled meanwhile: nothing left to do
-    }
+  await putAll(deps, items);
+  return items.length;
+}
+
+/** One requested cancellation; one already canceled (or gone) is left as it is. */
+export async function cancelRequested(
+  deps: Deps,
+  scope: Scope,
+  input: { subscriptionId: string; reason: (typeof cancelReasons)[number] },
+): Promise<void> {
+  try {
+    await cancelSubscription(deps, scope, input.subscriptionId, input.reason);
+  } catch (error) {
+    if (!(error instanceof Conflict) && !(error instanceof NotFound)) throw error;
   }
-  return canceled;
 }

@@ -7,9 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
-import { activateSubscription } from '../../shared/subscriptions/service.ts';
+import { activateSubscription, requestPlanCancellations } from '../../shared/subscriptions/service.ts';
 import { cardFields, csrfOf, openPage, postForm, submitCard, testCards } from '../support/checkout.ts';
-import { waitForMail } from '../support/mail.ts';
+import { sentMail, waitForMail } from '../support/mail.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 
 let account: TestAccount;
@@ -165,8 +165,17 @@ describe('a subscription from creation to cancellation', () => {
     await statusBecomes(created.subscription_id, 'active');
     expect((await api('DELETE', `/v1/plans/${planId}/`, { auth })).status).toBe(200);
     expect((await statusBecomes(created.subscription_id, 'canceled')).status).toBe('canceled');
-    const mail = await waitForMail(email, 'Test subscriptions: the plan "Bronze" was discontinued');
+    const subject = 'Test subscriptions: the plan "Bronze" was discontinued';
+    const mail = await waitForMail(email, subject);
     expect(mail?.body.text).toContain('Bronze');
+    // plan.deleted handled again (at-least-once): nothing left to cancel, nobody e-mailed twice.
+    const scope = { developerId: account.developerId, mode: 'test' as const };
+    expect(await requestPlanCancellations(makeDeps(), scope, planId)).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const sent = (await sentMail()).filter(
+      (each) => each.destination.to.includes(email) && each.subject === subject,
+    );
+    expect(sent).toHaveLength(1);
   });
 });
 
