@@ -310,6 +310,11 @@ async function webhooksListen(args: string[]): Promise<void> {
   if (!key) throw new UsageError('--key is required (this stack has no demo account)');
   const deps = makeDeps();
   const found = await findApiKey(deps, key);
+  if (!found && values.key === undefined) {
+    throw new UsageError(
+      "the demo account's test key was rotated since the stack recorded it: pass --key with the key PATCH /v1/auth/api-keys/ answered",
+    );
+  }
   if (!found) throw new UsageError('--key: not a key of this stack');
   if (found.mode !== 'test') throw new UsageError('--key: listen takes a test key (sk_test_…)');
   const listener = await listen(

@@ -235,6 +235,9 @@ const lastLines = (text: string) => text.trim().split('\n').slice(-5).join('\n')
  * another process meanwhile (requests would reach that process), when it cannot start again, or
  * when it died more than three times within a minute.
  */
+/** How long an interrupted DynamoDB Local waits for the stack's own stop before it counts as a crash. */
+const interruptGraceMs = 5_000;
+
 export async function superviseDynamo(options: SuperviseOptions): Promise<SupervisedDynamo> {
   const { port, dataDir, credentials } = options;
   const delay = options.restartDelayMs ?? 1000;
@@ -250,6 +253,12 @@ export async function superviseDynamo(options: SuperviseOptions): Promise<Superv
   };
 
   const onDeath = async (instance: typeof running, code: number | null, signal: NodeJS.Signals | null) => {
+    // Ctrl-C in a terminal interrupts the whole process group, Java included, as the stack itself
+    // begins to stop: give that stop a moment before calling the exit a crash.
+    if (code === 130 || signal === 'SIGINT') {
+      await new Promise((resolve) => setTimeout(resolve, interruptGraceMs));
+      if (stopping) return;
+    }
     const what = describeExit(instance.process, code, signal);
     const now = Date.now();
     deaths.push(now);
