@@ -95,6 +95,31 @@ async function recordForCustomer(
   }
 }
 
+/** The charge an approved session records: a payment's, or a subscription's first period. */
+function sessionCharge(
+  claimed: CheckoutSession,
+  result: Extract<ChargeResult, { status: 'approved' }>,
+  customerId: string,
+  now: Date,
+) {
+  const subscription = claimed.kind === 'subscription';
+  return newCharge({
+    id: prefixedId('ch'),
+    developerId: claimed.developer_id,
+    mode: claimed.mode,
+    source: subscription ? 'subscription' : 'checkout',
+    paymentId: subscription ? null : claimed.payment_id,
+    customerId,
+    amount: claimed.amount,
+    currency: claimed.currency,
+    description: claimed.description,
+    statementDescription: claimed.statement_descriptor,
+    card: result.card,
+    acquirerReference: result.acquirerReference,
+    now,
+  });
+}
+
 /** `return_url` with `subscription_id` added to its query (D6). */
 function subscriptionReturnUrl(session: CheckoutSession): string {
   const url = new URL(session.return_url);
@@ -115,23 +140,7 @@ async function approvedSubscription(
 ): Promise<CheckoutOutcome> {
   const trial = (claimed.trial_days ?? 0) > 0;
   await recordForCustomer(deps, claimed, { ...cardholder, country: result.card.country }, (customer, now) => {
-    const charge = trial
-      ? null
-      : newCharge({
-          id: prefixedId('ch'),
-          developerId: claimed.developer_id,
-          mode: claimed.mode,
-          source: 'subscription',
-          paymentId: null,
-          customerId: customer.customerId,
-          amount: claimed.amount,
-          currency: claimed.currency,
-          description: claimed.description,
-          statementDescription: claimed.statement_descriptor,
-          card: result.card,
-          acquirerReference: result.acquirerReference,
-          now,
-        });
+    const charge = trial ? null : sessionCharge(claimed, result, customer.customerId, now);
     return completeSubscriptionCheckout(deps, {
       session: claimed,
       paid: {
@@ -162,21 +171,7 @@ async function approved(
   if (claimed.kind === 'subscription') return approvedSubscription(deps, claimed, result, cardholder);
   const email = cardholder.email.toLowerCase();
   await recordForCustomer(deps, claimed, { ...cardholder, country: result.card.country }, (customer, now) => {
-    const charge = newCharge({
-      id: prefixedId('ch'),
-      developerId: claimed.developer_id,
-      mode: claimed.mode,
-      source: 'checkout',
-      paymentId: claimed.payment_id,
-      customerId: customer.customerId,
-      amount: claimed.amount,
-      currency: claimed.currency,
-      description: claimed.description,
-      statementDescription: claimed.statement_descriptor,
-      card: result.card,
-      acquirerReference: result.acquirerReference,
-      now,
-    });
+    const charge = sessionCharge(claimed, result, customer.customerId, now);
     const event = paymentSucceeded.of(
       { developerId: claimed.developer_id, test: claimed.mode === 'test' },
       {

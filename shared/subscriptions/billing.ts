@@ -13,7 +13,6 @@ import type { Acquirer } from '../acquirer/acquirer.ts';
 import { newCharge } from '../charges/charge.ts';
 import { chargeEntity } from '../charges/repository.ts';
 import type { Deps } from '../db/deps.ts';
-import { keys } from '../db/keys.ts';
 import { eventWrite } from '../events/event.ts';
 import { subscriptionCanceled, subscriptionPaymentFailed, subscriptionRenewed } from './events.ts';
 import { periodAt } from './periods.ts';
@@ -22,6 +21,7 @@ import {
   dropStaleDue,
   dueSubscriptions,
   getSubscription,
+  planCountChange,
   saveSubscription,
 } from './repository.ts';
 import { dunningRetryDays, type Subscription, subscriptionView } from './subscription.ts';
@@ -39,19 +39,6 @@ function chargeIdFor(key: string): string {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
   const digest = createHash('sha256').update(`cobro renewal ${key}`).digest();
   return `ch_${Array.from(digest.subarray(0, 24), (byte) => alphabet[byte % alphabet.length]).join('')}`;
-}
-
-/** The plan's active count, one less (when the plan still exists). */
-function uncount(deps: Deps, subscription: Subscription) {
-  return {
-    Update: {
-      TableName: deps.table,
-      Key: keys.plan(subscription.developer_id, subscription.mode, subscription.plan_id),
-      UpdateExpression: 'SET subscriber_count = subscriber_count - :one',
-      ConditionExpression: 'attribute_exists(pk) AND subscriber_count > :zero',
-      ExpressionAttributeValues: { ':one': 1, ':zero': 0 },
-    },
-  };
 }
 
 /** The one step due for a subscription at `now`. */
@@ -175,7 +162,7 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
     subscription,
     after,
     [eventWrite(deps.table, failed), eventWrite(deps.table, canceled)],
-    [uncount(deps, subscription)],
+    [planCountChange(deps, subscription, -1)],
   );
   return saved ? 'canceled' : 'raced';
 }

@@ -192,3 +192,17 @@ export async function dropStaleDue(deps: Deps, ref: DueRef): Promise<void> {
     new DeleteCommand({ TableName: deps.table, Key: keys.billingDue(ref.subscription_id, ref.due_at) }),
   );
 }
+
+/** The plan's active count moved by `by`, as an optional transaction item (the plan may be gone). */
+export function planCountChange(deps: Deps, subscription: Subscription, by: 1 | -1): TransactItem {
+  return {
+    Update: {
+      TableName: deps.table,
+      Key: keys.plan(subscription.developer_id, subscription.mode, subscription.plan_id),
+      UpdateExpression: 'SET subscriber_count = subscriber_count + :by',
+      ConditionExpression:
+        by > 0 ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND subscriber_count > :zero',
+      ExpressionAttributeValues: { ':by': by, ...(by < 0 ? { ':zero': 0 } : {}) },
+    },
+  };
+}

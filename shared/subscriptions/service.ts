@@ -27,7 +27,13 @@ import {
   subscriptionCreated,
 } from './events.ts';
 import { periodAt } from './periods.ts';
-import { eachSubscription, getSubscription, saveSubscription, storeSubscription } from './repository.ts';
+import {
+  eachSubscription,
+  getSubscription,
+  planCountChange,
+  saveSubscription,
+  storeSubscription,
+} from './repository.ts';
 import type { CreateSubscriptionInput } from './schemas.ts';
 import {
   countedStatuses,
@@ -163,20 +169,6 @@ export async function planSubscriptions(deps: Deps, scope: Scope, planId: string
   return found;
 }
 
-/** The plan's active count moved by `by` (dropped when the plan is gone). */
-function countOnPlan(deps: Deps, subscription: Subscription, by: 1 | -1) {
-  return {
-    Update: {
-      TableName: deps.table,
-      Key: keys.plan(subscription.developer_id, subscription.mode, subscription.plan_id),
-      UpdateExpression: 'SET subscriber_count = subscriber_count + :by',
-      ConditionExpression:
-        by > 0 ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND subscriber_count > :zero',
-      ExpressionAttributeValues: { ':by': by, ...(by < 0 ? { ':zero': 0 } : {}) },
-    },
-  };
-}
-
 /**
  * Cancels a subscription (DELETE, or its plan's deletion): `canceled`, never billed again, its plan
  * counts one fewer, `subscription.canceled` stored. 409 when it already was (D12).
@@ -207,7 +199,7 @@ export async function cancelSubscription(
     );
     const counted = countedStatuses.includes(before.status);
     const optional = [
-      ...(counted ? [countOnPlan(deps, before, -1)] : []),
+      ...(counted ? [planCountChange(deps, before, -1)] : []),
       // A pending subscription's checkout page closes (as expired): nobody can pay for it any more.
       ...(before.status === 'pending' && before.checkout_token
         ? [
@@ -274,7 +266,7 @@ export async function activateSubscription(
     before,
     after,
     [eventWrite(deps.table, event)],
-    [countOnPlan(deps, before, 1)],
+    [planCountChange(deps, before, 1)],
   );
   return saved ? after : undefined;
 }
