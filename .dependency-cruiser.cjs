@@ -26,6 +26,7 @@ const areaOrder = [
   'products',
   'webhooks',
   'subscriptions',
+  'payment-links',
 ];
 const ports = ['db', 'events', 'mail', 'media', 'acquirer'];
 const notTest = '\\.test\\.ts$';

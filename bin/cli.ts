@@ -22,6 +22,7 @@ import { envNames } from '../shared/core/config.ts';
 import { HttpError } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';
 import { makeDeps } from '../shared/db/deps.ts';
+import { runLinkBilling } from '../shared/payment-links/billing.ts';
 import { runPayouts } from '../shared/payouts/run.ts';
 import { runBilling } from '../shared/subscriptions/billing.ts';
 import { deadLetters } from '../shared/webhooks/repository.ts';
@@ -47,9 +48,10 @@ commands:
 
   billing run [--now ISO8601] [--account ID]
       runs every recurring-billing step due at --now (default: now): renewals, trial ends
-      and retries of failed renewals (1, 3 and 5 days after; the third failed retry cancels);
-      --account limits it to one account's subscriptions. Prints a JSON summary. The
-      deployed stack runs it every 15 minutes.
+      and retries of failed renewals (1, 3 and 5 days after; the third failed retry cancels),
+      and recurring payment links (paid_period -> pending_period at next_date_of_payment,
+      pending_period unpaid 5 days -> defaulter); --account limits it to one account.
+      Prints a JSON summary. The deployed stack runs it every 15 minutes.
 
   payouts run [--now ISO8601]
       marks the live charges due at --now (default: now) as paid out (older than the
@@ -280,9 +282,12 @@ async function billingRun(args: string[]): Promise<void> {
     throw new UsageError('--account: an account id is a positive integer');
   await target(values['state-dir']);
   const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
-  console.log(
-    JSON.stringify(await runBilling(deps, now, account === undefined ? undefined : { developerId: account })),
-  );
+  const only = account === undefined ? undefined : { developerId: account };
+  const [subscriptions, paymentLinks] = await Promise.all([
+    runBilling(deps, now, only),
+    runLinkBilling(deps, now, only),
+  ]);
+  console.log(JSON.stringify({ ...subscriptions, payment_links: paymentLinks }));
 }
 
 async function searchReindex(args: string[]): Promise<void> {

@@ -6,8 +6,10 @@
 import { ChallengeFormSchema, formOf } from '../../shared/checkout/schemas.ts';
 import { pageDeps, submitChallenge } from '../../shared/checkout/submit-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
+import { linkPages } from '../../shared/payment-links/page.ts';
 
 const deps = pageDeps();
+deps.linkOwner = linkPages(deps);
 
 export const handler = publicEndpoint(({ params, body }) =>
   submitChallenge(deps, params.token, formOf(ChallengeFormSchema, body)),

@@ -2,8 +2,10 @@
 import { formOf, PayFormSchema } from '../../shared/checkout/schemas.ts';
 import { pageDeps, submitPayForm } from '../../shared/checkout/submit-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
+import { linkPages } from '../../shared/payment-links/page.ts';
 
 const deps = pageDeps();
+deps.linkOwner = linkPages(deps);
 
 export const handler = publicEndpoint(({ params, body }) =>
   submitPayForm(deps, params.token ?? '', formOf(PayFormSchema, body)),

@@ -6,6 +6,7 @@
 import { apiKeyRotated } from '../accounts/events.ts';
 import { chargeSucceeded } from '../charges/events.ts';
 import type { EventType } from '../events/event.ts';
+import { paymentLinkPaid } from '../payment-links/events.ts';
 import { paymentFailed, paymentSucceeded } from '../payments/events.ts';
 import { planDeleted } from '../plans/events.ts';
 import { refundCreated } from '../refunds/events.ts';
@@ -29,4 +30,5 @@ export const eventCatalogue: readonly EventType<unknown>[] = [
   subscriptionRenewed,
   subscriptionPaymentFailed,
   subscriptionCanceled,
+  paymentLinkPaid,
 ];

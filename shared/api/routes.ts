@@ -5,6 +5,7 @@ import { envNames } from '../core/config.ts';
 import { HealthSchema, OpenApiDocumentSchema } from '../core/envelopes.ts';
 import { customersRoutes } from '../customers/routes.ts';
 import { type Access, matchPath, type Route, routeTableOf } from '../http/route.ts';
+import { paymentLinksRoutes } from '../payment-links/routes.ts';
 import { paymentsRoutes } from '../payments/routes.ts';
 import { plansRoutes } from '../plans/routes.ts';
 import { productsRoutes } from '../products/routes.ts';
@@ -62,6 +63,7 @@ export const routes: readonly Route[] = [
   ...refundsRoutes,
   ...chargesRoutes,
   ...subscriptionsRoutes,
+  ...paymentLinksRoutes,
   ...webhooksRoutes(eventCatalogue.map((type) => type.type)),
   ...checkoutRoutes,
 ];

@@ -12,7 +12,7 @@ import type { ChargeView } from './schemas.ts';
 /** Live charges are paid out this long after they are made (D5); test charges never are. */
 export const payoutDelayDays = 2;
 
-export type ChargeSource = 'checkout' | 'legacy' | 'subscription';
+export type ChargeSource = 'checkout' | 'legacy' | 'subscription' | 'link';
 
 export interface Charge {
   id: string;

@@ -194,6 +194,36 @@ ${summary(s)}
   );
 }
 
+/** What a receipt shows of the charge: never more of the card than its brand and last 4 digits. */
+export interface ReceiptDetails {
+  reference: string;
+  paidAt: string;
+  cardBrand: string;
+  cardLast4: string;
+}
+
+/** The receipt a payment link's page answers once it is paid (D6). */
+export function receiptPage(s: PageSummary, receipt: ReceiptDetails): Page {
+  const card = [receipt.cardBrand, receipt.cardLast4 ? `ending in ${receipt.cardLast4}` : '']
+    .filter(Boolean)
+    .join(' ');
+  return page(
+    200,
+    'Payment receipt',
+    `<div class="card">
+${summary(s)}
+<h2>Payment received</h2>
+<p>Thank you: your payment was approved.</p>
+<dl>
+<dt>Reference</dt><dd>${escapeHtml(receipt.reference)}</dd>
+<dt>Date</dt><dd>${escapeHtml(receipt.paidAt.replace('T', ' ').slice(0, 19))} UTC</dd>
+${card ? `<dt>Card</dt><dd>${escapeHtml(card)}</dd>` : ''}
+</dl>
+<p><small>Keep this page as your receipt.</small></p>
+</div>`,
+  );
+}
+
 /** A session that can no longer be paid, for whatever reason, with the status that says why. */
 export function closedPage(s: PageSummary | undefined, status: number, title: string, message: string): Page {
   return page(

@@ -6,7 +6,7 @@
  */
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Charge } from '../charges/charge.ts';
 import { chargeEntity } from '../charges/repository.ts';
@@ -24,9 +24,8 @@ import {
   maxDeclines,
   type PendingChallenge,
   type SubscriptionPaid,
+  type TransactItem,
 } from './session.ts';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Another checkout created the customer with this e-mail first: look it up again and retry. */
 /** A checkout session, keyed by its token alone: the page knows nothing else. */
@@ -43,6 +42,9 @@ export async function createPayment(deps: Deps, payment: Payment, session: Check
 }
 
 export class CustomerTaken extends Error {}
+
+/** The items of the session's owner (a payment link) met a change since they were read: read again. */
+export class OwnerRaced extends Error {}
 
 /** The session was claimed, paid, locked or expired by the time this request wrote. */
 export class SessionUnavailable extends Error {
@@ -151,6 +153,7 @@ export async function recordDecline(
   reason: string,
   event: EventDetail<unknown> | null,
   now: Date,
+  extra: TransactItem[] = [],
 ): Promise<CheckoutSession> {
   const at = now.toISOString();
   try {
@@ -161,6 +164,7 @@ export async function recordDecline(
         ':one': 1,
       }),
       ...(event ? [eventWrite(deps.table, event)] : []),
+      ...extra,
     ]);
   } catch (error) {
     if (conditionFailedAt(error).includes(0))
@@ -230,6 +234,37 @@ export async function completeSubscriptionCheckout(
     const failed = conditionFailedAt(error);
     if (failed.includes(0)) throw new SessionUnavailable(await getSession(deps, session.token));
     if (failed.some((index) => index >= 1 && index < 1 + customer.writes.length)) throw new CustomerTaken();
+    throw error;
+  }
+}
+
+/**
+ * Records a paid payment link's page in one transaction: the session becomes paid (only from this
+ * request's claim), the charge and the customer (when new) written, with the link's own items.
+ */
+export async function completeLinkCheckout(
+  deps: Deps,
+  input: {
+    session: CheckoutSession;
+    charge: Charge;
+    customer: { writes: TransactItem[] };
+    owned: TransactItem[];
+    now: Date;
+  },
+): Promise<void> {
+  const { session, charge, customer, owned, now } = input;
+  try {
+    await transactWrite(deps, [
+      endClaim(deps, session, now.toISOString(), '#status = :paid', { ':paid': 'paid' }),
+      chargeEntity.create(deps.table, charge),
+      ...customer.writes,
+      ...owned,
+    ]);
+  } catch (error) {
+    const failed = conditionFailedAt(error);
+    if (failed.includes(0)) throw new SessionUnavailable(await getSession(deps, session.token));
+    if (failed.some((index) => index >= 2 && index < 2 + customer.writes.length)) throw new CustomerTaken();
+    if (failed.some((index) => index >= 2 + customer.writes.length)) throw new OwnerRaced();
     throw error;
   }
 }

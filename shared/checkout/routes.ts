@@ -42,10 +42,14 @@ export const checkoutRoutes: readonly Route[] = [
     operationId: 'submitCheckout',
     auth: false,
     access: { table: 'write' },
-    summary: 'Pay: the checkout form posts here (form-encoded); 303 to return_url on success',
+    summary:
+      'Pay: the checkout form posts here (form-encoded); 303 to return_url on success (a payment link: 200, its receipt)',
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {
-      200: { description: 'The card needs 3-D Secure: the challenge page', media: html },
+      200: {
+        description: 'The card needs 3-D Secure: the challenge page; or a paid payment link: its receipt',
+        media: html,
+      },
       303: paidRedirect,
     },
     errors: checkoutPostErrors,
@@ -72,7 +76,7 @@ export const checkoutRoutes: readonly Route[] = [
     summary: 'The answer to the 3-D Secure challenge (form-encoded)',
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {
-      200: { description: 'Another challenge', media: html },
+      200: { description: 'Another challenge; or a paid payment link: its receipt', media: html },
       303: paidRedirect,
     },
     errors: checkoutPostErrors,

@@ -11,7 +11,7 @@ import type {
   ChargeResult,
   DeclineReason,
 } from '../acquirer/acquirer.ts';
-import { newCharge } from '../charges/charge.ts';
+import { type Charge, newCharge } from '../charges/charge.ts';
 import { prefixedId } from '../core/ids.ts';
 import { customerByEmail, writeAfterCommit } from '../customers/repository.ts';
 import type { Deps } from '../db/deps.ts';
@@ -23,18 +23,41 @@ import {
   CustomerTaken,
   claimSession,
   completeCheckout,
+  completeLinkCheckout,
   completeSubscriptionCheckout,
   holdChallenge,
+  OwnerRaced,
   recordDecline,
 } from './repository.ts';
-import type { CheckoutSession } from './session.ts';
+import type { CheckoutSession, TransactItem } from './session.ts';
+
+/**
+ * What the area that owns payment links (above checkout) writes with each outcome of a link's
+ * page, in the same transaction: the link's new state, its payment log, its event.
+ */
+export interface LinkOwner {
+  paid(
+    session: CheckoutSession,
+    payment: { charge: Charge; customerId: string },
+    now: Date,
+  ): Promise<TransactItem[]>;
+  declined(session: CheckoutSession, reason: DeclineReason, now: Date): Promise<TransactItem[]>;
+}
 
 export interface CheckoutDeps extends Deps {
   acquirer: Acquirer;
+  /** Needed by a payment link's page only (the page functions wire it). */
+  linkOwner?: LinkOwner;
+}
+
+function linkOwnerOf(deps: CheckoutDeps): LinkOwner {
+  if (!deps.linkOwner) throw new Error('a payment link session needs CheckoutDeps.linkOwner');
+  return deps.linkOwner;
 }
 
 export type CheckoutOutcome =
   | { kind: 'paid'; redirect: string }
+  | { kind: 'receipt'; session: CheckoutSession; charge: Charge }
   | { kind: 'declined'; reason: DeclineReason; session: CheckoutSession }
   | { kind: 'challenge'; session: CheckoutSession };
 
@@ -102,13 +125,12 @@ function sessionCharge(
   customerId: string,
   now: Date,
 ) {
-  const subscription = claimed.kind === 'subscription';
   return newCharge({
     id: prefixedId('ch'),
     developerId: claimed.developer_id,
     mode: claimed.mode,
-    source: subscription ? 'subscription' : 'checkout',
-    paymentId: subscription ? null : claimed.payment_id,
+    source: claimed.kind === 'payment' ? 'checkout' : claimed.kind,
+    paymentId: claimed.kind === 'payment' ? claimed.payment_id : null,
     customerId,
     amount: claimed.amount,
     currency: claimed.currency,
@@ -162,6 +184,50 @@ async function approvedSubscription(
   return { kind: 'paid', redirect: subscriptionReturnUrl(claimed) };
 }
 
+/**
+ * A payment link's page approved: the session paid, the charge and the customer written, and the
+ * link's own items (its state, its log, `payment_link.paid`) in the same transaction. The page
+ * answers with a receipt.
+ */
+async function approvedLink(
+  deps: CheckoutDeps,
+  claimed: CheckoutSession,
+  result: Extract<ChargeResult, { status: 'approved' }>,
+  cardholder: { email: string; name: string },
+): Promise<CheckoutOutcome> {
+  const owner = linkOwnerOf(deps);
+  let recorded: Charge | undefined;
+  // The link's own items are conditioned on the link as read: a change of it in between (its
+  // owner's PUT) makes them read it again, still under this request's claim.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await recordForCustomer(
+        deps,
+        claimed,
+        { ...cardholder, country: result.card.country },
+        async (customer, now) => {
+          const charge = sessionCharge(claimed, result, customer.customerId, now);
+          recorded = charge;
+          const owned = await owner.paid(claimed, { charge, customerId: customer.customerId }, now);
+          await completeLinkCheckout(deps, {
+            session: claimed,
+            charge,
+            customer: { writes: customer.writes },
+            owned,
+            now,
+          });
+        },
+      );
+      break;
+    } catch (error) {
+      if (error instanceof OwnerRaced && attempt < 5) continue;
+      throw error;
+    }
+  }
+  if (!recorded) throw new Error('approvedLink recorded no charge');
+  return { kind: 'receipt', session: { ...claimed, status: 'paid', charging_until: null }, charge: recorded };
+}
+
 async function approved(
   deps: CheckoutDeps,
   claimed: CheckoutSession,
@@ -169,6 +235,7 @@ async function approved(
   cardholder: { email: string; name: string },
 ): Promise<CheckoutOutcome> {
   if (claimed.kind === 'subscription') return approvedSubscription(deps, claimed, result, cardholder);
+  if (claimed.kind === 'link') return approvedLink(deps, claimed, result, cardholder);
   const email = cardholder.email.toLowerCase();
   await recordForCustomer(deps, claimed, { ...cardholder, country: result.card.country }, (customer, now) => {
     const charge = sessionCharge(claimed, result, customer.customerId, now);
@@ -205,6 +272,11 @@ async function declined(
   const now = deps.clock();
   if (claimed.kind === 'subscription') {
     const session = await recordDecline(deps, claimed, reason, null, now);
+    return { kind: 'declined', reason, session };
+  }
+  if (claimed.kind === 'link') {
+    const logged = await linkOwnerOf(deps).declined(claimed, reason, now);
+    const session = await recordDecline(deps, claimed, reason, null, now, logged);
     return { kind: 'declined', reason, session };
   }
   // D11: every declined attempt is reported, with its reason, stored with the decline it reports.

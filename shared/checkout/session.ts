@@ -4,9 +4,12 @@
  * asks the acquirer, so a double submit charges once; `paid` is final. Five declines lock it and
  * 24 hours expire it.
  */
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../core/account.ts';
 import { randomToken } from '../core/ids.ts';
 import { checkoutTokenLength, type Payment } from '../payments/payment.ts';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** How long a checkout session can be paid (D6). */
 export const checkoutLifetimeHours = 24;
@@ -41,8 +44,11 @@ export interface CheckoutSession {
   token: string;
   developer_id: number;
   mode: Mode;
-  /** A payment's checkout, or a subscription's (D6): the first charge, or a card check for a trial. */
-  kind: 'payment' | 'subscription';
+  /**
+   * A payment's checkout, a subscription's (D6: the first charge, or a card check for a trial), or
+   * a payment link's page (paid once, or once per period for a recurring link).
+   */
+  kind: 'payment' | 'subscription' | 'link';
   /** The payment collected; empty for a subscription's session. */
   payment_id: string;
   /** The subscription started; null for a payment's session. */
@@ -51,6 +57,8 @@ export interface CheckoutSession {
   trial_days?: number;
   /** Set when a subscription's session is paid. */
   subscription_paid?: SubscriptionPaid | null;
+  /** The payment link this page collects for; absent for other kinds. */
+  link_id?: string;
   amount: number;
   currency: string;
   description: string;
@@ -83,9 +91,14 @@ export function sessionState(session: CheckoutSession, now: Date): SessionState 
   return 'open';
 }
 
+/**
+ * A payment link's page never expires by itself: the link decides when it can be paid (its status,
+ * `active`), and closes or reopens the page with it (shared/payment-links).
+ */
+export const linkOpenUntilMs = Date.UTC(9999, 11, 31);
+
 /** What every new session starts with: open, unclaimed, a CSRF token, 24 hours to pay. */
-function freshState(now: Date) {
-  const expires = now.getTime() + checkoutLifetimeHours * 3_600_000;
+function freshState(now: Date, expires = now.getTime() + checkoutLifetimeHours * 3_600_000) {
   return {
     status: 'open' as const,
     declines: 0,
@@ -152,3 +165,50 @@ export function newSubscriptionSession(
     ...freshState(now),
   };
 }
+
+/** The page of a payment link: open until the link closes it. */
+export function newLinkSession(
+  link: {
+    id: string;
+    developer_id: number;
+    mode: Mode;
+    amount: number;
+    currency: string;
+    description: string;
+  },
+  merchant: { name: string; statementDescriptor: string },
+  customerEmail: string | null,
+  now: Date,
+): CheckoutSession {
+  return {
+    token: randomToken(checkoutTokenLength),
+    developer_id: link.developer_id,
+    mode: link.mode,
+    kind: 'link',
+    payment_id: '',
+    link_id: link.id,
+    amount: link.amount,
+    currency: link.currency,
+    description: link.description,
+    items: [],
+    merchant_name: merchant.name,
+    statement_descriptor: merchant.statementDescriptor,
+    return_url: '',
+    customer_email: customerEmail,
+    ...freshState(now, linkOpenUntilMs),
+  };
+}
+
+/**
+ * The fields that make a session payable again (a recurring link's next period, a link reopened by
+ * its owner): open, no declines, no claim or challenge, a new CSRF token, open until closed.
+ */
+export const reopenedState = () => ({
+  status: 'open' as const,
+  declines: 0,
+  csrf: randomToken(32),
+  charging_until: null,
+  challenge: null,
+  last_decline: null,
+  expires_at_ms: linkOpenUntilMs,
+});

@@ -17,20 +17,32 @@ import { csrfMatches, isCheckoutToken, pageAnswer, pageUrl, redirectAnswer, sess
 import { challengePage, closedPage, unknownPage } from './pages.ts';
 import { SessionUnavailable } from './repository.ts';
 import type { PostedChallengeForm, PostedPayForm } from './schemas.ts';
-import { answerChallenge, type CheckoutDeps, payWithCard } from './service.ts';
+import { answerChallenge, type CheckoutDeps, type LinkOwner, payWithCard } from './service.ts';
 import type { CheckoutSession } from './session.ts';
-import { cardProblemsText, closedPageFor, declinedPage, pageFor, retryPage, summaryOf } from './views.ts';
+import {
+  cardProblemsText,
+  closedPageFor,
+  declinedPage,
+  pageFor,
+  receiptFor,
+  retryPage,
+  summaryOf,
+} from './views.ts';
 
 export interface PageDeps extends CheckoutDeps {
   /** The stage's public base URL, where the pages post to. */
   baseUrl: string;
 }
 
-/** What the checkout's page functions run with, in Lambda or the local stack. */
-export const pageDeps = (): PageDeps => ({
+/**
+ * What the checkout's page functions run with, in Lambda or the local stack; `linkOwner` is the
+ * payment links area's part of a link's page (wired by the functions, which sit above both).
+ */
+export const pageDeps = (linkOwner?: LinkOwner): PageDeps => ({
   ...makeDeps(),
   acquirer: configuredAcquirer(),
   baseUrl: publicBaseUrl(),
+  ...(linkOwner ? { linkOwner } : {}),
 });
 
 type Context = { url: string };
@@ -55,6 +67,7 @@ async function pay(
   try {
     const outcome = await payWithCard(deps, token, { card, email: keep.email, csrf });
     if (outcome.kind === 'paid') return redirectAnswer(outcome.redirect);
+    if (outcome.kind === 'receipt') return pageAnswer(receiptFor(outcome.session, outcome.charge));
     if (outcome.kind === 'challenge') {
       return pageAnswer(
         challengePage(summaryOf(outcome.session), {
@@ -140,6 +153,7 @@ export async function submitChallenge(
   try {
     const result = await answerChallenge(deps, session, outcome);
     if (result.kind === 'paid') return redirectAnswer(result.redirect);
+    if (result.kind === 'receipt') return pageAnswer(receiptFor(result.session, result.charge));
     if (result.kind === 'challenge') return pageAnswer(pageFor(result.session, deps.clock(), context));
     return pageAnswer(declinedPage(result.session, deps.clock(), context, result.reason, keep));
   } catch (error) {

@@ -2,7 +2,16 @@
 
 import type { DeclineReason } from '../acquirer/acquirer.ts';
 import type { CardProblem } from '../acquirer/cards.ts';
-import { challengePage, closedPage, type Page, type PageSummary, type PayForm, payPage } from './pages.ts';
+import type { Charge } from '../charges/charge.ts';
+import {
+  challengePage,
+  closedPage,
+  type Page,
+  type PageSummary,
+  type PayForm,
+  payPage,
+  receiptPage,
+} from './pages.ts';
 import { type CheckoutSession, sessionState } from './session.ts';
 
 export const declineMessages: Record<DeclineReason, string> = {
@@ -87,6 +96,14 @@ export function closedPageFor(session: CheckoutSession, now: Date, onSubmit: boo
         'Too many attempts were declined. Ask the merchant for a new payment link.',
       );
     case 'expired':
+      // A payment link's page closes when its link stops taking payments (status, active, deleted).
+      if (session.kind === 'link')
+        return closedPage(
+          summary,
+          410,
+          'Payment link unavailable',
+          'This payment link is not taking payments now. Ask the merchant about it.',
+        );
       return closedPage(
         summary,
         410,
@@ -140,3 +157,12 @@ export function declinedPage(
   }
   return retryPage(session, context, 402, declineMessages[reason], keep);
 }
+
+/** The receipt of a paid payment link's page: the charge's reference, date and card. */
+export const receiptFor = (session: CheckoutSession, charge: Charge): Page =>
+  receiptPage(summaryOf(session), {
+    reference: charge.id,
+    paidAt: charge.created_at,
+    cardBrand: charge.card.brand,
+    cardLast4: charge.card.last4,
+  });

@@ -11,7 +11,7 @@ export function randomToken(length: number): string {
 }
 
 /** A prefixed identifier such as `evt_…`, `pay_…`, `ch_…`. */
-export function prefixedId(prefix: 'evt' | 'pay' | 'ch' | 'sub' | 'we' | 're' | 'del'): string {
+export function prefixedId(prefix: 'evt' | 'pay' | 'ch' | 'sub' | 'we' | 're' | 'del' | 'plog'): string {
   return `${prefix}_${randomToken(24)}`;
 }
 

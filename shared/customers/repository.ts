@@ -154,6 +154,22 @@ export async function customerByEmail(
   };
 }
 
+/** The id of the customer with this e-mail in the account and mode (strongly consistent), if any. */
+export async function customerIdByEmail(
+  deps: Deps,
+  scope: Scope,
+  email: string,
+): Promise<string | undefined> {
+  const found = await deps.db.send(
+    new GetCommand({
+      TableName: deps.table,
+      Key: keys.customerEmail(scope.developerId, scope.mode, email),
+      ConsistentRead: true,
+    }),
+  );
+  return found.Item ? String(found.Item.customer_id) : undefined;
+}
+
 /** Writes index entries left out of a committed transaction (customerByEmail's afterCommit). */
 export async function writeAfterCommit(deps: Deps, writes: TransactItem[]): Promise<void> {
   if (writes.length) await writeWithIndex(deps, [], writes);

@@ -244,6 +244,33 @@ export const keys = {
   }),
   billingDuePartition: (shard: number) => `DUE#BILLING#${shard}`,
 
+  /** A payment link; its payment log entries share its partition (one Query reads both). */
+  paymentLink: (developerId: number, mode: Mode, linkId: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#LINK#${linkId}`,
+    sk: 'LINK',
+  }),
+  paymentLinkLog: (developerId: number, mode: Mode, linkId: string, at: string, logId: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#LINK#${linkId}`,
+    sk: `LOG#${at}#${logId}`,
+  }),
+  paymentLinkInList: (developerId: number, mode: Mode, createdAt: string, linkId: string): ListKey => ({
+    gsi1pk: `${scope(developerId, mode)}#LINKS`,
+    gsi1sk: `LINK#${createdAt}#${linkId}`,
+  }),
+  /** How many payment links the account has in a mode; sorts after them in gsi1 (as planCount). */
+  paymentLinkCount: (developerId: number, mode: Mode): ItemKey & ListKey => ({
+    pk: `${scope(developerId, mode)}#LINKS`,
+    sk: 'COUNT',
+    gsi1pk: `${scope(developerId, mode)}#LINKS`,
+    gsi1sk: 'LINK~COUNT',
+  }),
+  /** A recurring payment link's next step (D14), by due time, spread over `dueShards` partitions. */
+  linkDue: (linkId: string, dueAt: string): ItemKey => ({
+    pk: `DUE#LINK#${shardOf(linkId, dueShards)}`,
+    sk: `${dueAt}#${linkId}`,
+  }),
+  linkDuePartition: (shard: number) => `DUE#LINK#${shard}`,
+
   /**
    * A webhook endpoint (`we_…`). Its partition also holds its delivery tasks (one per event and
    * round of sending), so an endpoint and its work are read together.

@@ -672,6 +672,37 @@ describe('every route answers as the document says', () => {
     );
   });
 
+  it('payment links: create (with and without customers), list, get, update and delete', async () => {
+    const base = '/v1/payment-links/';
+    const one = '/v1/payment-links/{id}/';
+    const created = await api('POST', base, { auth, body: { description: 'Docs', amount: '5.00' } });
+    expectAnswer('POST', base, created);
+    expectAnswer(
+      'POST',
+      base,
+      await api('POST', base, {
+        auth,
+        body: {
+          description: 'Docs',
+          amount: 5,
+          customers: [{ first_name: 'Doc', last_name: 'Reader', email: `docs-${Date.now()}@example.com` }],
+        },
+      }),
+    );
+    expectError('POST', base, await api('POST', base, { auth, body: { amount: '5.00' } }), 406);
+    expectError('POST', base, await api('POST', base, { auth, body: { description: 'x' } }), 400);
+    const id = created.json.data.id as string;
+    expectAnswer('GET', base, await api('GET', `${base}?page_size=2`, { auth }));
+    expectAnswer('GET', one, await api('GET', `${base}${id}/`, { auth }));
+    expectError('GET', one, await api('GET', `${base}00000000-0000-4000-8000-000000000000/`, { auth }), 404);
+    expectAnswer('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { recurring: true } }));
+    expectError('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { status: 'nope' } }), 400);
+    expectAnswer('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { status: 'paid' } }));
+    expectError('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { active: false } }), 406);
+    expectAnswer('DELETE', one, await api('DELETE', `${base}${id}/`, { auth }));
+    expectError('DELETE', one, await api('DELETE', `${base}${id}/`, { auth }), 404);
+  });
+
   it('exercised every route of the table', () => {
     const missed = routes.filter((route) => !exercised.has(route)).map((r) => `${r.method} ${r.path}`);
     expect(missed).toEqual([]);

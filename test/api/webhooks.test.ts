@@ -226,7 +226,7 @@ describe('delivery (D11): every event type there is, signed and verified', () =>
     endpoint = await register(account);
   });
 
-  it('a checkout payment, a decline, a refund, a legacy charge, a plan deletion, a key rotation, renewals and dunning', async () => {
+  it('a checkout payment, a decline, a refund, a legacy charge, a plan deletion, a key rotation, renewals, dunning and a paid payment link', async () => {
     const auth = apiKey(account.testKey);
     const paid = await payThroughCheckout(auth);
     const declined = await createPayment(auth);
@@ -270,6 +270,13 @@ describe('delivery (D11): every event type there is, signed and verified', () =>
     });
     expect(started.status, started.text).toBe(201);
     expect((await submitCard(started.json.data.checkout_url)).status).toBe(303);
+    // A payment link paid on its page.
+    const link = await api('POST', '/v1/payment-links/', {
+      auth,
+      body: { description: 'Hooks link', amount: '3.00' },
+    });
+    expect(link.status, link.text).toBe(201);
+    expect((await submitCard(link.json.data.link)).status).toBe(200);
     // The billing step's events: a renewal, and a card that declines renewals until canceled.
     const renewing = await subscribe({ account, planId: 'a-plan', anchor: '2031-01-15T00:00:00.000Z' });
     const declining = await subscribe({

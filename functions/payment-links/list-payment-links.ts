@@ -1,0 +1,18 @@
+/** GET /v1/payment-links/: Envelope B, newest first (D9: page_size default 10, max 100). */
+import { validate } from '../../shared/core/validation.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
+import { endpoint } from '../../shared/http/endpoint.ts';
+import { LinkListQuerySchema } from '../../shared/payment-links/schemas.ts';
+import { linkList } from '../../shared/payment-links/service.ts';
+
+const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
+
+export const handler = endpoint(async ({ query, account, mode }) => ({
+  status: 200,
+  body: await linkList(
+    deps,
+    { developerId: account.developerId, mode },
+    validate(LinkListQuerySchema, query).page,
+  ),
+}));

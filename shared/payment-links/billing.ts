@@ -1,0 +1,100 @@
+/**
+ * The recurring payment links' part of the billing step (D14), found by due time in the link due
+ * index, never by scanning: a `paid_period` link whose `next_date_of_payment` has come becomes
+ * `pending_period` (its page reopens for the new period) and its next date moves a month on; a
+ * `pending_period` link unpaid 5 days after the date that fell due becomes `defaulter`. Each step
+ * is one transaction conditioned on the version read, so concurrent runs step a link once.
+ */
+import type { Deps } from '../db/deps.ts';
+import { type LinkStatus, monthsAfter, type PaymentLink, revised } from './link.ts';
+import {
+  dropStaleLinkDue,
+  dueLinks,
+  getLink,
+  type LinkDueRef,
+  PageBusy,
+  pageWrite,
+  saveLink,
+} from './repository.ts';
+
+export type LinkStepOutcome = 'pending_period' | 'defaulter' | 'not_due' | 'raced';
+
+/** The one step due for a link at `now`. */
+export async function linkStep(deps: Deps, ref: LinkDueRef, now: Date): Promise<LinkStepOutcome> {
+  const link = await getLink(deps, { developerId: ref.developer_id, mode: ref.mode }, ref.link_id);
+  if (!link || link.due_at !== ref.due_at) {
+    await dropStaleLinkDue(deps, ref);
+    return 'not_due';
+  }
+  if (Date.parse(ref.due_at) > now.getTime()) return 'not_due';
+  if (link.status === 'paid_period' && link.next_date_of_payment) {
+    const months = link.months_from_anchor + 1;
+    const after = revised(
+      {
+        ...link,
+        status: 'pending_period' as LinkStatus,
+        period_due_at: link.next_date_of_payment,
+        date_anchor: link.date_anchor ?? link.next_date_of_payment,
+        months_from_anchor: link.date_anchor ? months : 1,
+        next_date_of_payment: link.date_anchor
+          ? monthsAfter(link.date_anchor, months)
+          : monthsAfter(link.next_date_of_payment, 1),
+      },
+      now,
+    );
+    // The page takes the new period's payment: open again, declines forgotten.
+    const saved = await saveLinkStep(deps, link, after, [pageWrite(deps.table, after, now, 'reopen')]);
+    return saved ? 'pending_period' : 'raced';
+  }
+  if (link.status === 'pending_period') {
+    const after: PaymentLink = revised({ ...link, status: 'defaulter' }, now);
+    return (await saveLinkStep(deps, link, after, [])) ? 'defaulter' : 'raced';
+  }
+  await dropStaleLinkDue(deps, ref);
+  return 'not_due';
+}
+
+/** A step's write; a page held by a payment under way refuses it, and the next run tries again. */
+async function saveLinkStep(
+  deps: Deps,
+  before: PaymentLink,
+  after: PaymentLink,
+  extra: Parameters<typeof saveLink>[3],
+) {
+  try {
+    return await saveLink(deps, before, after, extra, extra.length ? 0 : undefined);
+  } catch (error) {
+    if (error instanceof PageBusy) return false;
+    throw error;
+  }
+}
+
+const pageLimit = 1_000;
+const lanes = 16;
+
+/** Every link step due at `now` (of one account with `only`): a summary of what was done. */
+export async function runLinkBilling(deps: Deps, now: Date, only?: { developerId: number }) {
+  const outcomes: Record<LinkStepOutcome, number> = { pending_period: 0, defaulter: 0, not_due: 0, raced: 0 };
+  let seen = 0;
+  for (;;) {
+    const due = (await dueLinks(deps, now, pageLimit)).filter(
+      (ref) => !only || ref.developer_id === only.developerId,
+    );
+    if (due.length === 0) break;
+    seen += due.length;
+    const before = outcomes.pending_period + outcomes.defaulter + outcomes.not_due;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: lanes }, async () => {
+        while (next < due.length) {
+          const ref = due[next++] as LinkDueRef;
+          outcomes[await linkStep(deps, ref, now)] += 1;
+        }
+      }),
+    );
+    // A link stepped to `pending_period` may be due again at once (its defaulter time passed too):
+    // read again; a page with nothing done by this run ends it.
+    if (outcomes.pending_period + outcomes.defaulter + outcomes.not_due === before) break;
+  }
+  return { due: seen, ...outcomes };
+}

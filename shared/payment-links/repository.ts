@@ -1,0 +1,270 @@
+/**
+ * Payment links in the single table: the record (listed and counted in gsi1), its payment log in
+ * its own partition, and its entry in the link due index (DUE#LINK#shard, by due time) that the
+ * billing step reads. Every change of a link is one transaction conditioned on the version read,
+ * with its due entry and, when the link starts or stops taking payments, its checkout page.
+ */
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { linkOpenUntilMs, reopenedState, type TransactItem } from '../checkout/session.ts';
+import type { Scope } from '../core/account.ts';
+import type { PageRequest } from '../core/pagination.ts';
+import type { Deps } from '../db/deps.ts';
+import { defineEntity } from '../db/entity.ts';
+import { getRecord, queryEach, recordOf } from '../db/items.ts';
+import { dueShards, keys } from '../db/keys.ts';
+import { countedList, countedPage, countUpdate } from '../db/lists.ts';
+import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import type { LinkLog, PaymentLink } from './link.ts';
+
+export const linkEntity = defineEntity<PaymentLink>('payment_link', (link) => ({
+  ...keys.paymentLink(link.developer_id, link.mode, link.id),
+  ...keys.paymentLinkInList(link.developer_id, link.mode, link.created_at, link.id),
+}));
+
+const linkList = (scope: Scope) =>
+  countedList(keys.paymentLinkCount(scope.developerId, scope.mode), 'payment_link', 'LINK');
+
+/** How many log entries the single view shows (the newest). */
+export const shownLogs = 100;
+
+export const linkCountUpdate = (deps: Deps, scope: Scope, by: number, now: string) =>
+  countUpdate(deps, linkList(scope), scope, by, now);
+
+/** The log entry of one payment attempt, as a transaction item. */
+export function logWrite(table: string, scope: Scope, log: LinkLog): TransactItem {
+  return {
+    Put: {
+      TableName: table,
+      Item: {
+        ...keys.paymentLinkLog(scope.developerId, scope.mode, log.link_id, log.created_at, log.id),
+        entity: 'payment_link_log',
+        developer_id: scope.developerId,
+        mode: scope.mode,
+        ...log,
+      },
+    },
+  };
+}
+
+function dueEntry(table: string, link: PaymentLink): TransactItem[] {
+  if (!link.due_at) return [];
+  return [
+    {
+      Put: {
+        TableName: table,
+        Item: {
+          ...keys.linkDue(link.id, link.due_at),
+          entity: 'link_due',
+          developer_id: link.developer_id,
+          mode: link.mode,
+          link_id: link.id,
+          due_at: link.due_at,
+        },
+      },
+    },
+  ];
+}
+
+/**
+ * The link's page made to match a change of the link: reopened when it starts taking payments
+ * (a new period, or reopened by its owner: no declines, a new CSRF token), closed when it stops,
+ * its customer's e-mail kept in step. Refused while a payment holds the page, so a payment is
+ * never cut off half way.
+ */
+export function pageWrite(table: string, link: PaymentLink, now: Date, change: 'reopen' | 'close' | 'keep') {
+  const values: Record<string, unknown> = {
+    ':now': now.toISOString(),
+    ':ms': now.getTime(),
+    ':charging': 'charging',
+    ':email': link.customer_email,
+  };
+  let set = 'customer_email = :email, updated_at = :now';
+  if (change === 'reopen') {
+    const state = reopenedState();
+    set +=
+      ', #status = :open, declines = :zero, csrf = :csrf, charging_until = :none, challenge = :none, last_decline = :none, expires_at_ms = :until';
+    Object.assign(values, {
+      ':open': state.status,
+      ':zero': 0,
+      ':csrf': state.csrf,
+      ':none': null,
+      ':until': linkOpenUntilMs,
+    });
+  } else if (change === 'close') {
+    set += ', expires_at_ms = :ms';
+  }
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.checkout(link.token),
+      UpdateExpression: `SET ${set}`,
+      ConditionExpression: 'attribute_exists(pk) AND NOT (#status = :charging AND charging_until > :ms)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: values,
+    },
+  } satisfies TransactItem;
+}
+
+/** A payment of the page is under way (its claim holds): the change must wait. */
+export class PageBusy extends Error {}
+
+/** Stores new links (with their pages, made by the caller) and counts them, in one transaction. */
+export async function storeLinks(deps: Deps, scope: Scope, links: PaymentLink[], pages: TransactItem[]) {
+  await transactWrite(deps, [
+    ...links.map((link) => linkEntity.create(deps.table, link)),
+    ...links.flatMap((link) => dueEntry(deps.table, link)),
+    ...pages,
+    linkCountUpdate(deps, scope, links.length, links[0]?.created_at ?? new Date().toISOString()),
+  ]);
+}
+
+export function getLink(deps: Deps, scope: Scope, id: string): Promise<PaymentLink | undefined> {
+  return getRecord<PaymentLink>(deps, keys.paymentLink(scope.developerId, scope.mode, id));
+}
+
+/** The link and its newest payment log entries, read at once. */
+export async function getLinkWithLogs(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+): Promise<{ link: PaymentLink; logs: LinkLog[] } | undefined> {
+  const { pk } = keys.paymentLink(scope.developerId, scope.mode, id);
+  const [link, logs] = await Promise.all([
+    getLink(deps, scope, id),
+    deps.db.send(
+      new QueryCommand({
+        TableName: deps.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
+        ExpressionAttributeValues: { ':pk': pk, ':log': 'LOG#' },
+        ScanIndexForward: false,
+        Limit: shownLogs,
+      }),
+    ),
+  ]);
+  if (!link) return undefined;
+  return { link, logs: (logs.Items ?? []).map((item) => recordOf<LinkLog>(item)) };
+}
+
+/** A page of the account's links, newest first, with their count. */
+export async function listLinks(deps: Deps, scope: Scope, page: PageRequest) {
+  return countedPage<PaymentLink>(deps, linkList(scope), page);
+}
+
+/**
+ * Replaces `before` with `after` (and its due entry) with `extra` items, in one transaction
+ * conditioned on `before`'s version. False when another writer changed the link first; PageBusy
+ * when the page item (`pageAt`, an index into `extra`) refused because a payment holds it.
+ */
+export async function saveLink(
+  deps: Deps,
+  before: PaymentLink,
+  after: PaymentLink,
+  extra: TransactItem[],
+  pageAt?: number,
+): Promise<boolean> {
+  const items = linkWrites(deps.table, before, after);
+  try {
+    await transactWrite(deps, [...items, ...extra]);
+    return true;
+  } catch (error) {
+    const failed = conditionFailedAt(error);
+    if (failed.includes(0)) return false;
+    if (pageAt !== undefined && failed.includes(items.length + pageAt)) throw new PageBusy();
+    throw error;
+  }
+}
+
+/** The transaction items of `saveLink` for a caller that writes them in its own transaction. */
+export function linkWrites(table: string, before: PaymentLink, after: PaymentLink): TransactItem[] {
+  return [
+    {
+      Put: {
+        TableName: table,
+        Item: linkEntity.item(after),
+        ConditionExpression: 'version = :read',
+        ExpressionAttributeValues: { ':read': before.version },
+      },
+    },
+    ...(before.due_at && before.due_at !== after.due_at
+      ? [{ Delete: { TableName: table, Key: keys.linkDue(before.id, before.due_at) } }]
+      : []),
+    ...(before.due_at !== after.due_at ? dueEntry(table, after) : []),
+  ];
+}
+
+/** Deletes a link, its due entry and its page (not while a payment holds the page), uncounted. */
+export async function removeLink(deps: Deps, scope: Scope, link: PaymentLink, now: Date): Promise<boolean> {
+  try {
+    await transactWrite(deps, [
+      {
+        Delete: {
+          TableName: deps.table,
+          Key: keys.paymentLink(scope.developerId, scope.mode, link.id),
+          ConditionExpression: 'version = :read',
+          ExpressionAttributeValues: { ':read': link.version },
+        },
+      },
+      {
+        Delete: {
+          TableName: deps.table,
+          Key: keys.checkout(link.token),
+          ConditionExpression: 'NOT (#status = :charging AND charging_until > :ms)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':charging': 'charging', ':ms': now.getTime() },
+        },
+      },
+      ...(link.due_at
+        ? [{ Delete: { TableName: deps.table, Key: keys.linkDue(link.id, link.due_at) } }]
+        : []),
+      linkCountUpdate(deps, scope, -1, now.toISOString()),
+    ]);
+    return true;
+  } catch (error) {
+    const failed = conditionFailedAt(error);
+    if (failed.includes(0)) return false;
+    if (failed.includes(1)) throw new PageBusy();
+    throw error;
+  }
+}
+
+/** What a due entry points at. */
+export interface LinkDueRef {
+  developer_id: number;
+  mode: Scope['mode'];
+  link_id: string;
+  due_at: string;
+}
+
+/** Due entries at `now` (at most `limit` per shard), oldest first. */
+export async function dueLinks(deps: Deps, now: Date, limit: number): Promise<LinkDueRef[]> {
+  const found = await Promise.all(
+    Array.from({ length: dueShards }, async (_, shard) => {
+      const refs: LinkDueRef[] = [];
+      await queryEach(
+        deps,
+        {
+          // `~` sorts after `#<id>`: an entry due at exactly `now` is due (D14).
+          KeyConditionExpression: 'pk = :pk AND sk <= :until',
+          ExpressionAttributeValues: {
+            ':pk': keys.linkDuePartition(shard),
+            ':until': `${now.toISOString()}~`,
+          },
+        },
+        (item) => {
+          refs.push(item as unknown as LinkDueRef);
+          return refs.length < limit;
+        },
+        () => limit - refs.length,
+      );
+      return refs;
+    }),
+  );
+  return found.flat();
+}
+
+/** Removes a due entry that no longer matches its link. */
+export async function dropStaleLinkDue(deps: Deps, ref: LinkDueRef): Promise<void> {
+  await deps.db.send(
+    new DeleteCommand({ TableName: deps.table, Key: keys.linkDue(ref.link_id, ref.due_at) }),
+  );
+}

@@ -1,0 +1,93 @@
+/** The payment links area's routes (assembled with the others in shared/api/routes.ts). */
+import * as v from 'valibot';
+import { linkedPageSchema, MessageSchema, messageEnvelope } from '../core/envelopes.ts';
+import type { Route } from '../http/route.ts';
+import { LinkListItemSchema, LinkViewSchema } from './link.ts';
+import {
+  CreatedCustomerLinkSchema,
+  CreatedLinkSchema,
+  CreatePaymentLinkSchema,
+  LinkListQuerySchema,
+  UpdatePaymentLinkSchema,
+} from './schemas.ts';
+
+const notFound = {
+  404: { description: 'No such payment link in this account and mode', body: 'MessageEnvelope' },
+} as const;
+
+export const paymentLinksRoutes: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/payment-links/',
+    handler: 'functions/payment-links/create-payment-link.ts',
+    operationId: 'createPaymentLink',
+    auth: true,
+    access: { table: 'write' },
+    summary:
+      'A payment link (its page is a hosted checkout), or one per customer; customers by id, or found or created by e-mail',
+    body: CreatePaymentLinkSchema,
+    answers: {
+      201: {
+        description: 'Created: `data` {id, link}, or an array of {id, customer, customer_name, link}',
+        json: messageEnvelope(v.union([CreatedLinkSchema, v.array(CreatedCustomerLinkSchema)])),
+      },
+    },
+    errors: {
+      406: { description: 'No description: title Missing Data', body: 'MessageEnvelope' },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/payment-links/',
+    handler: 'functions/payment-links/list-payment-links.ts',
+    operationId: 'listPaymentLinks',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'Payment links, newest first, in Envelope B (`amount` a decimal string)',
+    query: LinkListQuerySchema,
+    answers: { 200: { description: 'Envelope B', json: linkedPageSchema(LinkListItemSchema) } },
+  },
+  {
+    method: 'GET',
+    path: '/v1/payment-links/{id}/',
+    handler: 'functions/payment-links/get-payment-link.ts',
+    operationId: 'getPaymentLink',
+    auth: true,
+    access: { table: 'read' },
+    summary:
+      'A payment link (`amount` a number) with its `payment_logs`: every payment attempt, newest first',
+    answers: { 200: { description: 'The payment link', json: LinkViewSchema } },
+    errors: notFound,
+  },
+  {
+    method: 'PUT',
+    path: '/v1/payment-links/{id}/',
+    handler: 'functions/payment-links/update-payment-link.ts',
+    operationId: 'updatePaymentLink',
+    auth: true,
+    access: { table: 'write' },
+    summary:
+      'Change product, customer, active, recurring, next_date_of_payment or status; a paid link cannot be modified (406)',
+    body: UpdatePaymentLinkSchema,
+    answers: { 200: { description: 'Updated; data is the link', json: messageEnvelope(LinkListItemSchema) } },
+    errors: {
+      ...notFound,
+      406: { description: 'The link is paid', body: 'MessageEnvelope' },
+      409: { description: 'A payment of the link is under way', body: 'MessageEnvelope' },
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/payment-links/{id}/',
+    handler: 'functions/payment-links/delete-payment-link.ts',
+    operationId: 'deletePaymentLink',
+    auth: true,
+    access: { table: 'write' },
+    summary: 'Delete a payment link: its page stops taking payments; its charges stay',
+    answers: { 200: { description: 'Deleted', json: MessageSchema } },
+    errors: {
+      ...notFound,
+      409: { description: 'A payment of the link is under way', body: 'MessageEnvelope' },
+    },
+  },
+];

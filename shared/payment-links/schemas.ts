@@ -1,0 +1,96 @@
+/** Request schemas of the payment links API (interface "Payment links", D10, D12). */
+import * as v from 'valibot';
+import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import { pageParameters, pageRequestOf } from '../core/pagination.ts';
+import { booleanField, maxEmailLength, textField } from '../core/validation.ts';
+import { customerLimits } from '../customers/schemas.ts';
+import { linkStatuses } from './link.ts';
+
+export const linkLimits = { description: 300, customers: 25, id: 100 } as const;
+
+const id = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(linkLimits.id));
+
+/**
+ * A customer of a new link: an id (a string, or `id`/`customer`), or `first_name`, `last_name` and
+ * `email` together (a customer with that e-mail is reused, or created).
+ */
+const CustomerRefSchema = v.union([
+  id,
+  v.strictObject({
+    id: v.optional(v.nullable(id)),
+    customer: v.optional(v.nullable(id)),
+    first_name: v.optional(v.nullable(textField(customerLimits.name, { allowEmpty: true }))),
+    last_name: v.optional(v.nullable(textField(customerLimits.name, { allowEmpty: true }))),
+    email: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(maxEmailLength), v.toLowerCase()))),
+  }),
+]);
+export type CustomerRef = v.InferOutput<typeof CustomerRefSchema>;
+
+export const CreatePaymentLinkSchema = v.strictObject({
+  description: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1),
+    v.maxLength(linkLimits.description),
+    v.description('What the customer pays for; shown on the link page. Missing: 406 Missing Data.'),
+  ),
+  amount: v.pipe(
+    v.union([v.string(), v.number()], 'amount'),
+    v.description(
+      'Decimal in major units, a string ("10.50") or a JSON number, at the currency precision; at least the equivalent of USD 1.00.',
+    ),
+  ),
+  currency: v.optional(
+    v.pipe(
+      v.string('currency'),
+      v.trim(),
+      v.toUpperCase(),
+      v.check((code) => findCurrency(code) !== undefined, 'currency'),
+      v.description(`One of ${currencyCodes.join(', ')} (default USD).`),
+    ),
+    'USD',
+  ),
+  customers: v.optional(
+    v.pipe(
+      v.array(CustomerRefSchema),
+      v.maxLength(linkLimits.customers),
+      v.description(
+        `Up to ${linkLimits.customers} customers, one link each: ids, or objects with id, customer, or first_name, last_name and email.`,
+      ),
+    ),
+    [],
+  ),
+  test: v.optional(booleanField()),
+  is_test: v.optional(booleanField()),
+});
+export type CreatePaymentLinkInput = v.InferOutput<typeof CreatePaymentLinkSchema>;
+
+export const UpdatePaymentLinkSchema = v.strictObject({
+  product: v.optional(v.nullable(id)),
+  customer: v.optional(v.nullable(id)),
+  active: v.optional(booleanField()),
+  recurring: v.optional(booleanField()),
+  next_date_of_payment: v.optional(
+    v.nullable(v.pipe(v.string(), v.maxLength(40), v.description('`YYYY-MM-DD HH:MM:SS`, UTC.'))),
+  ),
+  status: v.optional(
+    v.pipe(v.string(), v.maxLength(40), v.description(`One of ${linkStatuses.join(', ')}.`)),
+  ),
+  test: v.optional(booleanField()),
+  is_test: v.optional(booleanField()),
+});
+export type UpdatePaymentLinkInput = v.InferOutput<typeof UpdatePaymentLinkSchema>;
+
+export const LinkListQuerySchema = v.pipe(
+  v.object({ ...pageParameters() }),
+  v.transform(({ page, page_size }) => ({ page: pageRequestOf({ page, page_size }) })),
+);
+
+/** What creation answers: one link, or one per customer. */
+export const CreatedLinkSchema = v.strictObject({ id: v.string(), link: v.string() });
+export const CreatedCustomerLinkSchema = v.strictObject({
+  id: v.string(),
+  customer: v.string(),
+  customer_name: v.string(),
+  link: v.string(),
+});
