@@ -38,9 +38,11 @@ export function respond(event: APIGatewayProxyEvent, answer: ApiAnswer): APIGate
       isBase64Encoded: true,
     };
   }
+  // No body (a redirect): no Content-Type claims one.
+  const typed = answer.body === undefined ? {} : jsonHeaders;
   return {
     statusCode: answer.status,
-    headers: { ...jsonHeaders, 'X-Request-Id': event.requestContext.requestId, ...answer.headers },
+    headers: { ...typed, 'X-Request-Id': event.requestContext.requestId, ...answer.headers },
     body: answer.body === undefined ? '' : JSON.stringify(answer.body),
   };
 }

@@ -6,6 +6,7 @@
  * is one transaction conditioned on the version read, so concurrent runs step a link once.
  */
 import type { Deps } from '../db/deps.ts';
+import { inLanes } from '../db/due.ts';
 import { type LinkStatus, monthsAfter, type PaymentLink, revised } from './link.ts';
 import {
   dropStaleLinkDue,
@@ -83,15 +84,9 @@ export async function runLinkBilling(deps: Deps, now: Date, only?: { developerId
     if (due.length === 0) break;
     seen += due.length;
     const before = outcomes.pending_period + outcomes.defaulter + outcomes.not_due;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: lanes }, async () => {
-        while (next < due.length) {
-          const ref = due[next++] as LinkDueRef;
-          outcomes[await linkStep(deps, ref, now)] += 1;
-        }
-      }),
-    );
+    await inLanes(due, lanes, async (ref) => {
+      outcomes[await linkStep(deps, ref, now)] += 1;
+    });
     // A link stepped to `pending_period` may be due again at once (its defaulter time passed too):
     // read again; a page with nothing done by this run ends it.
     if (outcomes.pending_period + outcomes.defaulter + outcomes.not_due === before) break;

@@ -9,9 +9,10 @@ import { linkOpenUntilMs, reopenedState, type TransactItem } from '../checkout/s
 import type { Scope } from '../core/account.ts';
 import type { PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
+import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
-import { getRecord, queryEach, recordOf } from '../db/items.ts';
-import { dueShards, keys } from '../db/keys.ts';
+import { getRecord, recordOf } from '../db/items.ts';
+import { keys } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate } from '../db/lists.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
 import type { LinkLog, PaymentLink } from './link.ts';
@@ -236,31 +237,8 @@ export interface LinkDueRef {
 }
 
 /** Due entries at `now` (at most `limit` per shard), oldest first. */
-export async function dueLinks(deps: Deps, now: Date, limit: number): Promise<LinkDueRef[]> {
-  const found = await Promise.all(
-    Array.from({ length: dueShards }, async (_, shard) => {
-      const refs: LinkDueRef[] = [];
-      await queryEach(
-        deps,
-        {
-          // `~` sorts after `#<id>`: an entry due at exactly `now` is due (D14).
-          KeyConditionExpression: 'pk = :pk AND sk <= :until',
-          ExpressionAttributeValues: {
-            ':pk': keys.linkDuePartition(shard),
-            ':until': `${now.toISOString()}~`,
-          },
-        },
-        (item) => {
-          refs.push(item as unknown as LinkDueRef);
-          return refs.length < limit;
-        },
-        () => limit - refs.length,
-      );
-      return refs;
-    }),
-  );
-  return found.flat();
-}
+export const dueLinks = (deps: Deps, now: Date, limit: number) =>
+  dueEntries<LinkDueRef>(deps, keys.linkDuePartition, now, limit);
 
 /** Removes a due entry that no longer matches its link. */
 export async function dropStaleLinkDue(deps: Deps, ref: LinkDueRef): Promise<void> {

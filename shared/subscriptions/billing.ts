@@ -13,6 +13,7 @@ import type { Acquirer } from '../acquirer/acquirer.ts';
 import { newCharge } from '../charges/charge.ts';
 import { chargeEntity } from '../charges/repository.ts';
 import type { Deps } from '../db/deps.ts';
+import { inLanes } from '../db/due.ts';
 import { eventWrite } from '../events/event.ts';
 import { subscriptionCanceled, subscriptionPaymentFailed, subscriptionRenewed } from './events.ts';
 import { periodAt } from './periods.ts';
@@ -193,15 +194,9 @@ export async function runBilling(deps: BillingDeps, now: Date, only?: { develope
     if (due.length === 0) break;
     seen += due.length;
     const before = outcomes.renewed + outcomes.payment_failed + outcomes.canceled + outcomes.not_due;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: lanes }, async () => {
-        while (next < due.length) {
-          const ref = due[next++] as DueRef;
-          outcomes[await billingStep(deps, ref, now)] += 1;
-        }
-      }),
-    );
+    await inLanes(due, lanes, async (ref) => {
+      outcomes[await billingStep(deps, ref, now)] += 1;
+    });
     // What another runner took (raced) it moves on; a page with nothing done by this run ends it.
     if (outcomes.renewed + outcomes.payment_failed + outcomes.canceled + outcomes.not_due === before) break;
     if (due.length < pageLimit) {

@@ -7,9 +7,10 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
+import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
-import { dueShards, keys } from '../db/keys.ts';
+import { keys } from '../db/keys.ts';
 import { conditionFailedAt, transactWrite } from '../db/transact.ts';
 import type { Subscription } from './subscription.ts';
 
@@ -159,32 +160,8 @@ export async function saveSubscription(
 }
 
 /** Due entries at `now` (at most `limit` per shard), oldest first. */
-export async function dueSubscriptions(deps: Deps, now: Date, limit: number): Promise<DueRef[]> {
-  const shards = Array.from({ length: dueShards }, (_, shard) => shard);
-  const found = await Promise.all(
-    shards.map(async (shard) => {
-      const refs: DueRef[] = [];
-      await queryEach(
-        deps,
-        {
-          // `~` sorts after `#<id>`: an entry due at exactly `now` is due (D14).
-          KeyConditionExpression: 'pk = :pk AND sk <= :until',
-          ExpressionAttributeValues: {
-            ':pk': keys.billingDuePartition(shard),
-            ':until': `${now.toISOString()}~`,
-          },
-        },
-        (item) => {
-          refs.push(item as unknown as DueRef);
-          return refs.length < limit;
-        },
-        () => limit - refs.length,
-      );
-      return refs;
-    }),
-  );
-  return found.flat();
-}
+export const dueSubscriptions = (deps: Deps, now: Date, limit: number) =>
+  dueEntries<DueRef>(deps, keys.billingDuePartition, now, limit);
 
 /** Removes a due entry that no longer matches its subscription (it changed, or is gone). */
 export async function dropStaleDue(deps: Deps, ref: DueRef): Promise<void> {

@@ -250,6 +250,7 @@ export async function activateSubscription(
     customer_id: paid.customer_id,
     card_token: paid.card_token,
     anchor: anchor.toISOString(),
+    started_at: paid.paid_at,
     trial_end: trialEnd?.toISOString() ?? null,
     paid_through: trialEnd ? -1 : 0,
     next_action_at: (trialEnd ?? periodAt(anchor, interval, count, 0).end).toISOString(),

@@ -37,6 +37,8 @@ export interface Subscription {
   /** The first period's start (D14), or null before checkout. */
   anchor: string | null;
   trial_end: string | null;
+  /** When its checkout succeeded (the trial's start); absent before, and on records older than it. */
+  started_at?: string | null;
   /** The last period paid; -1 before the first. */
   paid_through: number;
   /** Failed attempts at the period due (dunning), 0 when none. */
@@ -83,7 +85,9 @@ export function subscriptionView(subscription: Subscription): SubscriptionView {
     customer_id: subscription.customer_id,
     status: subscription.status,
     // In a trial, the period is the trial: from checkout to trial_end, billed then.
-    current_period_start: trialing ? subscription.created_at : (period?.start.toISOString() ?? null),
+    current_period_start: trialing
+      ? (subscription.started_at ?? subscription.created_at)
+      : (period?.start.toISOString() ?? null),
     current_period_end: trialing ? subscription.trial_end : (period?.end.toISOString() ?? null),
     next_billing_date:
       subscription.status === 'canceled' || subscription.status === 'pending'

@@ -329,6 +329,17 @@ describe('listing, updating and deleting', () => {
     expect((await postForm(link.link, { csrf_token: 'x', ...cardFields() })).status).toBe(410);
   });
 
+  it('locks its page after five declines, and setting its status again reopens it', async () => {
+    const link = await createLink();
+    for (let i = 0; i < 5; i++)
+      expect((await submitCard(link.link, { card_number: testCards.genericDecline })).status).toBe(402);
+    expect((await openPage(link.link)).status).toBe(423);
+    expect((await view(link.id)).payment_logs).toHaveLength(5);
+    expect((await put(link.id, { status: 'pending' })).status).toBe(200);
+    expect((await submitCard(link.link)).status).toBe(200);
+    expect((await view(link.id)).status).toBe('paid');
+  });
+
   it('deletes a link: 404 afterwards, its page gone, absent ids 404 everywhere', async () => {
     const link = await createLink();
     expectMessage(await api('DELETE', `${path}${link.id}/`, { auth }), 200);

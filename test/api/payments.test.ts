@@ -526,6 +526,9 @@ describe('submitting the checkout', () => {
     expect(paid.status, paid.html).toBe(303);
     expect(paid.location).toBe(`https://shop.example.com/return?order=1001&id_payment=${created.id}`);
     expect(paid.headers.get('cache-control')).toBe('no-store');
+    // An empty redirect claims no JSON body.
+    expect(paid.headers.get('content-type')).toBeNull();
+    expect(paid.html).toBe('');
 
     const view = await paymentView(freshAuth, created.id);
     for (const path of [paymentsPath, '/v1/payments/internal']) {

@@ -149,6 +149,9 @@ describe('a subscription from creation to cancellation', () => {
     const trialEnd = Date.parse(trialing.trial_end);
     expect(Math.abs(trialEnd - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
     expect(trialing.next_billing_date).toBe(String(trialing.trial_end).slice(0, 10));
+    // The trial is the current period: from the checkout's payment to trial_end, 7 days exactly.
+    expect(trialing.current_period_end).toBe(trialing.trial_end);
+    expect(trialEnd - Date.parse(trialing.current_period_start)).toBe(7 * 86_400_000);
     const before = ((await api('GET', '/v1/payments/', { auth })).json as unknown as unknown[]).length;
     await runBilling({ ...makeDeps(), acquirer: createSimulatedAcquirer() }, new Date(trialEnd), {
       developerId: account.developerId,

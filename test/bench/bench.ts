@@ -20,11 +20,14 @@
  *      records in one account (--search-sizes for others): p50, DynamoDB calls and read units per request (test/bench/search.ts).
  *   7. one billing run over --billing-subscriptions (default 10,000) due subscriptions: time,
  *      renewals per second, DynamoDB calls per subscription (test/bench/billing.ts).
+ *   8. payment links: p50/p99 of creating one, reading it and paying its page (--link-requests,
+ *      default 200), and billing runs over --billing-links (default 10,000) due recurring links
+ *      (test/bench/links.ts).
  *   6. webhook delivery: event stored → received by a loopback receiver, p50/p99 of --webhook-events
  *      sequential events (default 200), and deliveries per second when --webhook-burst events
  *      (default 1000) are stored at once (test/bench/webhooks.ts).
  * Options: --only cold (part 1 only), --only latency (parts 2-4), --only search (part 5) or
- *          --only webhooks (part 6), --only billing (part 7),
+ *          --only webhooks (part 6), --only billing (part 7), --only links (part 8),
  *          --search-sizes (default 10,1000,10000; the issue's figures use 10,1000,100000),
  *          --search-requests N (default 50),
  *          --search-subjects plans,products,customers (default all), --requests N (default 2000),
@@ -61,6 +64,7 @@ import { nameIndexWrites, planCountUpdate, planEntity } from '../../shared/plans
 import { newProduct } from '../../shared/products/product.ts';
 import { productCountUpdate, productEntity, productIndexWrites } from '../../shared/products/repository.ts';
 import { benchBilling } from './billing.ts';
+import { benchLinks } from './links.ts';
 import { benchSearches, isZephyr, type SearchSubject, serial } from './search.ts';
 import { benchWebhooks } from './webhooks.ts';
 
@@ -78,13 +82,15 @@ const { values } = parseArgs({
     'webhook-events': { type: 'string', default: '200' },
     'webhook-burst': { type: 'string', default: '1000' },
     'billing-subscriptions': { type: 'string', default: '10000' },
+    'billing-links': { type: 'string', default: '10000' },
+    'link-requests': { type: 'string', default: '200' },
   },
 });
 if (
   values.only !== undefined &&
-  !['cold', 'latency', 'search', 'webhooks', 'billing'].includes(values.only)
+  !['cold', 'latency', 'search', 'webhooks', 'billing', 'links'].includes(values.only)
 ) {
-  throw new Error(`--only takes cold, latency, search, webhooks or billing, not ${values.only}`);
+  throw new Error(`--only takes cold, latency, search, webhooks, billing or links, not ${values.only}`);
 }
 const payRequests = Number(values['pay-requests']);
 const planRequests = Number(values['plan-requests']);
@@ -515,6 +521,26 @@ try {
       },
     });
     if (values.only === 'billing') process.exit(0);
+  }
+  if (values.only === undefined || values.only === 'links') {
+    const owner = await createAccount(deps, {
+      name: 'Bench links',
+      email: `bench-links-${Date.now()}@example.com`,
+    });
+    await benchLinks({
+      deps,
+      developerId: owner.account.developer_id,
+      apiUrl: stack.info.api_url,
+      testKey: owner.testKey,
+      requests: Number(values['link-requests']),
+      count: Number(values['billing-links']),
+      calls: () => dynamoCalls,
+      resetCalls: () => {
+        dynamoCalls = 0;
+      },
+      percentile,
+    });
+    if (values.only === 'links') process.exit(0);
   }
   if (values.only === undefined || values.only === 'webhooks') {
     await benchWebhooks({
