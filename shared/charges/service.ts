@@ -8,10 +8,8 @@ import { getAccount } from '../accounts/repository.ts';
 import type { Acquirer } from '../acquirer/acquirer.ts';
 import { validateCard } from '../acquirer/cards.ts';
 import type { Scope } from '../core/account.ts';
-import { BadRequest } from '../core/errors.ts';
 import { prefixedId } from '../core/ids.ts';
-import { minimumMet } from '../core/money/fees.ts';
-import { amountField, currencyOf } from '../core/money/fields.ts';
+import { amountField, assertMinimum, currencyOf } from '../core/money/fields.ts';
 import { InvalidInput } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import { type Charge, chargeView, newCharge } from './charge.ts';
@@ -27,8 +25,7 @@ export interface ChargeDeps extends Deps {
 export async function chargeCard(deps: ChargeDeps, scope: Scope, input: LegacyChargeInput): Promise<Charge> {
   const currency = currencyOf(input);
   const amount = amountField(input.amount, currency);
-  if (!minimumMet(amount, currency))
-    throw new BadRequest('amount_below_minimum', { params: { currency: currency.code } });
+  assertMinimum(amount, currency);
   const now = deps.clock();
   const card = validateCard(
     {

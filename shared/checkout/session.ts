@@ -137,64 +137,60 @@ export function newSession(
   };
 }
 
+type Merchant = { name: string; statementDescriptor: string };
+type Collected = { amount: number; currency: string; description: string; items: string[] };
+
+/** What every session that collects for another record (a subscription, a payment link) has. */
+function collecting(
+  owner: { developer_id: number; mode: Mode },
+  charge: Collected,
+  merchant: Merchant,
+  customerEmail: string | null,
+  returnUrl: string,
+) {
+  return {
+    token: randomToken(checkoutTokenLength),
+    developer_id: owner.developer_id,
+    mode: owner.mode,
+    payment_id: '',
+    ...charge,
+    merchant_name: merchant.name,
+    statement_descriptor: merchant.statementDescriptor,
+    return_url: returnUrl,
+    customer_email: customerEmail,
+  };
+}
+
 /** The session that starts a subscription: the first period's amount, or a card check in a trial. */
 export function newSubscriptionSession(
   subscription: { id: string; developer_id: number; mode: Mode; return_url: string; trial_days: number },
-  charge: { amount: number; currency: string; description: string; items: string[] },
-  merchant: { name: string; statementDescriptor: string },
+  charge: Collected,
+  merchant: Merchant,
   customerEmail: string | null,
   now: Date,
 ): CheckoutSession {
   return {
-    token: randomToken(checkoutTokenLength),
-    developer_id: subscription.developer_id,
-    mode: subscription.mode,
+    ...collecting(subscription, charge, merchant, customerEmail, subscription.return_url),
     kind: 'subscription',
-    payment_id: '',
     subscription_id: subscription.id,
     trial_days: subscription.trial_days,
     subscription_paid: null,
-    amount: charge.amount,
-    currency: charge.currency,
-    description: charge.description,
-    items: charge.items,
-    merchant_name: merchant.name,
-    statement_descriptor: merchant.statementDescriptor,
-    return_url: subscription.return_url,
-    customer_email: customerEmail,
     ...freshState(now),
   };
 }
 
-/** The page of a payment link: open until the link closes it. */
+/** The page of a payment link: open until the link closes it; a paid one shows a receipt. */
 export function newLinkSession(
-  link: {
-    id: string;
-    developer_id: number;
-    mode: Mode;
-    amount: number;
-    currency: string;
-    description: string;
-  },
-  merchant: { name: string; statementDescriptor: string },
+  link: { id: string; developer_id: number; mode: Mode } & Omit<Collected, 'items'>,
+  merchant: Merchant,
   customerEmail: string | null,
   now: Date,
 ): CheckoutSession {
+  const { amount, currency, description } = link;
   return {
-    token: randomToken(checkoutTokenLength),
-    developer_id: link.developer_id,
-    mode: link.mode,
+    ...collecting(link, { amount, currency, description, items: [] }, merchant, customerEmail, ''),
     kind: 'link',
-    payment_id: '',
     link_id: link.id,
-    amount: link.amount,
-    currency: link.currency,
-    description: link.description,
-    items: [],
-    merchant_name: merchant.name,
-    statement_descriptor: merchant.statementDescriptor,
-    return_url: '',
-    customer_email: customerEmail,
     ...freshState(now, linkOpenUntilMs),
   };
 }

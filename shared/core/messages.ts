@@ -155,11 +155,11 @@ const catalog = {
   amount_below_minimum: {
     en: {
       title: 'Amount too small',
-      content: 'The amount is below the minimum of 1.00 USD ({currency} equivalent).',
+      content: 'The amount is below the minimum of 1.00 USD ({minimum} {currency}).',
     },
     es: {
       title: 'Monto muy pequeño',
-      content: 'El monto es menor que el mínimo de 1.00 USD (equivalente en {currency}).',
+      content: 'El monto es menor que el mínimo de 1.00 USD ({minimum} {currency}).',
     },
   },
   payment_created: {
@@ -515,16 +515,6 @@ const catalog = {
   payment_link_amount_missing: {
     en: { title: 'Missing amount', content: 'There is no price for the payment.' },
     es: { title: 'Falta el monto', content: 'No hay un precio para el pago.' },
-  },
-  payment_link_amount_below_minimum: {
-    en: {
-      title: 'Amount too small',
-      content: 'The amount is below the minimum of 1.00 USD (or its equivalent in {currency}).',
-    },
-    es: {
-      title: 'Monto demasiado bajo',
-      content: 'El monto está por debajo del mínimo de 1.00 USD (o su equivalente en {currency}).',
-    },
   },
   payment_link_customer_incomplete: {
     en: {

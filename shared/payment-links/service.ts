@@ -13,8 +13,7 @@ import { assertModeFlags, type Scope } from '../core/account.ts';
 import { BadRequest, Conflict, HttpError, NotAcceptable, NotFound } from '../core/errors.ts';
 import { uuidParam } from '../core/ids.ts';
 import { findCurrency } from '../core/money/currencies.ts';
-import { minimumMet } from '../core/money/fees.ts';
-import { amountField } from '../core/money/fields.ts';
+import { amountField, assertMinimum } from '../core/money/fields.ts';
 import type { LinkedPage, PageRequest } from '../core/pagination.ts';
 import { linkedPage } from '../core/pagination.ts';
 import { InvalidInput, isEmail, validate } from '../core/validation.ts';
@@ -75,8 +74,7 @@ export function creationInput(body: unknown): { input: CreatePaymentLinkInput; a
   const currency = findCurrency(input.currency);
   if (!currency) throw new Error(`validated currency ${input.currency} is unknown`);
   const amount = amountField(input.amount, currency);
-  if (!minimumMet(amount, currency))
-    throw new BadRequest('payment_link_amount_below_minimum', { params: { currency: currency.code } });
+  assertMinimum(amount, currency);
   return { input, amount };
 }
 

@@ -8,8 +8,7 @@ import { isHostName } from '../core/host-name.ts';
 import { prefixedId, randomToken } from '../core/ids.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { type Currency, findCurrency } from '../core/money/currencies.ts';
-import { minimumMet } from '../core/money/fees.ts';
-import { amountField, currencyOf } from '../core/money/fields.ts';
+import { amountField, assertMinimum, currencyOf } from '../core/money/fields.ts';
 import { InvalidInput } from '../core/validation.ts';
 import type { CreatePaymentInput, PaymentStatus, PaymentView } from './schemas.ts';
 
@@ -75,9 +74,7 @@ export function newPayment(
   }
   const currency = findCurrency(input.currency) as Currency;
   const amount = amountField(input.amount, currency);
-  if (!minimumMet(amount, currency)) {
-    throw new BadRequest('amount_below_minimum', { params: { currency: currency.code } });
-  }
+  assertMinimum(amount, currency);
   const now = context.now.toISOString();
   return {
     id: prefixedId('pay'),

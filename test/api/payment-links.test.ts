@@ -7,6 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
+import { claimSession } from '../../shared/checkout/repository.ts';
 import type { PostedPayForm } from '../../shared/checkout/schemas.ts';
 import { submitPayForm } from '../../shared/checkout/submit-http.ts';
 import { formatAmount } from '../../shared/core/money/amount.ts';
@@ -124,7 +125,9 @@ describe('creating a payment link', () => {
       });
       if (minor > 1) {
         expect400(below);
-        expect(below.json.content, currency.code).toContain('1.00 USD');
+        expect(below.json.content, currency.code).toContain(
+          `minimum of 1.00 USD (${formatAmount(minor, currency)} ${currency.code})`,
+        );
       }
       const at = await api('POST', path, {
         auth,
@@ -338,6 +341,16 @@ describe('listing, updating and deleting', () => {
     expect((await put(link.id, { status: 'pending' })).status).toBe(200);
     expect((await submitCard(link.link)).status).toBe(200);
     expect((await view(link.id)).status).toBe('paid');
+  });
+
+  it('refuses to change or delete a link while a payment of its page is under way (409)', async () => {
+    const link = await createLink();
+    const token = new URL(link.link).pathname.split('/').pop() as string;
+    // A submit's claim on the page, as the checkout takes it before asking the acquirer.
+    await claimSession(makeDeps(), token, new Date());
+    expectMessage(await put(link.id, { active: false }), 409);
+    expectMessage(await api('DELETE', `${path}${link.id}/`, { auth }), 409);
+    expect(await view(link.id)).toMatchObject({ active: true, status: 'pending' });
   });
 
   it('deletes a link: 404 afterwards, its page gone, absent ids 404 everywhere', async () => {

@@ -8,6 +8,7 @@ import {
   convertMinor,
   exchangeFields,
   formatMajor,
+  minimumAmount,
   minimumMet,
   roundHalfUp,
   usdRate,
@@ -253,6 +254,14 @@ describe('minimumMet', () => {
     [387_999, 'COP', false],
   ])('%i %s is %s', (minor, code, met) => {
     expect(minimumMet(minor, currencyOf(code))).toBe(met);
+  });
+
+  it('starts at minimumAmount in every currency', () => {
+    for (const currency of currencies.values()) {
+      expect(minimumAmount(currency), currency.code).toBe(referenceMinimum(currency));
+      expect(minimumMet(minimumAmount(currency), currency)).toBe(true);
+      expect(minimumMet(minimumAmount(currency) - 1, currency)).toBe(false);
+    }
   });
 
   it('holds exactly from the smallest amount worth USD 1.00 upward', () => {

@@ -122,6 +122,12 @@ export function minimumMet(minor: number, currency: Currency): boolean {
   return value.num >= BigInt(minimumUsdCents) * value.den;
 }
 
+/** The smallest amount of a currency worth USD 1.00 (154 JPY, 0.307 KWD): what minimumMet accepts first. */
+export function minimumAmount(currency: Currency): number {
+  const exact = exactConversion(BigInt(minimumUsdCents), usd, currency);
+  return safeNumber((exact.num + exact.den - 1n) / exact.den);
+}
+
 /** The list view's exchange numbers and local currency of a charge (D9, "Payment (list view)"). */
 export interface ExchangeFields {
   /** USD per USD: payouts are in USD, so always 1. */

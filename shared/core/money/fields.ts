@@ -4,8 +4,9 @@
  */
 import { BadRequest } from '../errors.ts';
 import { InvalidInput } from '../validation.ts';
-import { parseAmount } from './amount.ts';
+import { formatAmount, parseAmount } from './amount.ts';
 import { type Currency, findCurrency } from './currencies.ts';
+import { minimumAmount, minimumMet } from './fees.ts';
 
 /** The currency of a stored record; an unknown one is a fault in the table, not the caller's. */
 export function currencyOf(record: { currency: string }): Currency {
@@ -30,4 +31,11 @@ export function amountField(value: unknown, currency: Currency, field = 'amount'
   if (parsed.ok) return parsed.minor;
   if (parsed.problem === 'precision') throw new PricePrecisionError(field, currency);
   throw new InvalidInput([{ field, rule: parsed.problem === 'too_large' ? 'amount_too_large' : 'amount' }]);
+}
+
+/** A 400 unless the amount is worth at least USD 1.00 (D5); it names the minimum in the currency. */
+export function assertMinimum(minor: number, currency: Currency): void {
+  if (minimumMet(minor, currency)) return;
+  const minimum = formatAmount(minimumAmount(currency), currency);
+  throw new BadRequest('amount_below_minimum', { params: { currency: currency.code, minimum } });
 }
