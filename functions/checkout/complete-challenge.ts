@@ -8,8 +8,7 @@ import { pageDeps, submitChallenge } from '../../shared/checkout/submit-http.ts'
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { linkPages } from '../../shared/payment-links/page.ts';
 
-const deps = pageDeps();
-deps.linkOwner = linkPages(deps);
+const deps = pageDeps(linkPages);
 
 export const handler = publicEndpoint(({ params, body }) =>
   submitChallenge(deps, params.token, formOf(ChallengeFormSchema, body)),

@@ -4,8 +4,7 @@ import { pageDeps, submitPayForm } from '../../shared/checkout/submit-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { linkPages } from '../../shared/payment-links/page.ts';
 
-const deps = pageDeps();
-deps.linkOwner = linkPages(deps);
+const deps = pageDeps(linkPages);
 
 export const handler = publicEndpoint(({ params, body }) =>
   submitPayForm(deps, params.token ?? '', formOf(PayFormSchema, body)),

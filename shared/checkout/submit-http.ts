@@ -35,15 +35,13 @@ export interface PageDeps extends CheckoutDeps {
 }
 
 /**
- * What the checkout's page functions run with, in Lambda or the local stack; `linkOwner` is the
- * payment links area's part of a link's page (wired by the functions, which sit above both).
+ * What the checkout's page functions run with, in Lambda or the local stack; `linkOwner(deps)`
+ * makes the payment links area's part of a link's page (the functions, above both, pass it).
  */
-export const pageDeps = (linkOwner?: LinkOwner): PageDeps => ({
-  ...makeDeps(),
-  acquirer: configuredAcquirer(),
-  baseUrl: publicBaseUrl(),
-  ...(linkOwner ? { linkOwner } : {}),
-});
+export function pageDeps(linkOwner?: (deps: PageDeps) => LinkOwner): PageDeps {
+  const deps: PageDeps = { ...makeDeps(), acquirer: configuredAcquirer(), baseUrl: publicBaseUrl() };
+  return linkOwner ? { ...deps, linkOwner: linkOwner(deps) } : deps;
+}
 
 type Context = { url: string };
 type Kept = { holderName: string; email: string };

@@ -60,6 +60,7 @@ const absent = () => new NotFound('payment_link_not_found');
 export const linkIdParam = (value: string | undefined): string => uuidParam(value, absent);
 const blank = (value: unknown) =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+const filled = (value: string | null | undefined): value is string => !blank(value);
 
 /**
  * The creation body, checked in the interface's order: a missing description is 406 "Missing
@@ -96,7 +97,7 @@ async function resolveCustomers(deps: Deps, scope: Scope, refs: CustomerRef[]): 
     const id = ref.id ?? ref.customer;
     if (id) return { id: id.toLowerCase() };
     const { first_name, last_name, email } = ref;
-    if (blank(first_name) || blank(last_name) || blank(email) || !first_name || !last_name || !email)
+    if (!filled(first_name) || !filled(last_name) || !filled(email))
       throw new BadRequest('payment_link_customer_incomplete');
     if (!isEmail(email)) throw new InvalidInput([{ field: `customers[${index}].email`, rule: 'email' }]);
     return { first_name, last_name, email };
