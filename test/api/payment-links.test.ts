@@ -234,6 +234,28 @@ describe('creating a payment link', () => {
     expectMessage(answer, 406, { title: 'Faltan datos' });
   });
 
+  it('answers a huge customers array with a small 400 and creates nothing', async () => {
+    const before = (await api('GET', path, { auth })).json.count;
+    const customers = Array.from({ length: 20_000 }, (_, i) => ({ email: `bulk-${i}@example.com` }));
+    const answer = await api('POST', path, {
+      auth,
+      body: { description: 'Bulk', amount: '5.00', customers },
+    });
+    expect400(answer);
+    expect(answer.text.length).toBeLessThan(4_000);
+    expect((await api('GET', path, { auth })).json.count).toBe(before);
+    const tooMany = Array.from({ length: 26 }, (_, i) => ({
+      first_name: 'A',
+      last_name: 'B',
+      email: `many-${i}@example.com`,
+    }));
+    expect400(
+      await api('POST', path, { auth, body: { description: 'Many', amount: '5.00', customers: tooMany } }),
+    );
+    const none = await api('GET', `/v1/customers/?search=many-0%40example.com`, { auth });
+    expect(none.status).toBe(404);
+  });
+
   it('takes a form-encoded body with bracketed customers', async () => {
     const email = `form-${Date.now()}@example.com`;
     const created = await api('POST', path, {
