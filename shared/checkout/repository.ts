@@ -14,7 +14,7 @@ import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
 import { type EventDetail, eventWrite, internalEventWrite } from '../events/event.ts';
 import type { Payment } from '../payments/payment.ts';
 import { paymentEntity } from '../payments/repository.ts';
@@ -23,8 +23,8 @@ import {
   claimMs,
   maxDeclines,
   type PendingChallenge,
+  reopenedFields,
   type SubscriptionPaid,
-  type TransactItem,
 } from './session.ts';
 
 /** Another checkout created the customer with this e-mail first: look it up again and retry. */
@@ -321,4 +321,58 @@ export async function completeCheckout(
     if (failed.some((index) => index >= 3 && index < 3 + customer.writes.length)) throw new CustomerTaken();
     throw error;
   }
+}
+
+/** A condition on a session: no payment's claim holds it now (`:charging`, `:ms` in the values). */
+const notHeld = 'NOT (#status = :charging AND charging_until > :ms)';
+
+/**
+ * A payment link's page brought in step with its link, as a transaction item: reopened (a new
+ * session's state, no declines, a new CSRF token), closed (expired now), or kept as it is; the
+ * payer's e-mail set in every case. Refused while a payment's claim holds the page, so a change
+ * of the link never cuts a payment off half way.
+ */
+export function linkPageWrite(
+  table: string,
+  token: string,
+  now: Date,
+  change: 'reopen' | 'close' | 'keep',
+  customerEmail: string | null,
+): TransactItem {
+  const fields: Record<string, unknown> = {
+    customer_email: customerEmail,
+    updated_at: now.toISOString(),
+    ...(change === 'reopen' ? reopenedFields(now) : {}),
+    ...(change === 'close' ? { expires_at_ms: now.getTime() } : {}),
+  };
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = { ':charging': 'charging', ':ms': now.getTime() };
+  const sets = Object.entries(fields).map(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    return `#f${index} = :f${index}`;
+  });
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.checkout(token),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: `attribute_exists(pk) AND ${notHeld}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** A payment link's page deleted with its link, as a transaction item; refused while a claim holds it. */
+export function linkPageDelete(table: string, token: string, now: Date): TransactItem {
+  return {
+    Delete: {
+      TableName: table,
+      Key: keys.checkout(token),
+      ConditionExpression: notHeld,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':charging': 'charging', ':ms': now.getTime() },
+    },
+  };
 }

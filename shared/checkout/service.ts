@@ -15,6 +15,7 @@ import { type Charge, newCharge } from '../charges/charge.ts';
 import { prefixedId } from '../core/ids.ts';
 import { customerByEmail, writeAfterCommit } from '../customers/repository.ts';
 import type { Deps } from '../db/deps.ts';
+import type { TransactItem } from '../db/transact.ts';
 import { paymentFailed, paymentSucceeded } from '../payments/events.ts';
 import { paymentView, returnUrlFor } from '../payments/payment.ts';
 import type { PaymentView } from '../payments/schemas.ts';
@@ -29,7 +30,7 @@ import {
   OwnerRaced,
   recordDecline,
 } from './repository.ts';
-import type { CheckoutSession, TransactItem } from './session.ts';
+import type { CheckoutSession } from './session.ts';
 
 /**
  * What the area that owns payment links (above checkout) writes with each outcome of a link's
@@ -94,27 +95,29 @@ function paymentOf(
 
 /**
  * Records an approved checkout for the cardholder's customer (made or found by e-mail): `record`
- * writes it all in one transaction; when another checkout created that customer first, the
- * customer is looked up again and `record` runs again (at most three times).
+ * writes it all in one transaction and answers what it recorded. When another checkout created
+ * that customer first, or (a link's page) the billing step changed the link since it was read,
+ * `record` runs again, still under this request's claim (at most three times).
  */
-async function recordForCustomer(
+async function recordForCustomer<T>(
   deps: CheckoutDeps,
   claimed: CheckoutSession,
   cardholder: { email: string; name: string; country: string },
-  record: (customer: Awaited<ReturnType<typeof customerByEmail>>, now: Date) => Promise<void>,
-): Promise<void> {
+  record: (customer: Awaited<ReturnType<typeof customerByEmail>>, now: Date) => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const now = deps.clock();
     const scope = { developerId: claimed.developer_id, mode: claimed.mode };
     const customer = await customerByEmail(deps, scope, cardholder, now);
+    let recorded: T;
     try {
-      await record(customer, now);
+      recorded = await record(customer, now);
     } catch (error) {
-      if (error instanceof CustomerTaken && attempt < 3) continue;
+      if ((error instanceof CustomerTaken || error instanceof OwnerRaced) && attempt < 3) continue;
       throw error;
     }
     await writeAfterCommit(deps, customer.afterCommit);
-    return;
+    return recorded;
   }
 }
 
@@ -196,36 +199,24 @@ async function approvedLink(
   cardholder: { email: string; name: string },
 ): Promise<CheckoutOutcome> {
   const owner = linkOwnerOf(deps);
-  let recorded: Charge | undefined;
-  // The link's own items are conditioned on the link as read: a change of it in between (its
-  // owner's PUT) makes them read it again, still under this request's claim.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await recordForCustomer(
-        deps,
-        claimed,
-        { ...cardholder, country: result.card.country },
-        async (customer, now) => {
-          const charge = sessionCharge(claimed, result, customer.customerId, now);
-          recorded = charge;
-          const owned = await owner.paid(claimed, { charge, customerId: customer.customerId }, now);
-          await completeLinkCheckout(deps, {
-            session: claimed,
-            charge,
-            customer: { writes: customer.writes },
-            owned,
-            now,
-          });
-        },
-      );
-      break;
-    } catch (error) {
-      if (error instanceof OwnerRaced && attempt < 5) continue;
-      throw error;
-    }
-  }
-  if (!recorded) throw new Error('approvedLink recorded no charge');
-  return { kind: 'receipt', session: { ...claimed, status: 'paid', charging_until: null }, charge: recorded };
+  const charge = await recordForCustomer(
+    deps,
+    claimed,
+    { ...cardholder, country: result.card.country },
+    async (customer, now) => {
+      const made = sessionCharge(claimed, result, customer.customerId, now);
+      const owned = await owner.paid(claimed, { charge: made, customerId: customer.customerId }, now);
+      await completeLinkCheckout(deps, {
+        session: claimed,
+        charge: made,
+        customer: { writes: customer.writes },
+        owned,
+        now,
+      });
+      return made;
+    },
+  );
+  return { kind: 'receipt', session: { ...claimed, status: 'paid', charging_until: null }, charge };
 }
 
 async function approved(

@@ -4,12 +4,9 @@
  * asks the acquirer, so a double submit charges once; `paid` is final. Five declines lock it and
  * 24 hours expire it.
  */
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../core/account.ts';
 import { randomToken } from '../core/ids.ts';
 import { checkoutTokenLength, type Payment } from '../payments/payment.ts';
-
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** How long a checkout session can be paid (D6). */
 export const checkoutLifetimeHours = 24;
@@ -95,7 +92,7 @@ export function sessionState(session: CheckoutSession, now: Date): SessionState 
  * A payment link's page never expires by itself: the link decides when it can be paid (its status,
  * `active`), and closes or reopens the page with it (shared/payment-links).
  */
-export const linkOpenUntilMs = Date.UTC(9999, 11, 31);
+const linkOpenUntilMs = Date.UTC(9999, 11, 31);
 
 /** What every new session starts with: open, unclaimed, a CSRF token, 24 hours to pay. */
 function freshState(now: Date, expires = now.getTime() + checkoutLifetimeHours * 3_600_000) {
@@ -196,15 +193,10 @@ export function newLinkSession(
 }
 
 /**
- * The fields that make a session payable again (a recurring link's next period, a link reopened by
- * its owner): open, no declines, no claim or challenge, a new CSRF token, open until closed.
+ * The fields that make a link's page payable again (its next period, or reopened by its owner):
+ * those of a new session, open until the link closes it, keeping its creation time and TTL.
  */
-export const reopenedState = () => ({
-  status: 'open' as const,
-  declines: 0,
-  csrf: randomToken(32),
-  charging_until: null,
-  challenge: null,
-  last_decline: null,
-  expires_at_ms: linkOpenUntilMs,
-});
+export function reopenedFields(now: Date) {
+  const { created_at, expires_at, ...fields } = freshState(now, linkOpenUntilMs);
+  return fields;
+}

@@ -7,7 +7,7 @@
  * together in one transaction.
  */
 
-import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode, Scope } from '../core/account.ts';
 import { BadRequest, NotAcceptable, NotFound } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
@@ -17,7 +17,7 @@ import { queryEach, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate, recordsByKeys } from '../db/lists.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
-import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
 import {
   type Address,
   type Customer,
@@ -27,8 +27,6 @@ import {
   splitName,
 } from './customer.ts';
 import { customerLimits } from './schemas.ts';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const notFound = () => new NotFound('customer_not_found');
 const emailTaken = (email: string) => new BadRequest('customer_email_taken', { params: { email } });

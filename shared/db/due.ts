@@ -36,12 +36,40 @@ export async function dueEntries<T>(
   return found.flat();
 }
 
-/** Visits every item, at most `lanes` at a time. */
-export async function inLanes<T>(items: readonly T[], lanes: number, visit: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (next < items.length) await visit(items[next++] as T);
-    }),
-  );
+/** Entries read per shard at a time, and steps run at once. */
+const pageLimit = 1_000;
+const lanes = 16;
+
+/**
+ * Runs `step` on every entry due (of one account with `only`), 16 at a time, counting its outcomes
+ * into `outcomes`; answers how many entries it took. The index is read again after each page until
+ * nothing due is left that this run can move: an outcome other than `raced` (another runner took
+ * the entry) has moved its entry on, and a page in which nothing moved ends the run.
+ */
+export async function stepEveryDue<R extends { developer_id: number }, O extends string>(
+  read: (limit: number) => Promise<R[]>,
+  step: (entry: R) => Promise<O | 'raced'>,
+  outcomes: Record<O | 'raced', number>,
+  only?: { developerId: number },
+): Promise<number> {
+  const mine = (entry: R) => !only || entry.developer_id === only.developerId;
+  let seen = 0;
+  for (;;) {
+    const due = (await read(pageLimit)).filter(mine);
+    if (due.length === 0) return seen;
+    seen += due.length;
+    let moved = 0;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: lanes }, async () => {
+        while (next < due.length) {
+          const outcome = await step(due[next++] as R);
+          outcomes[outcome] += 1;
+          if (outcome !== 'raced') moved += 1;
+        }
+      }),
+    );
+    if (moved === 0) return seen;
+    if (due.length < pageLimit && !(await read(1)).some(mine)) return seen;
+  }
 }

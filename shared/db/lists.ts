@@ -3,15 +3,14 @@
  * account and mode, newest first, and a count item kept in the transactions that add and remove
  * records, sorting after them (`~` > `#`) so one backwards Query reads the count and page 1.
  */
-import type { QueryCommandInput, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import type { Deps } from './deps.ts';
 import { getItems } from './get-items.ts';
 import { queryEach, recordOf } from './items.ts';
 import type { ItemKey, ListKey } from './keys.ts';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import type { TransactItem } from './transact.ts';
 
 /** Where a kind of record is listed and counted. */
 export interface CountedList {

@@ -13,14 +13,11 @@
  * costs one small item per new suffix: a 6-character first name and a 20-character e-mail are at
  * most 26 entries.
  */
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../core/account.ts';
 import type { Deps } from './deps.ts';
 import { queryEach } from './items.ts';
 import { keys } from './keys.ts';
-import { transactWrite } from './transact.ts';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import { type TransactItem, transactWrite } from './transact.ts';
 
 /** The longest text (and query) the index knows; longer ones match nothing (fields are shorter). */
 export const maxSearchText = 256;

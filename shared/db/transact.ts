@@ -8,6 +8,9 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from './deps.ts';
 
+/** One item of a TransactWriteItems call (a Put, Update, Delete or ConditionCheck). */
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
 /** Indexes of the transaction items whose condition failed; empty for any other error. */
 export function conditionFailedAt(error: unknown): number[] {
   if (!(error instanceof TransactionCanceledException)) return [];
@@ -27,10 +30,7 @@ function isConflict(error: unknown): boolean {
 const attempts = 8;
 
 /** Writes the items as one transaction, retrying transaction conflicts with jittered backoff. */
-export async function transactWrite(
-  deps: Deps,
-  items: NonNullable<TransactWriteCommandInput['TransactItems']>,
-): Promise<void> {
+export async function transactWrite(deps: Deps, items: TransactItem[]): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await deps.db.send(new TransactWriteCommand({ TransactItems: items }));

@@ -5,18 +5,12 @@
  * `pending_period` link unpaid 5 days after the date that fell due becomes `defaulter`. Each step
  * is one transaction conditioned on the version read, so concurrent runs step a link once.
  */
+
+import { linkPageWrite } from '../checkout/repository.ts';
 import type { Deps } from '../db/deps.ts';
-import { inLanes } from '../db/due.ts';
-import { type LinkStatus, monthsAfter, type PaymentLink, revised } from './link.ts';
-import {
-  dropStaleLinkDue,
-  dueLinks,
-  getLink,
-  type LinkDueRef,
-  PageBusy,
-  pageWrite,
-  saveLink,
-} from './repository.ts';
+import { stepEveryDue } from '../db/due.ts';
+import { nextDateOf, type PaymentLink, revised } from './link.ts';
+import { dropStaleLinkDue, dueLinks, getLink, type LinkDueRef, PageBusy, saveLink } from './repository.ts';
 
 export type LinkStepOutcome = 'pending_period' | 'defaulter' | 'not_due' | 'raced';
 
@@ -28,23 +22,20 @@ export async function linkStep(deps: Deps, ref: LinkDueRef, now: Date): Promise<
     return 'not_due';
   }
   if (Date.parse(ref.due_at) > now.getTime()) return 'not_due';
-  if (link.status === 'paid_period' && link.next_date_of_payment) {
-    const months = link.months_from_anchor + 1;
+  const fellDue = nextDateOf(link);
+  if (link.status === 'paid_period' && fellDue) {
     const after = revised(
       {
         ...link,
-        status: 'pending_period' as LinkStatus,
-        period_due_at: link.next_date_of_payment,
-        date_anchor: link.date_anchor ?? link.next_date_of_payment,
-        months_from_anchor: link.date_anchor ? months : 1,
-        next_date_of_payment: link.date_anchor
-          ? monthsAfter(link.date_anchor, months)
-          : monthsAfter(link.next_date_of_payment, 1),
+        status: 'pending_period',
+        period_due_at: fellDue,
+        months_from_anchor: link.months_from_anchor + 1,
       },
       now,
     );
     // The page takes the new period's payment: open again, declines forgotten.
-    const saved = await saveLinkStep(deps, link, after, [pageWrite(deps.table, after, now, 'reopen')]);
+    const page = linkPageWrite(deps.table, link.token, now, 'reopen', link.customer_email);
+    const saved = await saveLinkStep(deps, link, after, [page]);
     return saved ? 'pending_period' : 'raced';
   }
   if (link.status === 'pending_period') {
@@ -70,26 +61,14 @@ async function saveLinkStep(
   }
 }
 
-const pageLimit = 1_000;
-const lanes = 16;
-
 /** Every link step due at `now` (of one account with `only`): a summary of what was done. */
 export async function runLinkBilling(deps: Deps, now: Date, only?: { developerId: number }) {
   const outcomes: Record<LinkStepOutcome, number> = { pending_period: 0, defaulter: 0, not_due: 0, raced: 0 };
-  let seen = 0;
-  for (;;) {
-    const due = (await dueLinks(deps, now, pageLimit)).filter(
-      (ref) => !only || ref.developer_id === only.developerId,
-    );
-    if (due.length === 0) break;
-    seen += due.length;
-    const before = outcomes.pending_period + outcomes.defaulter + outcomes.not_due;
-    await inLanes(due, lanes, async (ref) => {
-      outcomes[await linkStep(deps, ref, now)] += 1;
-    });
-    // A link stepped to `pending_period` may be due again at once (its defaulter time passed too):
-    // read again; a page with nothing done by this run ends it.
-    if (outcomes.pending_period + outcomes.defaulter + outcomes.not_due === before) break;
-  }
-  return { due: seen, ...outcomes };
+  const due = await stepEveryDue(
+    (limit) => dueLinks(deps, now, limit),
+    (ref) => linkStep(deps, ref, now),
+    outcomes,
+    only,
+  );
+  return { due, ...outcomes };
 }

@@ -46,11 +46,12 @@ export interface PaymentLink {
   active: boolean;
   recurring: boolean;
   status: LinkStatus;
-  /** ISO instant; the interface writes it `YYYY-MM-DD HH:MM:SS` (UTC). */
-  next_date_of_payment: string | null;
-  /** The date the payment dates count from (months are added to it, clamped to month ends). */
+  /**
+   * The date payment dates count from (ISO; months are added to it, clamped to month ends): the
+   * `next_date_of_payment` last written, or the first payment of a recurring link without one.
+   */
   date_anchor: string | null;
-  /** How many months `next_date_of_payment` is past `date_anchor`. */
+  /** How many months the next payment date is past `date_anchor` (nextDateOf). */
   months_from_anchor: number;
   /** The date that fell due, while `pending_period` (the 5 days to `defaulter` count from it). */
   period_due_at: string | null;
@@ -73,10 +74,18 @@ export interface PaymentLink {
 export const isPayable = (link: Pick<PaymentLink, 'active' | 'status'>) =>
   link.active && payableStatuses.has(link.status);
 
+/** The date `months` months after the anchor (a Jan 31 anchor gives Feb 28, then Mar 31). */
+const monthsAfter = (anchor: string, months: number) =>
+  addMonthsClamped(new Date(anchor), months).toISOString();
+
+/** The link's `next_date_of_payment` (ISO), or null when it has none. */
+export const nextDateOf = (link: Pick<PaymentLink, 'date_anchor' | 'months_from_anchor'>) =>
+  link.date_anchor ? monthsAfter(link.date_anchor, link.months_from_anchor) : null;
+
 /** When the billing step next has work for a link (D14), or null. */
 export function dueAtOf(link: PaymentLink): string | null {
   if (!link.recurring) return null;
-  if (link.status === 'paid_period') return link.next_date_of_payment;
+  if (link.status === 'paid_period') return nextDateOf(link);
   if (link.status === 'pending_period' && link.period_due_at)
     return new Date(Date.parse(link.period_due_at) + defaulterAfterDays * day).toISOString();
   return null;
@@ -87,10 +96,6 @@ export function revised(link: PaymentLink, now: Date): PaymentLink {
   return { ...link, due_at: dueAtOf(link), version: link.version + 1, updated_at: now.toISOString() };
 }
 
-/** The date `months` months after the anchor (a Jan 31 anchor gives Feb 28, then Mar 31). */
-export const monthsAfter = (anchor: string, months: number) =>
-  addMonthsClamped(new Date(anchor), months).toISOString();
-
 /**
  * The link once a payment of it succeeded (D10, D14): `paid`, or `paid_period` for a recurring
  * link, whose next payment date is a month after this payment when it had none.
@@ -99,9 +104,7 @@ export function paidLink(link: PaymentLink, chargeId: string, now: Date): Paymen
   const at = now.toISOString();
   if (!link.recurring)
     return revised({ ...link, status: 'paid', last_charge_id: chargeId, paid_at: at }, now);
-  const dated = link.next_date_of_payment
-    ? link
-    : { ...link, date_anchor: at, months_from_anchor: 1, next_date_of_payment: monthsAfter(at, 1) };
+  const dated = link.date_anchor ? link : { ...link, date_anchor: at, months_from_anchor: 1 };
   return revised(
     { ...dated, status: 'paid_period', period_due_at: null, last_charge_id: chargeId, paid_at: at },
     now,
@@ -210,7 +213,7 @@ export function linkListItem(link: PaymentLink, pageUrl: string): LinkListItem {
     payment_link: true,
     active: link.active,
     recurring: link.recurring,
-    next_date_of_payment: interfaceDate(link.next_date_of_payment),
+    next_date_of_payment: interfaceDate(nextDateOf(link)),
     status: link.status,
     test: link.mode === 'test',
     created_on: link.created_at,

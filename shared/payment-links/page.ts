@@ -35,8 +35,9 @@ function attempt(session: CheckoutSession, fields: Partial<LinkLog>, now: Date):
 
 /**
  * The LinkOwner the page functions wire into checkout. The link is read when the payment is
- * recorded and written conditioned on that version; checkout reads it again and retries when an
- * owner's change came in between (LinkOwner.paid is asked again).
+ * recorded and written conditioned on that version; when the billing step changed it in between
+ * (pending_period → defaulter), checkout asks LinkOwner.paid again, still under its claim. A PUT
+ * or DELETE cannot come in between: the page refuses them while the claim holds.
  */
 export function linkPages(deps: Deps & { baseUrl: string }): LinkOwner {
   return {

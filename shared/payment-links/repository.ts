@@ -5,7 +5,7 @@
  * with its due entry and, when the link starts or stops taking payments, its checkout page.
  */
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { linkOpenUntilMs, reopenedState, type TransactItem } from '../checkout/session.ts';
+import { linkPageDelete } from '../checkout/repository.ts';
 import type { Scope } from '../core/account.ts';
 import type { PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
@@ -14,7 +14,7 @@ import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate } from '../db/lists.ts';
-import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
 import type { LinkLog, PaymentLink } from './link.ts';
 
 export const linkEntity = defineEntity<PaymentLink>('payment_link', (link) => ({
@@ -64,46 +64,6 @@ function dueEntry(table: string, link: PaymentLink): TransactItem[] {
       },
     },
   ];
-}
-
-/**
- * The link's page made to match a change of the link: reopened when it starts taking payments
- * (a new period, or reopened by its owner: no declines, a new CSRF token), closed when it stops,
- * its customer's e-mail kept in step. Refused while a payment holds the page, so a payment is
- * never cut off half way.
- */
-export function pageWrite(table: string, link: PaymentLink, now: Date, change: 'reopen' | 'close' | 'keep') {
-  const values: Record<string, unknown> = {
-    ':now': now.toISOString(),
-    ':ms': now.getTime(),
-    ':charging': 'charging',
-    ':email': link.customer_email,
-  };
-  let set = 'customer_email = :email, updated_at = :now';
-  if (change === 'reopen') {
-    const state = reopenedState();
-    set +=
-      ', #status = :open, declines = :zero, csrf = :csrf, charging_until = :none, challenge = :none, last_decline = :none, expires_at_ms = :until';
-    Object.assign(values, {
-      ':open': state.status,
-      ':zero': 0,
-      ':csrf': state.csrf,
-      ':none': null,
-      ':until': linkOpenUntilMs,
-    });
-  } else if (change === 'close') {
-    set += ', expires_at_ms = :ms';
-  }
-  return {
-    Update: {
-      TableName: table,
-      Key: keys.checkout(link.token),
-      UpdateExpression: `SET ${set}`,
-      ConditionExpression: 'attribute_exists(pk) AND NOT (#status = :charging AND charging_until > :ms)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: values,
-    },
-  } satisfies TransactItem;
 }
 
 /** A payment of the page is under way (its claim holds): the change must wait. */
@@ -205,15 +165,7 @@ export async function removeLink(deps: Deps, scope: Scope, link: PaymentLink, no
           ExpressionAttributeValues: { ':read': link.version },
         },
       },
-      {
-        Delete: {
-          TableName: deps.table,
-          Key: keys.checkout(link.token),
-          ConditionExpression: 'NOT (#status = :charging AND charging_until > :ms)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':charging': 'charging', ':ms': now.getTime() },
-        },
-      },
+      linkPageDelete(deps.table, link.token, now),
       ...(link.due_at
         ? [{ Delete: { TableName: deps.table, Key: keys.linkDue(link.id, link.due_at) } }]
         : []),

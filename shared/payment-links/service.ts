@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { merchantName, statementDescriptor } from '../accounts/account.ts';
 import { getAccount } from '../accounts/repository.ts';
 import { pageUrl } from '../checkout/http.ts';
-import { sessionEntity } from '../checkout/repository.ts';
+import { linkPageWrite, sessionEntity } from '../checkout/repository.ts';
 import { newLinkSession } from '../checkout/session.ts';
 import { assertModeFlags, type Scope } from '../core/account.ts';
 import { BadRequest, Conflict, HttpError, NotAcceptable, NotFound } from '../core/errors.ts';
@@ -39,7 +39,6 @@ import {
   getLinkWithLogs,
   listLinks,
   PageBusy,
-  pageWrite,
   removeLink,
   saveLink,
   storeLinks,
@@ -154,8 +153,10 @@ export type CreatedLinks =
 export async function createLinks(deps: LinkDeps, scope: Scope, body: unknown): Promise<CreatedLinks> {
   const { input, amount } = creationInput(body);
   assertModeFlags(input, scope.mode);
-  const owner = await getAccount(deps, scope.developerId);
-  const customers = await resolveCustomers(deps, scope, input.customers);
+  const [owner, customers] = await Promise.all([
+    getAccount(deps, scope.developerId),
+    resolveCustomers(deps, scope, input.customers),
+  ]);
   const now = deps.clock();
   const at = now.toISOString();
   const merchant = { name: merchantName(owner), statementDescriptor: statementDescriptor(owner) };
@@ -184,7 +185,6 @@ export async function createLinks(deps: LinkDeps, scope: Scope, body: unknown): 
       active: true,
       recurring: false,
       status: 'pending',
-      next_date_of_payment: null,
       date_anchor: null,
       months_from_anchor: 0,
       period_due_at: null,
@@ -269,7 +269,6 @@ function updated(
   if (input.next_date_of_payment !== undefined) {
     const date = input.next_date_of_payment === null ? null : parseInterfaceDate(input.next_date_of_payment);
     if (date === undefined) throw new BadRequest('payment_link_date_format');
-    after.next_date_of_payment = date;
     after.date_anchor = date;
     after.months_from_anchor = 0;
   }
@@ -321,7 +320,15 @@ export async function updateLink(
         ? 'close'
         : 'keep';
     try {
-      if (await saveLink(deps, before, after, [pageWrite(deps.table, after, now, change)], 0)) {
+      if (
+        await saveLink(
+          deps,
+          before,
+          after,
+          [linkPageWrite(deps.table, after.token, now, change, after.customer_email)],
+          0,
+        )
+      ) {
         return linkListItem(after, pageUrl(deps.baseUrl, after.token));
       }
     } catch (error) {

@@ -3,7 +3,6 @@
  * count in front (as plans); names and SKUs are in the substring index. A deleted product keeps its
  * item, deactivated and out of the list, the count and the index, for the payment links naming it.
  */
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
 import { NotFound } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
@@ -21,11 +20,9 @@ import {
   recordsByKeys,
 } from '../db/lists.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
-import { conditionFailedAt } from '../db/transact.ts';
+import { conditionFailedAt, type TransactItem } from '../db/transact.ts';
 import { matchesFilters, type Product, searchTextsOf } from './product.ts';
 import type { ProductFilters, ProductListQuery } from './schemas.ts';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const notFound = () => new NotFound('product_not_found');
 

@@ -13,7 +13,7 @@ import type { Acquirer } from '../acquirer/acquirer.ts';
 import { newCharge } from '../charges/charge.ts';
 import { chargeEntity } from '../charges/repository.ts';
 import type { Deps } from '../db/deps.ts';
-import { inLanes } from '../db/due.ts';
+import { stepEveryDue } from '../db/due.ts';
 import { eventWrite } from '../events/event.ts';
 import { subscriptionCanceled, subscriptionPaymentFailed, subscriptionRenewed } from './events.ts';
 import { periodAt } from './periods.ts';
@@ -168,15 +168,9 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
   return saved ? 'canceled' : 'raced';
 }
 
-/** How many due entries a run reads per shard at a time. */
-const pageLimit = 1_000;
-/** Subscriptions stepped at once. */
-const lanes = 16;
-
 /**
  * Every step due at `now`; a summary of what was done. `only` limits it to one account's
  * subscriptions (an operator re-running one merchant; tests sharing a stack, each with its clock).
- * The due index is read again after each page until nothing due is left that this run can move.
  */
 export async function runBilling(deps: BillingDeps, now: Date, only?: { developerId: number }) {
   const outcomes: Record<StepOutcome, number> = {
@@ -186,23 +180,11 @@ export async function runBilling(deps: BillingDeps, now: Date, only?: { develope
     not_due: 0,
     raced: 0,
   };
-  let seen = 0;
-  for (;;) {
-    const due = (await dueSubscriptions(deps, now, pageLimit)).filter(
-      (ref) => !only || ref.developer_id === only.developerId,
-    );
-    if (due.length === 0) break;
-    seen += due.length;
-    const before = outcomes.renewed + outcomes.payment_failed + outcomes.canceled + outcomes.not_due;
-    await inLanes(due, lanes, async (ref) => {
-      outcomes[await billingStep(deps, ref, now)] += 1;
-    });
-    // What another runner took (raced) it moves on; a page with nothing done by this run ends it.
-    if (outcomes.renewed + outcomes.payment_failed + outcomes.canceled + outcomes.not_due === before) break;
-    if (due.length < pageLimit) {
-      const again = await dueSubscriptions(deps, now, 1);
-      if (again.every((ref) => only && ref.developer_id !== only.developerId)) break;
-    }
-  }
-  return { now: now.toISOString(), due: seen, ...outcomes };
+  const due = await stepEveryDue(
+    (limit) => dueSubscriptions(deps, now, limit),
+    (ref) => billingStep(deps, ref, now),
+    outcomes,
+    only,
+  );
+  return { now: now.toISOString(), due, ...outcomes };
 }

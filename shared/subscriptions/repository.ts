@@ -11,10 +11,8 @@ import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
 import type { Subscription } from './subscription.ts';
-
-type TransactItem = Parameters<typeof transactWrite>[1][number];
 
 export const subscriptionEntity = defineEntity<Subscription>('subscription', (subscription) => ({
   ...keys.subscription(subscription.developer_id, subscription.mode, subscription.id),

@@ -321,8 +321,11 @@ describe('listing, updating and deleting', () => {
       next_date_of_payment: '2031-05-31 09:30:00',
       status: 'active',
     });
+    // The page knows the link's customer (no e-mail asked) and forgets it with the link.
+    expect((await openPage(link.link)).html).not.toContain('for="email"');
     expect((await put(link.id, { customer: null })).status).toBe(200);
     expect((await view(link.id)).customer).toBeNull();
+    expect((await openPage(link.link)).html).toContain('for="email"');
     const badStatus = await put(link.id, { status: 'finished' });
     expect400(badStatus);
     expect(badStatus.json.content).toMatch(/specified state is invalid/);

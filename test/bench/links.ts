@@ -106,7 +106,6 @@ async function billing(options: Options): Promise<void> {
         active: true,
         recurring: true,
         status: 'paid_period',
-        next_date_of_payment: due,
         date_anchor: '2030-01-15T00:00:00.000Z',
         months_from_anchor: 1,
         period_due_at: null,
