@@ -337,23 +337,26 @@ async function coldImports(): Promise<void> {
  */
 async function seedPlans(deps: Deps, scope: Scope, count: number): Promise<void> {
   const start = Date.UTC(2026, 0, 1);
-  const items = Array.from({ length: count }, (_, i) =>
-    planEntity.item(
-      newPlan(
-        {
-          name: i % 100 === 0 ? `Gold ${i}` : `Basic ${i}`,
-          description: 'A plan written by the benchmark, about as long as a real description.',
-          currency: 'USD',
-          amount: `${(i % 50) + 1}.00`,
-          interval: i % 2 ? 'month' : 'year',
-          interval_count: 1,
-          trial_period_days: 0,
-          active: true,
-        },
-        { developerId: scope.developerId, mode: scope.mode, now: new Date(start + i * 1000), image: null },
-      ),
-    ),
-  );
+  // Each plan with its name's search entries, as createPlan stores them: `?name=gold` reads those.
+  const items = Array.from({ length: count }, (_, i) => {
+    const plan = newPlan(
+      {
+        name: i % 100 === 0 ? `Gold ${i}` : `Basic ${i}`,
+        description: 'A plan written by the benchmark, about as long as a real description.',
+        currency: 'USD',
+        amount: `${(i % 50) + 1}.00`,
+        interval: i % 2 ? 'month' : 'year',
+        interval_count: 1,
+        trial_period_days: 0,
+        active: true,
+      },
+      { developerId: scope.developerId, mode: scope.mode, now: new Date(start + i * 1000), image: null },
+    );
+    const entries = nameIndexWrites(deps, plan, [], [plan.name]).flatMap((write) =>
+      write.Put?.Item ? [write.Put.Item] : [],
+    );
+    return [planEntity.item(plan), ...entries];
+  }).flat();
   for (let i = 0; i < items.length; i += 25) {
     let pending = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
     while (pending.length) {
