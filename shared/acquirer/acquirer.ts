@@ -1,8 +1,13 @@
 /**
- * The acquirer port (D7): what cobro asks of whoever moves the money. The local stack plugs in the
- * simulated acquirer (simulated.ts); a deployment for real money plugs in an adapter for a real one
- * (Stripe, Adyen, …) behind the same interface. Raw card data crosses this port inward only: no
+ * The acquirer port (D7, D15): what cobro asks of whoever moves the money. The local stack plugs in
+ * the simulated acquirer (simulated.ts); a deployment for real money plugs in an adapter for a real
+ * one (Stripe, Adyen, …) behind the same interface. Raw card data crosses this port inward only: no
  * result carries a card number or CVC, so whatever a caller stores or logs from a result is safe (D6).
+ *
+ * Every call that moves money carries an idempotency key that cobro derives from a durable attempt
+ * it stored first (shared/attempts). A call may end without a definite answer (it timed out, the
+ * acquirer could not be reached): the method then throws AcquirerUnavailable, and cobro asks again
+ * later by key (`findCharge`, `findRefund`, `findPayout`) instead of calling with a new key.
  */
 
 /** Card networks cobro recognises from the number's prefix. */
@@ -56,6 +61,8 @@ export const declineReasons = [
   'incorrect_cvc',
   'authentication_required',
   'authentication_failed',
+  /** The acquirer answered an error and charged nothing (D15, card 4000 0000 0000 0119). */
+  'processing_error',
 ] as const;
 export type DeclineReason = (typeof declineReasons)[number];
 
@@ -74,6 +81,8 @@ interface ChargeBasics {
   idempotencyKey: string;
   /** Test mode: no real money moves. */
   test: boolean;
+  /** The cobro account the money belongs to (its developer id): the acquirer's books name it. */
+  merchant: number;
 }
 
 /** A charge of a card the cardholder has just typed in. */
@@ -127,11 +136,68 @@ export interface RefundRequest {
   currency: string;
   /** As for charges: a retry of the same refund answers the first outcome. */
   idempotencyKey: string;
+  test: boolean;
+  merchant: number;
 }
 
+/**
+ * A definite refusal (`failed`) moved no money: `refused` by the acquirer (D15, card 4000 0000 0000
+ * 5126), a charge it never made, or more than the charge has left.
+ */
 export type RefundResult =
   | { status: 'succeeded'; refundReference: string }
-  | { status: 'failed'; reason: 'unknown_charge' };
+  | { status: 'failed'; reason: 'unknown_charge' | 'refused' | 'exceeds_charge' };
+
+/** The merchant's share of an approved charge sent to the merchant's bank account (D5 payouts). */
+export interface PayoutRequest {
+  /** The `acquirerReference` of the charge paid out. */
+  acquirerReference: string;
+  /** Positive integer of minor units: the charge's net less its refunds. */
+  amountMinor: number;
+  currency: string;
+  idempotencyKey: string;
+  test: boolean;
+  merchant: number;
+}
+
+export type PayoutResult =
+  | { status: 'paid'; payoutReference: string }
+  | { status: 'failed'; reason: 'unknown_charge' | 'refused' };
+
+/** What a lookup by key finds: the call's outcome, or `not_found` (final: see Acquirer.findCharge). */
+export type NotFound = { status: 'not_found' };
+
+/** A charge (or card check) looked up by its key; a charge still waiting for its challenge says so. */
+export type FoundCharge =
+  | ((ApprovedCharge | DeclinedCharge) & { amountMinor: number; currency: string })
+  | { status: 'challenge_required'; challengeId: string; card: CardSummary }
+  | NotFound;
+
+/** Money that moved, as the acquirer's own books have it: what reconciliation compares (D15). */
+export interface LedgerEntry {
+  kind: 'charge' | 'refund' | 'payout';
+  /** The idempotency key the money moved under. */
+  idempotencyKey: string;
+  /** The acquirer's reference of this movement (a charge's, a refund's, a payout's). */
+  reference: string;
+  /** For refunds and payouts: the charge they belong to. */
+  chargeReference: string | null;
+  amountMinor: number;
+  currency: string;
+  merchant: number;
+  test: boolean;
+  /** ISO 8601 UTC, when the acquirer recorded it. */
+  at: string;
+}
+
+/**
+ * The acquirer could not give a definite answer (the call timed out, the acquirer was unreachable,
+ * or the key was closed by a lookup that found nothing): the outcome is unknown to the caller, who
+ * must not try again with a new key, only look the key up later.
+ */
+export class AcquirerUnavailable extends Error {
+  override readonly name = 'AcquirerUnavailable';
+}
 
 /** The port. Every method may do network I/O in a real adapter, hence the promises. */
 export interface Acquirer {
@@ -154,4 +220,19 @@ export interface Acquirer {
   chargeStored(request: StoredChargeRequest): Promise<FinalChargeResult>;
   /** Gives back part or all of an approved charge. */
   refund(request: RefundRequest): Promise<RefundResult>;
+  /** Sends the merchant's share of a charge to the merchant. */
+  payout(request: PayoutRequest): Promise<PayoutResult>;
+  /**
+   * The charge (or card check) made under `idempotencyKey`. Finding nothing closes the key: a call
+   * with it arriving later is refused (AcquirerUnavailable), so `not_found` is final and the caller
+   * may close its attempt. A key whose challenge is still unanswered is answered as such, and
+   * `abandon` true closes it too (the challenge can no longer be completed): then `not_found`.
+   */
+  findCharge(idempotencyKey: string, test: boolean, options?: { abandon?: boolean }): Promise<FoundCharge>;
+  /** The refund made under `idempotencyKey`; finding nothing closes the key, as for charges. */
+  findRefund(idempotencyKey: string, test: boolean): Promise<RefundResult | NotFound>;
+  /** The payout made under `idempotencyKey`; finding nothing closes the key, as for charges. */
+  findPayout(idempotencyKey: string, test: boolean): Promise<PayoutResult | NotFound>;
+  /** The money that moved between `since` and `until` (approved charges, refunds, payouts), oldest first. */
+  ledger(range: { since: Date; until: Date }): AsyncIterable<LedgerEntry>;
 }

@@ -1,0 +1,95 @@
+/**
+ * Faults of the simulated acquirer, for tests and the ledger soak (D15): make it slow, make it
+ * refuse, or make it lose its answer, at a chosen operation. The registry is a value of this
+ * process that only the local stack's control server (infra/local/control.ts) fills; nothing in a
+ * deployed function writes to it, so a deployed stage never sees a fault.
+ */
+
+/** The acquirer operations a fault can hit. */
+export const acquirerOperations = [
+  'charge',
+  'verify',
+  'completeChallenge',
+  'chargeStored',
+  'refund',
+  'payout',
+  'lookup',
+] as const;
+export type AcquirerOperation = (typeof acquirerOperations)[number];
+
+/**
+ * - `slow`: waits `delayMs`, then does the operation.
+ * - `refuse`: a definite refusal that moves no money (a charge declines `processing_error`, a refund
+ *   or payout fails `refused`); recorded in the acquirer's books as such.
+ * - `lose`: does the operation (money moves, the books record it), then throws AcquirerUnavailable
+ *   as a timed-out call would: the caller never learns the outcome.
+ * - `down`: throws AcquirerUnavailable before doing anything (the acquirer was unreachable).
+ */
+export const faultEffects = ['slow', 'refuse', 'lose', 'down'] as const;
+export type FaultEffect = (typeof faultEffects)[number];
+
+export interface AcquirerFault {
+  operation: AcquirerOperation;
+  effect: FaultEffect;
+  /** For `slow`. @default 1000 */
+  delayMs?: number;
+  /** Only calls for this merchant (developer id). @default every merchant */
+  merchant?: number;
+  /** How many matching calls it hits, then it is spent. @default every one */
+  times?: number;
+}
+
+/** Where the simulated acquirer asks whether a call is hit by a fault. */
+export interface FaultSource {
+  /** The fault hitting this call, if any (a fault with `times` counts the call). */
+  take(operation: AcquirerOperation, merchant: number): AcquirerFault | undefined;
+}
+
+interface Armed extends AcquirerFault {
+  left: number;
+}
+
+/** A set of faults, first match wins. */
+export class FaultRegistry implements FaultSource {
+  #faults: Armed[] = [];
+
+  /** Replaces every fault with `faults`. */
+  set(faults: readonly AcquirerFault[]): void {
+    this.#faults = faults.map((fault) => ({ ...fault, left: fault.times ?? Number.POSITIVE_INFINITY }));
+  }
+
+  /** Adds one fault after those already set. */
+  add(fault: AcquirerFault): void {
+    this.#faults.push({ ...fault, left: fault.times ?? Number.POSITIVE_INFINITY });
+  }
+
+  clear(): void {
+    this.#faults = [];
+  }
+
+  /** The faults still armed. */
+  list(): AcquirerFault[] {
+    return this.#faults.map(({ left: _left, ...fault }) => fault);
+  }
+
+  take(operation: AcquirerOperation, merchant: number): AcquirerFault | undefined {
+    const index = this.#faults.findIndex(
+      (fault) =>
+        fault.left > 0 &&
+        fault.operation === operation &&
+        (fault.merchant === undefined || fault.merchant === merchant),
+    );
+    const fault = this.#faults[index];
+    if (!fault) return undefined;
+    fault.left -= 1;
+    if (fault.left <= 0) this.#faults.splice(index, 1);
+    const { left: _left, ...hit } = fault;
+    return hit;
+  }
+}
+
+/**
+ * The registry of this process. Empty unless the local stack's control server fills it (the local
+ * stack runs the handlers in its own process); in Lambda it stays empty.
+ */
+export const processFaults = new FaultRegistry();
