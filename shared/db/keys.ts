@@ -37,6 +37,11 @@ const searchPartition = (developerId: number, mode: Mode, kind: string, term: st
 /** Between an entry's text and its record id (texts never hold control characters). */
 const searchSeparator = '\u001f';
 
+/** How many gsi1 partitions hold one day of the simulated acquirer's ledger. */
+export const simulatedAcquirerLedgerShards = 8;
+
+const simulatedAcquirerLedgerPartition = (day: string, shard: number) => `SIMACQ#LEDGER#${day}#${shard}`;
+
 export const keys = {
   /** The account record: profile and key metadata (hashes, masks, dates). */
   account: (developerId: number): ItemKey => ({ pk: `ACCOUNT#${developerId}`, sk: 'ACCOUNT' }),
@@ -336,6 +341,40 @@ export const keys = {
     pk: `WEBHOOK_DEAD_LETTERS#${failedAt.slice(0, 10)}`,
     sk: `${failedAt}#${taskId}`,
   }),
+
+  /*
+   * The simulated acquirer's books (shared/acquirer/simulated-books.ts). They stand in for an
+   * acquirer's own system, so they share the table but never a partition with cobro's records, and
+   * only the simulated acquirer reads them: cobro learns of them through the acquirer port alone,
+   * which is what makes reconciliation (D15) compare two separate sets of books.
+   */
+  /**
+   * What the acquirer did under one idempotency key in one mode: the request's fingerprint and its
+   * outcome, or the tombstone of a lookup that found nothing. One namespace for every operation, as
+   * a real acquirer's idempotency keys are.
+   */
+  simulatedAcquirerOperation: (mode: Mode, idempotencyKey: string): ItemKey => ({
+    pk: `SIMACQ#${mode}#OPERATION#${idempotencyKey}`,
+    sk: 'OPERATION',
+  }),
+  /** An approved charge's balance (its amount, refunded and paid out), by its reference: what refunds and payouts name. */
+  simulatedAcquirerCharge: (mode: Mode, reference: string): ItemKey => ({
+    pk: `SIMACQ#${mode}#CHARGE#${reference}`,
+    sk: 'CHARGE',
+  }),
+  /**
+   * Money that moved, in gsi1: one partition per UTC day and shard (spread by key so a busy day has
+   * no single hot partition), sorted by time. The ledger reads a range as one Query per day and shard.
+   */
+  simulatedAcquirerLedger: (at: string, mode: Mode, idempotencyKey: string): ListKey => ({
+    gsi1pk: simulatedAcquirerLedgerPartition(
+      at.slice(0, 10),
+      shardOf(idempotencyKey, simulatedAcquirerLedgerShards),
+    ),
+    gsi1sk: `${at}#${mode}#${idempotencyKey}`,
+  }),
+  /** The gsi1 partition of a day (`yyyy-mm-dd`, UTC) and shard of the simulated acquirer's ledger. */
+  simulatedAcquirerLedgerPartition,
 
   /** That an event's e-mail went to one recipient (the SHA-256 of the address): sent once (D13). */
   mailSent: (eventId: string, recipientHash: string): ItemKey => ({
