@@ -2,11 +2,34 @@
  * The acquirer this deployment charges through. Only the simulated acquirer of D7 exists today;
  * a real one (a class implementing `Acquirer`) is added here and chosen with `ACQUIRER`.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { envNames, requireEnv } from '../core/config.ts';
 import type { Acquirer } from './acquirer.ts';
+import { processFaults } from './faults.ts';
 import { createSimulatedAcquirer } from './simulated.ts';
+
+let ledgerDb: DynamoDBDocumentClient | undefined;
+
+/**
+ * The simulated acquirer's own client, one per process: its books share cobro's table, but its calls
+ * are the acquirer's, not cobro's, so whatever counts cobro's client (the benchmarks) never sees them.
+ */
+function simulatedLedgerClient(): DynamoDBDocumentClient {
+  ledgerDb ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return ledgerDb;
+}
 
 export function configuredAcquirer(): Acquirer {
   const name = process.env.ACQUIRER ?? 'simulated';
-  if (name === 'simulated') return createSimulatedAcquirer();
+  if (name === 'simulated') {
+    return createSimulatedAcquirer({
+      ledger: { db: simulatedLedgerClient(), table: requireEnv(envNames.table) },
+      // Empty unless the local stack's control server fills it: a deployed stage never sees a fault.
+      faults: processFaults,
+    });
+  }
   throw new Error(`unknown ACQUIRER ${name}: only "simulated" is built in`);
 }
