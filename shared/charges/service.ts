@@ -56,6 +56,7 @@ export async function chargeCard(deps: ChargeDeps, scope: Scope, input: LegacyCh
     statementDescriptor: statement,
     idempotencyKey: chargeId,
     test: scope.mode === 'test',
+    merchant: scope.developerId,
     card: card.card,
     threeDSecure: 'frictionless_only',
   });

@@ -300,6 +300,7 @@ export async function payWithCard(
     // One key per claim: a retried call for the same attempt is the same charge at the acquirer.
     idempotencyKey: `${claimed.token}:${claimed.charging_until}`,
     test: claimed.mode === 'test',
+    merchant: claimed.developer_id,
     card: input.card,
     threeDSecure: 'challenge_allowed',
   };

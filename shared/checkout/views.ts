@@ -21,6 +21,7 @@ export const declineMessages: Record<DeclineReason, string> = {
   incorrect_cvc: 'The security code is incorrect. Check it and try again.',
   authentication_required: 'Your bank asks for authentication this page cannot do. Try another card.',
   authentication_failed: 'The authentication with your bank failed. Try again or use another card.',
+  processing_error: 'Your card could not be charged because of a processing error. Try again.',
 };
 
 const problemMessages: Record<CardProblem['field'], string> = {

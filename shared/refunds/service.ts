@@ -57,6 +57,8 @@ export async function refundAtAcquirer(
     amountMinor: refund.amount,
     currency: refund.currency,
     idempotencyKey: refund.id,
+    test: refund.mode === 'test',
+    merchant: refund.developer_id,
   });
   if (result.status === 'succeeded') return;
   await revertRefund(deps, refund);

@@ -66,6 +66,7 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
     statementDescriptor: subscription.statement_descriptor,
     idempotencyKey: key,
     test: subscription.mode === 'test',
+    merchant: subscription.developer_id,
     cardToken: subscription.card_token,
   });
   const at = now.toISOString();
