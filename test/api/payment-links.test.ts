@@ -6,7 +6,6 @@
  * isolation between accounts and modes.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
 import { claimSession } from '../../shared/checkout/repository.ts';
 import type { PostedPayForm } from '../../shared/checkout/schemas.ts';
 import { submitPayForm } from '../../shared/checkout/submit-http.ts';
@@ -16,6 +15,7 @@ import { minimumMet } from '../../shared/core/money/fees.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { runLinkBilling } from '../../shared/payment-links/billing.ts';
 import { linkPages } from '../../shared/payment-links/page.ts';
+import { simulatedAcquirer } from '../support/acquirer.ts';
 import { expect400, expectMessage, expectReplayed } from '../support/answers.ts';
 import {
   cardFields,
@@ -570,7 +570,7 @@ describe('a recurring link under the billing step (D14)', () => {
     await runLinks('2034-01-10T00:00:00.000Z');
     expect((await view(link.id)).status).toBe('pending_period');
     // While the payment is recorded, after the link was read, the billing step makes it a defaulter.
-    const base = { ...makeDeps(), acquirer: createSimulatedAcquirer(), baseUrl: apiUrl };
+    const base = { ...makeDeps(), acquirer: simulatedAcquirer(), baseUrl: apiUrl };
     const pages = linkPages(base);
     let stepped: Awaited<ReturnType<typeof runLinks>> | undefined;
     const deps = {

@@ -4,10 +4,10 @@
  * plan-deletion cascade, with the e-mails the customer gets.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { activateSubscription, requestPlanCancellations } from '../../shared/subscriptions/service.ts';
+import { simulatedAcquirer } from '../support/acquirer.ts';
 import { cardFields, csrfOf, openPage, postForm, submitCard, testCards } from '../support/checkout.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
@@ -153,7 +153,7 @@ describe('a subscription from creation to cancellation', () => {
     expect(trialing.current_period_end).toBe(trialing.trial_end);
     expect(trialEnd - Date.parse(trialing.current_period_start)).toBe(7 * 86_400_000);
     const before = ((await api('GET', '/v1/payments/', { auth })).json as unknown as unknown[]).length;
-    await runBilling({ ...makeDeps(), acquirer: createSimulatedAcquirer() }, new Date(trialEnd), {
+    await runBilling({ ...makeDeps(), acquirer: simulatedAcquirer() }, new Date(trialEnd), {
       developerId: account.developerId,
     });
     expect(await view(created.subscription_id)).toMatchObject({ status: 'active' });

@@ -3,7 +3,6 @@
  * server would with the `standardwebhooks` package against a loopback receiver.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
 import { eventCatalogue } from '../../shared/api/events.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { busPublisher } from '../../shared/events/publish.ts';
@@ -12,6 +11,7 @@ import { fanOut, maxAttempts, retryScheduleMs } from '../../shared/webhooks/deli
 import { storedEvent } from '../../shared/webhooks/events.ts';
 import { deadLetters } from '../../shared/webhooks/repository.ts';
 import { handDueTasks } from '../../shared/webhooks/sweep.ts';
+import { simulatedAcquirer } from '../support/acquirer.ts';
 import { createPayment, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
 import { type Receiver, startReceiver, verify } from '../support/receiver.ts';
 import {
@@ -287,7 +287,7 @@ describe('delivery (D11): every event type there is, signed and verified', () =>
     });
     const billing = {
       ...makeDeps(),
-      acquirer: createSimulatedAcquirer({ clock: () => new Date('2020-01-01') }),
+      acquirer: simulatedAcquirer(() => new Date('2020-01-01')),
     };
     for (const now of ['2031-02-15', '2031-02-16', '2031-02-18', '2031-02-20']) {
       await runBilling(billing, new Date(`${now}T00:00:00.000Z`), { developerId: account.developerId });

@@ -4,6 +4,8 @@
  * `runBilling` charges each once. Prints the run's time, subscriptions per second and the
  * DynamoDB calls per subscription.
  */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
 import { prefixedId } from '../../shared/core/ids.ts';
 import { putAll } from '../../shared/db/batch.ts';
@@ -21,13 +23,25 @@ export async function benchBilling(options: {
   resetCalls: () => void;
 }): Promise<void> {
   const { deps, developerId, count } = options;
-  const acquirer = createSimulatedAcquirer({ clock: () => new Date('2020-01-01') });
+  // The acquirer's books go through a client of their own, as configuredAcquirer() builds it, so
+  // `calls` counts cobro's calls only.
+  const acquirer = createSimulatedAcquirer({
+    ledger: {
+      db: DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+        marshallOptions: { removeUndefinedValues: true },
+      }),
+      table: deps.table,
+    },
+    clock: () => new Date('2020-01-01'),
+  });
   const approved = await acquirer.charge({
     amountMinor: 100,
     currency: 'USD',
     description: 'bench',
-    idempotencyKey: 'bench-token',
+    // One key per account: a stack kept between runs holds the first run's charge under its key.
+    idempotencyKey: `bench-token-${developerId}`,
     test: true,
+    merchant: developerId,
     threeDSecure: 'challenge_allowed',
     card: { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123', holderName: 'Bench' },
   });

@@ -7,12 +7,13 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Acquirer } from '../../shared/acquirer/acquirer.ts';
-import { createSimulatedAcquirer, testCards } from '../../shared/acquirer/simulated.ts';
+import { testCards } from '../../shared/acquirer/simulated.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
+import { simulatedAcquirer } from '../support/acquirer.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
@@ -21,7 +22,7 @@ import { storedEventItems, updateStored } from '../support/table.ts';
 
 beforeAll(() => useLocalEnvironment());
 
-const deps = (acquirer: Acquirer = createSimulatedAcquirer({ clock: () => new Date('2020-01-01') })) => ({
+const deps = (acquirer: Acquirer = simulatedAcquirer(() => new Date('2020-01-01'))) => ({
   ...makeDeps(),
   acquirer,
 });
@@ -202,7 +203,7 @@ describe('exactly one charge per subscription and period', () => {
       anchor: '2027-05-20T00:00:00.000Z',
     });
     const asked: string[] = [];
-    const inner = createSimulatedAcquirer({ clock: () => new Date('2020-01-01') });
+    const inner = simulatedAcquirer(() => new Date('2020-01-01'));
     const spy: Acquirer = {
       ...inner,
       chargeStored: (request) => {

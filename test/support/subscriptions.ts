@@ -2,22 +2,27 @@
  * Subscriptions stored as checkout will activate them (shared/subscriptions/repository.ts), with a
  * card token from the simulated acquirer, for suites that drive the billing step with their own clock.
  */
-import { createSimulatedAcquirer, testCards } from '../../shared/acquirer/simulated.ts';
+import { testCards } from '../../shared/acquirer/simulated.ts';
 import { prefixedId } from '../../shared/core/ids.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { periodAt } from '../../shared/subscriptions/periods.ts';
 import { storeSubscription } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
+import { simulatedAcquirer } from './acquirer.ts';
 import type { TestAccount } from './stack.ts';
 
-/** A card token as checkout gets it from the acquirer (the card expires long after the test dates). */
-export async function cardToken(number: string): Promise<string> {
-  const approved = await createSimulatedAcquirer().charge({
+/**
+ * A card token as checkout gets it from the acquirer for `merchant` (the card expires long after the
+ * test dates); a token charges only for the merchant it was saved for.
+ */
+export async function cardToken(number: string, merchant: number): Promise<string> {
+  const approved = await simulatedAcquirer().charge({
     amountMinor: 100,
     currency: 'USD',
     description: 'checkout',
     idempotencyKey: `token-${number}-${Math.random()}`,
     test: true,
+    merchant,
     threeDSecure: 'challenge_allowed',
     card: { number, expMonth: 12, expYear: 2099, cvc: '123', holderName: 'Sub Scriber' },
   });
@@ -54,7 +59,7 @@ export async function subscribe(seed: Seed): Promise<Subscription> {
     status: seed.trial ? 'trialing' : 'active',
     active: true,
     statement_descriptor: 'COBRO GOLD',
-    card_token: await cardToken(seed.card ?? testCards.approved),
+    card_token: await cardToken(seed.card ?? testCards.approved, seed.account.developerId),
     anchor: anchor.toISOString(),
     trial_end: seed.trial ? anchor.toISOString() : null,
     paid_through: seed.trial ? -1 : 0,
