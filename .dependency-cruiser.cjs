@@ -16,10 +16,11 @@ const areaOrder = [
   'accounts',
   'auth',
   'customers',
+  'attempts',
   'charges',
+  'refunds',
   'payments',
   'checkout',
-  'refunds',
   'payouts',
   'plans',
   'taxes',
@@ -27,6 +28,7 @@ const areaOrder = [
   'webhooks',
   'subscriptions',
   'payment-links',
+  'ledger',
 ];
 const ports = ['db', 'events', 'mail', 'media', 'acquirer'];
 const notTest = '\\.test\\.ts$';

@@ -21,7 +21,11 @@ import { reindexSearch } from '../shared/api/reindex.ts';
 import { envNames } from '../shared/core/config.ts';
 import { HttpError } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';
+import { formatAmount } from '../shared/core/money/amount.ts';
+import { findCurrency } from '../shared/core/money/currencies.ts';
 import { makeDeps } from '../shared/db/deps.ts';
+import { publicBaseUrl } from '../shared/http/base-url.ts';
+import { reconcile } from '../shared/ledger/reconcile.ts';
 import { runLinkBilling } from '../shared/payment-links/billing.ts';
 import { runPayouts } from '../shared/payouts/run.ts';
 import { runBilling } from '../shared/subscriptions/billing.ts';
@@ -68,6 +72,13 @@ commands:
       lists the webhook deliveries that ran out of retries in the N days (default 7) up to
       --now (default: now), newest first, as JSON lines; redeliver one with
       POST /v1/events/{id}/redeliver/ once its endpoint is mended.
+
+  reconcile [--since ISO8601] [--account ID] [--json]
+      runs recovery (finishing every money movement whose outcome is unknown, by asking the
+      acquirer by key), then compares the acquirer's own books with cobro's since --since
+      (default: 30 days ago): every charge, refund and payout, their amounts, currencies and
+      owners (--account: one account's only). Prints each mismatch; exits 0 when the books
+      agree, 1 otherwise. The deployed stack runs recovery every minute and reconciliation daily.
 
   search reindex
       writes the substring-search entries (plan names, product names and SKUs, customers'
@@ -267,7 +278,7 @@ async function payoutsRun(args: string[]): Promise<void> {
   const now = values.now === undefined ? new Date() : new Date(values.now);
   if (Number.isNaN(now.getTime())) throw new UsageError(`--now: not an ISO 8601 time: ${values.now}`);
   await target(values['state-dir']);
-  console.log(JSON.stringify(await runPayouts(makeDeps(), now)));
+  console.log(JSON.stringify(await runPayouts({ ...makeDeps(), acquirer: configuredAcquirer() }, now)));
 }
 
 async function billingRun(args: string[]): Promise<void> {
@@ -288,6 +299,64 @@ async function billingRun(args: string[]): Promise<void> {
     runLinkBilling(deps, now, only),
   ]);
   console.log(JSON.stringify({ ...subscriptions, payment_links: paymentLinks }));
+}
+
+/** Money in minor units as the currency writes it. */
+function money(minor: number, code: string): string {
+  const currency = findCurrency(code);
+  return currency ? formatAmount(minor, currency) : String(minor);
+}
+
+async function reconcileLedger(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      since: { type: 'string' },
+      account: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'state-dir': { type: 'string' },
+    },
+  });
+  const account = values.account === undefined ? undefined : Number(values.account);
+  if (account !== undefined && !(Number.isSafeInteger(account) && account > 0))
+    throw new UsageError('--account: an account id is a positive integer');
+  const until = new Date();
+  const since =
+    values.since === undefined ? new Date(until.getTime() - 30 * 86_400_000) : new Date(values.since);
+  if (Number.isNaN(since.getTime())) throw new UsageError(`--since: not an ISO 8601 time: ${values.since}`);
+  await target(values['state-dir']);
+  if (!process.env[envNames.publicBaseUrl])
+    throw new UsageError(`set ${envNames.publicBaseUrl} to the stage's PublicBaseUrl output`);
+  const deps = { ...makeDeps(), acquirer: configuredAcquirer(), baseUrl: publicBaseUrl() };
+  const report = await reconcile(deps, { since, until, ...(account ? { developerId: account } : {}) });
+  if (values.json) {
+    console.log(JSON.stringify(report));
+    return report.mismatches.length ? 1 : 0;
+  }
+  const { recovery, acquirer, cobro } = report;
+  const side = (name: string, books: typeof acquirer) =>
+    `  ${name.padEnd(10)} ${books.charges} charges, ${books.refunds} refunds, ${books.payouts} payouts`;
+  console.log(`reconciled ${report.since} .. ${report.until}`);
+  console.log(
+    `  recovery   ${recovery.due} due: ${recovery.succeeded} recorded, ${recovery.declined} declined, ${recovery.failed} closed, ${recovery.waiting} waiting, ${recovery.errors} errors`,
+  );
+  console.log(side('acquirer', acquirer));
+  console.log(side('cobro', cobro));
+  for (const code of new Set([...Object.keys(acquirer.totals), ...Object.keys(cobro.totals)])) {
+    const a = acquirer.totals[code] ?? { charged: 0, refunded: 0, paid_out: 0 };
+    const c = cobro.totals[code] ?? { charged: 0, refunded: 0, paid_out: 0 };
+    console.log(
+      `  ${code.padEnd(10)} charged ${money(a.charged, code)} / ${money(c.charged, code)}, refunded ${money(a.refunded, code)} / ${money(c.refunded, code)}, paid out ${money(a.paid_out, code)} / ${money(c.paid_out, code)}  (acquirer / cobro)`,
+    );
+  }
+  if (report.mismatches.length === 0) {
+    console.log('the books agree');
+    return 0;
+  }
+  console.log(`${report.mismatches.length} mismatches:`);
+  for (const mismatch of report.mismatches)
+    console.log(`  ${mismatch.kind} ${mismatch.key}: ${mismatch.problem}: ${mismatch.detail}`);
+  return 1;
 }
 
 async function searchReindex(args: string[]): Promise<void> {
@@ -361,7 +430,9 @@ async function webhooksDeadLetters(args: string[]): Promise<void> {
   for (const letter of await deadLetters(makeDeps(), now, days)) console.log(JSON.stringify(letter));
 }
 
-const commands: Record<string, (args: string[]) => Promise<void>> = {
+/** Each command; one that answers a number exits with it (reconcile: 1 when the books disagree). */
+const commands: Record<string, (args: string[]) => Promise<unknown>> = {
+  reconcile: reconcileLedger,
   'webhooks listen': webhooksListen,
   'webhooks dead-letters': webhooksDeadLetters,
   'search reindex': searchReindex,
@@ -380,15 +451,17 @@ async function main(argv: string[]): Promise<number> {
   // The command is the words before the first option: `accounts create --name …`.
   const firstOption = argv.findIndex((word) => word.startsWith('-'));
   const words = argv.slice(0, firstOption < 0 ? argv.length : firstOption).slice(0, 2);
-  const command = commands[words.join(' ')];
+  // One-word commands (reconcile) take their options right after the word.
+  const single = words[0] !== undefined && commands[words[0]] ? [words[0]] : undefined;
+  const command = commands[(single ?? words).join(' ')];
   if (!command) {
     const problem = words.length === 0 ? 'no command given' : `unknown command "${words.join(' ')}"`;
     console.error(`cobro: ${problem}\n\n${usage}`);
     return 2;
   }
   try {
-    await command(argv.slice(2));
-    return 0;
+    const code = await command(argv.slice(single ? 1 : 2));
+    return typeof code === 'number' ? code : 0;
   } catch (error) {
     if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
       console.error(`cobro: ${error.message}\n\n${usage}`);

@@ -12,8 +12,8 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 
 const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
 
-export const handler = endpoint(async ({ body, account, mode }) => {
+export const handler = endpoint(async ({ body, account, mode, idempotencyKey }) => {
   const input = validate(LegacyChargeSchema, body);
-  const charge = await chargeCard(deps, { developerId: account.developerId, mode }, input);
+  const charge = await chargeCard(deps, { developerId: account.developerId, mode }, input, idempotencyKey);
   return { status: 201, body: chargeView(charge) };
 });

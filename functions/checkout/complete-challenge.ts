@@ -6,9 +6,9 @@
 import { ChallengeFormSchema, formOf } from '../../shared/checkout/schemas.ts';
 import { pageDeps, submitChallenge } from '../../shared/checkout/submit-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
-import { linkPages } from '../../shared/payment-links/page.ts';
+import { sessionOwners } from '../../shared/ledger/owners.ts';
 
-const deps = pageDeps(linkPages);
+const deps = pageDeps(sessionOwners);
 
 export const handler = publicEndpoint(({ params, body }) =>
   submitChallenge(deps, params.token, formOf(ChallengeFormSchema, body)),

@@ -2,9 +2,9 @@
 import { formOf, PayFormSchema } from '../../shared/checkout/schemas.ts';
 import { pageDeps, submitPayForm } from '../../shared/checkout/submit-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
-import { linkPages } from '../../shared/payment-links/page.ts';
+import { sessionOwners } from '../../shared/ledger/owners.ts';
 
-const deps = pageDeps(linkPages);
+const deps = pageDeps(sessionOwners);
 
 export const handler = publicEndpoint(({ params, body }) =>
   submitPayForm(deps, params.token ?? '', formOf(PayFormSchema, body)),

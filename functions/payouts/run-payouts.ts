@@ -1,12 +1,18 @@
 /** Scheduled payout step: pays out the live charges that are due (D5); the CLI runs the same step. */
 
+import { configuredAcquirer } from '../../shared/acquirer/configured.ts';
 import { logger } from '../../shared/core/log.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { runPayouts } from '../../shared/payouts/run.ts';
 
-const deps = makeDeps();
+const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
 
 export const handler = async (): Promise<void> => {
   const summary = await runPayouts(deps, deps.clock());
-  logger.info('payouts run', { paid_out: summary.paid_out, totals: summary.totals });
+  logger.info('payouts run', {
+    paid_out: summary.paid_out,
+    totals: summary.totals,
+    refused: summary.refused,
+    unconfirmed: summary.unconfirmed,
+  });
 };

@@ -20,6 +20,7 @@ const sesModule = sesEmulator as unknown as StartSes | { default: StartSes };
 const startSesEmulator: StartSes = typeof sesModule === 'function' ? sesModule : sesModule.default;
 
 import { envNames } from '../../shared/core/config.ts';
+import { startControl } from './control.ts';
 import { ensureTable, superviseDynamo } from './dynamodb.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
@@ -81,6 +82,10 @@ export interface LocalInfo {
   webhook_key: string;
   /** The key pair DynamoDB Local and the S3 emulator know this stack by. */
   aws_credentials: LocalCredentials;
+  /** The control server (infra/local/control.ts): the simulated acquirer's faults, for tests and the soak. */
+  control_url?: string;
+  /** Its Bearer token; local only, like token_secret. */
+  control_token?: string;
   demo?: DemoAccount;
 }
 
@@ -296,6 +301,10 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     };
     Object.assign(process.env, localEnvironment(placeholder));
 
+    // Faults of the simulated acquirer (tests, the ledger soak): loopback only, behind a token.
+    const control = await startControl(0);
+    stops.push(control.close);
+
     const gateway = await startGateway({
       root: projectRoot,
       port: ports.api,
@@ -305,6 +314,8 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     const apiPort = Number(new URL(gateway.url).port);
     const info: LocalInfo = {
       ...placeholder,
+      control_url: control.url,
+      control_token: control.token,
       api_url: gateway.url,
       checkout_url: `${gateway.url}/checkout`,
       health_url: `${gateway.url}/health`,

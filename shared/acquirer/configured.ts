@@ -15,7 +15,7 @@ let ledgerDb: DynamoDBDocumentClient | undefined;
  * The simulated acquirer's own client, one per process: its books share cobro's table, but its calls
  * are the acquirer's, not cobro's, so whatever counts cobro's client (the benchmarks) never sees them.
  */
-function simulatedLedgerClient(): DynamoDBDocumentClient {
+export function simulatedLedgerClient(): DynamoDBDocumentClient {
   ledgerDb ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
     marshallOptions: { removeUndefinedValues: true },
   });

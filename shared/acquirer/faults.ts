@@ -63,8 +63,9 @@ export class FaultRegistry implements FaultSource {
     this.#faults.push({ ...fault, left: fault.times ?? Number.POSITIVE_INFINITY });
   }
 
-  clear(): void {
-    this.#faults = [];
+  /** Clears every fault, or those of one merchant. */
+  clear(merchant?: number): void {
+    this.#faults = merchant === undefined ? [] : this.#faults.filter((fault) => fault.merchant !== merchant);
   }
 
   /** The faults still armed. */

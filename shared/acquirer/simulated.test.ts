@@ -32,8 +32,12 @@ const { db, table } = makeDeps();
 const now = new Date('2026-11-15T12:00:00Z');
 
 /** A simulated acquirer on the test stack's table, with its own clock and faults. */
-function acquirerWith(options: { clock?: () => Date; faults?: FaultRegistry } = {}): Acquirer {
-  return createSimulatedAcquirer({ ledger: { db, table }, clock: options.clock ?? (() => now), ...options });
+function acquirerWith(
+  options: { clock?: () => Date; booksClock?: () => Date; faults?: FaultRegistry } = {},
+): Acquirer {
+  // The books' times follow the test's clock unless told otherwise.
+  const clock = options.clock ?? (() => now);
+  return createSimulatedAcquirer({ ledger: { db, table }, clock, booksClock: clock, ...options });
 }
 
 const acquirer = acquirerWith();
@@ -861,7 +865,7 @@ describe('the ledger', () => {
   it('lists the money that moved in a range, oldest first, and nothing else', async () => {
     // A day no other test writes to, with a clock this test moves.
     let clock = new Date('2041-03-10T08:00:00.000Z');
-    const books = acquirerWith({ clock: () => clock });
+    const books = acquirerWith({ clock: () => clock, booksClock: () => clock });
     const tick = () => {
       clock = new Date(clock.getTime() + 60_000);
       return clock.toISOString();
@@ -967,7 +971,7 @@ describe('the ledger', () => {
     const keysInOrder: string[] = [];
     // Charged out of order: the ledger orders by when the money moved.
     for (const at of [times[2], times[0], times[1]] as string[]) {
-      const books = acquirerWith({ clock: () => new Date(at) });
+      const books = acquirerWith({ clock: () => new Date(at), booksClock: () => new Date(at) });
       const charge = farRequest(testCards.approved);
       await books.charge(charge);
       keysInOrder[times.indexOf(at)] = charge.idempotencyKey;

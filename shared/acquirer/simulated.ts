@@ -292,8 +292,13 @@ export interface SimulatedAcquirerOptions {
    * through a client of its own so what counts cobro's calls sees cobro's only.
    */
   ledger: Books;
-  /** Decides whether a card has expired, and when the books say money moved. @default () => new Date() */
+  /** Decides whether a card has expired (a test may age every card at once). @default () => new Date() */
   clock?: () => Date;
+  /**
+   * When the books say money moved: the acquirer's own wall clock, which reconciliation compares
+   * with cobro's (so a test's card clock does not move the books). @default () => new Date()
+   */
+  booksClock?: () => Date;
   /** Faults to inject (faults.ts): asked before every call. @default none */
   faults?: FaultSource;
 }
@@ -302,6 +307,7 @@ export interface SimulatedAcquirerOptions {
 export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acquirer {
   const books = options.ledger;
   const clock = options.clock ?? (() => new Date());
+  const booksClock = options.booksClock ?? (() => new Date());
 
   /**
    * The fault hitting this call: `down` throws before anything is done, `slow` waits and lets the
@@ -361,7 +367,7 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
     later: Later | undefined,
   ): Promise<OperationItem> {
     const mode = modeOf(request.test);
-    const at = clock().toISOString();
+    const at = booksClock().toISOString();
     const moves = result.status === 'approved' && fingerprint.operation !== 'verify';
     const movement: Movement | null = moves
       ? { kind: 'charge', reference: chargeReference(request.test, request.idempotencyKey), at }
@@ -480,7 +486,7 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
       result: { ...result },
       lost: false,
       movement: null,
-      at: clock().toISOString(),
+      at: booksClock().toISOString(),
     });
     const stored = await storeOperation(books, item);
     if (stored.stored) return item;
@@ -499,7 +505,7 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
     // A lookup moves no money and cannot be refused: `refuse` leaves it as unreachable as `down`.
     const effect = await fault('lookup', item?.merchant ?? unknownMerchant);
     if (effect === 'refuse') throw new AcquirerUnavailable('the simulated acquirer refused the lookup');
-    const at = clock().toISOString();
+    const at = booksClock().toISOString();
     if (!item) {
       const sealed: Stored = await seal(books, mode, key, at);
       // A call that raced the lookup and stored first wins: answer what it did.
@@ -550,7 +556,7 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
         merchant: state.merchant,
         chargeReference: null,
       };
-      const at = clock().toISOString();
+      const at = booksClock().toISOString();
       const moves = result.status === 'approved' && state.operation === 'charge';
       const movement: Movement | null = moves
         ? { kind: 'charge', reference: chargeReference(state.test, key), at }
@@ -643,7 +649,7 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
       if (effect === 'refuse') {
         return answer(await recordRefusal(mode, key, fingerprint, { status: 'failed', reason: 'refused' }));
       }
-      const at = clock().toISOString();
+      const at = booksClock().toISOString();
       const result: RefundResult = {
         status: 'succeeded',
         refundReference: refundPrefix + hex(request.acquirerReference, key),
@@ -693,7 +699,7 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
       if (effect === 'refuse') {
         return answer(await recordRefusal(mode, key, fingerprint, { status: 'failed', reason: 'refused' }));
       }
-      const at = clock().toISOString();
+      const at = booksClock().toISOString();
       const result: PayoutResult = {
         status: 'paid',
         payoutReference: payoutPrefix + hex(request.acquirerReference, key),

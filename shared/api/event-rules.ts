@@ -3,7 +3,6 @@
  * EventBridge rule per row; the local event bus delivers by the same rows.
  */
 import { apiKeyRotated } from '../accounts/events.ts';
-import { subscriptionCheckoutPaid } from '../checkout/events.ts';
 import { eventEntity, eventSource, internalEventSource } from '../events/event.ts';
 import type { Access } from '../http/route.ts';
 import { planDeleted } from '../plans/events.ts';
@@ -41,13 +40,6 @@ export const eventRules: readonly EventRule[] = [
     detailTypes: [planDeleted.type],
     target: 'functions/plans/notify-plan-deleted.ts',
     access: { table: 'write', mail: true },
-  },
-  {
-    name: 'subscription-activation',
-    source: internalEventSource,
-    detailTypes: [subscriptionCheckoutPaid.type],
-    target: 'functions/subscriptions/activate-subscription.ts',
-    access: { table: 'write' },
   },
   {
     name: 'plan-deleted-subscriptions',
@@ -126,6 +118,21 @@ export const schedules: readonly Schedule[] = [
     target: 'functions/webhooks/retry-due.ts',
     access: { table: 'read', events: true },
     localEveryMs: 1_000,
+  },
+  {
+    // D15: finishes the money movements whose outcome is unknown (at least every 5 minutes).
+    name: 'attempts-recovery',
+    expression: 'rate(1 minute)',
+    target: 'functions/ledger/recover-attempts.ts',
+    access: { table: 'write' },
+    localEveryMs: 2_000,
+  },
+  {
+    // D15: the acquirer's books against cobro's, daily; mismatches are logged as errors.
+    name: 'ledger-reconcile',
+    expression: 'rate(1 day)',
+    target: 'functions/ledger/reconcile-ledger.ts',
+    access: { table: 'write' },
   },
   {
     // D2: the same step as `billing run`; a run does only what is due, so a missed one is caught up.

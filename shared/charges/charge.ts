@@ -19,7 +19,12 @@ export interface Charge {
   developer_id: number;
   mode: Mode;
   source: ChargeSource;
+  /** What it pays for (D15): a payment, a subscription's period, a payment link; null where none. */
   payment_id: string | null;
+  subscription_id?: string | null;
+  payment_link_id?: string | null;
+  /** The attempt that made it (absent on charges stored before attempts existed). */
+  attempt_id?: string | null;
   customer_id: string | null;
   amount: number;
   fee: number;
@@ -30,9 +35,16 @@ export interface Charge {
   status: 'succeeded';
   card: CardSummary;
   acquirer_reference: string;
-  /** What is left to refund, in minor units: the condition every refund is checked against. */
+  /**
+   * What is left to refund, in minor units: the condition every refund is checked against. A refund
+   * takes its amount off before the acquirer is asked (`refunds_pending` holds it meanwhile), so
+   * refunds racing one another never exceed the charge.
+   */
   refundable: number;
+  /** What refunds the acquirer made have given back. */
   refunded: number;
+  /** What refunds under way at the acquirer hold; a charge is never paid out while any is. */
+  refunds_pending?: number;
   /** When a live charge becomes due for payout; null for test charges. */
   payout_due_at: string | null;
   paid_out_at: string | null;
@@ -47,6 +59,9 @@ export function newCharge(input: {
   mode: Mode;
   source: ChargeSource;
   paymentId: string | null;
+  subscriptionId?: string | null;
+  paymentLinkId?: string | null;
+  attemptId: string;
   customerId: string | null;
   amount: number;
   currency: string;
@@ -65,6 +80,9 @@ export function newCharge(input: {
     mode: input.mode,
     source: input.source,
     payment_id: input.paymentId,
+    subscription_id: input.subscriptionId ?? null,
+    payment_link_id: input.paymentLinkId ?? null,
+    attempt_id: input.attemptId,
     customer_id: input.customerId,
     amount: input.amount,
     fee,
@@ -77,6 +95,7 @@ export function newCharge(input: {
     acquirer_reference: input.acquirerReference,
     refundable: input.amount,
     refunded: 0,
+    refunds_pending: 0,
     payout_due_at: input.mode === 'live' ? due : null,
     paid_out_at: null,
     created_at: now,
@@ -89,6 +108,8 @@ export function chargeView(charge: Charge): ChargeView {
   return {
     id: charge.id,
     payment_id: charge.payment_id,
+    subscription_id: charge.subscription_id ?? null,
+    payment_link_id: charge.payment_link_id ?? null,
     product: null,
     customer: charge.customer_id,
     amount: formatMajor(charge.amount, currency),
@@ -101,8 +122,12 @@ export function chargeView(charge: Charge): ChargeView {
     created_on: charge.created_at,
     refund:
       charge.refunded > 0
-        ? { amount: formatMajor(charge.refunded, currency), refunded: charge.refundable === 0 }
+        ? {
+            amount: formatMajor(charge.refunded, currency),
+            refunded: charge.refunded >= charge.amount,
+          }
         : null,
+    amount_refunded: formatMajor(charge.refunded, currency),
     captured: null,
     test: charge.mode === 'test',
     card_last4: charge.card.last4,
@@ -115,3 +140,14 @@ export function chargeView(charge: Charge): ChargeView {
     net_currency: charge.currency.toLowerCase(),
   };
 }
+
+/**
+ * A charge recorded for an approval whose purpose went away while it ran (a subscription canceled,
+ * a payment link deleted): nothing is left to refund by request, its whole amount is held by the
+ * refund made at once (D15).
+ */
+export const refundedAtOnce = (charge: Charge): Charge => ({
+  ...charge,
+  refundable: 0,
+  refunds_pending: charge.amount,
+});

@@ -3,5 +3,8 @@ import * as v from 'valibot';
 import { defineEvent } from '../events/event.ts';
 import { ChargeViewSchema } from './schemas.ts';
 
-/** A card was charged without a checkout (the legacy charge, D8): the charge in its list view. */
+/**
+ * A card was charged, whatever for (D15: checkout, subscriptions, payment links, the legacy charge):
+ * the charge in its list view, saying what it pays for.
+ */
 export const chargeSucceeded = defineEvent('charge.succeeded', v.object({ object: ChargeViewSchema }));

@@ -33,7 +33,7 @@ const declineText: Record<DeclineReason, string> = {
   authentication_required:
     'The card requires 3-D Secure authentication, which this endpoint cannot perform; use POST /v1/payments/.',
   authentication_failed: 'The 3-D Secure authentication failed.',
-  processing_error: 'The card could not be charged because of a processing error. Try again.',
+  processing_error: 'The payment processor could not process the card; nothing was charged. Try again.',
 };
 
 /** D8: a decline is 402 `{"error":{"code","type":"payment_failed","message","decline_reason"}}`. */

@@ -6,9 +6,10 @@ import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryRecords } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { transactWrite } from '../db/transact.ts';
-import { type EventDetail, eventWrite } from '../events/event.ts';
-import type { Charge } from './charge.ts';
+import type { TransactItem } from '../db/transact.ts';
+import { eventWrite } from '../events/event.ts';
+import { type Charge, chargeView } from './charge.ts';
+import { chargeSucceeded } from './events.ts';
 
 /** A charge, in its account's list and, while a live one waits for payout, in the payout queue. */
 export const chargeEntity = defineEntity<Charge>('charge', (charge) => ({
@@ -48,7 +49,15 @@ export function listCharges(
   );
 }
 
-/** Stores a charge made without a checkout (the legacy charge), with its event. */
-export async function createCharge(deps: Deps, charge: Charge, event: EventDetail<unknown>): Promise<void> {
-  await transactWrite(deps, [chargeEntity.create(deps.table, charge), eventWrite(deps.table, event)]);
+/**
+ * The items that record an approved charge, whatever paid for it (D15): the charge, and its
+ * `charge.succeeded` carrying its list view. They go in the transaction that finishes its attempt.
+ */
+export function chargeWrites(table: string, charge: Charge, now: Date): TransactItem[] {
+  const event = chargeSucceeded.of(
+    { developerId: charge.developer_id, test: charge.mode === 'test' },
+    { object: chargeView(charge) },
+    now,
+  );
+  return [chargeEntity.create(table, charge), eventWrite(table, event)];
 }

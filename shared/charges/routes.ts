@@ -20,6 +20,22 @@ export const chargesRoutes: readonly Route[] = [
         description: 'Declined: `type` payment_failed with `decline_reason`',
         body: 'ErrorObject',
       },
+      504: {
+        description:
+          'The acquirer did not answer in time: the charge is being confirmed; the same request with the same Idempotency-Key answers its outcome',
+        body: 'MessageEnvelope',
+      },
     },
+  },
+  {
+    method: 'GET',
+    path: '/v1/charges/{charge_id}/',
+    handler: 'functions/charges/get-charge.ts',
+    operationId: 'getCharge',
+    auth: true,
+    access: { table: 'read' },
+    summary: 'One charge (list view): what it pays for, and what was refunded of it',
+    answers: { 200: { description: 'The charge', json: ChargeViewSchema } },
+    errors: { 404: { description: 'No such charge', body: 'DetailError' } },
   },
 ];

@@ -8,7 +8,17 @@ const rate = v.pipe(v.number(), v.description('Six significant digits.'));
 /** The list view of the interface (D9): the legacy charge's 201 and every item of the payment lists. */
 export const ChargeViewSchema = v.strictObject({
   id: v.pipe(v.string(), v.description('`ch_` and 24 characters; refunds name it.')),
-  payment_id: v.pipe(v.nullable(v.string()), v.description('The `pay_` payment; null for a legacy charge.')),
+  payment_id: v.pipe(
+    v.nullable(v.string()),
+    v.description('The `pay_` payment it pays; null for a subscription, a payment link or a legacy charge.'),
+  ),
+  subscription_id: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      "The `sub_` subscription whose period it pays (its first, a trial's end or a renewal); null otherwise.",
+    ),
+  ),
+  payment_link_id: v.pipe(v.nullable(v.string()), v.description('The payment link it pays; null otherwise.')),
   product: v.null(),
   customer: v.nullable(v.string()),
   amount: major('The amount charged.'),
@@ -21,8 +31,9 @@ export const ChargeViewSchema = v.strictObject({
   created_on: v.pipe(v.string(), v.description('ISO 8601 UTC.')),
   refund: v.pipe(
     v.nullable(v.strictObject({ amount: major('Refunded so far.'), refunded: v.boolean() })),
-    v.description('Null until a refund; `refunded` is true once nothing is left to refund.'),
+    v.description('Null until a refund; `refunded` is true once the whole amount was refunded.'),
   ),
+  amount_refunded: major('What refunds have given back so far (0 when none).'),
   captured: v.null(),
   test: v.boolean(),
   card_last4: v.string(),

@@ -80,8 +80,16 @@ export function contentSecurityPolicy(nonce: string, formTargets: readonly strin
   return `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
-function page(status: number, title: string, body: string, formTargets: string[] = []): Page {
+function page(
+  status: number,
+  title: string,
+  body: string,
+  formTargets: string[] = [],
+  refreshSeconds?: number,
+): Page {
   const nonce = randomBytes(16).toString('base64');
+  // A page waiting for an outcome reloads itself, without JavaScript (the CSP allows no script).
+  const refresh = refreshSeconds ? `\n<meta http-equiv="refresh" content="${refreshSeconds}">` : '';
   return {
     status,
     html: `<!doctype html>
@@ -89,7 +97,7 @@ function page(status: number, title: string, body: string, formTargets: string[]
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="no-referrer">${refresh}
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="${icon}">
 <style nonce="${nonce}">${styles}</style>
@@ -224,12 +232,23 @@ ${card ? `<dt>Card</dt><dd>${escapeHtml(card)}</dd>` : ''}
   );
 }
 
-/** A session that can no longer be paid, for whatever reason, with the status that says why. */
-export function closedPage(s: PageSummary | undefined, status: number, title: string, message: string): Page {
+/**
+ * A session that can no longer be paid (or not now), for whatever reason, with the status that
+ * says why; `refreshSeconds` reloads it while its outcome is still coming.
+ */
+export function closedPage(
+  s: PageSummary | undefined,
+  status: number,
+  title: string,
+  message: string,
+  refreshSeconds?: number,
+): Page {
   return page(
     status,
     title,
     `<div class="card">${s ? summary(s) : ''}<h2>${escapeHtml(title)}</h2><p>${escapeHtml(message)}</p></div>`,
+    [],
+    refreshSeconds,
   );
 }
 

@@ -1,21 +1,19 @@
 /**
  * Checkout sessions in the single table. Every step is a conditional write on the session item:
- * claim (open → charging) before the acquirer is asked, then decline (back to open, one more
- * decline), challenge (back to open, holding the challenge) or pay (charging → paid, in the same
- * transaction as the charge, the payment and the event). Single use rests on these conditions.
+ * claim (open → charging, for one attempt) before the acquirer is asked, then, in one transaction
+ * with the attempt's own move (shared/attempts): decline (back to open, one more decline),
+ * challenge (back to open, holding the challenge), confirming (no answer: recovery's), or pay
+ * (paid, with the charge and what the session's owner writes). Single use rests on these conditions.
  */
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { Charge } from '../charges/charge.ts';
-import { chargeEntity } from '../charges/repository.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
-import { type EventDetail, eventWrite, internalEventWrite } from '../events/event.ts';
 import type { Payment } from '../payments/payment.ts';
 import { paymentEntity } from '../payments/repository.ts';
 import {
@@ -24,10 +22,8 @@ import {
   maxDeclines,
   type PendingChallenge,
   reopenedFields,
-  type SubscriptionPaid,
 } from './session.ts';
 
-/** Another checkout created the customer with this e-mail first: look it up again and retry. */
 /** A checkout session, keyed by its token alone: the page knows nothing else. */
 export const sessionEntity = defineEntity<CheckoutSession>('checkout', (session) =>
   keys.checkout(session.token),
@@ -40,11 +36,6 @@ export async function createPayment(deps: Deps, payment: Payment, session: Check
     sessionEntity.create(deps.table, session),
   ]);
 }
-
-export class CustomerTaken extends Error {}
-
-/** The items of the session's owner (a payment link) met a change since they were read: read again. */
-export class OwnerRaced extends Error {}
 
 /** The session was claimed, paid, locked or expired by the time this request wrote. */
 export class SessionUnavailable extends Error {
@@ -95,20 +86,33 @@ async function update(
 }
 
 /**
- * Takes the session for one submit: open (or charging with a lapsed claim), not locked, not
- * expired. Of two submits at once exactly one gets it; the other gets SessionUnavailable.
+ * Takes the session for one submit's attempt: open, not locked, not expired (and, for a submit of
+ * the pay form, under the posted CSRF token). Of two submits at once exactly one gets it; the other
+ * gets SessionUnavailable. The claim holds the session until its attempt's outcome is recorded.
+ * `challenge`: the cardholder's answer to the 3-D Secure challenge of the attempt the session holds.
  */
-export function claimSession(deps: Deps, token: string, now: Date, csrf?: string): Promise<CheckoutSession> {
+export function claimSession(
+  deps: Deps,
+  token: string,
+  now: Date,
+  attemptId: string,
+  options: { csrf?: string; challenge?: boolean } = {},
+): Promise<CheckoutSession> {
   const ms = now.getTime();
   // With the posted CSRF token in the condition, a submit needs no read of the session first.
-  const csrfCondition = csrf === undefined ? '' : ' AND csrf = :csrf';
+  const csrfCondition = options.csrf === undefined ? '' : ' AND csrf = :csrf';
+  const challengeCondition = options.challenge
+    ? ' AND attempt_id = :attempt AND attribute_type(challenge, :map)'
+    : '';
   return update(deps, token, {
-    update: 'SET #status = :charging, charging_until = :until, updated_at = :now',
-    condition: `(#status = :open OR (#status = :charging AND charging_until < :ms)) AND declines < :max AND expires_at_ms > :ms${csrfCondition}`,
+    update: 'SET #status = :charging, charging_until = :until, attempt_id = :attempt, updated_at = :now',
+    condition: `#status = :open AND declines < :max AND expires_at_ms > :ms${csrfCondition}${challengeCondition}`,
     values: {
-      ...(csrf === undefined ? {} : { ':csrf': csrf }),
+      ...(options.csrf === undefined ? {} : { ':csrf': options.csrf }),
+      ...(options.challenge ? { ':map': 'M' } : {}),
       ':charging': 'charging',
       ':open': 'open',
+      ':attempt': attemptId,
       ':until': ms + claimMs,
       ':ms': ms,
       ':max': maxDeclines,
@@ -117,28 +121,48 @@ export function claimSession(deps: Deps, token: string, now: Date, csrf?: string
   });
 }
 
+/** Gives back a claim whose attempt could not be stored (nothing was asked of the acquirer). */
+export async function unclaim(deps: Deps, claimed: CheckoutSession, now: Date): Promise<void> {
+  await update(deps, claimed.token, {
+    update: 'SET #status = :open, attempt_id = :none, charging_until = :none, updated_at = :now',
+    condition: 'attempt_id = :attempt AND #status = :charging',
+    values: {
+      ':open': 'open',
+      ':none': null,
+      ':attempt': claimed.attempt_id,
+      ':charging': 'charging',
+      ':now': now.toISOString(),
+    },
+  }).catch((error: unknown) => {
+    if (!(error instanceof SessionUnavailable)) throw error;
+  });
+}
+
 /**
- * The transaction item that ends the claim this call holds (a session still `charging` under the
- * same lease): `set` is what the outcome writes besides clearing the lease and the challenge.
+ * The transaction item that ends the claim of `attemptId` (a session it still holds, charging or
+ * being confirmed): `set` is what the outcome writes besides clearing the claim.
  */
 function endClaim(
-  deps: Deps,
-  claimed: CheckoutSession,
+  table: string,
+  token: string,
+  attemptId: string,
   at: string,
   set: string,
   values: Record<string, unknown>,
-) {
+  keepAttempt = false,
+): TransactItem {
   return {
     Update: {
-      TableName: deps.table,
-      Key: keys.checkout(claimed.token),
-      UpdateExpression: `SET charging_until = :none, challenge = :none, updated_at = :now, ${set}`,
-      ConditionExpression: '#status = :charging AND charging_until = :until',
+      TableName: table,
+      Key: keys.checkout(token),
+      UpdateExpression: `SET charging_until = :none, ${keepAttempt ? '' : 'attempt_id = :none, '}updated_at = :now, ${set}`,
+      ConditionExpression: 'attempt_id = :attempt AND #status IN (:charging, :confirming)',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':charging': 'charging',
+        ':confirming': 'confirming',
         ':none': null,
-        ':until': claimed.charging_until,
+        ':attempt': attemptId,
         ':now': at,
         ...values,
       },
@@ -146,185 +170,86 @@ function endClaim(
   };
 }
 
-/** Gives the session back after a decline, counting it; the fifth locks the session. */
-export async function recordDecline(
-  deps: Deps,
-  claimed: CheckoutSession,
-  reason: string,
-  event: EventDetail<unknown> | null,
+/** The session an approval paid (or voided, its purpose gone meanwhile), as a transaction item. */
+export const sessionPaidWrite = (
+  table: string,
+  session: CheckoutSession,
+  attemptId: string,
+  chargeId: string | null,
+  voided: string | null,
   now: Date,
-  extra: TransactItem[] = [],
-): Promise<CheckoutSession> {
-  const at = now.toISOString();
-  try {
-    await transactWrite(deps, [
-      endClaim(deps, claimed, at, '#status = :open, last_decline = :reason ADD declines :one', {
-        ':open': 'open',
-        ':reason': reason,
-        ':one': 1,
-      }),
-      ...(event ? [eventWrite(deps.table, event)] : []),
-      ...extra,
-    ]);
-  } catch (error) {
-    if (conditionFailedAt(error).includes(0))
-      throw new SessionUnavailable(await getSession(deps, claimed.token));
-    throw error;
-  }
-  // The claim held, so the session is the claimed one with this decline recorded.
-  return {
-    ...claimed,
-    status: 'open',
-    charging_until: null,
-    challenge: null,
-    last_decline: reason,
-    declines: claimed.declines + 1,
-    updated_at: at,
-  };
-}
+) =>
+  endClaim(
+    table,
+    session.token,
+    attemptId,
+    now.toISOString(),
+    '#status = :status, challenge = :none, charge_id = :charge, voided_reason = :reason',
+    { ':status': voided ? 'voided' : 'paid', ':charge': chargeId, ':reason': voided },
+  );
 
-/** Gives the session back holding a 3-D Secure challenge the cardholder must answer. */
-export function holdChallenge(
-  deps: Deps,
-  token: string,
+/** A session given back open after a decline, counting it, as a transaction item; the fifth locks it. */
+export const sessionDeclinedWrite = (
+  table: string,
+  session: CheckoutSession,
+  attemptId: string,
+  reason: string,
+  now: Date,
+) =>
+  endClaim(
+    table,
+    session.token,
+    attemptId,
+    now.toISOString(),
+    '#status = :open, challenge = :none, last_decline = :reason ADD declines :one',
+    { ':open': 'open', ':reason': reason, ':one': 1 },
+  );
+
+/** A session given back open, as it was, when its attempt's call never reached the acquirer. */
+export const sessionReleasedWrite = (table: string, token: string, attemptId: string, now: Date) =>
+  endClaim(table, token, attemptId, now.toISOString(), '#status = :open, challenge = :none', {
+    ':open': 'open',
+  });
+
+/** A session given back open holding a 3-D Secure challenge, still held by its attempt. */
+export const sessionChallengeWrite = (
+  table: string,
+  session: CheckoutSession,
+  attemptId: string,
   challenge: PendingChallenge,
   now: Date,
-): Promise<CheckoutSession> {
-  return update(deps, token, {
-    update: 'SET #status = :open, charging_until = :none, challenge = :challenge, updated_at = :now',
-    condition: '#status = :charging',
-    values: {
-      ':open': 'open',
-      ':charging': 'charging',
-      ':none': null,
-      ':challenge': challenge,
-      ':now': now.toISOString(),
-    },
-  });
-}
+) =>
+  endClaim(
+    table,
+    session.token,
+    attemptId,
+    now.toISOString(),
+    '#status = :open, challenge = :challenge',
+    { ':open': 'open', ':challenge': challenge },
+    true,
+  );
 
-/**
- * Records a paid subscription checkout in one transaction: the session becomes paid (only from this
- * request's claim) holding what the activation needs, the first charge (none in a trial) and the
- * customer (when new) written, and the internal event that starts the activation stored.
- */
-export async function completeSubscriptionCheckout(
-  deps: Deps,
-  input: {
-    session: CheckoutSession;
-    paid: SubscriptionPaid;
-    charge: Charge | null;
-    customer: { writes: TransactItem[] };
-    event: EventDetail<unknown>;
-    now: Date;
-  },
-): Promise<void> {
-  const { session, paid, charge, customer, event, now } = input;
+/** The submit's call ended without an answer: the session waits for recovery (`confirming`). */
+export const sessionConfirmingWrite = (
+  table: string,
+  session: CheckoutSession,
+  attemptId: string,
+  now: Date,
+) => endClaim(table, session.token, attemptId, now.toISOString(), '#status = :confirming', {}, true);
+
+/** A session and what writing its outcome met (SessionUnavailable at index 0). */
+export async function writeOutcome(deps: Deps, token: string, items: TransactItem[]): Promise<void> {
   try {
-    await transactWrite(deps, [
-      endClaim(deps, session, now.toISOString(), '#status = :paid, subscription_paid = :sub', {
-        ':paid': 'paid',
-        ':sub': paid,
-      }),
-      ...customer.writes,
-      ...(charge ? [chargeEntity.create(deps.table, charge)] : []),
-      internalEventWrite(deps.table, event),
-    ]);
+    await transactWrite(deps, items);
   } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.includes(0)) throw new SessionUnavailable(await getSession(deps, session.token));
-    if (failed.some((index) => index >= 1 && index < 1 + customer.writes.length)) throw new CustomerTaken();
+    if (conditionFailedAt(error).includes(0)) throw new SessionUnavailable(await getSession(deps, token));
     throw error;
   }
 }
 
-/**
- * Records a paid payment link's page in one transaction: the session becomes paid (only from this
- * request's claim), the charge and the customer (when new) written, with the link's own items.
- */
-export async function completeLinkCheckout(
-  deps: Deps,
-  input: {
-    session: CheckoutSession;
-    charge: Charge;
-    customer: { writes: TransactItem[] };
-    owned: TransactItem[];
-    now: Date;
-  },
-): Promise<void> {
-  const { session, charge, customer, owned, now } = input;
-  try {
-    await transactWrite(deps, [
-      endClaim(deps, session, now.toISOString(), '#status = :paid', { ':paid': 'paid' }),
-      chargeEntity.create(deps.table, charge),
-      ...customer.writes,
-      ...owned,
-    ]);
-  } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.includes(0)) throw new SessionUnavailable(await getSession(deps, session.token));
-    if (failed.some((index) => index >= 2 && index < 2 + customer.writes.length)) throw new CustomerTaken();
-    if (failed.some((index) => index >= 2 + customer.writes.length)) throw new OwnerRaced();
-    throw error;
-  }
-}
-
-/**
- * Records a paid checkout in one transaction: the session becomes paid (only from this request's
- * claim), the payment completed, the charge and the customer (when new) written, the event stored.
- */
-export async function completeCheckout(
-  deps: Deps,
-  input: {
-    session: CheckoutSession;
-    charge: Charge;
-    customer: { id: string; email: string; writes: TransactItem[] };
-    event: EventDetail<unknown>;
-    now: Date;
-  },
-): Promise<void> {
-  const { session, charge, customer, event, now } = input;
-  const at = now.toISOString();
-  try {
-    await transactWrite(deps, [
-      endClaim(deps, session, at, '#status = :paid', { ':paid': 'paid' }),
-      {
-        Update: {
-          TableName: deps.table,
-          Key: keys.payment(session.developer_id, session.mode, session.payment_id),
-          UpdateExpression:
-            'SET #status = :completed, charge_id = :charge, customer_id = :customer, customer_email = :email, payment_method = :card, card_last4 = :last4, card_brand = :brand, updated_at = :now',
-          ConditionExpression: '#status = :pending',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':completed': 'completed',
-            ':pending': 'pending',
-            ':charge': charge.id,
-            ':customer': customer.id,
-            ':email': customer.email,
-            ':card': 'card',
-            ':last4': charge.card.last4,
-            ':brand': charge.card.brand,
-            ':now': at,
-          },
-        },
-      },
-      chargeEntity.create(deps.table, charge),
-      ...customer.writes,
-      eventWrite(deps.table, event),
-    ]);
-  } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.includes(0) || failed.includes(1))
-      throw new SessionUnavailable(await getSession(deps, session.token));
-    // Items 3 onwards (before the event) are the new customer's, conditioned on its e-mail being free.
-    if (failed.some((index) => index >= 3 && index < 3 + customer.writes.length)) throw new CustomerTaken();
-    throw error;
-  }
-}
-
-/** A condition on a session: no payment's claim holds it now (`:charging`, `:ms` in the values). */
-const notHeld = 'NOT (#status = :charging AND charging_until > :ms)';
+/** A condition on a session: no attempt holds it (`:charging`, `:confirming` in the values). */
+const notHeld = 'NOT (#status IN (:charging, :confirming))';
+const heldValues = { ':charging': 'charging', ':confirming': 'confirming' };
 
 /**
  * A payment link's page brought in step with its link, as a transaction item: reopened (a new
@@ -346,7 +271,7 @@ export function linkPageWrite(
     ...(change === 'close' ? { expires_at_ms: now.getTime() } : {}),
   };
   const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = { ':charging': 'charging', ':ms': now.getTime() };
+  const values: Record<string, unknown> = { ...heldValues };
   const sets = Object.entries(fields).map(([name, value], index) => {
     names[`#f${index}`] = name;
     values[`:f${index}`] = value;
@@ -364,15 +289,35 @@ export function linkPageWrite(
   };
 }
 
-/** A payment link's page deleted with its link, as a transaction item; refused while a claim holds it. */
-export function linkPageDelete(table: string, token: string, now: Date): TransactItem {
+/** A payment link's page deleted with its link, as a transaction item; refused while an attempt holds it. */
+export function linkPageDelete(table: string, token: string): TransactItem {
   return {
     Delete: {
       TableName: table,
       Key: keys.checkout(token),
       ConditionExpression: notHeld,
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':charging': 'charging', ':ms': now.getTime() },
+      ExpressionAttributeValues: heldValues,
+    },
+  };
+}
+
+/**
+ * A page whose link is deleted while a payment holds it: closed (expired now, kept a week for the
+ * payer's answer), not deleted, so the payment under way is recorded, and refunded (D15).
+ */
+export function linkPageCloseWrite(table: string, token: string, now: Date): TransactItem {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.checkout(token),
+      UpdateExpression: 'SET expires_at_ms = :now, expires_at = :ttl, updated_at = :at',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: {
+        ':now': now.getTime(),
+        ':ttl': Math.floor(now.getTime() / 1000) + 7 * 86_400,
+        ':at': now.toISOString(),
+      },
     },
   };
 }

@@ -15,7 +15,11 @@ const checkoutPostErrors = {
   400: { description: 'The form has problems: the form again, saying which', body: 'html' },
   402: { description: 'Declined: the form again, saying why', body: 'html' },
   403: { description: 'The form expired (CSRF token): the form again', body: 'html' },
-  409: { description: 'Already paid, or a payment in progress', body: 'html' },
+  409: {
+    description:
+      'Already paid; a payment in progress or being confirmed; or paid while what it paid for went away (refunded in full)',
+    body: 'html',
+  },
 } as const satisfies Record<number, ErrorAnswer>;
 
 const paidRedirect: Answer = {
@@ -50,6 +54,11 @@ export const checkoutRoutes: readonly Route[] = [
         description: 'The card needs 3-D Secure: the challenge page; or a paid payment link: its receipt',
         media: html,
       },
+      202: {
+        description:
+          'The acquirer gave no answer: the payment could not be confirmed yet (never pay again); the page reloads until recovery records the outcome',
+        media: html,
+      },
       303: paidRedirect,
     },
     errors: checkoutPostErrors,
@@ -77,6 +86,10 @@ export const checkoutRoutes: readonly Route[] = [
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {
       200: { description: 'Another challenge; or a paid payment link: its receipt', media: html },
+      202: {
+        description: 'The acquirer gave no answer: the payment could not be confirmed yet',
+        media: html,
+      },
       303: paidRedirect,
     },
     errors: checkoutPostErrors,

@@ -1,339 +1,369 @@
 /**
- * What a checkout submit does, whatever page it came from: claim the session, ask the acquirer,
- * then record the outcome (paid, declined, or a 3-D Secure challenge to answer). The acquirer is
- * asked only under a claim, so a double submit charges once.
+ * What a checkout submit does, whatever page it came from (D6, D15): store an attempt and claim the
+ * session for it, ask the acquirer under the attempt's key, then record the outcome with the
+ * attempt's finish in one transaction: paid (the charge, its `charge.succeeded`, and what the
+ * session's owner writes), declined, a 3-D Secure challenge to answer, or, when the acquirer gave no
+ * answer, `confirming`: the payer is told the payment could not be confirmed yet, and recovery
+ * (./recovery.ts) finishes it from what the acquirer has under the key. An approval is never
+ * discarded: if what it pays for went away meanwhile, the charge is recorded and refunded at once.
  */
-import type {
-  Acquirer,
-  CardInput,
-  CardSummary,
-  ChargeRequest,
-  ChargeResult,
-  DeclineReason,
-} from '../acquirer/acquirer.ts';
-import { type Charge, newCharge } from '../charges/charge.ts';
-import { prefixedId } from '../core/ids.ts';
-import { customerByEmail, writeAfterCommit } from '../customers/repository.ts';
-import type { Deps } from '../db/deps.ts';
-import type { TransactItem } from '../db/transact.ts';
-import { paymentFailed, paymentSucceeded } from '../payments/events.ts';
-import { paymentView, returnUrlFor } from '../payments/payment.ts';
-import type { PaymentView } from '../payments/schemas.ts';
-import { subscriptionCheckoutPaid } from './events.ts';
 import {
-  CustomerTaken,
+  AcquirerUnavailable,
+  type ApprovedCharge,
+  type CardInput,
+  type ChargeRequest,
+  type ChargeResult,
+  type DeclineReason,
+} from '../acquirer/acquirer.ts';
+import { type Attempt, challengeWindowMs, newAttempt, newAttemptId } from '../attempts/attempt.ts';
+import {
+  AttemptTaken,
+  answeringWrite,
+  attemptPut,
+  challengeWrite,
+  discardWrite,
+  finishWrite,
+  getAttempt,
+  moveAttempt,
+  storeAttempt,
+  unconfirmedWrite,
+} from '../attempts/repository.ts';
+import { type Charge, newCharge, refundedAtOnce } from '../charges/charge.ts';
+import { chargeWrites, getCharge } from '../charges/repository.ts';
+import { prefixedId } from '../core/ids.ts';
+import { logger } from '../core/log.ts';
+import { customerByEmail, writeAfterCommit } from '../customers/repository.ts';
+import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
+import type { RefundReason } from '../refunds/schemas.ts';
+import { type RefundDeps, refundAtOnce, refundAttempt } from '../refunds/service.ts';
+import type { PaidAnswer, SessionOwners } from './owner.ts';
+import {
   claimSession,
-  completeCheckout,
-  completeLinkCheckout,
-  completeSubscriptionCheckout,
-  holdChallenge,
-  OwnerRaced,
-  recordDecline,
+  getSession,
+  SessionUnavailable,
+  sessionChallengeWrite,
+  sessionConfirmingWrite,
+  sessionDeclinedWrite,
+  sessionPaidWrite,
+  unclaim,
 } from './repository.ts';
 import type { CheckoutSession } from './session.ts';
 
-/**
- * What the area that owns payment links (above checkout) writes with each outcome of a link's
- * page, in the same transaction: the link's new state, its payment log, its event.
- */
-export interface LinkOwner {
-  paid(
-    session: CheckoutSession,
-    payment: { charge: Charge; customerId: string },
-    now: Date,
-  ): Promise<TransactItem[]>;
-  declined(session: CheckoutSession, reason: DeclineReason, now: Date): Promise<TransactItem[]>;
-}
-
-export interface CheckoutDeps extends Deps {
-  acquirer: Acquirer;
-  /** Needed by a payment link's page only (the page functions wire it). */
-  linkOwner?: LinkOwner;
-}
-
-function linkOwnerOf(deps: CheckoutDeps): LinkOwner {
-  if (!deps.linkOwner) throw new Error('a payment link session needs CheckoutDeps.linkOwner');
-  return deps.linkOwner;
+export interface CheckoutDeps extends RefundDeps {
+  /** The owner of every kind of session (payments, subscriptions, payment links). */
+  owners: SessionOwners;
 }
 
 export type CheckoutOutcome =
-  | { kind: 'paid'; redirect: string }
-  | { kind: 'receipt'; session: CheckoutSession; charge: Charge }
+  | { kind: 'paid'; answer: PaidAnswer; session: CheckoutSession; charge: Charge | null }
   | { kind: 'declined'; reason: DeclineReason; session: CheckoutSession }
-  | { kind: 'challenge'; session: CheckoutSession };
+  | { kind: 'challenge'; session: CheckoutSession }
+  /** The acquirer gave no answer: the payment is being confirmed (recovery finishes it). */
+  | { kind: 'unconfirmed'; session: CheckoutSession }
+  /** Approved, but what it paid for went away meanwhile: any charge was refunded in full. */
+  | { kind: 'voided'; session: CheckoutSession; reason: RefundReason };
+
+type Cardholder = { email: string; name: string };
+
+const scopeOf = (session: CheckoutSession) => ({ developerId: session.developer_id, mode: session.mode });
+
+/** What an attempt of this session finished with learns about its owner (account, mode, amount). */
+const ownerFields = (session: CheckoutSession, amount: number) => ({
+  developerId: session.developer_id,
+  mode: session.mode,
+  amount,
+  currency: session.currency,
+});
 
 /**
- * The payment a session collects, as it stands after this attempt: pending, or completed with the
- * charge. `payment.succeeded`/`payment.failed` carry its one view (D11).
+ * Writes an outcome's transaction: the session's move first, the attempt's second. SessionUnavailable
+ * when the session is no longer this attempt's, AttemptTaken when another writer recorded it first.
  */
-function paymentOf(
-  session: CheckoutSession,
-  paid: { chargeId: string; customerId: string; email: string; card: CardSummary } | null,
-  now: Date,
-): PaymentView {
-  return paymentView({
-    id: session.payment_id,
-    developer_id: session.developer_id,
-    mode: session.mode,
-    amount: session.amount,
-    currency: session.currency,
-    description: session.description,
-    items: session.items,
-    return_url: session.return_url,
-    status: paid ? 'completed' : 'pending',
-    checkout_token: session.token,
-    customer_id: paid?.customerId ?? null,
-    customer_email: paid?.email ?? session.customer_email,
-    charge_id: paid?.chargeId ?? null,
-    payment_method: paid ? 'card' : null,
-    card_last4: paid?.card.last4 ?? null,
-    card_brand: paid?.card.brand ?? null,
-    created_at: session.created_at,
-    updated_at: now.toISOString(),
-  });
-}
-
-/**
- * Records an approved checkout for the cardholder's customer (made or found by e-mail): `record`
- * writes it all in one transaction and answers what it recorded. When another checkout created
- * that customer first, or (a link's page) the billing step changed the link since it was read,
- * `record` runs again, still under this request's claim (at most three times).
- */
-async function recordForCustomer<T>(
-  deps: CheckoutDeps,
-  claimed: CheckoutSession,
-  cardholder: { email: string; name: string; country: string },
-  record: (customer: Awaited<ReturnType<typeof customerByEmail>>, now: Date) => Promise<T>,
-): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const now = deps.clock();
-    const scope = { developerId: claimed.developer_id, mode: claimed.mode };
-    const customer = await customerByEmail(deps, scope, cardholder, now);
-    let recorded: T;
-    try {
-      recorded = await record(customer, now);
-    } catch (error) {
-      if ((error instanceof CustomerTaken || error instanceof OwnerRaced) && attempt < 3) continue;
-      throw error;
-    }
-    await writeAfterCommit(deps, customer.afterCommit);
-    return recorded;
+async function commit(deps: CheckoutDeps, token: string, items: TransactItem[]): Promise<number[]> {
+  try {
+    await transactWrite(deps, items);
+    return [];
+  } catch (error) {
+    const failed = conditionFailedAt(error);
+    if (failed.includes(1)) throw new AttemptTaken();
+    if (failed.includes(0)) throw new SessionUnavailable(await getSession(deps, token));
+    if (failed.length) return failed;
+    throw error;
   }
 }
 
-/** The charge an approved session records: a payment's, or a subscription's first period. */
-function sessionCharge(
-  claimed: CheckoutSession,
-  result: Extract<ChargeResult, { status: 'approved' }>,
-  customerId: string,
-  now: Date,
-) {
-  return newCharge({
-    id: prefixedId('ch'),
-    developerId: claimed.developer_id,
-    mode: claimed.mode,
-    source: claimed.kind === 'payment' ? 'checkout' : claimed.kind,
-    paymentId: claimed.kind === 'payment' ? claimed.payment_id : null,
-    customerId,
-    amount: claimed.amount,
-    currency: claimed.currency,
-    description: claimed.description,
-    statementDescription: claimed.statement_descriptor,
-    card: result.card,
-    acquirerReference: result.acquirerReference,
-    now,
-  });
-}
-
-/** `return_url` with `subscription_id` added to its query (D6). */
-function subscriptionReturnUrl(session: CheckoutSession): string {
-  const url = new URL(session.return_url);
-  url.searchParams.set('subscription_id', session.subscription_id ?? '');
-  return url.toString();
+/** The outcome another writer (recovery, a twin) recorded for this session's attempt. */
+async function recordedOutcome(deps: CheckoutDeps, token: string): Promise<CheckoutOutcome> {
+  const session = await getSession(deps, token);
+  if (!session) throw new SessionUnavailable(undefined);
+  if (session.status === 'paid') {
+    const charge = session.charge_id ? await getCharge(deps, scopeOf(session), session.charge_id) : undefined;
+    return {
+      kind: 'paid',
+      answer: deps.owners[session.kind].answerOf(session),
+      session,
+      charge: charge ?? null,
+    };
+  }
+  if (session.status === 'voided')
+    return {
+      kind: 'voided',
+      session,
+      reason: (session.voided_reason ?? 'subscription_canceled') as RefundReason,
+    };
+  // Declined meanwhile (or released): the page shows the session as it now is.
+  throw new SessionUnavailable(session);
 }
 
 /**
- * A subscription's checkout approved (charged, or the card checked for a trial): the session is
- * paid holding the card's token and the customer, and the activation is left to the subscription's
- * consumer of `checkout.subscription_paid` (D14: it starts the periods and counts it on the plan).
+ * Records an approval of the session's attempt (the submit's, or recovery's from a lookup): the
+ * customer made or found by e-mail, the charge with `charge.succeeded`, the attempt finished and
+ * what the owner writes, in one transaction. When another checkout made the customer first, or the
+ * owner's record changed since it was read, it is read again and written again (a few times).
  */
-async function approvedSubscription(
+export async function recordApproval(
   deps: CheckoutDeps,
-  claimed: CheckoutSession,
-  result: Extract<ChargeResult, { status: 'approved' }>,
-  cardholder: { email: string; name: string },
+  session: CheckoutSession,
+  attempt: Attempt<'checkout'>,
+  result: ApprovedCharge,
+  cardholder: Cardholder,
 ): Promise<CheckoutOutcome> {
-  const trial = (claimed.trial_days ?? 0) > 0;
-  await recordForCustomer(deps, claimed, { ...cardholder, country: result.card.country }, (customer, now) => {
-    const charge = trial ? null : sessionCharge(claimed, result, customer.customerId, now);
-    return completeSubscriptionCheckout(deps, {
-      session: claimed,
-      paid: {
-        customer_id: customer.customerId,
-        card_token: result.cardToken,
-        charge_id: charge?.id ?? null,
-        paid_at: now.toISOString(),
-      },
-      charge,
-      customer: { writes: customer.writes },
-      event: subscriptionCheckoutPaid.of(
-        { developerId: claimed.developer_id, test: claimed.mode === 'test' },
-        { session_token: claimed.token, subscription_id: claimed.subscription_id ?? '' },
-        now,
-      ),
-      now,
-    });
-  });
-  return { kind: 'paid', redirect: subscriptionReturnUrl(claimed) };
-}
-
-/**
- * A payment link's page approved: the session paid, the charge and the customer written, and the
- * link's own items (its state, its log, `payment_link.paid`) in the same transaction. The page
- * answers with a receipt.
- */
-async function approvedLink(
-  deps: CheckoutDeps,
-  claimed: CheckoutSession,
-  result: Extract<ChargeResult, { status: 'approved' }>,
-  cardholder: { email: string; name: string },
-): Promise<CheckoutOutcome> {
-  const owner = linkOwnerOf(deps);
-  const charge = await recordForCustomer(
-    deps,
-    claimed,
-    { ...cardholder, country: result.card.country },
-    async (customer, now) => {
-      const made = sessionCharge(claimed, result, customer.customerId, now);
-      const owned = await owner.paid(claimed, { charge: made, customerId: customer.customerId }, now);
-      await completeLinkCheckout(deps, {
-        session: claimed,
-        charge: made,
-        customer: { writes: customer.writes },
-        owned,
-        now,
-      });
-      return made;
-    },
-  );
-  return { kind: 'receipt', session: { ...claimed, status: 'paid', charging_until: null }, charge };
-}
-
-async function approved(
-  deps: CheckoutDeps,
-  claimed: CheckoutSession,
-  result: Extract<ChargeResult, { status: 'approved' }>,
-  cardholder: { email: string; name: string },
-): Promise<CheckoutOutcome> {
-  if (claimed.kind === 'subscription') return approvedSubscription(deps, claimed, result, cardholder);
-  if (claimed.kind === 'link') return approvedLink(deps, claimed, result, cardholder);
+  const owner = deps.owners[session.kind];
+  const checksOnly = owner.checksOnly?.(session) ?? false;
   const email = cardholder.email.toLowerCase();
-  await recordForCustomer(deps, claimed, { ...cardholder, country: result.card.country }, (customer, now) => {
-    const charge = sessionCharge(claimed, result, customer.customerId, now);
-    const event = paymentSucceeded.of(
-      { developerId: claimed.developer_id, test: claimed.mode === 'test' },
-      {
-        object: paymentOf(
-          claimed,
-          { chargeId: charge.id, customerId: customer.customerId, email, card: result.card },
-          now,
-        ),
-      },
+  let withOptional = true;
+  for (let round = 1; ; round++) {
+    const now = deps.clock();
+    const customer = await customerByEmail(
+      deps,
+      scopeOf(session),
+      { email: cardholder.email, name: cardholder.name, country: result.card.country },
       now,
     );
-    return completeCheckout(deps, {
-      session: claimed,
-      charge,
-      customer: { id: customer.customerId, email, writes: customer.writes },
-      event,
+    const made = checksOnly
+      ? null
+      : newCharge({
+          id: prefixedId('ch'),
+          developerId: session.developer_id,
+          mode: session.mode,
+          ...{ paymentId: null, ...owner.chargeOf(session) },
+          attemptId: attempt.id,
+          customerId: customer.customerId,
+          amount: session.amount,
+          currency: session.currency,
+          description: session.description,
+          statementDescription: session.statement_descriptor,
+          card: result.card,
+          acquirerReference: result.acquirerReference,
+          now,
+        });
+    const owned = await owner.approved({
+      session,
+      attempt,
+      charge: made,
+      customer: { id: customer.customerId, email },
+      card: result.card,
+      cardToken: result.cardToken,
       now,
     });
-  });
-  return {
-    kind: 'paid',
-    redirect: returnUrlFor({ id: claimed.payment_id, return_url: claimed.return_url }),
-  };
+    const gone = owned.kind === 'gone' ? owned.reason : null;
+    // D15: an approval whose purpose went away is still recorded, and refunded in full at once.
+    const charge = made && gone ? refundedAtOnce(made) : made;
+    const refund = made && gone ? refundAttempt(newAttemptId(), made, made.amount, gone, now) : undefined;
+    const base: TransactItem[] = [
+      sessionPaidWrite(deps.table, session, attempt.id, charge?.id ?? null, gone, now),
+      finishWrite(
+        deps.table,
+        attempt,
+        'succeeded',
+        { reference: result.acquirerReference, ...(charge ? { charge_id: charge.id } : {}) },
+        now,
+        ownerFields(session, charge ? session.amount : 0),
+      ),
+      ...(charge ? chargeWrites(deps.table, charge, now) : []),
+      ...(refund ? [attemptPut(deps.table, refund)] : []),
+    ];
+    const ownerItems = owned.kind === 'apply' ? owned.items : [];
+    const optional = owned.kind === 'apply' && withOptional ? (owned.optional ?? []) : [];
+    const customerFrom = base.length;
+    const optionalFrom = customerFrom + customer.writes.length + ownerItems.length;
+    let failed: number[];
+    try {
+      failed = await commit(deps, session.token, [...base, ...customer.writes, ...ownerItems, ...optional]);
+    } catch (error) {
+      if (error instanceof AttemptTaken) return recordedOutcome(deps, session.token);
+      throw error;
+    }
+    if (failed.length) {
+      // Only an optional item's own condition failed (a plan deleted meanwhile): write without it.
+      if (failed.every((index) => index >= optionalFrom)) withOptional = false;
+      // The customer's e-mail was taken, or the owner's record changed: read again and write again.
+      else if (!failed.some((index) => index >= customerFrom)) throw new Error('unexpected condition');
+      if (round < 5) continue;
+      throw new Error(`the approval of attempt ${attempt.id} met changes five times running`);
+    }
+    await writeAfterCommit(deps, customer.afterCommit);
+    const after: CheckoutSession = {
+      ...session,
+      status: gone ? 'voided' : 'paid',
+      attempt_id: null,
+      charging_until: null,
+      challenge: null,
+      charge_id: charge?.id ?? null,
+      voided_reason: gone,
+    };
+    if (refund) await refundAtOnce(deps, refund);
+    if (gone) return { kind: 'voided', session: after, reason: gone };
+    return { kind: 'paid', answer: owner.answerOf(after), session: after, charge };
+  }
 }
 
-async function declined(
+/** Records a decline of the session's attempt: the session open again (one more decline), the owner's items. */
+export async function recordDeclined(
   deps: CheckoutDeps,
-  claimed: CheckoutSession,
+  session: CheckoutSession,
+  attempt: Attempt<'checkout'>,
   reason: DeclineReason,
 ): Promise<CheckoutOutcome> {
   const now = deps.clock();
-  if (claimed.kind === 'subscription') {
-    const session = await recordDecline(deps, claimed, reason, null, now);
-    return { kind: 'declined', reason, session };
+  const owned = await deps.owners[session.kind].declined(session, reason, now);
+  try {
+    await commit(deps, session.token, [
+      sessionDeclinedWrite(deps.table, session, attempt.id, reason, now),
+      finishWrite(deps.table, attempt, 'declined', { decline_reason: reason }, now, ownerFields(session, 0)),
+      ...owned,
+    ]);
+  } catch (error) {
+    if (error instanceof AttemptTaken) return recordedOutcome(deps, session.token);
+    throw error;
   }
-  if (claimed.kind === 'link') {
-    const logged = await linkOwnerOf(deps).declined(claimed, reason, now);
-    const session = await recordDecline(deps, claimed, reason, null, now, logged);
-    return { kind: 'declined', reason, session };
+  return {
+    kind: 'declined',
+    reason,
+    session: {
+      ...session,
+      status: 'open',
+      attempt_id: null,
+      charging_until: null,
+      challenge: null,
+      last_decline: reason,
+      declines: session.declines + 1,
+      updated_at: now.toISOString(),
+    },
+  };
+}
+
+/** Asks the acquirer (`call`) under the claim and records what it answered. */
+async function settle(
+  deps: CheckoutDeps,
+  session: CheckoutSession,
+  attempt: Attempt<'checkout'>,
+  cardholder: Cardholder,
+  call: () => Promise<ChargeResult>,
+): Promise<CheckoutOutcome> {
+  let result: ChargeResult;
+  try {
+    result = await call();
+  } catch (error) {
+    if (!(error instanceof AcquirerUnavailable))
+      logger.error('the acquirer call failed; recovery will ask by key', { attempt_id: attempt.id, error });
+    // No answer: the card may have been charged. The payer is not asked to pay again: the session
+    // waits, held by its attempt, for recovery to learn the outcome from the acquirer.
+    const now = deps.clock();
+    await transactWrite(deps, [
+      sessionConfirmingWrite(deps.table, session, attempt.id, now),
+      unconfirmedWrite(deps.table, attempt, now),
+    ]).catch((failure: unknown) => {
+      if (!conditionFailedAt(failure).length) throw failure;
+    });
+    return { kind: 'unconfirmed', session: { ...session, status: 'confirming' } };
   }
-  // D11: every declined attempt is reported, with its reason, stored with the decline it reports.
-  const event = paymentFailed.of(
-    { developerId: claimed.developer_id, test: claimed.mode === 'test' },
-    { object: { ...paymentOf(claimed, null, now), decline_reason: reason }, decline_reason: reason },
-    now,
-  );
-  const session = await recordDecline(deps, claimed, reason, event, now);
-  return { kind: 'declined', reason, session };
+  if (result.status === 'approved') return recordApproval(deps, session, attempt, result, cardholder);
+  if (result.status === 'declined') return recordDeclined(deps, session, attempt, result.declineReason);
+  const now = deps.clock();
+  const challenge = { id: result.challengeId, email: cardholder.email, holder_name: cardholder.name };
+  await commit(deps, session.token, [
+    sessionChallengeWrite(deps.table, session, attempt.id, challenge, now),
+    challengeWrite(deps.table, attempt, now, new Date(now.getTime() + challengeWindowMs)),
+  ]);
+  return { kind: 'challenge', session: { ...session, status: 'open', challenge, charging_until: null } };
 }
 
 /**
- * A submit of the pay form with a card that passed validation. The claim is conditioned on the
- * posted CSRF token; SessionUnavailable carries the session when the claim is refused.
+ * A submit of the pay form with a card that passed validation. The attempt is stored beside the
+ * claim (both before the acquirer is asked); the claim is conditioned on the posted CSRF token, and
+ * SessionUnavailable carries the session when it is refused.
  */
 export async function payWithCard(
   deps: CheckoutDeps,
   token: string,
   input: { card: CardInput; email: string; csrf: string },
 ): Promise<CheckoutOutcome> {
-  const claimed = await claimSession(deps, token, deps.clock(), input.csrf);
-  // A subscription's trial checks the card and charges nothing (D14).
-  const trial = claimed.kind === 'subscription' && (claimed.trial_days ?? 0) > 0;
+  const now = deps.clock();
+  const cardholder = { email: input.email, name: input.card.holderName };
+  const attempt = newAttempt({
+    id: newAttemptId(),
+    kind: 'checkout',
+    subject: { token },
+    owner: null,
+    cardholder,
+    now,
+  });
+  const [stored, claim] = await Promise.allSettled([
+    storeAttempt(deps, attempt),
+    claimSession(deps, token, now, attempt.id, { csrf: input.csrf }),
+  ]);
+  if (claim.status === 'rejected') {
+    // No claim, no call: the attempt goes (recovery would close it otherwise).
+    if (stored.status === 'fulfilled')
+      await moveAttempt(deps, discardWrite(deps.table, attempt)).catch(() => false);
+    throw claim.reason;
+  }
+  const claimed = claim.value;
+  if (stored.status === 'rejected') {
+    await unclaim(deps, claimed, deps.clock());
+    throw stored.reason;
+  }
+  const owner = deps.owners[claimed.kind];
   const request: ChargeRequest = {
     amountMinor: claimed.amount,
     currency: claimed.currency,
     description: claimed.description,
     statementDescriptor: claimed.statement_descriptor,
-    // One key per claim: a retried call for the same attempt is the same charge at the acquirer.
-    idempotencyKey: `${claimed.token}:${claimed.charging_until}`,
+    idempotencyKey: attempt.acquirer_key,
     test: claimed.mode === 'test',
     merchant: claimed.developer_id,
     card: input.card,
     threeDSecure: 'challenge_allowed',
   };
-  const result = trial ? await deps.acquirer.verify(request) : await deps.acquirer.charge(request);
-  const cardholder = { email: input.email, name: input.card.holderName };
-  if (result.status === 'approved') return approved(deps, claimed, result, cardholder);
-  if (result.status === 'declined') return declined(deps, claimed, result.declineReason);
-  const held = await holdChallenge(
-    deps,
-    claimed.token,
-    { id: result.challengeId, ...cardholderOf(cardholder) },
-    deps.clock(),
+  // A subscription's trial checks the card and charges nothing (D14).
+  const checksOnly = owner.checksOnly?.(claimed) ?? false;
+  return settle(deps, claimed, attempt, cardholder, () =>
+    checksOnly ? deps.acquirer.verify(request) : deps.acquirer.charge(request),
   );
-  return { kind: 'challenge', session: held };
 }
 
-const cardholderOf = (cardholder: { email: string; name: string }) => ({
-  email: cardholder.email,
-  holder_name: cardholder.name,
-});
-
-/** The cardholder's answer to the 3-D Secure challenge the session holds. */
+/** The cardholder's answer to the 3-D Secure challenge the session holds (its attempt's). */
 export async function answerChallenge(
   deps: CheckoutDeps,
   session: CheckoutSession,
   outcome: 'pass' | 'fail',
 ): Promise<CheckoutOutcome> {
-  const claimed = await claimSession(deps, session.token, deps.clock());
-  const challenge = claimed.challenge;
-  if (!challenge) throw new Error('answerChallenge called on a session without a challenge');
-  const result = await deps.acquirer.completeChallenge(challenge.id, outcome);
-  if (result.status === 'approved') {
-    return approved(deps, claimed, result, { email: challenge.email, name: challenge.holder_name });
+  const challenge = session.challenge;
+  const attemptId = session.attempt_id;
+  if (!challenge || !attemptId) throw new Error('answerChallenge called on a session without a challenge');
+  const now = deps.clock();
+  const [attempt, claimed] = await Promise.all([
+    getAttempt<'checkout'>(deps, attemptId),
+    claimSession(deps, session.token, now, attemptId, { challenge: true }),
+  ]);
+  // Recovery gave the challenge up meanwhile (the window passed): nothing more can be charged.
+  if (!attempt || !(await moveAttempt(deps, answeringWrite(deps.table, attempt, now)))) {
+    await unclaim(deps, claimed, now);
+    throw new SessionUnavailable(await getSession(deps, session.token));
   }
-  return declined(deps, claimed, result.declineReason);
+  const cardholder = { email: challenge.email, name: challenge.holder_name };
+  return settle(deps, claimed, { ...attempt, status: 'pending' }, cardholder, () =>
+    deps.acquirer.completeChallenge(challenge.id, outcome),
+  );
 }

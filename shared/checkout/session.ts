@@ -1,8 +1,11 @@
 /**
  * A hosted checkout session (D6): what the page shows, and the state that makes it single-use.
- * `open` takes a submit; a submit first claims the session (`charging`, with a lease) before it
- * asks the acquirer, so a double submit charges once; `paid` is final. Five declines lock it and
- * 24 hours expire it.
+ * `open` takes a submit; a submit first claims the session for its attempt (`charging`, holding
+ * `attempt_id`, shared/attempts) before it asks the acquirer, so a double submit charges once. The
+ * claim holds until the attempt's outcome is recorded: by the submit, or by recovery when the call
+ * ended without an answer (`confirming`, D15); it never lapses into a second charge. `paid` is final,
+ * and so is `voided` (approved, but what it paid for went away meanwhile: any charge was refunded).
+ * Five declines lock it and 24 hours expire it.
  */
 import type { Mode } from '../core/account.ts';
 import { randomToken } from '../core/ids.ts';
@@ -13,28 +16,18 @@ export const checkoutLifetimeHours = 24;
 /** Declines after which a session locks (D6). */
 export const maxDeclines = 5;
 
-/** How long a claim holds the session while the acquirer answers (longer than any function runs). */
+/** How long a submit may still be waiting for the acquirer: after it, the page says "being confirmed". */
 export const claimMs = 60_000;
 /** Sessions stay readable this long after they expire, so an old link says "expired" rather than 404. */
 const keepDays = 7;
 
-export type SessionStatus = 'open' | 'charging' | 'paid';
+export type SessionStatus = 'open' | 'charging' | 'confirming' | 'paid' | 'voided';
 
 export interface PendingChallenge {
   /** The acquirer's self-contained challenge reference. */
   id: string;
   email: string;
   holder_name: string;
-}
-
-/** What a paid subscription session hands to the subscription's activation (shared/subscriptions). */
-export interface SubscriptionPaid {
-  customer_id: string;
-  /** The acquirer's token of the card: renewals charge it. */
-  card_token: string;
-  /** The first period's charge; null for a trial (the card was only checked). */
-  charge_id: string | null;
-  paid_at: string;
 }
 
 export interface CheckoutSession {
@@ -52,8 +45,6 @@ export interface CheckoutSession {
   subscription_id?: string | null;
   /** A subscription's trial: days before the first charge (0: charged at checkout). */
   trial_days?: number;
-  /** Set when a subscription's session is paid. */
-  subscription_paid?: SubscriptionPaid | null;
   /** The payment link this page collects for; absent for other kinds. */
   link_id?: string;
   amount: number;
@@ -67,8 +58,14 @@ export interface CheckoutSession {
   status: SessionStatus;
   declines: number;
   csrf: string;
+  /** The attempt that holds the session (charging, confirming, or waiting for its challenge). */
+  attempt_id?: string | null;
   charging_until: number | null;
   challenge: PendingChallenge | null;
+  /** Why a voided session's approval was given back (a refund reason). */
+  voided_reason?: string | null;
+  /** The charge that paid it (or was refunded when voided); null before. */
+  charge_id?: string | null;
   last_decline: string | null;
   expires_at_ms: number;
   /** DynamoDB TTL, epoch seconds. */
@@ -78,13 +75,22 @@ export interface CheckoutSession {
 }
 
 /** What a page may say about a session at a moment. */
-export type SessionState = 'open' | 'busy' | 'paid' | 'locked' | 'expired';
+export type SessionState = 'open' | 'busy' | 'confirming' | 'paid' | 'voided' | 'locked' | 'expired';
+
+/** Whether an attempt holds the session (a submit is charging, or its outcome is being confirmed). */
+export const isHeld = (session: Pick<CheckoutSession, 'status'>) =>
+  session.status === 'charging' || session.status === 'confirming';
 
 export function sessionState(session: CheckoutSession, now: Date): SessionState {
   if (session.status === 'paid') return 'paid';
+  if (session.status === 'voided') return 'voided';
+  // Held until its attempt is recorded, expired or not: the payer is never asked to pay again.
+  if (isHeld(session)) {
+    const running = session.status === 'charging' && (session.charging_until ?? 0) > now.getTime();
+    return running ? 'busy' : 'confirming';
+  }
   if (session.declines >= maxDeclines) return 'locked';
   if (now.getTime() >= session.expires_at_ms) return 'expired';
-  if (session.status === 'charging' && (session.charging_until ?? 0) > now.getTime()) return 'busy';
   return 'open';
 }
 
@@ -100,6 +106,7 @@ function freshState(now: Date, expires = now.getTime() + checkoutLifetimeHours *
     status: 'open' as const,
     declines: 0,
     csrf: randomToken(32),
+    attempt_id: null,
     charging_until: null,
     challenge: null,
     last_decline: null,
@@ -171,7 +178,6 @@ export function newSubscriptionSession(
     kind: 'subscription',
     subscription_id: subscription.id,
     trial_days: subscription.trial_days,
-    subscription_paid: null,
     ...freshState(now),
   };
 }

@@ -14,19 +14,22 @@ import { makeDeps } from '../db/deps.ts';
 import { publicBaseUrl } from '../http/base-url.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import { csrfMatches, isCheckoutToken, pageAnswer, pageUrl, redirectAnswer, sessionOf } from './http.ts';
+import type { SessionOwners } from './owner.ts';
 import { challengePage, closedPage, unknownPage } from './pages.ts';
 import { SessionUnavailable } from './repository.ts';
 import type { PostedChallengeForm, PostedPayForm } from './schemas.ts';
-import { answerChallenge, type CheckoutDeps, type LinkOwner, payWithCard } from './service.ts';
+import { answerChallenge, type CheckoutDeps, type CheckoutOutcome, payWithCard } from './service.ts';
 import type { CheckoutSession } from './session.ts';
 import {
   cardProblemsText,
   closedPageFor,
+  confirmingPage,
   declinedPage,
   pageFor,
   receiptFor,
   retryPage,
   summaryOf,
+  voidedPage,
 } from './views.ts';
 
 export interface PageDeps extends CheckoutDeps {
@@ -35,16 +38,41 @@ export interface PageDeps extends CheckoutDeps {
 }
 
 /**
- * What the checkout's page functions run with, in Lambda or the local stack; `linkOwner(deps)`
- * makes the payment links area's part of a link's page (the functions, above both, pass it).
+ * What the checkout's page functions run with, in Lambda or the local stack; `owners(deps)` makes
+ * every kind of session's owner (the functions, above every area, pass them in).
  */
-export function pageDeps(linkOwner?: (deps: PageDeps) => LinkOwner): PageDeps {
-  const deps: PageDeps = { ...makeDeps(), acquirer: configuredAcquirer(), baseUrl: publicBaseUrl() };
-  return linkOwner ? { ...deps, linkOwner: linkOwner(deps) } : deps;
+export function pageDeps(owners: (deps: Omit<PageDeps, 'owners'>) => SessionOwners): PageDeps {
+  const deps = { ...makeDeps(), acquirer: configuredAcquirer(), baseUrl: publicBaseUrl() };
+  return { ...deps, owners: owners(deps) };
 }
 
 type Context = { url: string };
 type Kept = { holderName: string; email: string };
+
+/** The page (or redirect) a submit's outcome answers. */
+function answerOf(deps: PageDeps, outcome: CheckoutOutcome, context: Context, keep: Kept): ApiAnswer {
+  switch (outcome.kind) {
+    case 'paid':
+      if (outcome.answer.kind === 'redirect') return redirectAnswer(outcome.answer.location);
+      if (!outcome.charge) throw new Error('a receipt needs its charge');
+      return pageAnswer(receiptFor(outcome.session, outcome.charge));
+    case 'challenge':
+      return pageAnswer(
+        challengePage(summaryOf(outcome.session), {
+          action: `${context.url}/challenge`,
+          csrf: outcome.session.csrf,
+          returnUrl: outcome.session.return_url,
+        }),
+      );
+    case 'declined':
+      return pageAnswer(declinedPage(outcome.session, deps.clock(), context, outcome.reason, keep));
+    // 202: accepted, the outcome is being confirmed; the payer must not pay again.
+    case 'unconfirmed':
+      return pageAnswer(confirmingPage(outcome.session, 202));
+    case 'voided':
+      return pageAnswer(voidedPage(outcome.session, 409));
+  }
+}
 
 /** Why a claim was refused: no such session, a closed one, or (while open) a wrong CSRF token. */
 function refused(deps: PageDeps, session: CheckoutSession | undefined, context: Context, keep: Kept) {
@@ -63,19 +91,7 @@ async function pay(
   keep: Kept,
 ) {
   try {
-    const outcome = await payWithCard(deps, token, { card, email: keep.email, csrf });
-    if (outcome.kind === 'paid') return redirectAnswer(outcome.redirect);
-    if (outcome.kind === 'receipt') return pageAnswer(receiptFor(outcome.session, outcome.charge));
-    if (outcome.kind === 'challenge') {
-      return pageAnswer(
-        challengePage(summaryOf(outcome.session), {
-          action: `${context.url}/challenge`,
-          csrf: outcome.session.csrf,
-          returnUrl: outcome.session.return_url,
-        }),
-      );
-    }
-    return pageAnswer(declinedPage(outcome.session, deps.clock(), context, outcome.reason, keep));
+    return answerOf(deps, await payWithCard(deps, token, { card, email: keep.email, csrf }), context, keep);
   } catch (error) {
     if (error instanceof SessionUnavailable) return refused(deps, error.session, context, keep);
     throw error;
@@ -149,11 +165,7 @@ export async function submitChallenge(
     return pageAnswer({ ...pageFor(session, deps.clock(), context), status: 400 });
   const keep = { holderName: session.challenge.holder_name, email: session.challenge.email };
   try {
-    const result = await answerChallenge(deps, session, outcome);
-    if (result.kind === 'paid') return redirectAnswer(result.redirect);
-    if (result.kind === 'receipt') return pageAnswer(receiptFor(result.session, result.charge));
-    if (result.kind === 'challenge') return pageAnswer(pageFor(result.session, deps.clock(), context));
-    return pageAnswer(declinedPage(result.session, deps.clock(), context, result.reason, keep));
+    return answerOf(deps, await answerChallenge(deps, session, outcome), context, keep);
   } catch (error) {
     if (error instanceof SessionUnavailable && error.session) {
       const page = closedPageFor(error.session, deps.clock(), true);

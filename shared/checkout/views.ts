@@ -21,7 +21,7 @@ export const declineMessages: Record<DeclineReason, string> = {
   incorrect_cvc: 'The security code is incorrect. Check it and try again.',
   authentication_required: 'Your bank asks for authentication this page cannot do. Try another card.',
   authentication_failed: 'The authentication with your bank failed. Try again or use another card.',
-  processing_error: 'Your card could not be charged because of a processing error. Try again.',
+  processing_error: 'The payment could not be processed and nothing was charged. Please try again.',
 };
 
 const problemMessages: Record<CardProblem['field'], string> = {
@@ -114,19 +114,56 @@ export function closedPageFor(session: CheckoutSession, now: Date, onSubmit: boo
     case 'busy':
       return closedPage(
         summary,
-        409,
+        onSubmit ? 409 : 200,
         'Payment in progress',
         'This payment is being processed. Reload this page in a moment.',
+        5,
       );
+    case 'confirming':
+      return confirmingPage(session, onSubmit ? 409 : 200);
+    case 'voided':
+      return voidedPage(session, onSubmit ? 409 : 200);
     default:
       return undefined;
   }
 }
 
+/**
+ * The answer while a payment's outcome is unknown (the acquirer did not answer, D15): the payer is
+ * told it could not be confirmed and is not asked to pay again; the page reloads until recovery has
+ * recorded what the acquirer did.
+ */
+export const confirmingPage = (session: CheckoutSession, status: number): Page =>
+  closedPage(
+    summaryOf(session),
+    status,
+    'Payment not confirmed yet',
+    'Your payment could not be confirmed with the card processor yet. Do not pay again: it is being confirmed now, and this page will show the result in a moment.',
+    5,
+  );
+
+const voidedBecause: Record<string, string> = {
+  subscription_canceled: 'The subscription was canceled while your payment was being made.',
+  payment_link_deleted: 'The payment link was removed while your payment was being made.',
+};
+
+/** The answer for an approval whose purpose went away meanwhile (D15): refunded in full at once. */
+export const voidedPage = (session: CheckoutSession, status: number): Page =>
+  closedPage(
+    summaryOf(session),
+    status,
+    session.charge_id ? 'Payment refunded' : 'Nothing was charged',
+    `${voidedBecause[session.voided_reason ?? ''] ?? 'What this payment was for is no longer available.'} ${
+      session.charge_id
+        ? 'Your payment was refunded in full; the refund reaches your card in a few days.'
+        : 'Your card was not charged.'
+    }`,
+  );
+
 /** What GET shows: a closed page, the challenge the session holds, or the pay form. */
 export function pageFor(session: CheckoutSession, now: Date, context: PageContext): Page {
   const closed = closedPageFor(session, now, false);
-  if (closed) return closed.status === 409 ? { ...closed, status: 200 } : closed;
+  if (closed) return closed;
   if (session.challenge) {
     return challengePage(summaryOf(session), {
       action: `${context.url}/challenge`,

@@ -1,5 +1,5 @@
 /** Identifiers (D4) and random tokens, from the system CSPRNG. */
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -11,12 +11,23 @@ export function randomToken(length: number): string {
 }
 
 /** A prefixed identifier such as `evt_…`, `pay_…`, `ch_…`. */
-export function prefixedId(prefix: 'evt' | 'pay' | 'ch' | 'sub' | 'we' | 're' | 'del' | 'plog'): string {
+type IdPrefix = 'evt' | 'pay' | 'ch' | 'sub' | 'we' | 're' | 'del' | 'plog' | 'att';
+
+export function prefixedId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;
 }
 
+/**
+ * A prefixed identifier that `parts` alone decide (the same parts, the same id), with the shape of
+ * prefixedId's: for records that a retry must find again rather than make anew.
+ */
+export function derivedId(prefix: IdPrefix, parts: readonly (string | number)[]): string {
+  const digest = createHash('sha256').update(parts.join('\u0000')).digest();
+  return `${prefix}_${Array.from(digest.subarray(0, 24), (byte) => alphabet[byte % alphabet.length]).join('')}`;
+}
+
 /** Whether `value` is an id that prefixedId could have made: `pay_` and 24 characters, say. */
-export function isPrefixedId(value: string, prefix: Parameters<typeof prefixedId>[0]): boolean {
+export function isPrefixedId(value: string, prefix: IdPrefix): boolean {
   return value.startsWith(`${prefix}_`) && isBareId(value.slice(prefix.length + 1));
 }
 

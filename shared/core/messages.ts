@@ -204,6 +204,30 @@ const catalog = {
       content: 'El procesador de pagos rechazó el reembolso; no se reembolsó nada.',
     },
   },
+  acquirer_unconfirmed_refund: {
+    en: {
+      title: 'Refund not confirmed',
+      content:
+        'The payment processor did not answer in time, so the refund could not be confirmed. It is being confirmed now: send the same request with the same Idempotency-Key to get its outcome; never a new key, which could refund twice.',
+    },
+    es: {
+      title: 'Reembolso sin confirmar',
+      content:
+        'El procesador de pagos no respondió a tiempo, así que no se pudo confirmar el reembolso. Se está confirmando: envíe la misma solicitud con la misma Idempotency-Key para conocer el resultado; nunca con una clave nueva, que podría reembolsar dos veces.',
+    },
+  },
+  acquirer_unconfirmed_charge: {
+    en: {
+      title: 'Charge not confirmed',
+      content:
+        'The payment processor did not answer in time, so the charge could not be confirmed. It is being confirmed now: send the same request with the same Idempotency-Key to get its outcome; a new key could charge the card twice.',
+    },
+    es: {
+      title: 'Cargo sin confirmar',
+      content:
+        'El procesador de pagos no respondió a tiempo, así que no se pudo confirmar el cargo. Se está confirmando: envíe la misma solicitud con la misma Idempotency-Key para conocer el resultado; una clave nueva podría cobrar dos veces a la tarjeta.',
+    },
+  },
   charge_paid_out: {
     en: {
       title: 'Charge status error',

@@ -3,6 +3,7 @@
  * ahead, in `dueShards` partitions, sorted by due time (`<ISO time>#<id>`), so a run reads what is
  * due by Query, never by Scan.
  */
+import { logger } from '../core/log.ts';
 import type { Deps } from './deps.ts';
 import { queryEach } from './items.ts';
 import { dueShards } from './keys.ts';
@@ -44,15 +45,19 @@ const lanes = 16;
  * Runs `step` on every entry due (of one account with `only`), 16 at a time, counting its outcomes
  * into `outcomes`; answers how many entries it took. The index is read again after each page until
  * nothing due is left that this run can move: an outcome other than `raced` (another runner took
- * the entry) has moved its entry on, and a page in which nothing moved ends the run.
+ * the entry) has moved its entry on, and a page in which nothing moved ends the run. A step that
+ * throws is counted as `failed` and logged with the entry's id (`id`); its entry stays due, so the
+ * next run tries it again, and this run leaves it alone and goes on with the rest.
  */
 export async function stepEveryDue<R extends { developer_id: number }, O extends string>(
   read: (limit: number) => Promise<R[]>,
   step: (entry: R) => Promise<O | 'raced'>,
-  outcomes: Record<O | 'raced', number>,
+  outcomes: Record<O | 'raced' | 'failed', number>,
+  id: { name: string; of: (entry: R) => string },
   only?: { developerId: number },
 ): Promise<number> {
-  const mine = (entry: R) => !only || entry.developer_id === only.developerId;
+  const failed = new Set<string>();
+  const mine = (entry: R) => (!only || entry.developer_id === only.developerId) && !failed.has(id.of(entry));
   let seen = 0;
   for (;;) {
     const due = (await read(pageLimit)).filter(mine);
@@ -63,7 +68,19 @@ export async function stepEveryDue<R extends { developer_id: number }, O extends
     await Promise.all(
       Array.from({ length: lanes }, async () => {
         while (next < due.length) {
-          const outcome = await step(due[next++] as R);
+          const entry = due[next++] as R;
+          let outcome: O | 'raced';
+          try {
+            outcome = await step(entry);
+          } catch (error) {
+            failed.add(id.of(entry));
+            outcomes.failed += 1;
+            logger.error('a billing step failed; the next run tries it again', {
+              [id.name]: id.of(entry),
+              error: error as Error,
+            });
+            continue;
+          }
           outcomes[outcome] += 1;
           if (outcome !== 'raced') moved += 1;
         }

@@ -28,6 +28,9 @@ function shardOf(id: string, count: number): number {
 /** How many gsi2 partitions hold webhook tasks waiting for a retry (the sweep reads each). */
 export const dueShards = 4;
 
+/** How many gsi1 partitions a day's attempts are spread over (reconciliation reads each). */
+export const attemptDayShards = 8;
+
 /** Everything an account owns in one mode lives under this prefix. */
 const scope = (developerId: number, mode: Mode) => `ACCOUNT#${developerId}#${mode}`;
 
@@ -375,6 +378,24 @@ export const keys = {
   }),
   /** The gsi1 partition of a day (`yyyy-mm-dd`, UTC) and shard of the simulated acquirer's ledger. */
   simulatedAcquirerLedgerPartition,
+
+  /**
+   * A money movement's attempt (D15), by id: stored before the acquirer is called. While it is
+   * not final it sits in gsi2's sparse recovery index, in one of `dueShards` partitions by the
+   * time recovery may take it; every attempt is also listed by the day it was made (gsi1, 8
+   * partitions a day), which reconciliation reads.
+   */
+  attempt: (attemptId: string): ItemKey => ({ pk: `ATTEMPT#${attemptId}`, sk: 'ATTEMPT' }),
+  attemptRecovery: (attemptId: string, recoverAt: string) => ({
+    gsi2pk: `DUE#ATTEMPT#${shardOf(attemptId, dueShards)}`,
+    gsi2sk: `${recoverAt}#${attemptId}`,
+  }),
+  attemptRecoveryPartition: (shard: number) => `DUE#ATTEMPT#${shard}`,
+  attemptOfDay: (attemptId: string, createdAt: string): ListKey => ({
+    gsi1pk: `ATTEMPTS#${createdAt.slice(0, 10)}#${shardOf(attemptId, attemptDayShards)}`,
+    gsi1sk: `${createdAt}#${attemptId}`,
+  }),
+  attemptDayPartition: (day: string, shard: number) => `ATTEMPTS#${day}#${shard}`,
 
   /** That an event's e-mail went to one recipient (the SHA-256 of the address): sent once (D13). */
   mailSent: (eventId: string, recipientHash: string): ItemKey => ({

@@ -1,6 +1,6 @@
 import { accountFromAuthorizer, resolveMode } from '../core/account.ts';
-import { type AccountRequest, build, parsedBodyOf, toRequest } from './handler.ts';
-import { idempotency } from './idempotency.ts';
+import { type AccountRequest, build, header, parsedBodyOf, toRequest } from './handler.ts';
+import { idempotency, idempotencyHeader } from './idempotency.ts';
 import { singleValuedQuery } from './middlewares.ts';
 import type { ApiAnswer } from './render.ts';
 
@@ -14,7 +14,8 @@ export function endpoint(fn: (request: AccountRequest) => Promise<ApiAnswer>) {
       const request = toRequest(event);
       const account = accountFromAuthorizer(event.requestContext.authorizer);
       const mode = resolveMode(account, request.query.test);
-      return fn({ ...request, account, mode });
+      const idempotencyKey = event.httpMethod === 'POST' ? header(event, idempotencyHeader) : undefined;
+      return fn({ ...request, account, mode, idempotencyKey });
     },
     {},
     [singleValuedQuery(), idempotency(parsedBodyOf)],

@@ -26,6 +26,11 @@ export interface ApiRequest {
 export interface AccountRequest extends ApiRequest {
   account: RequestAccount;
   mode: Mode;
+  /**
+   * A POST's `Idempotency-Key` (D12), already claimed by the idempotency middleware. A money
+   * movement binds its attempt to it (D15), so a retry of an unconfirmed request finds that attempt.
+   */
+  idempotencyKey: string | undefined;
 }
 
 /** The body the parsing middleware read from this event. */

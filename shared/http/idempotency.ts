@@ -2,7 +2,14 @@
  * Idempotency-Key on every authenticated POST (D12), as middleware: the same key with the same
  * request within 24 hours replays the first answer (`Idempotent-Replayed: true`); another request
  * under the key, or one arriving while the first still runs, is 409. Keys are scoped to account
- * and mode. Only 2xx answers are kept, so a failed request may be retried with its key.
+ * and mode. Only 2xx answers are kept. As D15 amends D12, what a retry may do depends on how the
+ * first run failed:
+ * - a definite failure (a 4xx, a decline) releases the key: the same key runs again, as new;
+ * - an answer without a definite outcome (a 5xx: the acquirer did not answer, an unexpected error)
+ *   keeps the key bound to its request: the same request runs again (a money movement then finds
+ *   the attempt its key is bound to and answers that attempt's outcome, shared/attempts/resume.ts),
+ *   another request under the key is 409;
+ * - a run that never finished (a crash) holds the key until its claim lapses, then is the same.
  *
  * One conditional PutItem claims the key before the handler runs; that condition is what makes
  * two racing requests with one key run the handler once. Not Powertools' idempotency utility:
@@ -17,7 +24,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { accountFromAuthorizer, resolveMode } from '../core/account.ts';
 import { envNames, requireEnv } from '../core/config.ts';
-import { Conflict } from '../core/errors.ts';
+import { Conflict, HttpError, RawError } from '../core/errors.ts';
 import { logger } from '../core/log.ts';
 import { sealer } from '../core/seal.ts';
 import { InvalidInput } from '../core/validation.ts';
@@ -45,7 +52,8 @@ interface Claim {
 
 interface StoredRecord {
   fingerprint: string;
-  status: 'running' | 'done';
+  /** `retry`: the first run ended without a definite outcome; the same request may run again. */
+  status: 'running' | 'done' | 'retry';
   answer?: {
     statusCode: number;
     headers: Record<string, string>;
@@ -100,6 +108,35 @@ export function idempotency(
   secretOf: () => string = () => requireEnv(envNames.fingerprintSecret),
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const claims = new WeakMap<APIGatewayProxyEvent, Claim>();
+
+  /** The run ended without a definite outcome: the key stays bound to this request, free to run again. */
+  async function keepForRetry(event: APIGatewayProxyEvent): Promise<void> {
+    const claim = claims.get(event);
+    if (!claim) return;
+    claims.delete(event);
+    const deps = depsOf();
+    await deps.db
+      .send(
+        new UpdateCommand({
+          TableName: deps.table,
+          Key: claim.key,
+          UpdateExpression: 'SET #status = :retry, updated_at = :now REMOVE claimed_until',
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#status': 'status', '#owner': 'owner' },
+          ExpressionAttributeValues: {
+            ':retry': 'retry',
+            ':now': deps.clock().toISOString(),
+            ':owner': claim.owner,
+          },
+        }),
+      )
+      .catch((error: unknown) => {
+        // Left running, the claim blocks its key only until it lapses (claimSeconds).
+        if (!(error instanceof ConditionalCheckFailedException)) {
+          logger.error('idempotency claim was not kept for a retry', { error: error as Error });
+        }
+      });
+  }
 
   async function release(event: APIGatewayProxyEvent): Promise<void> {
     const claim = claims.get(event);
@@ -157,11 +194,17 @@ export function idempotency(
               updated_at: now.toISOString(),
               expires_at: nowSeconds + keyLifetimeSeconds,
             },
-            // Free, lapsed (TTL deletes lazily), or claimed by a request that never finished.
+            // Free, lapsed (TTL deletes lazily), claimed by a request that never finished, or left
+            // for a retry of this same request.
             ConditionExpression:
-              'attribute_not_exists(pk) OR expires_at < :now OR (#status = :running AND claimed_until < :now)',
+              'attribute_not_exists(pk) OR expires_at < :now OR (#status = :running AND claimed_until < :now) OR (#status = :retry AND fingerprint = :print)',
             ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':now': nowSeconds, ':running': 'running' },
+            ExpressionAttributeValues: {
+              ':now': nowSeconds,
+              ':running': 'running',
+              ':retry': 'retry',
+              ':print': print,
+            },
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
@@ -189,6 +232,10 @@ export function idempotency(
       const claim = claims.get(event);
       if (!claim || !response) return;
       const body = response.body ?? '';
+      if (response.statusCode >= 500) {
+        await keepForRetry(event);
+        return;
+      }
       if (response.statusCode < 200 || response.statusCode > 299 || body.length > maxStoredAnswerBytes) {
         await release(event);
         return;
@@ -231,8 +278,10 @@ export function idempotency(
       }
     },
 
-    onError: async ({ event }) => {
-      await release(event);
+    onError: async ({ event, error }) => {
+      const status = error instanceof HttpError || error instanceof RawError ? error.status : 500;
+      if (status >= 500) await keepForRetry(event);
+      else await release(event);
     },
   };
 }

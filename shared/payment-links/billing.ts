@@ -61,13 +61,23 @@ async function saveLinkStep(
   }
 }
 
-/** Every link step due at `now` (of one account with `only`): a summary of what was done. */
+/**
+ * Every link step due at `now` (of one account with `only`): a summary of what was done; a step
+ * that throws is counted in `failed` and tried again by the next run.
+ */
 export async function runLinkBilling(deps: Deps, now: Date, only?: { developerId: number }) {
-  const outcomes: Record<LinkStepOutcome, number> = { pending_period: 0, defaulter: 0, not_due: 0, raced: 0 };
+  const outcomes: Record<LinkStepOutcome | 'failed', number> = {
+    pending_period: 0,
+    defaulter: 0,
+    not_due: 0,
+    raced: 0,
+    failed: 0,
+  };
   const due = await stepEveryDue(
     (limit) => dueLinks(deps, now, limit),
     (ref) => linkStep(deps, ref, now),
     outcomes,
+    { name: 'payment_link_id', of: (ref) => ref.link_id },
     only,
   );
   return { due, ...outcomes };

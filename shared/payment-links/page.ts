@@ -1,11 +1,12 @@
 /**
- * The payment links area's part of a link's checkout page (checkout's LinkOwner): what a payment
- * or a decline writes beside the session and the charge, in the same transaction. A payment makes
- * the link `paid` (`paid_period` when recurring, D14), logs the attempt and stores
- * `payment_link.paid`; a decline logs the attempt.
+ * The owner of a payment link's page (checkout's SessionOwner): what a payment or a decline writes
+ * beside the session and the charge, in the same transaction. A payment makes the link `paid`
+ * (`paid_period` when recurring, D14), logs the attempt and stores `payment_link.paid`; a decline
+ * logs the attempt. A link deleted while its page was being paid is `gone`: the charge is recorded,
+ * logged nowhere (the link's log went with it), and refunded in full at once (D15).
  */
 import { pageUrl } from '../checkout/http.ts';
-import type { LinkOwner } from '../checkout/service.ts';
+import type { SessionOwner } from '../checkout/owner.ts';
 import type { CheckoutSession } from '../checkout/session.ts';
 import { prefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
@@ -34,16 +35,19 @@ function attempt(session: CheckoutSession, fields: Partial<LinkLog>, now: Date):
 }
 
 /**
- * The LinkOwner the page functions wire into checkout. The link is read when the payment is
- * recorded and written conditioned on that version; when the billing step changed it in between
- * (pending_period → defaulter), checkout asks LinkOwner.paid again, still under its claim. A PUT
- * or DELETE cannot come in between: the page refuses them while the claim holds.
+ * The owner the page functions wire into checkout. The link is read when the payment is recorded
+ * and written conditioned on that version; when the billing step changed it in between
+ * (pending_period → defaulter), checkout asks again, still under its claim. A PUT cannot come in
+ * between: it is refused while an attempt holds the page.
  */
-export function linkPages(deps: Deps & { baseUrl: string }): LinkOwner {
+export function linkPages(deps: Deps & { baseUrl: string }): SessionOwner {
   return {
-    async paid(session, payment, now) {
+    chargeOf: (session) => ({ source: 'link', paymentLinkId: session.link_id ?? null }),
+    async approved({ session, charge, customer, now }) {
+      if (!charge) throw new Error('a payment link is always charged');
       const scope = scopeOf(session);
       const link = await getLink(deps, scope, session.link_id ?? '');
+      if (!link) return { kind: 'gone', reason: 'payment_link_deleted' };
       const log = logWrite(
         deps.table,
         scope,
@@ -51,28 +55,30 @@ export function linkPages(deps: Deps & { baseUrl: string }): LinkOwner {
           session,
           {
             status: 'succeeded',
-            charge_id: payment.charge.id,
-            customer_id: payment.customerId,
-            card_brand: payment.charge.card.brand,
-            card_last4: payment.charge.card.last4,
+            charge_id: charge.id,
+            customer_id: customer.id,
+            card_brand: charge.card.brand,
+            card_last4: charge.card.last4,
           },
           now,
         ),
       );
-      // A link deleted while its page was being paid: the charge and its log stay, nothing else.
-      if (!link) return [log];
-      const after = paidLink(link, payment.charge.id, now);
+      const after = paidLink(link, charge.id, now);
       const event = paymentLinkPaid.of(
         { developerId: link.developer_id, test: link.mode === 'test' },
         {
           object: linkListItem(after, pageUrl(deps.baseUrl, link.token)),
-          charge_id: payment.charge.id,
-          customer_id: payment.customerId,
+          charge_id: charge.id,
+          customer_id: customer.id,
         },
         now,
       );
-      return [...linkWrites(deps.table, link, after), log, eventWrite(deps.table, event)];
+      return {
+        kind: 'apply',
+        items: [...linkWrites(deps.table, link, after), log, eventWrite(deps.table, event)],
+      };
     },
+    answerOf: () => ({ kind: 'receipt' }),
     async declined(session, reason, now) {
       return [logWrite(deps.table, scopeOf(session), attempt(session, { decline_reason: reason }, now))];
     },

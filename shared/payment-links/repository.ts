@@ -5,7 +5,7 @@
  * with its due entry and, when the link starts or stops taking payments, its checkout page.
  */
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { linkPageDelete } from '../checkout/repository.ts';
+import { linkPageCloseWrite, linkPageDelete } from '../checkout/repository.ts';
 import type { Scope } from '../core/account.ts';
 import type { PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
@@ -153,31 +153,40 @@ export function linkWrites(table: string, before: PaymentLink, after: PaymentLin
   ];
 }
 
-/** Deletes a link, its due entry and its page (not while a payment holds the page), uncounted. */
+/**
+ * Deletes a link, its due entry and its page, uncounted. A page an attempt holds (a payment under
+ * way) is closed instead of deleted, so that payment still ends: its approval finds the link gone
+ * and is refunded at once (D15).
+ */
 export async function removeLink(deps: Deps, scope: Scope, link: PaymentLink, now: Date): Promise<boolean> {
-  try {
-    await transactWrite(deps, [
-      {
-        Delete: {
-          TableName: deps.table,
-          Key: keys.paymentLink(scope.developerId, scope.mode, link.id),
-          ConditionExpression: 'version = :read',
-          ExpressionAttributeValues: { ':read': link.version },
-        },
+  const items = (page: TransactItem): TransactItem[] => [
+    {
+      Delete: {
+        TableName: deps.table,
+        Key: keys.paymentLink(scope.developerId, scope.mode, link.id),
+        ConditionExpression: 'version = :read',
+        ExpressionAttributeValues: { ':read': link.version },
       },
-      linkPageDelete(deps.table, link.token, now),
-      ...(link.due_at
-        ? [{ Delete: { TableName: deps.table, Key: keys.linkDue(link.id, link.due_at) } }]
-        : []),
-      linkCountUpdate(deps, scope, -1, now.toISOString()),
-    ]);
-    return true;
-  } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.includes(0)) return false;
-    if (failed.includes(1)) throw new PageBusy();
-    throw error;
+    },
+    page,
+    ...(link.due_at ? [{ Delete: { TableName: deps.table, Key: keys.linkDue(link.id, link.due_at) } }] : []),
+    linkCountUpdate(deps, scope, -1, now.toISOString()),
+  ];
+  for (const page of [
+    linkPageDelete(deps.table, link.token),
+    linkPageCloseWrite(deps.table, link.token, now),
+  ]) {
+    try {
+      await transactWrite(deps, items(page));
+      return true;
+    } catch (error) {
+      const failed = conditionFailedAt(error);
+      if (failed.includes(0)) return false;
+      // Held by a payment under way: close the page instead.
+      if (!failed.includes(1)) throw error;
+    }
   }
+  return false;
 }
 
 /** What a due entry points at. */

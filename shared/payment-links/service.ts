@@ -339,17 +339,15 @@ export async function updateLink(
   }
 }
 
-/** DELETE /v1/payment-links/{id}/: the link and its page go (its charges stay). */
+/**
+ * DELETE /v1/payment-links/{id}/: the link and its page go (its charges stay). It answers even while
+ * a payment of its page is under way (D15): that payment, if approved, is recorded and refunded.
+ */
 export async function deleteLink(deps: Deps, scope: Scope, id: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     const link = await getLink(deps, scope, id.toLowerCase());
     if (!link) throw absent();
-    try {
-      if (await removeLink(deps, scope, link, deps.clock())) return;
-    } catch (error) {
-      if (error instanceof PageBusy) throw new Conflict('payment_link_busy');
-      throw error;
-    }
+    if (await removeLink(deps, scope, link, deps.clock())) return;
     if (attempt >= 5) throw new Conflict('payment_link_busy');
   }
 }

@@ -1,24 +1,47 @@
 /**
- * The payout step (D2, D5): every live charge whose payout time has come is marked paid out. It
- * finds them in gsi2's sparse "payout due" partitions (test charges are never there), and marks
- * each with a write conditioned on it not being paid out yet, so overlapping runs pay once and a
- * refund racing a payout is decided by whichever write lands first.
+ * The payout step (D2, D5): every live charge whose payout time has come is paid out to the merchant.
+ * It finds them in gsi2's sparse "payout due" partitions (test charges are never there). A payout
+ * is a money movement (D15): one transaction marks the charge paid out, on condition that it is not
+ * yet and that no refund of it is under way at the acquirer, and stores the payout's attempt; then
+ * the acquirer is asked under the attempt's key. So overlapping runs pay out once, and a refund
+ * racing a payout is decided by whichever write lands first: the refund's reservation, or this.
+ * A payout the acquirer refuses is undone (the charge waits for the next run); one it never
+ * answered is left to recovery (payoutFinisher).
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Acquirer, NotFound, PayoutResult } from '../acquirer/acquirer.ts';
+import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
+import { type Attempt, newAttempt } from '../attempts/attempt.ts';
+import type { Finished } from '../attempts/recovery.ts';
+import {
+  attemptPut,
+  finishWrite,
+  getAttempt,
+  moveAttempt,
+  restarted,
+  restartWrite,
+  unconfirmedWrite,
+} from '../attempts/repository.ts';
+import { derivedId } from '../core/ids.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import type { Deps } from '../db/deps.ts';
 import { queryEach } from '../db/items.ts';
 import { keys, payoutShards } from '../db/keys.ts';
+import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
+
+export type PayoutDeps = Deps & { acquirer: Acquirer };
 
 export interface PayoutSummary {
   now: string;
-  /** Charges marked paid out by this run. */
+  /** Charges paid out by this run. */
   paid_out: number;
   /** What was paid out per currency (the charges' net less their refunds), as decimal strings. */
   totals: Record<string, string>;
   charge_ids: string[];
+  /** Refused by the acquirer (undone: the next run tries again). */
+  refused: number;
+  /** The acquirer gave no answer: recovery finishes them. */
+  unconfirmed: number;
 }
 
 interface DueCharge {
@@ -28,6 +51,8 @@ interface DueCharge {
   currency: string;
   net: number;
   refunded: number;
+  acquirer_reference: string;
+  payout_due_at: string;
 }
 
 async function dueIn(deps: Deps, shard: number, now: string): Promise<DueCharge[]> {
@@ -39,7 +64,8 @@ async function dueIn(deps: Deps, shard: number, now: string): Promise<DueCharge[
       // Due times are ISO strings: every key up to "<now>#~" is due.
       KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk <= :now',
       ExpressionAttributeValues: { ':pk': keys.payoutShard(shard), ':now': `${now}#~` },
-      ProjectionExpression: 'id, developer_id, #mode, currency, net, refunded',
+      ProjectionExpression:
+        'id, developer_id, #mode, currency, net, refunded, acquirer_reference, payout_due_at',
       ExpressionAttributeNames: { '#mode': 'mode' },
     },
     (item) => due.push(item as unknown as DueCharge) > 0,
@@ -47,44 +73,164 @@ async function dueIn(deps: Deps, shard: number, now: string): Promise<DueCharge[
   return due;
 }
 
-/** Marks one charge paid out; false when another run (or nothing) got there first. */
-async function markPaidOut(deps: Deps, charge: DueCharge, now: string): Promise<boolean> {
+/** The payout attempt of a charge: one per charge, whoever runs it. */
+export const payoutAttemptId = (chargeId: string) => derivedId('att', ['payout', chargeId]);
+
+/**
+ * Marks the charge paid out (no refund under way, not paid out yet) and stores the payout's
+ * attempt, in one transaction. False when another run, or a refund, got there first.
+ */
+async function markPaidOut(
+  deps: Deps,
+  charge: DueCharge,
+  attempt: TransactItem,
+  now: string,
+): Promise<boolean> {
   try {
-    await deps.db.send(
-      new UpdateCommand({
-        TableName: deps.table,
-        Key: keys.charge(charge.developer_id, charge.mode, charge.id),
-        UpdateExpression: 'SET paid_out_at = :now, updated_at = :now REMOVE gsi2pk, gsi2sk',
-        ConditionExpression: 'paid_out_at = :none',
-        ExpressionAttributeValues: { ':now': now, ':none': null },
-      }),
-    );
+    await transactWrite(deps, [
+      {
+        Update: {
+          TableName: deps.table,
+          Key: keys.charge(charge.developer_id, charge.mode, charge.id),
+          UpdateExpression: 'SET paid_out_at = :now, updated_at = :now REMOVE gsi2pk, gsi2sk',
+          ConditionExpression:
+            'paid_out_at = :none AND (attribute_not_exists(refunds_pending) OR refunds_pending = :zero)',
+          ExpressionAttributeValues: { ':now': now, ':none': null, ':zero': 0 },
+        },
+      },
+      attempt,
+    ]);
     return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (conditionFailedAt(error).length) return false;
     throw error;
   }
 }
 
+/** Undoes a payout the acquirer did not make: the charge is due again, the attempt failed. */
+async function undoPayout(deps: Deps, attempt: Attempt<'payout'>, note: string, now: Date): Promise<void> {
+  const charge = attempt.subject;
+  const due = keys.payoutDue(charge.charge_id, charge.due_at);
+  await transactWrite(deps, [
+    finishWrite(deps.table, attempt, 'failed', { note }, now),
+    {
+      Update: {
+        TableName: deps.table,
+        Key: keys.charge(attempt.developer_id ?? 0, attempt.mode ?? 'live', charge.charge_id),
+        UpdateExpression: 'SET paid_out_at = :none, gsi2pk = :pk, gsi2sk = :sk, updated_at = :at',
+        ConditionExpression: 'paid_out_at = :paid',
+        ExpressionAttributeValues: {
+          ':none': null,
+          ':pk': due.gsi2pk,
+          ':sk': due.gsi2sk,
+          ':paid': charge.paid_out_at,
+          ':at': now.toISOString(),
+        },
+      },
+    },
+  ]);
+}
+
+/** Records what the acquirer said of a payout: made (the attempt succeeds), or not (undone). */
+async function settlePayout(
+  deps: Deps,
+  attempt: Attempt<'payout'>,
+  result: PayoutResult | NotFound,
+  now: Date,
+): Promise<boolean> {
+  try {
+    if (result.status === 'paid') {
+      await transactWrite(deps, [
+        finishWrite(deps.table, attempt, 'succeeded', { reference: result.payoutReference }, now),
+      ]);
+      return true;
+    }
+    await undoPayout(deps, attempt, result.status === 'failed' ? result.reason : 'not_found', now);
+    return false;
+  } catch (error) {
+    // Recorded by another writer first (recovery, another run): that stands.
+    if (conditionFailedAt(error).includes(0)) return result.status === 'paid';
+    throw error;
+  }
+}
+
+/** Recovery's finisher of payouts: what the acquirer has under the attempt's key. */
+export const payoutFinisher =
+  (deps: PayoutDeps) =>
+  async (found: Attempt, now: Date): Promise<Finished> => {
+    const attempt = found as Attempt<'payout'>;
+    const result = await deps.acquirer.findPayout(attempt.acquirer_key, attempt.mode === 'test');
+    return (await settlePayout(deps, attempt, result, now)) ? 'succeeded' : 'failed';
+  };
+
 /** Pays out every charge due at `now`. */
-export async function runPayouts(deps: Deps, now: Date): Promise<PayoutSummary> {
+export async function runPayouts(deps: PayoutDeps, now: Date): Promise<PayoutSummary> {
   const at = now.toISOString();
   const minorTotals = new Map<string, number>();
-  const paid: string[] = [];
+  const summary: PayoutSummary = {
+    now: at,
+    paid_out: 0,
+    totals: {},
+    charge_ids: [],
+    refused: 0,
+    unconfirmed: 0,
+  };
   for (let shard = 0; shard < payoutShards; shard++) {
     for (const charge of await dueIn(deps, shard, at)) {
-      if (!(await markPaidOut(deps, charge, at))) continue;
-      paid.push(charge.id);
-      minorTotals.set(
-        charge.currency,
-        (minorTotals.get(charge.currency) ?? 0) + charge.net - charge.refunded,
-      );
+      const amount = charge.net - charge.refunded;
+      const fresh = newAttempt({
+        id: payoutAttemptId(charge.id),
+        kind: 'payout',
+        subject: {
+          charge_id: charge.id,
+          acquirer_reference: charge.acquirer_reference,
+          paid_out_at: at,
+          due_at: charge.payout_due_at,
+        },
+        owner: { developerId: charge.developer_id, mode: charge.mode, amount, currency: charge.currency },
+        // The attempt's lease is about calls running now: the wall clock's, whatever `now` pays out at.
+        now: deps.clock(),
+      });
+      // A charge whose earlier payout the acquirer refused gets a new try, under a new key.
+      const prior = await getAttempt<'payout'>(deps, fresh.id);
+      const attempt = prior ? restarted(prior, deps.clock(), { subject: fresh.subject, amount }) : fresh;
+      const write = prior ? restartWrite(deps.table, prior, attempt) : attemptPut(deps.table, attempt);
+      if (!(await markPaidOut(deps, charge, write, at))) continue;
+      let made = true;
+      // Nothing left to send (refunded in full): paid out without asking the acquirer.
+      if (amount > 0) {
+        try {
+          const result = await deps.acquirer.payout({
+            acquirerReference: charge.acquirer_reference,
+            amountMinor: amount,
+            currency: charge.currency,
+            idempotencyKey: attempt.acquirer_key,
+            test: false,
+            merchant: charge.developer_id,
+          });
+          made = await settlePayout(deps, attempt, result, now);
+          if (!made) summary.refused += 1;
+        } catch (error) {
+          if (!(error instanceof AcquirerUnavailable)) throw error;
+          await moveAttempt(deps, unconfirmedWrite(deps.table, attempt, deps.clock()));
+          summary.unconfirmed += 1;
+          continue;
+        }
+      } else {
+        await moveAttempt(
+          deps,
+          finishWrite(deps.table, attempt, 'succeeded', { note: 'nothing_to_send' }, now),
+        );
+      }
+      if (!made) continue;
+      summary.charge_ids.push(charge.id);
+      minorTotals.set(charge.currency, (minorTotals.get(charge.currency) ?? 0) + amount);
     }
   }
-  const totals: Record<string, string> = {};
+  summary.paid_out = summary.charge_ids.length;
   for (const [code, minor] of minorTotals) {
     const currency = findCurrency(code);
-    totals[code] = currency ? formatAmount(minor, currency) : String(minor);
+    summary.totals[code] = currency ? formatAmount(minor, currency) : String(minor);
   }
-  return { now: at, paid_out: paid.length, totals, charge_ids: paid };
+  return summary;
 }

@@ -31,6 +31,8 @@ export interface Refund {
   currency: string;
   reason: RefundReason;
   status: 'succeeded';
+  /** The attempt that made it at the acquirer (absent on refunds stored before attempts existed). */
+  attempt_id?: string;
   created_at: string;
   updated_at: string;
 }
@@ -38,6 +40,9 @@ export interface Refund {
 /** D4: a refund's `provider_refund_id` is `re_` and its id; lookups take either. */
 export const providerRefundId = (id: string) => `re_${id}`;
 export const refundIdOf = (value: string) => (value.startsWith('re_') ? value.slice(3) : value);
+
+/** A new refund's id (D4: 24 characters, no prefix). */
+export const newRefundId = () => randomToken(24);
 
 export function refundView(refund: Refund): RefundView {
   return {
@@ -69,8 +74,11 @@ export function refundProblem(charge: Charge, amount: number): BadRequest | Conf
   return undefined;
 }
 
-/** A refund for a validated request against a charge that may take it; throws the contract's error otherwise. */
-export function newRefund(input: CreateRefundInput, charge: Charge, now: Date): Refund {
+/**
+ * The amount a validated request refunds from a charge that may take it (what remains when it
+ * names none); throws the contract's error otherwise.
+ */
+export function refundAmount(input: CreateRefundInput, charge: Charge): number {
   if (input.test !== undefined && input.test !== (charge.mode === 'test')) {
     throw new BadRequest('mode_mismatch', { params: { field: 'test', mode: charge.mode } });
   }
@@ -78,17 +86,5 @@ export function newRefund(input: CreateRefundInput, charge: Charge, now: Date): 
     input.amount === undefined ? charge.refundable : amountField(input.amount, currencyOf(charge));
   const problem = refundProblem(charge, amount);
   if (problem) throw problem;
-  const at = now.toISOString();
-  return {
-    id: randomToken(24),
-    developer_id: charge.developer_id,
-    mode: charge.mode,
-    charge_id: charge.id,
-    amount,
-    currency: charge.currency,
-    reason: input.reason,
-    status: 'succeeded',
-    created_at: at,
-    updated_at: at,
-  };
+  return amount;
 }

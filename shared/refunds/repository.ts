@@ -1,9 +1,14 @@
 /**
- * Refunds in the single table. A refund takes its amount off the charge's `refundable` in the
- * same transaction that stores it, on condition that enough remains and the charge has not been
- * paid out: however many refunds race, their total never exceeds the charge.
+ * Refunds in the single table. A refund is a money movement (D15): before the acquirer is asked, one
+ * transaction stores its attempt and takes its amount off the charge's `refundable` (held in
+ * `refunds_pending`), on condition that enough remains and the charge has not been paid out, so
+ * however many refunds race one another or a payout, their total never exceeds the charge. The
+ * acquirer's answer is recorded in a second transaction with the attempt's finish: the refund, its
+ * `refund.created` and the charge's refunded total together, or the amount given back to the charge.
  */
 
+import type { Attempt } from '../attempts/attempt.ts';
+import { AttemptTaken, finishWrite } from '../attempts/repository.ts';
 import type { Charge } from '../charges/charge.ts';
 import { getCharge } from '../charges/repository.ts';
 import type { Scope } from '../core/account.ts';
@@ -12,7 +17,7 @@ import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryRecords } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
 import { type EventDetail, eventWrite } from '../events/event.ts';
 import type { Refund } from './refund.ts';
 
@@ -31,50 +36,101 @@ export const refundEntity = defineEntity<Refund>('refund', (refund) => ({
   ...keys.refundInLists(refund.developer_id, refund.mode, refund.charge_id, refund.created_at, refund.id),
 }));
 
-/** Stores a refund and takes it off its charge, in one transaction (its event waits for the acquirer). */
-export async function createRefund(deps: Deps, refund: Refund): Promise<void> {
-  const scope = { developerId: refund.developer_id, mode: refund.mode };
+/**
+ * Stores a refund's attempt (`attemptWrite`: a new one, or the next try of one) and takes its
+ * amount off the charge, in one transaction. ChargeChanged when the charge no longer allows it.
+ */
+export async function reserveRefund(
+  deps: Deps,
+  charge: Charge,
+  amount: number,
+  attemptWrite: TransactItem,
+  now: Date,
+): Promise<void> {
+  const scope = { developerId: charge.developer_id, mode: charge.mode };
   try {
     await transactWrite(deps, [
       {
         Update: {
           TableName: deps.table,
-          Key: keys.charge(refund.developer_id, refund.mode, refund.charge_id),
+          Key: keys.charge(charge.developer_id, charge.mode, charge.id),
           UpdateExpression:
-            'SET refundable = refundable - :amount, refunded = refunded + :amount, updated_at = :now',
+            'SET refundable = refundable - :amount, refunds_pending = if_not_exists(refunds_pending, :zero) + :amount, updated_at = :now',
           ConditionExpression: 'refundable >= :amount AND paid_out_at = :none',
-          ExpressionAttributeValues: { ':amount': refund.amount, ':none': null, ':now': refund.created_at },
+          ExpressionAttributeValues: {
+            ':amount': amount,
+            ':zero': 0,
+            ':none': null,
+            ':now': now.toISOString(),
+          },
         },
       },
-      refundEntity.create(deps.table, refund),
+      attemptWrite,
     ]);
   } catch (error) {
-    if (conditionFailedAt(error).includes(0))
-      throw new ChargeChanged(await getCharge(deps, scope, refund.charge_id));
+    const failed = conditionFailedAt(error);
+    if (failed.includes(0)) throw new ChargeChanged(await getCharge(deps, scope, charge.id));
+    if (failed.includes(1)) throw new AttemptTaken();
     throw error;
   }
 }
 
+/** The charge's totals as a refund of `amount` held by an attempt ends: refunded, or given back. */
+function settleCharge(table: string, attempt: Attempt<'refund'>, refunded: boolean, now: Date): TransactItem {
+  return {
+    Update: {
+      TableName: table,
+      Key: keys.charge(attempt.developer_id ?? 0, attempt.mode ?? 'test', attempt.subject.charge_id),
+      UpdateExpression: refunded
+        ? 'SET refunded = refunded + :amount, refunds_pending = refunds_pending - :amount, updated_at = :now'
+        : 'SET refundable = refundable + :amount, refunds_pending = refunds_pending - :amount, updated_at = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':amount': attempt.amount ?? 0, ':now': now.toISOString() },
+    },
+  };
+}
+
 /**
- * Stores `refund.created` once the acquirer has refunded, conditioned on the refund still being
- * recorded: the outbox then sends it. (Stored with the refund, it would leave through the stream
- * before the acquirer answered, and a refusal could not take it back.)
+ * Records a refund the acquirer made: the attempt finished, the refund stored with its event, the
+ * charge's refunded total raised. AttemptTaken when another writer recorded the attempt first.
  */
-export async function storeRefundEvent(
+export async function recordRefund(
   deps: Deps,
+  attempt: Attempt<'refund'>,
   refund: Refund,
   event: EventDetail<unknown>,
+  reference: string,
+  now: Date,
 ): Promise<void> {
-  await transactWrite(deps, [
-    {
-      ConditionCheck: {
-        TableName: deps.table,
-        Key: keys.refund(refund.developer_id, refund.mode, refund.id),
-        ConditionExpression: 'attribute_exists(pk)',
-      },
-    },
-    eventWrite(deps.table, event),
-  ]);
+  try {
+    await transactWrite(deps, [
+      finishWrite(deps.table, attempt, 'succeeded', { reference, refund_id: refund.id }, now),
+      refundEntity.create(deps.table, refund),
+      eventWrite(deps.table, event),
+      settleCharge(deps.table, attempt, true, now),
+    ]);
+  } catch (error) {
+    if (conditionFailedAt(error).includes(0)) throw new AttemptTaken();
+    throw error;
+  }
+}
+
+/** Records a refund the acquirer did not make: the attempt failed, its amount back on the charge. */
+export async function recordRefundFailure(
+  deps: Deps,
+  attempt: Attempt<'refund'>,
+  note: string,
+  now: Date,
+): Promise<void> {
+  try {
+    await transactWrite(deps, [
+      finishWrite(deps.table, attempt, 'failed', { note }, now),
+      settleCharge(deps.table, attempt, false, now),
+    ]);
+  } catch (error) {
+    if (conditionFailedAt(error).includes(0)) throw new AttemptTaken();
+    throw error;
+  }
 }
 
 /** A refund by its bare id; undefined for none, or for an id no refund could have (no read then). */
@@ -104,25 +160,4 @@ export function listRefunds(
     },
     options.limit,
   );
-}
-
-/** Undoes a stored refund the acquirer refused: the amount goes back onto the charge. */
-export async function revertRefund(deps: Deps, refund: Refund): Promise<void> {
-  await transactWrite(deps, [
-    {
-      Update: {
-        TableName: deps.table,
-        Key: keys.charge(refund.developer_id, refund.mode, refund.charge_id),
-        UpdateExpression: 'SET refundable = refundable + :amount, refunded = refunded - :amount',
-        ExpressionAttributeValues: { ':amount': refund.amount },
-      },
-    },
-    {
-      Delete: {
-        TableName: deps.table,
-        Key: keys.refund(refund.developer_id, refund.mode, refund.id),
-        ConditionExpression: 'attribute_exists(pk)',
-      },
-    },
-  ]);
 }

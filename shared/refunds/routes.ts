@@ -26,7 +26,12 @@ export const refundsRoutes: readonly Route[] = [
           'The charge was already paid out; or the Idempotency-Key was used with another request, or its request is still running',
         body: 'MessageEnvelope',
       },
-      502: { description: 'The acquirer refused the refund', body: 'MessageEnvelope' },
+      502: { description: 'The acquirer refused the refund; nothing was refunded', body: 'MessageEnvelope' },
+      504: {
+        description:
+          'The acquirer did not answer in time: the refund is being confirmed; the same request with the same Idempotency-Key answers its outcome',
+        body: 'MessageEnvelope',
+      },
     },
   },
   {

@@ -1,83 +1,212 @@
-/** Making a refund: decide against the charge as read, write conditionally, decide again if it changed. */
+/**
+ * Refunding a charge (D15): the refund's attempt is stored, and its amount held on the charge,
+ * before the acquirer is asked under the attempt's key; the acquirer's answer then records the
+ * refund (with `refund.created`) or gives the amount back. An answer that never comes leaves the
+ * attempt to recovery, which asks the acquirer by the same key.
+ */
 
-import type { Acquirer } from '../acquirer/acquirer.ts';
+import type { Acquirer, NotFound as AcquirerNotFound, RefundResult } from '../acquirer/acquirer.ts';
+import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
+import { type Attempt, idempotentAttemptId, newAttempt, newAttemptId } from '../attempts/attempt.ts';
+import type { Finished } from '../attempts/recovery.ts';
+import {
+  AttemptTaken,
+  attemptPut,
+  moveAttempt,
+  restarted,
+  restartWrite,
+  unconfirmedWrite,
+} from '../attempts/repository.ts';
+import { resumeAttempt } from '../attempts/resume.ts';
 import type { Charge } from '../charges/charge.ts';
 import { getCharge } from '../charges/repository.ts';
 import type { Scope } from '../core/account.ts';
 import { BadRequest, HttpError } from '../core/errors.ts';
+import { logger } from '../core/log.ts';
 import type { Deps } from '../db/deps.ts';
-import type { EventDetail } from '../events/event.ts';
 import { refundCreated } from './events.ts';
-import { type CreateRefundInput, newRefund, type Refund, refundView } from './refund.ts';
-import { ChargeChanged, createRefund, revertRefund, storeRefundEvent } from './repository.ts';
+import { type CreateRefundInput, newRefundId, type Refund, refundAmount, refundView } from './refund.ts';
+import { ChargeChanged, getRefund, recordRefund, recordRefundFailure, reserveRefund } from './repository.ts';
+import type { RefundReason } from './schemas.ts';
+
+export type RefundDeps = Deps & { acquirer: Acquirer };
 
 /** Attempts before a busy charge gives up (each one re-reads the charge another refund changed). */
 const attempts = 25;
 
-/**
- * Refunds `charge`. When a concurrent refund got there first, the charge is read again and the
- * request decided anew: it may still fit, or now be "more than remains" or "already refunded".
- */
-export async function refundWithRetry(
-  deps: Deps,
-  input: CreateRefundInput,
+/** The attempt that refunds `amount` of `charge` for `reason`. */
+export function refundAttempt(
+  id: string,
   charge: Charge,
-): Promise<{ refund: Refund; event: EventDetail<unknown> }> {
-  let current = charge;
-  for (let attempt = 1; ; attempt++) {
-    const now = deps.clock();
-    const refund = newRefund(input, current, now);
-    const event = refundCreated.of(
-      { developerId: refund.developer_id, test: refund.mode === 'test' },
-      { object: refundView(refund) },
-      now,
-    );
-    try {
-      await createRefund(deps, refund);
-      return { refund, event };
-    } catch (error) {
-      if (!(error instanceof ChargeChanged) || !error.charge || attempt === attempts) throw error;
-      current = error.charge;
+  amount: number,
+  reason: RefundReason,
+  now: Date,
+): Attempt<'refund'> {
+  return newAttempt({
+    id,
+    kind: 'refund',
+    subject: {
+      charge_id: charge.id,
+      acquirer_reference: charge.acquirer_reference,
+      refund_id: newRefundId(),
+      reason,
+    },
+    owner: { developerId: charge.developer_id, mode: charge.mode, amount, currency: charge.currency },
+    now,
+  });
+}
+
+/** The refund a succeeded attempt records: the same whoever records it (the request or recovery). */
+function refundOf(attempt: Attempt<'refund'>): Refund {
+  return {
+    id: attempt.subject.refund_id,
+    developer_id: attempt.developer_id ?? 0,
+    mode: attempt.mode ?? 'test',
+    charge_id: attempt.subject.charge_id,
+    amount: attempt.amount ?? 0,
+    currency: attempt.currency ?? '',
+    reason: attempt.subject.reason as RefundReason,
+    status: 'succeeded',
+    attempt_id: attempt.id,
+    created_at: attempt.created_at,
+    updated_at: attempt.created_at,
+  };
+}
+
+/**
+ * Records what the acquirer answered (or found under the key): the refund with its event, or the
+ * amount given back to the charge. The refund when it was made; undefined when it was not.
+ */
+export async function settleRefund(
+  deps: Deps,
+  attempt: Attempt<'refund'>,
+  result: RefundResult | AcquirerNotFound,
+  now: Date,
+): Promise<Refund | undefined> {
+  try {
+    if (result.status === 'succeeded') {
+      const refund = refundOf(attempt);
+      const event = refundCreated.of(
+        { developerId: refund.developer_id, test: refund.mode === 'test' },
+        { object: refundView(refund) },
+        now,
+      );
+      await recordRefund(deps, attempt, refund, event, result.refundReference, now);
+      return refund;
     }
+    await recordRefundFailure(deps, attempt, result.status === 'failed' ? result.reason : 'not_found', now);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof AttemptTaken)) throw error;
+    // Recorded by another writer (recovery, a retry): what it recorded stands.
+    const scope = { developerId: attempt.developer_id ?? 0, mode: attempt.mode ?? 'test' };
+    return result.status === 'succeeded' ? getRefund(deps, scope, attempt.subject.refund_id) : undefined;
   }
 }
 
 /**
- * Refunds at the acquirer what has been recorded. The record comes first because its condition is
- * what keeps racing refunds within the charge; if the acquirer then refuses, the record is undone
- * and the caller gets 502.
+ * Asks the acquirer for the refund the attempt holds and records its answer. Undefined when the
+ * acquirer refused; AcquirerUnavailable when it gave no answer (the attempt is left to recovery).
  */
 export async function refundAtAcquirer(
-  deps: Deps & { acquirer: Acquirer },
-  refund: Refund,
-  charge: Charge,
-): Promise<void> {
-  const result = await deps.acquirer.refund({
-    acquirerReference: charge.acquirer_reference,
-    amountMinor: refund.amount,
-    currency: refund.currency,
-    idempotencyKey: refund.id,
-    test: refund.mode === 'test',
-    merchant: refund.developer_id,
-  });
-  if (result.status === 'succeeded') return;
-  await revertRefund(deps, refund);
-  throw new HttpError(502, 'acquirer_refused_refund');
+  deps: RefundDeps,
+  attempt: Attempt<'refund'>,
+): Promise<Refund | undefined> {
+  let result: RefundResult;
+  try {
+    result = await deps.acquirer.refund({
+      acquirerReference: attempt.subject.acquirer_reference,
+      amountMinor: attempt.amount ?? 0,
+      currency: attempt.currency ?? '',
+      idempotencyKey: attempt.acquirer_key,
+      test: attempt.mode === 'test',
+      merchant: attempt.developer_id ?? 0,
+    });
+  } catch (error) {
+    // No answer: the refund may or may not have been made. Recovery asks the acquirer by key.
+    await moveAttempt(deps, unconfirmedWrite(deps.table, attempt, deps.clock()));
+    throw error instanceof AcquirerUnavailable ? error : new AcquirerUnavailable(String(error));
+  }
+  return settleRefund(deps, attempt, result, deps.clock());
+}
+
+/** Recovery's finisher of refund attempts: what the acquirer has under the attempt's key. */
+export const refundFinisher =
+  (deps: RefundDeps) =>
+  async (attempt: Attempt, now: Date): Promise<Finished> => {
+    const refund = attempt as Attempt<'refund'>;
+    const found = await deps.acquirer.findRefund(refund.acquirer_key, refund.mode === 'test');
+    return (await settleRefund(deps, refund, found, now)) ? 'succeeded' : 'failed';
+  };
+
+/**
+ * Refunds in full, at once, a charge just recorded for an approval whose purpose went away while
+ * it was made (D15). The charge was recorded holding its whole amount for this attempt (stored in
+ * the same transaction: refundedAtOnce, refundAttempt); a refusal or a lost answer leaves it to
+ * recovery and is not the payer's problem, so nothing is thrown.
+ */
+export async function refundAtOnce(deps: RefundDeps, attempt: Attempt<'refund'>): Promise<void> {
+  try {
+    const refund = await refundAtAcquirer(deps, attempt);
+    if (!refund) logger.error('the acquirer refused an automatic refund', { attempt_id: attempt.id });
+  } catch (error) {
+    if (!(error instanceof AcquirerUnavailable)) throw error;
+  }
 }
 
 /**
  * POST /v1/refunds/: refunds the named charge in full or in part. A charge that is absent (or
- * another account's) is 400 (D12); the event is sent once the refund has committed.
+ * another account's) is 400 (D12). With an `Idempotency-Key` the refund's attempt is the key's
+ * (D15): a retry after an unconfirmed answer gets that refund's outcome, never a second refund.
  */
 export async function refundCharge(
-  deps: Deps & { acquirer: Acquirer },
+  deps: RefundDeps,
   scope: Scope,
   input: CreateRefundInput,
+  idempotencyKey?: string,
 ): Promise<Refund> {
-  const charge = await getCharge(deps, scope, input.charge_id);
-  if (!charge) throw new BadRequest('refund_charge_absent');
-  const { refund, event } = await refundWithRetry(deps, input, charge);
-  await refundAtAcquirer(deps, refund, charge);
-  await storeRefundEvent(deps, refund, event);
-  return refund;
+  const id = idempotencyKey ? idempotentAttemptId('refund', scope, idempotencyKey) : newAttemptId();
+  const [found, resumed] = await Promise.all([
+    getCharge(deps, scope, input.charge_id),
+    idempotencyKey ? resumeAttempt<'refund'>(deps, id, refundFinisher(deps)) : ({ kind: 'new' } as const),
+  ]);
+  if (resumed.kind === 'done') {
+    const refund = await getRefund(deps, scope, resumed.attempt.subject.refund_id);
+    if (refund) return refund;
+  }
+  if (!found) throw new BadRequest('refund_charge_absent');
+  let charge = found;
+  for (let round = 1; ; round++) {
+    const now = deps.clock();
+    const amount = refundAmount(input, charge);
+    const fresh = refundAttempt(id, charge, amount, input.reason, now);
+    const attempt =
+      resumed.kind === 'again'
+        ? restarted(resumed.attempt, now, { subject: fresh.subject, amount, currency: charge.currency })
+        : fresh;
+    const write =
+      resumed.kind === 'again'
+        ? restartWrite(deps.table, resumed.attempt, attempt)
+        : attemptPut(deps.table, attempt);
+    try {
+      await reserveRefund(deps, charge, amount, write, now);
+    } catch (error) {
+      if (error instanceof ChargeChanged && error.charge && round < attempts) {
+        charge = error.charge;
+        continue;
+      }
+      // Another retry with this key started it first.
+      if (error instanceof AttemptTaken) throw new HttpError(409, 'idempotency_in_progress');
+      throw error;
+    }
+    let refund: Refund | undefined;
+    try {
+      refund = await refundAtAcquirer(deps, attempt);
+    } catch (error) {
+      if (error instanceof AcquirerUnavailable) throw new HttpError(504, 'acquirer_unconfirmed_refund');
+      throw error;
+    }
+    if (!refund) throw new HttpError(502, 'acquirer_refused_refund');
+    return refund;
+  }
 }

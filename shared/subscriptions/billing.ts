@@ -2,19 +2,36 @@
  * The recurring billing step (D14), run by `billing run [--now]` and by the deployed schedule: every
  * subscription whose due entry is at or before `now` gets the one thing due for it.
  *
- * A charge is asked of the acquirer with a key made of the subscription, the period and the attempt
- * (`sub_…:p3:a0`), so a step repeated after a crash, or run by two engines at once, asks the same
- * charge again and gets the same answer instead of a second charge. The charge is then recorded,
- * with the subscription's move to the next period, in one transaction conditioned on the version
- * read: only one runner records it. Exactly one charge per subscription and period follows.
+ * A renewal (or a trial's end) is a money movement (D15): its attempt, whose id the subscription,
+ * the period and the dunning round decide, is stored before the acquirer is asked under its key, so
+ * a step repeated after a crash, or run by two engines at once, finds the same attempt and asks the
+ * same charge again instead of making a second one. The outcome is recorded with the attempt's
+ * finish, in one transaction with the subscription's move conditioned on the version read: only one
+ * writer records it. A renewal approved after the subscription was canceled is still recorded and
+ * refunded at once; one the acquirer never answered is left to recovery (renewalFinisher).
  */
-import { createHash } from 'node:crypto';
-import type { Acquirer } from '../acquirer/acquirer.ts';
-import { newCharge } from '../charges/charge.ts';
-import { chargeEntity } from '../charges/repository.ts';
+import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';
+import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
+import { type Attempt, mayBeRunning, newAttempt, newAttemptId } from '../attempts/attempt.ts';
+import type { Finished } from '../attempts/recovery.ts';
+import {
+  AttemptTaken,
+  attemptPut,
+  finishWrite,
+  moveAttempt,
+  restarted,
+  restartWrite,
+  storeAttempt,
+  unconfirmedWrite,
+} from '../attempts/repository.ts';
+import { newCharge, refundedAtOnce } from '../charges/charge.ts';
+import { chargeWrites } from '../charges/repository.ts';
+import { derivedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
 import { stepEveryDue } from '../db/due.ts';
+import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
 import { eventWrite } from '../events/event.ts';
+import { refundAtOnce, refundAttempt } from '../refunds/service.ts';
 import { subscriptionCanceled, subscriptionPaymentFailed, subscriptionRenewed } from './events.ts';
 import { periodAt } from './periods.ts';
 import {
@@ -23,7 +40,7 @@ import {
   dueSubscriptions,
   getSubscription,
   planCountChange,
-  saveSubscription,
+  subscriptionWrites,
 } from './repository.ts';
 import { dunningRetryDays, type Subscription, subscriptionView } from './subscription.ts';
 
@@ -31,84 +48,159 @@ export interface BillingDeps extends Deps {
   acquirer: Acquirer;
 }
 
-export type StepOutcome = 'renewed' | 'payment_failed' | 'canceled' | 'not_due' | 'raced';
+/**
+ * - `renewed`, `payment_failed`, `canceled`: what the step recorded;
+ * - `refunded`: approved after the subscription was canceled, so recorded and refunded at once;
+ * - `unconfirmed`: the acquirer gave no answer; recovery records it;
+ * - `not_due`, `raced`: nothing to do, or another runner did it.
+ */
+export type StepOutcome =
+  | 'renewed'
+  | 'payment_failed'
+  | 'canceled'
+  | 'refunded'
+  | 'unconfirmed'
+  | 'not_due'
+  | 'raced';
 
 const day = 86_400_000;
 
-/** A charge id that the charge's acquirer key alone decides (the same attempt, the same id). */
-function chargeIdFor(key: string): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const digest = createHash('sha256').update(`cobro renewal ${key}`).digest();
-  return `ch_${Array.from(digest.subarray(0, 24), (byte) => alphabet[byte % alphabet.length]).join('')}`;
+/** The attempt of a subscription's charge for a period, in a dunning round: the same whoever runs it. */
+export const renewalAttemptId = (subscription: Subscription, period: number) =>
+  derivedId('att', ['renewal', subscription.id, period, subscription.failed_attempts]);
+
+const scopeOf = (attempt: Attempt) => ({
+  developerId: attempt.developer_id ?? 0,
+  mode: attempt.mode ?? ('test' as const),
+});
+
+/** Writes `items`, and again without `optional` when only those failed (a plan deleted meanwhile). */
+async function writeWithOptional(deps: Deps, items: TransactItem[], optional: TransactItem[]): Promise<void> {
+  try {
+    await transactWrite(deps, [...items, ...optional]);
+  } catch (error) {
+    const failed = conditionFailedAt(error);
+    if (failed.length === 0 || failed.some((index) => index < items.length)) throw error;
+    await transactWrite(deps, items);
+  }
 }
 
-/** The one step due for a subscription at `now`. */
-export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Promise<StepOutcome> {
-  const scope = { developerId: ref.developer_id, mode: ref.mode };
-  const subscription = await getSubscription(deps, scope, ref.subscription_id);
-  if (!subscription || subscription.next_action_at !== ref.due_at) {
-    await dropStaleDue(deps, ref);
-    return 'not_due';
-  }
-  if (Date.parse(subscription.next_action_at) > now.getTime()) return 'not_due';
-  if (!subscription.anchor || !subscription.card_token) {
-    await dropStaleDue(deps, ref); // nothing to bill without a started period and a card
-    return 'not_due';
-  }
-
-  const period = subscription.paid_through + 1;
-  const key = `${subscription.id}:p${period}:a${subscription.failed_attempts}`;
+/**
+ * The subscription after the approved charge of `period` (active, paid through it, dunning over),
+ * or after a declined one (past due with its next retry, or canceled after the last, D14).
+ */
+function afterApproval(subscription: Subscription, period: number, now: Date): Subscription {
   const { plan } = subscription;
-  const result = await deps.acquirer.chargeStored({
-    amountMinor: plan.amount * subscription.quantity,
-    currency: plan.currency,
-    description: plan.name,
-    statementDescriptor: subscription.statement_descriptor,
-    idempotencyKey: key,
-    test: subscription.mode === 'test',
-    merchant: subscription.developer_id,
-    cardToken: subscription.card_token,
-  });
+  const paid = periodAt(new Date(subscription.anchor ?? now), plan.interval, plan.interval_count, period);
+  return {
+    ...subscription,
+    version: subscription.version + 1,
+    updated_at: now.toISOString(),
+    status: 'active',
+    paid_through: period,
+    failed_attempts: 0,
+    failed_at: null,
+    next_action_at: paid.end.toISOString(),
+  };
+}
+
+/**
+ * Records what the acquirer answered for a renewal's attempt (the step's own answer, or recovery's
+ * lookup): the subscription moved with the charge or the decline, or, when it was canceled (or the
+ * period is no longer its due one) meanwhile, an approval recorded and refunded at once.
+ */
+export async function settleRenewal(
+  deps: BillingDeps,
+  attempt: Attempt<'renewal'>,
+  result: Exclude<FoundCharge, { status: 'challenge_required' | 'not_found' }>,
+  now: Date,
+): Promise<StepOutcome> {
+  const { subscription_id: id, period } = attempt.subject;
+  for (let round = 1; round <= 5; round++) {
+    const subscription = await getSubscription(deps, scopeOf(attempt), id);
+    const applies =
+      subscription !== undefined &&
+      subscription.status !== 'canceled' &&
+      subscription.status !== 'pending' &&
+      subscription.paid_through + 1 === period;
+    try {
+      if (result.status === 'approved') {
+        const charge = newCharge({
+          id: derivedId('ch', ['renewal', attempt.acquirer_key]),
+          developerId: attempt.developer_id ?? 0,
+          mode: attempt.mode ?? 'test',
+          source: 'subscription',
+          paymentId: null,
+          subscriptionId: id,
+          attemptId: attempt.id,
+          customerId: subscription?.customer_id ?? null,
+          amount: attempt.amount ?? 0,
+          currency: attempt.currency ?? '',
+          description: subscription?.plan.name ?? null,
+          statementDescription: subscription?.statement_descriptor ?? '',
+          card: result.card,
+          acquirerReference: result.acquirerReference,
+          now,
+        });
+        const finish = finishWrite(
+          deps.table,
+          attempt,
+          'succeeded',
+          { reference: result.acquirerReference, charge_id: charge.id },
+          now,
+        );
+        if (!applies || !subscription) {
+          // D15: never discarded. Recorded, and refunded in full at once.
+          const refund = refundAttempt(newAttemptId(), charge, charge.amount, 'subscription_canceled', now);
+          await transactWrite(deps, [
+            finish,
+            ...chargeWrites(deps.table, refundedAtOnce(charge), now),
+            attemptPut(deps.table, refund),
+          ]);
+          await refundAtOnce(deps, refund);
+          return 'refunded';
+        }
+        const after = afterApproval(subscription, period, now);
+        const event = subscriptionRenewed.of(
+          { developerId: subscription.developer_id, test: subscription.mode === 'test' },
+          { object: subscriptionView(after), charge_id: charge.id, period },
+          now,
+        );
+        await transactWrite(deps, [
+          finish,
+          ...subscriptionWrites(deps.table, subscription, after),
+          ...chargeWrites(deps.table, charge, now),
+          eventWrite(deps.table, event),
+        ]);
+        return 'renewed';
+      }
+      const reason = result.declineReason;
+      const finish = finishWrite(deps.table, attempt, 'declined', { decline_reason: reason }, now);
+      if (!applies || !subscription) {
+        await transactWrite(deps, [finish]);
+        return 'not_due';
+      }
+      return await recordDecline(deps, subscription, finish, reason, now);
+    } catch (error) {
+      const failed = conditionFailedAt(error);
+      if (failed.includes(0)) return 'raced'; // the attempt was recorded by another writer first
+      if (failed.length && round < 5) continue; // the subscription changed since it was read
+      throw error;
+    }
+  }
+  throw new Error(`renewal attempt ${attempt.id} met a changed subscription five times running`);
+}
+
+/** A declined renewal: past due with its next retry, or, after the last, canceled (D14). */
+async function recordDecline(
+  deps: BillingDeps,
+  subscription: Subscription,
+  finish: TransactItem,
+  reason: Exclude<FoundCharge, { status: 'approved' | 'challenge_required' | 'not_found' }>['declineReason'],
+  now: Date,
+): Promise<StepOutcome> {
   const at = now.toISOString();
   const base = { ...subscription, version: subscription.version + 1, updated_at: at };
-
-  if (result.status === 'approved') {
-    const paid = periodAt(new Date(subscription.anchor), plan.interval, plan.interval_count, period);
-    const after: Subscription = {
-      ...base,
-      status: 'active',
-      paid_through: period,
-      failed_attempts: 0,
-      failed_at: null,
-      next_action_at: paid.end.toISOString(),
-    };
-    const charge = newCharge({
-      id: chargeIdFor(key),
-      developerId: subscription.developer_id,
-      mode: subscription.mode,
-      source: 'subscription',
-      paymentId: null,
-      customerId: subscription.customer_id,
-      amount: plan.amount * subscription.quantity,
-      currency: plan.currency,
-      description: plan.name,
-      statementDescription: subscription.statement_descriptor,
-      card: result.card,
-      acquirerReference: result.acquirerReference,
-      now,
-    });
-    const event = subscriptionRenewed.of(
-      { developerId: subscription.developer_id, test: subscription.mode === 'test' },
-      { object: subscriptionView(after), charge_id: charge.id, period },
-      now,
-    );
-    const saved = await saveSubscription(deps, subscription, after, [
-      chargeEntity.create(deps.table, charge),
-      eventWrite(deps.table, event),
-    ]);
-    return saved ? 'renewed' : 'raced';
-  }
-
   const failures = subscription.failed_attempts + 1;
   const failedAt = subscription.failed_at ?? at;
   const retryIn = dunningRetryDays[failures - 1];
@@ -126,14 +218,18 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
       owner,
       {
         object: subscriptionView(after),
-        decline_reason: result.declineReason,
+        decline_reason: reason,
         attempt: failures,
         next_retry_at: nextRetry,
       },
       now,
     );
-    const saved = await saveSubscription(deps, subscription, after, [eventWrite(deps.table, event)]);
-    return saved ? 'payment_failed' : 'raced';
+    await transactWrite(deps, [
+      finish,
+      ...subscriptionWrites(deps.table, subscription, after),
+      eventWrite(deps.table, event),
+    ]);
+    return 'payment_failed';
   }
   // The third retry failed too: the subscription ends (D14).
   const after: Subscription = {
@@ -146,12 +242,7 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
   };
   const failed = subscriptionPaymentFailed.of(
     owner,
-    {
-      object: subscriptionView(after),
-      decline_reason: result.declineReason,
-      attempt: failures,
-      next_retry_at: null,
-    },
+    { object: subscriptionView(after), decline_reason: reason, attempt: failures, next_retry_at: null },
     now,
   );
   const canceled = subscriptionCanceled.of(
@@ -159,32 +250,147 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
     { object: subscriptionView(after), reason: 'payment_failed' },
     now,
   );
-  const saved = await saveSubscription(
+  await writeWithOptional(
     deps,
-    subscription,
-    after,
-    [eventWrite(deps.table, failed), eventWrite(deps.table, canceled)],
+    [
+      finish,
+      ...subscriptionWrites(deps.table, subscription, after),
+      eventWrite(deps.table, failed),
+      eventWrite(deps.table, canceled),
+    ],
     [planCountChange(deps, subscription, -1)],
   );
-  return saved ? 'canceled' : 'raced';
+  return 'canceled';
+}
+
+/** Recovery's finisher of renewal attempts: what the acquirer has under the attempt's key. */
+export const renewalFinisher =
+  (deps: BillingDeps) =>
+  async (found: Attempt, now: Date): Promise<Finished> => {
+    const attempt = found as Attempt<'renewal'>;
+    const result = await deps.acquirer.findCharge(attempt.acquirer_key, attempt.mode === 'test', {
+      abandon: true,
+    });
+    if (result.status === 'challenge_required') return 'waiting';
+    if (result.status === 'not_found') {
+      // Never charged (the key is closed now): the next billing run tries again with a new one.
+      await moveAttempt(deps, finishWrite(deps.table, attempt, 'failed', { note: 'not_found' }, now));
+      return 'failed';
+    }
+    await settleRenewal(deps, attempt, result, now);
+    return result.status === 'approved' ? 'succeeded' : 'declined';
+  };
+
+/**
+ * The attempt of the charge due now: stored new, the next try of one whose last try failed, or the
+ * one a stopped run left open (asked again under its key). Undefined when another runner has it.
+ * Its times are the wall clock's (`deps.clock`), whatever time the run bills at: its lease is about
+ * calls that are running now.
+ */
+async function attemptFor(
+  deps: BillingDeps,
+  subscription: Subscription,
+  period: number,
+): Promise<Attempt<'renewal'> | undefined> {
+  const now = deps.clock();
+  const { plan } = subscription;
+  const fresh = newAttempt({
+    id: renewalAttemptId(subscription, period),
+    kind: 'renewal',
+    subject: { subscription_id: subscription.id, period },
+    owner: {
+      developerId: subscription.developer_id,
+      mode: subscription.mode,
+      amount: plan.amount * subscription.quantity,
+      currency: plan.currency,
+    },
+    now,
+  });
+  try {
+    await storeAttempt(deps, fresh);
+    return fresh;
+  } catch (error) {
+    if (!(error instanceof AttemptTaken) || !error.attempt) throw error;
+    const prior = error.attempt as Attempt<'renewal'>;
+    // Recorded already (this run read the subscription before that record), or still running.
+    if (prior.status === 'succeeded' || prior.status === 'declined' || mayBeRunning(prior, now))
+      return undefined;
+    if (prior.status === 'failed') {
+      // Never charged, and its key closed at the acquirer: a new try, under a new key.
+      const next = restarted(prior, now);
+      return (await moveAttempt(deps, restartWrite(deps.table, prior, next))) ? next : undefined;
+    }
+    // Left open by a run that stopped: the same charge, asked again under the same key.
+    return prior;
+  }
+}
+
+/** The one step due for a subscription at `now`. */
+export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Promise<StepOutcome> {
+  const scope = { developerId: ref.developer_id, mode: ref.mode };
+  const subscription = await getSubscription(deps, scope, ref.subscription_id);
+  if (!subscription || subscription.next_action_at !== ref.due_at) {
+    await dropStaleDue(deps, ref);
+    return 'not_due';
+  }
+  if (Date.parse(subscription.next_action_at) > now.getTime()) return 'not_due';
+  if (!subscription.anchor || !subscription.card_token) {
+    await dropStaleDue(deps, ref); // nothing to bill without a started period and a card
+    return 'not_due';
+  }
+
+  const period = subscription.paid_through + 1;
+  const attempt = await attemptFor(deps, subscription, period);
+  if (!attempt) return 'raced';
+  const { plan } = subscription;
+  let result: Awaited<ReturnType<Acquirer['chargeStored']>>;
+  try {
+    result = await deps.acquirer.chargeStored({
+      amountMinor: attempt.amount ?? plan.amount * subscription.quantity,
+      currency: plan.currency,
+      description: plan.name,
+      statementDescriptor: subscription.statement_descriptor,
+      idempotencyKey: attempt.acquirer_key,
+      test: subscription.mode === 'test',
+      merchant: subscription.developer_id,
+      cardToken: subscription.card_token,
+    });
+  } catch (error) {
+    // No answer: the card may have been charged. Recovery learns it from the acquirer by key.
+    if (!(error instanceof AcquirerUnavailable)) throw error;
+    await moveAttempt(deps, unconfirmedWrite(deps.table, attempt, deps.clock()));
+    return 'unconfirmed';
+  }
+  return settleRenewal(
+    deps,
+    attempt,
+    { ...result, amountMinor: attempt.amount ?? 0, currency: plan.currency },
+    now,
+  );
 }
 
 /**
  * Every step due at `now`; a summary of what was done. `only` limits it to one account's
  * subscriptions (an operator re-running one merchant; tests sharing a stack, each with its clock).
+ * A step that throws is counted in `failed`, logged with its subscription, and retried by the next
+ * run; the rest of the run goes on (D15).
  */
 export async function runBilling(deps: BillingDeps, now: Date, only?: { developerId: number }) {
-  const outcomes: Record<StepOutcome, number> = {
+  const outcomes: Record<StepOutcome | 'failed', number> = {
     renewed: 0,
     payment_failed: 0,
     canceled: 0,
+    refunded: 0,
+    unconfirmed: 0,
     not_due: 0,
     raced: 0,
+    failed: 0,
   };
   const due = await stepEveryDue(
     (limit) => dueSubscriptions(deps, now, limit),
     (ref) => billingStep(deps, ref, now),
     outcomes,
+    { name: 'subscription_id', of: (ref) => ref.subscription_id },
     only,
   );
   return { now: now.toISOString(), due, ...outcomes };

@@ -112,6 +112,29 @@ export function getSubscription(deps: Deps, scope: Scope, id: string): Promise<S
 }
 
 /**
+ * The items that replace `before` with `after` (and move its due entry), conditioned on `before`'s
+ * version, for a caller that writes them in its own transaction (the first item is the condition).
+ */
+export function subscriptionWrites(table: string, before: Subscription, after: Subscription): TransactItem[] {
+  const dropOld: TransactItem[] =
+    before.next_action_at && before.next_action_at !== after.next_action_at
+      ? [{ Delete: { TableName: table, Key: keys.billingDue(before.id, before.next_action_at) } }]
+      : [];
+  return [
+    {
+      Put: {
+        TableName: table,
+        Item: subscriptionEntity.item(after),
+        ConditionExpression: 'version = :read',
+        ExpressionAttributeValues: { ':read': before.version },
+      },
+    },
+    ...dropOld,
+    ...(before.next_action_at !== after.next_action_at ? dueEntry(table, after) : []),
+  ];
+}
+
+/**
  * Replaces `before` with `after` (and its due entry) with `extra` items, in one transaction
  * conditioned on `before`'s version. False when another writer changed it first (nothing written).
  * `optional` items may be dropped when their own condition fails (a plan deleted meanwhile).
@@ -123,23 +146,7 @@ export async function saveSubscription(
   extra: TransactItem[],
   optional: TransactItem[] = [],
 ): Promise<boolean> {
-  const dropOld: TransactItem[] =
-    before.next_action_at && before.next_action_at !== after.next_action_at
-      ? [{ Delete: { TableName: deps.table, Key: keys.billingDue(before.id, before.next_action_at) } }]
-      : [];
-  const base: TransactItem[] = [
-    {
-      Put: {
-        TableName: deps.table,
-        Item: subscriptionEntity.item(after),
-        ConditionExpression: 'version = :read',
-        ExpressionAttributeValues: { ':read': before.version },
-      },
-    },
-    ...dropOld,
-    ...(before.next_action_at !== after.next_action_at ? dueEntry(deps.table, after) : []),
-    ...extra,
-  ];
+  const base: TransactItem[] = [...subscriptionWrites(deps.table, before, after), ...extra];
   try {
     await transactWrite(deps, [...base, ...optional]);
     return true;
@@ -147,11 +154,14 @@ export async function saveSubscription(
     const failed = conditionFailedAt(error);
     if (failed.includes(0)) return false;
     if (failed.length > 0 && failed.every((index) => index >= base.length)) {
-      await transactWrite(deps, base).catch((retry: unknown) => {
-        if (conditionFailedAt(retry).includes(0)) return;
+      try {
+        await transactWrite(deps, base);
+        return true;
+      } catch (retry) {
+        // Changed by another writer between the two tries: nothing was written.
+        if (conditionFailedAt(retry).includes(0)) return false;
         throw retry;
-      });
-      return true;
+      }
     }
     throw error;
   }

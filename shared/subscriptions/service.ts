@@ -4,7 +4,7 @@
  */
 import { merchantName, statementDescriptor } from '../accounts/account.ts';
 import { getAccount } from '../accounts/repository.ts';
-import { getSession, sessionEntity } from '../checkout/repository.ts';
+import { sessionEntity } from '../checkout/repository.ts';
 import { type CheckoutSession, newSubscriptionSession } from '../checkout/session.ts';
 import { assertModeFlags, type Scope } from '../core/account.ts';
 import { BadRequest, Conflict, NotFound } from '../core/errors.ts';
@@ -21,12 +21,10 @@ import { checkReturnUrl } from '../payments/payment.ts';
 import { getPlan } from '../plans/repository.ts';
 import {
   type cancelReasons,
-  subscriptionActivated,
   subscriptionCanceled,
   subscriptionCancelRequested,
   subscriptionCreated,
 } from './events.ts';
-import { periodAt } from './periods.ts';
 import {
   eachSubscription,
   getSubscription,
@@ -41,8 +39,6 @@ import {
   type SubscriptionStatus,
   subscriptionView,
 } from './subscription.ts';
-
-const day = 86_400_000;
 
 /** The `{id}` of a subscription path: `sub_…` (D4). */
 export const isSubscriptionId = (value: string) => isPrefixedId(value, 'sub');
@@ -171,7 +167,8 @@ export async function planSubscriptions(deps: Deps, scope: Scope, planId: string
 
 /**
  * Cancels a subscription (DELETE, or its plan's deletion): `canceled`, never billed again, its plan
- * counts one fewer, `subscription.canceled` stored. 409 when it already was (D12).
+ * counts one fewer, `subscription.canceled` stored. 409 when it already was (D12). It answers even
+ * while a charge of it is under way (D15): a charge approved after it is recorded and refunded.
  */
 export async function cancelSubscription(
   deps: Deps,
@@ -201,6 +198,8 @@ export async function cancelSubscription(
     const optional = [
       ...(counted ? [planCountChange(deps, before, -1)] : []),
       // A pending subscription's checkout page closes (as expired): nobody can pay for it any more.
+      // A payment under way on it still ends: its approval finds the subscription canceled and is
+      // refunded at once (D15), so the cancel never waits for it and never leaves a charge kept.
       ...(before.status === 'pending' && before.checkout_token
         ? [
             {
@@ -208,9 +207,8 @@ export async function cancelSubscription(
                 TableName: deps.table,
                 Key: keys.checkout(before.checkout_token),
                 UpdateExpression: 'SET expires_at_ms = :now',
-                ConditionExpression: '#status = :open',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':now': now.getTime(), ':open': 'open' },
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':now': now.getTime() },
               },
             },
           ]
@@ -220,56 +218,6 @@ export async function cancelSubscription(
     if (saved) return after;
     if (attempt >= 5) throw new Conflict('subscription_already_canceled');
   }
-}
-
-/**
- * Starts a subscription whose checkout was paid (the consumer of `checkout.subscription_paid`):
- * `trialing` until the trial's end, else `active` with its first period paid; counted on the plan;
- * `subscription.activated` stored. A repeated event finds it started and does nothing.
- */
-export async function activateSubscription(
-  deps: Deps,
-  scope: Scope,
-  input: { subscriptionId: string; sessionToken: string },
-): Promise<Subscription | undefined> {
-  const [before, session] = await Promise.all([
-    getSubscription(deps, scope, input.subscriptionId),
-    getSession(deps, input.sessionToken),
-  ]);
-  const paid = session?.subscription_paid;
-  if (before?.status !== 'pending' || !paid) return undefined;
-  const now = deps.clock();
-  const trialDays = session.trial_days ?? 0;
-  const paidAt = new Date(paid.paid_at);
-  const trialEnd = trialDays > 0 ? new Date(paidAt.getTime() + trialDays * day) : null;
-  const anchor = trialEnd ?? paidAt;
-  const { interval, interval_count: count } = before.plan;
-  const after: Subscription = {
-    ...before,
-    status: trialEnd ? 'trialing' : 'active',
-    customer_id: paid.customer_id,
-    card_token: paid.card_token,
-    anchor: anchor.toISOString(),
-    started_at: paid.paid_at,
-    trial_end: trialEnd?.toISOString() ?? null,
-    paid_through: trialEnd ? -1 : 0,
-    next_action_at: (trialEnd ?? periodAt(anchor, interval, count, 0).end).toISOString(),
-    version: before.version + 1,
-    updated_at: now.toISOString(),
-  };
-  const event = subscriptionActivated.of(
-    { developerId: scope.developerId, test: scope.mode === 'test' },
-    { object: subscriptionView(after) },
-    now,
-  );
-  const saved = await saveSubscription(
-    deps,
-    before,
-    after,
-    [eventWrite(deps.table, event)],
-    [planCountChange(deps, before, 1)],
-  );
-  return saved ? after : undefined;
 }
 
 /**

@@ -441,6 +441,19 @@ describe('every route answers as the document says', () => {
     const path = '/v1/refunds/{refund_id}/';
     expectAnswer('GET', path, await api('GET', `/v1/refunds/${refund.json.provider_refund_id}/`, { auth }));
     expectError('GET', path, await api('GET', `/v1/refunds/${'x'.repeat(24)}/`, { auth }), 404);
+    const charge = await api('GET', `/v1/charges/${chargeId}/`, { auth });
+    expectAnswer('GET', '/v1/charges/{charge_id}/', charge);
+    expect(charge.json).toMatchObject({
+      id: chargeId,
+      amount_refunded: 5,
+      refund: { amount: 5, refunded: false },
+    });
+    expectError(
+      'GET',
+      '/v1/charges/{charge_id}/',
+      await api('GET', `/v1/charges/ch_${'x'.repeat(24)}/`, { auth }),
+      404,
+    );
   });
 
   it('the deprecated legacy charge, from multipart fields', async () => {

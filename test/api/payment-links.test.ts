@@ -13,8 +13,8 @@ import { formatAmount } from '../../shared/core/money/amount.ts';
 import { currencies } from '../../shared/core/money/currencies.ts';
 import { minimumMet } from '../../shared/core/money/fees.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { sessionOwners } from '../../shared/ledger/owners.ts';
 import { runLinkBilling } from '../../shared/payment-links/billing.ts';
-import { linkPages } from '../../shared/payment-links/page.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
 import { expect400, expectMessage, expectReplayed } from '../support/answers.ts';
 import {
@@ -368,14 +368,19 @@ describe('listing, updating and deleting', () => {
     expect((await view(link.id)).status).toBe('paid');
   });
 
-  it('refuses to change or delete a link while a payment of its page is under way (409)', async () => {
+  it('refuses to change a link while a payment of its page is under way (409), deletes it all the same', async () => {
     const link = await createLink();
     const token = new URL(link.link).pathname.split('/').pop() as string;
-    // A submit's claim on the page, as the checkout takes it before asking the acquirer.
-    await claimSession(makeDeps(), token, new Date());
+    // A submit's claim on the page, as the checkout takes it (for its attempt) before asking the acquirer.
+    await claimSession(makeDeps(), token, new Date(), 'att_heldbyatestsubmit0000000');
     expectMessage(await put(link.id, { active: false }), 409);
-    expectMessage(await api('DELETE', `${path}${link.id}/`, { auth }), 409);
     expect(await view(link.id)).toMatchObject({ active: true, status: 'pending' });
+    // D15: a delete answers at once; the payment under way keeps its (closed) page to end on.
+    expectMessage(await api('DELETE', `${path}${link.id}/`, { auth }), 200);
+    expect((await api('GET', `${path}${link.id}/`, { auth })).status).toBe(404);
+    const page = await openPage(link.link);
+    expect(page.status, page.html).toBe(200);
+    expect(page.html).toContain('Payment in progress');
   });
 
   it('deletes a link: 404 afterwards, its page gone, absent ids 404 everywhere', async () => {
@@ -571,16 +576,19 @@ describe('a recurring link under the billing step (D14)', () => {
     expect((await view(link.id)).status).toBe('pending_period');
     // While the payment is recorded, after the link was read, the billing step makes it a defaulter.
     const base = { ...makeDeps(), acquirer: simulatedAcquirer(), baseUrl: apiUrl };
-    const pages = linkPages(base);
+    const owners = sessionOwners(base);
     let stepped: Awaited<ReturnType<typeof runLinks>> | undefined;
     const deps = {
       ...base,
-      linkOwner: {
-        ...pages,
-        async paid(...args: Parameters<typeof pages.paid>) {
-          const items = await pages.paid(...args);
-          stepped ??= await runLinks('2034-01-15T00:00:00.000Z');
-          return items;
+      owners: {
+        ...owners,
+        link: {
+          ...owners.link,
+          async approved(...args: Parameters<typeof owners.link.approved>) {
+            const items = await owners.link.approved(...args);
+            stepped ??= await runLinks('2034-01-15T00:00:00.000Z');
+            return items;
+          },
         },
       },
     };

@@ -539,6 +539,9 @@ describe('submitting the checkout', () => {
       expect(charge).toEqual({
         id: view.charge_id,
         payment_id: created.id,
+        subscription_id: null,
+        payment_link_id: null,
+        amount_refunded: 0,
         product: null,
         customer: expect.any(String),
         amount: 10,

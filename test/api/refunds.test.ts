@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { runPayouts } from '../../shared/payouts/run.ts';
+import { simulatedAcquirer } from '../support/acquirer.ts';
 import { errorFields, expect400, expectEnvelope, expectMessage, expectReplayed } from '../support/answers.ts';
 import { listCharges, payThroughCheckout } from '../support/checkout.ts';
 import { concurrently, statusCounts } from '../support/race.ts';
@@ -342,7 +343,10 @@ describe('a paid-out charge', () => {
     await refundOk(live, { charge_id: liveCharge, amount: '1.00', reason: 'duplicate' });
 
     useLocalEnvironment();
-    const summary = await runPayouts(makeDeps(), new Date(Date.now() + 3 * 86_400_000));
+    const summary = await runPayouts(
+      { ...makeDeps(), acquirer: simulatedAcquirer() },
+      new Date(Date.now() + 3 * 86_400_000),
+    );
     // Another file's payout run may pay this charge first (the step pays every due charge); the
     // 409s below prove it was paid out whichever run did it.
     expect(summary.charge_ids).not.toContain(testCharge);

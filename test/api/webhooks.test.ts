@@ -565,11 +565,14 @@ describe('events API (D10, D13)', () => {
     await submitCard(declined.url, { card_number: testCards.insufficientFunds });
     const all = await api('GET', '/v1/events/', { auth });
     expect(all.status, all.text).toBe(200);
-    expect(all.json).toMatchObject({ count: 2, next: null, previous: null });
+    expect(all.json).toMatchObject({ count: 3, next: null, previous: null });
+    // Every approved charge stores charge.succeeded beside the payment's own event (D15).
     expect(all.json.results.map((event: { type: string }) => event.type)).toEqual([
       'payment.failed',
-      'payment.succeeded',
+      expect.stringMatching(/^(payment|charge)\.succeeded$/),
+      expect.stringMatching(/^(payment|charge)\.succeeded$/),
     ]);
+    expect(new Set(all.json.results.slice(1).map((event: { type: string }) => event.type)).size).toBe(2);
     const paged = await api('GET', '/v1/events/?page_size=1', { auth });
     expect(paged.json.next).toBe(`${localInfo.api_url}/v1/events/?page=2&page_size=1`);
     const failed = await api('GET', '/v1/events/?type=payment.failed', { auth });
@@ -578,7 +581,7 @@ describe('events API (D10, D13)', () => {
     expect(one.status).toBe(200);
     expect(one.json).toEqual(failed.json.results[0]);
     expect(one.json.data.object.decline_reason).toBe('insufficient_funds');
-    expect((await api('GET', '/v1/events/?page=3&page_size=1', { auth })).status).toBe(404);
+    expect((await api('GET', '/v1/events/?page=4&page_size=1', { auth })).status).toBe(404);
     expect((await api('GET', '/v1/events/evt_nope/', { auth })).status).toBe(404);
     expect((await api('GET', '/v1/events/', { auth: apiKey(account.liveKey) })).json.count).toBe(0);
   });

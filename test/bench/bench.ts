@@ -42,11 +42,18 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { build } from 'esbuild';
 import { esmRequireBanner, functionBundling } from '../../infra/bundling.ts';
 import { projectRoot, startLocalStack } from '../../infra/local/stack.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
+import { simulatedLedgerClient } from '../../shared/acquirer/configured.ts';
 import { eventRules, outboxRelay, schedules } from '../../shared/api/event-rules.ts';
 import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
 import type { Scope } from '../../shared/core/account.ts';
@@ -497,6 +504,16 @@ try {
     },
     { step: 'initialize', name: 'benchCallCounter' },
   );
+  // The simulated acquirer keeps its books through a client of its own: its calls are counted apart,
+  // as a real acquirer's network calls would be (the handlers run in this process).
+  let acquirerCalls = 0;
+  simulatedLedgerClient().middlewareStack.add(
+    (next) => (args) => {
+      acquirerCalls += 1;
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchAcquirerCounter' },
+  );
   const url = `${stack.info.api_url}/v1/auth/api-keys/`;
   const headers = { Authorization: `Api-Key ${account.testKey}` };
   const get = async () => {
@@ -701,6 +718,7 @@ try {
         })),
       }),
     );
+  const rawPut = () => deps.db.send(new PutCommand({ TableName: deps.table, Item: benchItem() }));
   const rawUpdate = () =>
     deps.db.send(
       new UpdateCommand({
@@ -710,9 +728,16 @@ try {
         ExpressionAttributeValues: { ':now': Date.now() },
       }),
     );
-  const report = (label: string, api: number[], calls: number, raw: number[], rawLabel: string) => {
+  const report = (
+    label: string,
+    api: number[],
+    calls: number,
+    raw: number[],
+    rawLabel: string,
+    acquirer = 0,
+  ) => {
     console.log(
-      `  ${label.padEnd(34)} p50 ${fmt(percentile(api, 50)).padStart(9)}   p99 ${fmt(percentile(api, 99)).padStart(9)}   ${calls.toFixed(2)} DynamoDB calls/req`,
+      `  ${label.padEnd(34)} p50 ${fmt(percentile(api, 50)).padStart(9)}   p99 ${fmt(percentile(api, 99)).padStart(9)}   ${calls.toFixed(2)} DynamoDB calls/req (cobro), ${acquirer.toFixed(2)} (the simulated acquirer's books)`,
     );
     console.log(
       `  ${`  raw: ${rawLabel}`.padEnd(34)} p50 ${fmt(percentile(raw, 50)).padStart(9)}   p99 ${fmt(percentile(raw, 99)).padStart(9)}`,
@@ -765,20 +790,24 @@ try {
   };
   await timed(10, submit);
   dynamoCalls = 0;
+  acquirerCalls = 0;
   const submitApi = await timed(payRequests, submit);
   const submitCalls = dynamoCalls / payRequests;
-  // The claim (an UpdateItem), the customer lookup (a GetItem) and the paying transaction.
+  const submitAcquirer = acquirerCalls / payRequests;
+  // The attempt (a PutItem) beside the claim (an UpdateItem), the customer lookup (a GetItem) and
+  // the paying transaction (session, attempt, charge, charge.succeeded, payment, payment.succeeded).
   const submitRaw = await timed(payRequests, async () => {
-    await rawUpdate();
+    await Promise.all([rawPut(), rawUpdate()]);
     await rawGet();
-    await rawTransact(5);
+    await rawTransact(6);
   });
   report(
     'checkout submit (approved card)',
     submitApi,
     submitCalls,
     submitRaw,
-    'Update + Get + TransactWrite(5)',
+    '(Put | Update) + Get + TransactWrite(6)',
+    submitAcquirer,
   );
 
   const big = await post(
@@ -802,13 +831,25 @@ try {
   };
   await timed(10, refundOnce);
   dynamoCalls = 0;
+  acquirerCalls = 0;
   const refundsApi = await timed(payRequests, refundOnce);
   const refundCalls = dynamoCalls / payRequests;
+  const refundAcquirer = acquirerCalls / payRequests;
+  // The charge; its amount held with the refund's attempt; the refund recorded with its event, the
+  // attempt finished and the charge's total raised.
   const refundsRaw = await timed(payRequests, async () => {
     await rawGet();
-    await rawTransact(3);
+    await rawTransact(2);
+    await rawTransact(4);
   });
-  report('POST /v1/refunds/', refundsApi, refundCalls, refundsRaw, 'GetItem + TransactWrite(3)');
+  report(
+    'POST /v1/refunds/',
+    refundsApi,
+    refundCalls,
+    refundsRaw,
+    'Get + TransactWrite(2) + TransactWrite(4)',
+    refundAcquirer,
+  );
 } finally {
   await stack.stop();
   rmSync(outDir, { recursive: true, force: true });

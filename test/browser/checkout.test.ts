@@ -41,6 +41,8 @@ const cards = {
   insufficientFunds: '4000 0000 0000 9995',
   expiredCard: '4000 0000 0000 0069',
   incorrectCvc: '4000 0000 0000 0127',
+  answerLost: '4000 0000 0000 7726',
+  processingError: '4000 0000 0000 0119',
 } as const;
 
 /** The merchant's site: `/return` is the return_url, `/frame` embeds a URL in an iframe. */
@@ -239,6 +241,7 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
     { number: cards.insufficientFunds, reason: 'insufficient_funds', text: /insufficient funds/i },
     { number: cards.expiredCard, reason: 'expired_card', text: /expired/i },
     { number: cards.incorrectCvc, reason: 'incorrect_cvc', text: /security code/i },
+    { number: cards.processingError, reason: 'processing_error', text: /could not be processed/i },
   ];
 
   it.each(declines)('re-renders the form with 402 on $reason ($number)', async ({ number, text }) => {
@@ -285,6 +288,23 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
     expect(await payButton(page).count()).toBe(0);
 
     await expectPaid(page, await submit(page, complete), payment.id, '3220');
+  });
+
+  it('says a payment whose answer was lost could not be confirmed, asks for no other, then shows it paid', async () => {
+    const { payment, page } = await openNewPayment({ javaScriptEnabled: false });
+
+    const unconfirmed = await pay(page, { number: cards.answerLost });
+    expect(unconfirmed.status()).toBe(202);
+    expect(await page.getByRole('heading', { name: 'Payment not confirmed yet' }).count()).toBe(1);
+    expect(await page.locator('body').innerText()).toContain('Do not pay again');
+    expect(await payButton(page).count()).toBe(0);
+    // Recovery records the charge the acquirer made; the page reloads itself (no script) and says so.
+    await page.getByRole('heading', { name: 'Payment complete' }).waitFor({ timeout: 30_000 });
+    const paid = await paymentView(auth, payment.id);
+    expect(paid).toMatchObject({ status: 'completed', card_last4: '7726' });
+    expect(await listCharges(auth, 'limit=1000')).toEqual(
+      expect.arrayContaining([expect.objectContaining({ payment_id: payment.id })]),
+    );
   });
 
   it('re-renders the form with 402 when the challenge fails, then takes another card', async () => {

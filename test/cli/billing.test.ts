@@ -10,7 +10,7 @@ import type { Acquirer } from '../../shared/acquirer/acquirer.ts';
 import { testCards } from '../../shared/acquirer/simulated.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { keys } from '../../shared/db/keys.ts';
-import { runBilling } from '../../shared/subscriptions/billing.ts';
+import { renewalAttemptId, runBilling } from '../../shared/subscriptions/billing.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
@@ -18,7 +18,7 @@ import { cli, expectCliRefusal } from '../support/cli.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
-import { storedEventItems, updateStored } from '../support/table.ts';
+import { expireLease, storedEventItems, updateStored } from '../support/table.ts';
 
 beforeAll(() => useLocalEnvironment());
 
@@ -224,14 +224,21 @@ describe('exactly one charge per subscription and period', () => {
         return (send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
       },
     });
-    await expect(
-      runBilling(crashing, new Date('2027-06-20T00:00:00.000Z'), { developerId: account.developerId }),
-    ).rejects.toThrow('died');
+    // The step's failure is counted and logged; the run itself goes on (D15).
+    const first = await runBilling(crashing, new Date('2027-06-20T00:00:00.000Z'), {
+      developerId: account.developerId,
+    });
+    expect(first).toMatchObject({ due: 1, failed: 1, renewed: 0 });
     expect(await charges(account)).toHaveLength(0);
-    await runBilling(deps(spy), new Date('2027-06-20T00:00:00.000Z'), { developerId: account.developerId });
+    // While the dead step's call may still be running, another run leaves its attempt alone.
+    expect(await runFor(account, '2027-06-20T00:00:30.000Z', spy)).toMatchObject({ raced: 1, renewed: 0 });
+    // Once it cannot be (its lease over), the next run (or the stack's recovery, whichever comes
+    // first) asks the acquirer again under the same key: one charge.
+    await expireLease(renewalAttemptId(subscription, 1));
+    await runFor(account, '2027-06-20T00:05:00.000Z', spy);
     expect(await charges(account)).toHaveLength(1);
-    // Both runs asked the acquirer for the same charge: a real acquirer answers the first again.
-    expect(asked).toEqual([`${subscription.id}:p1:a0`, `${subscription.id}:p1:a0`]);
+    expect((await reread(subscription)).paid_through).toBe(1);
+    expect(new Set(asked).size).toBe(1);
   });
 });
 

@@ -36,7 +36,14 @@ describe('payouts run', () => {
     expect(early.charge_ids).not.toContain(live);
 
     const due = await payouts(new Date(Date.now() + 3 * 86_400_000));
-    expect(Object.keys(due).sort()).toEqual(['charge_ids', 'now', 'paid_out', 'totals']);
+    expect(Object.keys(due).sort()).toEqual([
+      'charge_ids',
+      'now',
+      'paid_out',
+      'refused',
+      'totals',
+      'unconfirmed',
+    ]);
     expect(due.paid_out).toBe(due.charge_ids.length);
     expect(due.charge_ids).not.toContain(test);
     // Another file's payout run may have paid this charge first (the step pays every due charge);

@@ -74,7 +74,10 @@ describe('webhooks listen', () => {
 
     const paid = await payThroughCheckout(auth);
     const line = await listener.waitFor(/payment\.succeeded\s+(evt_\w+)\s+\[200\] -> \S+ 200\s+signature ok/);
-    const [forwarded] = await receiver.waitFor((request) => request.path === '/app', 1);
+    const [forwarded] = await receiver.waitFor(
+      (request) => request.path === '/app' && request.json?.type === 'payment.succeeded',
+      1,
+    );
     expect(forwarded?.json).toMatchObject({ type: 'payment.succeeded', data: { object: { id: paid.id } } });
     expect(forwarded?.headers['webhook-id']).toBe(line[1]);
     verify(String(secret), forwarded as never); // the developer's app verifies with the printed secret

@@ -90,6 +90,7 @@ export const contractEndpoints: readonly Row[] = [
   ['POST', '/v1/events/{id}/redeliver/', 'functions/events/redeliver-event.ts', writeEvents],
   // Legacy charge (D8).
   ['POST', '/v1/charges/simple/create/', 'functions/charges/create-simple-charge.ts', writeEvents],
+  ['GET', '/v1/charges/{charge_id}/', 'functions/charges/get-charge.ts', read],
 ];
 
 const routeKey = (method: string, path: string) => `${method} /${segments(path).join('/')}`;

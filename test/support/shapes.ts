@@ -11,9 +11,13 @@ export const randomAlnum = (length: number): string =>
     .replace(/[^A-Za-z0-9]/g, '')
     .slice(0, length);
 
-/** The keys of a charge's list view (the contract's plus `payment_id`, D9), sorted. */
+/**
+ * The keys of a charge's list view (the contract's plus `payment_id`, D9, and what it pays for and
+ * what was refunded of it, D15), sorted.
+ */
 export const chargeListViewKeys = [
   'amount',
+  'amount_refunded',
   'capture',
   'captured',
   'card_brand',
@@ -35,9 +39,11 @@ export const chargeListViewKeys = [
   'net',
   'net_currency',
   'payment_id',
+  'payment_link_id',
   'product',
   'refund',
   'statement_description',
   'status',
+  'subscription_id',
   'test',
 ];

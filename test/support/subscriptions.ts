@@ -13,10 +13,11 @@ import type { TestAccount } from './stack.ts';
 
 /**
  * A card token as checkout gets it from the acquirer for `merchant` (the card expires long after the
- * test dates); a token charges only for the merchant it was saved for.
+ * test dates); a token charges only for the merchant it was saved for. A card check, as a trial's
+ * checkout makes: it moves no money, so the acquirer's books hold no charge cobro did not record.
  */
 export async function cardToken(number: string, merchant: number): Promise<string> {
-  const approved = await simulatedAcquirer().charge({
+  const approved = await simulatedAcquirer().verify({
     amountMinor: 100,
     currency: 'USD',
     description: 'checkout',

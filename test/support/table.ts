@@ -43,3 +43,17 @@ export function setCheckout(token: string, attributes: Record<string, unknown>):
     ExpressionAttributeValues: Object.fromEntries(names.map((name) => [`:${name}`, attributes[name]])),
   });
 }
+
+/**
+ * Ends the lease of an open attempt now, as if its call had stopped long ago: recovery (and a
+ * billing run) may then take it. The recovery index moves with it.
+ */
+export function expireLease(attemptId: string): Promise<void> {
+  const past = new Date(Date.now() - 1000).toISOString();
+  const { gsi2pk, gsi2sk } = keys.attemptRecovery(attemptId, past);
+  return updateStored(keys.attempt(attemptId), {
+    UpdateExpression: 'SET recover_at = :past, gsi2pk = :pk, gsi2sk = :sk',
+    ConditionExpression: 'attribute_exists(recover_at) AND recover_at <> :none',
+    ExpressionAttributeValues: { ':past': past, ':pk': gsi2pk, ':sk': gsi2sk, ':none': null },
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * Scheduled daily: reconciliation of the last two days (D15), the acquirer's books against cobro's;
+ * every mismatch is logged as an error (`npm run -s cli -- reconcile` runs the same on demand).
+ */
+import { configuredAcquirer } from '../../shared/acquirer/configured.ts';
+import { logger } from '../../shared/core/log.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
+import { reconcile } from '../../shared/ledger/reconcile.ts';
+
+const deps = { ...makeDeps(), acquirer: configuredAcquirer(), baseUrl: publicBaseUrl() };
+
+export const handler = async () => {
+  const until = deps.clock();
+  const report = await reconcile(deps, { since: new Date(until.getTime() - 2 * 86_400_000), until });
+  for (const mismatch of report.mismatches) logger.error('the books disagree', { ...mismatch });
+  logger.info('reconciliation', {
+    since: report.since,
+    until: report.until,
+    acquirer: report.acquirer,
+    cobro: report.cobro,
+    mismatches: report.mismatches.length,
+  });
+  return { mismatches: report.mismatches.length };
+};

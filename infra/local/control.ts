@@ -1,0 +1,108 @@
+/**
+ * The local stack's control server: what tests and the ledger soak switch in a running stack, on
+ * 127.0.0.1 only, behind a random token written to `.cobro/local.json` (`control_url`,
+ * `control_token`). Nothing like it exists in a deployed stage.
+ *
+ *   GET    /acquirer/faults   the simulated acquirer's faults still armed
+ *   PUT    /acquirer/faults   replaces them: a JSON array of faults (shared/acquirer/faults.ts)
+ *   POST   /acquirer/faults   adds one fault
+ *   DELETE /acquirer/faults   clears them (`?merchant=ID`: only that merchant's)
+ *
+ * The handlers run in the stack's own process, so the faults set here are the ones the simulated
+ * acquirer of every function sees (processFaults).
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import * as v from 'valibot';
+import {
+  type AcquirerFault,
+  acquirerOperations,
+  faultEffects,
+  processFaults,
+} from '../../shared/acquirer/faults.ts';
+
+export const FaultSchema = v.strictObject({
+  operation: v.picklist(acquirerOperations),
+  effect: v.picklist(faultEffects),
+  delayMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(120_000))),
+  merchant: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+
+export interface LocalControl {
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+const maxBody = 64 * 1024;
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBody) request.destroy(new Error('body too large'));
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+function authorized(request: IncomingMessage, token: string): boolean {
+  const given = Buffer.from(String(request.headers.authorization ?? ''));
+  const wanted = Buffer.from(`Bearer ${token}`);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** Starts the control server on 127.0.0.1:`port` (0: any free one). */
+export async function startControl(port: number): Promise<LocalControl> {
+  const token = randomBytes(24).toString('base64url');
+  const server: Server = createServer(async (request, response) => {
+    const answer = (status: number, body: unknown) => {
+      response.writeHead(status, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify(body));
+    };
+    try {
+      if (!authorized(request, token)) return answer(401, { error: 'a Bearer control_token is required' });
+      const url = new URL(request.url ?? '/', 'http://control');
+      if (url.pathname !== '/acquirer/faults') return answer(404, { error: 'no such control' });
+      if (request.method === 'GET') return answer(200, { faults: processFaults.list() });
+      if (request.method === 'DELETE') {
+        const merchant = url.searchParams.get('merchant');
+        processFaults.clear(merchant === null ? undefined : Number(merchant));
+        return answer(200, { faults: processFaults.list() });
+      }
+      if (request.method !== 'PUT' && request.method !== 'POST') return answer(405, { error: 'method' });
+      const parsed = v.safeParse(
+        request.method === 'PUT' ? v.array(FaultSchema) : FaultSchema,
+        JSON.parse((await readBody(request)) || 'null'),
+      );
+      if (!parsed.success)
+        return answer(400, { error: parsed.issues.map((issue) => issue.message).join('; ') });
+      if (Array.isArray(parsed.output)) processFaults.set(parsed.output as AcquirerFault[]);
+      else processFaults.add(parsed.output as AcquirerFault);
+      return answer(200, { faults: processFaults.list() });
+    } catch (error) {
+      return answer(400, { error: (error as Error).message });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    token,
+    close: () =>
+      new Promise((resolve) => {
+        processFaults.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * A money movement's attempt (D15): every call to the acquirer that may move money (a checkout's
+ * charge or card check, a renewal or trial end, the legacy charge, a refund, a payout) is first
+ * stored as an attempt, and the acquirer knows the call by the attempt's key. So a retry, a second
+ * billing run or a recovery asks the acquirer again under the same key, never a new one, and an
+ * approval is recorded exactly once: the write that records it is conditioned on the attempt still
+ * being open.
+ *
+ *   pending ──► succeeded | declined | failed      (final)
+ *      │ ▲
+ *      ▼ │
+ *   challenge (a checkout waiting for the cardholder's 3-D Secure answer)
+ *
+ * An attempt that is not final carries `recover_at`: when the call that made it can no longer be
+ * running, or at once when it ended without an answer. Recovery then asks the acquirer by key and
+ * finishes it (recovery.ts). A definite failure (declined, failed) may run again under the same
+ * attempt with a new try, and so a new key (`<id>.2`): the acquirer answers an old key as before.
+ */
+import type { DeclineReason } from '../acquirer/acquirer.ts';
+import type { Mode, Scope } from '../core/account.ts';
+import { derivedId, prefixedId } from '../core/ids.ts';
+
+export const attemptKinds = ['checkout', 'renewal', 'legacy', 'refund', 'payout'] as const;
+export type AttemptKind = (typeof attemptKinds)[number];
+
+export type AttemptStatus = 'pending' | 'challenge' | 'succeeded' | 'declined' | 'failed';
+export const finalStatuses: readonly AttemptStatus[] = ['succeeded', 'declined', 'failed'];
+
+/** What each kind of attempt moves money for: enough for recovery to finish it alone. */
+export interface AttemptSubjects {
+  /** A hosted checkout's submit (payments, subscriptions, payment links): its session. */
+  checkout: { token: string };
+  /** A subscription's renewal or trial end: the period it pays. */
+  renewal: { subscription_id: string; period: number };
+  /** The legacy direct charge: the charge it records when approved. */
+  legacy: { charge_id: string; description: string | null; statement_description: string };
+  /** A refund of a charge (asked for, or made at once for an approval whose purpose is gone). */
+  refund: { charge_id: string; acquirer_reference: string; refund_id: string; reason: string };
+  /** A charge paid out to the merchant: when, and when it was due (undone, it is due again). */
+  payout: { charge_id: string; acquirer_reference: string; paid_out_at: string; due_at: string };
+}
+
+/** What came of an attempt. */
+export interface AttemptOutcome {
+  /** The acquirer's reference (a charge's, a refund's, a payout's). */
+  reference?: string;
+  /** The charge an approval recorded. */
+  charge_id?: string;
+  /** The refund a succeeded refund recorded. */
+  refund_id?: string;
+  decline_reason?: DeclineReason;
+  /** Why it failed or what recovery found, for an operator. */
+  note?: string;
+}
+
+export interface Attempt<K extends AttemptKind = AttemptKind> {
+  id: string;
+  kind: K;
+  /**
+   * The account and mode. A checkout's attempt is stored beside its session's claim, before the
+   * session is read, so these (and amount, currency) are null until it is finished.
+   */
+  developer_id: number | null;
+  mode: Mode | null;
+  amount: number | null;
+  currency: string | null;
+  /** The key the acquirer knows the current try by: the id, then `<id>.2`, `<id>.3`… */
+  acquirer_key: string;
+  tries: number;
+  status: AttemptStatus;
+  subject: AttemptSubjects[K];
+  /** The payer as typed at checkout, so recovery can record an approval for them; null elsewhere. */
+  cardholder: { email: string; name: string } | null;
+  outcome: AttemptOutcome | null;
+  /** The call ended without an answer (a time-out, the acquirer unreachable): recovery's to finish. */
+  unconfirmed: boolean;
+  /** When recovery may take it; null once final. */
+  recover_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * How long a call under an attempt may still be running: longer than any function that makes one
+ * runs with its acquirer call. Recovery leaves a pending attempt alone until then.
+ */
+export const callLeaseMs = 60_000;
+
+/** How long a checkout may wait for the cardholder's 3-D Secure answer before recovery abandons it. */
+export const challengeWindowMs = 30 * 60_000;
+
+/** The acquirer's key of a try: the id for the first, `<id>.<try>` after. */
+export const acquirerKeyOf = (id: string, tries: number) => (tries <= 1 ? id : `${id}.${tries}`);
+
+/** The attempt id an acquirer key belongs to (reconciliation maps the acquirer's books back with it). */
+export const attemptIdOfKey = (key: string) => key.replace(/\.\d+$/, '');
+
+export const newAttemptId = () => prefixedId('att');
+
+/**
+ * The attempt an `Idempotency-Key` is bound to (D15): derived from the key, so a retry of a request
+ * that ended without a definite outcome finds the same attempt and never asks the acquirer anew.
+ */
+export const idempotentAttemptId = (kind: AttemptKind, scope: Scope, idempotencyKey: string) =>
+  derivedId('att', [kind, scope.developerId, scope.mode, idempotencyKey]);
+
+/** A new pending attempt, its first try under its own id as key. */
+export function newAttempt<K extends AttemptKind>(input: {
+  id: string;
+  kind: K;
+  subject: AttemptSubjects[K];
+  owner: { developerId: number; mode: Mode; amount: number; currency: string } | null;
+  cardholder?: { email: string; name: string } | null;
+  now: Date;
+}): Attempt<K> {
+  const at = input.now.toISOString();
+  return {
+    id: input.id,
+    kind: input.kind,
+    developer_id: input.owner?.developerId ?? null,
+    mode: input.owner?.mode ?? null,
+    amount: input.owner?.amount ?? null,
+    currency: input.owner?.currency ?? null,
+    acquirer_key: acquirerKeyOf(input.id, 1),
+    tries: 1,
+    status: 'pending',
+    subject: input.subject,
+    cardholder: input.cardholder ?? null,
+    outcome: null,
+    unconfirmed: false,
+    recover_at: new Date(input.now.getTime() + callLeaseMs).toISOString(),
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+export const isFinal = (attempt: Pick<Attempt, 'status'>) => finalStatuses.includes(attempt.status);
+
+/** Whether the call that made a pending attempt may still be running (recovery must wait). */
+export const mayBeRunning = (attempt: Pick<Attempt, 'status' | 'recover_at'>, now: Date) =>
+  !isFinal(attempt) && attempt.recover_at !== null && Date.parse(attempt.recover_at) > now.getTime();

@@ -1,0 +1,45 @@
+/**
+ * A money request sent again with its `Idempotency-Key` (D12 as D15 amends it). The request's
+ * attempt id is derived from the key, so the retry finds what the first run left:
+ * - nothing: the first run never stored its attempt; this one runs as new;
+ * - a succeeded attempt: the retry answers what it recorded, and nothing is asked of the acquirer;
+ * - a declined or failed one (a definite failure, which D12 does not keep): it runs again, as a new
+ *   try of the same attempt (a new acquirer key, since the acquirer would answer the old one as
+ *   before);
+ * - one still open: while its call may still be running the retry is 409; once that call cannot be
+ *   running any more, recovery finishes it here (asking the acquirer by the attempt's key, never with
+ *   a new one) and the retry answers its outcome.
+ */
+import { Conflict } from '../core/errors.ts';
+import type { Deps } from '../db/deps.ts';
+import { type Attempt, type AttemptKind, isFinal, mayBeRunning } from './attempt.ts';
+import type { Finished } from './recovery.ts';
+import { getAttempt } from './repository.ts';
+
+export type Resumed<K extends AttemptKind> =
+  | { kind: 'new' }
+  | { kind: 'done'; attempt: Attempt<K> }
+  | { kind: 'again'; attempt: Attempt<K> };
+
+/**
+ * What to do with the attempt `id` a retried request names. `again` carries the finished try; the
+ * caller starts the next one (restarted, restartWrite), alone or in its own transaction. `finish`
+ * recovers an attempt its first run left open.
+ */
+export async function resumeAttempt<K extends AttemptKind>(
+  deps: Deps,
+  id: string,
+  finish: (attempt: Attempt<K>, now: Date) => Promise<Finished>,
+): Promise<Resumed<K>> {
+  for (let round = 1; round <= 3; round++) {
+    const now = deps.clock();
+    const prior = await getAttempt<K>(deps, id);
+    if (!prior) return { kind: 'new' };
+    if (prior.status === 'succeeded') return { kind: 'done', attempt: prior };
+    if (isFinal(prior)) return { kind: 'again', attempt: prior };
+    if (mayBeRunning(prior, now)) throw new Conflict('idempotency_in_progress');
+    // The first run stopped without an outcome: learn it from the acquirer before answering.
+    if ((await finish(prior, now)) === 'waiting') throw new Conflict('idempotency_in_progress');
+  }
+  throw new Conflict('idempotency_in_progress');
+}

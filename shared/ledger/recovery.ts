@@ -1,0 +1,31 @@
+/**
+ * Recovery with every area's finisher (D15): checkout submits, renewals and trial ends, the legacy
+ * charge, refunds and payouts. Deployed it runs every minute; locally every two seconds; and first
+ * thing in every reconciliation (`npm run -s cli -- reconcile`).
+ */
+import type { Acquirer } from '../acquirer/acquirer.ts';
+import { type Finishers, type RecoverySummary, recoverAttempts } from '../attempts/recovery.ts';
+import { legacyFinisher } from '../charges/service.ts';
+import { checkoutFinisher } from '../checkout/recovery.ts';
+import type { Deps } from '../db/deps.ts';
+import { payoutFinisher } from '../payouts/run.ts';
+import { refundFinisher } from '../refunds/service.ts';
+import { renewalFinisher } from '../subscriptions/billing.ts';
+import { sessionOwners } from './owners.ts';
+
+/** What recovery runs with: the table, the acquirer, and the public base URL events name pages by. */
+export type LedgerDeps = Deps & { acquirer: Acquirer; baseUrl: string };
+
+export function finishers(deps: LedgerDeps): Finishers {
+  return {
+    checkout: checkoutFinisher({ ...deps, owners: sessionOwners(deps) }),
+    renewal: renewalFinisher(deps),
+    legacy: legacyFinisher(deps),
+    refund: refundFinisher(deps),
+    payout: payoutFinisher(deps),
+  };
+}
+
+/** Finishes every attempt whose recovery time has come at `now`. */
+export const runRecovery = (deps: LedgerDeps, now: Date): Promise<RecoverySummary> =>
+  recoverAttempts(deps, finishers(deps), now);

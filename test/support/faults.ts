@@ -1,0 +1,29 @@
+/**
+ * The simulated acquirer's faults in the running test stack, through its control server
+ * (infra/local/control.ts). Every fault names its merchant, so suites running side by side on the
+ * shared stack never hit each other's calls.
+ */
+import type { AcquirerFault } from '../../shared/acquirer/faults.ts';
+import { localInfo } from './stack.ts';
+
+type ScopedFault = AcquirerFault & { merchant: number };
+
+async function control(method: string, query = '', body?: unknown) {
+  const response = await fetch(`${localInfo.control_url}/acquirer/faults${query}`, {
+    method,
+    headers: { Authorization: `Bearer ${localInfo.control_token}`, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (response.status !== 200)
+    throw new Error(`control ${method} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as { faults: AcquirerFault[] };
+}
+
+/** Arms a fault of the stack's simulated acquirer, for one merchant. */
+export const addFault = (fault: ScopedFault) => control('POST', '', fault);
+
+/** Disarms every fault of one merchant. */
+export const clearFaults = (merchant: number) => control('DELETE', `?merchant=${merchant}`);
+
+/** The faults still armed (a `times` fault is gone once spent). */
+export const armedFaults = async () => (await control('GET')).faults;
