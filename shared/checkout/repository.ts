@@ -124,7 +124,8 @@ export function claimSession(
 /** Gives back a claim whose attempt could not be stored (nothing was asked of the acquirer). */
 export async function unclaim(deps: Deps, claimed: CheckoutSession, now: Date): Promise<void> {
   await update(deps, claimed.token, {
-    update: 'SET #status = :open, attempt_id = :none, charging_until = :none, updated_at = :now',
+    update:
+      'SET #status = :open, attempt_id = :none, charging_until = :none, challenge = :none, updated_at = :now',
     condition: 'attempt_id = :attempt AND #status = :charging',
     values: {
       ':open': 'open',
@@ -150,13 +151,15 @@ function endClaim(
   set: string,
   values: Record<string, unknown>,
   keepAttempt = false,
+  orWaiting = false,
 ): TransactItem {
+  // `orWaiting`: also a session open holding the attempt's challenge (the cardholder never answered).
   return {
     Update: {
       TableName: table,
       Key: keys.checkout(token),
       UpdateExpression: `SET charging_until = :none, ${keepAttempt ? '' : 'attempt_id = :none, '}updated_at = :now, ${set}`,
-      ConditionExpression: 'attempt_id = :attempt AND #status IN (:charging, :confirming)',
+      ConditionExpression: `attempt_id = :attempt AND #status IN (:charging, :confirming${orWaiting ? ', :open' : ''})`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':charging': 'charging',
@@ -205,11 +208,21 @@ export const sessionDeclinedWrite = (
     { ':open': 'open', ':reason': reason, ':one': 1 },
   );
 
-/** A session given back open, as it was, when its attempt's call never reached the acquirer. */
+/**
+ * A session given back open, as it was, when its attempt moved no money: its call never reached
+ * the acquirer, or its challenge was never answered (abandoned by recovery).
+ */
 export const sessionReleasedWrite = (table: string, token: string, attemptId: string, now: Date) =>
-  endClaim(table, token, attemptId, now.toISOString(), '#status = :open, challenge = :none', {
-    ':open': 'open',
-  });
+  endClaim(
+    table,
+    token,
+    attemptId,
+    now.toISOString(),
+    '#status = :open, challenge = :none',
+    { ':open': 'open' },
+    false,
+    true,
+  );
 
 /** A session given back open holding a 3-D Secure challenge, still held by its attempt. */
 export const sessionChallengeWrite = (

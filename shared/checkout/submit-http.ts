@@ -150,7 +150,8 @@ export async function submitChallenge(
   if (!csrfMatches(session, form.csrf_token)) {
     return pageAnswer({ ...pageFor(session, deps.clock(), context), status: 403 });
   }
-  if (!session.challenge) {
+  // No challenge, or one whose attempt recovery gave up (its window passed): nothing to answer.
+  if (!session.challenge || !session.attempt_id) {
     return pageAnswer(
       closedPage(
         summaryOf(session),

@@ -8,8 +8,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Acquirer } from '../../shared/acquirer/acquirer.ts';
 import { type AcquirerFault, FaultRegistry } from '../../shared/acquirer/faults.ts';
 import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
+import { newAttempt, newAttemptId } from '../../shared/attempts/attempt.ts';
+import { storeAttempt } from '../../shared/attempts/repository.ts';
 import { getCharge } from '../../shared/charges/repository.ts';
-import { getSession } from '../../shared/checkout/repository.ts';
+import { claimSession, getSession } from '../../shared/checkout/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { runPayouts } from '../../shared/payouts/run.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
@@ -20,6 +22,7 @@ import {
   cardFields,
   createPayment,
   csrfOf,
+  expectUnpaid,
   goodYear,
   openPage,
   paymentView,
@@ -32,7 +35,7 @@ import { addFault, clearFaults } from '../support/faults.ts';
 import { eventually, expectBooksAgree } from '../support/ledger.ts';
 import { api, apiKey, type Merchant, newMerchant, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
-import { storedEventItems } from '../support/table.ts';
+import { expireLease, storedEventItems } from '../support/table.ts';
 
 beforeAll(() => useLocalEnvironment());
 
@@ -527,5 +530,95 @@ describe('billing with the acquirer failing (D15)', () => {
     expect(await chargesOf(merchant)).toHaveLength(1);
     expect((await eventTypes(merchant)).filter((type) => type === 'subscription.renewed')).toHaveLength(1);
     await expectBooksAgree(developerId, since);
+  });
+});
+
+describe('checkout attempts that recovery finishes', () => {
+  /** A submit's first step, as payWithCard takes it: the attempt stored, the session claimed for it. */
+  async function claimed(url: string, cardholder = { email: 'died@example.com', name: 'Ada Died' }) {
+    const token = tokenOf(url);
+    const csrf = csrfOf((await openPage(url)).html);
+    const attempt = newAttempt({
+      id: newAttemptId(),
+      kind: 'checkout',
+      subject: { token },
+      owner: null,
+      cardholder,
+      now: new Date(),
+    });
+    await storeAttempt(makeDeps(), attempt);
+    const session = await claimSession(makeDeps(), token, new Date(), attempt.id, { csrf });
+    return { attempt, session };
+  }
+
+  const released = (url: string) =>
+    eventually('recovery to give the page back', async () => {
+      const session = await getSession(makeDeps(), tokenOf(url));
+      return session?.status === 'open' && !session.attempt_id ? session : undefined;
+    });
+
+  it('a submit whose function died before asking the acquirer: the page is payable again', async () => {
+    const merchant = await newMerchant('d15-died-before');
+    const payment = await createPayment(merchant.auth);
+    const { attempt } = await claimed(payment.url);
+    expect((await openPage(payment.url)).html).toContain('Payment in progress');
+    // Its call can no longer be running: recovery finds nothing under its key and frees the page.
+    await expireLease(attempt.id);
+    await released(payment.url);
+    await expectUnpaid(merchant.auth, payment.id);
+    expect((await submitCard(payment.url)).status).toBe(303);
+    await expectBooksAgree(merchant.account.developerId, since);
+  });
+
+  it('a submit whose function died after the acquirer approved: recorded once by recovery', async () => {
+    const merchant = await newMerchant('d15-died-after');
+    const payment = await createPayment(merchant.auth);
+    const { attempt, session } = await claimed(payment.url);
+    const approved = await simulatedAcquirer().charge({
+      amountMinor: session.amount,
+      currency: session.currency,
+      description: session.description,
+      idempotencyKey: attempt.acquirer_key,
+      test: true,
+      merchant: merchant.account.developerId,
+      threeDSecure: 'challenge_allowed',
+      card: {
+        number: testCards.approved,
+        expMonth: 12,
+        expYear: Number(goodYear),
+        cvc: '123',
+        holderName: 'Ada',
+      },
+    });
+    expect(approved.status).toBe('approved');
+    await expireLease(attempt.id);
+    const completed = await eventually('recovery to record the payment', async () => {
+      const view = await paymentView(merchant.auth, payment.id);
+      return view.status === 'completed' ? view : undefined;
+    });
+    expect(completed.customer_email).toBe('died@example.com');
+    const types = await eventTypes(merchant);
+    expect(types.filter((type) => type === 'payment.succeeded')).toHaveLength(1);
+    expect((await chargesOf(merchant)).map((charge) => charge.payment_id)).toEqual([payment.id]);
+    await expectBooksAgree(merchant.account.developerId, since);
+  });
+
+  it('a challenge never answered is abandoned: the page is payable again, a late answer charges nothing', async () => {
+    const merchant = await newMerchant('d15-abandoned');
+    const payment = await createPayment(merchant.auth);
+    const challenged = await submitCard(payment.url, { card_number: testCards.challenge });
+    expect(challenged.status).toBe(200);
+    const csrf = csrfOf(challenged.html);
+    const waiting = await getSession(makeDeps(), tokenOf(payment.url));
+    expect(waiting?.challenge).not.toBeNull();
+    // The challenge window passes: recovery closes the challenge at the acquirer and frees the page.
+    await expireLease(waiting?.attempt_id ?? '');
+    await released(payment.url);
+    const late = await postForm(`${payment.url}/challenge`, { csrf_token: csrf, outcome: 'pass' });
+    expect(late.status, late.html).toBe(409);
+    expect(late.html).toContain('No authentication pending');
+    await expectUnpaid(merchant.auth, payment.id);
+    expect((await submitCard(payment.url)).status).toBe(303);
+    await expectBooksAgree(merchant.account.developerId, since);
   });
 });

@@ -242,6 +242,37 @@ describe('exactly one charge per subscription and period', () => {
   });
 });
 
+describe('a run isolates a failing step (D15)', () => {
+  it('counts the step that throws, goes on with the rest, and the next run does it', async () => {
+    const account = await newAccount('billing-isolated');
+    const planId = await newPlan(account);
+    const failing = await subscribe({ account, planId, anchor: '2028-04-05T00:00:00.000Z' });
+    const fine = await subscribe({ account, planId, anchor: '2028-04-05T00:00:00.000Z' });
+    // The fault: every write that records the failing subscription's renewal is refused by the table.
+    const broken = deps();
+    const send = broken.db.send.bind(broken.db);
+    broken.db = Object.assign(Object.create(broken.db), {
+      send: (command: unknown, ...rest: unknown[]) => {
+        const items = command instanceof TransactWriteCommand ? (command.input.TransactItems ?? []) : [];
+        if (JSON.stringify(items).includes(failing.id))
+          return Promise.reject(new Error('ProvisionedThroughputExceededException'));
+        return (send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
+      },
+    });
+    const run = await runBilling(broken, new Date('2028-05-05T00:00:00.000Z'), {
+      developerId: account.developerId,
+    });
+    expect(run).toMatchObject({ due: 2, failed: 1, renewed: 1 });
+    expect((await reread(fine)).paid_through).toBe(1);
+    expect((await reread(failing)).paid_through).toBe(0);
+    // The next run (its attempt's lease over) renews it, once.
+    await expireLease(renewalAttemptId(failing, 1));
+    await runFor(account, '2028-05-05T00:10:00.000Z');
+    expect((await reread(failing)).paid_through).toBe(1);
+    expect(await charges(account)).toHaveLength(2);
+  });
+});
+
 describe('billing run (D2)', () => {
   it('runs the step at --now and prints a summary', async () => {
     const account = await newAccount('billing-cli');
