@@ -106,7 +106,8 @@ export function claimSession(
     : '';
   return update(deps, token, {
     update: 'SET #status = :charging, charging_until = :until, attempt_id = :attempt, updated_at = :now',
-    condition: `#status = :open AND declines < :max AND expires_at_ms > :ms${csrfCondition}${challengeCondition}`,
+    // A claim taken before claims had attempts (no attempt_id) lapses as it always did.
+    condition: `(#status = :open OR (#status = :charging AND attribute_not_exists(attempt_id) AND charging_until < :ms)) AND declines < :max AND expires_at_ms > :ms${csrfCondition}${challengeCondition}`,
     values: {
       ...(options.csrf === undefined ? {} : { ':csrf': options.csrf }),
       ...(options.challenge ? { ':map': 'M' } : {}),

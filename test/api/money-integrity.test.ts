@@ -13,6 +13,7 @@ import { storeAttempt } from '../../shared/attempts/repository.ts';
 import { getCharge } from '../../shared/charges/repository.ts';
 import { claimSession, getSession } from '../../shared/checkout/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { keys } from '../../shared/db/keys.ts';
 import { runPayouts } from '../../shared/payouts/run.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
@@ -35,7 +36,7 @@ import { addFault, clearFaults } from '../support/faults.ts';
 import { eventually, expectBooksAgree } from '../support/ledger.ts';
 import { api, apiKey, type Merchant, newMerchant, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
-import { expireLease, storedEventItems } from '../support/table.ts';
+import { expireLease, storedEventItems, updateStored } from '../support/table.ts';
 
 beforeAll(() => useLocalEnvironment());
 
@@ -620,5 +621,16 @@ describe('checkout attempts that recovery finishes', () => {
     await expectUnpaid(merchant.auth, payment.id);
     expect((await submitCard(payment.url)).status).toBe(303);
     await expectBooksAgree(merchant.account.developerId, since);
+  });
+
+  it('a claim taken before claims had attempts lapses as it always did (an upgraded stage)', async () => {
+    const merchant = await newMerchant('d15-old-claim');
+    const payment = await createPayment(merchant.auth);
+    await updateStored(keys.checkout(tokenOf(payment.url)), {
+      UpdateExpression: 'SET #status = :charging, charging_until = :past REMOVE attempt_id',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':charging': 'charging', ':past': Date.now() - 1000 },
+    });
+    expect((await submitCard(payment.url)).status).toBe(303);
   });
 });
