@@ -9,9 +9,10 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../db/deps.ts';
+import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
-import { attemptDayShards, dueShards, keys } from '../db/keys.ts';
+import { attemptDayShards, keys } from '../db/keys.ts';
 import type { TransactItem } from '../db/transact.ts';
 import {
   type Attempt,
@@ -240,30 +241,14 @@ export async function moveAttempt(deps: Deps, item: TransactItem): Promise<boole
 
 /** Attempts recovery may take at `now` (at most `limit` per shard), oldest first within a shard. */
 export async function dueAttempts(deps: Deps, now: Date, limit: number): Promise<Attempt[]> {
-  const found = await Promise.all(
-    Array.from({ length: dueShards }, async (_, shard) => {
-      const entries: Attempt[] = [];
-      await queryEach(
-        deps,
-        {
-          IndexName: 'gsi2',
-          // `~` sorts after `#<id>`: an attempt due at exactly `now` is due.
-          KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk <= :until',
-          ExpressionAttributeValues: {
-            ':pk': keys.attemptRecoveryPartition(shard),
-            ':until': `${now.toISOString()}~`,
-          },
-        },
-        (item) => {
-          entries.push(recordOf<Attempt>(item));
-          return entries.length < limit;
-        },
-        () => limit - entries.length,
-      );
-      return entries;
-    }),
+  const items = await dueEntries<Record<string, unknown>>(
+    deps,
+    keys.attemptRecoveryPartition,
+    now,
+    limit,
+    'gsi2',
   );
-  return found.flat();
+  return items.map((item) => recordOf<Attempt>(item));
 }
 
 /** Every attempt made between `since` and `until` (by day and shard, never a Scan), to `visit`. */

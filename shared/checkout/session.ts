@@ -87,7 +87,8 @@ export function sessionState(session: CheckoutSession, now: Date): SessionState 
   // Held until its attempt is recorded, expired or not: the payer is never asked to pay again.
   const running = session.status === 'charging' && (session.charging_until ?? 0) > now.getTime();
   // A claim from before claims had attempts (no attempt_id) lapses as it always did.
-  if (isHeld(session) && (running || session.attempt_id !== undefined)) return running ? 'busy' : 'confirming';
+  if (isHeld(session) && (running || session.attempt_id !== undefined))
+    return running ? 'busy' : 'confirming';
   if (session.declines >= maxDeclines) return 'locked';
   if (now.getTime() >= session.expires_at_ms) return 'expired';
   return 'open';

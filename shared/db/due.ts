@@ -8,21 +8,27 @@ import type { Deps } from './deps.ts';
 import { queryEach } from './items.ts';
 import { dueShards } from './keys.ts';
 
-/** The entries due at `now` (at most `limit` per shard), oldest first within a shard. */
+/**
+ * The entries due at `now` (at most `limit` per shard), oldest first within a shard. An index keyed
+ * by the table's own `pk`/`sk` by default; `index: 'gsi2'` for one kept in gsi2 (attempts).
+ */
 export async function dueEntries<T>(
   deps: Deps,
   partitionOf: (shard: number) => string,
   now: Date,
   limit: number,
+  index?: 'gsi2',
 ): Promise<T[]> {
+  const [pk, sk] = index ? ['gsi2pk', 'gsi2sk'] : ['pk', 'sk'];
   const found = await Promise.all(
     Array.from({ length: dueShards }, async (_, shard) => {
       const entries: T[] = [];
       await queryEach(
         deps,
         {
+          ...(index ? { IndexName: index } : {}),
           // `~` sorts after `#<id>`: an entry due at exactly `now` is due (D14).
-          KeyConditionExpression: 'pk = :pk AND sk <= :until',
+          KeyConditionExpression: `${pk} = :pk AND ${sk} <= :until`,
           ExpressionAttributeValues: { ':pk': partitionOf(shard), ':until': `${now.toISOString()}~` },
         },
         (item) => {

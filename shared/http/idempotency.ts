@@ -109,56 +109,42 @@ export function idempotency(
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const claims = new WeakMap<APIGatewayProxyEvent, Claim>();
 
-  /** The run ended without a definite outcome: the key stays bound to this request, free to run again. */
-  async function keepForRetry(event: APIGatewayProxyEvent): Promise<void> {
+  /**
+   * Ends this event's claim on its key without storing an answer: `retry` keeps the key bound to
+   * this request (an answer without a definite outcome: the same request may run again), otherwise
+   * the key is released (a definite failure: the key is free for any request). Left as it is when
+   * this fails, the claim blocks its key only until it lapses (claimSeconds).
+   */
+  async function endClaim(event: APIGatewayProxyEvent, retry: boolean): Promise<void> {
     const claim = claims.get(event);
     if (!claim) return;
     claims.delete(event);
     const deps = depsOf();
-    await deps.db
-      .send(
-        new UpdateCommand({
-          TableName: deps.table,
-          Key: claim.key,
-          UpdateExpression: 'SET #status = :retry, updated_at = :now REMOVE claimed_until',
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#status': 'status', '#owner': 'owner' },
-          ExpressionAttributeValues: {
-            ':retry': 'retry',
-            ':now': deps.clock().toISOString(),
-            ':owner': claim.owner,
-          },
-        }),
-      )
-      .catch((error: unknown) => {
-        // Left running, the claim blocks its key only until it lapses (claimSeconds).
-        if (!(error instanceof ConditionalCheckFailedException)) {
-          logger.error('idempotency claim was not kept for a retry', { error: error as Error });
-        }
-      });
-  }
-
-  async function release(event: APIGatewayProxyEvent): Promise<void> {
-    const claim = claims.get(event);
-    if (!claim) return;
-    claims.delete(event);
-    const deps = depsOf();
-    await deps.db
-      .send(
-        new DeleteCommand({
-          TableName: deps.table,
-          Key: claim.key,
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': claim.owner },
-        }),
-      )
-      .catch((error: unknown) => {
-        // Left behind, the claim blocks its key only until it lapses (claimSeconds).
-        if (!(error instanceof ConditionalCheckFailedException)) {
-          logger.error('idempotency claim was not released', { error: error as Error });
-        }
-      });
+    const owned = {
+      TableName: deps.table,
+      Key: claim.key,
+      ConditionExpression: '#owner = :owner',
+      ExpressionAttributeValues: { ':owner': claim.owner } as Record<string, unknown>,
+    };
+    const sent = retry
+      ? deps.db.send(
+          new UpdateCommand({
+            ...owned,
+            UpdateExpression: 'SET #status = :retry, updated_at = :now REMOVE claimed_until',
+            ExpressionAttributeNames: { '#status': 'status', '#owner': 'owner' },
+            ExpressionAttributeValues: {
+              ...owned.ExpressionAttributeValues,
+              ':retry': 'retry',
+              ':now': deps.clock().toISOString(),
+            },
+          }),
+        )
+      : deps.db.send(new DeleteCommand({ ...owned, ExpressionAttributeNames: { '#owner': 'owner' } }));
+    await sent.catch((error: unknown) => {
+      if (!(error instanceof ConditionalCheckFailedException)) {
+        logger.error('idempotency claim was not ended', { retry, error: error as Error });
+      }
+    });
   }
 
   return {
@@ -232,12 +218,8 @@ export function idempotency(
       const claim = claims.get(event);
       if (!claim || !response) return;
       const body = response.body ?? '';
-      if (response.statusCode >= 500) {
-        await keepForRetry(event);
-        return;
-      }
       if (response.statusCode < 200 || response.statusCode > 299 || body.length > maxStoredAnswerBytes) {
-        await release(event);
+        await endClaim(event, response.statusCode >= 500);
         return;
       }
       claims.delete(event);
@@ -280,8 +262,7 @@ export function idempotency(
 
     onError: async ({ event, error }) => {
       const status = error instanceof HttpError || error instanceof RawError ? error.status : 500;
-      if (status >= 500) await keepForRetry(event);
-      else await release(event);
+      await endClaim(event, status >= 500);
     },
   };
 }
