@@ -2,6 +2,7 @@
  * Runs the real handler modules in this process the way Lambda would: one module instance per
  * entry (its clients made once at import), a Lambda context with a deadline.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -51,6 +52,12 @@ export function lambdaContext(entry: string, timeoutMs: number): Context {
   };
 }
 
+/**
+ * Which function the code running now belongs to (its entry), for whatever measures the stack in
+ * its own process (the bench counts each function's DynamoDB calls apart with it).
+ */
+export const invocation = new AsyncLocalStorage<{ entry: string }>();
+
 /** Invokes `entry` with `event`, failing after `timeoutMs` as Lambda would. */
 export async function invoke(
   root: string,
@@ -64,7 +71,10 @@ export async function invoke(
     timer = setTimeout(() => reject(new Error(`${entry} timed out after ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    return await Promise.race([handler(event, lambdaContext(entry, timeoutMs)), timeout]);
+    return await Promise.race([
+      invocation.run({ entry }, () => handler(event, lambdaContext(entry, timeoutMs))),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -32,7 +32,7 @@ import { type Charge, newCharge, refundedAtOnce } from '../charges/charge.ts';
 import { chargeWrites, getCharge } from '../charges/repository.ts';
 import { prefixedId } from '../core/ids.ts';
 import { logger } from '../core/log.ts';
-import { customerByEmail, writeAfterCommit } from '../customers/repository.ts';
+import { customerByEmail, customerIdByEmail, writeAfterCommit } from '../customers/repository.ts';
 import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
 import type { RefundReason } from '../refunds/schemas.ts';
 import { type RefundDeps, refundAtOnce, refundAttempt } from '../refunds/service.ts';
@@ -127,6 +127,7 @@ export async function recordApproval(
   attempt: Attempt<'checkout'>,
   result: ApprovedCharge,
   cardholder: Cardholder,
+  known?: Promise<string | null | undefined>,
 ): Promise<CheckoutOutcome> {
   const owner = deps.owners[session.kind];
   const checksOnly = owner.checksOnly?.(session) ?? false;
@@ -139,6 +140,8 @@ export async function recordApproval(
       scopeOf(session),
       { email: cardholder.email, name: cardholder.name, country: result.card.country },
       now,
+      // The first round takes the lookup made while the acquirer answered; a retry reads again.
+      round === 1 ? await known : undefined,
     );
     const made = checksOnly
       ? null
@@ -261,6 +264,11 @@ async function settle(
   cardholder: Cardholder,
   call: () => Promise<ChargeResult>,
 ): Promise<CheckoutOutcome> {
+  // The payer's customer is looked up while the acquirer answers: an approval needs it at once.
+  const known = customerIdByEmail(deps, scopeOf(session), cardholder.email).then(
+    (id) => id ?? null,
+    () => undefined,
+  );
   let result: ChargeResult;
   try {
     result = await call();
@@ -278,7 +286,7 @@ async function settle(
     });
     return { kind: 'unconfirmed', session: { ...session, status: 'confirming' } };
   }
-  if (result.status === 'approved') return recordApproval(deps, session, attempt, result, cardholder);
+  if (result.status === 'approved') return recordApproval(deps, session, attempt, result, cardholder, known);
   if (result.status === 'declined') return recordDeclined(deps, session, attempt, result.declineReason);
   const now = deps.clock();
   const challenge = { id: result.challengeId, email: cardholder.email, holder_name: cardholder.name };

@@ -126,12 +126,11 @@ export async function customerByEmail(
   scope: Scope,
   input: { email: string; name: string; country: string | null },
   now: Date,
+  /** The customer id customerIdByEmail found for this e-mail a moment ago (none: null), read again otherwise. */
+  known?: string | null,
 ): Promise<{ customerId: string; writes: TransactItem[]; afterCommit: TransactItem[] }> {
-  const emailKey = keys.customerEmail(scope.developerId, scope.mode, input.email);
-  const existing = await deps.db.send(
-    new GetCommand({ TableName: deps.table, Key: emailKey, ConsistentRead: true }),
-  );
-  if (existing.Item) return { customerId: String(existing.Item.customer_id), writes: [], afterCommit: [] };
+  const existing = known === undefined ? await customerIdByEmail(deps, scope, input.email) : known;
+  if (existing) return { customerId: existing, writes: [], afterCommit: [] };
   const { first_name, last_name } = splitName(input.name);
   const customer = newCustomer(
     {
