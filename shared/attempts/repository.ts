@@ -185,21 +185,44 @@ export const leaseWrite = (table: string, attempt: Attempt, now: Date, until: Da
 /**
  * Starts a new try of an attempt whose last one failed or declined (a definite outcome): the
  * attempt `next` (restarted) replaces it, conditioned on the try it ends, under a new acquirer key.
+ * `from` widens the statuses the try may end in: an automatic refund waiting to be retried is still
+ * pending (retryLaterWrite).
  */
-export function restartWrite(table: string, previous: Attempt, next: Attempt): TransactItem {
+export function restartWrite(
+  table: string,
+  previous: Attempt,
+  next: Attempt,
+  from: readonly AttemptStatus[] = ['failed', 'declined'],
+): TransactItem {
   return {
     Put: {
       TableName: table,
       Item: attemptEntity.item(next),
-      ConditionExpression: 'acquirer_key = :old AND #status IN (:failed, :declined)',
+      ConditionExpression: `acquirer_key = :old AND #status IN (${from.map((_, i) => `:from${i}`).join(', ')})`,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':old': previous.acquirer_key,
-        ':failed': 'failed',
-        ':declined': 'declined',
+        ...Object.fromEntries(from.map((status, i) => [`:from${i}`, status])),
       },
     },
   };
+}
+
+/** The first wait before a refused money movement that must still happen is tried again. */
+export const retryBaseMs = 10_000;
+/** The longest wait between two tries of it. */
+export const retryMaxMs = 60 * 60_000;
+
+/**
+ * Keeps an open attempt whose try the acquirer refused (or never received) pending, for recovery
+ * to try again at `now` + a wait that doubles with every try (retryBaseMs, at most retryMaxMs).
+ * For a movement that must still happen whatever the acquirer said once: an automatic refund.
+ */
+export function retryLaterWrite(table: string, attempt: Attempt, now: Date): TransactItem {
+  const wait = Math.min(retryBaseMs * 2 ** Math.min(attempt.tries - 1, 20), retryMaxMs);
+  return recoverAtWrite(table, attempt, new Date(now.getTime() + wait), now, { unconfirmed: false }, [
+    'pending',
+  ]);
 }
 
 /** The next try of a finished attempt: a new acquirer key, pending, recoverable after the call's lease. */

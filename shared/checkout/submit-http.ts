@@ -151,16 +151,7 @@ export async function submitChallenge(
     return pageAnswer({ ...pageFor(session, deps.clock(), context), status: 403 });
   }
   // No challenge, or one whose attempt recovery gave up (its window passed): nothing to answer.
-  if (!session.challenge || !session.attempt_id) {
-    return pageAnswer(
-      closedPage(
-        summaryOf(session),
-        409,
-        'No authentication pending',
-        'Go back to the payment page and pay again.',
-      ),
-    );
-  }
+  if (!session.challenge || !session.attempt_id) return pageAnswer(noChallengePage(session));
   const outcome = form.outcome;
   if (outcome !== 'pass' && outcome !== 'fail')
     return pageAnswer({ ...pageFor(session, deps.clock(), context), status: 400 });
@@ -168,10 +159,21 @@ export async function submitChallenge(
   try {
     return answerOf(deps, await answerChallenge(deps, session, outcome), context, keep);
   } catch (error) {
-    if (error instanceof SessionUnavailable && error.session) {
-      const page = closedPageFor(error.session, deps.clock(), true);
-      if (page) return pageAnswer(page);
+    // The session changed since it was read: deleted with its link, closed, paid, or its challenge
+    // answered or given up by someone else. Its state then decides the page, never a 500.
+    if (error instanceof SessionUnavailable) {
+      if (!error.session) return pageAnswer(unknownPage());
+      return pageAnswer(closedPageFor(error.session, deps.clock(), true) ?? noChallengePage(error.session));
     }
     throw error;
   }
 }
+
+/** The answer to a challenge the session no longer waits for. */
+const noChallengePage = (session: CheckoutSession) =>
+  closedPage(
+    summaryOf(session),
+    409,
+    'No authentication pending',
+    'Go back to the payment page and pay again.',
+  );

@@ -3,6 +3,11 @@
  * before the acquirer is asked under the attempt's key; the acquirer's answer then records the
  * refund (with `refund.created`) or gives the amount back. An answer that never comes leaves the
  * attempt to recovery, which asks the acquirer by the same key.
+ *
+ * An automatic refund (of an approval whose subscription was canceled or whose link was deleted
+ * while it ran) is never given up: a refusal, or a key the acquirer never received, keeps the
+ * amount held and the attempt open, and recovery tries it again under a new key, waiting longer
+ * after each refusal (retryLaterWrite).
  */
 
 import type { Acquirer, NotFound as AcquirerNotFound, RefundResult } from '../acquirer/acquirer.ts';
@@ -15,6 +20,7 @@ import {
   moveAttempt,
   restarted,
   restartWrite,
+  retryLaterWrite,
   unconfirmedWrite,
 } from '../attempts/repository.ts';
 import { resumeAttempt } from '../attempts/resume.ts';
@@ -27,7 +33,7 @@ import type { Deps } from '../db/deps.ts';
 import { refundCreated } from './events.ts';
 import { type CreateRefundInput, newRefundId, type Refund, refundAmount, refundView } from './refund.ts';
 import { ChargeChanged, getRefund, recordRefund, recordRefundFailure, reserveRefund } from './repository.ts';
-import type { RefundReason } from './schemas.ts';
+import { automaticRefundReasons, type RefundReason } from './schemas.ts';
 
 export type RefundDeps = Deps & { acquirer: Acquirer };
 
@@ -55,6 +61,10 @@ export function refundAttempt(
     now,
   });
 }
+
+/** Whether cobro made the refund itself: it must happen, whatever the acquirer answered once. */
+const isAutomatic = (attempt: Attempt<'refund'>) =>
+  (automaticRefundReasons as readonly string[]).includes(attempt.subject.reason);
 
 /** The refund a succeeded attempt records: the same whoever records it (the request or recovery). */
 function refundOf(attempt: Attempt<'refund'>): Refund {
@@ -94,6 +104,16 @@ export async function settleRefund(
       await recordRefund(deps, attempt, refund, event, result.refundReference, now);
       return refund;
     }
+    if (isAutomatic(attempt)) {
+      // Still owed to the payer: the amount stays held and recovery tries again later.
+      await moveAttempt(deps, retryLaterWrite(deps.table, attempt, now));
+      logger.error('the acquirer did not make an automatic refund; recovery tries it again', {
+        attempt_id: attempt.id,
+        tries: attempt.tries,
+        outcome: result.status === 'failed' ? result.reason : 'not_found',
+      });
+      return undefined;
+    }
     await recordRefundFailure(deps, attempt, result.status === 'failed' ? result.reason : 'not_found', now);
     return undefined;
   } catch (error) {
@@ -130,25 +150,47 @@ export async function refundAtAcquirer(
   return settleRefund(deps, attempt, result, deps.clock());
 }
 
-/** Recovery's finisher of refund attempts: what the acquirer has under the attempt's key. */
+/**
+ * Recovery's finisher of refund attempts: what the acquirer has under the attempt's key. An
+ * automatic refund the acquirer does not hold is asked for again at once, as a new try.
+ */
 export const refundFinisher =
   (deps: RefundDeps) =>
   async (attempt: Attempt, now: Date): Promise<Finished> => {
     const refund = attempt as Attempt<'refund'>;
     const found = await deps.acquirer.findRefund(refund.acquirer_key, refund.mode === 'test');
+    if (found.status !== 'succeeded' && isAutomatic(refund)) return retryAutomaticRefund(deps, refund, now);
     return (await settleRefund(deps, refund, found, now)) ? 'succeeded' : 'failed';
   };
+
+/**
+ * The next try of an automatic refund whose last try made nothing (the lookup closed its key):
+ * conditioned on that try, so of two recoveries only one asks. `waiting` while it is still owed.
+ */
+async function retryAutomaticRefund(
+  deps: RefundDeps,
+  attempt: Attempt<'refund'>,
+  now: Date,
+): Promise<Finished> {
+  const next = restarted(attempt, now);
+  if (!(await moveAttempt(deps, restartWrite(deps.table, attempt, next, ['pending'])))) return 'waiting';
+  try {
+    return (await refundAtAcquirer(deps, next)) ? 'succeeded' : 'waiting';
+  } catch (error) {
+    if (error instanceof AcquirerUnavailable) return 'waiting';
+    throw error;
+  }
+}
 
 /**
  * Refunds in full, at once, a charge just recorded for an approval whose purpose went away while
  * it was made (D15). The charge was recorded holding its whole amount for this attempt (stored in
  * the same transaction: refundedAtOnce, refundAttempt); a refusal or a lost answer leaves it to
- * recovery and is not the payer's problem, so nothing is thrown.
+ * recovery, which retries until it is made, and is not the payer's problem, so nothing is thrown.
  */
 export async function refundAtOnce(deps: RefundDeps, attempt: Attempt<'refund'>): Promise<void> {
   try {
-    const refund = await refundAtAcquirer(deps, attempt);
-    if (!refund) logger.error('the acquirer refused an automatic refund', { attempt_id: attempt.id });
+    await refundAtAcquirer(deps, attempt);
   } catch (error) {
     if (!(error instanceof AcquirerUnavailable)) throw error;
   }

@@ -12,8 +12,10 @@ import { newAttempt, newAttemptId } from '../../shared/attempts/attempt.ts';
 import { storeAttempt } from '../../shared/attempts/repository.ts';
 import { getCharge } from '../../shared/charges/repository.ts';
 import { claimSession, getSession } from '../../shared/checkout/repository.ts';
+import { submitChallenge } from '../../shared/checkout/submit-http.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { keys } from '../../shared/db/keys.ts';
+import { sessionOwners } from '../../shared/ledger/owners.ts';
 import { runPayouts } from '../../shared/payouts/run.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
@@ -34,7 +36,7 @@ import {
 } from '../support/checkout.ts';
 import { addFault, clearFaults } from '../support/faults.ts';
 import { eventually, expectBooksAgree } from '../support/ledger.ts';
-import { api, apiKey, type Merchant, newMerchant, useLocalEnvironment } from '../support/stack.ts';
+import { api, apiKey, apiUrl, type Merchant, newMerchant, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
 import { expireLease, storedEventItems, updateStored } from '../support/table.ts';
 
@@ -258,6 +260,123 @@ describe('a payment link deleted while its page is being paid', () => {
     ]);
     expect(await eventTypes(merchant)).not.toContain('payment_link.paid');
     await expectBooksAgree(developerId, since);
+  });
+});
+
+describe('an automatic refund the acquirer does not make at once', () => {
+  it('refused: the amount stays held and recovery refunds it on a later try', async () => {
+    const merchant = await newMerchant('d15-auto-refused');
+    const developerId = merchant.account.developerId;
+    const subscription = await newSubscription(merchant, await newPlan(merchant));
+    await addFault({ operation: 'charge', effect: 'slow', delayMs: 3000, merchant: developerId, times: 1 });
+    await addFault({ operation: 'refund', effect: 'refuse', merchant: developerId, times: 1 });
+    try {
+      const paying = submitCard(subscription.checkout_url);
+      await held(subscription.checkout_url);
+      const canceled = await api('DELETE', `/v1/subscriptions/${subscription.subscription_id}`, {
+        auth: merchant.auth,
+      });
+      expect(canceled.status, canceled.text).toBe(200);
+      expect((await paying).status).toBe(409);
+      // The first try was refused: nothing refunded yet, and the charge is not given back either.
+      const [charge] = await chargesOf(merchant);
+      expect(charge).toMatchObject({ amount: 12, amount_refunded: 0, refund: null });
+      expect(await refundsOf(merchant, charge?.id ?? '')).toEqual([]);
+      const refunded = await eventually(
+        'recovery to make the refused automatic refund',
+        async () => {
+          const [now] = await chargesOf(merchant);
+          return now?.amount_refunded === 12 ? now : undefined;
+        },
+        60_000,
+      );
+      expect(await refundsOf(merchant, refunded.id)).toEqual([
+        expect.objectContaining({ amount: '12.00', reason: 'subscription_canceled' }),
+      ]);
+    } finally {
+      await clearFaults(developerId);
+    }
+    const types = await eventTypes(merchant);
+    expect(types.filter((type) => type === 'refund.created')).toHaveLength(1);
+    expect(await expectBooksAgree(developerId, since)).toMatchObject({
+      acquirer: { charges: 1, refunds: 1 },
+    });
+  }, 90_000);
+
+  it('the acquirer down: recovery finds nothing under the key and asks again until it is made', async () => {
+    const merchant = await newMerchant('d15-auto-down');
+    const developerId = merchant.account.developerId;
+    const created = await api('POST', '/v1/payment-links/', {
+      auth: merchant.auth,
+      body: { description: 'Lesson', amount: '30.00' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const { id, link } = created.json.data as { id: string; link: string };
+    await addFault({ operation: 'charge', effect: 'slow', delayMs: 3000, merchant: developerId, times: 1 });
+    await addFault({ operation: 'refund', effect: 'down', merchant: developerId, times: 2 });
+    try {
+      const paying = submitCard(link);
+      await held(link);
+      expectMessage(await api('DELETE', `/v1/payment-links/${id}/`, { auth: merchant.auth }), 200);
+      expect((await paying).status).toBe(409);
+      const refunded = await eventually(
+        'recovery to make the automatic refund the acquirer was down for',
+        async () => {
+          const [now] = await chargesOf(merchant);
+          return now?.amount_refunded === 30 ? now : undefined;
+        },
+        60_000,
+      );
+      expect(await refundsOf(merchant, refunded.id)).toEqual([
+        expect.objectContaining({ amount: '30.00', reason: 'payment_link_deleted' }),
+      ]);
+    } finally {
+      await clearFaults(developerId);
+    }
+    expect(await expectBooksAgree(developerId, since)).toMatchObject({
+      acquirer: { charges: 1, refunds: 1 },
+    });
+  }, 90_000);
+});
+
+describe('a challenge answered while its payment link is deleted', () => {
+  it('answers a page, never a 500, and charges nothing', async () => {
+    const merchant = await newMerchant('d15-challenge-delete');
+    const created = await api('POST', '/v1/payment-links/', {
+      auth: merchant.auth,
+      body: { description: 'Lesson', amount: '30.00' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const { id, link } = created.json.data as { id: string; link: string };
+    const challenged = await submitCard(link, { card_number: testCards.challenge });
+    expect(challenged.status, challenged.html).toBe(200);
+    const action = /action="([^"]+)\/challenge"/.exec(challenged.html)?.[1] ?? '';
+    const token = tokenOf(action);
+    // The delete lands between the answer's read of the session and its claim: the first write the
+    // answer makes waits for it (a DynamoDB client that lets the delete in first, a fault injected).
+    const real = makeDeps();
+    let deleted = false;
+    const db = new Proxy(real.db, {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return async (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+          if (!deleted && command.constructor.name === 'UpdateCommand') {
+            deleted = true;
+            expectMessage(await api('DELETE', `/v1/payment-links/${id}/`, { auth: merchant.auth }), 200);
+          }
+          return (target.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
+        };
+      },
+    });
+    const deps = { ...real, db, acquirer: simulatedAcquirer(), baseUrl: apiUrl };
+    const answer = await submitChallenge({ ...deps, owners: sessionOwners(deps) }, token, {
+      csrf_token: csrfOf(challenged.html),
+      outcome: 'pass',
+    });
+    expect(deleted).toBe(true);
+    expect(answer.status).toBe(404);
+    expect(await chargesOf(merchant)).toEqual([]);
+    await expectBooksAgree(merchant.account.developerId, since);
   });
 });
 
