@@ -4,8 +4,6 @@
  * every one after it again, and never the records the bus took before it. A stream that re-hands
  * from the reported record therefore gets every stored event onto the bus, whatever the bus refuses.
  */
-import { marshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import fc from 'fast-check';
 import { beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { envNames } from '../../shared/core/config.ts';
@@ -14,6 +12,7 @@ import { eventItem, internalEventWrite, newEvent } from '../../shared/events/eve
 import type { BusPublisher } from '../../shared/events/publish.ts';
 import { taskEntityTag } from '../../shared/webhooks/repository.ts';
 import { taskDue } from '../../shared/webhooks/task-due.ts';
+import { eventRecord, sequenceOf, streamEvent, streamRecord } from '../../test/support/stream.ts';
 
 type Relay = typeof import('./relay-events.ts').relay;
 let relay: Relay;
@@ -33,36 +32,12 @@ beforeEach(() => {
 
 type Entry = Parameters<BusPublisher['send']>[0][number];
 
-let sequence = 100;
 const stamp = new Date('2030-01-02T03:04:05.000Z');
 
-/** A stream record of an item as Lambda hands it: a new image, with the next sequence number. */
-function streamRecord(item: Record<string, unknown>, eventName = 'INSERT'): DynamoDBRecord {
-  sequence += 1;
-  return {
-    eventName,
-    dynamodb: {
-      SequenceNumber: String(sequence),
-      NewImage: marshall(item, { removeUndefinedValues: true }) as never,
-    },
-  } as DynamoDBRecord;
-}
-
-/** The stream record of a stored event; its detail's id is `id`. */
-function eventRecord(id: string): DynamoDBRecord {
-  const detail = {
-    ...newEvent({ type: 'charge.succeeded', developerId: 7, test: true, data: {} }, stamp),
-    id,
-  };
-  return streamRecord(eventItem(detail));
-}
-
 const eventRecords = (count: number, label = 'e') =>
-  Array.from({ length: count }, (_, index) => eventRecord(`evt_${label}${index}`));
+  Array.from({ length: count }, (_, index) => eventRecord(`evt_${label}${index}`, { at: stamp }));
 
 const idOf = (entry: Entry) => (entry.detail as { id: string }).id;
-const sequenceOf = (record: DynamoDBRecord | undefined) => String(record?.dynamodb?.SequenceNumber);
-const streamEvent = (records: DynamoDBRecord[]): DynamoDBStreamEvent => ({ Records: records });
 
 /** A bus that answers each call with the next of `answers` (an index, or an Error to throw). */
 function scriptedBus(...answers: (number | Error)[]) {
