@@ -14,10 +14,8 @@ import {
   internalEventSource,
 } from '../../shared/events/event.ts';
 import { isOutboxRecord, itemOfRecord, type OutboxRecord } from '../../shared/events/outbox.ts';
-import { busPublisher, putEventsBatch } from '../../shared/events/publish.ts';
+import { type BusPublisher, busPublisher, putEventsBatch } from '../../shared/events/publish.ts';
 import { type TaskDueDetail, taskDue } from '../../shared/webhooks/task-due.ts';
-
-const bus = busPublisher();
 
 /** The bus entry of a stream record: a cobro event as stored, or a task to hand over. */
 function entryOf(record: OutboxRecord) {
@@ -31,23 +29,39 @@ function entryOf(record: OutboxRecord) {
   return { source: taskDue.source, type: taskDue.type, detail };
 }
 
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-  const records = event.Records.filter((record) => isOutboxRecord(record, outboxRelay.entities));
-  for (let start = 0; start < records.length; start += putEventsBatch) {
-    const chunk = records.slice(start, start + putEventsBatch);
-    let failed: number;
-    try {
-      failed = await bus.send(chunk.map(entryOf));
-    } catch (error) {
-      logger.warn('the bus could not be reached; the stream will hand these records again', {
-        error: error as Error,
-      });
-      failed = 0;
+/**
+ * The relay onto `bus`. Chunks go in order; at the first chunk not wholly taken it stops and reports
+ * that chunk's first record not taken (the first refused, or the chunk's first when the bus could
+ * not be reached). Records of earlier chunks, and those before the refused one, were taken and are
+ * not reported, so the stream does not hand them again.
+ */
+export function relay(bus: BusPublisher) {
+  return async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+    const records = event.Records.filter((record) => isOutboxRecord(record, outboxRelay.entities));
+    for (let start = 0; start < records.length; start += putEventsBatch) {
+      const chunk = records.slice(start, start + putEventsBatch);
+      let failed: number;
+      try {
+        failed = await bus.send(chunk.map(entryOf));
+        if (failed >= 0) {
+          logger.warn('the bus refused an entry; the stream will hand it and the ones after it again', {
+            refused: start + failed,
+            records: records.length,
+          });
+        }
+      } catch (error) {
+        logger.warn('the bus could not be reached; the stream will hand these records again', {
+          error: error as Error,
+        });
+        failed = 0;
+      }
+      if (failed >= 0) {
+        const record = chunk[failed];
+        return { batchItemFailures: [{ itemIdentifier: record?.dynamodb?.SequenceNumber ?? '' }] };
+      }
     }
-    if (failed >= 0) {
-      const record = chunk[failed];
-      return { batchItemFailures: [{ itemIdentifier: record?.dynamodb?.SequenceNumber ?? '' }] };
-    }
-  }
-  return { batchItemFailures: [] };
-};
+    return { batchItemFailures: [] };
+  };
+}
+
+export const handler = relay(busPublisher());

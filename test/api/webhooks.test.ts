@@ -23,6 +23,7 @@ import {
   useLocalEnvironment,
 } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
+import { storedEventItems } from '../support/table.ts';
 
 let receiver: Receiver;
 let paths = 0;
@@ -525,6 +526,71 @@ describe('the outbox and the delivery pipeline', () => {
     expect(receiver.received.filter(at(endpoint.path))).toHaveLength(1);
     expect((await deliveries(account, endpoint.id)).count).toBe(1);
   });
+
+  /** Changes the bus's fault settings named in `body` (GET without one); answers those in force. */
+  const busFaults = async (body?: Record<string, unknown>) => {
+    const answer = await fetch(`${localInfo.endpoints.eventbridge}/_local/outage`, {
+      method: body ? 'POST' : 'GET',
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    expect(answer.status).toBe(200);
+    return (await answer.json()) as { down: boolean; fail_entries: number; fail_detail: unknown };
+  };
+
+  /** A legacy charge: it stores `charge.succeeded`. Answers the charge's id. */
+  const legacyCharge = async (auth: string, amount: string) => {
+    const charged = await api('POST', '/v1/charges/simple/create/', {
+      auth,
+      rawBody: new URLSearchParams({
+        amount,
+        currency: 'usd',
+        credit_card_number: testCards.approved,
+        credit_card_security_code_number: '123',
+        exp_month: '12',
+        exp_year: String(new Date().getUTCFullYear() + 3),
+      }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(charged.status, charged.text).toBe(201);
+    return charged.json.id as string;
+  };
+
+  it('with the bus refusing some entries of its calls, every stored event reaches the endpoint, once', async () => {
+    // An account of its own: only its events are refused, so the suites sharing the stack go on.
+    const own = await newAccount('partial-bus');
+    const endpoint = await register(own, { events: ['charge.succeeded', 'payment.succeeded'] });
+    const auth = apiKey(own.testKey);
+    // A checkout payment stores charge.succeeded and payment.succeeded in one transaction, so one
+    // call to the bus carries both: refusing payment.succeeded while taking charge.succeeded is a
+    // partial failure of that call.
+    const fault = { developer_id: own.developerId, type: 'payment.succeeded' };
+    expect(await busFaults({ fail_entries: 2, fail_detail: fault })).toMatchObject({ fail_entries: 2 });
+    try {
+      const [paid, legacy] = await Promise.all([
+        Promise.all([payThroughCheckout(auth), payThroughCheckout(auth)]),
+        Promise.all(['1.00', '2.00', '3.00'].map((amount) => legacyCharge(auth, amount))),
+      ]);
+      const stored = (await storedEventItems(own.developerId, 'test')).map((item) => String(item.detail.id));
+      expect(stored).toHaveLength(7);
+      const delivered = await receiver.waitFor(at(endpoint.path), stored.length, 30_000);
+      // Each stored event arrived once (one task per event and endpoint, whatever the bus took twice).
+      expect(delivered.map((request) => String(request.headers['webhook-id'])).sort()).toEqual(stored.sort());
+      const objects = (type: string) =>
+        delivered
+          .filter((request) => request.json.type === type)
+          .map((request) => request.json.data.object.id)
+          .sort();
+      expect(objects('payment.succeeded')).toEqual(paid.map((payment) => payment.id).sort());
+      expect(objects('charge.succeeded')).toEqual(
+        [...legacy, ...paid.map((payment) => payment.chargeId)].sort(),
+      );
+      for (const request of delivered) verify(endpoint.secret, request);
+      // Both refusals were made: those events went through the stream again rather than past it.
+      expect((await busFaults()).fail_entries).toBe(0);
+    } finally {
+      await busFaults({ fail_entries: 0, fail_detail: null });
+    }
+  }, 60_000);
 
   it('an event handed to the fan-out twice makes one task, so one delivery', async () => {
     const endpoint = await register(account, { events: ['payment.succeeded'] });

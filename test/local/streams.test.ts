@@ -1,0 +1,87 @@
+/**
+ * The local stream reader does for the relay what Lambda's stream mapping does with
+ * ReportBatchItemFailures: after the relay reports a record, it hands that record and every one
+ * after it again, and never the records before it. A reader of its own on the shared stack's table
+ * (DynamoDB Local's real stream), with a relay of the test's own that refuses one record once.
+ */
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { startStreamReader } from '../../infra/local/streams.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { eventWrite, newEvent } from '../../shared/events/event.ts';
+import { itemOfRecord } from '../../shared/events/outbox.ts';
+import { localInfo, useLocalEnvironment } from '../support/stack.ts';
+
+/** The stored event's id a record carries, if it is one. */
+const eventIdOf = (record: DynamoDBRecord) =>
+  (itemOfRecord(record as never).detail as { id?: string } | undefined)?.id ?? '';
+
+describe('the local stream reader', () => {
+  it('hands again from the record the relay reports, and never the ones before it', async () => {
+    useLocalEnvironment();
+    const deps = makeDeps();
+    // Five events stored in one transaction, of a type no rule takes and an account nobody has.
+    // Their data is not empty: DynamoDB Local's stream gives an empty map back untyped ({} for {"M":{}}),
+    // which no reader of the stream can unmarshall.
+    const at = new Date();
+    const events = Array.from({ length: 5 }, (_, index) =>
+      newEvent(
+        { type: 'local.stream_test', developerId: 990_000_000 + process.pid, test: true, data: { index } },
+        at,
+      ),
+    );
+    const ids = events.map((event) => event.id);
+    /** Per relay call with any of the five: the call's first record, and the five it carried in order. */
+    const calls: { first: string; ours: string[] }[] = [];
+    /** The record refused: the third of the five in the first call that carries them. */
+    let refused: string | undefined;
+    const taken = new Set<string>();
+
+    const reader = await startStreamReader({
+      endpoint: localInfo.endpoints.dynamodb,
+      region: localInfo.region,
+      credentials: localInfo.aws_credentials,
+      table: localInfo.table,
+      pollMs: 20,
+      relay: async (event): Promise<DynamoDBBatchResponse> => {
+        const handed = event.Records.map(eventIdOf);
+        const ours = handed.filter((id) => ids.includes(id));
+        if (ours.length === 0) return { batchItemFailures: [] };
+        calls.push({ first: handed[0] ?? '', ours });
+        if (refused === undefined) {
+          refused = ours[Math.min(2, ours.length - 1)] as string;
+          const position = handed.indexOf(refused);
+          for (const id of handed.slice(0, position)) taken.add(id);
+          const itemIdentifier = String(event.Records[position]?.dynamodb?.SequenceNumber);
+          return { batchItemFailures: [{ itemIdentifier }] };
+        }
+        for (const id of handed) taken.add(id);
+        return { batchItemFailures: [] };
+      },
+    });
+    try {
+      await deps.db.send(
+        new TransactWriteCommand({ TransactItems: events.map((event) => eventWrite(deps.table, event)) }),
+      );
+      const until = Date.now() + 20_000;
+      while (!ids.every((id) => taken.has(id)) && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await reader.stop();
+    }
+
+    expect(ids.filter((id) => !taken.has(id))).toEqual([]);
+    const [first, ...after] = calls;
+    // The stream's order of the five; they were stored together, so they came in one call.
+    const order = first?.ours ?? [];
+    expect(order).toHaveLength(5);
+    expect(refused).toBe(order[2]);
+    // The next call starts at the refused record, and carries it and the ones after it, once.
+    expect(after[0]?.first).toBe(refused);
+    expect(after.flatMap((call) => call.ours)).toEqual(order.slice(2));
+    // The two before it were taken and are never handed again.
+    for (const id of order.slice(0, 2)) expect(after.flatMap((call) => call.ours)).not.toContain(id);
+  }, 40_000);
+});
