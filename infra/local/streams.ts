@@ -45,8 +45,31 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const shardScanMs = 1_000;
 
 /** Lambda's record shape: the SDK gives the creation time as a Date, Lambda as epoch seconds. */
+/**
+ * An attribute value as DynamoDB writes it. DynamoDB Local's stream gives an empty map back untyped
+ * (`{}` for `{"M":{}}`), which no reader can unmarshall: a record holding one would stop the relay
+ * for good. Untyped empty values are maps again, at any depth.
+ */
+export function typedValue(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return { M: {} };
+  const typed = value as { M?: Record<string, unknown>; L?: unknown[] };
+  if (typed.M) return { M: typedImage(typed.M) };
+  if (typed.L) return { L: typed.L.map(typedValue) };
+  return value;
+}
+
+const typedImage = (image: Record<string, unknown> | undefined) =>
+  image && Object.fromEntries(Object.entries(image).map(([name, value]) => [name, typedValue(value)]));
+
 function lambdaRecord(record: StreamRecord, streamArn: string, region: string): DynamoDBRecord {
-  const { ApproximateCreationDateTime: created, ...rest } = record.dynamodb ?? {};
+  const { ApproximateCreationDateTime: created, ...stream } = record.dynamodb ?? {};
+  const rest = {
+    ...stream,
+    ...(stream.NewImage ? { NewImage: typedImage(stream.NewImage as Record<string, unknown>) } : {}),
+    ...(stream.OldImage ? { OldImage: typedImage(stream.OldImage as Record<string, unknown>) } : {}),
+  };
   return {
     eventID: record.eventID,
     eventName: record.eventName,

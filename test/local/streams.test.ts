@@ -84,4 +84,42 @@ describe('the local stream reader', () => {
     // The two before it were taken and are never handed again.
     for (const id of order.slice(0, 2)) expect(after.flatMap((call) => call.ours)).not.toContain(id);
   }, 40_000);
+
+  it('hands a record holding empty maps whole (DynamoDB Local gives them back untyped)', async () => {
+    useLocalEnvironment();
+    const deps = makeDeps();
+    const event = newEvent(
+      {
+        type: 'local.stream_test',
+        developerId: 990_000_000 + process.pid,
+        test: true,
+        data: { metadata: {}, nested: { list: [{}], again: {} } },
+      },
+      new Date(),
+    );
+    let handed: Record<string, unknown> | undefined;
+    const reader = await startStreamReader({
+      endpoint: localInfo.endpoints.dynamodb,
+      region: localInfo.region,
+      credentials: localInfo.aws_credentials,
+      table: localInfo.table,
+      pollMs: 20,
+      relay: async (batch): Promise<DynamoDBBatchResponse> => {
+        for (const record of batch.Records)
+          if (eventIdOf(record) === event.id) handed = itemOfRecord(record as never);
+        return { batchItemFailures: [] };
+      },
+    });
+    try {
+      await deps.db.send(new TransactWriteCommand({ TransactItems: [eventWrite(deps.table, event)] }));
+      const until = Date.now() + 20_000;
+      while (!handed && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      await reader.stop();
+    }
+    expect((handed?.detail as { data?: unknown } | undefined)?.data).toEqual({
+      metadata: {},
+      nested: { list: [{}], again: {} },
+    });
+  }, 40_000);
 });
