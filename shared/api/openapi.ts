@@ -80,11 +80,16 @@ function commonErrors(route: Route): Record<number, ErrorAnswer> {
       body: 'MessageEnvelope',
     };
   }
+  // Every write may lose a race with other requests changing the same record (db/optimistic.ts).
+  const raced =
+    'other requests changed the same record at the same time, every time it tried (send it again)';
   if (isIdempotent(route)) {
     errors[409] = {
-      description: 'The Idempotency-Key was used with another request, or its request is still running',
+      description: `The Idempotency-Key was used with another request, or its request is still running; or ${raced}`,
       body: 'MessageEnvelope',
     };
+  } else if (route.auth && route.method !== 'GET') {
+    errors[409] = { description: `Conflict: ${raced}`, body: 'MessageEnvelope' };
   }
   if (route.body || route.bodyTypes) errors[413] = { description: 'Body over 6 MB', body: 'MessageEnvelope' };
   errors[500] = { description: 'Unexpected failure, with a request id', body: 'MessageEnvelope' };

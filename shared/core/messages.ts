@@ -99,6 +99,16 @@ const catalog = {
     en: { title: 'Rotation in progress', content: 'The key was rotated by another request; retry.' },
     es: { title: 'Rotación en curso', content: 'Otra solicitud rotó la llave; reintente.' },
   },
+  concurrent_update: {
+    en: {
+      title: 'Conflicting changes',
+      content: 'Other requests changed this record at the same time; send the request again.',
+    },
+    es: {
+      title: 'Cambios en conflicto',
+      content: 'Otras solicitudes cambiaron este registro al mismo tiempo; envíe la solicitud de nuevo.',
+    },
+  },
   account_email_taken: {
     en: { title: 'Account exists', content: 'An account with this e-mail already exists.' },
     es: { title: 'La cuenta existe', content: 'Ya existe una cuenta con este correo.' },
