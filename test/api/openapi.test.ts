@@ -29,6 +29,7 @@ import {
   testCards,
 } from '../support/checkout.ts';
 import { hostileRequest } from '../support/hostile.ts';
+import { jpeg } from '../support/images.ts';
 import { api, apiKey, apiUrl, clientCredentials, newAccount, type TestAccount } from '../support/stack.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read at arbitrary paths
@@ -319,10 +320,7 @@ describe('every route answers as the document says', () => {
   });
 
   it('plans, and the stored image a plan shows', async () => {
-    const jpeg = Buffer.from([
-      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00,
-      0x01, 0x00, 0x00, 0xff, 0xd9,
-    ]);
+    const photo = jpeg();
     const created = await api('POST', '/v1/plans/', {
       auth,
       body: {
@@ -331,7 +329,7 @@ describe('every route answers as the document says', () => {
         amount: '10.00',
         interval: 'month',
         interval_count: 1,
-        image: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+        image: `data:image/jpeg;base64,${photo.toString('base64')}`,
       },
     });
     expectAnswer('POST', '/v1/plans/', created);
