@@ -31,12 +31,21 @@ export function openApiSchema(schema: GenericSchema, typeMode: ConversionConfig[
 
 const errorRef = (body: ErrorAnswer['body']) => `#/components/schemas/${body}`;
 
+/** An answer's named headers as the document lists them (none: nothing). */
+function headersOf(named: Readonly<Record<string, string>> | undefined): Json {
+  const headers = Object.entries(named ?? {}).map(([name, description]) => [
+    name,
+    { description, schema: { type: 'string' } },
+  ]);
+  return headers.length ? { headers: Object.fromEntries(headers) } : {};
+}
+
 function errorResponse(answer: ErrorAnswer): Json {
   const content =
     answer.body === 'html'
       ? { 'text/html': { schema: { type: 'string' } } }
       : { 'application/json': { schema: { $ref: errorRef(answer.body) } } };
-  return { description: answer.description, content };
+  return { description: answer.description, ...headersOf(answer.headers), content };
 }
 
 function successResponse(answer: Answer): Json {
@@ -47,13 +56,9 @@ function successResponse(answer: Answer): Json {
       schema: { type: 'string', ...(type.startsWith('image/') ? { format: 'binary' } : {}) },
     };
   }
-  const headers = Object.entries(answer.headers ?? {}).map(([name, description]) => [
-    name,
-    { description, schema: { type: 'string' } },
-  ]);
   return {
     description: answer.description,
-    ...(headers.length ? { headers: Object.fromEntries(headers) } : {}),
+    ...headersOf(answer.headers),
     ...(Object.keys(content).length ? { content } : {}),
   };
 }

@@ -457,6 +457,30 @@ const catalog = {
       content: 'El evento se está enviando de nuevo a {count} endpoint(s).',
     },
   },
+  redelivery_limit_event: {
+    en: {
+      title: 'Too many redeliveries',
+      content:
+        'An event may be sent again at most {limit} times an hour; this one may be sent again in {seconds} seconds.',
+    },
+    es: {
+      title: 'Demasiados reenvíos',
+      content:
+        'Un evento se puede reenviar como máximo {limit} veces por hora; este se podrá reenviar dentro de {seconds} segundos.',
+    },
+  },
+  redelivery_limit_account: {
+    en: {
+      title: 'Too many redeliveries',
+      content:
+        'An account may send events again at most {limit} times an hour in each mode; it may again in {seconds} seconds.',
+    },
+    es: {
+      title: 'Demasiados reenvíos',
+      content:
+        'Una cuenta puede reenviar eventos como máximo {limit} veces por hora en cada modo; podrá hacerlo de nuevo dentro de {seconds} segundos.',
+    },
+  },
   redeliver_endpoint_absent: {
     en: {
       title: 'Webhook endpoint not found',

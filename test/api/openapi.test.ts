@@ -112,6 +112,12 @@ describe('GET /openapi.json', () => {
     expect(createPlan.requestBody.content['application/json'].schema.required).toEqual(
       expect.arrayContaining(['name', 'currency', 'amount', 'interval', 'interval_count']),
     );
+    const redeliver = doc.paths['/v1/events/{id}/redeliver/'].post;
+    expect(redeliver.responses['429'].description).toContain('at most 5 redeliveries of an event');
+    expect(redeliver.responses['429'].headers['Retry-After']).toBeDefined();
+    expect(doc.paths['/v1/webhook-endpoints/{id}/'].put.responses['409'].description).toContain(
+      'at the same time',
+    );
     expect(Object.keys(doc.paths['/v1/payments/'].post.responses)).toContain('202');
     const legacy = doc.paths['/v1/charges/simple/create/'].post;
     expect(legacy.deprecated).toBe(true);
