@@ -7,10 +7,11 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../core/account.ts';
 import { Conflict, NotFound } from '../core/errors.ts';
+import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { keys } from '../db/keys.ts';
-import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import { transactWrite } from '../db/transact.ts';
 import { type EventDetail, eventWrite } from '../events/event.ts';
 import {
   generateApiKey,

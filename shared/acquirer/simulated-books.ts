@@ -22,6 +22,7 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Mode } from '../core/account.ts';
 import { keys, simulatedAcquirerLedgerShards } from '../db/keys.ts';
+import { retryOptimistic } from '../db/optimistic.ts';
 import { type TransactItem, transactWrite } from '../db/transact.ts';
 import type { LedgerEntry } from './acquirer.ts';
 
@@ -167,22 +168,12 @@ function oldItem<T>(item: Record<string, AttributeValue> | undefined): T | undef
 /** db/transact.ts takes cobro's Deps but reads only their client; the books have no clock of their own there. */
 const asDeps = (books: Books) => ({ ...books, clock: () => new Date() });
 
-const conflictAttempts = 8;
-
 /**
  * A single write racing a transaction on the same item is refused with TransactionConflict: not a
  * failure of the request, only of its timing, so it is tried again (as db/transact.ts does).
  */
-async function retryingConflicts<T>(write: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await write();
-    } catch (error) {
-      if (!(error instanceof TransactionConflictException) || attempt === conflictAttempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 20 * 2 ** attempt)));
-    }
-  }
-}
+const retryingConflicts = <T>(write: () => Promise<T>): Promise<T> =>
+  retryOptimistic(write, { lost: (error) => error instanceof TransactionConflictException, maxWaitMs: 1000 });
 
 /** The operation stored under a key, if any (consistent: a lookup must see a write that just finished). */
 export async function readOperation(

@@ -31,12 +31,21 @@ export function openApiSchema(schema: GenericSchema, typeMode: ConversionConfig[
 
 const errorRef = (body: ErrorAnswer['body']) => `#/components/schemas/${body}`;
 
+/** An answer's named headers as the document lists them (none: nothing). */
+function headersOf(named: Readonly<Record<string, string>> | undefined): Json {
+  const headers = Object.entries(named ?? {}).map(([name, description]) => [
+    name,
+    { description, schema: { type: 'string' } },
+  ]);
+  return headers.length ? { headers: Object.fromEntries(headers) } : {};
+}
+
 function errorResponse(answer: ErrorAnswer): Json {
   const content =
     answer.body === 'html'
       ? { 'text/html': { schema: { type: 'string' } } }
       : { 'application/json': { schema: { $ref: errorRef(answer.body) } } };
-  return { description: answer.description, content };
+  return { description: answer.description, ...headersOf(answer.headers), content };
 }
 
 function successResponse(answer: Answer): Json {
@@ -47,13 +56,9 @@ function successResponse(answer: Answer): Json {
       schema: { type: 'string', ...(type.startsWith('image/') ? { format: 'binary' } : {}) },
     };
   }
-  const headers = Object.entries(answer.headers ?? {}).map(([name, description]) => [
-    name,
-    { description, schema: { type: 'string' } },
-  ]);
   return {
     description: answer.description,
-    ...(headers.length ? { headers: Object.fromEntries(headers) } : {}),
+    ...headersOf(answer.headers),
     ...(Object.keys(content).length ? { content } : {}),
   };
 }
@@ -80,11 +85,16 @@ function commonErrors(route: Route): Record<number, ErrorAnswer> {
       body: 'MessageEnvelope',
     };
   }
+  // Every write may lose a race with other requests changing the same record (db/optimistic.ts).
+  const raced =
+    'other requests changed the same record at the same time, every time it tried (send it again)';
   if (isIdempotent(route)) {
     errors[409] = {
-      description: 'The Idempotency-Key was used with another request, or its request is still running',
+      description: `The Idempotency-Key was used with another request, or its request is still running; or ${raced}`,
       body: 'MessageEnvelope',
     };
+  } else if (route.auth && route.method !== 'GET') {
+    errors[409] = { description: `Conflict: ${raced}`, body: 'MessageEnvelope' };
   }
   if (route.body || route.bodyTypes) errors[413] = { description: 'Body over 6 MB', body: 'MessageEnvelope' };
   errors[500] = { description: 'Unexpected failure, with a request id', body: 'MessageEnvelope' };

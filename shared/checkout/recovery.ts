@@ -8,7 +8,8 @@
 import type { Attempt } from '../attempts/attempt.ts';
 import type { Finished } from '../attempts/recovery.ts';
 import { AttemptTaken, finishWrite, moveAttempt } from '../attempts/repository.ts';
-import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import { conditionFailedAt } from '../db/conditions.ts';
+import { transactWrite } from '../db/transact.ts';
 import { getSession, sessionReleasedWrite } from './repository.ts';
 import { type CheckoutDeps, recordApproval, recordDeclined } from './service.ts';
 

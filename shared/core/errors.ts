@@ -94,6 +94,16 @@ export class Conflict extends HttpError {
   }
 }
 
+/** 429: something done more often than its limit allows; `Retry-After` says in how many seconds it may be again. */
+export class TooManyRequests extends HttpError {
+  constructor(messageId: MessageId, retryAfterSeconds: number, options: ErrorOptions = {}) {
+    super(429, messageId, {
+      ...options,
+      headers: { ...options.headers, 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
+
 export class PayloadTooLarge extends HttpError {
   constructor() {
     super(413, 'body_too_large');

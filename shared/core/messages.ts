@@ -99,6 +99,16 @@ const catalog = {
     en: { title: 'Rotation in progress', content: 'The key was rotated by another request; retry.' },
     es: { title: 'Rotación en curso', content: 'Otra solicitud rotó la llave; reintente.' },
   },
+  concurrent_update: {
+    en: {
+      title: 'Conflicting changes',
+      content: 'Other requests changed this record at the same time; send the request again.',
+    },
+    es: {
+      title: 'Cambios en conflicto',
+      content: 'Otras solicitudes cambiaron este registro al mismo tiempo; envíe la solicitud de nuevo.',
+    },
+  },
   account_email_taken: {
     en: { title: 'Account exists', content: 'An account with this e-mail already exists.' },
     es: { title: 'La cuenta existe', content: 'Ya existe una cuenta con este correo.' },
@@ -445,6 +455,30 @@ const catalog = {
     es: {
       title: 'Reenvío de evento en cola',
       content: 'El evento se está enviando de nuevo a {count} endpoint(s).',
+    },
+  },
+  redelivery_limit_event: {
+    en: {
+      title: 'Too many redeliveries',
+      content:
+        'An event may be sent again at most {limit} times an hour; this one may be sent again in {seconds} seconds.',
+    },
+    es: {
+      title: 'Demasiados reenvíos',
+      content:
+        'Un evento se puede reenviar como máximo {limit} veces por hora; este se podrá reenviar dentro de {seconds} segundos.',
+    },
+  },
+  redelivery_limit_account: {
+    en: {
+      title: 'Too many redeliveries',
+      content:
+        'An account may send events again at most {limit} times an hour in each mode; it may again in {seconds} seconds.',
+    },
+    es: {
+      title: 'Demasiados reenvíos',
+      content:
+        'Una cuenta puede reenviar eventos como máximo {limit} veces por hora en cada modo; podrá hacerlo de nuevo dentro de {seconds} segundos.',
     },
   },
   redeliver_endpoint_absent: {

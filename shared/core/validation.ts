@@ -53,6 +53,14 @@ const rules = {
     en: '{field} is not a JPEG or PNG image of the type it declares.',
     es: '{field} no es una imagen JPEG o PNG del tipo que declara.',
   },
+  image_malformed: {
+    en: '{field} is not a whole {format} image: {detail}.',
+    es: '{field} no es una imagen {format} completa: {detail}.',
+  },
+  image_dimensions: {
+    en: '{field} is {width} × {height} pixels; images may have at most {megapixels} megapixels and {side} pixels a side.',
+    es: '{field} mide {width} × {height} píxeles; las imágenes pueden tener como máximo {megapixels} megapíxeles y {side} píxeles por lado.',
+  },
   image_too_large: { en: '{field} is larger than 10 MB.', es: '{field} supera los 10 MB.' },
   file_required: {
     en: '{field} must be a file (multipart/form-data).',

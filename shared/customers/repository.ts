@@ -11,13 +11,15 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode, Scope } from '../core/account.ts';
 import { BadRequest, NotAcceptable, NotFound } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
+import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate, recordsByKeys } from '../db/lists.ts';
+import { retryOptimistic } from '../db/optimistic.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
-import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
+import { type TransactItem, transactWrite } from '../db/transact.ts';
 import {
   type Address,
   type Customer,
@@ -219,21 +221,19 @@ function versionedUpdate(deps: Deps, read: Customer, changes: Partial<Customer>,
   };
 }
 
-const attempts = 10;
-
 /**
  * Applies `changes` to the customer: a new e-mail moves its reservation (taken: 400) and the
  * index entries move with the texts, all in one transaction conditioned on the version read; a
  * concurrent change makes it read the customer again and retry.
  */
-export async function updateCustomer(
+export function updateCustomer(
   deps: Deps,
   scope: Scope,
   id: string,
   changes: Partial<Customer>,
   now: Date,
 ): Promise<Customer> {
-  for (let attempt = 1; ; attempt++) {
+  return retryOptimistic(async () => {
     const read = await getCustomer(deps, scope, id);
     const after: Customer = { ...read, ...changes };
     const writes: TransactItem[] = [versionedUpdate(deps, read, changes, now.toISOString())];
@@ -260,13 +260,13 @@ export async function updateCustomer(
     }
     try {
       await writeWithIndex(deps, writes, customerIndexWrites(deps, read, read, after));
-      return { ...after, updated_at: now.toISOString(), version: (read.version ?? 0) + 1 };
     } catch (error) {
-      const failed = conditionFailedAt(error);
-      if (newEmail && failed.includes(1)) throw emailTaken(after.email);
-      if (!failed.includes(0) || attempt === attempts) throw error;
+      // The new e-mail is another customer's: a business answer (400), not a race to retry.
+      if (newEmail && conditionFailedAt(error).includes(1)) throw emailTaken(after.email);
+      throw error;
     }
-  }
+    return { ...after, updated_at: now.toISOString(), version: (read.version ?? 0) + 1 };
+  });
 }
 
 /** Sets the customer's photo (already in the media bucket); answers the customer as stored. */
@@ -311,8 +311,8 @@ async function customerWithAddresses(
  * Deletes the customer with its addresses: frees its e-mail, uncounts it and drops its index
  * entries, in one transaction conditioned on the version read (a concurrent change: read again).
  */
-export async function deleteCustomer(deps: Deps, scope: Scope, id: string, now: Date): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+export function deleteCustomer(deps: Deps, scope: Scope, id: string, now: Date): Promise<void> {
+  return retryOptimistic(async () => {
     const { customer, addresses } = await customerWithAddresses(deps, scope, id);
     const { condition, values } = atVersion(customer);
     const writes: TransactItem[] = [
@@ -339,13 +339,8 @@ export async function deleteCustomer(deps: Deps, scope: Scope, id: string, now: 
         },
       })),
     ];
-    try {
-      await writeWithIndex(deps, writes, customerIndexWrites(deps, customer, customer, undefined));
-      return;
-    } catch (error) {
-      if (!conditionFailedAt(error).includes(0) || attempt === attempts) throw error;
-    }
-  }
+    await writeWithIndex(deps, writes, customerIndexWrites(deps, customer, customer, undefined));
+  });
 }
 
 /** The customer's addresses, oldest first; NotFound without the customer. */

@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
 import { booleanField, isEmail, maxEmailLength, queryParameter, textField } from '../core/validation.ts';
+import { imageRule } from '../media/images.ts';
 
 export const customerLimits = {
   name: 50,
@@ -89,7 +90,10 @@ export type AddAddressInput = v.InferOutput<typeof AddAddressSchema>;
 
 /** The body of PUT /v1/customers/{id}/photo/, for the OpenAPI document (the handler reads the file). */
 export const CustomerPhotoSchema = v.strictObject({
-  photo: v.pipe(v.string(), v.description('A JPEG or PNG file, 5 MB at most, checked by its content.')),
+  photo: v.pipe(
+    v.string(),
+    v.description(`A JPEG or PNG file, 5 MB at most, checked by its content: ${imageRule}.`),
+  ),
 });
 
 /** The query of GET /v1/customers/. */

@@ -339,6 +339,14 @@ export const keys = {
     gsi1pk: `${scope(developerId, mode)}#WEBHOOK_ENDPOINT#${endpointId}#DELIVERIES`,
     gsi1sk: 'DELIVERY~COUNT',
   }),
+  /**
+   * How many times events were sent again in the current hour (a window counter, db/window.ts): of
+   * one event, or, without one, of the account and mode as a whole.
+   */
+  redeliveryCounter: (developerId: number, mode: Mode, eventId?: string): ItemKey => ({
+    pk: `${scope(developerId, mode)}#REDELIVERIES`,
+    sk: eventId === undefined ? 'ACCOUNT' : `EVENT#${eventId}`,
+  }),
   /** A task that ran out of retries, listed per day for the operator (`webhooks dead-letters`). */
   webhookDeadLetter: (failedAt: string, taskId: string): ItemKey => ({
     pk: `WEBHOOK_DEAD_LETTERS#${failedAt.slice(0, 10)}`,

@@ -48,6 +48,8 @@ export interface Answer {
 export interface ErrorAnswer {
   description: string;
   body: ErrorSchemaName | 'html';
+  /** Response headers worth naming, with what they carry. @default none */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface Route {

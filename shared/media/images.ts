@@ -1,15 +1,21 @@
 /**
  * Images given as a field (a plan's `image`): a Base64 data URI is stored in the media bucket,
  * an http(s) URL is kept as given. The stored object is named by the SHA-256 of its bytes, so the
- * same picture is stored once and a new picture always gets a new URL.
+ * same picture is stored once and a new picture always gets a new URL. Whatever way an image comes
+ * (a data URI, a multipart file), only a whole PNG or JPEG within the pixel limits is stored
+ * (structure.ts reads it without decoding it).
  */
 import { createHash } from 'node:crypto';
 import { InvalidInput, type Problem } from '../core/validation.ts';
+import { type ImageType, inspectImage, maxImagePixels, maxImageSide } from './structure.ts';
 
 /** Largest image cobro stores (decoded bytes). */
 export const maxImageBytes = 10 * 1024 * 1024;
 
-export type ImageType = 'image/png' | 'image/jpeg';
+export type { ImageType };
+
+/** What the OpenAPI document says of every stored image beyond its type and size. */
+export const imageRule = `a whole image with nothing before or after it, at most ${maxImagePixels / 1_000_000} megapixels and ${maxImageSide} pixels a side`;
 
 /** What a record keeps of its image: an outside URL, or the name of an object in the media bucket. */
 export type StoredImage = { url: string } | { media: string };
@@ -19,13 +25,35 @@ export type ImageInput =
   | { kind: 'data'; bytes: Buffer; type: ImageType; name: string };
 
 const extensions: Record<ImageType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg' };
+const formats: Record<ImageType, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG' };
 
-/** The type of an image by its first bytes (PNG signature, JPEG SOI marker), never by its label. */
-export function sniffImage(bytes: Uint8Array): ImageType | undefined {
-  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (bytes.length >= png.length && png.every((byte, i) => bytes[i] === byte)) return 'image/png';
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  return undefined;
+/**
+ * The type of an image by its whole structure (never by its label), or the Problem for `field`:
+ * not a PNG or JPEG (or not the `declared` one), not whole and well formed, or over the pixel limits
+ * (media/structure.ts).
+ */
+export function checkImage(bytes: Uint8Array, field: string, declared?: ImageType): ImageType | Problem {
+  const inspected = inspectImage(bytes);
+  if (!inspected.ok && inspected.problem === 'unknown_type') return { field, rule: 'image_content' };
+  if (declared && inspected.type !== declared) return { field, rule: 'image_content' };
+  if (inspected.ok) return inspected.type;
+  if (inspected.problem === 'malformed') {
+    return {
+      field,
+      rule: 'image_malformed',
+      params: { format: formats[inspected.type], detail: inspected.detail },
+    };
+  }
+  return {
+    field,
+    rule: 'image_dimensions',
+    params: {
+      width: String(inspected.width),
+      height: String(inspected.height),
+      megapixels: String(maxImagePixels / 1_000_000),
+      side: String(maxImageSide),
+    },
+  };
 }
 
 /** The content type of a stored object name, or undefined when the name is not one cobro makes. */
@@ -50,7 +78,8 @@ export function parseImageInput(value: string, field: string): ImageInput | Prob
     if (Math.floor((base64.length * 3) / 4) - 2 > maxImageBytes) return { field, rule: 'image_too_large' };
     const bytes = Buffer.from(base64, 'base64');
     if (bytes.length > maxImageBytes) return { field, rule: 'image_too_large' };
-    if (sniffImage(bytes) !== declared) return { field, rule: 'image_content' };
+    const checked = checkImage(bytes, field, declared);
+    if (typeof checked !== 'string') return checked;
     const name = `${createHash('sha256').update(bytes).digest('hex')}.${extensions[declared]}`;
     return { kind: 'data', bytes, type: declared, name };
   }
@@ -84,8 +113,9 @@ export function storedImageOf(input: ImageInput): StoredImage {
 }
 
 /**
- * A file uploaded in a multipart form (`{ bytes }`), as an image to store: JPEG or PNG by its
- * content, at most `maxBytes`; an InvalidInput (400) naming `field` otherwise.
+ * A file uploaded in a multipart form (`{ bytes }`), as an image to store: a whole JPEG or PNG by its
+ * content, within the pixel limits, at most `limit.bytes`; an InvalidInput (400) naming `field`
+ * otherwise.
  */
 export function uploadedImage(
   value: unknown,
@@ -99,8 +129,8 @@ export function uploadedImage(
   if (bytes.length > limit.bytes) {
     throw new InvalidInput([{ field, rule: 'file_too_large', params: { limit: limit.label } }]);
   }
-  const type = sniffImage(bytes);
-  if (!type) throw new InvalidInput([{ field, rule: 'image_content' }]);
+  const type = checkImage(bytes, field);
+  if (typeof type !== 'string') throw new InvalidInput([type]);
   return {
     kind: 'data',
     bytes,

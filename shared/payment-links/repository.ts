@@ -8,13 +8,14 @@ import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { linkPageCloseWrite, linkPageDelete } from '../checkout/repository.ts';
 import type { Scope } from '../core/account.ts';
 import type { PageRequest } from '../core/pagination.ts';
+import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate } from '../db/lists.ts';
-import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
+import { type TransactItem, transactWrite } from '../db/transact.ts';
 import type { LinkLog, PaymentLink } from './link.ts';
 
 export const linkEntity = defineEntity<PaymentLink>('payment_link', (link) => ({

@@ -20,6 +20,7 @@ import { InvalidInput, isEmail, validate } from '../core/validation.ts';
 import { type Customer, newCustomer } from '../customers/customer.ts';
 import { createCustomer, customerIdByEmail, findCustomer } from '../customers/repository.ts';
 import type { Deps } from '../db/deps.ts';
+import { lostRace, retryOptimistic } from '../db/optimistic.ts';
 import type { Product } from '../products/product.ts';
 import { getProductForLink } from '../products/repository.ts';
 import {
@@ -120,29 +121,28 @@ async function resolveCustomers(deps: Deps, scope: Scope, refs: CustomerRef[]): 
 }
 
 /** The customer with this e-mail (D10: reused), or a new one; two requests racing make one. */
-async function customerForEmail(
+function customerForEmail(
   deps: Deps,
   scope: Scope,
   want: { first_name: string; last_name: string; email: string },
 ): Promise<LinkCustomer> {
-  for (let attempt = 1; ; attempt++) {
-    const existing = await customerIdByEmail(deps, scope, want.email);
-    if (existing) {
-      const customer = await findCustomer(deps, scope, existing);
-      if (customer) return { id: customer.id, name: fullName(customer), email: customer.email };
-    }
-    const customer = newCustomer(
-      { ...want, phone: null, country: null, metadata: null },
-      { developerId: scope.developerId, mode: scope.mode, now: deps.clock() },
-    );
-    try {
+  return retryOptimistic(
+    async () => {
+      const existing = await customerIdByEmail(deps, scope, want.email);
+      if (existing) {
+        const customer = await findCustomer(deps, scope, existing);
+        if (customer) return { id: customer.id, name: fullName(customer), email: customer.email };
+      }
+      const customer = newCustomer(
+        { ...want, phone: null, country: null, metadata: null },
+        { developerId: scope.developerId, mode: scope.mode, now: deps.clock() },
+      );
       await createCustomer(deps, customer);
       return { id: customer.id, name: fullName(customer), email: customer.email };
-    } catch (error) {
-      // Taken by another request meanwhile: read it again (the e-mail is the customer's now).
-      if (!(error instanceof HttpError) || error.status !== 400 || attempt >= 3) throw error;
-    }
-  }
+    },
+    // Taken by another request meanwhile (createCustomer's 400): read it again, it is the customer.
+    { tries: 3, lost: (error) => error instanceof HttpError && error.status === 400 },
+  );
 }
 
 export type CreatedLinks =
@@ -306,7 +306,7 @@ export async function updateLink(
     input.product ? getProductForLink(deps, scope, input.product.toLowerCase()) : undefined,
     input.customer ? findCustomer(deps, scope, input.customer.toLowerCase()) : undefined,
   ]);
-  for (let attempt = 1; ; attempt++) {
+  return retryOptimistic(async () => {
     const [before, [product, customer]] = await Promise.all([getLink(deps, scope, id.toLowerCase()), named]);
     if (!before) throw absent();
     if (before.status === 'paid') throw new NotAcceptable('payment_link_paid');
@@ -320,34 +320,29 @@ export async function updateLink(
         ? 'close'
         : 'keep';
     try {
-      if (
-        await saveLink(
-          deps,
-          before,
-          after,
-          [linkPageWrite(deps.table, after.token, now, change, after.customer_email)],
-          0,
-        )
-      ) {
-        return linkListItem(after, pageUrl(deps.baseUrl, after.token));
-      }
+      const saved = await saveLink(
+        deps,
+        before,
+        after,
+        [linkPageWrite(deps.table, after.token, now, change, after.customer_email)],
+        0,
+      );
+      return saved ? linkListItem(after, pageUrl(deps.baseUrl, after.token)) : lostRace;
     } catch (error) {
       if (error instanceof PageBusy) throw new Conflict('payment_link_busy');
       throw error;
     }
-    if (attempt >= 5) throw new Conflict('payment_link_busy');
-  }
+  });
 }
 
 /**
  * DELETE /v1/payment-links/{id}/: the link and its page go (its charges stay). It answers even while
  * a payment of its page is under way (D15): that payment, if approved, is recorded and refunded.
  */
-export async function deleteLink(deps: Deps, scope: Scope, id: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+export function deleteLink(deps: Deps, scope: Scope, id: string): Promise<void> {
+  return retryOptimistic(async () => {
     const link = await getLink(deps, scope, id.toLowerCase());
     if (!link) throw absent();
-    if (await removeLink(deps, scope, link, deps.clock())) return;
-    if (attempt >= 5) throw new Conflict('payment_link_busy');
-  }
+    return (await removeLink(deps, scope, link, deps.clock())) ? undefined : lostRace;
+  });
 }

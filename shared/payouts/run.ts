@@ -24,10 +24,11 @@ import {
 import { derivedId } from '../core/ids.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
+import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { queryEach } from '../db/items.ts';
 import { keys, payoutShards } from '../db/keys.ts';
-import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
+import { type TransactItem, transactWrite } from '../db/transact.ts';
 
 export type PayoutDeps = Deps & { acquirer: Acquirer };
 

@@ -8,6 +8,7 @@ import type { Account } from '../accounts/repository.ts';
 import type { Scope } from '../core/account.ts';
 import { BadRequest, NotFound } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
+import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getItems } from '../db/get-items.ts';
@@ -22,8 +23,8 @@ import {
   pageOfMatches,
   recordsByKeys,
 } from '../db/lists.ts';
+import { retryOptimistic } from '../db/optimistic.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
-import { conditionFailedAt } from '../db/transact.ts';
 import { type EventDetail, eventWrite } from '../events/event.ts';
 import { hasFilters, matchesFilters, type PlanFilters, type PlanListQuery } from './list-query.ts';
 import type { Plan, PlanChanges } from './plan.ts';
@@ -163,10 +164,12 @@ export function listPlans(
  * moves its index entries in the same transaction, on the condition that the name is still the
  * one read; if another update changed it meanwhile, the plan is read again and the change retried.
  */
-export async function updatePlan(deps: Deps, read: Plan, changes: PlanChanges, now: Date): Promise<Plan> {
+export function updatePlan(deps: Deps, read: Plan, changes: PlanChanges, now: Date): Promise<Plan> {
   const scope = { developerId: read.developer_id, mode: read.mode };
-  let plan: Plan | undefined = read;
-  for (let attempt = 1; plan; attempt++) {
+  return retryOptimistic(async (tryNumber) => {
+    // The first try writes on the plan the caller read; a retry reads it again (gone: 404).
+    const plan = tryNumber === 1 ? read : await getPlan(deps, scope, read.id);
+    if (!plan) throw notFound();
     const fields: Record<string, unknown> = { ...changes, updated_at: now.toISOString() };
     if (changes.name !== undefined) fields.name_search = changes.name.toLowerCase();
     const entries = Object.entries(fields);
@@ -187,19 +190,13 @@ export async function updatePlan(deps: Deps, read: Plan, changes: PlanChanges, n
         },
       },
     };
-    try {
-      await writeWithIndex(
-        deps,
-        [update],
-        renamed ? nameIndexWrites(deps, plan, [plan.name], [changes.name as string]) : [],
-      );
-      return { ...plan, ...(fields as Partial<Plan>) };
-    } catch (error) {
-      if (!conditionFailedAt(error).includes(0) || attempt === 10) throw error;
-      plan = await getPlan(deps, scope, plan.id);
-    }
-  }
-  throw notFound();
+    await writeWithIndex(
+      deps,
+      [update],
+      renamed ? nameIndexWrites(deps, plan, [plan.name], [changes.name as string]) : [],
+    );
+    return { ...plan, ...(fields as Partial<Plan>) };
+  });
 }
 
 /**

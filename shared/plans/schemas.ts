@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { booleanField, integerField, textField } from '../core/validation.ts';
+import { imageRule } from '../media/images.ts';
 
 export const planLimits = {
   name: 50,
@@ -34,7 +35,7 @@ const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode 
 
 const image = v.pipe(
   v.string('image'),
-  v.description('A data URI of a JPEG or PNG (base64, 10 MB at most) or an http(s) image URL.'),
+  v.description(`A data URI of a JPEG or PNG (base64, 10 MB at most; ${imageRule}) or an http(s) image URL.`),
 );
 
 export const CreatePlanSchema = v.strictObject({

@@ -19,8 +19,9 @@ import {
   pageOfMatches,
   recordsByKeys,
 } from '../db/lists.ts';
+import { retryOptimistic } from '../db/optimistic.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
-import { conditionFailedAt, type TransactItem } from '../db/transact.ts';
+import type { TransactItem } from '../db/transact.ts';
 import { matchesFilters, type Product, searchTextsOf } from './product.ts';
 import type { ProductFilters, ProductListQuery } from './schemas.ts';
 
@@ -85,13 +86,13 @@ export function getProductForLink(deps: Deps, scope: Scope, id: string): Promise
  * index entries (and, when it deactivates the product, its uncounting), on the condition that the
  * product is still active at the version read; a concurrent change makes it read again.
  */
-export async function changeProduct(
+export function changeProduct(
   deps: Deps,
   scope: Scope,
   id: string,
   change: (read: Product) => Product,
 ): Promise<Product> {
-  for (let attempt = 1; attempt <= 10; attempt++) {
+  return retryOptimistic(async () => {
     const read = await getProduct(deps, scope, id);
     const next = change(read);
     const put: TransactItem = {
@@ -103,18 +104,13 @@ export async function changeProduct(
       },
     };
     const uncount = next.active ? [] : [productCountUpdate(deps, scope, -1, next.updated_at)];
-    try {
-      await writeWithIndex(
-        deps,
-        [put, ...uncount],
-        productIndexWrites(deps, read, read, next.active ? next : undefined),
-      );
-      return next;
-    } catch (error) {
-      if (!conditionFailedAt(error).includes(0)) throw error;
-    }
-  }
-  throw new Error('product changed by other requests 10 times in a row');
+    await writeWithIndex(
+      deps,
+      [put, ...uncount],
+      productIndexWrites(deps, read, read, next.active ? next : undefined),
+    );
+    return next;
+  });
 }
 
 /** Deactivates the product: out of the list, the count and the index; the item stays. */

@@ -13,6 +13,7 @@ import {
   scaledDecimalQuery,
   textField,
 } from '../core/validation.ts';
+import { imageRule } from '../media/images.ts';
 
 export const productLimits = {
   name: 50,
@@ -90,7 +91,10 @@ export const UpdateProductSchema = v.strictObject({
 });
 export type UpdateProductInput = v.InferOutput<typeof UpdateProductSchema>;
 
-const file = v.pipe(v.string(), v.description('A JPEG or PNG file (10 MB at most), checked by content.'));
+const file = v.pipe(
+  v.string(),
+  v.description(`A JPEG or PNG file (10 MB at most), checked by content: ${imageRule}.`),
+);
 
 /** The bodies as the OpenAPI document shows them, files included. */
 export const CreateProductDocument = v.strictObject({

@@ -13,11 +13,12 @@ import type { Charge } from '../charges/charge.ts';
 import { getCharge } from '../charges/repository.ts';
 import type { Scope } from '../core/account.ts';
 import { isBareId } from '../core/ids.ts';
+import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryRecords } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
+import { type TransactItem, transactWrite } from '../db/transact.ts';
 import { type EventDetail, eventWrite } from '../events/event.ts';
 import type { Refund } from './refund.ts';
 

@@ -30,6 +30,7 @@ import type { Scope } from '../core/account.ts';
 import { BadRequest, HttpError } from '../core/errors.ts';
 import { logger } from '../core/log.ts';
 import type { Deps } from '../db/deps.ts';
+import { lostRace, retryOptimistic } from '../db/optimistic.ts';
 import { refundCreated } from './events.ts';
 import { type CreateRefundInput, newRefundId, type Refund, refundAmount, refundView } from './refund.ts';
 import { ChargeChanged, getRefund, recordRefund, recordRefundFailure, reserveRefund } from './repository.ts';
@@ -37,8 +38,8 @@ import { automaticRefundReasons, type RefundReason } from './schemas.ts';
 
 export type RefundDeps = Deps & { acquirer: Acquirer };
 
-/** Attempts before a busy charge gives up (each one re-reads the charge another refund changed). */
-const attempts = 25;
+/** Tries before a busy charge answers 409 (each one decides again on the charge another refund changed). */
+const reserveTries = 25;
 
 /** The attempt that refunds `amount` of `charge` for `reason`. */
 export function refundAttempt(
@@ -218,37 +219,43 @@ export async function refundCharge(
   }
   if (!found) throw new BadRequest('refund_charge_absent');
   let charge = found;
-  for (let round = 1; ; round++) {
-    const now = deps.clock();
-    const amount = refundAmount(input, charge);
-    const fresh = refundAttempt(id, charge, amount, input.reason, now);
-    const attempt =
-      resumed.kind === 'again'
-        ? restarted(resumed.attempt, now, { subject: fresh.subject, amount, currency: charge.currency })
-        : fresh;
-    const write =
-      resumed.kind === 'again'
-        ? restartWrite(deps.table, resumed.attempt, attempt)
-        : attemptPut(deps.table, attempt);
-    try {
-      await reserveRefund(deps, charge, amount, write, now);
-    } catch (error) {
-      if (error instanceof ChargeChanged && error.charge && round < attempts) {
-        charge = error.charge;
-        continue;
+  const attempt = await retryOptimistic(
+    async () => {
+      const now = deps.clock();
+      const amount = refundAmount(input, charge);
+      const fresh = refundAttempt(id, charge, amount, input.reason, now);
+      const next =
+        resumed.kind === 'again'
+          ? restarted(resumed.attempt, now, { subject: fresh.subject, amount, currency: charge.currency })
+          : fresh;
+      const write =
+        resumed.kind === 'again'
+          ? restartWrite(deps.table, resumed.attempt, next)
+          : attemptPut(deps.table, next);
+      try {
+        await reserveRefund(deps, charge, amount, write, now);
+        return next;
+      } catch (error) {
+        // Another refund or a payout changed the charge: decide again on the charge as it is now.
+        if (error instanceof ChargeChanged && error.charge) {
+          charge = error.charge;
+          return lostRace;
+        }
+        // Another retry with this key started it first.
+        if (error instanceof AttemptTaken) throw new HttpError(409, 'idempotency_in_progress');
+        throw error;
       }
-      // Another retry with this key started it first.
-      if (error instanceof AttemptTaken) throw new HttpError(409, 'idempotency_in_progress');
-      throw error;
-    }
-    let refund: Refund | undefined;
-    try {
-      refund = await refundAtAcquirer(deps, attempt);
-    } catch (error) {
-      if (error instanceof AcquirerUnavailable) throw new HttpError(504, 'acquirer_unconfirmed_refund');
-      throw error;
-    }
-    if (!refund) throw new HttpError(502, 'acquirer_refused_refund');
-    return refund;
+    },
+    // The failed condition hands back the charge as it is, so the next try needs no wait.
+    { tries: reserveTries, maxWaitMs: 0, lost: () => false },
+  );
+  let refund: Refund | undefined;
+  try {
+    refund = await refundAtAcquirer(deps, attempt);
+  } catch (error) {
+    if (error instanceof AcquirerUnavailable) throw new HttpError(504, 'acquirer_unconfirmed_refund');
+    throw error;
   }
+  if (!refund) throw new HttpError(502, 'acquirer_refused_refund');
+  return refund;
 }

@@ -27,9 +27,11 @@ import {
 import { newCharge, refundedAtOnce } from '../charges/charge.ts';
 import { chargeWrites } from '../charges/repository.ts';
 import { derivedId } from '../core/ids.ts';
+import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { stepEveryDue } from '../db/due.ts';
-import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
+import { retryOptimistic } from '../db/optimistic.ts';
+import { type TransactItem, transactWrite } from '../db/transact.ts';
 import { eventWrite } from '../events/event.ts';
 import { refundAtOnce, refundAttempt } from '../refunds/service.ts';
 import { subscriptionCanceled, subscriptionPaymentFailed, subscriptionRenewed } from './events.ts';
@@ -116,79 +118,80 @@ export async function settleRenewal(
   now: Date,
 ): Promise<StepOutcome> {
   const { subscription_id: id, period } = attempt.subject;
-  for (let round = 1; round <= 5; round++) {
-    const subscription = await getSubscription(deps, scopeOf(attempt), id);
-    const applies =
-      subscription !== undefined &&
-      subscription.status !== 'canceled' &&
-      subscription.status !== 'pending' &&
-      subscription.paid_through + 1 === period;
-    try {
-      if (result.status === 'approved') {
-        const charge = newCharge({
-          id: derivedId('ch', ['renewal', attempt.acquirer_key]),
-          developerId: attempt.developer_id ?? 0,
-          mode: attempt.mode ?? 'test',
-          source: 'subscription',
-          paymentId: null,
-          subscriptionId: id,
-          attemptId: attempt.id,
-          customerId: subscription?.customer_id ?? null,
-          amount: attempt.amount ?? 0,
-          currency: attempt.currency ?? '',
-          description: subscription?.plan.name ?? null,
-          statementDescription: subscription?.statement_descriptor ?? '',
-          card: result.card,
-          acquirerReference: result.acquirerReference,
-          now,
-        });
-        const finish = finishWrite(
-          deps.table,
-          attempt,
-          'succeeded',
-          { reference: result.acquirerReference, charge_id: charge.id },
-          now,
-        );
-        if (!applies || !subscription) {
-          // D15: never discarded. Recorded, and refunded in full at once.
-          const refund = refundAttempt(newAttemptId(), charge, charge.amount, 'subscription_canceled', now);
+  return retryOptimistic(
+    async () => {
+      const subscription = await getSubscription(deps, scopeOf(attempt), id);
+      const applies =
+        subscription !== undefined &&
+        subscription.status !== 'canceled' &&
+        subscription.status !== 'pending' &&
+        subscription.paid_through + 1 === period;
+      try {
+        if (result.status === 'approved') {
+          const charge = newCharge({
+            id: derivedId('ch', ['renewal', attempt.acquirer_key]),
+            developerId: attempt.developer_id ?? 0,
+            mode: attempt.mode ?? 'test',
+            source: 'subscription',
+            paymentId: null,
+            subscriptionId: id,
+            attemptId: attempt.id,
+            customerId: subscription?.customer_id ?? null,
+            amount: attempt.amount ?? 0,
+            currency: attempt.currency ?? '',
+            description: subscription?.plan.name ?? null,
+            statementDescription: subscription?.statement_descriptor ?? '',
+            card: result.card,
+            acquirerReference: result.acquirerReference,
+            now,
+          });
+          const finish = finishWrite(
+            deps.table,
+            attempt,
+            'succeeded',
+            { reference: result.acquirerReference, charge_id: charge.id },
+            now,
+          );
+          if (!applies || !subscription) {
+            // D15: never discarded. Recorded, and refunded in full at once.
+            const refund = refundAttempt(newAttemptId(), charge, charge.amount, 'subscription_canceled', now);
+            await transactWrite(deps, [
+              finish,
+              ...chargeWrites(deps.table, refundedAtOnce(charge), now),
+              attemptPut(deps.table, refund),
+            ]);
+            await refundAtOnce(deps, refund);
+            return 'refunded';
+          }
+          const after = afterApproval(subscription, period, now);
+          const event = subscriptionRenewed.of(
+            { developerId: subscription.developer_id, test: subscription.mode === 'test' },
+            { object: subscriptionView(after), charge_id: charge.id, period },
+            now,
+          );
           await transactWrite(deps, [
             finish,
-            ...chargeWrites(deps.table, refundedAtOnce(charge), now),
-            attemptPut(deps.table, refund),
+            ...subscriptionWrites(deps.table, subscription, after),
+            ...chargeWrites(deps.table, charge, now),
+            eventWrite(deps.table, event),
           ]);
-          await refundAtOnce(deps, refund);
-          return 'refunded';
+          return 'renewed';
         }
-        const after = afterApproval(subscription, period, now);
-        const event = subscriptionRenewed.of(
-          { developerId: subscription.developer_id, test: subscription.mode === 'test' },
-          { object: subscriptionView(after), charge_id: charge.id, period },
-          now,
-        );
-        await transactWrite(deps, [
-          finish,
-          ...subscriptionWrites(deps.table, subscription, after),
-          ...chargeWrites(deps.table, charge, now),
-          eventWrite(deps.table, event),
-        ]);
-        return 'renewed';
+        const reason = result.declineReason;
+        const finish = finishWrite(deps.table, attempt, 'declined', { decline_reason: reason }, now);
+        if (!applies || !subscription) {
+          await transactWrite(deps, [finish]);
+          return 'not_due';
+        }
+        return await recordDecline(deps, subscription, finish, reason, now);
+      } catch (error) {
+        if (conditionFailedAt(error).includes(0)) return 'raced'; // the attempt was recorded by another writer first
+        throw error;
       }
-      const reason = result.declineReason;
-      const finish = finishWrite(deps.table, attempt, 'declined', { decline_reason: reason }, now);
-      if (!applies || !subscription) {
-        await transactWrite(deps, [finish]);
-        return 'not_due';
-      }
-      return await recordDecline(deps, subscription, finish, reason, now);
-    } catch (error) {
-      const failed = conditionFailedAt(error);
-      if (failed.includes(0)) return 'raced'; // the attempt was recorded by another writer first
-      if (failed.length && round < 5) continue; // the subscription changed since it was read
-      throw error;
-    }
-  }
-  throw new Error(`renewal attempt ${attempt.id} met a changed subscription five times running`);
+    },
+    // Any other condition: the subscription changed since it was read; read it again.
+    { tries: 5, lost: (error) => conditionFailedAt(error).length > 0 },
+  );
 }
 
 /** A declined renewal: past due with its next retry, or, after the last, canceled (D14). */

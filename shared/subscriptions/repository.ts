@@ -6,12 +6,13 @@
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
+import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
-import { conditionFailedAt, type TransactItem, transactWrite } from '../db/transact.ts';
+import { type TransactItem, transactWrite } from '../db/transact.ts';
 import type { Subscription } from './subscription.ts';
 
 export const subscriptionEntity = defineEntity<Subscription>('subscription', (subscription) => ({

@@ -16,6 +16,7 @@ import { findCustomer } from '../customers/repository.ts';
 import { putAll } from '../db/batch.ts';
 import type { Deps } from '../db/deps.ts';
 import { keys } from '../db/keys.ts';
+import { lostRace, retryOptimistic } from '../db/optimistic.ts';
 import { eventWrite, internalEventWrite } from '../events/event.ts';
 import { checkReturnUrl } from '../payments/payment.ts';
 import { getPlan } from '../plans/repository.ts';
@@ -176,7 +177,7 @@ export async function cancelSubscription(
   id: string,
   reason: (typeof cancelReasons)[number],
 ): Promise<Subscription> {
-  for (let attempt = 1; ; attempt++) {
+  return retryOptimistic(async () => {
     const before = await subscriptionOf(deps, scope, id);
     if (before.status === 'canceled') throw new Conflict('subscription_already_canceled');
     const now = deps.clock();
@@ -215,9 +216,8 @@ export async function cancelSubscription(
         : []),
     ];
     const saved = await saveSubscription(deps, before, after, [eventWrite(deps.table, event)], optional);
-    if (saved) return after;
-    if (attempt >= 5) throw new Conflict('subscription_already_canceled');
-  }
+    return saved ? after : lostRace;
+  });
 }
 
 /**

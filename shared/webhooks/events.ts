@@ -5,8 +5,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { Scope } from '../core/account.ts';
-import { BadRequest, Conflict, NotFound } from '../core/errors.ts';
+import { BadRequest, Conflict, NotFound, TooManyRequests } from '../core/errors.ts';
 import { randomToken } from '../core/ids.ts';
+import type { MessageId } from '../core/messages.ts';
 import {
   assertPageExists,
   linkedPage,
@@ -18,6 +19,7 @@ import { queryParameter } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import { queryEach } from '../db/items.ts';
 import { keys } from '../db/keys.ts';
+import { giveBackToWindow, takeFromWindow } from '../db/window.ts';
 import { type EventDetail, eventRetentionDays } from '../events/event.ts';
 import { type WebhookBody, webhookBody } from '../events/webhook-body.ts';
 import { subscribes, type WebhookEndpoint } from './endpoint.ts';
@@ -125,8 +127,50 @@ export async function listEvents(
 export const handOverGraceMs = 60_000;
 
 /**
+ * How often events may be sent again: each redelivery fans out to up to 16 endpoints, so an
+ * unbounded loop of them would flood every receiver. An hour's window starts at the first
+ * redelivery it counts. Failed deliveries need none of this: they are retried on their own.
+ */
+export const redeliveryLimits = {
+  /** Redeliveries of one event in a window. */
+  perEvent: 5,
+  /** Redeliveries of an account's events in one mode in a window. */
+  perAccount: 100,
+  windowMs: 3_600_000,
+} as const;
+
+/**
+ * Counts a redelivery against its event's limit, then its account's (in the table: every Lambda
+ * counts on the same items); a 429 with Retry-After past either. An event refused leaves the
+ * account's count alone, and an account refused gives the event its use back.
+ */
+async function countRedelivery(deps: Deps, scope: Scope, eventId: string, now: Date): Promise<void> {
+  const counter = (counted: string | undefined, limit: number) => ({
+    key: keys.redeliveryCounter(scope.developerId, scope.mode, counted),
+    entity: 'redelivery_counter',
+    owner: { developer_id: scope.developerId, mode: scope.mode },
+    limit,
+    windowMs: redeliveryLimits.windowMs,
+  });
+  const refused = (message: MessageId, limit: number, retryAfterSeconds: number) =>
+    new TooManyRequests(message, retryAfterSeconds, {
+      params: { limit: String(limit), seconds: String(retryAfterSeconds) },
+    });
+  const ofEvent = counter(eventId, redeliveryLimits.perEvent);
+  const event = await takeFromWindow(deps, ofEvent, now);
+  if (!event.taken) throw refused('redelivery_limit_event', ofEvent.limit, event.retryAfterSeconds);
+  const ofAccount = counter(undefined, redeliveryLimits.perAccount);
+  const account = await takeFromWindow(deps, ofAccount, now);
+  if (!account.taken) {
+    await giveBackToWindow(deps, ofEvent.key, event.windowEndMs);
+    throw refused('redelivery_limit_account', ofAccount.limit, account.retryAfterSeconds);
+  }
+}
+
+/**
  * POST /v1/events/{id}/redeliver/: a new round of tasks for the event, to the endpoint named or to
- * every enabled endpoint of the account and mode that takes its type. Answers how many.
+ * every enabled endpoint of the account and mode that takes its type, within `redeliveryLimits`
+ * (429 past them). Answers how many.
  */
 export async function redeliverEvent(
   deps: Deps,
@@ -149,6 +193,9 @@ export async function redeliverEvent(
     );
   }
   const now = deps.clock();
+  // Counted once the request is known good (the event and the endpoint named exist), before any
+  // task is made: a refused redelivery sends nothing.
+  await countRedelivery(deps, scope, event.id, now);
   const round = `r${now.getTime().toString(36)}${randomToken(6)}`;
   await Promise.all(
     targets.map((endpoint) =>

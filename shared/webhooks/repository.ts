@@ -8,12 +8,14 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
 import { BadRequest, NotFound } from '../core/errors.ts';
 import type { PageRequest } from '../core/pagination.ts';
+import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
 import { dueShards, keys } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate } from '../db/lists.ts';
-import { conditionFailedAt, transactWrite } from '../db/transact.ts';
+import { retryOptimistic } from '../db/optimistic.ts';
+import { transactWrite } from '../db/transact.ts';
 import { maxEndpoints, type WebhookEndpoint } from './endpoint.ts';
 
 /** How long tasks, attempts and dead letters are kept (DynamoDB TTL): as long as events. */
@@ -89,15 +91,16 @@ export async function getEndpoint(deps: Deps, scope: Scope, id: string): Promise
 
 /**
  * Applies `change` to the endpoint as stored, conditioned on the version read: a concurrent
- * change makes it read again and re-apply, so no update is lost.
+ * change makes it read again and re-apply (db/optimistic.ts), so no update is lost; 409 when
+ * others keep winning.
  */
-export async function changeEndpoint(
+export function changeEndpoint(
   deps: Deps,
   scope: Scope,
   id: string,
   change: (endpoint: WebhookEndpoint) => Partial<WebhookEndpoint>,
 ): Promise<WebhookEndpoint> {
-  for (let attempt = 1; ; attempt++) {
+  return retryOptimistic(async () => {
     const current = await getEndpoint(deps, scope, id);
     const next: WebhookEndpoint = {
       ...current,
@@ -105,20 +108,16 @@ export async function changeEndpoint(
       version: current.version + 1,
       updated_at: deps.clock().toISOString(),
     };
-    try {
-      await deps.db.send(
-        new PutCommand({
-          TableName: deps.table,
-          Item: endpointEntity.item(next),
-          ConditionExpression: 'version = :read',
-          ExpressionAttributeValues: { ':read': current.version },
-        }),
-      );
-      return next;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException) || attempt >= 5) throw error;
-    }
-  }
+    await deps.db.send(
+      new PutCommand({
+        TableName: deps.table,
+        Item: endpointEntity.item(next),
+        ConditionExpression: 'version = :read',
+        ExpressionAttributeValues: { ':read': current.version },
+      }),
+    );
+    return next;
+  });
 }
 
 /** Removes an endpoint (its tasks and attempts expire with the TTL); 404 if it is not there. */

@@ -14,7 +14,7 @@ import {
   RotatedSecretSchema,
   updateEndpointSchema,
 } from './endpoint.ts';
-import { EventListQuerySchema, EventViewSchema } from './events.ts';
+import { EventListQuerySchema, EventViewSchema, redeliveryLimits } from './events.ts';
 
 const endpointNotFound = {
   404: { description: 'No such endpoint in this account and mode', body: 'MessageEnvelope' },
@@ -152,6 +152,11 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
         body: 'MessageEnvelope',
       },
       409: { description: 'The endpoint named is disabled', body: 'MessageEnvelope' },
+      429: {
+        description: `Sent again too often: at most ${redeliveryLimits.perEvent} redeliveries of an event, and ${redeliveryLimits.perAccount} of an account's events in each mode, an hour (each hour counted from its first redelivery). Nothing is sent.`,
+        body: 'MessageEnvelope',
+        headers: { 'Retry-After': 'Seconds until the event (or account) may be sent again' },
+      },
     },
   },
 ];

@@ -29,6 +29,7 @@ import {
   testCards,
 } from '../support/checkout.ts';
 import { hostileRequest } from '../support/hostile.ts';
+import { jpeg } from '../support/images.ts';
 import { api, apiKey, apiUrl, clientCredentials, newAccount, type TestAccount } from '../support/stack.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read at arbitrary paths
@@ -110,6 +111,12 @@ describe('GET /openapi.json', () => {
     expect(createPlan.responses['409']).toBeDefined();
     expect(createPlan.requestBody.content['application/json'].schema.required).toEqual(
       expect.arrayContaining(['name', 'currency', 'amount', 'interval', 'interval_count']),
+    );
+    const redeliver = doc.paths['/v1/events/{id}/redeliver/'].post;
+    expect(redeliver.responses['429'].description).toContain('at most 5 redeliveries of an event');
+    expect(redeliver.responses['429'].headers['Retry-After']).toBeDefined();
+    expect(doc.paths['/v1/webhook-endpoints/{id}/'].put.responses['409'].description).toContain(
+      'at the same time',
     );
     expect(Object.keys(doc.paths['/v1/payments/'].post.responses)).toContain('202');
     const legacy = doc.paths['/v1/charges/simple/create/'].post;
@@ -319,10 +326,7 @@ describe('every route answers as the document says', () => {
   });
 
   it('plans, and the stored image a plan shows', async () => {
-    const jpeg = Buffer.from([
-      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00,
-      0x01, 0x00, 0x00, 0xff, 0xd9,
-    ]);
+    const photo = jpeg();
     const created = await api('POST', '/v1/plans/', {
       auth,
       body: {
@@ -331,7 +335,7 @@ describe('every route answers as the document says', () => {
         amount: '10.00',
         interval: 'month',
         interval_count: 1,
-        image: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+        image: `data:image/jpeg;base64,${photo.toString('base64')}`,
       },
     });
     expectAnswer('POST', '/v1/plans/', created);

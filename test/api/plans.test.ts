@@ -4,12 +4,12 @@
  * Idempotency-Key (D5, D9, D10, D12).
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { updateProfile } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { expect400, expectEnvelope, expectMessage, expectReplayed } from '../support/answers.ts';
 import { hostileRequest } from '../support/hostile.ts';
+import { jpeg, png } from '../support/images.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
 import { concurrently, statusCounts } from '../support/race.ts';
 import { isoTime } from '../support/shapes.ts';
@@ -94,36 +94,11 @@ const keysOf = (response: { json: Record<string, unknown> }) =>
 const namesOf = (response: { json: Record<string, unknown> }) =>
   (response.json.results as { information: { name: string } }[]).map((plan) => plan.information.name);
 
-/** A 1×1 RGB PNG, valid to the last CRC. */
-function tinyPng(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const typed = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0); // width
-  header.writeUInt32BE(1, 4); // height
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.from([0, 0x12, 0x34, 0x56]))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+/** A 1×1 RGB PNG, whole to its last CRC: the same bytes at every call. */
+const tinyPng = () => png({ seed: 'plan image' });
 
-/** A minimal JFIF-headed JPEG: SOI, APP0, EOI. */
-function tinyJpeg(): Buffer {
-  return Buffer.from([
-    0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00,
-    0x01, 0x00, 0x00, 0xff, 0xd9,
-  ]);
-}
+/** A 1×1 JPEG, whole from SOI to EOI. */
+const tinyJpeg = () => jpeg();
 
 const dataUri = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
 
