@@ -7,6 +7,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Mode, RequestAccount } from '../core/account.ts';
 import { type Lang, negotiateLang } from '../core/messages.ts';
+import { paramsOf, queryOf } from './event-maps.ts';
 import { headerOf } from './headers.ts';
 import { errorBoundary, type ParsedEvent, requestParsing } from './middlewares.ts';
 import { type ApiAnswer, respond } from './render.ts';
@@ -47,8 +48,8 @@ export function toRequest(event: APIGatewayProxyEvent): ApiRequest {
   return {
     event,
     body: parsed?.body,
-    query: event.queryStringParameters ?? {},
-    params: event.pathParameters ?? {},
+    query: queryOf(event),
+    params: paramsOf(event),
     lang: parsed?.lang ?? negotiateLang(header(event, 'accept-language')),
     requestId: event.requestContext.requestId,
   };
