@@ -362,9 +362,14 @@ export function jsonTextRuleOf(value: unknown): Rule | undefined {
 /** Longest e-mail address (RFC 5321's path limit); a longer one is no address. */
 export const maxEmailLength = 254;
 
-/** An e-mail address as cobro takes one: something@domain.tld, without spaces, 254 characters at most. */
+/**
+ * An e-mail address as cobro takes one: something@domain.tld, one line of clean text without
+ * spaces, 254 characters at most.
+ */
 export const isEmail = (value: string) =>
-  value.length <= maxEmailLength && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+  value.length <= maxEmailLength &&
+  textRuleOf(value, 'one') === undefined &&
+  /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
 /** A query value of digits only, as a safe integer (a count, a stock level). */
 export const digitsQuery = () =>

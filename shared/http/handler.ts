@@ -58,6 +58,8 @@ export function toRequest(event: APIGatewayProxyEvent): ApiRequest {
 export interface EndpointOptions {
   /** Parse the body before the handler runs. @default true */
   parseBody?: boolean;
+  /** The largest body the route takes, in bytes; 413 above it. @default maxBodyBytes (6 MB) */
+  maxBodyBytes?: number;
 }
 
 /** A middy handler: error boundary, request parsing, then `extra` middleware, then `fn`. */
@@ -68,7 +70,12 @@ export function build(
 ) {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(errorBoundary())
-    .use(requestParsing({ body: options.parseBody !== false }));
+    .use(
+      requestParsing({
+        body: options.parseBody !== false,
+        ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+      }),
+    );
   for (const middleware of extra) handler.use(middleware);
   return handler.handler(async (event) => respond(event, await fn(event)));
 }
