@@ -23,6 +23,8 @@ import { HttpError } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';
 import { formatAmount } from '../shared/core/money/amount.ts';
 import { findCurrency } from '../shared/core/money/currencies.ts';
+import { textRuleOf } from '../shared/core/validation.ts';
+import { isWebUrl } from '../shared/core/web-url.ts';
 import { makeDeps } from '../shared/db/deps.ts';
 import { publicBaseUrl } from '../shared/http/base-url.ts';
 import { reconcile } from '../shared/ledger/reconcile.ts';
@@ -89,12 +91,34 @@ commands:
 target: the local stack of this checkout (npm start), or --state-dir DIR for another one;
         with TABLE_NAME (and AWS_REGION) set, that deployed table instead.`;
 
+/** One line of clean text (shared/core/validation.ts), as every text an account shows is. */
+const oneLine = (name: string) =>
+  v.check(
+    (text: string) => textRuleOf(text, 'one') === undefined,
+    `${name}: one line of text, no control characters`,
+  );
+
+/** An http(s) URL as the API takes one (shared/core/web-url.ts); empty unsets it. */
+const webUrl = (name: string) =>
+  v.optional(
+    v.union(
+      [v.literal(''), v.pipe(v.string(), v.check(isWebUrl, `${name}: not an http(s) URL`))],
+      `${name}: not an http(s) URL`,
+    ),
+  );
+
 const profileFields = {
-  company_name: v.optional(v.pipe(v.string(), v.maxLength(100, 'company-name: at most 100 characters'))),
-  page: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('page: not a URL'))], 'page: not a URL')),
-  logo: v.optional(v.union([v.literal(''), v.pipe(v.string(), v.url('logo: not a URL'))], 'logo: not a URL')),
+  company_name: v.optional(
+    v.pipe(v.string(), oneLine('company-name'), v.maxLength(100, 'company-name: at most 100 characters')),
+  ),
+  page: webUrl('page'),
+  logo: webUrl('logo'),
   statement_descriptor: v.optional(
-    v.pipe(v.string(), v.maxLength(22, 'statement-descriptor: at most 22 characters (card networks limit)')),
+    v.pipe(
+      v.string(),
+      oneLine('statement-descriptor'),
+      v.maxLength(22, 'statement-descriptor: at most 22 characters (card networks limit)'),
+    ),
   ),
   language: v.optional(v.picklist(['en', 'es'], 'language: en or es')),
 };
@@ -109,6 +133,7 @@ export const CreateAccountSchema = v.object({
   name: v.pipe(
     v.string('name is required'),
     v.trim(),
+    oneLine('name'),
     v.minLength(1, 'name is required'),
     v.maxLength(100, 'name: at most 100 characters'),
   ),

@@ -3,13 +3,14 @@
  * ("Complete authentication" or "Fail authentication"). Passing pays and redirects like an
  * approval; failing re-renders the pay form with 402.
  */
-import { ChallengeFormSchema, formOf } from '../../shared/checkout/schemas.ts';
+import { ChallengeFormSchema, checkoutFormBytes, formOf } from '../../shared/checkout/schemas.ts';
 import { pageDeps, submitChallenge } from '../../shared/checkout/submit-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { sessionOwners } from '../../shared/ledger/owners.ts';
 
 const deps = pageDeps(sessionOwners);
 
-export const handler = publicEndpoint(({ params, body }) =>
-  submitChallenge(deps, params.token, formOf(ChallengeFormSchema, body)),
+export const handler = publicEndpoint(
+  ({ params, body }) => submitChallenge(deps, params.token, formOf(ChallengeFormSchema, body)),
+  { maxBodyBytes: checkoutFormBytes },
 );

@@ -1,11 +1,12 @@
 /** POST /checkout/{token}: the hosted checkout's pay form (D6); see shared/checkout/submit-http.ts. */
-import { formOf, PayFormSchema } from '../../shared/checkout/schemas.ts';
+import { checkoutFormBytes, formOf, PayFormSchema } from '../../shared/checkout/schemas.ts';
 import { pageDeps, submitPayForm } from '../../shared/checkout/submit-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { sessionOwners } from '../../shared/ledger/owners.ts';
 
 const deps = pageDeps(sessionOwners);
 
-export const handler = publicEndpoint(({ params, body }) =>
-  submitPayForm(deps, params.token ?? '', formOf(PayFormSchema, body)),
+export const handler = publicEndpoint(
+  ({ params, body }) => submitPayForm(deps, params.token ?? '', formOf(PayFormSchema, body)),
+  { maxBodyBytes: checkoutFormBytes },
 );

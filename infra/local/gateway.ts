@@ -59,33 +59,36 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** Headers as API Gateway passes them: original casing, last value wins, plus the multi-value form. */
-function append(map: Record<string, string[]>, name: string, value: string) {
-  const list = map[name] ?? [];
-  list.push(value);
-  map[name] = list;
+/**
+ * Name → values of a request's headers or query, in arrival order. A Map, not an object: a client
+ * names these, and `__proto__`, `constructor` or `toString` must be names like any other.
+ */
+function collect(pairs: Iterable<readonly [string, string]>) {
+  const values = new Map<string, string[]>();
+  for (const [name, value] of pairs) {
+    const list = values.get(name);
+    if (list) list.push(value);
+    else values.set(name, [value]);
+  }
+  // Object.fromEntries defines each name as an own property, `__proto__` included.
+  return {
+    single: Object.fromEntries([...values].map(([name, list]) => [name, list.at(-1) as string])),
+    multi: Object.fromEntries(values),
+  };
 }
 
+/** Headers as API Gateway passes them: original casing, last value wins, plus the multi-value form. */
 function collectHeaders(request: IncomingMessage) {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (let i = 0; i < request.rawHeaders.length; i += 2) {
-    const name = request.rawHeaders[i] as string;
-    const value = request.rawHeaders[i + 1] as string;
-    headers[name] = value;
-    append(multiValueHeaders, name, value);
-  }
-  return { headers, multiValueHeaders };
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < request.rawHeaders.length; i += 2)
+    pairs.push([request.rawHeaders[i] as string, request.rawHeaders[i + 1] as string]);
+  const { single, multi } = collect(pairs);
+  return { headers: single, multiValueHeaders: multi };
 }
 
 function collectQuery(url: URL) {
   if (!url.search) return { queryStringParameters: null, multiValueQueryStringParameters: null };
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) {
-    single[name] = value;
-    append(multi, name, value);
-  }
+  const { single, multi } = collect(url.searchParams);
   return { queryStringParameters: single, multiValueQueryStringParameters: multi };
 }
 
@@ -97,6 +100,13 @@ function isBinary(contentType: string | undefined): boolean {
     (pattern) => pattern === '*/*' || pattern === type || pattern === `${major}/*`,
   );
 }
+
+/**
+ * An event as Lambda hands it to a function: JSON, parsed. Handlers then see exactly the shape a
+ * deployed stage gives them (plain objects, a `__proto__` header an own property), not this
+ * process's objects.
+ */
+const asDelivered = <T>(event: T): T => JSON.parse(JSON.stringify(event)) as T;
 
 /** Does an IAM-style resource pattern (with `*`) cover this method ARN? */
 function covers(pattern: string, arn: string): boolean {
@@ -151,20 +161,24 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
   ): Promise<APIGatewayAuthorizerResult> {
     const cached = cache.get(authorization);
     if (cached && cached.expiresAt > now()) return cached.result;
-    const result = (await invoke(options.root, authorizer.handler, {
-      type: 'REQUEST',
-      methodArn,
-      resource: event.resource,
-      path: event.path,
-      httpMethod: event.httpMethod,
-      headers: event.headers,
-      multiValueHeaders: event.multiValueHeaders,
-      queryStringParameters: event.queryStringParameters,
-      multiValueQueryStringParameters: event.multiValueQueryStringParameters,
-      pathParameters: event.pathParameters,
-      stageVariables: null,
-      requestContext: event.requestContext,
-    })) as APIGatewayAuthorizerResult;
+    const result = (await invoke(
+      options.root,
+      authorizer.handler,
+      asDelivered({
+        type: 'REQUEST',
+        methodArn,
+        resource: event.resource,
+        path: event.path,
+        httpMethod: event.httpMethod,
+        headers: event.headers,
+        multiValueHeaders: event.multiValueHeaders,
+        queryStringParameters: event.queryStringParameters,
+        multiValueQueryStringParameters: event.multiValueQueryStringParameters,
+        pathParameters: event.pathParameters,
+        stageVariables: null,
+        requestContext: event.requestContext,
+      }),
+    )) as APIGatewayAuthorizerResult;
     // Bounded, unlike a Map left to grow with every distinct header a client sends: oldest out first.
     if (cache.size >= maxCachedDecisions) cache.delete(cache.keys().next().value as string);
     cache.set(authorization, { expiresAt: now() + authorizer.cacheTtlSeconds * 1000, result });
@@ -243,7 +257,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
       event.requestContext.authorizer = { ...context, principalId: decision.principalId };
     }
     try {
-      const result = (await invoke(options.root, handlerEntry, event)) as APIGatewayProxyResult;
+      const result = (await invoke(options.root, handlerEntry, asDelivered(event))) as APIGatewayProxyResult;
       if (!result || typeof result.statusCode !== 'number') throw new Error('malformed proxy result');
       return { result, requestId };
     } catch (error) {

@@ -1,10 +1,11 @@
 /** Request bodies of the authentication endpoints; handlers validate with them, the OpenAPI document shows them. */
 import * as v from 'valibot';
+import { plainText } from '../core/validation.ts';
 
 export const TokenRequestSchema = v.object({
-  grant_type: v.optional(v.pipe(v.string(), v.description('Always `client_credentials`.'))),
-  client_id: v.optional(v.pipe(v.string(), v.description('Or send the client credentials as HTTP Basic.'))),
-  client_secret: v.optional(v.string()),
+  grant_type: v.optional(v.pipe(plainText(), v.description('Always `client_credentials`.'))),
+  client_id: v.optional(v.pipe(plainText(), v.description('Or send the client credentials as HTTP Basic.'))),
+  client_secret: v.optional(plainText()),
 });
 
 export const RotateApiKeySchema = v.object({

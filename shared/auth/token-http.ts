@@ -8,6 +8,7 @@ import { findClient } from '../accounts/repository.ts';
 import { RawError } from '../core/errors.ts';
 import type { Deps } from '../db/deps.ts';
 import { bodyText, looksLikeJson, parseForm } from '../http/body.ts';
+import { percentDecode } from '../http/percent.ts';
 import type { AccessToken } from './schemas.ts';
 import { TokenRequestSchema } from './schemas.ts';
 import { issueAccessToken } from './tokens.ts';
@@ -35,12 +36,8 @@ function basicClient(value: string | undefined): { id: string; secret: string } 
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return undefined;
-  const formDecode = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '));
-  try {
-    return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
-  } catch {
-    return undefined;
-  }
+  const formDecode = (part: string) => percentDecode(part.replace(/\+/g, ' '));
+  return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
 }
 
 /**

@@ -3,25 +3,26 @@ import * as v from 'valibot';
 import type { DeclineReason } from '../acquirer/acquirer.ts';
 import { RawError } from '../core/errors.ts';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import { plainText } from '../core/validation.ts';
 
-const text = (description: string) => v.pipe(v.string(), v.trim(), v.description(description));
+const text = (description: string) => v.pipe(plainText(), v.trim(), v.description(description));
 
 /** Form fields (multipart or urlencoded) of POST /v1/charges/simple/create/. */
 export const LegacyChargeSchema = v.object({
-  amount: v.pipe(v.union([v.string(), v.number()], 'amount'), v.description('Major units, e.g. "10.00".')),
+  amount: v.pipe(v.union([plainText(), v.number()], 'amount'), v.description('Major units, e.g. "10.00".')),
   currency: v.pipe(
-    v.string('currency'),
+    plainText({ message: 'currency' }),
     v.trim(),
     v.toUpperCase(),
     v.check((code) => findCurrency(code) !== undefined, 'currency'),
     v.description(`Lower-case code: ${currencyCodes.map((code) => code.toLowerCase()).join(', ')}.`),
   ),
-  description: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(300)), ''),
-  entity_description: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(300)), ''),
+  description: v.optional(v.pipe(plainText({ lines: 'many' }), v.trim(), v.maxLength(300)), ''),
+  entity_description: v.optional(v.pipe(plainText({ lines: 'many' }), v.trim(), v.maxLength(300)), ''),
   credit_card_number: text('The card number.'),
   credit_card_security_code_number: text('The CVC.'),
-  exp_month: v.pipe(v.union([v.string(), v.number()]), v.transform(String)),
-  exp_year: v.pipe(v.union([v.string(), v.number()]), v.transform(String)),
+  exp_month: v.pipe(v.union([plainText(), v.number()]), v.transform(String)),
+  exp_year: v.pipe(v.union([plainText(), v.number()]), v.transform(String)),
 });
 export type LegacyChargeInput = v.InferOutput<typeof LegacyChargeSchema>;
 

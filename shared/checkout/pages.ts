@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { isHostName } from '../core/host-name.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
+import { payFormLimits } from './schemas.ts';
 
 const escapes: Record<string, string> = {
   '&': '&amp;',
@@ -155,7 +156,7 @@ export function payPage(s: PageSummary, form: PayForm, status = 200): Page {
     ? field(
         'email',
         'Email',
-        `type="email" autocomplete="email" required value="${escapeHtml(form.email ?? '')}"`,
+        `type="email" autocomplete="email" required maxlength="${payFormLimits.email}" value="${escapeHtml(form.email ?? '')}"`,
       )
     : '';
   return page(
@@ -167,11 +168,11 @@ ${error}
 <form method="post" action="${escapeHtml(form.action)}" novalidate>
 <input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
 ${email}
-${field('cardholder_name', 'Cardholder name', `autocomplete="cc-name" required value="${escapeHtml(form.holderName ?? '')}"`)}
-${field('card_number', 'Card number', 'inputmode="numeric" autocomplete="cc-number" required')}
-<div class="row"><div>${field('exp_month', 'Expiration month', 'inputmode="numeric" autocomplete="cc-exp-month" placeholder="MM" required')}</div>
-<div>${field('exp_year', 'Expiration year', 'inputmode="numeric" autocomplete="cc-exp-year" placeholder="YYYY" required')}</div></div>
-${field('cvc', 'Security code', 'inputmode="numeric" autocomplete="cc-csc" required')}
+${field('cardholder_name', 'Cardholder name', `autocomplete="cc-name" required maxlength="${payFormLimits.cardholder_name}" value="${escapeHtml(form.holderName ?? '')}"`)}
+${field('card_number', 'Card number', `inputmode="numeric" autocomplete="cc-number" required maxlength="${payFormLimits.card_number}"`)}
+<div class="row"><div>${field('exp_month', 'Expiration month', `inputmode="numeric" autocomplete="cc-exp-month" placeholder="MM" required maxlength="${payFormLimits.exp_month}"`)}</div>
+<div>${field('exp_year', 'Expiration year', `inputmode="numeric" autocomplete="cc-exp-year" placeholder="YYYY" required maxlength="${payFormLimits.exp_year}"`)}</div></div>
+${field('cvc', 'Security code', `inputmode="numeric" autocomplete="cc-csc" required maxlength="${payFormLimits.cvc}"`)}
 <button type="submit">Pay</button>
 </form>
 <p><small>Your card details go straight to the payment processor and are never stored by ${escapeHtml(s.merchantName)}.</small></p>

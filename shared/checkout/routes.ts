@@ -1,4 +1,6 @@
+import { sizeText } from '../core/limits.ts';
 import type { Answer, ErrorAnswer, Route } from '../http/route.ts';
+import { checkoutFormBytes } from './schemas.ts';
 
 const html = ['text/html'] as const;
 
@@ -12,13 +14,21 @@ const checkoutPageErrors = {
 
 const checkoutPostErrors = {
   ...checkoutPageErrors,
-  400: { description: 'The form has problems: the form again, saying which', body: 'html' },
+  400: {
+    description:
+      'The form has problems (a field over its length limit included): the form again, saying which',
+    body: 'html',
+  },
   402: { description: 'Declined: the form again, saying why', body: 'html' },
   403: { description: 'The form expired (CSRF token): the form again', body: 'html' },
   409: {
     description:
       'Already paid; a payment in progress or being confirmed; or paid while what it paid for went away (refunded in full)',
     body: 'html',
+  },
+  413: {
+    description: `A form body over ${sizeText(checkoutFormBytes)} (no form of these pages comes near it)`,
+    body: 'MessageEnvelope',
   },
 } as const satisfies Record<number, ErrorAnswer>;
 

@@ -100,12 +100,15 @@ export function sessionState(session: CheckoutSession, now: Date): SessionState 
  */
 const linkOpenUntilMs = Date.UTC(9999, 11, 31);
 
+/** A session's CSRF token: this many letters and digits. */
+export const csrfTokenLength = 32;
+
 /** What every new session starts with: open, unclaimed, a CSRF token, 24 hours to pay. */
 function freshState(now: Date, expires = now.getTime() + checkoutLifetimeHours * 3_600_000) {
   return {
     status: 'open' as const,
     declines: 0,
-    csrf: randomToken(32),
+    csrf: randomToken(csrfTokenLength),
     attempt_id: null,
     charging_until: null,
     challenge: null,

@@ -9,7 +9,7 @@
 import type { CardInput } from '../acquirer/acquirer.ts';
 import { validateCard } from '../acquirer/cards.ts';
 import { configuredAcquirer } from '../acquirer/configured.ts';
-import { isEmail } from '../core/validation.ts';
+import { isEmail, textRuleOf } from '../core/validation.ts';
 import { makeDeps } from '../db/deps.ts';
 import { publicBaseUrl } from '../http/base-url.ts';
 import type { ApiAnswer } from '../http/render.ts';
@@ -17,7 +17,13 @@ import { csrfMatches, isCheckoutToken, pageAnswer, pageUrl, redirectAnswer, sess
 import type { SessionOwners } from './owner.ts';
 import { challengePage, closedPage, unknownPage } from './pages.ts';
 import { SessionUnavailable } from './repository.ts';
-import type { PostedChallengeForm, PostedPayForm } from './schemas.ts';
+import {
+  csrfLooksRight,
+  overLongFields,
+  type PostedChallengeForm,
+  type PostedPayForm,
+  type TypedField,
+} from './schemas.ts';
 import { answerChallenge, type CheckoutDeps, type CheckoutOutcome, payWithCard } from './service.ts';
 import type { CheckoutSession } from './session.ts';
 import {
@@ -25,6 +31,7 @@ import {
   closedPageFor,
   confirmingPage,
   declinedPage,
+  overLongText,
   pageFor,
   receiptFor,
   retryPage,
@@ -98,12 +105,41 @@ async function pay(
   }
 }
 
+/**
+ * A field over its limit is answered before anything else is done with the form: nothing is
+ * claimed, stored, sent to the acquirer or shown again of it (the page keeps only the other values).
+ */
+async function overLongAnswer(
+  deps: PageDeps,
+  token: string,
+  form: PostedPayForm,
+  context: Context,
+  fields: TypedField[],
+): Promise<ApiAnswer> {
+  const session = await sessionOf(deps, token);
+  if (!session) return pageAnswer(unknownPage());
+  const closed = closedPageFor(session, deps.clock(), true);
+  if (closed) return pageAnswer(closed);
+  const keep = {
+    holderName: fields.includes('cardholder_name') ? '' : keptName(form.cardholder_name),
+    email: fields.includes('email') ? '' : keptName(form.email),
+  };
+  return pageAnswer(retryPage(session, context, 400, overLongText(fields), keep));
+}
+
+/** A posted text the page may show again: clean one-line text, else nothing. */
+const keptName = (value: string) => (textRuleOf(value, 'one') === undefined ? value : '');
+
 /** POST /checkout/{token}: the pay form. */
 export async function submitPayForm(deps: PageDeps, token: string, form: PostedPayForm): Promise<ApiAnswer> {
   if (!isCheckoutToken(token)) return pageAnswer(unknownPage());
   const now = deps.clock();
   const context = { url: pageUrl(deps.baseUrl, token) };
+  const overLong = overLongFields(form);
+  if (overLong.length) return overLongAnswer(deps, token, form, context, overLong);
   const { cardholder_name: holderName, email: postedEmail, csrf_token: csrf } = form;
+  // The name becomes the customer's and goes to the acquirer: one line of clean text (D6).
+  const nameOk = holderName !== '' && textRuleOf(holderName, 'one') === undefined;
   const card = validateCard(
     {
       number: form.card_number,
@@ -116,19 +152,20 @@ export async function submitPayForm(deps: PageDeps, token: string, form: PostedP
   );
   // Everything posted is valid: the claim itself checks the session (its state and the CSRF
   // token), so the common path reads nothing first.
-  if (card.ok && holderName && isEmail(postedEmail)) {
+  if (card.ok && nameOk && isEmail(postedEmail) && csrfLooksRight(csrf)) {
     return pay(deps, token, card.card, csrf, context, { holderName, email: postedEmail });
   }
   // Otherwise the session decides what to answer: unknown, closed, a wrong token, or the problems.
   const session = await sessionOf(deps, token);
   const email = session?.customer_email ?? postedEmail;
-  const keep = { holderName, email };
+  const keep = { holderName: keptName(holderName), email: keptName(email) };
   if (!session || closedPageFor(session, now, true) || !csrfMatches(session, csrf)) {
     return refused(deps, session, context, keep);
   }
   const problems: string[] = [];
   if (session.customer_email === null && !isEmail(email)) problems.push('Enter a valid email address.');
   if (!holderName) problems.push('Enter the cardholder name.');
+  else if (!nameOk) problems.push('Enter the cardholder name as plain text on one line.');
   if (!card.ok) problems.push(cardProblemsText(card.problems));
   if (problems.length || !card.ok)
     return pageAnswer(retryPage(session, context, 400, problems.join(' '), keep));
@@ -147,6 +184,8 @@ export async function submitChallenge(
   const closed = closedPageFor(session, deps.clock(), true);
   if (closed) return pageAnswer(closed);
   const context = { url: pageUrl(deps.baseUrl, session.token) };
+  // Both fields are bounded by what they must equal: the token by its length (403 otherwise), the
+  // outcome by `pass` and `fail` (400 otherwise); neither is stored or shown again.
   if (!csrfMatches(session, form.csrf_token)) {
     return pageAnswer({ ...pageFor(session, deps.clock(), context), status: 403 });
   }

@@ -12,6 +12,7 @@ import {
   payPage,
   receiptPage,
 } from './pages.ts';
+import { payFormLimits, type TypedField } from './schemas.ts';
 import { type CheckoutSession, sessionState } from './session.ts';
 
 export const declineMessages: Record<DeclineReason, string> = {
@@ -30,6 +31,22 @@ const problemMessages: Record<CardProblem['field'], string> = {
   exp_year: 'Enter the expiration year (2 or 4 digits).',
   cvc: 'Enter the 3 or 4 digit security code.',
 };
+
+const fieldNames: Record<TypedField, string> = {
+  cardholder_name: 'The cardholder name',
+  email: 'The email address',
+  card_number: 'The card number',
+  exp_month: 'The expiration month',
+  exp_year: 'The expiration year',
+  cvc: 'The security code',
+};
+
+/** One sentence for every field of the pay form over its length limit. */
+export function overLongText(fields: readonly TypedField[]): string {
+  return fields
+    .map((name) => `${fieldNames[name]} takes at most ${payFormLimits[name]} characters.`)
+    .join(' ');
+}
 
 /** One sentence for every field of the card that failed its checks. */
 export function cardProblemsText(problems: readonly CardProblem[]): string {

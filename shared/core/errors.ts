@@ -2,6 +2,7 @@
  * The typed errors a handler or domain function throws. Each knows its status and how its body
  * reads; one middleware (shared/http/handler.ts) turns them into responses.
  */
+import { maxBodyBytes, sizeText } from './limits.ts';
 import { type Lang, type MessageId, text } from './messages.ts';
 
 export type EnvelopeType = 'success' | 'info' | 'warning' | 'danger' | 'error';
@@ -104,9 +105,10 @@ export class TooManyRequests extends HttpError {
   }
 }
 
+/** A 413 for a body over `limit` bytes (6 MB, the Lambda request limit, unless a route takes less). */
 export class PayloadTooLarge extends HttpError {
-  constructor() {
-    super(413, 'body_too_large');
+  constructor(limit = maxBodyBytes) {
+    super(413, 'body_too_large', { params: { limit: sizeText(limit) } });
   }
 }
 

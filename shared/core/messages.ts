@@ -40,8 +40,8 @@ const catalog = {
     },
   },
   body_too_large: {
-    en: { title: 'Request too large', content: 'The request body is larger than 6 MB.' },
-    es: { title: 'Solicitud demasiado grande', content: 'El cuerpo de la solicitud supera los 6 MB.' },
+    en: { title: 'Request too large', content: 'The request body is larger than {limit}.' },
+    es: { title: 'Solicitud demasiado grande', content: 'El cuerpo de la solicitud supera {limit}.' },
   },
   internal_error: {
     en: { title: 'Internal server error', content: 'An unexpected error occurred.' },

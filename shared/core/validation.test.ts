@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { BadRequest } from './errors.ts';
@@ -6,9 +7,12 @@ import {
   describe as describeProblem,
   InvalidInput,
   integerField,
+  jsonTextRuleOf,
   type Problem,
+  plainText,
   problemsOf,
   textField,
+  textRuleOf,
   validate,
 } from './validation.ts';
 
@@ -203,5 +207,111 @@ describe('InvalidInput', () => {
     ) as { content: string };
     expect(body.content).toBe('name admite como máximo 50 caracteres.');
     expect(body.content).not.toMatch(/[{}]/);
+  });
+});
+
+describe('clean text', () => {
+  const TextSchema = v.strictObject({
+    name: v.optional(textField(50)),
+    note: v.optional(textField(50, { allowEmpty: true, lines: 'many' })),
+    code: v.optional(plainText()),
+    body: v.optional(plainText({ lines: 'many' })),
+  });
+  const problemOf = (input: Record<string, unknown>) => {
+    try {
+      validate(TextSchema, input);
+    } catch (error) {
+      return (error as InvalidInput).problems[0];
+    }
+    return undefined;
+  };
+
+  it('refuses a lone surrogate in any text, one line or many', () => {
+    for (const field of ['name', 'note', 'code', 'body']) {
+      for (const text of ['a\ud800b', '\udc00', 'x\ud83d']) {
+        expect(problemOf({ [field]: text })).toEqual({ field, rule: 'unicode' });
+      }
+    }
+    // A surrogate pair is one character, not two halves.
+    expect(problemOf({ name: 'a😀b', code: '😀' })).toBeUndefined();
+  });
+
+  it('refuses every control character in one line, tab and line breaks included', () => {
+    for (const char of [
+      '\u0000',
+      '\u0007',
+      '\t',
+      '\n',
+      '\r',
+      '\u001b',
+      '\u007f',
+      '\u0085',
+      '\u009f',
+      '\u2028',
+    ]) {
+      expect(problemOf({ code: `a${char}b` }), JSON.stringify(char)).toEqual({
+        field: 'code',
+        rule: 'one_line',
+      });
+      expect(problemOf({ name: `a${char}b` }), JSON.stringify(char)).toEqual({
+        field: 'name',
+        rule: 'one_line',
+      });
+    }
+  });
+
+  it('takes tab, LF and CR in many lines, and no other control character', () => {
+    expect(problemOf({ note: 'first\n\tsecond\r\nthird', body: 'a\tb\nc' })).toBeUndefined();
+    for (const char of ['\u0000', '\u0008', '\u000b', '\u000c', '\u001b', '\u007f', '\u0080', '\u009b']) {
+      expect(problemOf({ body: `a${char}b` }), JSON.stringify(char)).toEqual({
+        field: 'body',
+        rule: 'control_character',
+      });
+    }
+  });
+
+  it('trims a field before its checks, as it always did', () => {
+    expect(validate(TextSchema, { name: '  Ada\n' })).toEqual({ name: 'Ada' });
+  });
+
+  it('says what is wrong in English and Spanish', () => {
+    expect(describeProblem({ field: 'first_name', rule: 'unicode' }, 'en')).toBe(
+      'first_name is not well-formed text: it has a lone UTF-16 surrogate.',
+    );
+    expect(describeProblem({ field: 'first_name', rule: 'one_line' }, 'es')).toMatch(
+      /^first_name debe ser una sola línea/,
+    );
+    expect(describeProblem({ field: 'description', rule: 'control_character' }, 'en')).toBe(
+      'description cannot contain control characters other than tab and line breaks.',
+    );
+  });
+
+  it('textRuleOf and jsonTextRuleOf name the rule, keys one line and values many', () => {
+    expect(textRuleOf('plain text', 'one')).toBeUndefined();
+    expect(textRuleOf('a\nb', 'many')).toBeUndefined();
+    expect(textRuleOf('a\nb', 'one')).toBe('one_line');
+    expect(jsonTextRuleOf({ note: 'a\nb', list: ['x', 1, null, { deep: true }] })).toBeUndefined();
+    expect(jsonTextRuleOf({ note: 'a\u0000b' })).toBe('control_character');
+    expect(jsonTextRuleOf({ 'a\nb': 'x' })).toBe('one_line');
+    expect(jsonTextRuleOf({ list: [{ deep: '\ud800' }] })).toBe('unicode');
+  });
+
+  it('whatever it accepts survives UTF-8 as it is and has no byte a terminal or jq trips on', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        fc.constantFrom<'one' | 'many'>('one', 'many'),
+        (text, lines) => {
+          if (textRuleOf(text, lines) !== undefined) return;
+          expect(Buffer.from(text, 'utf8').toString('utf8')).toBe(text);
+          const allowed = lines === 'one' ? [] : [0x09, 0x0a, 0x0d];
+          for (const char of text) {
+            const code = char.codePointAt(0) as number;
+            const control = code < 0x20 || (code >= 0x7f && code <= 0x9f);
+            expect(control && !allowed.includes(code)).toBe(false);
+          }
+        },
+      ),
+    );
   });
 });

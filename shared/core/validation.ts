@@ -28,6 +28,18 @@ const rules = {
   integer: { en: '{field} must be an integer.', es: '{field} debe ser un número entero.' },
   boolean: { en: '{field} must be true or false.', es: '{field} debe ser true o false.' },
   string: { en: '{field} must be text.', es: '{field} debe ser texto.' },
+  unicode: {
+    en: '{field} is not well-formed text: it has a lone UTF-16 surrogate.',
+    es: '{field} no es texto bien formado: tiene un sustituto UTF-16 aislado.',
+  },
+  one_line: {
+    en: '{field} must be one line of text, without control characters (tabs and line breaks included).',
+    es: '{field} debe ser una sola línea de texto, sin caracteres de control (ni tabuladores ni saltos de línea).',
+  },
+  control_character: {
+    en: '{field} cannot contain control characters other than tab and line breaks.',
+    es: '{field} no puede contener caracteres de control salvo tabuladores y saltos de línea.',
+  },
   one_of: { en: '{field} must be one of: {options}.', es: '{field} debe ser uno de: {options}.' },
   currency: {
     en: '{field} is not a currency cobro supports.',
@@ -46,8 +58,8 @@ const rules = {
     es: '{field} debe ser un decimal no negativo con 3 decimales como máximo.',
   },
   image: {
-    en: '{field} must be a data URI of a JPEG or PNG image (base64) or an http(s) URL of an image.',
-    es: '{field} debe ser un data URI de una imagen JPEG o PNG (base64) o una URL http(s) de una imagen.',
+    en: '{field} must be a data URI of a JPEG or PNG image (base64) or an http(s) URL of an image (at most 2048 characters, without spaces, quotes or control characters).',
+    es: '{field} debe ser un data URI de una imagen JPEG o PNG (base64) o una URL http(s) de una imagen (como máximo 2048 caracteres, sin espacios, comillas ni caracteres de control).',
   },
   image_content: {
     en: '{field} is not a JPEG or PNG image of the type it declares.',
@@ -112,8 +124,8 @@ const rules = {
     es: '{field} debe tener de 1 a 255 caracteres ASCII imprimibles.',
   },
   return_url: {
-    en: '{field} must be an absolute http(s) URL.',
-    es: '{field} debe ser una URL http(s) absoluta.',
+    en: '{field} must be an absolute http(s) URL of at most 2048 characters, without spaces, quotes or control characters.',
+    es: '{field} debe ser una URL http(s) absoluta de como máximo 2048 caracteres, sin espacios, comillas ni caracteres de control.',
   },
   return_url_https: {
     en: '{field} must be an absolute https URL in live mode.',
@@ -268,7 +280,7 @@ export function validate<S extends v.GenericSchema>(schema: S, input: unknown): 
 export const integerField = (min: number, max: number) =>
   v.pipe(
     v.union(
-      [v.pipe(v.number(), v.integer('integer')), v.pipe(v.string(), v.regex(/^\d+$/, 'integer'))],
+      [v.pipe(v.number(), v.integer('integer')), v.pipe(plainText(), v.regex(/^\d+$/, 'integer'))],
       'integer',
     ),
     v.transform(Number),
@@ -283,23 +295,94 @@ export const booleanField = () =>
     v.transform((value) => value === true || value === 'true'),
   );
 
-/** Text of 1 to `max` characters (user-perceived characters), trimmed. */
-export const textField = (max: number, options: { allowEmpty?: boolean } = {}) =>
+/**
+ * How many lines a text may have. Every string an input takes is well-formed Unicode (a lone
+ * surrogate makes the JSON cobro answers unreadable to strict parsers such as jq) without control
+ * characters (NUL, ESC, DEL, the C1 range: they corrupt logs, terminals, CSV exports and e-mail
+ * headers). `one` line, the rule for names, e-mails, ids, codes and URLs, also has no tab, line
+ * break or U+2028/U+2029. `many` lines, for free text a person writes at length (descriptions, a
+ * webhook endpoint's note, a legacy charge's description, customer metadata values), may have tab,
+ * LF and CR.
+ */
+export type Lines = 'one' | 'many';
+
+const controlInLine = /[\p{Cc}\u2028\u2029]/u;
+const controlInLines = /(?![\t\n\r])\p{Cc}/u;
+
+/** The rule `value` breaks as text of `lines`, or undefined when it is clean text. */
+export function textRuleOf(value: string, lines: Lines): Rule | undefined {
+  if (!value.isWellFormed()) return 'unicode';
+  if (lines === 'one') return controlInLine.test(value) ? 'one_line' : undefined;
+  return controlInLines.test(value) ? 'control_character' : undefined;
+}
+
+const cleanText = (lines: Lines) =>
+  v.rawCheck<string>(({ dataset, addIssue }) => {
+    const rule = dataset.typed ? textRuleOf(dataset.value, lines) : undefined;
+    if (rule) addIssue({ message: rule });
+  });
+
+/**
+ * The checks of clean text, one action per kind of text. Every string schema of a request goes
+ * through one of them (plainText, textField, queryParameter build on them); a test walks the route
+ * table's bodies and queries for strings that do not.
+ */
+export const textChecks = { one: cleanText('one'), many: cleanText('many') } as const;
+
+/**
+ * The base of every string an input takes: a string (`message` names the rule when it is not one)
+ * that is clean text of `lines` (one line unless said).
+ */
+export const plainText = (options: { lines?: Lines; message?: Rule } = {}) =>
+  v.pipe(v.string(options.message), textChecks[options.lines ?? 'one']);
+
+/**
+ * Text of 1 to `max` characters (user-perceived characters), trimmed, clean (one line unless
+ * `lines` says many).
+ */
+export const textField = (max: number, options: { allowEmpty?: boolean; lines?: Lines } = {}) =>
   options.allowEmpty
-    ? v.pipe(v.string(), v.trim(), v.maxGraphemes(max))
-    : v.pipe(v.string(), v.trim(), v.minLength(1), v.maxGraphemes(max));
+    ? v.pipe(v.string(), v.trim(), textChecks[options.lines ?? 'one'], v.maxGraphemes(max))
+    : v.pipe(v.string(), v.trim(), textChecks[options.lines ?? 'one'], v.minLength(1), v.maxGraphemes(max));
+
+/**
+ * The rule the first string of a JSON value (an object's keys included) breaks: keys are one
+ * line, string values may have many (customer metadata); undefined when all are clean.
+ */
+export function jsonTextRuleOf(value: unknown): Rule | undefined {
+  if (typeof value === 'string') return textRuleOf(value, 'many');
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const rule = jsonTextRuleOf(item);
+      if (rule) return rule;
+    }
+    return undefined;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const rule = textRuleOf(key, 'one') ?? jsonTextRuleOf(item);
+      if (rule) return rule;
+    }
+  }
+  return undefined;
+}
 
 /** Longest e-mail address (RFC 5321's path limit); a longer one is no address. */
 export const maxEmailLength = 254;
 
-/** An e-mail address as cobro takes one: something@domain.tld, without spaces, 254 characters at most. */
+/**
+ * An e-mail address as cobro takes one: something@domain.tld, one line of clean text without
+ * spaces, 254 characters at most.
+ */
 export const isEmail = (value: string) =>
-  value.length <= maxEmailLength && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+  value.length <= maxEmailLength &&
+  textRuleOf(value, 'one') === undefined &&
+  /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
 /** A query value of digits only, as a safe integer (a count, a stock level). */
 export const digitsQuery = () =>
   v.pipe(
-    v.string(),
+    plainText(),
     v.regex(/^\d+$/, 'integer'),
     v.transform(Number),
     v.check((value: number) => Number.isSafeInteger(value), 'integer'),
@@ -308,7 +391,7 @@ export const digitsQuery = () =>
 /** A non-negative decimal query value as an integer of `scale` implied decimals (price filters). */
 export const scaledDecimalQuery = (scale: number) =>
   v.pipe(
-    v.string(),
+    plainText(),
     v.rawTransform(({ dataset, addIssue, NEVER }) => {
       const value = parseScaledDecimal(dataset.value, scale);
       if (value === undefined) {
@@ -339,7 +422,7 @@ export function queryParameter<TOutput>(
       ? (raw: string | undefined) => (raw === undefined || raw === '' ? undefined : raw.trim())
       : (raw: string | undefined) => raw?.trim() || undefined;
   return v.pipe(
-    v.optional(v.string()),
+    v.optional(plainText()),
     v.transform(given),
     v.optional(value),
     v.description(description),

@@ -4,7 +4,15 @@
  */
 import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
-import { booleanField, isEmail, maxEmailLength, queryParameter, textField } from '../core/validation.ts';
+import {
+  booleanField,
+  isEmail,
+  jsonTextRuleOf,
+  maxEmailLength,
+  plainText,
+  queryParameter,
+  textField,
+} from '../core/validation.ts';
 import { imageRule } from '../media/images.ts';
 
 export const customerLimits = {
@@ -23,7 +31,7 @@ export const customerLimits = {
 } as const;
 
 const email = v.pipe(
-  v.string(),
+  plainText(),
   v.trim(),
   v.minLength(1),
   v.maxLength(customerLimits.email),
@@ -46,9 +54,16 @@ const metadata = v.pipe(
         (value) => Buffer.byteLength(JSON.stringify(value)) <= customerLimits.metadataBytes,
         'json_too_large',
       ),
+      // Keys are one line of clean text, values clean text of any lines (jsonTextRuleOf).
+      v.rawCheck(({ dataset, addIssue }) => {
+        const rule = dataset.typed ? jsonTextRuleOf(dataset.value) : undefined;
+        if (rule) addIssue({ message: rule });
+      }),
     ),
   ),
-  v.description('Custom key-value pairs: a JSON object of at most 10 KB (10,240 bytes) as JSON.'),
+  v.description(
+    'Custom key-value pairs: a JSON object of at most 10 KB (10,240 bytes) as JSON; its texts are well-formed, keys one line, values without control characters but tab and line breaks.',
+  ),
 );
 
 const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request (D3).'));
@@ -91,7 +106,7 @@ export type AddAddressInput = v.InferOutput<typeof AddAddressSchema>;
 /** The body of PUT /v1/customers/{id}/photo/, for the OpenAPI document (the handler reads the file). */
 export const CustomerPhotoSchema = v.strictObject({
   photo: v.pipe(
-    v.string(),
+    plainText(),
     v.description(`A JPEG or PNG file, 5 MB at most, checked by its content: ${imageRule}.`),
   ),
 });

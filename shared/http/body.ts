@@ -76,11 +76,18 @@ export function parseForm(text: string): Record<string, unknown> {
   return parsed;
 }
 
-/** The body as text: decoded from base64 when API Gateway encoded it; 413 above the limit. */
-export function bodyText(raw: string | null, isBase64Encoded: boolean): string {
+/**
+ * The body as text: decoded from base64 when API Gateway encoded it; 413 above `maxBytes` (the
+ * Lambda request limit unless the route takes less). The limit is checked on the raw size first,
+ * so an oversize body is refused before it is decoded.
+ */
+export function bodyText(raw: string | null, isBase64Encoded: boolean, maxBytes = maxBodyBytes): string {
   if (raw === null || raw === '') return '';
+  // base64 carries 3 bytes in 4 characters; a UTF-8 string at least one byte per character.
+  const leastBytes = isBase64Encoded ? Math.floor((raw.length * 3) / 4) - 2 : raw.length;
+  if (leastBytes > maxBytes) throw new PayloadTooLarge(maxBytes);
   const text = isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw;
-  if (Buffer.byteLength(text) > maxBodyBytes) throw new PayloadTooLarge();
+  if (Buffer.byteLength(text) > maxBytes) throw new PayloadTooLarge(maxBytes);
   return text;
 }
 
@@ -111,8 +118,9 @@ export function parseBody(
   raw: string | null,
   isBase64Encoded: boolean,
   contentType: string | undefined,
+  maxBytes = maxBodyBytes,
 ): unknown {
-  const text = bodyText(raw, isBase64Encoded);
+  const text = bodyText(raw, isBase64Encoded, maxBytes);
   if (text === '') return undefined;
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (type === 'application/json' || type.endsWith('+json')) return parseJson(text);
@@ -138,9 +146,10 @@ export async function parseMultipart(
   raw: string | null,
   isBase64Encoded: boolean,
   contentType: string,
+  maxBytes = maxBodyBytes,
 ): Promise<Record<string, unknown>> {
   const bytes = raw ? Buffer.from(raw, isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-  if (bytes.length > maxBodyBytes) throw new PayloadTooLarge();
+  if (bytes.length > maxBytes) throw new PayloadTooLarge(maxBytes);
   let form: FormData;
   try {
     form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();

@@ -7,6 +7,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Mode, RequestAccount } from '../core/account.ts';
 import { type Lang, negotiateLang } from '../core/messages.ts';
+import { paramsOf, queryOf } from './event-maps.ts';
 import { headerOf } from './headers.ts';
 import { errorBoundary, type ParsedEvent, requestParsing } from './middlewares.ts';
 import { type ApiAnswer, respond } from './render.ts';
@@ -47,8 +48,8 @@ export function toRequest(event: APIGatewayProxyEvent): ApiRequest {
   return {
     event,
     body: parsed?.body,
-    query: event.queryStringParameters ?? {},
-    params: event.pathParameters ?? {},
+    query: queryOf(event),
+    params: paramsOf(event),
     lang: parsed?.lang ?? negotiateLang(header(event, 'accept-language')),
     requestId: event.requestContext.requestId,
   };
@@ -57,6 +58,8 @@ export function toRequest(event: APIGatewayProxyEvent): ApiRequest {
 export interface EndpointOptions {
   /** Parse the body before the handler runs. @default true */
   parseBody?: boolean;
+  /** The largest body the route takes, in bytes; 413 above it. @default maxBodyBytes (6 MB) */
+  maxBodyBytes?: number;
 }
 
 /** A middy handler: error boundary, request parsing, then `extra` middleware, then `fn`. */
@@ -67,7 +70,12 @@ export function build(
 ) {
   const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, Context>()
     .use(errorBoundary())
-    .use(requestParsing({ body: options.parseBody !== false }));
+    .use(
+      requestParsing({
+        body: options.parseBody !== false,
+        ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+      }),
+    );
   for (const middleware of extra) handler.use(middleware);
   return handler.handler(async (event) => respond(event, await fn(event)));
 }

@@ -30,6 +30,7 @@ import { sealer } from '../core/seal.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { type Deps, makeDeps } from '../db/deps.ts';
 import { keys } from '../db/keys.ts';
+import { queryOf } from './event-maps.ts';
 import { headerOf } from './headers.ts';
 
 export const idempotencyHeader = 'Idempotency-Key';
@@ -154,7 +155,7 @@ export function idempotency(
       if (idempotencyKey === undefined) return undefined;
       if (!validKey.test(idempotencyKey)) throw new InvalidInput([{ field: idempotencyHeader, rule: 'key' }]);
       const account = accountFromAuthorizer(event.requestContext.authorizer);
-      const mode = resolveMode(account, event.queryStringParameters?.test);
+      const mode = resolveMode(account, queryOf(event).test);
       const deps = depsOf();
       const now = deps.clock();
       const nowSeconds = Math.floor(now.getTime() / 1000);

@@ -51,8 +51,11 @@ export const errorBoundary = (): Middleware => ({
   },
 });
 
-/** The caller's language (Accept-Language), then the body by its Content-Type. */
-export const requestParsing = (options: { body: boolean }): Middleware => ({
+/**
+ * The caller's language (Accept-Language), then the body by its Content-Type, 413 above
+ * `maxBodyBytes` (6 MB unless the route takes less).
+ */
+export const requestParsing = (options: { body: boolean; maxBodyBytes?: number }): Middleware => ({
   before: async (request) => {
     const event = request.event as ParsedEvent;
     const lang = negotiateLang(headerOf(event.headers, 'accept-language'));
@@ -60,8 +63,8 @@ export const requestParsing = (options: { body: boolean }): Middleware => ({
     if (!options.body) return;
     const contentType = headerOf(event.headers, 'content-type') ?? '';
     event.parsed.body = /^multipart\/form-data/i.test(contentType)
-      ? await parseMultipart(event.body, event.isBase64Encoded, contentType)
-      : parseBody(event.body, event.isBase64Encoded, contentType);
+      ? await parseMultipart(event.body, event.isBase64Encoded, contentType, options.maxBodyBytes)
+      : parseBody(event.body, event.isBase64Encoded, contentType, options.maxBodyBytes);
   },
 });
 

@@ -6,6 +6,7 @@
 import type * as v from 'valibot';
 import type { ErrorSchemaName } from '../core/envelopes.ts';
 import type { QuerySchema } from '../core/validation.ts';
+import { percentDecode } from './percent.ts';
 
 /** What a function may touch; the CDK app grants exactly this and nothing more. */
 export interface Access {
@@ -90,7 +91,10 @@ export function segments(path: string): string[] {
   return path.split('/').filter((part) => part.length > 0);
 }
 
-/** Matches a concrete path against a route path; returns its parameters, or null. */
+/**
+ * Matches a concrete path against a route path; returns its parameters, percent-decoded (a
+ * malformed escape never throws: see percentDecode), or null.
+ */
 export function matchPath(pattern: string, path: string): Record<string, string> | null {
   const want = segments(pattern);
   const got = segments(path);
@@ -98,7 +102,7 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   const params: Record<string, string> = {};
   for (const [i, part] of want.entries()) {
     const actual = got[i] as string;
-    if (part.startsWith('{') && part.endsWith('}')) params[part.slice(1, -1)] = decodeURIComponent(actual);
+    if (part.startsWith('{') && part.endsWith('}')) params[part.slice(1, -1)] = percentDecode(actual);
     else if (part !== actual) return null;
   }
   return params;

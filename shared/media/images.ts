@@ -1,12 +1,13 @@
 /**
  * Images given as a field (a plan's `image`): a Base64 data URI is stored in the media bucket,
- * an http(s) URL is kept as given. The stored object is named by the SHA-256 of its bytes, so the
- * same picture is stored once and a new picture always gets a new URL. Whatever way an image comes
- * (a data URI, a multipart file), only a whole PNG or JPEG within the pixel limits is stored
- * (structure.ts reads it without decoding it).
+ * an http(s) URL is kept as the URL parser writes it (shared/core/web-url.ts). The stored object is
+ * named by the SHA-256 of its bytes, so the same picture is stored once and a new picture always gets
+ * a new URL. Whatever way an image comes (a data URI, a multipart file), only a whole PNG or JPEG
+ * within the pixel limits is stored (structure.ts reads it without decoding it).
  */
 import { createHash } from 'node:crypto';
 import { InvalidInput, type Problem } from '../core/validation.ts';
+import { parseWebUrl } from '../core/web-url.ts';
 import { type ImageType, inspectImage, maxImagePixels, maxImageSide } from './structure.ts';
 
 /** Largest image cobro stores (decoded bytes). */
@@ -83,16 +84,9 @@ export function parseImageInput(value: string, field: string): ImageInput | Prob
     const name = `${createHash('sha256').update(bytes).digest('hex')}.${extensions[declared]}`;
     return { kind: 'data', bytes, type: declared, name };
   }
-  let url: URL;
-  try {
-    url = new URL(trimmed);
-  } catch {
-    return { field, rule: 'image' };
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || trimmed.length > 2048) {
-    return { field, rule: 'image' };
-  }
-  return { kind: 'url', url: trimmed };
+  const parsed = parseWebUrl(trimmed);
+  if ('problem' in parsed) return { field, rule: 'image' };
+  return { kind: 'url', url: parsed.url.href };
 }
 
 /** The URL a client loads a stored image from, under the API's own origin. */

@@ -2,13 +2,13 @@
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
-import { booleanField, maxEmailLength, textField } from '../core/validation.ts';
+import { booleanField, maxEmailLength, plainText, textField } from '../core/validation.ts';
 import { customerLimits } from '../customers/schemas.ts';
 import { linkStatuses } from './link.ts';
 
 export const linkLimits = { description: 300, customers: 25, id: 100 } as const;
 
-const id = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(linkLimits.id));
+const id = v.pipe(plainText(), v.trim(), v.minLength(1), v.maxLength(linkLimits.id));
 
 /**
  * A customer of a new link: an id (a string, or `id`/`customer`), or `first_name`, `last_name` and
@@ -21,28 +21,30 @@ const CustomerRefSchema = v.union([
     customer: v.optional(v.nullable(id)),
     first_name: v.optional(v.nullable(textField(customerLimits.name, { allowEmpty: true }))),
     last_name: v.optional(v.nullable(textField(customerLimits.name, { allowEmpty: true }))),
-    email: v.optional(v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(maxEmailLength), v.toLowerCase()))),
+    email: v.optional(
+      v.nullable(v.pipe(plainText(), v.trim(), v.maxLength(maxEmailLength), v.toLowerCase())),
+    ),
   }),
 ]);
 export type CustomerRef = v.InferOutput<typeof CustomerRefSchema>;
 
 export const CreatePaymentLinkSchema = v.strictObject({
   description: v.pipe(
-    v.string(),
+    plainText({ lines: 'many' }),
     v.trim(),
     v.minLength(1),
     v.maxLength(linkLimits.description),
     v.description('What the customer pays for; shown on the link page. Missing: 406 Missing Data.'),
   ),
   amount: v.pipe(
-    v.union([v.string(), v.number()], 'amount'),
+    v.union([plainText(), v.number()], 'amount'),
     v.description(
       'Decimal in major units, a string ("10.50") or a JSON number, at the currency precision; at least the equivalent of USD 1.00.',
     ),
   ),
   currency: v.optional(
     v.pipe(
-      v.string('currency'),
+      plainText({ message: 'currency' }),
       v.trim(),
       v.toUpperCase(),
       v.check((code) => findCurrency(code) !== undefined, 'currency'),
@@ -71,10 +73,10 @@ export const UpdatePaymentLinkSchema = v.strictObject({
   active: v.optional(booleanField()),
   recurring: v.optional(booleanField()),
   next_date_of_payment: v.optional(
-    v.nullable(v.pipe(v.string(), v.maxLength(40), v.description('`YYYY-MM-DD HH:MM:SS`, UTC.'))),
+    v.nullable(v.pipe(plainText(), v.maxLength(40), v.description('`YYYY-MM-DD HH:MM:SS`, UTC.'))),
   ),
   status: v.optional(
-    v.pipe(v.string(), v.maxLength(40), v.description(`One of ${linkStatuses.join(', ')}.`)),
+    v.pipe(plainText(), v.maxLength(40), v.description(`One of ${linkStatuses.join(', ')}.`)),
   ),
   test: v.optional(booleanField()),
   is_test: v.optional(booleanField()),

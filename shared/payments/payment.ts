@@ -4,12 +4,12 @@
  */
 import type { Mode } from '../core/account.ts';
 import { BadRequest } from '../core/errors.ts';
-import { isHostName } from '../core/host-name.ts';
 import { prefixedId, randomToken } from '../core/ids.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { type Currency, findCurrency } from '../core/money/currencies.ts';
 import { amountField, assertMinimum, currencyOf } from '../core/money/fields.ts';
 import { InvalidInput } from '../core/validation.ts';
+import { parseWebUrl } from '../core/web-url.ts';
 import type { CreatePaymentInput, PaymentStatus, PaymentView } from './schemas.ts';
 
 /** A checkout token's length: 40 characters of [A-Za-z0-9] (238 bits), the page URL's secret. */
@@ -37,30 +37,26 @@ export interface Payment {
 }
 
 /**
- * D6: an absolute https URL in live mode; http is allowed in test mode. No user info (the
- * `user:pw@` of `https://user:pw@evil.com/` misleads whoever reads it), and a host that is a DNS
- * name or an IP literal: the URL parser lets `;` and the like through, and the host ends up in
- * the checkout page's Content-Security-Policy.
+ * D6: an absolute https URL in live mode; http is allowed in test mode; a URL as cobro takes any
+ * (shared/core/web-url.ts): no user info (the `user:pw@` of `https://user:pw@evil.com/` misleads
+ * whoever reads it), and a host that is a DNS name or an IP literal (it ends up in the checkout
+ * page's Content-Security-Policy). Kept as the URL parser writes it.
  */
 export function checkReturnUrl(value: string, mode: Mode): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidInput([{ field: 'return_url', rule: 'return_url' }]);
+  const parsed = parseWebUrl(value);
+  if ('problem' in parsed) {
+    const rule =
+      parsed.problem === 'host' || parsed.problem === 'credentials'
+        ? 'return_url_host'
+        : parsed.problem === 'scheme' && mode === 'live'
+          ? 'return_url_https'
+          : 'return_url';
+    throw new InvalidInput([{ field: 'return_url', rule }]);
   }
-  const allowed = mode === 'live' ? ['https:'] : ['https:', 'http:'];
-  if (!allowed.includes(url.protocol)) {
-    throw new InvalidInput([
-      { field: 'return_url', rule: mode === 'live' ? 'return_url_https' : 'return_url' },
-    ]);
+  if (mode === 'live' && parsed.url.protocol !== 'https:') {
+    throw new InvalidInput([{ field: 'return_url', rule: 'return_url_https' }]);
   }
-  // An empty user info (`https://@host/`) leaves username and password empty: look at the authority.
-  const authority = /^[a-z][a-z0-9+.-]*:[\\/]*([^\\/?#]*)/i.exec(value.trim())?.[1] ?? '';
-  if (url.username || url.password || authority.includes('@') || !isHostName(url.hostname)) {
-    throw new InvalidInput([{ field: 'return_url', rule: 'return_url_host' }]);
-  }
-  return url.toString();
+  return parsed.url.href;
 }
 
 /** A new pending payment from a validated request, with the token of its checkout session. */

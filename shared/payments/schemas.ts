@@ -1,18 +1,21 @@
 /** Request bodies of the payment endpoints; handlers validate with them, the OpenAPI document shows them. */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
-import { textField } from '../core/validation.ts';
+import { plainText, textField } from '../core/validation.ts';
 
 export const paymentLimits = { description: 300, item: 100, items: 50, returnUrl: 2048 } as const;
 
 export const CreatePaymentSchema = v.strictObject({
   amount: v.pipe(
-    v.union([v.string(), v.number()], 'amount'),
+    v.union([plainText(), v.number()], 'amount'),
     v.description('Decimal in major units at the currency precision; at least the equivalent of USD 1.00.'),
   ),
-  description: v.pipe(textField(paymentLimits.description), v.description('Shown on the checkout page.')),
+  description: v.pipe(
+    textField(paymentLimits.description, { lines: 'many' }),
+    v.description('Shown on the checkout page; tab and line breaks allowed.'),
+  ),
   currency: v.pipe(
-    v.string('currency'),
+    plainText({ message: 'currency' }),
     v.trim(),
     v.toUpperCase(),
     v.check((code) => findCurrency(code) !== undefined, 'currency'),
@@ -24,7 +27,7 @@ export const CreatePaymentSchema = v.strictObject({
     v.description('Informational labels, shown on the checkout page.'),
   ),
   return_url: v.pipe(
-    v.string(),
+    plainText(),
     v.trim(),
     v.maxLength(paymentLimits.returnUrl),
     v.description(

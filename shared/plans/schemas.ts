@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
-import { booleanField, integerField, textField } from '../core/validation.ts';
+import { booleanField, integerField, plainText, textField } from '../core/validation.ts';
 import { imageRule } from '../media/images.ts';
 
 export const planLimits = {
@@ -19,7 +19,7 @@ export const intervals = ['month', 'year'] as const;
 export type Interval = (typeof intervals)[number];
 
 const currency = v.pipe(
-  v.string('currency'),
+  plainText({ message: 'currency' }),
   v.trim(),
   v.toUpperCase(),
   v.check((code) => findCurrency(code) !== undefined, 'currency'),
@@ -27,20 +27,20 @@ const currency = v.pipe(
 );
 
 const amount = v.pipe(
-  v.union([v.string(), v.number()], 'amount'),
+  v.union([plainText(), v.number()], 'amount'),
   v.description('Decimal in major units, as a string ("10.50") or a JSON number, at the currency precision.'),
 );
 
 const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request (D3).'));
 
 const image = v.pipe(
-  v.string('image'),
+  plainText({ message: 'image' }),
   v.description(`A data URI of a JPEG or PNG (base64, 10 MB at most; ${imageRule}) or an http(s) image URL.`),
 );
 
 export const CreatePlanSchema = v.strictObject({
   name: v.pipe(textField(planLimits.name), v.description('Up to 50 characters; names need not be unique.')),
-  description: v.optional(textField(planLimits.description, { allowEmpty: true }), ''),
+  description: v.optional(textField(planLimits.description, { allowEmpty: true, lines: 'many' }), ''),
   currency,
   amount,
   interval: v.picklist(intervals),
@@ -61,7 +61,7 @@ export const immutablePlanFields = ['amount', 'interval', 'interval_count', 'cur
 
 export const UpdatePlanSchema = v.strictObject({
   name: v.optional(textField(planLimits.name)),
-  description: v.optional(textField(planLimits.description, { allowEmpty: true })),
+  description: v.optional(textField(planLimits.description, { allowEmpty: true, lines: 'many' })),
   image: v.optional(v.nullable(image)),
   trial_period_days: v.optional(integerField(0, planLimits.maxTrialDays)),
   active: v.optional(booleanField()),

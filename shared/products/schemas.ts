@@ -9,6 +9,8 @@ import {
   booleanField,
   digitsQuery,
   integerField,
+  type Lines,
+  plainText,
   queryParameter,
   scaledDecimalQuery,
   textField,
@@ -31,7 +33,7 @@ export const priceScale = 3;
 export const durationPeriods = [1, 2, 3, 4, 6, 12] as const;
 
 const currency = v.pipe(
-  v.string('currency'),
+  plainText({ message: 'currency' }),
   v.trim(),
   v.toUpperCase(),
   v.check((code) => findCurrency(code) !== undefined, 'currency'),
@@ -39,22 +41,23 @@ const currency = v.pipe(
 );
 
 const price = v.pipe(
-  v.union([v.string(), v.number()], 'amount'),
+  v.union([plainText(), v.number()], 'amount'),
   v.description(
     'Decimal at the currency precision ("10.50"; JPY "1000"; KWD "1.500"); more decimals is 400 (type danger).',
   ),
 );
 
-const optionalText = (max: number) => v.optional(textField(max, { allowEmpty: true }));
+const optionalText = (max: number, lines: Lines = 'one') =>
+  v.optional(textField(max, { allowEmpty: true, lines }));
 
 const text = {
   short_description: optionalText(productLimits.shortDescription),
-  description: optionalText(productLimits.description),
+  description: optionalText(productLimits.description, 'many'),
   bar_code: optionalText(productLimits.code),
   sku: v.pipe(optionalText(productLimits.code), v.description('Searched, with the name, by `search`.')),
   taxes: v.optional(
     v.pipe(
-      v.union([v.string(), v.array(v.union([v.string(), v.number()]))], 'tax_ids'),
+      v.union([plainText(), v.array(v.union([plainText(), v.number()]))], 'tax_ids'),
       v.description('Comma-separated tax ids ("1,2"); an id this account does not have is 400.'),
     ),
   ),
@@ -92,7 +95,7 @@ export const UpdateProductSchema = v.strictObject({
 export type UpdateProductInput = v.InferOutput<typeof UpdateProductSchema>;
 
 const file = v.pipe(
-  v.string(),
+  plainText(),
   v.description(`A JPEG or PNG file (10 MB at most), checked by content: ${imageRule}.`),
 );
 
@@ -105,10 +108,13 @@ export const CreateProductDocument = v.strictObject({
 export const UpdateProductDocument = v.strictObject({
   ...UpdateProductSchema.entries,
   default: v.optional(
-    v.pipe(v.string(), v.description('-1 keeps the default image, -remove- removes it, a file replaces it.')),
+    v.pipe(
+      plainText(),
+      v.description('-1 keeps the default image, -remove- removes it, a file replaces it.'),
+    ),
   ),
   additional_images: v.optional(
-    v.pipe(v.string(), v.description('-1 keeps, -remove- removes all, files (at most 4) replace them.')),
+    v.pipe(plainText(), v.description('-1 keeps, -remove- removes all, files (at most 4) replace them.')),
   ),
 });
 

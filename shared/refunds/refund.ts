@@ -6,14 +6,14 @@ import { BadRequest, Conflict } from '../core/errors.ts';
 import { randomToken } from '../core/ids.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { amountField, currencyOf } from '../core/money/fields.ts';
-import { booleanField } from '../core/validation.ts';
+import { booleanField, plainText } from '../core/validation.ts';
 import { type RefundReason, type RefundView, refundReasons } from './schemas.ts';
 
 export const CreateRefundSchema = v.strictObject({
-  charge_id: v.pipe(v.string(), v.trim(), v.minLength(1), v.description('The `ch_…` id of the charge.')),
+  charge_id: v.pipe(plainText(), v.trim(), v.minLength(1), v.description('The `ch_…` id of the charge.')),
   amount: v.optional(
     v.pipe(
-      v.union([v.string(), v.number()], 'amount'),
+      v.union([plainText(), v.number()], 'amount'),
       v.description('Decimal in major units; omitted refunds what remains of the charge.'),
     ),
   ),

@@ -1,17 +1,17 @@
 /** Request and view schemas of the subscriptions API. */
 import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
-import { booleanField, integerField, queryParameter } from '../core/validation.ts';
+import { booleanField, integerField, plainText, queryParameter } from '../core/validation.ts';
 import { subscriptionStatuses } from './subscription.ts';
 
 export const subscriptionLimits = { quantity: 10_000, trialDays: 730, returnUrl: 2048 } as const;
 
 export const CreateSubscriptionSchema = v.strictObject({
-  plan_id: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
-  customer_id: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
+  plan_id: v.pipe(plainText(), v.trim(), v.minLength(1), v.maxLength(100)),
+  customer_id: v.optional(v.pipe(plainText(), v.trim(), v.maxLength(100))),
   quantity: v.optional(integerField(1, subscriptionLimits.quantity), 1),
   trial_days: v.optional(integerField(0, subscriptionLimits.trialDays)),
-  return_url: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(subscriptionLimits.returnUrl)),
+  return_url: v.pipe(plainText(), v.trim(), v.minLength(1), v.maxLength(subscriptionLimits.returnUrl)),
   test: v.optional(booleanField()),
   is_test: v.optional(booleanField()),
 });

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
-import { textField } from '../core/validation.ts';
+import { plainText, textField } from '../core/validation.ts';
 
 /** Ten-thousandths of a percent per percent: 4 decimals. */
 export const percentScale = 10_000;
@@ -21,7 +21,7 @@ export interface Tax {
 
 /** A percentage 0–100 with at most 4 decimals, from a JSON number or text, as ten-thousandths. */
 const percent = v.pipe(
-  v.union([v.number(), v.string()], 'percent'),
+  v.union([v.number(), plainText()], 'percent'),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const text = String(dataset.value).trim();
     const match = /^(\d{1,3})(?:\.(\d{1,4}))?$/.exec(text);

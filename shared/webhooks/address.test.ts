@@ -150,8 +150,26 @@ describe('checkWebhookUrl on malformed URLs', () => {
   it.each([
     { url: 'https://user:secret@hooks.example/', message: 'url must not contain a username or password' },
     { url: 'https://user@hooks.example/', message: 'url must not contain a username or password' },
-    { url: '/relative/path', message: 'url must be an absolute http or https URL' },
-    { url: 'not a url', message: 'url must be an absolute http or https URL' },
+    {
+      url: '/relative/path',
+      message: 'url must be an absolute http or https URL, without spaces, quotes or control characters',
+    },
+    {
+      url: 'not a url',
+      message: 'url must be an absolute http or https URL, without spaces, quotes or control characters',
+    },
+    {
+      url: 'https://hooks.example/"x',
+      message: 'url must be an absolute http or https URL, without spaces, quotes or control characters',
+    },
+    {
+      url: 'https://hooks.example/\u0000',
+      message: 'url must be an absolute http or https URL, without spaces, quotes or control characters',
+    },
+    {
+      url: 'https://hooks;evil.example/',
+      message: 'url must name its host as a domain name or an IP address',
+    },
     { url: 'ftp://hooks.example/', message: 'url must use http or https' },
     { url: 'file:///etc/passwd', message: 'url must use http or https' },
     { url: `https://hooks.example/${'a'.repeat(2048)}`, message: 'url must be at most 2048 characters' },

@@ -9,7 +9,7 @@ import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
 import type { Mode } from '../core/account.ts';
 import { envNames } from '../core/config.ts';
-import { maxUrlLength } from './endpoint.ts';
+import { maxUrlLength, parseWebUrl, type WebUrlProblem } from '../core/web-url.ts';
 
 /** Resolves a host name to its IP addresses (IPv4 and IPv6, in the resolver's order). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -110,6 +110,14 @@ function describeAddress(address: string): string {
   return words ?? 'a non-public address';
 }
 
+const urlProblems: Record<WebUrlProblem, string> = {
+  malformed: 'url must be an absolute http or https URL, without spaces, quotes or control characters',
+  scheme: 'url must use http or https',
+  credentials: 'url must not contain a username or password',
+  host: 'url must name its host as a domain name or an IP address',
+  too_long: `url must be at most ${maxUrlLength} characters`,
+};
+
 /** `[::1]` → `::1`; a URL keeps IPv6 literals in brackets. */
 function bareHost(hostname: string): string {
   return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
@@ -124,21 +132,11 @@ export async function checkWebhookUrl(
   mode: Mode,
   resolve: Resolver = systemResolver,
 ): Promise<CheckedUrl> {
-  if (raw.length > maxUrlLength) throw new UnsafeWebhookUrl(`url must be at most ${maxUrlLength} characters`);
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UnsafeWebhookUrl('url must be an absolute http or https URL');
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UnsafeWebhookUrl('url must use http or https');
-  }
+  const parsed = parseWebUrl(raw);
+  if ('problem' in parsed) throw new UnsafeWebhookUrl(urlProblems[parsed.problem]);
+  const url = parsed.url;
   if (mode === 'live' && url.protocol !== 'https:')
     throw new UnsafeWebhookUrl('url must use https in live mode');
-  if (url.username !== '' || url.password !== '') {
-    throw new UnsafeWebhookUrl('url must not contain a username or password');
-  }
 
   const host = bareHost(url.hostname);
   // IP literals (the URL parser has already normalized forms such as 0x7f.1) skip DNS.

@@ -5,12 +5,11 @@
  */
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
-import { booleanField, textField } from '../core/validation.ts';
+import { booleanField, plainText, textField } from '../core/validation.ts';
+import { maxUrlLength } from '../core/web-url.ts';
 
 /** Endpoints per account and mode (as the big providers cap them): fan-out stays one small Query. */
 export const maxEndpoints = 16;
-/** A webhook URL's length limit. */
-export const maxUrlLength = 2048;
 
 export interface WebhookEndpoint {
   id: string;
@@ -34,7 +33,7 @@ export interface WebhookEndpoint {
 /** `events`: `["*"]` or a list of known types; `knownTypes` is the event catalogue's. */
 const eventsField = (knownTypes: readonly string[]) =>
   v.pipe(
-    v.array(v.string('event type'), 'array of event types'),
+    v.array(plainText({ message: 'string' }), 'array of event types'),
     v.minLength(1),
     v.maxLength(64),
     v.check(
@@ -44,13 +43,13 @@ const eventsField = (knownTypes: readonly string[]) =>
     v.transform((types) => [...new Set(types)]),
   );
 
-const urlField = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(maxUrlLength));
+const urlField = v.pipe(plainText(), v.trim(), v.minLength(1), v.maxLength(maxUrlLength));
 
 export const createEndpointSchema = (knownTypes: readonly string[]) =>
   v.strictObject({
     url: urlField,
     events: v.optional(eventsField(knownTypes), ['*']),
-    description: v.optional(textField(500, { allowEmpty: true }), ''),
+    description: v.optional(textField(500, { allowEmpty: true, lines: 'many' }), ''),
     // Accepted when they agree with the credential's mode (D3); a contradiction is 400.
     test: v.optional(booleanField()),
     is_test: v.optional(booleanField()),
@@ -61,7 +60,7 @@ export const updateEndpointSchema = (knownTypes: readonly string[]) =>
   v.strictObject({
     url: v.optional(urlField),
     events: v.optional(eventsField(knownTypes)),
-    description: v.optional(textField(500, { allowEmpty: true })),
+    description: v.optional(textField(500, { allowEmpty: true, lines: 'many' })),
     enabled: v.optional(booleanField()),
     test: v.optional(booleanField()),
     is_test: v.optional(booleanField()),
@@ -70,7 +69,7 @@ export type UpdateEndpointInput = v.InferOutput<ReturnType<typeof updateEndpoint
 
 export const RedeliverSchema = v.strictObject({
   endpoint_id: v.optional(
-    v.pipe(v.string(), v.regex(/^we_[A-Za-z0-9]{24}$/, 'a webhook endpoint id (we_…)')),
+    v.pipe(plainText(), v.regex(/^we_[A-Za-z0-9]{24}$/, 'a webhook endpoint id (we_…)')),
   ),
 });
 

@@ -133,7 +133,11 @@ describe('accounts update', () => {
       'positive integer',
     );
     await expectCliRefusal(['accounts', 'update', '--id', '1'], 2, 'nothing to update');
-    await expectCliRefusal(['accounts', 'update', '--id', '1', '--page', 'not a url'], 2, 'page: not a URL');
+    await expectCliRefusal(
+      ['accounts', 'update', '--id', '1', '--page', 'not a url'],
+      2,
+      'page: not an http(s) URL',
+    );
     await expectCliRefusal(['accounts', 'update', '--id', '1', '--language', 'fr'], 2, 'language: en or es');
     await expectCliRefusal(
       ['accounts', 'update', '--id', '999999999', '--page', 'https://x.example'],

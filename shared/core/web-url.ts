@@ -1,0 +1,42 @@
+/**
+ * A URL as cobro takes one wherever a client or an operator gives it (a plan's image, a return_url,
+ * a webhook endpoint, an account's page and logo): absolute http or https, read by the WHATWG URL
+ * parser, kept in the form the parser writes it (`href`). The text sent may not have what a URL
+ * never has as typed (whitespace, control characters, quotes, `<`, `>`, `\`, a backtick): the
+ * parser would quietly encode or drop them, and the text would then not be the address a person
+ * reading it thinks it is. Callers add their own rules (https in live mode, public addresses).
+ */
+import { isHostName } from './host-name.ts';
+
+/** The longest URL cobro keeps, as sent and as the parser writes it; browsers and CDNs take 2 KB. */
+export const maxUrlLength = 2048;
+
+/**
+ * - `malformed`: not an absolute URL, or it has a character a URL never has as typed.
+ * - `scheme`: neither http nor https.
+ * - `credentials`: a user name or password (`https://user:pw@evil.com/` misleads whoever reads it).
+ * - `host`: a host that is neither a DNS name nor an IP literal (`;`, `'`, `*` … in a host).
+ * - `too_long`: longer than maxUrlLength, as sent or as written by the parser.
+ */
+export type WebUrlProblem = 'malformed' | 'scheme' | 'credentials' | 'host' | 'too_long';
+
+const notInUrls = /[\s\p{Cc}"'<>\\`\u2028\u2029]/u;
+
+/** `value` (trimmed) as an http(s) URL, or why it is not one. */
+export function parseWebUrl(value: string): { url: URL } | { problem: WebUrlProblem } {
+  const text = value.trim();
+  if (text.length > maxUrlLength) return { problem: 'too_long' };
+  if (!text.isWellFormed() || notInUrls.test(text)) return { problem: 'malformed' };
+  const url = URL.parse(text);
+  if (!url) return { problem: 'malformed' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: 'scheme' };
+  // An empty user info (`https://@host/`) leaves username and password empty: look at the authority.
+  const authority = /^[a-z][a-z0-9+.-]*:[\\/]*([^\\/?#]*)/i.exec(text)?.[1] ?? '';
+  if (url.username || url.password || authority.includes('@')) return { problem: 'credentials' };
+  if (!isHostName(url.hostname)) return { problem: 'host' };
+  if (url.href.length > maxUrlLength) return { problem: 'too_long' };
+  return { url };
+}
+
+/** Whether `value` is an http(s) URL cobro takes (see parseWebUrl). */
+export const isWebUrl = (value: string): boolean => 'url' in parseWebUrl(value);
