@@ -11,7 +11,7 @@
  * Options: --seconds N (default 60), --workers N (default 3), --keep-state (keep the stack's state
  * folder; it is kept anyway when the soak fails).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -31,6 +31,11 @@ const { values } = parseArgs({
     'keep-state': { type: 'boolean', default: false },
   },
 });
+// DynamoDB Local is found (to kill it, and to make sure none is left) by its command line in /proc.
+if (!existsSync('/proc/self/cmdline')) {
+  console.error("soak: it finds the stack's DynamoDB Local through /proc, so it runs on Linux only");
+  process.exit(2);
+}
 const seconds = Number(values.seconds);
 const workerCount = Number(values.workers);
 if (!Number.isInteger(seconds) || seconds < 20 || !Number.isInteger(workerCount) || workerCount < 1) {
