@@ -1,0 +1,621 @@
+/**
+ * The soak's workload: random money operations against its stack, as a merchant's servers, payers'
+ * browsers and an operator do them (README "A first session with curl", "The operator CLI"):
+ *
+ * - one-off payments through the hosted checkout, with every test card (D15's 7726, 5126 and 0119
+ *   among them), 3-D Secure challenges answered, now and then a double submit;
+ * - subscription checkouts, some raced by a cancel (during the submit or the challenge's answer),
+ *   and cancels of any subscription, racing renewals;
+ * - payment link payments, some raced by the link's delete, and deletes of any link;
+ * - refunds, full and partial, retried with the same Idempotency-Key after a 5xx;
+ * - the legacy charge, retried with its Idempotency-Key after a 5xx;
+ * - the operator's `billing run --now` (dates cycling one to four months ahead, so renewals and
+ *   trial ends come due) and `payouts run --now` (three days ahead, so live charges are due).
+ *
+ * It remembers what a later check needs: the subscriptions it canceled and the links it deleted,
+ * with how their payments ended.
+ */
+import { randomUUID } from 'node:crypto';
+import { testCards } from '../../shared/acquirer/simulated.ts';
+import type { Answer, Http } from './http.ts';
+import { chance, oneOf, pick, randomInt, sleep, type Weighted } from './random.ts';
+import type { CliRun, SoakStack } from './stack.ts';
+import type { Tally } from './tally.ts';
+
+export type Mode = 'test' | 'live';
+
+export interface Merchant {
+  developerId: number;
+  /** Authorization header values of its keys. */
+  auth: Record<Mode, string>;
+}
+
+/** How a checkout page's payment ended, for the payer. */
+export type PayOutcome =
+  | 'paid'
+  | 'declined'
+  | 'unconfirmed'
+  | 'conflict'
+  | 'form again'
+  | 'no page'
+  | 'no answer'
+  | `answered ${number}`;
+
+interface Seen {
+  id: string;
+  mode: Mode;
+  card: string;
+  paid?: PayOutcome;
+  /** What happened to it, for a reproduction. */
+  story: string[];
+  /** When the soak began working on it, and finished (faults armed meanwhile are in reproductions). */
+  from: number;
+  to: number;
+}
+
+export interface SubscriptionSeen extends Seen {
+  plan: string;
+  canceled: boolean;
+}
+
+export interface LinkSeen extends Seen {
+  deleted: boolean;
+}
+
+/** A charge as GET /v1/payments/ lists it. */
+export interface ListedCharge {
+  id: string;
+  subscription_id: string | null;
+  payment_link_id: string | null;
+  amount: number;
+  amount_refunded: number;
+  currency: string;
+  created_on: string;
+  card_last4: string;
+}
+
+const c = testCards;
+
+/** Cards for one-off payments: mostly approvals, and every D7/D15 behaviour. */
+const oneOffCards: Weighted<string>[] = [
+  [c.approved, 34],
+  [c.challenge, 12],
+  [c.genericDecline, 4],
+  [c.insufficientFunds, 3],
+  [c.expiredCard, 2],
+  [c.incorrectCvc, 2],
+  [c.declinesWhenStored, 5],
+  [c.answerLost, 9],
+  [c.refundsRefused, 9],
+  [c.processingError, 5],
+];
+
+/**
+ * Cards for subscriptions: all of them too. 7726's renewals lose their answers (billing runs record
+ * them unconfirmed and recovery finishes them: attempts keep the wall clock's times, whatever
+ * `--now` a run bills at); 5126's automatic refunds are refused; 0341's renewals decline.
+ */
+const subscriptionCards = oneOffCards;
+
+/** Cards for payment links: all of them (a link's payment is one charge, as a one-off payment's). */
+const linkCards = oneOffCards;
+
+/** The legacy charge has no 3-D Secure: no challenge card. */
+const legacyCards: Weighted<string>[] = [
+  [c.approved, 50],
+  [c.answerLost, 15],
+  [c.refundsRefused, 10],
+  [c.genericDecline, 10],
+  [c.processingError, 5],
+];
+
+const refundReasons = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
+const goodYear = String(new Date().getUTCFullYear() + 3);
+
+/** An amount in major units with two decimals, from 2.00 to 90.00. */
+const amount = () => (randomInt(200, 9_000) / 100).toFixed(2);
+const currency = () =>
+  pick<string>([
+    ['USD', 4],
+    ['EUR', 1],
+  ]);
+
+/** A handful of payers, so the checkout's customer look-up by e-mail meets the same payer often. */
+const payer = () => `payer-${randomInt(1, 25)}@soak.example`;
+
+const csrfOf = (html: string) => /<input type="hidden" name="csrf_token" value="([^"]*)">/.exec(html)?.[1];
+const isChallenge = (answer: Answer) => answer.status === 200 && answer.text.includes('name="outcome"');
+
+/** Counted labels of checkout pages: a 200 says whether it is a challenge, a form or a final page. */
+function pageLabel(answer: Answer): string {
+  if (answer.status !== 200) return String(answer.status);
+  if (isChallenge(answer)) return '200 challenge';
+  return csrfOf(answer.text) ? '200 form' : '200 final page';
+}
+
+function outcomeOf(answer: Answer | undefined): PayOutcome {
+  if (!answer) return 'no answer';
+  if (answer.status === 303) return 'paid';
+  if (answer.status === 200) return csrfOf(answer.text) ? 'form again' : 'paid'; // a link's receipt
+  if (answer.status === 202) return 'unconfirmed';
+  if (answer.status === 402) return 'declined';
+  if (answer.status === 409) return 'conflict';
+  return `answered ${answer.status}`;
+}
+
+/** Something done beside a payment: during its submit, or during its challenge's answer. */
+interface Race {
+  during: 'submit' | 'challenge';
+  run: () => Promise<void>;
+}
+
+/** With a challenge card, most races hit the challenge's answer; otherwise they hit the submit. */
+const raceDuring = (card: string): Race['during'] =>
+  card === c.challenge && chance(0.7) ? 'challenge' : 'submit';
+
+/** Runs `run` after a pause of up to `ms`, so it lands anywhere in the request it races. */
+const soon = async (run: () => Promise<void>, ms: number) => {
+  await sleep(randomInt(0, ms));
+  await run();
+};
+
+export class Workload {
+  readonly subscriptions: SubscriptionSeen[] = [];
+  readonly links: LinkSeen[] = [];
+  /** Sums of the JSON summaries `billing run` and `payouts run` printed. */
+  readonly billing: Record<string, number> = {};
+  readonly payouts: Record<string, number> = {};
+  /** The latest `--now` a billing run used: the soak's records reach that far. */
+  latestBillingDate: Date | undefined;
+  readonly #http: Http;
+  readonly #tally: Tally;
+  readonly #stack: SoakStack;
+  readonly #merchant: Merchant;
+  readonly #plans: Record<Mode, { id: string; name: string }[]> = { test: [], live: [] };
+  #billingCycle = 0;
+
+  constructor(http: Http, tally: Tally, stack: SoakStack, merchant: Merchant) {
+    this.#http = http;
+    this.#tally = tally;
+    this.#stack = stack;
+    this.#merchant = merchant;
+  }
+
+  get #api(): string {
+    return this.#stack.info?.api_url ?? '';
+  }
+
+  /** Live now and then: live charges are what payouts pay out. */
+  #mode(): Mode {
+    return chance(0.3) ? 'live' : 'test';
+  }
+
+  /** The plans subscriptions take, in both modes: monthly, monthly with a trial, and one in EUR. */
+  async setup(): Promise<void> {
+    const plans = [
+      { name: 'Soak monthly', amount: '12.00', currency: 'USD', interval: 'month', interval_count: 1 },
+      {
+        name: 'Soak trial',
+        amount: '9.50',
+        currency: 'USD',
+        interval: 'month',
+        interval_count: 1,
+        trial_period_days: 7,
+      },
+      { name: 'Soak euro', amount: '15.00', currency: 'EUR', interval: 'month', interval_count: 1 },
+    ];
+    for (const mode of ['test', 'live'] as const) {
+      for (const plan of plans) {
+        const created = await this.#http.send('setup: plan create', 'POST', `${this.#api}/v1/plans/`, {
+          auth: this.#merchant.auth[mode],
+          json: plan,
+        });
+        if (created?.status !== 201)
+          throw new Error(`could not create a plan: ${created?.status} ${created?.text}`);
+        const id = (created.json as { data: { id: string } }).data.id;
+        this.#plans[mode].push({ id, name: `${plan.name} (${plan.amount} ${plan.currency}, ${mode})` });
+      }
+    }
+  }
+
+  /** Picks one operation by weight and runs it. */
+  async randomOperation(): Promise<void> {
+    const operation = pick<() => Promise<void>>([
+      [() => this.payment(), 28],
+      [() => this.subscription(), 16],
+      [() => this.cancelOne(), 5],
+      [() => this.link(), 16],
+      [() => this.deleteOneLink(), 4],
+      [() => this.refund(), 20],
+      [() => this.legacy(), 8],
+    ]);
+    await operation();
+  }
+
+  /**
+   * Pays a hosted checkout page as a browser without JavaScript does: opens it for its CSRF token,
+   * posts the card form (twice at once when `double`, a double click), and answers a 3-D Secure
+   * challenge when asked (pass, now and then fail). `race` runs beside the submit or beside the
+   * challenge's answer.
+   */
+  async #pay(
+    kind: string,
+    url: string,
+    card: string,
+    seen: Pick<Seen, 'story'>,
+    options: {
+      race?: Race;
+      double?: boolean;
+      note?: () => string | undefined;
+      /** Whether a finding on the challenge's answer is a known one. */
+      challengeKnown?: () => 'b' | undefined;
+    } = {},
+  ): Promise<PayOutcome> {
+    const http = this.#http;
+    const page = await http.send(`${kind} page`, 'GET', url, { label: pageLabel });
+    const csrf = page?.status === 200 ? csrfOf(page.text) : undefined;
+    if (!csrf) {
+      seen.story.push(`GET ${url} → ${page?.status ?? 'no answer'}`);
+      return 'no page';
+    }
+    const form = {
+      csrf_token: csrf,
+      email: payer(),
+      cardholder_name: 'Soak Payer',
+      card_number: card,
+      exp_month: '12',
+      exp_year: goodYear,
+      cvc: '123',
+    };
+    const submit = async () => {
+      const sent = Date.now();
+      const answer = await http.send(`${kind} submit`, 'POST', url, {
+        form,
+        label: pageLabel,
+        ...(options.note ? { note: options.note } : {}),
+      });
+      seen.story.push(
+        `POST ${url} card ${card} (sent ${this.#tally.at(sent)}) → ${answer ? pageLabel(answer) : 'no answer'}`,
+      );
+      return answer;
+    };
+    const race = options.race;
+    const [answer] = await Promise.all([
+      submit(),
+      ...(options.double ? [submit()] : []),
+      ...(race?.during === 'submit' ? [soon(race.run, 400)] : []),
+    ]);
+    if (!answer || !isChallenge(answer)) {
+      // The challenge did not come (a decline, a fault, a kill): what was to race it comes after.
+      if (race?.during === 'challenge') await race.run();
+      return outcomeOf(answer);
+    }
+    const outcome = chance(0.85) ? 'pass' : 'fail';
+    const answering = async () => {
+      const sent = Date.now();
+      const final = await http.send(`${kind} challenge`, 'POST', `${url}/challenge`, {
+        form: { csrf_token: csrfOf(answer.text) ?? csrf, outcome },
+        label: pageLabel,
+        ...(options.note ? { note: options.note } : {}),
+        ...(options.challengeKnown ? { known: options.challengeKnown } : {}),
+      });
+      seen.story.push(
+        `POST ${url}/challenge outcome=${outcome} (sent ${this.#tally.at(sent)}) → ${final ? pageLabel(final) : 'no answer'}`,
+      );
+      return final;
+    };
+    const [final] = await Promise.all([
+      answering(),
+      ...(race?.during === 'challenge' ? [soon(race.run, 300)] : []),
+    ]);
+    return outcomeOf(final);
+  }
+
+  /** POST /v1/payments/, then its checkout page paid. */
+  async payment(): Promise<void> {
+    const mode = this.#mode();
+    const created = await this.#http.send('payment create', 'POST', `${this.#api}/v1/payments/`, {
+      auth: this.#merchant.auth[mode],
+      json: {
+        amount: amount(),
+        description: 'Soak order',
+        currency: currency(),
+        items: ['Soak item'],
+        return_url: 'https://shop.example/return',
+      },
+    });
+    if (created?.status !== 202) return;
+    const url = (created.json as { data: { redirect: string } }).data.redirect;
+    await this.#pay('payment', url, pick(oneOffCards), { story: [] }, { double: chance(0.1) });
+  }
+
+  async #cancel(seen: SubscriptionSeen, kind: string): Promise<Answer | undefined> {
+    const sent = Date.now();
+    const answer = await this.#http.send(kind, 'DELETE', `${this.#api}/v1/subscriptions/${seen.id}`, {
+      auth: this.#merchant.auth[seen.mode],
+    });
+    seen.story.push(
+      `DELETE /v1/subscriptions/${seen.id} (sent ${this.#tally.at(sent)}) → ${answer?.status ?? 'no answer'}`,
+    );
+    if (answer?.status === 200) seen.canceled = true;
+    return answer;
+  }
+
+  /** POST /v1/subscriptions, its checkout paid; a third of them raced by their cancel. */
+  async subscription(): Promise<void> {
+    const mode = this.#mode();
+    const plan = oneOf(this.#plans[mode]);
+    const created = await this.#http.send('subscription create', 'POST', `${this.#api}/v1/subscriptions`, {
+      auth: this.#merchant.auth[mode],
+      json: { plan_id: plan.id, return_url: 'https://shop.example/welcome' },
+    });
+    if (created?.status !== 201) return;
+    const data = (created.json as { data: { subscription_id: string; checkout_url: string } }).data;
+    const card = pick(subscriptionCards);
+    const seen: SubscriptionSeen = {
+      id: data.subscription_id,
+      mode,
+      plan: plan.name,
+      card,
+      canceled: false,
+      story: [`POST /v1/subscriptions plan ${plan.name} → 201 ${data.subscription_id}`],
+      from: Date.now(),
+      to: Date.now(),
+    };
+    this.subscriptions.push(seen);
+    const race: Race | undefined = chance(0.35)
+      ? {
+          during: raceDuring(card),
+          run: async () => {
+            await this.#cancel(seen, 'subscription cancel (racing its checkout)');
+          },
+        }
+      : undefined;
+    seen.paid = await this.#pay('subscription', data.checkout_url, card, seen, {
+      ...(race ? { race } : {}),
+      note: () => `subscription ${seen.id}: ${seen.story.join('; ')}`,
+    });
+    seen.to = Date.now();
+  }
+
+  /** Cancels a subscription the soak made (it may be renewing right now). */
+  async cancelOne(): Promise<void> {
+    const open = this.subscriptions.filter((seen) => !seen.canceled);
+    if (open.length === 0) return;
+    const seen = oneOf(open);
+    await this.#cancel(seen, 'subscription cancel');
+    seen.to = Date.now();
+  }
+
+  async #deleteLink(seen: LinkSeen, kind: string): Promise<Answer | undefined> {
+    const sent = Date.now();
+    const answer = await this.#http.send(kind, 'DELETE', `${this.#api}/v1/payment-links/${seen.id}/`, {
+      auth: this.#merchant.auth[seen.mode],
+    });
+    seen.story.push(
+      `DELETE /v1/payment-links/${seen.id}/ (sent ${this.#tally.at(sent)}) → ${answer?.status ?? 'no answer'}`,
+    );
+    if (answer?.status === 200) seen.deleted = true;
+    return answer;
+  }
+
+  /** POST /v1/payment-links/, its page paid; a third of them raced by the link's delete. */
+  async link(): Promise<void> {
+    const mode = this.#mode();
+    const body = { description: 'Soak lesson', amount: amount(), currency: currency() };
+    const created = await this.#http.send('link create', 'POST', `${this.#api}/v1/payment-links/`, {
+      auth: this.#merchant.auth[mode],
+      json: body,
+    });
+    if (created?.status !== 201) return;
+    const data = (created.json as { data: { id: string; link: string } }).data;
+    const card = pick(linkCards);
+    const seen: LinkSeen = {
+      id: data.id,
+      mode,
+      card,
+      deleted: false,
+      story: [`POST /v1/payment-links/ ${JSON.stringify(body)} (${mode}) → 201 ${data.id}`],
+      from: Date.now(),
+      to: Date.now(),
+    };
+    this.links.push(seen);
+    let deleteSent = false;
+    const race: Race | undefined = chance(0.35)
+      ? {
+          during: raceDuring(card),
+          run: async () => {
+            deleteSent = true;
+            await this.#deleteLink(seen, 'link delete (racing its payment)');
+          },
+        }
+      : undefined;
+    seen.paid = await this.#pay('link', data.link, card, seen, {
+      ...(race ? { race } : {}),
+      note: () => `payment link ${seen.id}: ${seen.story.join('; ')}`,
+      // Known (b): a 3-D Secure challenge's answer racing the link's delete answers 500.
+      challengeKnown: () => (deleteSent ? 'b' : undefined),
+    });
+    seen.to = Date.now();
+  }
+
+  /** Deletes a payment link the soak made. */
+  async deleteOneLink(): Promise<void> {
+    const open = this.links.filter((seen) => !seen.deleted);
+    if (open.length === 0) return;
+    const seen = oneOf(open);
+    await this.#deleteLink(seen, 'link delete');
+    seen.to = Date.now();
+  }
+
+  /**
+   * Sends a POST with an Idempotency-Key (`send`); after a 5xx, most times sends the same request
+   * with the same key again: after a 504 (no outcome yet) up to 4 times while it answers 504 or 409
+   * (the first still running), as a client must (README "Payments, the hosted checkout and
+   * refunds"); after a 502 (a definite refusal, not kept) once, which runs it again as new.
+   */
+  async #withRetries(kind: string, send: (kind: string) => Promise<Answer | undefined>): Promise<void> {
+    let answer = await send(kind);
+    if (!answer || answer.status < 500 || !chance(0.75)) return;
+    for (let retry = 1; retry <= 4; retry++) {
+      await sleep(randomInt(500, 2_500));
+      answer = await send(`${kind} retry (same Idempotency-Key)`);
+      if (!answer || answer.status === 502 || (answer.status < 500 && answer.status !== 409)) return;
+    }
+  }
+
+  /** A refund of a recent charge, in full or in part. */
+  async refund(): Promise<void> {
+    const mode = this.#mode();
+    const auth = this.#merchant.auth[mode];
+    const listed = await this.#http.send('charges list', 'GET', `${this.#api}/v1/payments/?limit=100`, {
+      auth,
+    });
+    if (listed?.status !== 200 || !Array.isArray(listed.json)) return;
+    const refundable = (listed.json as ListedCharge[]).filter(
+      (charge) => charge.amount_refunded < charge.amount,
+    );
+    if (refundable.length === 0) return;
+    const charge = oneOf(refundable);
+    const leftCents = Math.round((charge.amount - charge.amount_refunded) * 100);
+    const partial = chance(0.5) && leftCents > 100;
+    const body = {
+      charge_id: charge.id,
+      reason: oneOf(refundReasons),
+      ...(partial ? { amount: (randomInt(100, leftCents - 1) / 100).toFixed(2) } : {}),
+    };
+    const headers = { 'Idempotency-Key': `soak-refund-${randomUUID()}` };
+    await this.#withRetries('refund', (kind) =>
+      this.#http.send(kind, 'POST', `${this.#api}/v1/refunds/`, { auth, json: body, headers }),
+    );
+  }
+
+  /** The deprecated direct charge, with an Idempotency-Key. */
+  async legacy(): Promise<void> {
+    const mode = this.#mode();
+    const form = {
+      amount: amount(),
+      currency: currency().toLowerCase(),
+      credit_card_number: pick(legacyCards),
+      credit_card_security_code_number: '123',
+      exp_month: '12',
+      exp_year: goodYear,
+    };
+    const headers = { 'Idempotency-Key': `soak-legacy-${randomUUID()}` };
+    await this.#withRetries('legacy charge', (kind) =>
+      this.#http.send(kind, 'POST', `${this.#api}/v1/charges/simple/create/`, {
+        auth: this.#merchant.auth[mode],
+        form,
+        headers,
+      }),
+    );
+  }
+
+  /**
+   * Runs an operator command and counts its exit. Exit 0 is expected; anything else is a finding
+   * unless a kill overlapped it (the CLI then finds no stack, or loses its DynamoDB).
+   */
+  async #operator(kind: string, args: string[]): Promise<CliRun & { killedBy: string | undefined }> {
+    const start = Date.now();
+    const run = await this.#stack.cli(args);
+    const end = Date.now();
+    const label = `exit ${run.code}`;
+    const killedBy = this.#tally.disruptedBy(start, end);
+    this.#tally.count(kind, run.code !== 0 && killedBy ? `${label} (kill)` : label);
+    if (run.code !== 0 && !killedBy)
+      this.#tally.find({
+        title: `${kind} exited ${run.code}`,
+        detail: [
+          `${run.command} (from ${this.#tally.at(start)} to ${this.#tally.at(end)})`,
+          `stderr: ${run.stderr.trim().slice(-800)}`,
+        ],
+      });
+    return { ...run, killedBy };
+  }
+
+  /** Adds the numbers of a CLI's JSON summary (nested objects flattened as `a.b`) to `into`. */
+  #sum(into: Record<string, number>, json: unknown, prefix = ''): void {
+    for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
+      if (typeof value === 'number') into[`${prefix}${key}`] = (into[`${prefix}${key}`] ?? 0) + value;
+      else if (value && typeof value === 'object' && !Array.isArray(value) && key !== 'totals')
+        this.#sum(into, value, `${prefix}${key}.`);
+    }
+  }
+
+  /** One operator command: a billing run at the next date of its cycle, or a payouts run. */
+  async operatorStep(): Promise<void> {
+    if (chance(0.6)) {
+      // One to four months ahead, cycling: new subscriptions come due at the near dates, and no
+      // run catches up more than four periods of any subscription at once.
+      const months = 1 + (this.#billingCycle++ % 4);
+      await this.billingRun(new Date(Date.now() + months * 31 * 86_400_000 + 3_600_000));
+    } else {
+      await this.payoutsRun();
+    }
+  }
+
+  async billingRun(now: Date, kind = 'billing run'): Promise<void> {
+    if (!this.latestBillingDate || now > this.latestBillingDate) this.latestBillingDate = now;
+    const run = await this.#operator(kind, ['billing', 'run', '--now', now.toISOString()]);
+    if (run.code !== 0) return;
+    const summary = JSON.parse(run.stdout) as { failed?: number };
+    this.#sum(this.billing, summary);
+    this.billing.runs = (this.billing.runs ?? 0) + 1;
+    // A step that fails is retried by the next run (README "The operator CLI"); outside a kill,
+    // where the run loses its DynamoDB, a failing step is a finding.
+    if (summary.failed && !run.killedBy)
+      this.#tally.find({
+        title: `${kind} counted ${summary.failed} failed steps`,
+        detail: [run.command, `summary: ${run.stdout.trim()}`, `stderr: ${run.stderr.trim().slice(-800)}`],
+      });
+  }
+
+  /** Pays out the live charges made more than two days before three days from now: all of them. */
+  async payoutsRun(): Promise<void> {
+    const now = new Date(Date.now() + 3 * 86_400_000);
+    const run = await this.#operator('payouts run', ['payouts', 'run', '--now', now.toISOString()]);
+    if (run.code !== 0) return;
+    this.#sum(this.payouts, JSON.parse(run.stdout));
+    this.payouts.runs = (this.payouts.runs ?? 0) + 1;
+  }
+
+  /** Every charge of the merchant in `mode`, newest first, page by page (created_before). */
+  async allCharges(mode: Mode): Promise<ListedCharge[]> {
+    const charges = new Map<string, ListedCharge>();
+    let before: string | undefined;
+    for (;;) {
+      const query = `limit=1000${before ? `&created_before=${encodeURIComponent(before)}` : ''}`;
+      const listed = await this.#http.send(
+        'final check: charges list',
+        'GET',
+        `${this.#api}/v1/payments/?${query}`,
+        {
+          auth: this.#merchant.auth[mode],
+        },
+      );
+      if (listed?.status !== 200 || !Array.isArray(listed.json))
+        throw new Error(`GET /v1/payments/ answered ${listed?.status}`);
+      const page = listed.json as ListedCharge[];
+      const fresh = page.filter((charge) => !charges.has(charge.id));
+      for (const charge of page) charges.set(charge.id, charge);
+      const last = page[page.length - 1];
+      if (page.length < 1000 || fresh.length === 0 || !last) return [...charges.values()];
+      before = last.created_on;
+    }
+  }
+
+  /** The subscription's single view (its status and customer), or undefined. */
+  async subscriptionView(
+    seen: SubscriptionSeen,
+  ): Promise<{ status: string; customer_id: string | null } | undefined> {
+    const view = await this.#http.send(
+      'final check: subscription',
+      'GET',
+      `${this.#api}/v1/subscriptions/${seen.id}`,
+      {
+        auth: this.#merchant.auth[seen.mode],
+      },
+    );
+    return view?.status === 200 ? (view.json as { status: string; customer_id: string | null }) : undefined;
+  }
+}
