@@ -8,9 +8,12 @@
  *   before);
  * - one still open: while its call may still be running the retry is 409; once that call cannot be
  *   running any more, recovery finishes it here (asking the acquirer by the attempt's key, never with
- *   a new one) and the retry answers its outcome.
+ *   a new one) and the retry answers its outcome; 504 (`unconfirmed`) when the acquirer does not
+ *   answer that lookup either.
  */
-import { Conflict } from '../core/errors.ts';
+import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
+import { Conflict, HttpError } from '../core/errors.ts';
+import type { MessageId } from '../core/messages.ts';
 import type { Deps } from '../db/deps.ts';
 import { type Attempt, type AttemptKind, isFinal, mayBeRunning } from './attempt.ts';
 import type { Finished } from './recovery.ts';
@@ -30,6 +33,7 @@ export async function resumeAttempt<K extends AttemptKind>(
   deps: Deps,
   id: string,
   finish: (attempt: Attempt<K>, now: Date) => Promise<Finished>,
+  unconfirmed: MessageId,
 ): Promise<Resumed<K>> {
   for (let round = 1; round <= 3; round++) {
     const now = deps.clock();
@@ -38,8 +42,17 @@ export async function resumeAttempt<K extends AttemptKind>(
     if (prior.status === 'succeeded') return { kind: 'done', attempt: prior };
     if (isFinal(prior)) return { kind: 'again', attempt: prior };
     if (mayBeRunning(prior, now)) throw new Conflict('idempotency_in_progress');
-    // The first run stopped without an outcome: learn it from the acquirer before answering.
-    if ((await finish(prior, now)) === 'waiting') throw new Conflict('idempotency_in_progress');
+    // The first run stopped without an outcome: learn it from the acquirer before answering. An
+    // acquirer that does not answer the lookup leaves it unknown still: 504 again, as the first run
+    // answered, and the attempt stays with recovery.
+    let finished: Finished;
+    try {
+      finished = await finish(prior, now);
+    } catch (error) {
+      if (error instanceof AcquirerUnavailable) throw new HttpError(504, unconfirmed);
+      throw error;
+    }
+    if (finished === 'waiting') throw new Conflict('idempotency_in_progress');
   }
   throw new Conflict('idempotency_in_progress');
 }

@@ -131,7 +131,12 @@ async function attemptFor(
     return attempt;
   }
   const id = idempotentAttemptId('legacy', scope, idempotencyKey);
-  const resumed = await resumeAttempt<'legacy'>(deps, id, legacyFinisher(deps));
+  const resumed = await resumeAttempt<'legacy'>(
+    deps,
+    id,
+    legacyFinisher(deps),
+    'acquirer_unconfirmed_charge',
+  );
   if (resumed.kind === 'done') {
     const charge = await getCharge(deps, scope, resumed.attempt.subject.charge_id);
     if (charge) return charge;

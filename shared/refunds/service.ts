@@ -211,7 +211,9 @@ export async function refundCharge(
   const id = idempotencyKey ? idempotentAttemptId('refund', scope, idempotencyKey) : newAttemptId();
   const [found, resumed] = await Promise.all([
     getCharge(deps, scope, input.charge_id),
-    idempotencyKey ? resumeAttempt<'refund'>(deps, id, refundFinisher(deps)) : ({ kind: 'new' } as const),
+    idempotencyKey
+      ? resumeAttempt<'refund'>(deps, id, refundFinisher(deps), 'acquirer_unconfirmed_refund')
+      : ({ kind: 'new' } as const),
   ]);
   if (resumed.kind === 'done') {
     const refund = await getRefund(deps, scope, resumed.attempt.subject.refund_id);

@@ -11,12 +11,14 @@ import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
 import { newAttempt, newAttemptId } from '../../shared/attempts/attempt.ts';
 import { storeAttempt } from '../../shared/attempts/repository.ts';
 import { getCharge } from '../../shared/charges/repository.ts';
+import { chargeCard } from '../../shared/charges/service.ts';
 import { claimSession, getSession } from '../../shared/checkout/repository.ts';
 import { submitChallenge } from '../../shared/checkout/submit-http.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { keys } from '../../shared/db/keys.ts';
 import { sessionOwners } from '../../shared/ledger/owners.ts';
 import { runPayouts } from '../../shared/payouts/run.ts';
+import { refundCharge } from '../../shared/refunds/service.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
@@ -578,6 +580,71 @@ describe('the D15 test cards', () => {
     expect(retry.status, retry.text).toBe(201);
     expect((await chargesOf(merchant)).map((charge) => charge.id)).toEqual([retry.json.id]);
     await expectBooksAgree(merchant.account.developerId, since);
+  });
+});
+
+describe('a retry whose lookup the acquirer does not answer', () => {
+  /**
+   * The requests run here, with an acquirer of this process whose faults are its own, and a clock
+   * 90 s ahead: the stack's recovery leaves their attempts alone meanwhile (not due yet), so the
+   * retry is the one that asks the acquirer by key.
+   */
+  function ahead(faults: AcquirerFault[]) {
+    const registry = new FaultRegistry();
+    registry.set(faults);
+    const base = makeDeps();
+    const later = new Date(Date.now() + 90_000);
+    const acquirer = createSimulatedAcquirer({
+      ledger: { db: base.db, table: base.table },
+      faults: registry,
+    });
+    return { deps: { ...base, clock: () => later, acquirer }, registry };
+  }
+  const statusOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 200,
+      (error: { status?: number }) => error.status ?? 500,
+    );
+
+  it('a refund answers 504 again, never a 500; once the acquirer answers, the one refund', async () => {
+    const merchant = await newMerchant('d15-lookup-refund');
+    const developerId = merchant.account.developerId;
+    const { chargeId } = await payThroughCheckout(merchant.auth);
+    const { deps, registry } = ahead([
+      { operation: 'refund', effect: 'lose', times: 1 },
+      { operation: 'lookup', effect: 'down' },
+    ]);
+    const scope = { developerId, mode: 'test' as const };
+    const input = { charge_id: chargeId, reason: 'requested_by_customer' as const };
+    const key = `lookup-${Date.now()}`;
+    expect(await statusOf(refundCharge(deps, scope, input, key))).toBe(504);
+    expect(await statusOf(refundCharge(deps, scope, input, key))).toBe(504);
+    registry.clear();
+    const refund = await refundCharge(deps, scope, input, key);
+    expect(await refundsOf(merchant, chargeId)).toEqual([expect.objectContaining({ id: refund.id })]);
+  });
+
+  it('a legacy charge answers 504 again, never a 500; once the acquirer answers, the one charge', async () => {
+    const merchant = await newMerchant('d15-lookup-legacy');
+    const developerId = merchant.account.developerId;
+    const { deps, registry } = ahead([{ operation: 'lookup', effect: 'refuse' }]);
+    const scope = { developerId, mode: 'test' as const };
+    const input = {
+      amount: '15.71',
+      currency: 'USD',
+      description: '',
+      entity_description: '',
+      credit_card_number: testCards.answerLost,
+      credit_card_security_code_number: '123',
+      exp_month: '12',
+      exp_year: goodYear,
+    };
+    const key = `lookup-${Date.now()}`;
+    expect(await statusOf(chargeCard(deps, scope, input, key))).toBe(504);
+    expect(await statusOf(chargeCard(deps, scope, input, key))).toBe(504);
+    registry.clear();
+    const charge = await chargeCard(deps, scope, input, key);
+    expect((await chargesOf(merchant)).map((listed) => listed.id)).toEqual([charge.id]);
   });
 });
 
