@@ -363,7 +363,7 @@ async function reconcileLedger(args: string[]): Promise<number> {
     `  ${name.padEnd(10)} ${books.charges} charges, ${books.refunds} refunds, ${books.payouts} payouts`;
   console.log(`reconciled ${report.since} .. ${report.until}`);
   console.log(
-    `  recovery   ${recovery.due} due: ${recovery.succeeded} recorded, ${recovery.declined} declined, ${recovery.failed} closed, ${recovery.waiting} waiting, ${recovery.errors} errors`,
+    `  recovery   ${recovery.due} due: ${recovery.succeeded} succeeded, ${recovery.declined} declined, ${recovery.failed} failed (closed), ${recovery.waiting} waiting, ${recovery.raced} raced, ${recovery.errors} errors`,
   );
   console.log(side('acquirer', acquirer));
   console.log(side('cobro', cobro));
