@@ -25,8 +25,6 @@ export interface RequestOptions {
   label?: (answer: Answer) => string | undefined;
   /** What else a reproduction needs to know (a race, say), asked when a finding is made. */
   note?: () => string | undefined;
-  /** Whether a finding on this request is one of the two known ones, and which. */
-  known?: () => 'a' | 'b' | undefined;
 }
 
 /** Allowed 5xx answers: the acquirer refused (502), or did not answer in time (504). */
@@ -116,9 +114,7 @@ export class Http {
     }
     this.#tally.count(kind, label);
     const note = options.note?.();
-    const known = options.known?.();
     this.#tally.find({
-      ...(known ? { known } : {}),
       title: `${answer ? answer.status : `no answer (${failure})`} on ${kind}`,
       detail: [
         `${method} ${url}${bodyOf(options)}`,

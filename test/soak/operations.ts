@@ -247,8 +247,6 @@ export class Workload {
       race?: Race;
       double?: boolean;
       note?: () => string | undefined;
-      /** Whether a finding on the challenge's answer is a known one. */
-      challengeKnown?: () => 'b' | undefined;
     } = {},
   ): Promise<PayOutcome> {
     const http = this.#http;
@@ -297,7 +295,6 @@ export class Workload {
         form: { csrf_token: csrfOf(answer.text) ?? csrf, outcome },
         label: pageLabel,
         ...(options.note ? { note: options.note } : {}),
-        ...(options.challengeKnown ? { known: options.challengeKnown } : {}),
       });
       seen.story.push(
         `POST ${url}/challenge outcome=${outcome} (sent ${this.#tally.at(sent)}) → ${final ? pageLabel(final) : 'no answer'}`,
@@ -420,12 +417,10 @@ export class Workload {
       to: Date.now(),
     };
     this.links.push(seen);
-    let deleteSent = false;
     const race: Race | undefined = chance(0.35)
       ? {
           during: raceDuring(card),
           run: async () => {
-            deleteSent = true;
             await this.#deleteLink(seen, 'link delete (racing its payment)');
           },
         }
@@ -433,8 +428,6 @@ export class Workload {
     seen.paid = await this.#pay('link', data.link, card, seen, {
       ...(race ? { race } : {}),
       note: () => `payment link ${seen.id}: ${seen.story.join('; ')}`,
-      // Known (b): a 3-D Secure challenge's answer racing the link's delete answers 500.
-      challengeKnown: () => (deleteSent ? 'b' : undefined),
     });
     seen.to = Date.now();
   }

@@ -19,7 +19,6 @@ export interface Finding {
   /** Reproduction: the requests, the faults armed, what was answered. */
   detail: string[];
   /** One of the two findings another engineer is fixing: (a) or (b) of the brief, said explicitly. */
-  known?: 'a' | 'b';
 }
 
 export interface Kill {
@@ -83,8 +82,7 @@ export class Tally {
 
   find(finding: Finding): void {
     this.findings.push(finding);
-    const known = finding.known ? ` [known (${finding.known})]` : '';
-    console.log(`  finding at ${this.at(Date.now())}: ${finding.title}${known}`);
+    console.log(`  finding at ${this.at(Date.now())}: ${finding.title}`);
   }
 
   /** A time as seconds since the soak started: `+12.3 s`. */
