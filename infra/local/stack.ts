@@ -4,24 +4,15 @@
  */
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import S3rver from '@20minutes/s3rver';
-import sesEmulator from 'aws-ses-v2-local';
 import { outboxRelay, schedules } from '../../shared/api/event-rules.ts';
 import { fallback } from '../../shared/api/routes.ts';
-
-// The package is CommonJS with a default export: Node's ESM loader puts it behind `.default`,
-// a bundler-style loader (vitest) hands it over directly.
-type StartSes = typeof sesEmulator.default;
-const sesModule = sesEmulator as unknown as StartSes | { default: StartSes };
-const startSesEmulator: StartSes = typeof sesModule === 'function' ? sesModule : sesModule.default;
-
 import { envNames } from '../../shared/core/config.ts';
 import { startControl } from './control.ts';
 import { ensureTable, superviseDynamo } from './dynamodb.ts';
+import { startS3, startSes } from './emulators.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
 import { invoke } from './lambda.ts';
@@ -237,18 +228,10 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     s3Accounts.DUMMY_ACCOUNT.createKeyPair(credentials.access_key_id, credentials.secret_access_key);
     s3Accounts.DUMMY_ACCOUNT.revokeAccessKey(legacyAccessKeyId);
     stops.push(async () => s3Accounts.DUMMY_ACCOUNT.revokeAccessKey(credentials.access_key_id));
-    const s3 = await onFreePort(defaultPorts.s3, async (port) => {
-      ports.s3 = port;
-      const server = new S3rver({
-        port,
-        address: '127.0.0.1',
-        silent: true,
-        directory: s3Dir,
-        configureBuckets: [{ name: mediaBucket, configs: [] }],
-      });
-      await server.run();
-      return server;
-    });
+    const s3 = await onFreePort(defaultPorts.s3, (port) =>
+      startS3({ port, directory: s3Dir, bucket: mediaBucket }),
+    );
+    ports.s3 = s3.port;
     stops.push(async () => {
       await s3.close();
       if (inMemory) rmSync(s3Dir, { recursive: true, force: true });
@@ -258,11 +241,9 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       const mail = persistSentMail(join(stateDir, 'ses', 'sent.jsonl'));
       stops.push(async () => mail.stop());
     }
-    const ses: Server = await onFreePort(defaultPorts.ses, (port) => {
-      ports.ses = port;
-      return startSesEmulator({ host: '127.0.0.1', port });
-    });
-    stops.push(() => new Promise((done) => ses.close(() => done())));
+    const ses = await onFreePort(defaultPorts.ses, startSes);
+    ports.ses = ses.port;
+    stops.push(ses.close);
 
     const bus = await onFreePort(defaultPorts.eventbridge, (port) => {
       ports.eventbridge = port;
