@@ -116,8 +116,12 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
 }
 
 export interface StartOptions {
-  /** API port; 0 picks a free one. A busy fixed port is an error (PortInUse). */
-  port: number;
+  /**
+   * API port. A port named here is taken or refused (PortInUse, a busy port is never left
+   * silently); 0 picks a free one.
+   * @default 3000 when free, otherwise one the OS picks (a notice says so)
+   */
+  port?: number;
   /** Where local.json and the data live. @default <project>/.cobro */
   stateDir?: string;
   /** Keep nothing on disk (DynamoDB in memory, S3 in a temporary folder). @default false */
@@ -175,7 +179,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
   const inMemory = options.inMemory ?? false;
   mkdirSync(stateDir, { recursive: true });
   // Before anything else: a second stack on this folder is refused, naming the one that runs.
-  const lock = acquireLock(stateDir, options.port);
+  const lock = acquireLock(stateDir, options.port ?? 0);
   const stops: (() => Promise<void>)[] = [async () => lock.release()];
   let stopping: Promise<void> | undefined;
   let markStopped: () => void = () => undefined;
@@ -192,7 +196,9 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
   const onFatal = options.onFatal ?? ((message: string) => console.error(`cobro: ${message}`));
   const onNotice = options.onNotice ?? ((message: string) => console.error(`cobro: ${message}`));
   try {
-    if (options.port > 0 && !(await portIsFree(options.port))) throw new PortInUse(options.port);
+    const askedPort = options.port;
+    if (askedPort !== undefined && askedPort > 0 && !(await portIsFree(askedPort)))
+      throw new PortInUse(askedPort);
     const region = 'us-east-1';
     // A persistent stack's secrets come from persistent.json (made on first start); an in-memory
     // run makes its own and never writes that file.
@@ -206,7 +212,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
           `moved the DynamoDB Local data stored under the old fixed key ${legacyAccessKeyId} to this stack's own key`,
         );
     }
-    const ports = { api: options.port, dynamodb: 0, s3: 0, ses: 0, eventbridge: 0 };
+    const ports = { api: 0, dynamodb: 0, s3: 0, ses: 0, eventbridge: 0 };
     const dynamo = await onFreePort(defaultPorts.dynamodb, (port) => {
       ports.dynamodb = port;
       return superviseDynamo({
@@ -286,13 +292,25 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     const control = await startControl(0);
     stops.push(control.close);
 
-    const gateway = await startGateway({
-      root: projectRoot,
-      port: ports.api,
-      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
-    });
+    const startApi = (port: number) =>
+      startGateway({
+        root: projectRoot,
+        port,
+        ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+      });
+    const gateway =
+      askedPort === undefined
+        ? await onFreePort(defaultPorts.api, startApi)
+        : await startApi(askedPort).catch((error: NodeJS.ErrnoException) => {
+            // Taken between the check above and the listen: still the same plain message.
+            throw error.code === 'EADDRINUSE' ? new PortInUse(askedPort) : error;
+          });
     stops.push(gateway.close);
     const apiPort = Number(new URL(gateway.url).port);
+    if (askedPort === undefined && apiPort !== defaultPorts.api)
+      onNotice(
+        `port ${defaultPorts.api} is in use: the API listens on ${gateway.url} instead (PORT=<port> npm start names one)`,
+      );
     const info: LocalInfo = {
       ...placeholder,
       control_url: control.url,
