@@ -11,7 +11,7 @@ import { outboxRelay, schedules } from '../../shared/api/event-rules.ts';
 import { fallback } from '../../shared/api/routes.ts';
 import { envNames } from '../../shared/core/config.ts';
 import { startControl } from './control.ts';
-import { ensureTable, superviseDynamo } from './dynamodb.ts';
+import { ensureTable, stopLeftoverDynamo, superviseDynamo } from './dynamodb.ts';
 import { startS3, startSes } from './emulators.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
@@ -212,6 +212,8 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
           `moved the DynamoDB Local data stored under the old fixed key ${legacyAccessKeyId} to this stack's own key`,
         );
     }
+    // A start killed with -9 may have left its Java running on these files: never two writers.
+    await stopLeftoverDynamo(stateDir, dataDir, onNotice);
     const ports = { api: 0, dynamodb: 0, s3: 0, ses: 0, eventbridge: 0 };
     const dynamo = await onFreePort(defaultPorts.dynamodb, (port) => {
       ports.dynamodb = port;
@@ -219,6 +221,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
         port,
         dataDir,
         credentials,
+        stateDir,
         onNotice,
         onFatal: (message) => {
           onFatal(message);

@@ -108,6 +108,6 @@ export async function eventually<T>(
 
 /** Resolves with the exit code once the child exits. */
 export const exitOf = (child: ChildProcess) =>
-  child.exitCode !== null
+  child.exitCode !== null || child.signalCode !== null
     ? Promise.resolve(child.exitCode)
     : new Promise<number | null>((done) => child.once('exit', (code) => done(code)));

@@ -102,7 +102,7 @@ describe('the local store', () => {
     mkdirSync(dataDir, { recursive: true });
     // A checkout from before: its database under S3RVER, its secrets in local.json.
     const port = await freePort(0);
-    const old = await startDynamo(port, dataDir, legacyKey);
+    const old = await startDynamo({ port, dataDir, credentials: legacyKey, stateDir });
     try {
       await ensureTable(old.endpoint, 'cobro-local', legacyKey);
       const db = DynamoDBDocumentClient.from(localClient(old.endpoint, legacyKey));
