@@ -55,6 +55,9 @@ const launcher = join(import.meta.dirname, 'dynamodb-local.java');
  */
 let plainJarOnly = false;
 
+/** What Java says when it cannot run a source file: it has no jdk.compiler module. */
+const noCompiler = /Module jdk\.compiler not in boot layer|module not found: jdk\.compiler/i;
+
 /**
  * Java's arguments. Through the launcher (a JDK, or Debian's and Ubuntu's JRE, which carry the
  * jdk.compiler module) DynamoDB Local ends with the stack whatever ends the stack; the plain jar
@@ -80,8 +83,9 @@ export async function startDynamo(options: DynamoOptions): Promise<LocalDynamo &
   try {
     return await startJava(options, plainJarOnly);
   } catch (error) {
-    // A runtime without a compiler fails before anything listens: the plain jar, said once.
-    if (plainJarOnly || !/jdk\.compiler/.test((error as Error).message)) throw error;
+    // A runtime without a compiler fails before anything listens: the plain jar, said once. Only
+    // this very message: any other failure's stack trace names jdk.compiler too (the launcher's frames).
+    if (plainJarOnly || !noCompiler.test((error as Error).message)) throw error;
     plainJarOnly = true;
     options.onNotice?.(
       "this Java has no jdk.compiler module, so DynamoDB Local runs as the plain jar: it will outlive this process if this process is killed with -9 (the next start stops it). A JDK, or Debian's openjdk-17-jre-headless, has the module",
@@ -139,7 +143,10 @@ async function startJava(
       throw new Error(`DynamoDB Local exited at start:\n${output.trim()}`);
     let answered = false;
     try {
-      await client.send(new DescribeTableCommand({ TableName: 'readiness-probe' }));
+      // Bounded: whatever else holds the port may accept and never answer, while Java has exited.
+      await client.send(new DescribeTableCommand({ TableName: 'readiness-probe' }), {
+        abortSignal: AbortSignal.timeout(2000),
+      });
       answered = true;
     } catch (error) {
       answered = error instanceof ResourceNotFoundException;

@@ -106,6 +106,20 @@ export async function eventually<T>(
   }
 }
 
+/**
+ * The stack's output once it includes `text` (or after 10 s, for the assertion to show what it
+ * said). Its stdout and stderr are separate pipes: a line written to stderr before the ready line
+ * may still be on its way when the ready line arrives.
+ */
+export async function outputOnce(started: { output(): string }, text: string): Promise<string> {
+  await eventually(
+    `the stack to say ${text}`,
+    async () => (started.output().includes(text) ? true : undefined),
+    10_000,
+  ).catch(() => undefined);
+  return started.output();
+}
+
 /** Resolves with the exit code once the child exits. */
 export const exitOf = (child: ChildProcess) =>
   child.exitCode !== null || child.signalCode !== null

