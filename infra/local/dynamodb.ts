@@ -60,8 +60,8 @@ const noCompiler = /Module jdk\.compiler not in boot layer|module not found: jdk
 
 /**
  * Java's arguments. Through the launcher (a JDK, or Debian's and Ubuntu's JRE, which carry the
- * jdk.compiler module) DynamoDB Local ends with the stack whatever ends the stack; the plain jar
- * does not.
+ * jdk.compiler module) DynamoDB Local listens on loopback only and ends with the stack whatever ends
+ * the stack; the plain jar does neither.
  */
 function javaArguments(options: DynamoOptions, jars: string, plain: boolean): string[] {
   const dynamoArgs = [
@@ -88,7 +88,7 @@ export async function startDynamo(options: DynamoOptions): Promise<LocalDynamo &
     if (plainJarOnly || !noCompiler.test((error as Error).message)) throw error;
     plainJarOnly = true;
     options.onNotice?.(
-      "this Java has no jdk.compiler module, so DynamoDB Local runs as the plain jar: it will outlive this process if this process is killed with -9 (the next start stops it). A JDK, or Debian's openjdk-17-jre-headless, has the module",
+      "this Java has no jdk.compiler module, so DynamoDB Local runs as the plain jar: it listens on every network interface (other machines reach it; only its random access key id keeps them from the data), and it outlives this process if this process is killed with -9 (the next start stops it). A JDK, or Debian's openjdk-17-jre-headless, has the module",
     );
     return startJava(options, true);
   }

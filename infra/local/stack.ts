@@ -24,6 +24,7 @@ import {
   type LocalCredentials,
   legacyAccessKeyId,
   loadPersistentSecrets,
+  makeStatePrivate,
   migrateDynamoData,
   newSecrets,
   writePrivate,
@@ -173,14 +174,31 @@ function removeLocalInfo(stateDir: string, pid: number): void {
   }
 }
 
+/**
+ * Sets the process umask to 077 (files 0600, folders 0700) and returns what puts the old one back.
+ * A worker thread may not change it: there the files keep the mode their folder's 0700 protects.
+ */
+function ownerOnlyUmask(): () => void {
+  try {
+    const previous = process.umask(0o077);
+    return () => process.umask(previous);
+  } catch {
+    return () => undefined;
+  }
+}
+
 /** Starts every part; on any failure stops what already started. */
 export async function startLocalStack(options: StartOptions): Promise<LocalStack> {
   const stateDir = resolve(options.stateDir ?? join(projectRoot, '.cobro'));
   const inMemory = options.inMemory ?? false;
-  mkdirSync(stateDir, { recursive: true });
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   // Before anything else: a second stack on this folder is refused, naming the one that runs.
   const lock = acquireLock(stateDir, options.port ?? 0);
   const stops: (() => Promise<void>)[] = [async () => lock.release()];
+  // Whatever the stack and its children (DynamoDB Local, the emulators) create is the owner's only:
+  // DynamoDB Local names each database file after the access key id that opens it.
+  const restoreUmask = ownerOnlyUmask();
+  stops.push(async () => restoreUmask());
   let stopping: Promise<void> | undefined;
   let markStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => {
@@ -199,6 +217,10 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     const askedPort = options.port;
     if (askedPort !== undefined && askedPort > 0 && !(await portIsFree(askedPort)))
       throw new PortInUse(askedPort);
+    if (!makeStatePrivate(stateDir))
+      onNotice(
+        `${stateDir} holds files that are not cobro's: its own mode is left as it is, cobro's files in it are made owner-only`,
+      );
     const region = 'us-east-1';
     // A persistent stack's secrets come from persistent.json (made on first start); an in-memory
     // run makes its own and never writes that file.

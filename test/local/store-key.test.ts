@@ -1,6 +1,6 @@
 /**
- * DynamoDB Local listens on every interface (it has no bind address), so the store is kept unreadable
- * without the stack's own access key: DynamoDB Local keeps one database per access key id.
+ * DynamoDB Local checks no signature (the access key id alone opens a database), so the store is kept
+ * unreadable without the stack's own access key id: DynamoDB Local keeps one database per key id.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
