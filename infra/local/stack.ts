@@ -89,6 +89,12 @@ export class PortInUse extends Error {
   }
 }
 
+/** The ports this stack's own services listen on (those not yet listening are 0, left out). */
+export function ownPorts(info: LocalInfo): number[] {
+  const control = info.control_url ? Number(new URL(info.control_url).port) : 0;
+  return [...Object.values(info.ports), control].filter((port) => port > 0);
+}
+
 /** The environment handler code sees, locally: only names the functions also get in AWS. */
 export function localEnvironment(info: LocalInfo): Record<string, string> {
   return {
@@ -110,6 +116,8 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     [envNames.webhookKey]: info.webhook_key,
     // A developer's laptop receives test webhooks on loopback (never so when deployed).
     [envNames.webhookPrivateTargets]: 'allow',
+    // ...but never on the stack's own ports: a webhook must not drive its own services.
+    [envNames.webhookRefusedPorts]: ownPorts(info).join(','),
     [envNames.publicBaseUrl]: info.api_url,
     ...fallback.environment,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
