@@ -3,7 +3,7 @@
  * `npm start`: the whole of cobro on 127.0.0.1 with no AWS account (D1).
  *   npm start                 data kept under .cobro/ across restarts
  *   npm start -- --in-memory  a throwaway run
- *   PORT=4000 npm start       another API port
+ *   PORT=4000 npm start       another API port (without one: 3000, or a free port if 3000 is taken)
  */
 import { parseArgs } from 'node:util';
 import { ensureDemoAccount, keyIsCurrent } from '../infra/local/demo.ts';
@@ -19,9 +19,11 @@ const { values } = parseArgs({
   },
 });
 
-const port = Number(values.port ?? process.env.PORT ?? 3000);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`cobro: invalid port ${values.port ?? process.env.PORT}`);
+// A port named (--port, PORT) is that port or an error; none named: 3000, or a free one if taken.
+const named = values.port ?? process.env.PORT;
+const port = named === undefined || named === '' ? undefined : Number(named);
+if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+  console.error(`cobro: invalid port ${named}`);
   process.exit(2);
 }
 
@@ -43,7 +45,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
 
 try {
   stack = await startLocalStack({
-    port,
+    ...(port === undefined ? {} : { port }),
     inMemory: values['in-memory'],
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
     // A part that died for good: the stack stops itself; say which part and why, and exit 1.

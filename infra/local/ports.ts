@@ -1,5 +1,5 @@
 /** Port helpers for the local stack. */
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 
 /** Whether a TCP port on 127.0.0.1 can be bound right now. */
 export function portIsFree(port: number): Promise<boolean> {
@@ -21,6 +21,34 @@ export async function freePort(preferred: number): Promise<number> {
       const port = typeof address === 'object' && address ? address.port : 0;
       probe.close(() => resolve(port));
     });
+  });
+}
+
+/**
+ * Resolves once `server` listens; rejects with the error its listen met (EADDRINUSE, say). A library
+ * that calls listen() itself and attaches no 'error' listener would otherwise crash the process.
+ */
+export function listening<T extends Server>(server: T): Promise<T> {
+  if (server.listening) return Promise.resolve(server);
+  return new Promise((resolve, reject) => {
+    const onListening = () => {
+      server.off('error', onError);
+      resolve(server);
+    };
+    const onError = (error: Error) => {
+      server.off('listening', onListening);
+      reject(error);
+    };
+    server.once('listening', onListening);
+    server.once('error', onError);
+  });
+}
+
+/** The error a part reports when it could not listen on `port` because something else holds it. */
+export function portTaken(port: number): NodeJS.ErrnoException {
+  return Object.assign(new Error(`listen EADDRINUSE: address already in use 127.0.0.1:${port}`), {
+    code: 'EADDRINUSE',
+    port,
   });
 }
 

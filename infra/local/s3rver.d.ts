@@ -1,5 +1,7 @@
 // The S3 emulator ships no types; this is the part of its API the local stack uses.
 declare module '@20minutes/s3rver' {
+  import type { Server } from 'node:http';
+
   interface S3rverOptions {
     port?: number;
     address?: string;
@@ -9,7 +11,9 @@ declare module '@20minutes/s3rver' {
   }
   export default class S3rver {
     constructor(options: S3rverOptions);
-    run(): Promise<{ address: string; port: number }>;
-    close(): Promise<void>;
+    /** Makes the buckets of `configureBuckets` (run() does it before listening). */
+    configureBuckets(): Promise<void>;
+    /** Listens with the emulator as request handler; with a callback, returns the server at once. */
+    listen(port: number, address: string, onListening: () => void): Server;
   }
 }

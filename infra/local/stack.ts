@@ -4,24 +4,15 @@
  */
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import S3rver from '@20minutes/s3rver';
-import sesEmulator from 'aws-ses-v2-local';
 import { outboxRelay, schedules } from '../../shared/api/event-rules.ts';
 import { fallback } from '../../shared/api/routes.ts';
-
-// The package is CommonJS with a default export: Node's ESM loader puts it behind `.default`,
-// a bundler-style loader (vitest) hands it over directly.
-type StartSes = typeof sesEmulator.default;
-const sesModule = sesEmulator as unknown as StartSes | { default: StartSes };
-const startSesEmulator: StartSes = typeof sesModule === 'function' ? sesModule : sesModule.default;
-
 import { envNames } from '../../shared/core/config.ts';
 import { startControl } from './control.ts';
-import { ensureTable, superviseDynamo } from './dynamodb.ts';
+import { ensureTable, stopLeftoverDynamo, superviseDynamo } from './dynamodb.ts';
+import { startS3, startSes } from './emulators.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
 import { invoke } from './lambda.ts';
@@ -33,6 +24,7 @@ import {
   type LocalCredentials,
   legacyAccessKeyId,
   loadPersistentSecrets,
+  makeStatePrivate,
   migrateDynamoData,
   newSecrets,
   writePrivate,
@@ -97,6 +89,12 @@ export class PortInUse extends Error {
   }
 }
 
+/** The ports this stack's own services listen on (those not yet listening are 0, left out). */
+export function ownPorts(info: LocalInfo): number[] {
+  const control = info.control_url ? Number(new URL(info.control_url).port) : 0;
+  return [...Object.values(info.ports), control].filter((port) => port > 0);
+}
+
 /** The environment handler code sees, locally: only names the functions also get in AWS. */
 export function localEnvironment(info: LocalInfo): Record<string, string> {
   return {
@@ -118,6 +116,8 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     [envNames.webhookKey]: info.webhook_key,
     // A developer's laptop receives test webhooks on loopback (never so when deployed).
     [envNames.webhookPrivateTargets]: 'allow',
+    // ...but never on the stack's own ports: a webhook must not drive its own services.
+    [envNames.webhookRefusedPorts]: ownPorts(info).join(','),
     [envNames.publicBaseUrl]: info.api_url,
     ...fallback.environment,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
@@ -125,8 +125,12 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
 }
 
 export interface StartOptions {
-  /** API port; 0 picks a free one. A busy fixed port is an error (PortInUse). */
-  port: number;
+  /**
+   * API port. A port named here is taken or refused (PortInUse, a busy port is never left
+   * silently); 0 picks a free one.
+   * @default 3000 when free, otherwise one the OS picks (a notice says so)
+   */
+  port?: number;
   /** Where local.json and the data live. @default <project>/.cobro */
   stateDir?: string;
   /** Keep nothing on disk (DynamoDB in memory, S3 in a temporary folder). @default false */
@@ -178,14 +182,31 @@ function removeLocalInfo(stateDir: string, pid: number): void {
   }
 }
 
+/**
+ * Sets the process umask to 077 (files 0600, folders 0700) and returns what puts the old one back.
+ * A worker thread may not change it: there the files keep the mode their folder's 0700 protects.
+ */
+function ownerOnlyUmask(): () => void {
+  try {
+    const previous = process.umask(0o077);
+    return () => process.umask(previous);
+  } catch {
+    return () => undefined;
+  }
+}
+
 /** Starts every part; on any failure stops what already started. */
 export async function startLocalStack(options: StartOptions): Promise<LocalStack> {
   const stateDir = resolve(options.stateDir ?? join(projectRoot, '.cobro'));
   const inMemory = options.inMemory ?? false;
-  mkdirSync(stateDir, { recursive: true });
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   // Before anything else: a second stack on this folder is refused, naming the one that runs.
-  const lock = acquireLock(stateDir, options.port);
+  const lock = acquireLock(stateDir, options.port ?? 0);
   const stops: (() => Promise<void>)[] = [async () => lock.release()];
+  // Whatever the stack and its children (DynamoDB Local, the emulators) create is the owner's only:
+  // DynamoDB Local names each database file after the access key id that opens it.
+  const restoreUmask = ownerOnlyUmask();
+  stops.push(async () => restoreUmask());
   let stopping: Promise<void> | undefined;
   let markStopped: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => {
@@ -201,7 +222,13 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
   const onFatal = options.onFatal ?? ((message: string) => console.error(`cobro: ${message}`));
   const onNotice = options.onNotice ?? ((message: string) => console.error(`cobro: ${message}`));
   try {
-    if (options.port > 0 && !(await portIsFree(options.port))) throw new PortInUse(options.port);
+    const askedPort = options.port;
+    if (askedPort !== undefined && askedPort > 0 && !(await portIsFree(askedPort)))
+      throw new PortInUse(askedPort);
+    if (!makeStatePrivate(stateDir))
+      onNotice(
+        `${stateDir} holds files that are not cobro's: its own mode is left as it is, cobro's files in it are made owner-only`,
+      );
     const region = 'us-east-1';
     // A persistent stack's secrets come from persistent.json (made on first start); an in-memory
     // run makes its own and never writes that file.
@@ -215,13 +242,16 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
           `moved the DynamoDB Local data stored under the old fixed key ${legacyAccessKeyId} to this stack's own key`,
         );
     }
-    const ports = { api: options.port, dynamodb: 0, s3: 0, ses: 0, eventbridge: 0 };
+    // A start killed with -9 may have left its Java running on these files: never two writers.
+    await stopLeftoverDynamo(stateDir, dataDir, onNotice);
+    const ports = { api: 0, dynamodb: 0, s3: 0, ses: 0, eventbridge: 0 };
     const dynamo = await onFreePort(defaultPorts.dynamodb, (port) => {
       ports.dynamodb = port;
       return superviseDynamo({
         port,
         dataDir,
         credentials,
+        stateDir,
         onNotice,
         onFatal: (message) => {
           onFatal(message);
@@ -237,18 +267,10 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     s3Accounts.DUMMY_ACCOUNT.createKeyPair(credentials.access_key_id, credentials.secret_access_key);
     s3Accounts.DUMMY_ACCOUNT.revokeAccessKey(legacyAccessKeyId);
     stops.push(async () => s3Accounts.DUMMY_ACCOUNT.revokeAccessKey(credentials.access_key_id));
-    const s3 = await onFreePort(defaultPorts.s3, async (port) => {
-      ports.s3 = port;
-      const server = new S3rver({
-        port,
-        address: '127.0.0.1',
-        silent: true,
-        directory: s3Dir,
-        configureBuckets: [{ name: mediaBucket, configs: [] }],
-      });
-      await server.run();
-      return server;
-    });
+    const s3 = await onFreePort(defaultPorts.s3, (port) =>
+      startS3({ port, directory: s3Dir, bucket: mediaBucket }),
+    );
+    ports.s3 = s3.port;
     stops.push(async () => {
       await s3.close();
       if (inMemory) rmSync(s3Dir, { recursive: true, force: true });
@@ -258,11 +280,9 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       const mail = persistSentMail(join(stateDir, 'ses', 'sent.jsonl'));
       stops.push(async () => mail.stop());
     }
-    const ses: Server = await onFreePort(defaultPorts.ses, (port) => {
-      ports.ses = port;
-      return startSesEmulator({ host: '127.0.0.1', port });
-    });
-    stops.push(() => new Promise((done) => ses.close(() => done())));
+    const ses = await onFreePort(defaultPorts.ses, startSes);
+    ports.ses = ses.port;
+    stops.push(ses.close);
 
     const bus = await onFreePort(defaultPorts.eventbridge, (port) => {
       ports.eventbridge = port;
@@ -305,13 +325,25 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     const control = await startControl(0);
     stops.push(control.close);
 
-    const gateway = await startGateway({
-      root: projectRoot,
-      port: ports.api,
-      ...(options.onRequest ? { onRequest: options.onRequest } : {}),
-    });
+    const startApi = (port: number) =>
+      startGateway({
+        root: projectRoot,
+        port,
+        ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+      });
+    const gateway =
+      askedPort === undefined
+        ? await onFreePort(defaultPorts.api, startApi)
+        : await startApi(askedPort).catch((error: NodeJS.ErrnoException) => {
+            // Taken between the check above and the listen: still the same plain message.
+            throw error.code === 'EADDRINUSE' ? new PortInUse(askedPort) : error;
+          });
     stops.push(gateway.close);
     const apiPort = Number(new URL(gateway.url).port);
+    if (askedPort === undefined && apiPort !== defaultPorts.api)
+      onNotice(
+        `port ${defaultPorts.api} is in use: the API listens on ${gateway.url} instead (PORT=<port> npm start names one)`,
+      );
     const info: LocalInfo = {
       ...placeholder,
       control_url: control.url,

@@ -5,16 +5,27 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { AccountCredentials } from '../../shared/accounts/repository.ts';
 import { randomToken } from '../../shared/core/ids.ts';
+import { lockFile } from './lock.ts';
 
 /** The access key pair every local client signs with. */
 export interface LocalCredentials {
   /**
-   * DynamoDB Local keeps one database per access key id and region (no -sharedDb) and checks no
-   * signature, so this id is what keeps the store unreadable to anyone who does not hold it.
+   * DynamoDB Local keeps one database per access key id and region (no -sharedDb), in a file named
+   * after it, and checks no signature: this id is what keeps the store unreadable to anyone on this
+   * machine who does not hold it (and the state folder is the owner's only, so its name is too).
    */
   access_key_id: string;
   /** Checked by the S3 emulator (signature v4); DynamoDB Local ignores it. */
@@ -60,6 +71,46 @@ function readJson(path: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What the stack keeps in its state folder (a name, or the start of one: `local.json.<pid>.tmp`). */
+const stateEntries = [
+  persistentFile,
+  'local.json',
+  lockFile,
+  'stream-checkpoint.json',
+  'dynamodb',
+  's3',
+  'ses',
+];
+const isStateEntry = (name: string) =>
+  stateEntries.some((entry) => name === entry || name.startsWith(`${entry}.`));
+
+/** Makes `path` owner-only (folders 0700, files 0600), all the way down; links are left alone. */
+function chmodTree(path: string): void {
+  const stat = lstatSync(path);
+  if (stat.isSymbolicLink()) return;
+  if (!stat.isDirectory()) {
+    chmodSync(path, 0o600);
+    return;
+  }
+  chmodSync(path, 0o700);
+  for (const entry of readdirSync(path)) chmodTree(join(path, entry));
+}
+
+/**
+ * Makes the state folder the owner's only: every file the stack keeps there (the stack's own, and
+ * those an older cobro, DynamoDB Local or the emulators wrote under a looser umask) 0600, its
+ * folders 0700. The folder itself becomes 0700 unless it also holds files that are not the stack's
+ * (a folder given with --state-dir, say): then only the stack's entries change, and false is
+ * answered.
+ */
+export function makeStatePrivate(stateDir: string): boolean {
+  const entries = readdirSync(stateDir);
+  for (const entry of entries.filter(isStateEntry)) chmodTree(join(stateDir, entry));
+  if (!entries.every(isStateEntry)) return false;
+  chmodSync(stateDir, 0o700);
+  return true;
 }
 
 /** Writes a file only its owner can read, replacing the old one in one step (no torn file). */

@@ -17,6 +17,12 @@ export const envNames = {
    * stack only, where a developer's laptop receives. Deployed, test endpoints are public like live ones.
    */
   webhookPrivateTargets: 'WEBHOOK_PRIVATE_TARGETS',
+  /**
+   * The ports of this machine no webhook may reach, comma-separated: the local stack's own services
+   * (its API, DynamoDB Local, the emulators, the event bus, the control server), set by the local
+   * stack only. Deployed there is no such machine to protect: the functions run elsewhere.
+   */
+  webhookRefusedPorts: 'WEBHOOK_REFUSED_PORTS',
   /** Where the stage is reached from outside (origin plus an optional path prefix, no trailing slash). */
   publicBaseUrl: 'PUBLIC_BASE_URL',
   /** The fallback's view of the route table (`[method, path]` pairs, JSON): it answers 405 from it. */

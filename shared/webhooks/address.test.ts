@@ -1,10 +1,14 @@
+import { networkInterfaces } from 'node:os';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import ipaddr from 'ipaddr.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { envNames } from '../core/config.ts';
 import {
   checkWebhookUrl,
+  embeddedIPv4,
   isAllowedAddress,
   isPublicAddress,
+  isThisMachine,
   type Resolver,
   UnsafeWebhookUrl,
 } from './address.ts';
@@ -68,7 +72,8 @@ describe('checkWebhookUrl in live mode', () => {
     ['::ffff:169.254.169.254', 'a link-local address'],
     // ipaddr.js reads ::a.b.c.d as IPv4-mapped; either reading leads to the embedded IPv4 address.
     ['::127.0.0.1', 'a loopback address'],
-    ['::7f00:1', 'a non-public address'],
+    ['::7f00:1', 'a loopback address'],
+    ['::808:808', 'a non-public address'], // IPv4-compatible, even of a public address
   ])('refuses a name resolving to %s', async (address, words) => {
     const error = await refusal(checkWebhookUrl('https://hooks.example/', 'live', resolveTo(address)));
     expect(error.message).toBe(`url resolves to ${words} (${address})`);
@@ -138,11 +143,98 @@ describe('checkWebhookUrl in test mode', () => {
     expect(error.message).toBe(message);
   });
 
+  // The metadata address carried in IPv6: each form reaches 169.254.169.254 through a translator,
+  // a relay or a stack that still honours it.
+  it.each([
+    ['NAT64, well-known prefix', '64:ff9b::a9fe:a9fe'],
+    ['NAT64, local-use prefix as a /96', '64:ff9b:1::a9fe:a9fe'],
+    ['NAT64, local-use prefix as a /64', '64:ff9b:1:0:a9:fea9:fe00:0'],
+    ['NAT64, local-use prefix as a /56', '64:ff9b:1:a9:fe:a9fe::'],
+    ['NAT64, local-use prefix as a /48', '64:ff9b:1:a9fe:a9:fe00::'],
+    ['6to4', '2002:a9fe:a9fe::1'],
+    ['Teredo (client address inverted)', '2001:0:102:304::5601:5601'],
+    ['IPv4-compatible', '::a9fe:a9fe'],
+    ['IPv4-translated (SIIT)', '::ffff:0:a9fe:a9fe'],
+    ['IPv4-mapped', '::ffff:a9fe:a9fe'],
+  ])('refuses the metadata address wrapped in IPv6: %s [%s]', async (_form, address) => {
+    expect(embeddedIPv4(ipaddr.IPv6.parse(address)).map(String)).toContain('169.254.169.254');
+    const error = await refusal(checkWebhookUrl(`http://[${address}]/latest/meta-data/`, 'test'));
+    expect(error.message).toMatch(/^url host is a link-local address \(/);
+    await refusal(checkWebhookUrl('http://hooks.example/', 'test', resolveTo(address)));
+    expect(isAllowedAddress(address, 'live')).toBe(false);
+  });
+
+  it('still reaches private and loopback receivers written in those forms, and ::1 stays loopback', async () => {
+    for (const address of ['64:ff9b::a00:5', '2002:c0a8:114::1', '::ffff:0:7f00:1', '::1']) {
+      await expect(checkWebhookUrl(`http://[${address}]:8080/`, 'test')).resolves.toMatchObject({
+        addresses: [address],
+      });
+    }
+    expect(embeddedIPv4(ipaddr.IPv6.parse('::1'))).toEqual([]);
+    expect(embeddedIPv4(ipaddr.IPv6.parse('2606:2800:220:1::1'))).toEqual([]);
+    // A local-use NAT64 /96 address is not misread as a /48 one (its suffix is not zero).
+    expect(embeddedIPv4(ipaddr.IPv6.parse('64:ff9b:1::808:808')).map(String)).toEqual(['8.8.8.8']);
+  });
+
   it('refuses a name resolving to the metadata address', async () => {
     const error = await refusal(
       checkWebhookUrl('http://hooks.example/', 'test', resolveTo('169.254.169.254')),
     );
     expect(error.message).toBe('url resolves to a link-local address (169.254.169.254)');
+  });
+});
+
+describe("the local stack's own services", () => {
+  const saved = process.env[envNames.webhookRefusedPorts];
+  afterEach(() => {
+    if (saved === undefined) delete process.env[envNames.webhookRefusedPorts];
+    else process.env[envNames.webhookRefusedPorts] = saved;
+  });
+
+  it('are never a webhook target on this machine, however the machine is named', async () => {
+    process.env[envNames.webhookRefusedPorts] = '3000,8000,4569,8005,4010,41000';
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .map((entry) => entry?.address)
+      // Link-local ones are refused as such already.
+      .filter((address): address is string => address !== undefined && isAllowedAddress(address, 'test'));
+    const urls = [
+      'http://127.0.0.1:8005/clear-store',
+      'http://127.0.0.2:8000/',
+      'http://[::1]:4569/cobro-local-media/',
+      'http://[::ffff:127.0.0.1]:4010/',
+      'http://[::ffff:0:7f00:1]:8005/',
+      'http://[64:ff9b::7f00:1]:8005/',
+      'http://localhost:41000/acquirer/faults',
+      ...own.map((address) => `http://${address.includes(':') ? `[${address}]` : address}:8005/`),
+    ];
+    for (const url of urls) {
+      const resolver = fixed({ localhost: ['127.0.0.1', '::1'] });
+      const error = await refusal(checkWebhookUrl(url, 'test', resolver));
+      expect(error.message, url).toMatch(
+        /^url is one of the local stack's own services \(port \d+ of this machine\)$/,
+      );
+    }
+  });
+
+  it('leave other ports of this machine, and those ports on other machines, to test endpoints', async () => {
+    process.env[envNames.webhookRefusedPorts] = '8005';
+    await expect(checkWebhookUrl('http://127.0.0.1:8006/hook', 'test')).resolves.toBeDefined();
+    await expect(
+      checkWebhookUrl('http://laptop.lan:8005/hook', 'test', fixed({ 'laptop.lan': ['192.0.2.200'] })),
+    ).resolves.toBeDefined();
+    delete process.env[envNames.webhookRefusedPorts];
+    await expect(checkWebhookUrl('http://127.0.0.1:8005/hook', 'test')).resolves.toBeDefined();
+  });
+
+  it("count loopback, unspecified and this machine's own addresses as this machine", () => {
+    expect(isThisMachine('127.0.0.1')).toBe(true);
+    expect(isThisMachine('127.255.0.9')).toBe(true);
+    expect(isThisMachine('::1')).toBe(true);
+    expect(isThisMachine('0.0.0.0')).toBe(true);
+    expect(isThisMachine('::ffff:127.0.0.1')).toBe(true);
+    expect(isThisMachine('93.184.216.34')).toBe(false);
+    expect(isThisMachine('not-an-ip')).toBe(false);
   });
 });
 
@@ -202,6 +294,30 @@ describe('isPublicAddress and isAllowedAddress', () => {
     expect(isAllowedAddress('10.0.0.5', 'test')).toBe(true);
     expect(isAllowedAddress('10.0.0.5', 'live')).toBe(false);
     expect(isAllowedAddress('169.254.0.1', 'test')).toBe(false);
+  });
+
+  it('judges every IPv6 form carrying an IPv4 address at least as strictly as that address', () => {
+    const v4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255));
+    const hex = ([a, b, c, d]: number[]) =>
+      `${(((a as number) << 8) | (b as number)).toString(16)}:${(((c as number) << 8) | (d as number)).toString(16)}`;
+    const inverted = (octets: number[]) => octets.map((octet) => octet ^ 0xff);
+    fc.assert(
+      fc.property(v4, (octets) => {
+        const address = octets.join('.');
+        const forms = [
+          `64:ff9b::${hex(octets)}`,
+          `64:ff9b:1::${hex(octets)}`,
+          `2002:${hex(octets)}::1`,
+          `2001:0:102:304::${hex(inverted(octets))}`,
+          `::ffff:0:${hex(octets)}`,
+        ];
+        for (const form of forms) {
+          expect(embeddedIPv4(ipaddr.IPv6.parse(form)).map(String), form).toContain(address);
+          if (!isAllowedAddress(address, 'test')) expect(isAllowedAddress(form, 'test'), form).toBe(false);
+          if (!isAllowedAddress(address, 'live')) expect(isAllowedAddress(form, 'live'), form).toBe(false);
+        }
+      }),
+    );
   });
 
   it('never lets live mode reach an address it would not call public, whatever the spelling', () => {

@@ -2,10 +2,12 @@
  * The SSRF guard for webhook URLs: which URLs an account may register and which addresses a
  * delivery may connect to. Live endpoints must be https and resolve only to public unicast
  * addresses; test endpoints may reach a developer's own machine or network (loopback, private), but
- * never link-local or cloud-metadata addresses. send.ts checks again at delivery time and connects
- * to exactly the addresses checked here.
+ * never link-local or cloud-metadata addresses, however written (an IPv4 address carried inside an
+ * IPv6 one is judged as itself), and never the local stack's own services. send.ts checks again at
+ * delivery time and connects to exactly the addresses checked here.
  */
 import { lookup } from 'node:dns/promises';
+import { networkInterfaces } from 'node:os';
 import ipaddr from 'ipaddr.js';
 import type { Mode } from '../core/account.ts';
 import { envNames } from '../core/config.ts';
@@ -51,13 +53,66 @@ function parseAddress(address: string): Address | null {
 }
 
 /**
- * The address's ipaddr.js range, with two refinements: IPv4-compatible IPv6 (::a.b.c.d, deprecated,
- * which ipaddr.js calls unicast) is `reserved`, and AWS's IPv6 metadata address is `metadata`.
+ * Where IPv6 carries an IPv4 address: the prefix, the positions of the four IPv4 bytes among the 16,
+ * the bytes that must be zero for the form to apply, and what the IPv4 bytes are XORed with.
+ */
+interface Embedding {
+  range: [ipaddr.IPv6, number];
+  at: readonly number[];
+  zero?: readonly number[];
+  xor?: number;
+}
+
+const cidr = (text: string) => ipaddr.IPv6.parseCIDR(text);
+const last32 = [12, 13, 14, 15];
+
+/**
+ * The IPv6 forms that carry an IPv4 address. Each reaches (through a translator, a relay or a stack
+ * that still honours it) what the IPv4 address reaches, so the IPv4 address is what is judged.
+ */
+const embeddings: readonly Embedding[] = [
+  // NAT64, the well-known prefix (RFC 6052): always a /96.
+  { range: cidr('64:ff9b::/96'), at: last32 },
+  // NAT64, the local-use prefix (RFC 8215): a network may use /48, /56, /64 or /96 inside it, each
+  // placing the address differently around the zero "u" byte (RFC 6052 section 2.2).
+  { range: cidr('64:ff9b:1::/48'), at: [6, 7, 9, 10], zero: [8, 11, 12, 13, 14, 15] },
+  { range: cidr('64:ff9b:1::/48'), at: [7, 9, 10, 11], zero: [8, 12, 13, 14, 15] },
+  { range: cidr('64:ff9b:1::/48'), at: [9, 10, 11, 12], zero: [8, 13, 14, 15] },
+  { range: cidr('64:ff9b:1::/48'), at: last32 },
+  // 6to4 (RFC 3056): the IPv4 address follows 2002:.
+  { range: cidr('2002::/16'), at: [2, 3, 4, 5] },
+  // Teredo (RFC 4380): the client's IPv4 address, its bits inverted, ends the address.
+  { range: cidr('2001::/32'), at: last32, xor: 0xff },
+  // IPv4-compatible (RFC 4291, deprecated) ::a.b.c.d; :: and ::1 are judged as themselves.
+  { range: cidr('::/96'), at: last32 },
+  // IPv4-mapped ::ffff:a.b.c.d, and IPv4-translated ::ffff:0:a.b.c.d (SIIT, RFC 6145).
+  { range: cidr('::ffff:0:0/96'), at: last32 },
+  { range: cidr('::ffff:0:0:0/96'), at: last32 },
+];
+
+/** The IPv4 addresses an IPv6 address carries (none for most). */
+export function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4[] {
+  const range = ip.range();
+  if (range === 'loopback' || range === 'unspecified') return [];
+  const bytes = ip.toByteArray();
+  return embeddings
+    .filter((form) => ip.match(form.range) && (form.zero ?? []).every((at) => bytes[at] === 0))
+    .map((form) => new ipaddr.IPv4(form.at.map((at) => ((bytes[at] as number) ^ (form.xor ?? 0)) & 0xff)));
+}
+
+/**
+ * The address's ipaddr.js range, with refinements: AWS's IPv6 metadata address is `metadata`; an
+ * IPv6 address carrying an IPv4 address that is not public unicast takes that address's range (so
+ * 64:ff9b::a9fe:a9fe is link-local, as 169.254.169.254 is); the rest of ::/96 is `reserved`.
  */
 function rangeOf(ip: Address): string {
   if (ip.kind() === 'ipv4') return ip.range();
   const v6 = ip as ipaddr.IPv6;
   if (v6.toNormalizedString() === awsMetadataV6.toNormalizedString()) return 'metadata';
+  for (const inner of embeddedIPv4(v6)) {
+    const innerRange = inner.range();
+    if (innerRange !== 'unicast') return innerRange;
+  }
   const range = v6.range();
   // ::/96 embeds an IPv4 address some stacks still route; it is never a legitimate receiver.
   if (range === 'unicast' && v6.parts.slice(0, 6).every((part) => part === 0)) return 'reserved';
@@ -89,6 +144,49 @@ export function isAllowedAddress(
   if (ip === null) return false;
   const range = rangeOf(ip);
   return mode === 'live' || !allowPrivate ? range === 'unicast' : !refusedInTest.has(range);
+}
+
+/** The ports of this machine no webhook may reach: the local stack's own services (none deployed). */
+export function refusedPorts(): Set<number> {
+  const listed = process.env[envNames.webhookRefusedPorts] ?? '';
+  return new Set(
+    listed
+      .split(',')
+      .map((port) => Number(port.trim()))
+      .filter((port) => Number.isInteger(port) && port > 0),
+  );
+}
+
+/** An address as one spelling, for comparison: IPv4 dotted, IPv6 in full. */
+function canonical(ip: Address): string {
+  return ip.kind() === 'ipv4' ? ip.toString() : (ip as ipaddr.IPv6).toNormalizedString();
+}
+
+/** This machine's own interface addresses, canonical. */
+function ownAddresses(): Set<string> {
+  const own = new Set<string>();
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) {
+      const ip = parseAddress(entry.address.replace(/%.*$/, ''));
+      if (ip) own.add(canonical(ip));
+    }
+  }
+  return own;
+}
+
+/**
+ * Whether a connection to `address` lands on this machine: loopback, unspecified (0.0.0.0 reaches
+ * this machine), one of its interfaces' addresses, or an IPv6 form carrying any of these.
+ */
+export function isThisMachine(address: string): boolean {
+  const ip = parseAddress(address);
+  if (ip === null) return false;
+  const forms: Address[] = [ip, ...(ip.kind() === 'ipv6' ? embeddedIPv4(ip as ipaddr.IPv6) : [])];
+  const own = ownAddresses();
+  return forms.some((form) => {
+    const range = form.range();
+    return range === 'loopback' || range === 'unspecified' || own.has(canonical(form));
+  });
 }
 
 /** How a refused range reads in an error message. */
@@ -159,5 +257,10 @@ export async function checkWebhookUrl(
       throw new UnsafeWebhookUrl(`${where} ${describeAddress(address)} (${address})`);
     }
   }
+  // The local stack's own services answer on this machine's ports: a webhook there would drive them
+  // (empty the sent mail, probe the store). Checked again at each delivery: ports move between runs.
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (refusedPorts().has(port) && addresses.some(isThisMachine))
+    throw new UnsafeWebhookUrl(`url is one of the local stack's own services (port ${port} of this machine)`);
   return { url, addresses };
 }

@@ -178,6 +178,32 @@ describe('deliver in test mode', () => {
     });
   });
 
+  it("refuses, at delivery, a port that became one of the local stack's own since the endpoint was made", async () => {
+    // A stack service now answers where a receiver was registered (ports move between runs).
+    const service = await receiver(answer(200, 'cleared'));
+    const saved = process.env[envNames.webhookRefusedPorts];
+    process.env[envNames.webhookRefusedPorts] = `4569,${service.port}`;
+    try {
+      for (const url of [`${service.url}/clear-store`, `http://localhost:${service.port}/clear-store`]) {
+        const result = await deliver({
+          url,
+          mode: 'test',
+          headers: signed,
+          body: payload,
+          resolve: async () => ['127.0.0.1'],
+        });
+        expect(result).toMatchObject({
+          statusCode: null,
+          error: `url is one of the local stack's own services (port ${service.port} of this machine)`,
+        });
+      }
+      expect(service.seen).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env[envNames.webhookRefusedPorts];
+      else process.env[envNames.webhookRefusedPorts] = saved;
+    }
+  });
+
   it('reports a 500 as a status, not an error', async () => {
     const target = await receiver(answer(500, 'boom'));
     const result = await deliver({ url: target.url, mode: 'test', headers: {}, body: payload });

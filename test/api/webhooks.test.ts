@@ -200,6 +200,33 @@ describe('webhook endpoints (D10, D13)', () => {
     expect(moved.status).toBe(400);
   });
 
+  it("test mode never points at the local stack's own services (mail store, table, emulators, bus, API, control)", async () => {
+    const auth = apiKey(account.testKey);
+    const control = Number(new URL(localInfo.control_url as string).port);
+    const own = [
+      `http://127.0.0.1:${localInfo.ports.ses}/clear-store`,
+      `http://localhost:${localInfo.ports.dynamodb}/`,
+      `http://[::ffff:127.0.0.1]:${localInfo.ports.s3}/cobro-local-media/`,
+      `http://127.0.0.1:${localInfo.ports.eventbridge}/_local/outage`,
+      `http://127.0.0.1:${localInfo.ports.api}/v1/payments/`,
+      `http://127.0.0.1:${control}/acquirer/faults`,
+    ];
+    for (const url of own) {
+      const answer = await api('POST', '/v1/webhook-endpoints/', { auth, body: { url } });
+      expect(answer.status, url).toBe(400);
+      expect(answer.json, url).toEqual({
+        code: 400,
+        title: 'Webhook URL refused',
+        content: `url is one of the local stack's own services (port ${new URL(url).port} of this machine)`,
+        type: 'error',
+      });
+    }
+    const { id } = await register(account);
+    const moved = await api('PUT', `/v1/webhook-endpoints/${id}/`, { auth, body: { url: own[0] } });
+    expect(moved.status).toBe(400);
+    expect((await api('GET', `/v1/webhook-endpoints/${id}/`, { auth })).json.url).toContain(receiver.url);
+  });
+
   it('an account has at most 16 endpoints per mode, however many are created at once', async () => {
     const crowded = await newAccount('endpoints-limit');
     const answers = await Promise.all(

@@ -68,11 +68,24 @@ export function pidsMentioning(...needles: string[]): number[] {
     });
 }
 
-/** The DynamoDB Local (Java) process serving this stack: its command line names the port. */
+/** The parent of process `pid` (Linux /proc), or undefined once it is gone. */
+export function parentOf(pid: number): number | undefined {
+  try {
+    // The command name (field 2) is in parentheses and may hold spaces: read after its last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The DynamoDB Local (Java) process serving this stack: a child of the stack's own process. Never
+ * found by port or name alone: another stack's Java (or anything naming the port) may run beside it.
+ */
 export function javaOf(info: LocalInfo): number {
-  const pids = pidsMentioning('DynamoDBLocal', `-port ${info.ports.dynamodb}`);
-  if (pids.length !== 1)
-    throw new Error(`expected one DynamoDB Local on ${info.ports.dynamodb}, found ${pids}`);
+  const pids = pidsMentioning('DynamoDBLocal').filter((pid) => parentOf(pid) === info.pid);
+  if (pids.length !== 1) throw new Error(`expected one DynamoDB Local started by ${info.pid}, found ${pids}`);
   return pids[0] as number;
 }
 
@@ -93,8 +106,22 @@ export async function eventually<T>(
   }
 }
 
+/**
+ * The stack's output once it includes `text` (or after 10 s, for the assertion to show what it
+ * said). Its stdout and stderr are separate pipes: a line written to stderr before the ready line
+ * may still be on its way when the ready line arrives.
+ */
+export async function outputOnce(started: { output(): string }, text: string): Promise<string> {
+  await eventually(
+    `the stack to say ${text}`,
+    async () => (started.output().includes(text) ? true : undefined),
+    10_000,
+  ).catch(() => undefined);
+  return started.output();
+}
+
 /** Resolves with the exit code once the child exits. */
 export const exitOf = (child: ChildProcess) =>
-  child.exitCode !== null
+  child.exitCode !== null || child.signalCode !== null
     ? Promise.resolve(child.exitCode)
     : new Promise<number | null>((done) => child.once('exit', (code) => done(code)));

@@ -1,12 +1,13 @@
 /** `npm start` as a user meets it: a busy port, a clean Ctrl-C, data kept across restarts. */
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { portIsFree } from '../../infra/local/ports.ts';
+import { defaultPorts } from '../../infra/local/stack.ts';
 import { stopCobro } from '../support/global-setup.ts';
-import { pidsMentioning, readInfo, stackHarness } from './harness.ts';
+import { outputOnce, pidsMentioning, readInfo, stackHarness } from './harness.ts';
 
 const { start, startIn, tempDir } = stackHarness();
 
@@ -42,6 +43,39 @@ describe('npm start', () => {
     await expect(started.ready).rejects.toThrow(new RegExp(`port ${port} is already in use`));
     expect(started.child.exitCode).toBe(1);
     blocker.close();
+  });
+
+  it('beside another stack on the default ports, comes up on other ports and answers /health', {
+    timeout: 120_000,
+  }, async () => {
+    // Plain sockets on every default port still free (a neighbour may hold the others already).
+    const held = new Map<string, Server>();
+    for (const [part, port] of Object.entries(defaultPorts)) {
+      const socket = createServer();
+      const bound = await new Promise<boolean>((resolve) => {
+        socket.once('error', () => resolve(false));
+        socket.listen(port, '127.0.0.1', () => resolve(true));
+      });
+      if (bound) held.set(part, socket);
+    }
+    try {
+      const { PORT: _named, ...withoutPort } = process.env; // no port named: the API may move too
+      const stateDir = tempDir();
+      const started = start(['--in-memory', '--quiet', '--state-dir', stateDir], withoutPort);
+      const url = await started.ready;
+      const { ports } = readInfo(stateDir);
+      for (const part of held.keys())
+        expect(ports[part as keyof typeof ports], part).not.toBe(
+          defaultPorts[part as keyof typeof defaultPorts],
+        );
+      expect(Number(new URL(url).port)).toBe(ports.api);
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      // 3000 is held, by this test or by a neighbour: the API moved and says so.
+      const notice = `port 3000 is in use: the API listens on ${url} instead`;
+      expect(await outputOnce(started, notice)).toContain(notice);
+    } finally {
+      for (const socket of held.values()) socket.close();
+    }
   });
 
   it('keeps data across a restart and stops everything, Java included, on Ctrl-C', {

@@ -1,6 +1,6 @@
 /**
- * DynamoDB Local listens on every interface (it has no bind address), so the store is kept unreadable
- * without the stack's own access key: DynamoDB Local keeps one database per access key id.
+ * DynamoDB Local checks no signature (the access key id alone opens a database), so the store is kept
+ * unreadable without the stack's own access key id: DynamoDB Local keeps one database per key id.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,7 +102,7 @@ describe('the local store', () => {
     mkdirSync(dataDir, { recursive: true });
     // A checkout from before: its database under S3RVER, its secrets in local.json.
     const port = await freePort(0);
-    const old = await startDynamo(port, dataDir, legacyKey);
+    const old = await startDynamo({ port, dataDir, credentials: legacyKey, stateDir });
     try {
       await ensureTable(old.endpoint, 'cobro-local', legacyKey);
       const db = DynamoDBDocumentClient.from(localClient(old.endpoint, legacyKey));

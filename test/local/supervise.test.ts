@@ -3,10 +3,11 @@
  * same data, and /health says 503 while the store does not answer; when it cannot come back (its
  * port taken, its data in memory, too many deaths) the stack stops, naming it and why, exit 1.
  */
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { maxRestarts, restartWindowMs, tooManyDeaths } from '../../infra/local/dynamodb.ts';
-import { eventually, exitOf, javaOf, readInfo, sleep, stackHarness } from './harness.ts';
+import { eventually, exitOf, javaOf, pidsMentioning, readInfo, sleep, stackHarness } from './harness.ts';
 
 const { running, startIn, tempDir } = stackHarness();
 
@@ -39,6 +40,24 @@ describe('DynamoDB Local supervision', () => {
     expect(await health(url)).toEqual({ status: 200, body: { status: 'ok' } });
 
     const java = javaOf(info);
+    // A neighbour whose command line names DynamoDB Local and this very port does not confuse the search.
+    const impostor = spawn(process.execPath, [
+      '-e',
+      'setInterval(() => {}, 1000)',
+      'DynamoDBLocal',
+      '-port',
+      String(info.ports.dynamodb),
+    ]);
+    try {
+      await eventually('the impostor to run', async () =>
+        pidsMentioning('DynamoDBLocal', `-port ${info.ports.dynamodb}`).includes(impostor.pid as number)
+          ? true
+          : undefined,
+      );
+      expect(javaOf(info)).toBe(java);
+    } finally {
+      impostor.kill('SIGKILL');
+    }
     process.kill(java, 'SIGKILL');
     const down = await eventually('/health to answer 503', async () => {
       const answer = await health(url);

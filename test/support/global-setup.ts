@@ -48,7 +48,8 @@ export function startCobro(args: string[], env: NodeJS.ProcessEnv = process.env)
 
 /** Stops a started stack as Ctrl-C would and waits for it to exit. */
 export async function stopCobro(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
+  // Already gone (a kill -9 in a test, say): its 'exit' was emitted and will not come again.
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   child.kill('SIGINT');
   return exited;
