@@ -6,7 +6,7 @@
  * Where each shard stands is saved in `checkpointFile` (when given), so a restarted persistent stack
  * goes on where it stopped instead of sending the stream's whole history again.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -18,7 +18,7 @@ import {
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { outboxRelay } from '../../shared/api/event-rules.ts';
 import { isOutboxRecord } from '../../shared/events/outbox.ts';
-import type { LocalCredentials } from './state.ts';
+import { type LocalCredentials, writePrivate } from './state.ts';
 
 export interface StreamReaderOptions {
   endpoint: string;
@@ -95,6 +95,27 @@ function failedFrom(answer: unknown, batch: DynamoDBRecord[]): number {
   return known.length ? Math.min(...known) : 0;
 }
 
+/**
+ * Where the reader stopped, per shard. A file that cannot be read as such (torn by a crash of an
+ * older version that wrote it in place) is set aside: the reader starts from the oldest records
+ * kept, and the events sent again are taken once by the fan-out, which stores each delivery by the
+ * event's id.
+ */
+function readCheckpoints(
+  file: string | undefined,
+  notice: (message: string) => void,
+): Record<string, string> {
+  if (!file || !existsSync(file)) return {};
+  try {
+    const read = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    if (read && typeof read === 'object' && !Array.isArray(read)) return read as Record<string, string>;
+  } catch {
+    // unreadable: as below
+  }
+  notice(`the stream checkpoints in ${file} could not be read; reading the stream from its oldest records`);
+  return {};
+}
+
 export async function startStreamReader(options: StreamReaderOptions): Promise<StreamReader> {
   const client = new DynamoDBStreamsClient({
     endpoint: options.endpoint,
@@ -108,12 +129,10 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
   });
   const pollMs = options.pollMs ?? 20;
   const notice = options.onNotice ?? (() => undefined);
-  const checkpoints: Record<string, string> =
-    options.checkpointFile && existsSync(options.checkpointFile)
-      ? (JSON.parse(readFileSync(options.checkpointFile, 'utf8')) as Record<string, string>)
-      : {};
+  const checkpoints = readCheckpoints(options.checkpointFile, notice);
+  // Replaced in one step (a temporary file renamed over it): a kill -9 mid-write leaves the old one.
   const save = () => {
-    if (options.checkpointFile) writeFileSync(options.checkpointFile, JSON.stringify(checkpoints));
+    if (options.checkpointFile) writePrivate(options.checkpointFile, checkpoints);
   };
   const streams = await client.send(new ListStreamsCommand({ TableName: options.table }));
   const streamArn = streams.Streams?.[0]?.StreamArn;

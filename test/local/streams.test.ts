@@ -4,6 +4,10 @@
  * after it again, and never the records before it. A reader of its own on the shared stack's table
  * (DynamoDB Local's real stream), with a relay of the test's own that refuses one record once.
  */
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
@@ -126,5 +130,45 @@ describe('the local stream reader', () => {
       metadata: {},
       nested: { list: [{}], again: {} },
     });
+  }, 40_000);
+
+  it('starts over a torn checkpoint file, and writes it whole', async () => {
+    useLocalEnvironment();
+    const deps = makeDeps();
+    const folder = mkdtempSync(join(tmpdir(), 'cobro-checkpoints-'));
+    const checkpointFile = join(folder, 'stream-checkpoints.json');
+    // What a kill -9 in the middle of an in-place write left.
+    writeFileSync(checkpointFile, '{"shardId-0000');
+    const notices: string[] = [];
+    const event = newEvent(
+      { type: 'local.stream_test', developerId: 990_000_000 + process.pid, test: true, data: { torn: true } },
+      new Date(),
+    );
+    let handed = false;
+    const reader = await startStreamReader({
+      endpoint: localInfo.endpoints.dynamodb,
+      region: localInfo.region,
+      credentials: localInfo.aws_credentials,
+      table: localInfo.table,
+      pollMs: 20,
+      checkpointFile,
+      onNotice: (message) => notices.push(message),
+      relay: async (batch): Promise<DynamoDBBatchResponse> => {
+        if (batch.Records.some((record) => eventIdOf(record) === event.id)) handed = true;
+        return { batchItemFailures: [] };
+      },
+    });
+    try {
+      await deps.db.send(new TransactWriteCommand({ TransactItems: [eventWrite(deps.table, event)] }));
+      const until = Date.now() + 20_000;
+      while (!handed && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      await reader.stop();
+    }
+    const saved = readFileSync(checkpointFile, 'utf8');
+    rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
+    expect(handed).toBe(true);
+    expect(Object.keys(JSON.parse(saved) as object).length).toBeGreaterThan(0);
+    expect(notices.join('\n')).toContain('could not be read');
   }, 40_000);
 });
