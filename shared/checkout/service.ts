@@ -258,6 +258,25 @@ export async function recordDeclined(
 }
 
 /** Asks the acquirer (`call`) under the claim and records what it answered. */
+/**
+ * The session waits, held by its attempt, for recovery to learn the outcome from the acquirer (the
+ * attempt is due at once); the page says the payment is being confirmed.
+ */
+async function leaveToRecovery(
+  deps: CheckoutDeps,
+  session: CheckoutSession,
+  attempt: Attempt<'checkout'>,
+): Promise<CheckoutOutcome> {
+  const now = deps.clock();
+  await transactWrite(deps, [
+    sessionConfirmingWrite(deps.table, session, attempt.id, now),
+    unconfirmedWrite(deps.table, attempt, now),
+  ]).catch((failure: unknown) => {
+    if (!conditionFailedAt(failure).length) throw failure;
+  });
+  return { kind: 'unconfirmed', session: { ...session, status: 'confirming' } };
+}
+
 async function settle(
   deps: CheckoutDeps,
   session: CheckoutSession,
@@ -276,18 +295,24 @@ async function settle(
   } catch (error) {
     if (!(error instanceof AcquirerUnavailable))
       logger.error('the acquirer call failed; recovery will ask by key', { attempt_id: attempt.id, error });
-    // No answer: the card may have been charged. The payer is not asked to pay again: the session
-    // waits, held by its attempt, for recovery to learn the outcome from the acquirer.
-    const now = deps.clock();
-    await transactWrite(deps, [
-      sessionConfirmingWrite(deps.table, session, attempt.id, now),
-      unconfirmedWrite(deps.table, attempt, now),
-    ]).catch((failure: unknown) => {
-      if (!conditionFailedAt(failure).length) throw failure;
-    });
-    return { kind: 'unconfirmed', session: { ...session, status: 'confirming' } };
+    // No answer: the card may have been charged. The payer is not asked to pay again.
+    return leaveToRecovery(deps, session, attempt);
   }
-  if (result.status === 'approved') return recordApproval(deps, session, attempt, result, cardholder, known);
+  if (result.status === 'approved') {
+    try {
+      return await recordApproval(deps, session, attempt, result, cardholder, known);
+    } catch (error) {
+      if (error instanceof SessionUnavailable) throw error;
+      // Approved, but not recorded (the table refused or kept changing): the approval is the
+      // acquirer's, under the attempt's key, so recovery records it; the payer is told it is being
+      // confirmed, never shown a 500 nor asked to pay again.
+      logger.error('an approval could not be recorded; recovery records it', {
+        attempt_id: attempt.id,
+        error,
+      });
+      return leaveToRecovery(deps, session, attempt);
+    }
+  }
   if (result.status === 'declined') return recordDeclined(deps, session, attempt, result.declineReason);
   const now = deps.clock();
   const challenge = { id: result.challengeId, email: cardholder.email, holder_name: cardholder.name };

@@ -13,6 +13,7 @@ import { storeAttempt } from '../../shared/attempts/repository.ts';
 import { getCharge } from '../../shared/charges/repository.ts';
 import { chargeCard } from '../../shared/charges/service.ts';
 import { claimSession, getSession } from '../../shared/checkout/repository.ts';
+import { payWithCard } from '../../shared/checkout/service.ts';
 import { submitChallenge } from '../../shared/checkout/submit-http.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { keys } from '../../shared/db/keys.ts';
@@ -743,6 +744,52 @@ describe('checkout attempts that recovery finishes', () => {
       const session = await getSession(makeDeps(), tokenOf(url));
       return session?.status === 'open' && !session.attempt_id ? session : undefined;
     });
+
+  it('an approval the table will not record: "being confirmed" (202), then recovery records it once', async () => {
+    const merchant = await newMerchant('d15-unrecorded');
+    const payment = await createPayment(merchant.auth);
+    const csrf = csrfOf((await openPage(payment.url)).html);
+    // The table refuses the approval's transaction once (a fault injected in the client).
+    const real = makeDeps();
+    let refused = 0;
+    const db = new Proxy(real.db, {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return async (command: { constructor: { name: string }; input: unknown }, ...rest: unknown[]) => {
+          const approval =
+            command.constructor.name === 'TransactWriteCommand' &&
+            JSON.stringify(command.input).includes('"entity":"charge"');
+          if (approval && refused === 0) {
+            refused += 1;
+            throw new Error('ProvisionedThroughputExceededException');
+          }
+          return (target.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
+        };
+      },
+    });
+    const deps = { ...real, db, acquirer: simulatedAcquirer(), baseUrl: apiUrl };
+    const outcome = await payWithCard({ ...deps, owners: sessionOwners(deps) }, tokenOf(payment.url), {
+      card: {
+        number: testCards.approved,
+        expMonth: 12,
+        expYear: Number(goodYear),
+        cvc: '123',
+        holderName: 'Ada',
+      },
+      email: 'unrecorded@example.com',
+      csrf,
+    });
+    expect(refused).toBe(1);
+    expect(outcome.kind).toBe('unconfirmed');
+    const completed = await eventually('recovery to record the approval', async () => {
+      const view = await paymentView(merchant.auth, payment.id);
+      return view.status === 'completed' ? view : undefined;
+    });
+    expect(completed.customer_email).toBe('unrecorded@example.com');
+    expect((await chargesOf(merchant)).map((charge) => charge.payment_id)).toEqual([payment.id]);
+    expect((await eventTypes(merchant)).filter((type) => type === 'payment.succeeded')).toHaveLength(1);
+    await expectBooksAgree(merchant.account.developerId, since);
+  });
 
   it('a submit whose function died before asking the acquirer: the page is payable again', async () => {
     const merchant = await newMerchant('d15-died-before');
