@@ -7,6 +7,10 @@
  *   PUT    /acquirer/faults   replaces them: a JSON array of faults (shared/acquirer/faults.ts)
  *   POST   /acquirer/faults   adds one fault
  *   DELETE /acquirer/faults   clears them (`?merchant=ID`: only that merchant's)
+ *   GET    /pipeline          what the event pipeline did so far (infra/local/pipeline.ts)
+ *   POST   /pipeline/drain    answers once everything stored so far, and all it caused, has gone
+ *                             through the pipeline: `{"developer_id": N}` for one account's,
+ *                             `"timeout_ms"` (default 30 s) before it gives up with 504
  *
  * The handlers run in the stack's own process, so the faults set here are the ones the simulated
  * acquirer of every function sees (processFaults).
@@ -20,6 +24,7 @@ import {
   faultEffects,
   processFaults,
 } from '../../shared/acquirer/faults.ts';
+import { drainPipeline, type LocalPipeline, pipelineState } from './pipeline.ts';
 
 export const FaultSchema = v.strictObject({
   operation: v.picklist(acquirerOperations),
@@ -27,6 +32,11 @@ export const FaultSchema = v.strictObject({
   delayMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(120_000))),
   merchant: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+
+export const DrainSchema = v.strictObject({
+  developer_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  timeout_ms: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(120_000))),
 });
 
 export interface LocalControl {
@@ -57,8 +67,14 @@ function authorized(request: IncomingMessage, token: string): boolean {
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
-/** Starts the control server on 127.0.0.1:`port` (0: any free one). */
-export async function startControl(port: number): Promise<LocalControl> {
+/**
+ * Starts the control server on 127.0.0.1:`port` (0: any free one). `pipeline` answers the stack's
+ * event pipeline once it runs (the server starts before it).
+ */
+export async function startControl(
+  port: number,
+  pipeline: () => LocalPipeline | undefined = () => undefined,
+): Promise<LocalControl> {
   const token = randomBytes(24).toString('base64url');
   const server: Server = createServer(async (request, response) => {
     const answer = (status: number, body: unknown) => {
@@ -68,6 +84,33 @@ export async function startControl(port: number): Promise<LocalControl> {
     try {
       if (!authorized(request, token)) return answer(401, { error: 'a Bearer control_token is required' });
       const url = new URL(request.url ?? '/', 'http://control');
+      if (url.pathname === '/pipeline' || url.pathname === '/pipeline/drain') {
+        const running = pipeline();
+        if (!running) return answer(503, { error: 'the event pipeline is still starting' });
+        if (url.pathname === '/pipeline') {
+          if (request.method !== 'GET') return answer(405, { error: 'method' });
+          return answer(200, pipelineState(running));
+        }
+        if (request.method !== 'POST') return answer(405, { error: 'method' });
+        const body: unknown = JSON.parse((await readBody(request)) || '{}');
+        // valibot's object schemas take an array as an object with no keys.
+        if (Array.isArray(body)) return answer(400, { error: 'the body is a JSON object' });
+        const parsed = v.safeParse(DrainSchema, body);
+        if (!parsed.success)
+          return answer(400, { error: parsed.issues.map((issue) => issue.message).join('; ') });
+        const timeoutMs = parsed.output.timeout_ms ?? 30_000;
+        const signal = AbortSignal.timeout(timeoutMs);
+        try {
+          const rounds = await drainPipeline(running, {
+            ...(parsed.output.developer_id === undefined ? {} : { developerId: parsed.output.developer_id }),
+            signal,
+          });
+          return answer(200, { rounds });
+        } catch (error) {
+          if (!signal.aborted) return answer(503, { error: (error as Error).message });
+          return answer(504, { error: `the event pipeline was not drained within ${timeoutMs} ms` });
+        }
+      }
       if (url.pathname !== '/acquirer/faults') return answer(404, { error: 'no such control' });
       if (request.method === 'GET') return answer(200, { faults: processFaults.list() });
       if (request.method === 'DELETE') {

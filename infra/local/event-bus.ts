@@ -48,8 +48,15 @@ export interface LocalEventBus {
   url: string;
   /** Every delivery attempted so far (newest last), for the start banner and tests. */
   deliveries: Delivery[];
-  /** Resolves when every delivery started so far has finished. */
+  /** Resolves when no delivery is running (on a busy bus that may take long: see settled). */
   idle(): Promise<void>;
+  /**
+   * Resolves when every delivery started before the call has finished, its retries included;
+   * deliveries started later are not waited for.
+   */
+  settled(): Promise<void>;
+  /** Deliveries running now. */
+  inFlight(): number;
   /**
    * Makes the bus refuse every PutEvents (503) until called with false: an outage to prove the
    * outbox against. Also reachable as `POST /_local/outage` `{"down": true|false}`.
@@ -251,6 +258,9 @@ export async function startEventBus(
     idle: async () => {
       while (pending.size > 0) await Promise.allSettled([...pending]);
     },
+    // The deliveries are taken when called, not when first awaited.
+    settled: () => Promise.allSettled([...pending]).then(() => undefined),
+    inFlight: () => pending.size,
     setDown: (value) => {
       outage.down = value;
     },

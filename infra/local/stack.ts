@@ -18,6 +18,7 @@ import { type LocalGateway, startGateway } from './gateway.ts';
 import { invoke } from './lambda.ts';
 import { acquireLock } from './lock.ts';
 import { persistSentMail } from './mail.ts';
+import type { LocalPipeline } from './pipeline.ts';
 import { onFreePort, portIsFree } from './ports.ts';
 import {
   type DemoAccount,
@@ -321,8 +322,10 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     };
     Object.assign(process.env, localEnvironment(placeholder));
 
-    // Faults of the simulated acquirer (tests, the ledger soak): loopback only, behind a token.
-    const control = await startControl(0);
+    // Faults of the simulated acquirer and the event pipeline's progress (tests, the ledger soak):
+    // loopback only, behind a token. The pipeline joins once its stream reader runs.
+    let pipeline: LocalPipeline | undefined;
+    const control = await startControl(0, () => pipeline);
     stops.push(control.close);
 
     const startApi = (port: number) =>
@@ -366,6 +369,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       onNotice,
     });
     stops.push(reader.stop);
+    pipeline = { reader, bus };
     // Schedules the stack runs by itself (the webhook retry sweep); others run through the CLI.
     for (const schedule of schedules) {
       if (!schedule.localEveryMs) continue;

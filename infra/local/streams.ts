@@ -36,6 +36,17 @@ export interface StreamReaderOptions {
 }
 
 export interface StreamReader {
+  /**
+   * Resolves once every record the stream held when it was called has been relayed: each shard has
+   * been read to its end by a read that began after the call (DynamoDB Local answers every record
+   * past an iterator, so a read that comes back empty is at the end). While the relay fails, it waits;
+   * it fails when `signal` aborts or the reader stops.
+   */
+  caughtUp(signal?: AbortSignal): Promise<void>;
+  /** Outbox records relayed so far: of every account, or of the account whose items carry `developerId`. */
+  relayed(developerId?: number): number;
+  /** Relay calls that failed so far (the bus refused or could not be reached). */
+  failures(): number;
   stop(): Promise<void>;
 }
 
@@ -143,6 +154,25 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
   /** Shards finished (closed and read to their end), so their children may be read. */
   const closed = new Set<string>();
   const readers = new Map<string, Promise<void>>();
+  /** GetRecords calls begun so far; each shard's last one that came back empty (see caughtUp). */
+  let reads = 0;
+  const atEnd = new Map<string, number>();
+  /** Told after each read that reached a shard's end, and when a shard is finished. */
+  const progress = new Set<() => void>();
+  const tell = () => {
+    for (const listener of [...progress]) listener();
+  };
+  const relayedBy = new Map<number, number>();
+  let relayedAll = 0;
+  let failures = 0;
+  /** Counts records the relay took, by the account their items carry. */
+  const count = (taken: DynamoDBRecord[]) => {
+    relayedAll += taken.length;
+    for (const record of taken) {
+      const owner = Number((record.dynamodb?.NewImage?.developer_id as { N?: string } | undefined)?.N);
+      if (Number.isSafeInteger(owner)) relayedBy.set(owner, (relayedBy.get(owner) ?? 0) + 1);
+    }
+  };
 
   async function iteratorFor(shardId: string): Promise<string | undefined> {
     const after = checkpoints[shardId];
@@ -162,6 +192,7 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
     let iterator = await iteratorFor(shardId);
     let backoff = 200;
     while (running && iterator) {
+      const read = ++reads;
       const page = await client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
       const records = page.Records ?? [];
       const batch = records.map((record) => lambdaRecord(record, streamArn as string, options.region));
@@ -175,6 +206,8 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
         }
       }
       if (failedAt >= 0) {
+        failures += 1;
+        count(wanted.slice(0, failedAt));
         // Keep what was taken, then read again from the first record not taken.
         const taken = wanted[failedAt - 1]?.dynamodb?.SequenceNumber;
         if (taken) checkpoints[shardId] = taken;
@@ -186,6 +219,7 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
         iterator = await iteratorFor(shardId);
         continue;
       }
+      count(wanted);
       if (failing) notice('the outbox relay recovered');
       failing = false;
       backoff = 200;
@@ -195,39 +229,75 @@ export async function startStreamReader(options: StreamReaderOptions): Promise<S
         save();
       }
       iterator = page.NextShardIterator;
-      if (records.length === 0) await sleep(pollMs);
+      if (records.length === 0) {
+        atEnd.set(shardId, read);
+        tell();
+        await sleep(pollMs);
+      }
     }
-    if (!iterator) closed.add(shardId);
+    if (!iterator) {
+      closed.add(shardId);
+      tell();
+    }
+  }
+
+  /** Starts the readers of shards not read yet (parents first); answers every shard the stream has. */
+  async function scan(): Promise<string[]> {
+    const description = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    const shards = description.StreamDescription?.Shards ?? [];
+    for (const shard of shards) {
+      const id = shard.ShardId;
+      if (!id || readers.has(id)) continue;
+      const parent = shard.ParentShardId;
+      if (parent && readers.has(parent) && !closed.has(parent)) continue; // parent first, in order
+      readers.set(
+        id,
+        readShard(id).catch((error: Error) => {
+          readers.delete(id); // read again on the next round
+          if (running) notice(`stream reader: ${error.message}`);
+        }),
+      );
+    }
+    return shards.flatMap((shard) => (shard.ShardId ? [shard.ShardId] : []));
   }
 
   /** Finds shards (new ones appear as DynamoDB Local rolls them over) and starts their readers. */
   const supervisor = (async () => {
     while (running) {
-      try {
-        const description = await client.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-        for (const shard of description.StreamDescription?.Shards ?? []) {
-          const id = shard.ShardId;
-          if (!id || readers.has(id)) continue;
-          const parent = shard.ParentShardId;
-          if (parent && readers.has(parent) && !closed.has(parent)) continue; // parent first, in order
-          readers.set(
-            id,
-            readShard(id).catch((error: Error) => {
-              readers.delete(id); // read again on the next round
-              if (running) notice(`stream reader: ${error.message}`);
-            }),
-          );
-        }
-      } catch (error) {
-        if (running) notice(`stream reader: ${(error as Error).message}`);
-      }
+      await scan().catch((error: Error) => {
+        if (running) notice(`stream reader: ${error.message}`);
+      });
       await sleep(shardScanMs);
     }
   })();
 
   return {
+    async caughtUp(signal) {
+      const since = reads; // a read numbered above this one began after this call
+      const shards = await scan();
+      await new Promise<void>((resolve, reject) => {
+        const done = (error?: Error) => {
+          progress.delete(check);
+          signal?.removeEventListener('abort', aborted);
+          if (error) reject(error);
+          else resolve();
+        };
+        const check = () => {
+          if (!running) done(new Error('the stream reader stopped'));
+          else if (shards.every((id) => closed.has(id) || (atEnd.get(id) ?? 0) > since)) done();
+        };
+        const aborted = () => done(signal?.reason as Error);
+        progress.add(check);
+        signal?.addEventListener('abort', aborted, { once: true });
+        if (signal?.aborted) aborted();
+        else check();
+      });
+    },
+    relayed: (developerId) => (developerId === undefined ? relayedAll : (relayedBy.get(developerId) ?? 0)),
+    failures: () => failures,
     async stop() {
       running = false;
+      tell(); // a caughtUp still waiting fails now
       // A read in flight ends by its timeout at the latest; stopping does not wait longer than that.
       const settled = Promise.allSettled([supervisor, ...readers.values()]);
       await Promise.race([settled, sleep(6_000)]);
