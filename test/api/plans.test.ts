@@ -11,6 +11,7 @@ import { expect400, expectEnvelope, expectMessage, expectReplayed } from '../sup
 import { hostileRequest } from '../support/hostile.ts';
 import { jpeg, png } from '../support/images.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
+import { pipelineDrained } from '../support/pipeline.ts';
 import { concurrently, statusCounts } from '../support/race.ts';
 import { isoTime } from '../support/shapes.ts';
 import {
@@ -19,6 +20,7 @@ import {
   apiUrl,
   basic,
   bearer,
+  localInfo,
   newAccount,
   newMerchant,
   suiteMerchant,
@@ -846,7 +848,8 @@ describe('DELETE /v1/plans/{id}/', () => {
     expect(keysOf(listed)).toEqual([keep]);
     const subject = `Your cobro plan "${name}" was deleted`;
     expect(await waitForMail(account.email, subject)).toBeDefined();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Every plan.deleted stored has reached the e-mail function by now.
+    await pipelineDrained(localInfo, account.developerId);
     expect((await sentMail()).filter((email) => email.subject === subject)).toHaveLength(1);
   });
 });

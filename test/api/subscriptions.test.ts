@@ -10,7 +10,15 @@ import { requestPlanCancellations } from '../../shared/subscriptions/service.ts'
 import { simulatedAcquirer } from '../support/acquirer.ts';
 import { cardFields, csrfOf, openPage, postForm, submitCard, testCards } from '../support/checkout.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
-import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import { pipelineDrained } from '../support/pipeline.ts';
+import {
+  api,
+  apiKey,
+  localInfo,
+  newAccount,
+  type TestAccount,
+  useLocalEnvironment,
+} from '../support/stack.ts';
 
 let account: TestAccount;
 let auth: string;
@@ -170,7 +178,8 @@ describe('a subscription from creation to cancellation', () => {
     // plan.deleted handled again (at-least-once): nothing left to cancel, nobody e-mailed twice.
     const scope = { developerId: account.developerId, mode: 'test' as const };
     expect(await requestPlanCancellations(makeDeps(), scope, planId)).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Every event of the account has reached its e-mail function by now.
+    await pipelineDrained(localInfo, account.developerId);
     const sent = (await sentMail()).filter(
       (each) => each.destination.to.includes(email) && each.subject === subject,
     );

@@ -13,6 +13,7 @@ import { deadLetters } from '../../shared/webhooks/repository.ts';
 import { handDueTasks } from '../../shared/webhooks/sweep.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
 import { createPayment, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
+import { pipelineDrained, pipelineState, relayFailedSince } from '../support/pipeline.ts';
 import { type Receiver, startReceiver, verify } from '../support/receiver.ts';
 import {
   api,
@@ -371,7 +372,8 @@ describe('retries, 410, rotation and redelivery', () => {
       [1, 500],
     ]);
     expect(both.results[0]?.next_retry_at).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The other two hand-overs have run their course (the claim turned them away): still two.
+    await pipelineDrained(localInfo, account.developerId);
     expect((await deliveries(account, endpoint.id)).count).toBe(2);
     const requests = await receiver.waitFor(at(endpoint.path), 2);
     expect(requests).toHaveLength(2);
@@ -413,9 +415,10 @@ describe('retries, 410, rotation and redelivery', () => {
     expect(
       letters.some((letter) => letter.endpoint_id === endpoint.id && letter.attempts === maxAttempts),
     ).toBe(true);
-    // Nothing is due for it any more: a sweep far in the future sends nothing.
-    await sweepAt(new Date(Date.parse(listed.results[0]?.created_at) + 7 * 86_400_000), account, endpoint.id);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing is due for it any more: a sweep far in the future hands nothing over, sends nothing.
+    const late = new Date(Date.parse(listed.results[0]?.created_at) + 7 * 86_400_000);
+    expect(await sweepAt(late, account, endpoint.id)).toBe(0);
+    await pipelineDrained(localInfo, account.developerId);
     expect((await deliveries(account, endpoint.id)).count).toBe(maxAttempts);
   });
 
@@ -429,7 +432,8 @@ describe('retries, 410, rotation and redelivery', () => {
     const disabled = await api('GET', `/v1/webhook-endpoints/${endpoint.id}/`, { auth });
     expect(disabled.json.enabled).toBe(false);
     await payThroughCheckout(auth);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The second payment's event has been through the fan-out: a disabled endpoint gets no task.
+    await pipelineDrained(localInfo, account.developerId);
     expect((await deliveries(account, endpoint.id)).count).toBe(1);
     expect(
       (await api('PUT', `/v1/webhook-endpoints/${endpoint.id}/`, { auth, body: { enabled: true } })).status,
@@ -512,8 +516,8 @@ describe('retries, 410, rotation and redelivery', () => {
     const auth = apiKey(account.testKey);
     await payAndRefund(auth);
     expect(await receiver.waitFor(at(refunds.path), 1)).toHaveLength(1);
-    // The payment's event came first; a second's wait shows nothing else arrives.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Both events have been through the fan-out and every task made was delivered: nothing else came.
+    await pipelineDrained(localInfo, account.developerId);
     expect(receiver.received.filter(at(refunds.path)).map((request) => request.json.type)).toEqual([
       'refund.created',
     ]);
@@ -543,13 +547,14 @@ describe('the outbox and the delivery pipeline', () => {
       expect(
         listed.json.results.map((event: { data: { object: { id: string } } }) => event.data.object.id),
       ).toEqual([paid.id]);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // The relay has met the outage since the payment was stored, and nothing got past the bus.
+      await relayFailedSince(localInfo, (await pipelineState(localInfo)).relay_failures);
       expect(receiver.received.filter(at(endpoint.path))).toHaveLength(0);
     } finally {
       await outage(false);
     }
     expect(await receiver.waitFor(at(endpoint.path), 1)).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await pipelineDrained(localInfo, account.developerId);
     expect(receiver.received.filter(at(endpoint.path))).toHaveLength(1);
     expect((await deliveries(account, endpoint.id)).count).toBe(1);
   });
@@ -628,7 +633,7 @@ describe('the outbox and the delivery pipeline', () => {
     expect(stored?.data).toMatchObject({ object: { id: paid.id } });
     // The bus is at-least-once: the same event arriving again makes no new task.
     expect(await fanOut(makeDeps(), stored as NonNullable<typeof stored>)).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await pipelineDrained(localInfo, account.developerId);
     expect(receiver.received.filter(at(endpoint.path))).toHaveLength(1);
   });
 

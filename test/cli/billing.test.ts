@@ -16,7 +16,15 @@ import type { Subscription } from '../../shared/subscriptions/subscription.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
-import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import { pipelineDrained } from '../support/pipeline.ts';
+import {
+  api,
+  apiKey,
+  localInfo,
+  newAccount,
+  type TestAccount,
+  useLocalEnvironment,
+} from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
 import { expireLease, storedEventItems, updateStored } from '../support/table.ts';
 
@@ -177,7 +185,8 @@ describe('dunning (D14)', () => {
     expect(mail?.subject).toContain('"Gold" was canceled');
     expect(mail?.body.text).toContain('Rosa');
     expect(mail?.body.html).toContain('Gold');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Every event the runs stored has reached its e-mail function by now.
+    await pipelineDrained(localInfo, account.developerId);
     expect((await sentMail()).filter((sent) => sent.destination.to.includes(email))).toHaveLength(1);
   });
 });

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stopCobro } from '../support/global-setup.ts';
+import { pipelineDrained, pipelineState, relayFailedSince } from '../support/pipeline.ts';
 import { startReceiver, verify } from '../support/receiver.ts';
-import { readInfo, sleep, stackHarness } from './harness.ts';
+import { readInfo, stackHarness } from './harness.ts';
 
 const { startIn, tempDir } = stackHarness();
 
@@ -47,7 +48,8 @@ describe('the outbox across a restart', () => {
     });
     expect(charged.status).toBe(201);
     const chargeId = ((await charged.json()) as { id: string }).id;
-    await sleep(1_000);
+    // The relay has met the outage since the charge was stored, and nothing got past the bus.
+    await relayFailedSince(info, (await pipelineState(info)).relay_failures);
     expect(receiver.received).toHaveLength(0);
     expect(await stopCobro(first.child)).toBe(0); // stopped with the event stored and unsent
 
@@ -56,7 +58,8 @@ describe('the outbox across a restart', () => {
     const [delivered] = await receiver.waitFor((request) => request.path === '/restart', 1, 30_000);
     expect(delivered?.json).toMatchObject({ type: 'charge.succeeded', data: { object: { id: chargeId } } });
     verify(secret, delivered as never);
-    await sleep(2_000);
+    // The second stack has read the stream to its end and delivered all it relayed: once.
+    await pipelineDrained(readInfo(stateDir), info.demo?.developer_id as number);
     expect(receiver.received).toHaveLength(1);
     expect(await stopCobro(second.child)).toBe(0);
   });
