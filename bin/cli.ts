@@ -318,10 +318,10 @@ async function billingRun(args: string[]): Promise<void> {
     throw new UsageError('--account: an account id is a positive integer');
   await target(values['state-dir']);
   const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
-  const only = account === undefined ? undefined : { developerId: account };
+  const scope = account === undefined ? undefined : { developerId: account };
   const [subscriptions, paymentLinks] = await Promise.all([
-    runBilling(deps, now, only),
-    runLinkBilling(deps, now, only),
+    runBilling(deps, now, scope),
+    runLinkBilling(deps, now, scope),
   ]);
   console.log(JSON.stringify({ ...subscriptions, payment_links: paymentLinks }));
 }

@@ -48,7 +48,7 @@ const pageLimit = 1_000;
 const lanes = 16;
 
 /**
- * Runs `step` on every entry due (of one account with `only`), 16 at a time, counting its outcomes
+ * Runs `step` on every entry due (of `account` alone when given), 16 at a time, counting its outcomes
  * into `outcomes`; answers how many entries it took. The index is read again after each page until
  * nothing due is left that this run can move: an outcome other than `raced` (another runner took
  * the entry) has moved its entry on, and a page in which nothing moved ends the run. A step that
@@ -60,10 +60,11 @@ export async function stepEveryDue<R extends { developer_id: number }, O extends
   step: (entry: R) => Promise<O | 'raced'>,
   outcomes: Record<O | 'raced' | 'failed', number>,
   id: { name: string; of: (entry: R) => string },
-  only?: { developerId: number },
+  account?: { developerId: number },
 ): Promise<number> {
   const failed = new Set<string>();
-  const mine = (entry: R) => (!only || entry.developer_id === only.developerId) && !failed.has(id.of(entry));
+  const mine = (entry: R) =>
+    (!account || entry.developer_id === account.developerId) && !failed.has(id.of(entry));
   let seen = 0;
   for (;;) {
     const due = (await read(pageLimit)).filter(mine);

@@ -62,10 +62,10 @@ async function saveLinkStep(
 }
 
 /**
- * Every link step due at `now` (of one account with `only`): a summary of what was done; a step
- * that throws is counted in `failed` and tried again by the next run.
+ * Every link step due at `now`, of every account or of `account` alone (`billing run --account`): a
+ * summary of what was done; a step that throws is counted in `failed` and tried again by the next run.
  */
-export async function runLinkBilling(deps: Deps, now: Date, only?: { developerId: number }) {
+export async function runLinkBilling(deps: Deps, now: Date, account?: { developerId: number }) {
   const outcomes: Record<LinkStepOutcome | 'failed', number> = {
     pending_period: 0,
     defaulter: 0,
@@ -78,7 +78,7 @@ export async function runLinkBilling(deps: Deps, now: Date, only?: { developerId
     (ref) => linkStep(deps, ref, now),
     outcomes,
     { name: 'payment_link_id', of: (ref) => ref.link_id },
-    only,
+    account,
   );
   return { due, ...outcomes };
 }

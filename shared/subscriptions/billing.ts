@@ -373,12 +373,11 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
 }
 
 /**
- * Every step due at `now`; a summary of what was done. `only` limits it to one account's
- * subscriptions (an operator re-running one merchant; tests sharing a stack, each with its clock).
- * A step that throws is counted in `failed`, logged with its subscription, and retried by the next
- * run; the rest of the run goes on (D15).
+ * Every step due at `now`, of every account or of `account` alone (the operator's
+ * `billing run --account`); a summary of what was done. A step that throws is counted in `failed`,
+ * logged with its subscription, and retried by the next run; the rest of the run goes on (D15).
  */
-export async function runBilling(deps: BillingDeps, now: Date, only?: { developerId: number }) {
+export async function runBilling(deps: BillingDeps, now: Date, account?: { developerId: number }) {
   const outcomes: Record<StepOutcome | 'failed', number> = {
     renewed: 0,
     payment_failed: 0,
@@ -394,7 +393,7 @@ export async function runBilling(deps: BillingDeps, now: Date, only?: { develope
     (ref) => billingStep(deps, ref, now),
     outcomes,
     { name: 'subscription_id', of: (ref) => ref.subscription_id },
-    only,
+    account,
   );
   return { now: now.toISOString(), due, ...outcomes };
 }

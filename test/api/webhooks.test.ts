@@ -5,12 +5,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventCatalogue } from '../../shared/api/events.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { busPublisher } from '../../shared/events/publish.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { fanOut, maxAttempts, retryScheduleMs } from '../../shared/webhooks/delivery.ts';
 import { storedEvent } from '../../shared/webhooks/events.ts';
 import { deadLetters } from '../../shared/webhooks/repository.ts';
-import { handDueTasks } from '../../shared/webhooks/sweep.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
 import { createPayment, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
 import { pipelineDrained, pipelineState, relayFailedSince } from '../support/pipeline.ts';
@@ -25,6 +23,7 @@ import {
 } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
 import { storedEventItems } from '../support/table.ts';
+import { sweepEndpointAt } from '../support/webhooks.ts';
 
 let receiver: Receiver;
 let paths = 0;
@@ -57,14 +56,14 @@ async function deliveries(account: TestAccount, endpointId: string) {
   return answer.json as { count: number; results: Record<string, any>[] };
 }
 
-/** Polls the deliveries list until it has `count` attempts. */
-async function waitForAttempts(account: TestAccount, endpointId: string, count: number) {
-  for (let i = 0; i < 200; i++) {
+/** Polls the deliveries list until it has `count` attempts (for up to `timeoutMs`). */
+async function waitForAttempts(account: TestAccount, endpointId: string, count: number, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
     const listed = await deliveries(account, endpointId);
-    if (listed.count >= count) return listed;
+    if (listed.count >= count || Date.now() > deadline) return listed;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return deliveries(account, endpointId);
 }
 
 /** A paid checkout and a refund of part of it: `payment.succeeded`, then `refund.created`. */
@@ -78,16 +77,9 @@ async function payAndRefund(auth: string) {
   return paid;
 }
 
-/**
- * The retry sweep at a time the test chooses (the clock it controls), as the schedule runs it, for
- * one endpoint's tasks: other suites' tasks on the shared stack keep to their own times.
- */
+/** The retry sweep at a time the test chooses (the clock it controls), for one endpoint's tasks. */
 const sweepAt = (now: Date, account: TestAccount, endpointId: string) =>
-  handDueTasks({ ...makeDeps(), bus: busPublisher() }, now, {
-    developerId: account.developerId,
-    mode: 'test',
-    endpointId,
-  });
+  sweepEndpointAt(now, account.developerId, endpointId);
 
 describe('webhook endpoints (D10, D13)', () => {
   let account: TestAccount;
@@ -381,6 +373,17 @@ describe('retries, 410, rotation and redelivery', () => {
     for (const request of requests) verify(endpoint.secret, request);
     expect(Date.now() - started).toBeLessThan(20_000);
   });
+
+  it("the stack's own sweep (every second locally) retries a failed delivery once it falls due", async () => {
+    const endpoint = await register(account, { events: ['payment.succeeded'] });
+    receiver.answer(endpoint.path, 500);
+    await payThroughCheckout(apiKey(account.testKey));
+    // The first retry is due 5 s after the failure; the schedule hands it over without the test.
+    const both = await waitForAttempts(account, endpoint.id, 2, 30_000);
+    const [retried, failed] = both.results;
+    expect([retried?.status_code, failed?.status_code]).toEqual([200, 500]);
+    expect(Date.parse(retried?.created_at)).toBeGreaterThanOrEqual(Date.parse(failed?.next_retry_at));
+  }, 40_000);
 
   it('follows the Standard Webhooks schedule to 10 attempts, then marks the delivery failed and dead-letters it', async () => {
     const endpoint = await register(account, { events: ['payment.succeeded'] });

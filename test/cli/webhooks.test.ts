@@ -6,10 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../infra/local/stack.ts';
-import { makeDeps } from '../../shared/db/deps.ts';
-import { busPublisher } from '../../shared/events/publish.ts';
 import { maxAttempts } from '../../shared/webhooks/delivery.ts';
-import { handDueTasks } from '../../shared/webhooks/sweep.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';
 import { startReceiver, verify } from '../support/receiver.ts';
@@ -21,6 +18,7 @@ import {
   type TestAccount,
   useLocalEnvironment,
 } from '../support/stack.ts';
+import { sweepEndpointAt } from '../support/webhooks.ts';
 
 let account: TestAccount;
 beforeAll(async () => {
@@ -140,9 +138,4 @@ async function attemptListed(endpointId: string, attempt: number): Promise<strin
 }
 
 /** The retry sweep at a chosen time, for this endpoint's tasks only (the stack is shared). */
-const sweepAt = (now: Date, endpointId: string) =>
-  handDueTasks({ ...makeDeps(), bus: busPublisher() }, now, {
-    developerId: account.developerId,
-    mode: 'test',
-    endpointId,
-  });
+const sweepAt = (now: Date, endpointId: string) => sweepEndpointAt(now, account.developerId, endpointId);
