@@ -6,7 +6,7 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import * as v from 'valibot';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyRotated } from '../../shared/accounts/events.ts';
 import { eventCatalogue } from '../../shared/api/events.ts';
 import { routes } from '../../shared/api/routes.ts';
@@ -24,13 +24,14 @@ import {
   csrfOf,
   openPage,
   paymentPath,
+  payThroughCheckout,
   postForm,
   submitCard,
   testCards,
 } from '../support/checkout.ts';
 import { hostileRequest } from '../support/hostile.ts';
 import { jpeg } from '../support/images.ts';
-import { api, apiKey, apiUrl, clientCredentials, newAccount, type TestAccount } from '../support/stack.ts';
+import { api, apiKey, apiUrl, clientCredentials, type Merchant, newMerchant } from '../support/stack.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read at arbitrary paths
 type Doc = Record<string, any>;
@@ -253,6 +254,8 @@ interface Answered {
   text: string;
 }
 
+const routeName = (route: Route) => `${route.method} ${route.path}`;
+
 const routeOf = (method: HttpMethod, path: string): Route => {
   const route = routes.find((candidate) => candidate.method === method && candidate.path === path);
   if (!route) throw new Error(`no route ${method} ${path} in the table`);
@@ -263,16 +266,28 @@ const issuesOf = (result: v.SafeParseResult<v.GenericSchema>) =>
   result.success ? [] : result.issues.map((issue) => `${v.getDotPath(issue) ?? '(body)'}: ${issue.message}`);
 
 describe('every route answers as the document says', () => {
-  const exercised = new Set<Route>();
   let doc: Doc;
-  let account: TestAccount;
-  let auth: string;
-
   beforeAll(async () => {
     doc = await servedDocument();
-    account = await newAccount('openapi');
-    auth = apiKey(account.testKey);
   });
+
+  /** The routes a test answered with expectAnswer, cleared before each. */
+  const exercised = new Set<Route>();
+  beforeEach(() => exercised.clear());
+  /** The routes the tests below say they exercise: between them, the whole table (the last test). */
+  const declared: string[] = [];
+
+  /**
+   * A test with a merchant of its own, which exercises exactly `covers` (routes of the table as
+   * "METHOD /path"), as it checks at its end: no test relies on what another made or answered.
+   */
+  function routeTest(name: string, covers: readonly string[], body: (merchant: Merchant) => Promise<void>) {
+    declared.push(...covers);
+    it(name, async () => {
+      await body(await newMerchant('openapi'));
+      expect([...exercised].map(routeName).sort()).toEqual([...covers].sort());
+    });
+  }
 
   /** A success answer: a declared status, and a body of the declared schema or media type. */
   function expectAnswer(method: HttpMethod, path: string, response: Answered): void {
@@ -308,420 +323,535 @@ describe('every route answers as the document says', () => {
     expect(issuesOf(v.safeParse(schema, JSON.parse(response.text))), `${label} as ${name}`).toEqual([]);
   }
 
-  it('system and authentication routes', async () => {
-    expectAnswer('GET', '/health', await api('GET', '/health'));
-    expectAnswer('GET', '/openapi.json', await api('GET', '/openapi.json'));
-    const token = await api('POST', '/authentication/token/', { body: clientCredentials(account) });
-    expectAnswer('POST', '/authentication/token/', token);
-    const badGrant = await api('POST', '/authentication/token/', {
-      body: { ...clientCredentials(account), grant_type: 'password' },
-    });
-    expectError('POST', '/authentication/token/', badGrant, 400);
-    const wrongSecret = await api('POST', '/authentication/token/', {
-      body: { ...clientCredentials(account), client_secret: 'nope' },
-    });
-    expectError('POST', '/authentication/token/', wrongSecret, 401);
-    expectError('GET', '/v1/auth/api-keys/', await api('GET', '/v1/auth/api-keys/'), 401);
-    expectAnswer('GET', '/v1/auth/api-keys/', await api('GET', '/v1/auth/api-keys/', { auth }));
-  });
-
-  it('plans, and the stored image a plan shows', async () => {
-    const photo = jpeg();
-    const created = await api('POST', '/v1/plans/', {
-      auth,
-      body: {
-        name: 'Gold',
-        currency: 'USD',
-        amount: '10.00',
-        interval: 'month',
-        interval_count: 1,
-        image: `data:image/jpeg;base64,${photo.toString('base64')}`,
-      },
-    });
-    expectAnswer('POST', '/v1/plans/', created);
-    const id = created.json.data.id as string;
-    expectAnswer('GET', '/v1/plans/', await api('GET', '/v1/plans/', { auth }));
-    expectError('GET', '/v1/plans/', await api('GET', '/v1/plans/?page=9', { auth }), 404);
-    const one = await api('GET', `/v1/plans/${id}/`, { auth });
-    expectAnswer('GET', '/v1/plans/{id}/', one);
-    const image = await fetch(one.json.information.image);
-    expectAnswer('GET', '/media/{name}', {
-      status: image.status,
-      headers: image.headers,
-      text: `${(await image.arrayBuffer()).byteLength} bytes`,
-    });
-    const renamed = await api('PUT', `/v1/plans/${id}/`, { auth, body: { name: 'Platinum' } });
-    expectAnswer('PUT', '/v1/plans/{id}/', renamed);
-    expect(renamed.json.type).toBe('success');
-    const unchanged = await api('PUT', `/v1/plans/${id}/`, { auth, body: { name: 'Platinum' } });
-    expectAnswer('PUT', '/v1/plans/{id}/', unchanged);
-    expect(unchanged.json.type).toBe('info');
-    expectError(
-      'POST',
-      '/v1/plans/',
-      await api('POST', '/v1/plans/', { auth, body: { name: 'No price' } }),
-      400,
-    );
-    expectAnswer('DELETE', '/v1/plans/{id}/', await api('DELETE', `/v1/plans/${id}/`, { auth }));
-    expectError('GET', '/v1/plans/{id}/', await api('GET', `/v1/plans/${id}/`, { auth }), 404);
-  });
-
-  let chargeId = '';
-
-  it('payments through the hosted checkout, with and without a 3-D Secure challenge', async () => {
-    const first = await api('POST', '/v1/payments/', {
-      auth,
-      body: {
-        amount: '25.00',
-        description: 'Order 1',
-        currency: 'USD',
-        items: ['Mug'],
-        return_url: 'https://shop.example.com/return',
-      },
-    });
-    expectAnswer('POST', '/v1/payments/', first);
-    const url = first.json.data.redirect as string;
-    const page = await openPage(url);
-    const asAnswer = (answer: Awaited<ReturnType<typeof openPage>>): Answered => ({
-      status: answer.status,
-      headers: answer.headers,
-      text: answer.html,
-    });
-    expectAnswer('GET', '/checkout/{token}', asAnswer(page));
-    const paid = await postForm(url, {
-      csrf_token: csrfOf(page.html),
-      email: 'buyer@example.com',
-      cardholder_name: 'Ada Lovelace',
-      card_number: testCards.approved,
-      exp_month: '12',
-      exp_year: String(new Date().getUTCFullYear() + 3),
-      cvc: '123',
-    });
-    expectAnswer('POST', '/checkout/{token}', asAnswer(paid));
-    expect(paid.status).toBe(303);
-
-    const second = await createPayment(auth);
-    const challenge = await submitCard(second.url, { card_number: testCards.challenge });
-    expectAnswer('POST', '/checkout/{token}', asAnswer(challenge));
-    expect(challenge.status).toBe(200);
-    expectAnswer('GET', '/checkout/{token}/challenge', asAnswer(await openPage(`${second.url}/challenge`)));
-    const passed = await postForm(`${second.url}/challenge`, {
-      csrf_token: csrfOf(challenge.html),
-      outcome: 'pass',
-    });
-    expectAnswer('POST', '/checkout/{token}/challenge', asAnswer(passed));
-    expect(passed.status).toBe(303);
-
-    const view = await api('GET', paymentPath(first.json.data.id_payment), { auth });
-    expectAnswer('GET', '/v1/payments/{id}', view);
-    chargeId = view.json.charge_id;
-    expectError(
-      'GET',
-      '/v1/payments/{id}',
-      await api('GET', paymentPath(`pay_${'x'.repeat(24)}`), { auth }),
-      404,
-    );
-    for (const path of ['/v1/payments/', '/v1/payments/internal'] as const) {
-      const list = await api('GET', `${path}?status=succeeded`, { auth });
-      expectAnswer('GET', path, list);
-      expect(list.json).toHaveLength(2);
-    }
-  });
-
-  it('refunds of a charge', async () => {
-    const refund = await api('POST', '/v1/refunds/', {
-      auth,
-      body: { charge_id: chargeId, amount: '5.00', reason: 'requested_by_customer' },
-    });
-    expectAnswer('POST', '/v1/refunds/', refund);
-    const tooMuch = await api('POST', '/v1/refunds/', {
-      auth,
-      body: { charge_id: chargeId, amount: '500.00', reason: 'duplicate' },
-    });
-    expectError('POST', '/v1/refunds/', tooMuch, 400);
-    const list = await api('GET', `/v1/refunds/?charge_id=${chargeId}`, { auth });
-    expectAnswer('GET', '/v1/refunds/', list);
-    expect(list.json).toHaveLength(1);
-    const path = '/v1/refunds/{refund_id}/';
-    expectAnswer('GET', path, await api('GET', `/v1/refunds/${refund.json.provider_refund_id}/`, { auth }));
-    expectError('GET', path, await api('GET', `/v1/refunds/${'x'.repeat(24)}/`, { auth }), 404);
-    const charge = await api('GET', `/v1/charges/${chargeId}/`, { auth });
-    expectAnswer('GET', '/v1/charges/{charge_id}/', charge);
-    expect(charge.json).toMatchObject({
-      id: chargeId,
-      amount_refunded: 5,
-      refund: { amount: 5, refunded: false },
-    });
-    expectError(
-      'GET',
-      '/v1/charges/{charge_id}/',
-      await api('GET', `/v1/charges/ch_${'x'.repeat(24)}/`, { auth }),
-      404,
-    );
-  });
-
-  it('the deprecated legacy charge, from multipart fields', async () => {
-    const charge = async (number: string) => {
-      const form = new FormData();
-      const fields = {
-        amount: '10.00',
-        currency: 'usd',
-        description: 'Legacy order',
-        credit_card_number: number,
-        credit_card_security_code_number: '123',
-        exp_month: '12',
-        exp_year: String(new Date().getUTCFullYear() + 3),
-      };
-      for (const [name, value] of Object.entries(fields)) form.append(name, value);
-      const response = await fetch(`${apiUrl}/v1/charges/simple/create/`, {
-        method: 'POST',
-        headers: { Authorization: auth },
-        body: form,
+  routeTest(
+    'system and authentication routes',
+    ['GET /health', 'GET /openapi.json', 'POST /authentication/token/', 'GET /v1/auth/api-keys/'],
+    async ({ account, auth }) => {
+      expectAnswer('GET', '/health', await api('GET', '/health'));
+      expectAnswer('GET', '/openapi.json', await api('GET', '/openapi.json'));
+      const token = await api('POST', '/authentication/token/', { body: clientCredentials(account) });
+      expectAnswer('POST', '/authentication/token/', token);
+      const badGrant = await api('POST', '/authentication/token/', {
+        body: { ...clientCredentials(account), grant_type: 'password' },
       });
-      return { status: response.status, headers: response.headers, text: await response.text() };
-    };
-    expectAnswer('POST', '/v1/charges/simple/create/', await charge(testCards.approved));
-    expectError('POST', '/v1/charges/simple/create/', await charge(testCards.genericDecline), 402);
-  });
-
-  it('key rotation: a test key may not rotate the live key (403, D3); the live key rotates the test key', async () => {
-    const path = '/v1/auth/api-keys/';
-    const refused = await api('PATCH', path, { auth, body: { type: 'live' } });
-    expectError('PATCH', path, refused, 403);
-    expectError('PATCH', path, await api('PATCH', path, { auth, body: { type: 'both' } }), 400);
-    const rotated = await api('PATCH', path, { auth: apiKey(account.liveKey), body: { type: 'test' } });
-    expectAnswer('PATCH', path, rotated);
-    expect(rotated.json.data.key).toMatch(/^sk_test_/);
-  });
-
-  it('customers: the record, its photo, its addresses, the list and the search view', async () => {
-    const email = `openapi-${Date.now()}@example.com`;
-    const created = await api('POST', '/v1/customers/', {
-      auth,
-      body: { first_name: 'Opal', last_name: 'Api', email, metadata: { k: 'v' } },
-    });
-    expectAnswer('POST', '/v1/customers/', created);
-    const id = created.json.data.id as string;
-    const path = `/v1/customers/${id}/`;
-    expectAnswer('GET', '/v1/customers/{id}/', await api('GET', path, { auth }));
-    expectError(
-      'GET',
-      '/v1/customers/{id}/',
-      await api('GET', '/v1/customers/00000000-0000-4000-8000-000000000000/', { auth }),
-      404,
-    );
-    expectAnswer('PUT', '/v1/customers/{id}/', await api('PUT', path, { auth, body: { phone: '1' } }));
-    expectAnswer('GET', '/v1/customers/', await api('GET', '/v1/customers/', { auth }));
-    expectAnswer('GET', '/v1/customers/', await api('GET', '/v1/customers/?search=opal', { auth }));
-    expectError(
-      'GET',
-      '/v1/customers/',
-      await api('GET', '/v1/customers/?search=nobody-here', { auth }),
-      404,
-    );
-    expectError('GET', '/v1/customers/', await api('GET', '/v1/customers/?page=9', { auth }), 404);
-    const form = new FormData();
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-      'base64',
-    );
-    form.set('photo', new Blob([png], { type: 'image/png' }), 'p.png');
-    const photo = await fetch(`${apiUrl}${path}photo/`, {
-      method: 'PUT',
-      headers: { Authorization: auth },
-      body: form,
-    });
-    expectAnswer('PUT', '/v1/customers/{id}/photo/', {
-      status: photo.status,
-      headers: photo.headers,
-      text: await photo.text(),
-    });
-    const addresses = `${path}addresses/`;
-    const added = await api('POST', addresses, { auth, body: { line1: '1 Main St' } });
-    expectAnswer('POST', '/v1/customers/{id}/addresses/', added);
-    await api('POST', addresses, { auth, body: { line1: '2 Main St' } });
-    await api('POST', addresses, { auth, body: { line1: '3 Main St' } });
-    expectError(
-      'POST',
-      '/v1/customers/{id}/addresses/',
-      await api('POST', addresses, { auth, body: { line1: '4' } }),
-      406,
-    );
-    expectAnswer('GET', '/v1/customers/{id}/addresses/', await api('GET', addresses, { auth }));
-    expectAnswer(
-      'DELETE',
-      '/v1/customers/{id}/addresses/{address_id}/',
-      await api('DELETE', `${addresses}${added.json.data.id}/`, { auth }),
-    );
-    expectAnswer('DELETE', '/v1/customers/{id}/', await api('DELETE', path, { auth }));
-  });
-
-  it('taxes and products, multipart with images', async () => {
-    const tax = await api('POST', '/v1/taxes/', { auth, body: { name: 'IVA', value: '13' } });
-    expectAnswer('POST', '/v1/taxes/', tax);
-    expectAnswer('GET', '/v1/taxes/', await api('GET', '/v1/taxes/', { auth }));
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-      'base64',
-    );
-    const send = async (method: string, path: string, fields: Record<string, string | Buffer>) => {
-      const form = new FormData();
-      for (const [name, value] of Object.entries(fields)) {
-        if (typeof value === 'string') form.append(name, value);
-        else form.append(name, new Blob([value], { type: 'image/png' }), 'p.png');
-      }
-      const response = await fetch(`${apiUrl}${path}`, {
-        method,
-        headers: { Authorization: auth },
-        body: form,
+      expectError('POST', '/authentication/token/', badGrant, 400);
+      const wrongSecret = await api('POST', '/authentication/token/', {
+        body: { ...clientCredentials(account), client_secret: 'nope' },
       });
-      return { status: response.status, headers: response.headers, text: await response.text() };
-    };
-    const created = await send('POST', '/v1/products/', {
-      name: 'Mug',
-      price: '10.00',
-      taxes: String(tax.json.data.id),
-      recurrence: '{"recurrence":"period","duration_period":1}',
-      image_default: png,
-      images: png,
-    });
-    expectAnswer('POST', '/v1/products/', created);
-    const id = JSON.parse(created.text).data.id as string;
-    expectAnswer('GET', '/v1/products/', await api('GET', '/v1/products/?search=mug', { auth }));
-    expectError('GET', '/v1/products/', await api('GET', '/v1/products/?page=99', { auth }), 404);
-    expectAnswer('GET', '/v1/products/{id}/', await api('GET', `/v1/products/${id}/`, { auth }));
-    expectAnswer(
-      'PUT',
-      '/v1/products/{id}/',
-      await send('PUT', `/v1/products/${id}/`, { name: 'Cup', default: '-remove-' }),
-    );
-    expectAnswer('DELETE', '/v1/products/{id}/', await api('DELETE', `/v1/products/${id}/`, { auth }));
-    expectError('GET', '/v1/products/{id}/', await api('GET', `/v1/products/${id}/`, { auth }), 404);
-  });
+      expectError('POST', '/authentication/token/', wrongSecret, 401);
+      expectError('GET', '/v1/auth/api-keys/', await api('GET', '/v1/auth/api-keys/'), 401);
+      expectAnswer('GET', '/v1/auth/api-keys/', await api('GET', '/v1/auth/api-keys/', { auth }));
+    },
+  );
 
-  it('webhook endpoints, their deliveries, and events', async () => {
-    const endpoints = '/v1/webhook-endpoints/';
-    const created = await api('POST', endpoints, { auth, body: { url: 'http://127.0.0.1:9/hooks' } });
-    expectAnswer('POST', endpoints, created);
-    const id = created.json.data.id as string;
-    expectError('POST', endpoints, await api('POST', endpoints, { auth, body: { url: 'ftp://x' } }), 400);
-    expectAnswer('GET', endpoints, await api('GET', endpoints, { auth }));
-    const one = `${endpoints}${id}/`;
-    expectAnswer('GET', '/v1/webhook-endpoints/{id}/', await api('GET', one, { auth }));
-    expectError(
-      'GET',
-      '/v1/webhook-endpoints/{id}/',
-      await api('GET', `${endpoints}we_AAAAAAAAAAAAAAAAAAAAAAAA/`, { auth }),
-      404,
-    );
-    expectAnswer(
-      'PUT',
-      '/v1/webhook-endpoints/{id}/',
-      await api('PUT', one, { auth, body: { enabled: false } }),
-    );
-    expectAnswer(
-      'POST',
-      '/v1/webhook-endpoints/{id}/rotate-secret/',
-      await api('POST', `${one}rotate-secret/`, { auth }),
-    );
-    expectAnswer(
-      'GET',
-      '/v1/webhook-endpoints/{id}/deliveries/',
-      await api('GET', `${one}deliveries/`, { auth }),
-    );
-    const events = await api('GET', '/v1/events/', { auth });
-    expectAnswer('GET', '/v1/events/', events);
-    expectAnswer('GET', '/v1/events/', await api('GET', '/v1/events/?type=payment.succeeded', { auth }));
-    const eventId = events.json.results[0]?.id as string;
-    expect(eventId).toMatch(/^evt_/); // the payments above stored events
-    expectAnswer('GET', '/v1/events/{id}/', await api('GET', `/v1/events/${eventId}/`, { auth }));
-    expectError(
-      'GET',
-      '/v1/events/{id}/',
-      await api('GET', '/v1/events/evt_AAAAAAAAAAAAAAAAAAAAAAAA/', { auth }),
-      404,
-    );
-    expectAnswer(
-      'POST',
-      '/v1/events/{id}/redeliver/',
-      await api('POST', `/v1/events/${eventId}/redeliver/`, { auth, body: {} }),
-    );
-    expectError(
-      'POST',
-      '/v1/events/{id}/redeliver/',
-      await api('POST', `/v1/events/${eventId}/redeliver/`, { auth, body: { endpoint_id: id } }),
-      409,
-    );
-    expectAnswer('DELETE', '/v1/webhook-endpoints/{id}/', await api('DELETE', one, { auth }));
-  });
-
-  it('subscriptions: create, get, the by-plan list, the list and cancel', async () => {
-    const plan = await api('POST', '/v1/plans/', {
-      auth,
-      body: { name: 'Docs', amount: '3.00', currency: 'USD', interval: 'month', interval_count: 1 },
-    });
-    const planId = plan.json.data.id as string;
-    const created = await api('POST', '/v1/subscriptions', {
-      auth,
-      body: { plan_id: planId, return_url: 'https://shop.example/ok' },
-    });
-    expectAnswer('POST', '/v1/subscriptions', created);
-    expectError('POST', '/v1/subscriptions', await api('POST', '/v1/subscriptions', { auth, body: {} }), 400);
-    const id = created.json.data.subscription_id as string;
-    expectAnswer('GET', '/v1/subscriptions/{id}', await api('GET', `/v1/subscriptions/${id}`, { auth }));
-    expectAnswer('GET', '/v1/subscriptions/{id}', await api('GET', `/v1/subscriptions/${planId}`, { auth }));
-    expectError('GET', '/v1/subscriptions/{id}', await api('GET', '/v1/subscriptions/nope', { auth }), 404);
-    expectAnswer(
-      'GET',
-      '/v1/subscriptions',
-      await api('GET', `/v1/subscriptions?plan_id=${planId}`, { auth }),
-    );
-    expectAnswer(
-      'DELETE',
-      '/v1/subscriptions/{id}',
-      await api('DELETE', `/v1/subscriptions/${id}`, { auth }),
-    );
-    expectError(
-      'DELETE',
-      '/v1/subscriptions/{id}',
-      await api('DELETE', `/v1/subscriptions/${id}`, { auth }),
-      409,
-    );
-  });
-
-  it('payment links: create (with and without customers), list, get, update and delete', async () => {
-    const base = '/v1/payment-links/';
-    const one = '/v1/payment-links/{id}/';
-    const created = await api('POST', base, { auth, body: { description: 'Docs', amount: '5.00' } });
-    expectAnswer('POST', base, created);
-    expectAnswer(
-      'POST',
-      base,
-      await api('POST', base, {
+  routeTest(
+    'plans, and the stored image a plan shows',
+    [
+      'POST /v1/plans/',
+      'GET /v1/plans/',
+      'GET /v1/plans/{id}/',
+      'GET /media/{name}',
+      'PUT /v1/plans/{id}/',
+      'DELETE /v1/plans/{id}/',
+    ],
+    async ({ auth }) => {
+      const photo = jpeg();
+      const created = await api('POST', '/v1/plans/', {
         auth,
         body: {
-          description: 'Docs',
-          amount: 5,
-          customers: [{ first_name: 'Doc', last_name: 'Reader', email: `docs-${Date.now()}@example.com` }],
+          name: 'Gold',
+          currency: 'USD',
+          amount: '10.00',
+          interval: 'month',
+          interval_count: 1,
+          image: `data:image/jpeg;base64,${photo.toString('base64')}`,
         },
-      }),
-    );
-    expectError('POST', base, await api('POST', base, { auth, body: { amount: '5.00' } }), 406);
-    expectError('POST', base, await api('POST', base, { auth, body: { description: 'x' } }), 400);
-    const id = created.json.data.id as string;
-    expectAnswer('GET', base, await api('GET', `${base}?page_size=2`, { auth }));
-    expectAnswer('GET', one, await api('GET', `${base}${id}/`, { auth }));
-    expectError('GET', one, await api('GET', `${base}00000000-0000-4000-8000-000000000000/`, { auth }), 404);
-    expectAnswer('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { recurring: true } }));
-    expectError('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { status: 'nope' } }), 400);
-    expectAnswer('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { status: 'paid' } }));
-    expectError('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { active: false } }), 406);
-    expectAnswer('DELETE', one, await api('DELETE', `${base}${id}/`, { auth }));
-    expectError('DELETE', one, await api('DELETE', `${base}${id}/`, { auth }), 404);
-  });
+      });
+      expectAnswer('POST', '/v1/plans/', created);
+      const id = created.json.data.id as string;
+      expectAnswer('GET', '/v1/plans/', await api('GET', '/v1/plans/', { auth }));
+      expectError('GET', '/v1/plans/', await api('GET', '/v1/plans/?page=9', { auth }), 404);
+      const one = await api('GET', `/v1/plans/${id}/`, { auth });
+      expectAnswer('GET', '/v1/plans/{id}/', one);
+      const image = await fetch(one.json.information.image);
+      expectAnswer('GET', '/media/{name}', {
+        status: image.status,
+        headers: image.headers,
+        text: `${(await image.arrayBuffer()).byteLength} bytes`,
+      });
+      const renamed = await api('PUT', `/v1/plans/${id}/`, { auth, body: { name: 'Platinum' } });
+      expectAnswer('PUT', '/v1/plans/{id}/', renamed);
+      expect(renamed.json.type).toBe('success');
+      const unchanged = await api('PUT', `/v1/plans/${id}/`, { auth, body: { name: 'Platinum' } });
+      expectAnswer('PUT', '/v1/plans/{id}/', unchanged);
+      expect(unchanged.json.type).toBe('info');
+      expectError(
+        'POST',
+        '/v1/plans/',
+        await api('POST', '/v1/plans/', { auth, body: { name: 'No price' } }),
+        400,
+      );
+      expectAnswer('DELETE', '/v1/plans/{id}/', await api('DELETE', `/v1/plans/${id}/`, { auth }));
+      expectError('GET', '/v1/plans/{id}/', await api('GET', `/v1/plans/${id}/`, { auth }), 404);
+    },
+  );
 
-  it('exercised every route of the table', () => {
-    const missed = routes.filter((route) => !exercised.has(route)).map((r) => `${r.method} ${r.path}`);
-    expect(missed).toEqual([]);
+  routeTest(
+    'payments through the hosted checkout, with and without a 3-D Secure challenge',
+    [
+      'POST /v1/payments/',
+      'GET /checkout/{token}',
+      'POST /checkout/{token}',
+      'GET /checkout/{token}/challenge',
+      'POST /checkout/{token}/challenge',
+      'GET /v1/payments/{id}',
+      'GET /v1/payments/',
+      'GET /v1/payments/internal',
+    ],
+    async ({ auth }) => {
+      const first = await api('POST', '/v1/payments/', {
+        auth,
+        body: {
+          amount: '25.00',
+          description: 'Order 1',
+          currency: 'USD',
+          items: ['Mug'],
+          return_url: 'https://shop.example.com/return',
+        },
+      });
+      expectAnswer('POST', '/v1/payments/', first);
+      const url = first.json.data.redirect as string;
+      const page = await openPage(url);
+      const asAnswer = (answer: Awaited<ReturnType<typeof openPage>>): Answered => ({
+        status: answer.status,
+        headers: answer.headers,
+        text: answer.html,
+      });
+      expectAnswer('GET', '/checkout/{token}', asAnswer(page));
+      const paid = await postForm(url, {
+        csrf_token: csrfOf(page.html),
+        email: 'buyer@example.com',
+        cardholder_name: 'Ada Lovelace',
+        card_number: testCards.approved,
+        exp_month: '12',
+        exp_year: String(new Date().getUTCFullYear() + 3),
+        cvc: '123',
+      });
+      expectAnswer('POST', '/checkout/{token}', asAnswer(paid));
+      expect(paid.status).toBe(303);
+
+      const second = await createPayment(auth);
+      const challenge = await submitCard(second.url, { card_number: testCards.challenge });
+      expectAnswer('POST', '/checkout/{token}', asAnswer(challenge));
+      expect(challenge.status).toBe(200);
+      expectAnswer('GET', '/checkout/{token}/challenge', asAnswer(await openPage(`${second.url}/challenge`)));
+      const passed = await postForm(`${second.url}/challenge`, {
+        csrf_token: csrfOf(challenge.html),
+        outcome: 'pass',
+      });
+      expectAnswer('POST', '/checkout/{token}/challenge', asAnswer(passed));
+      expect(passed.status).toBe(303);
+
+      const view = await api('GET', paymentPath(first.json.data.id_payment), { auth });
+      expectAnswer('GET', '/v1/payments/{id}', view);
+      expectError(
+        'GET',
+        '/v1/payments/{id}',
+        await api('GET', paymentPath(`pay_${'x'.repeat(24)}`), { auth }),
+        404,
+      );
+      for (const path of ['/v1/payments/', '/v1/payments/internal'] as const) {
+        const list = await api('GET', `${path}?status=succeeded`, { auth });
+        expectAnswer('GET', path, list);
+        expect(list.json).toHaveLength(2);
+      }
+    },
+  );
+
+  routeTest(
+    'refunds of a charge',
+    ['POST /v1/refunds/', 'GET /v1/refunds/', 'GET /v1/refunds/{refund_id}/', 'GET /v1/charges/{charge_id}/'],
+    async ({ auth }) => {
+      const { chargeId } = await payThroughCheckout(auth);
+      const refund = await api('POST', '/v1/refunds/', {
+        auth,
+        body: { charge_id: chargeId, amount: '5.00', reason: 'requested_by_customer' },
+      });
+      expectAnswer('POST', '/v1/refunds/', refund);
+      const tooMuch = await api('POST', '/v1/refunds/', {
+        auth,
+        body: { charge_id: chargeId, amount: '500.00', reason: 'duplicate' },
+      });
+      expectError('POST', '/v1/refunds/', tooMuch, 400);
+      const list = await api('GET', `/v1/refunds/?charge_id=${chargeId}`, { auth });
+      expectAnswer('GET', '/v1/refunds/', list);
+      expect(list.json).toHaveLength(1);
+      const path = '/v1/refunds/{refund_id}/';
+      expectAnswer('GET', path, await api('GET', `/v1/refunds/${refund.json.provider_refund_id}/`, { auth }));
+      expectError('GET', path, await api('GET', `/v1/refunds/${'x'.repeat(24)}/`, { auth }), 404);
+      const charge = await api('GET', `/v1/charges/${chargeId}/`, { auth });
+      expectAnswer('GET', '/v1/charges/{charge_id}/', charge);
+      expect(charge.json).toMatchObject({
+        id: chargeId,
+        amount_refunded: 5,
+        refund: { amount: 5, refunded: false },
+      });
+      expectError(
+        'GET',
+        '/v1/charges/{charge_id}/',
+        await api('GET', `/v1/charges/ch_${'x'.repeat(24)}/`, { auth }),
+        404,
+      );
+    },
+  );
+
+  routeTest(
+    'the deprecated legacy charge, from multipart fields',
+    ['POST /v1/charges/simple/create/'],
+    async ({ auth }) => {
+      const charge = async (number: string) => {
+        const form = new FormData();
+        const fields = {
+          amount: '10.00',
+          currency: 'usd',
+          description: 'Legacy order',
+          credit_card_number: number,
+          credit_card_security_code_number: '123',
+          exp_month: '12',
+          exp_year: String(new Date().getUTCFullYear() + 3),
+        };
+        for (const [name, value] of Object.entries(fields)) form.append(name, value);
+        const response = await fetch(`${apiUrl}/v1/charges/simple/create/`, {
+          method: 'POST',
+          headers: { Authorization: auth },
+          body: form,
+        });
+        return { status: response.status, headers: response.headers, text: await response.text() };
+      };
+      expectAnswer('POST', '/v1/charges/simple/create/', await charge(testCards.approved));
+      expectError('POST', '/v1/charges/simple/create/', await charge(testCards.genericDecline), 402);
+    },
+  );
+
+  routeTest(
+    'key rotation: a test key may not rotate the live key (403, D3); the live key rotates the test key',
+    ['PATCH /v1/auth/api-keys/'],
+    async ({ account, auth }) => {
+      const path = '/v1/auth/api-keys/';
+      const refused = await api('PATCH', path, { auth, body: { type: 'live' } });
+      expectError('PATCH', path, refused, 403);
+      expectError('PATCH', path, await api('PATCH', path, { auth, body: { type: 'both' } }), 400);
+      const rotated = await api('PATCH', path, { auth: apiKey(account.liveKey), body: { type: 'test' } });
+      expectAnswer('PATCH', path, rotated);
+      expect(rotated.json.data.key).toMatch(/^sk_test_/);
+    },
+  );
+
+  routeTest(
+    'customers: the record, its photo, its addresses, the list and the search view',
+    [
+      'POST /v1/customers/',
+      'GET /v1/customers/{id}/',
+      'PUT /v1/customers/{id}/',
+      'GET /v1/customers/',
+      'PUT /v1/customers/{id}/photo/',
+      'POST /v1/customers/{id}/addresses/',
+      'GET /v1/customers/{id}/addresses/',
+      'DELETE /v1/customers/{id}/addresses/{address_id}/',
+      'DELETE /v1/customers/{id}/',
+    ],
+    async ({ auth }) => {
+      const email = `openapi-${Date.now()}@example.com`;
+      const created = await api('POST', '/v1/customers/', {
+        auth,
+        body: { first_name: 'Opal', last_name: 'Api', email, metadata: { k: 'v' } },
+      });
+      expectAnswer('POST', '/v1/customers/', created);
+      const id = created.json.data.id as string;
+      const path = `/v1/customers/${id}/`;
+      expectAnswer('GET', '/v1/customers/{id}/', await api('GET', path, { auth }));
+      expectError(
+        'GET',
+        '/v1/customers/{id}/',
+        await api('GET', '/v1/customers/00000000-0000-4000-8000-000000000000/', { auth }),
+        404,
+      );
+      expectAnswer('PUT', '/v1/customers/{id}/', await api('PUT', path, { auth, body: { phone: '1' } }));
+      expectAnswer('GET', '/v1/customers/', await api('GET', '/v1/customers/', { auth }));
+      expectAnswer('GET', '/v1/customers/', await api('GET', '/v1/customers/?search=opal', { auth }));
+      expectError(
+        'GET',
+        '/v1/customers/',
+        await api('GET', '/v1/customers/?search=nobody-here', { auth }),
+        404,
+      );
+      expectError('GET', '/v1/customers/', await api('GET', '/v1/customers/?page=9', { auth }), 404);
+      const form = new FormData();
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      );
+      form.set('photo', new Blob([png], { type: 'image/png' }), 'p.png');
+      const photo = await fetch(`${apiUrl}${path}photo/`, {
+        method: 'PUT',
+        headers: { Authorization: auth },
+        body: form,
+      });
+      expectAnswer('PUT', '/v1/customers/{id}/photo/', {
+        status: photo.status,
+        headers: photo.headers,
+        text: await photo.text(),
+      });
+      const addresses = `${path}addresses/`;
+      const added = await api('POST', addresses, { auth, body: { line1: '1 Main St' } });
+      expectAnswer('POST', '/v1/customers/{id}/addresses/', added);
+      await api('POST', addresses, { auth, body: { line1: '2 Main St' } });
+      await api('POST', addresses, { auth, body: { line1: '3 Main St' } });
+      expectError(
+        'POST',
+        '/v1/customers/{id}/addresses/',
+        await api('POST', addresses, { auth, body: { line1: '4' } }),
+        406,
+      );
+      expectAnswer('GET', '/v1/customers/{id}/addresses/', await api('GET', addresses, { auth }));
+      expectAnswer(
+        'DELETE',
+        '/v1/customers/{id}/addresses/{address_id}/',
+        await api('DELETE', `${addresses}${added.json.data.id}/`, { auth }),
+      );
+      expectAnswer('DELETE', '/v1/customers/{id}/', await api('DELETE', path, { auth }));
+    },
+  );
+
+  routeTest(
+    'taxes and products, multipart with images',
+    [
+      'POST /v1/taxes/',
+      'GET /v1/taxes/',
+      'POST /v1/products/',
+      'GET /v1/products/',
+      'GET /v1/products/{id}/',
+      'PUT /v1/products/{id}/',
+      'DELETE /v1/products/{id}/',
+    ],
+    async ({ auth }) => {
+      const tax = await api('POST', '/v1/taxes/', { auth, body: { name: 'IVA', value: '13' } });
+      expectAnswer('POST', '/v1/taxes/', tax);
+      expectAnswer('GET', '/v1/taxes/', await api('GET', '/v1/taxes/', { auth }));
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      );
+      const send = async (method: string, path: string, fields: Record<string, string | Buffer>) => {
+        const form = new FormData();
+        for (const [name, value] of Object.entries(fields)) {
+          if (typeof value === 'string') form.append(name, value);
+          else form.append(name, new Blob([value], { type: 'image/png' }), 'p.png');
+        }
+        const response = await fetch(`${apiUrl}${path}`, {
+          method,
+          headers: { Authorization: auth },
+          body: form,
+        });
+        return { status: response.status, headers: response.headers, text: await response.text() };
+      };
+      const created = await send('POST', '/v1/products/', {
+        name: 'Mug',
+        price: '10.00',
+        taxes: String(tax.json.data.id),
+        recurrence: '{"recurrence":"period","duration_period":1}',
+        image_default: png,
+        images: png,
+      });
+      expectAnswer('POST', '/v1/products/', created);
+      const id = JSON.parse(created.text).data.id as string;
+      expectAnswer('GET', '/v1/products/', await api('GET', '/v1/products/?search=mug', { auth }));
+      expectError('GET', '/v1/products/', await api('GET', '/v1/products/?page=99', { auth }), 404);
+      expectAnswer('GET', '/v1/products/{id}/', await api('GET', `/v1/products/${id}/`, { auth }));
+      expectAnswer(
+        'PUT',
+        '/v1/products/{id}/',
+        await send('PUT', `/v1/products/${id}/`, { name: 'Cup', default: '-remove-' }),
+      );
+      expectAnswer('DELETE', '/v1/products/{id}/', await api('DELETE', `/v1/products/${id}/`, { auth }));
+      expectError('GET', '/v1/products/{id}/', await api('GET', `/v1/products/${id}/`, { auth }), 404);
+    },
+  );
+
+  routeTest(
+    'webhook endpoints, their deliveries, and events',
+    [
+      'POST /v1/webhook-endpoints/',
+      'GET /v1/webhook-endpoints/',
+      'GET /v1/webhook-endpoints/{id}/',
+      'PUT /v1/webhook-endpoints/{id}/',
+      'POST /v1/webhook-endpoints/{id}/rotate-secret/',
+      'GET /v1/webhook-endpoints/{id}/deliveries/',
+      'GET /v1/events/',
+      'GET /v1/events/{id}/',
+      'POST /v1/events/{id}/redeliver/',
+      'DELETE /v1/webhook-endpoints/{id}/',
+    ],
+    async ({ auth }) => {
+      const endpoints = '/v1/webhook-endpoints/';
+      const created = await api('POST', endpoints, { auth, body: { url: 'http://127.0.0.1:9/hooks' } });
+      expectAnswer('POST', endpoints, created);
+      const id = created.json.data.id as string;
+      expectError('POST', endpoints, await api('POST', endpoints, { auth, body: { url: 'ftp://x' } }), 400);
+      expectAnswer('GET', endpoints, await api('GET', endpoints, { auth }));
+      const one = `${endpoints}${id}/`;
+      expectAnswer('GET', '/v1/webhook-endpoints/{id}/', await api('GET', one, { auth }));
+      expectError(
+        'GET',
+        '/v1/webhook-endpoints/{id}/',
+        await api('GET', `${endpoints}we_AAAAAAAAAAAAAAAAAAAAAAAA/`, { auth }),
+        404,
+      );
+      expectAnswer(
+        'PUT',
+        '/v1/webhook-endpoints/{id}/',
+        await api('PUT', one, { auth, body: { enabled: false } }),
+      );
+      expectAnswer(
+        'POST',
+        '/v1/webhook-endpoints/{id}/rotate-secret/',
+        await api('POST', `${one}rotate-secret/`, { auth }),
+      );
+      expectAnswer(
+        'GET',
+        '/v1/webhook-endpoints/{id}/deliveries/',
+        await api('GET', `${one}deliveries/`, { auth }),
+      );
+      const { id: paymentId } = await payThroughCheckout(auth); // stores payment.succeeded
+      const events = await api('GET', '/v1/events/', { auth });
+      expectAnswer('GET', '/v1/events/', events);
+      expectAnswer('GET', '/v1/events/', await api('GET', '/v1/events/?type=payment.succeeded', { auth }));
+      const eventId = events.json.results[0]?.id as string;
+      expect(events.json.results.map((event: Doc) => event.data.object.id)).toContain(paymentId);
+      expectAnswer('GET', '/v1/events/{id}/', await api('GET', `/v1/events/${eventId}/`, { auth }));
+      expectError(
+        'GET',
+        '/v1/events/{id}/',
+        await api('GET', '/v1/events/evt_AAAAAAAAAAAAAAAAAAAAAAAA/', { auth }),
+        404,
+      );
+      expectAnswer(
+        'POST',
+        '/v1/events/{id}/redeliver/',
+        await api('POST', `/v1/events/${eventId}/redeliver/`, { auth, body: {} }),
+      );
+      expectError(
+        'POST',
+        '/v1/events/{id}/redeliver/',
+        await api('POST', `/v1/events/${eventId}/redeliver/`, { auth, body: { endpoint_id: id } }),
+        409,
+      );
+      expectAnswer('DELETE', '/v1/webhook-endpoints/{id}/', await api('DELETE', one, { auth }));
+    },
+  );
+
+  routeTest(
+    'subscriptions: create, get, the by-plan list, the list and cancel',
+    [
+      'POST /v1/subscriptions',
+      'GET /v1/subscriptions/{id}',
+      'GET /v1/subscriptions',
+      'DELETE /v1/subscriptions/{id}',
+    ],
+    async ({ auth }) => {
+      const plan = await api('POST', '/v1/plans/', {
+        auth,
+        body: { name: 'Docs', amount: '3.00', currency: 'USD', interval: 'month', interval_count: 1 },
+      });
+      const planId = plan.json.data.id as string;
+      const created = await api('POST', '/v1/subscriptions', {
+        auth,
+        body: { plan_id: planId, return_url: 'https://shop.example/ok' },
+      });
+      expectAnswer('POST', '/v1/subscriptions', created);
+      expectError(
+        'POST',
+        '/v1/subscriptions',
+        await api('POST', '/v1/subscriptions', { auth, body: {} }),
+        400,
+      );
+      const id = created.json.data.subscription_id as string;
+      expectAnswer('GET', '/v1/subscriptions/{id}', await api('GET', `/v1/subscriptions/${id}`, { auth }));
+      expectAnswer(
+        'GET',
+        '/v1/subscriptions/{id}',
+        await api('GET', `/v1/subscriptions/${planId}`, { auth }),
+      );
+      expectError('GET', '/v1/subscriptions/{id}', await api('GET', '/v1/subscriptions/nope', { auth }), 404);
+      expectAnswer(
+        'GET',
+        '/v1/subscriptions',
+        await api('GET', `/v1/subscriptions?plan_id=${planId}`, { auth }),
+      );
+      expectAnswer(
+        'DELETE',
+        '/v1/subscriptions/{id}',
+        await api('DELETE', `/v1/subscriptions/${id}`, { auth }),
+      );
+      expectError(
+        'DELETE',
+        '/v1/subscriptions/{id}',
+        await api('DELETE', `/v1/subscriptions/${id}`, { auth }),
+        409,
+      );
+    },
+  );
+
+  routeTest(
+    'payment links: create (with and without customers), list, get, update and delete',
+    [
+      'POST /v1/payment-links/',
+      'GET /v1/payment-links/',
+      'GET /v1/payment-links/{id}/',
+      'PUT /v1/payment-links/{id}/',
+      'DELETE /v1/payment-links/{id}/',
+    ],
+    async ({ auth }) => {
+      const base = '/v1/payment-links/';
+      const one = '/v1/payment-links/{id}/';
+      const created = await api('POST', base, { auth, body: { description: 'Docs', amount: '5.00' } });
+      expectAnswer('POST', base, created);
+      expectAnswer(
+        'POST',
+        base,
+        await api('POST', base, {
+          auth,
+          body: {
+            description: 'Docs',
+            amount: 5,
+            customers: [{ first_name: 'Doc', last_name: 'Reader', email: `docs-${Date.now()}@example.com` }],
+          },
+        }),
+      );
+      expectError('POST', base, await api('POST', base, { auth, body: { amount: '5.00' } }), 406);
+      expectError('POST', base, await api('POST', base, { auth, body: { description: 'x' } }), 400);
+      const id = created.json.data.id as string;
+      expectAnswer('GET', base, await api('GET', `${base}?page_size=2`, { auth }));
+      expectAnswer('GET', one, await api('GET', `${base}${id}/`, { auth }));
+      expectError(
+        'GET',
+        one,
+        await api('GET', `${base}00000000-0000-4000-8000-000000000000/`, { auth }),
+        404,
+      );
+      expectAnswer('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { recurring: true } }));
+      expectError('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { status: 'nope' } }), 400);
+      expectAnswer('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { status: 'paid' } }));
+      expectError('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { active: false } }), 406);
+      expectAnswer('DELETE', one, await api('DELETE', `${base}${id}/`, { auth }));
+      expectError('DELETE', one, await api('DELETE', `${base}${id}/`, { auth }), 404);
+    },
+  );
+
+  it('the tests above exercise every route of the table between them', () => {
+    const covered = new Set(declared);
+    expect(routes.map(routeName).filter((name) => !covered.has(name))).toEqual([]);
+    // ...and name none that is not in it.
+    expect(declared.filter((name) => !routes.some((route) => routeName(route) === name))).toEqual([]);
   });
 });
