@@ -29,6 +29,7 @@ import {
   submitCard,
   testCards,
 } from '../support/checkout.ts';
+import { clockMoved } from '../support/clock.ts';
 import { hostileRequest } from '../support/hostile.ts';
 import { concurrently, statusCounts } from '../support/race.ts';
 import { chargeListViewKeys, isoTime, randomAlnum } from '../support/shapes.ts';
@@ -861,7 +862,7 @@ describe('the payments list (D9)', () => {
     auth = apiKey(account.testKey);
     for (const amount of ['11.00', '12.00', '13.00']) {
       ids.push((await payThroughCheckout(auth, { payment: { amount } })).chargeId);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await clockMoved();
     }
   });
 

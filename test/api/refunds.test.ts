@@ -12,6 +12,7 @@ import { runPayouts } from '../../shared/payouts/run.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
 import { errorFields, expect400, expectEnvelope, expectMessage, expectReplayed } from '../support/answers.ts';
 import { listCharges, payThroughCheckout } from '../support/checkout.ts';
+import { clockMoved } from '../support/clock.ts';
 import { concurrently, statusCounts } from '../support/race.ts';
 import { isoTime, randomAlnum } from '../support/shapes.ts';
 import {
@@ -233,7 +234,7 @@ describe('GET /v1/refunds/{id}/ and GET /v1/refunds/', () => {
       [chargeA, '3.00'],
     ] as const) {
       made.push(await refundOk(shop.auth, { charge_id: chargeId, amount, reason: 'duplicate' }));
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await clockMoved();
     }
   });
 

@@ -443,17 +443,27 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
     const payment = await newPayment();
     const page = await newPage();
     const failures: string[] = [];
-    page.context().on('response', (response) => {
-      if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
-    });
-    // The browser's own /favicon.ico request shows up only as a console error, not as a response.
     page.on('console', (message) => {
       if (message.type() === 'error') failures.push(`console: ${message.text()}`);
     });
+    // Chromium's own /favicon.ico request (made after load when a page names no icon) reaches
+    // Playwright only as a console error; the DevTools protocol sees it as a request like any other.
+    const devtools = await page.context().newCDPSession(page);
+    const running = new Set<string>();
+    devtools.on('Network.requestWillBeSent', (sent) => running.add(sent.requestId));
+    devtools.on('Network.responseReceived', ({ response }) => {
+      if (response.status >= 400) failures.push(`${response.status} ${response.url}`);
+    });
+    devtools.on('Network.loadingFinished', (done) => running.delete(done.requestId));
+    devtools.on('Network.loadingFailed', (failed) => {
+      running.delete(failed.requestId);
+      failures.push(`failed: ${failed.errorText}`);
+    });
+    await devtools.send('Network.enable');
     expect(await open(page, payment.url)).toBe(200);
+    // Quiet for 500 ms after load (an icon request starts at load), and every request it made done.
     await page.waitForLoadState('networkidle');
-    // The icon is fetched after load; give it time to fail if it is going to.
-    await page.waitForTimeout(1500);
+    await expect.poll(() => running.size).toBe(0);
     expect(failures).toEqual([]);
     expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
   });

@@ -1,0 +1,9 @@
+/**
+ * Resolves once the clock reads later than it did when called. The stack dates records by the same
+ * clock, so a record stored after this is dated later than every record stored before the call:
+ * lists ordered by creation time then have one order to show.
+ */
+export async function clockMoved(): Promise<void> {
+  const called = Date.now();
+  while (Date.now() <= called) await new Promise((resolve) => setImmediate(resolve));
+}
