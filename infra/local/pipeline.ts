@@ -29,6 +29,16 @@ export const pipelineState = ({ reader, bus }: LocalPipeline): PipelineState => 
   deliveries_in_flight: bus.inFlight(),
 });
 
+/** `promise`, or its rejection with the signal's reason once `signal` aborts (a delivery may run 30 s). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  return Promise.race([promise, aborted]);
+}
+
 /**
  * Resolves once everything stored before the call has gone through the pipeline, with everything
  * that caused in turn: of every account, or, when `developerId` is given, of that account (whose
@@ -49,8 +59,7 @@ export async function drainPipeline(
   await reader.caughtUp(signal);
   for (let round = 1; round <= maxRounds; round++) {
     const relayed = reader.relayed(developerId);
-    await bus.settled();
-    signal?.throwIfAborted();
+    await untilAborted(bus.settled(), signal);
     await reader.caughtUp(signal);
     if (reader.relayed(developerId) === relayed) return round;
   }

@@ -83,6 +83,16 @@ describe('draining the event pipeline', () => {
     await expect(drainPipeline(pipeline, { maxRounds: 10 })).rejects.toThrow(/10 rounds/);
   });
 
+  it('gives up when its signal aborts, even while a delivery is still running', async () => {
+    const never = new Promise<void>(() => undefined);
+    const stuck: LocalPipeline = {
+      reader: { caughtUp: async () => undefined, relayed: () => 0, failures: () => 0 },
+      bus: { settled: () => never, inFlight: () => 1 },
+    };
+    const signal = AbortSignal.timeout(100);
+    await expect(drainPipeline(stuck, { signal })).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
   it('answers on the shared stack once a payment reached a slow receiver and its attempt is recorded', async () => {
     const account = await newAccount('pipeline-drain');
     const auth = apiKey(account.testKey);
