@@ -2,9 +2,11 @@
  * The layers of cobro, enforced by dependency-cruiser in `npm test` (npm run deps).
  *
  *   shared/core            errors, messages, validation, Mode/Scope, limits, money, ids, config, log
- *   shared/db, events,     ports to AWS and the acquirer; import core (events also db)
- *   mail, media, acquirer
- *   shared/http            the runtime HTTP adapter (middy, bodies, answers, idempotency)
+ *   shared/db              the one table (keys, entities, transactions); imports core only
+ *   shared/events, mail,   ports to outside systems (EventBridge, SES, S3, the acquirer); each imports
+ *   media, acquirer        core, db and itself, never another port; acquirer/acquirer.ts, the port
+ *                          itself, imports core only (the simulated acquirer is an adapter behind it)
+ *   shared/http            the runtime HTTP adapter (middy, bodies, answers, idempotency); core, db
  *   shared/<area>          the business areas, lowest first (areaOrder): each may import core, the
  *                          ports, the adapter (only from its routes.ts or *http.ts files) and lower areas
  *   shared/api             the top: the route table, the event catalogue, the OpenAPI document
@@ -30,9 +32,12 @@ const areaOrder = [
   'payment-links',
   'ledger',
 ];
-const ports = ['db', 'events', 'mail', 'media', 'acquirer'];
+/** The ports to outside systems; below them all is shared/db, the one table they and the areas share. */
+const ports = ['events', 'mail', 'media', 'acquirer'];
 const notTest = '\\.test\\.ts$';
 const under = (folders) => `^shared/(${folders.join('|')})/`;
+/** An area's HTTP adapters: its routes.ts and its *http.ts files. */
+const areaAdapter = '^shared/[^/]+/(routes|[a-z-]*http)\\.ts$';
 
 const upward = areaOrder.slice(0, -1).map((area, index) => ({
   name: `area-${area}-imports-higher-area`,
@@ -60,16 +65,40 @@ module.exports = {
       to: { path: '^shared/', pathNot: '^shared/core/' },
     },
     {
-      name: 'ports-import-core-only',
+      name: 'db-imports-core-only',
       comment:
-        'The ports (db, events, mail, media, acquirer) import core and db, never the adapter or an area.',
+        'shared/db is the table every port and area keeps its records in: it imports core only, never a port, the adapter or an area.',
       severity: 'error',
-      from: { path: under(ports), pathNot: notTest },
-      to: { path: '^shared/', pathNot: under(['core', ...ports]) },
+      from: { path: '^shared/db/', pathNot: notTest },
+      to: { path: '^shared/', pathNot: under(['core', 'db']) },
+    },
+    {
+      name: 'port-imports-no-other-port',
+      comment:
+        'A port (events, mail, media, acquirer) imports core, the table (db) and itself: never another port, the adapter or an area.',
+      severity: 'error',
+      from: { path: `^shared/(${ports.join('|')})/`, pathNot: notTest },
+      to: { path: '^shared/', pathNot: '^shared/(core|db|$1)/' },
+    },
+    {
+      name: 'acquirer-port-imports-no-adapter',
+      comment:
+        'acquirer.ts is the port itself (what cobro asks of an acquirer): it imports core only, never the simulated acquirer or another adapter behind it.',
+      severity: 'error',
+      from: { path: '^shared/acquirer/acquirer\\.ts$' },
+      to: { path: '^shared/', pathNot: '^shared/core/' },
+    },
+    {
+      name: 'area-rules-use-acquirer-port',
+      comment:
+        "An area's rules, services and repositories use the acquirer port (acquirer.ts, cards.ts) and get the acquirer in their deps; only entry points and *http.ts adapters pick one (configured.ts).",
+      severity: 'error',
+      from: { path: under(areaOrder), pathNot: `${areaAdapter}|${notTest}` },
+      to: { path: '^shared/acquirer/', pathNot: '^shared/acquirer/(acquirer|cards)\\.ts$' },
     },
     {
       name: 'http-adapter-imports-no-area',
-      comment: 'The HTTP adapter imports core and the ports; areas and the route table sit above it.',
+      comment: 'The HTTP adapter imports core and the table (db); areas and the route table sit above it.',
       severity: 'error',
       from: { path: '^shared/http/', pathNot: notTest },
       to: { path: '^shared/', pathNot: under(['core', 'db', 'http']) },

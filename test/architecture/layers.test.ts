@@ -50,7 +50,20 @@ describe('the layer rules', () => {
 
   it.each([
     ['core-imports-nothing-above', { 'shared/core/x.ts': ['../plans/plan.ts'], 'shared/plans/plan.ts': [] }],
-    ['ports-import-core-only', { 'shared/db/x.ts': ['../http/y.ts'], 'shared/http/y.ts': [] }],
+    ['db-imports-core-only', { 'shared/db/x.ts': ['../events/y.ts'], 'shared/events/y.ts': [] }],
+    ['port-imports-no-other-port', { 'shared/mail/x.ts': ['../media/y.ts'], 'shared/media/y.ts': [] }],
+    [
+      'port-imports-no-other-port (the HTTP adapter)',
+      { 'shared/events/x.ts': ['../http/y.ts'], 'shared/http/y.ts': [] },
+    ],
+    [
+      'acquirer-port-imports-no-adapter',
+      { 'shared/acquirer/acquirer.ts': ['type ./simulated.ts'], 'shared/acquirer/simulated.ts': [] },
+    ],
+    [
+      'area-rules-use-acquirer-port',
+      { 'shared/charges/service.ts': ['../acquirer/configured.ts'], 'shared/acquirer/configured.ts': [] },
+    ],
     [
       'http-adapter-imports-no-area',
       { 'shared/http/x.ts': ['../plans/plan.ts'], 'shared/plans/plan.ts': [] },
