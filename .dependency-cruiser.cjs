@@ -114,6 +114,22 @@ module.exports = {
       },
       to: { path: '^shared/http/' },
     },
+    {
+      name: 'area-adapter-only-for-entry-points',
+      comment:
+        "An area's HTTP adapters (routes.ts, *http.ts) are imported by functions and the route table, never by rules, services or repositories: through them shared/http would reach code that must know nothing of HTTP. What both need moves down into the area's rules.",
+      severity: 'error',
+      from: { path: '^shared/', pathNot: `^shared/api/|${areaAdapter}|${notTest}` },
+      to: { path: areaAdapter, pathNot: '^shared/(api|http)/' },
+    },
+    {
+      name: 'area-adapter-imports-no-other-area-adapter',
+      comment:
+        "An area's HTTP adapters import their own area's adapters, never another area's: a shared piece moves down into that area's rules.",
+      severity: 'error',
+      from: { path: '^shared/([^/]+)/(routes|[a-z-]*http)\\.ts$', pathNot: '^shared/api/' },
+      to: { path: areaAdapter, pathNot: '^shared/($1|api|http)/' },
+    },
     ...upward,
     {
       name: 'shared-imports-no-entry-point',

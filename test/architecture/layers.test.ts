@@ -70,6 +70,23 @@ describe('the layer rules', () => {
     ],
     ['area-rules-import-no-http', { 'shared/plans/plan.ts': ['../http/y.ts'], 'shared/http/y.ts': [] }],
     [
+      // The back door the rule above left open: another area's *http.ts, which imports shared/http.
+      'area-adapter-only-for-entry-points',
+      {
+        'shared/payment-links/service.ts': ['../checkout/http.ts'],
+        'shared/checkout/http.ts': ['../http/y.ts'],
+        'shared/http/y.ts': [],
+      },
+    ],
+    [
+      'area-adapter-only-for-entry-points (its own area)',
+      { 'shared/checkout/service.ts': ['./submit-http.ts'], 'shared/checkout/submit-http.ts': [] },
+    ],
+    [
+      'area-adapter-imports-no-other-area-adapter',
+      { 'shared/payment-links/routes.ts': ['../checkout/http.ts'], 'shared/checkout/http.ts': [] },
+    ],
+    [
       'area-payments-imports-higher-area',
       { 'shared/payments/a.ts': ['../checkout/b.ts'], 'shared/checkout/b.ts': [] },
     ],
