@@ -153,6 +153,21 @@ module.exports = {
       to: { path: '^(infra|bin|test)/|^functions/' },
     },
     {
+      name: 'infra-imports-no-entry-point',
+      comment: 'infra (the CDK app, the local stack) imports shared code, never a function, bin or tests.',
+      severity: 'error',
+      from: { path: '^infra/', pathNot: notTest },
+      to: { path: '^(functions|bin|test)/' },
+    },
+    {
+      name: 'bin-imports-no-infra',
+      comment:
+        "The operator CLI (bin/cli.ts) also runs against a deployed table: of infra it imports, directly or not, only infra/local/info.ts (where a running local stack is and how to reach it), never the local stack itself or the CDK app. The launchers are the exception, being what they launch: bin/app.ts is the CDK app (cdk.json) and builds infra's stack; bin/start.ts is npm start and starts infra/local.",
+      severity: 'error',
+      from: { path: '^bin/', pathNot: `^bin/(app|start)\\.ts$|${notTest}` },
+      to: { path: '^infra/', pathNot: '^infra/local/info\\.ts$', reachable: true },
+    },
+    {
       name: 'small-functions-bundle-no-schema',
       comment: 'health, not-routed and the authorizer must not bundle any area schema (or the route table).',
       severity: 'error',

@@ -102,6 +102,20 @@ describe('the layer rules', () => {
         'shared/plans/c.ts': ['type ./a.ts'],
       },
     ],
+    ['infra-imports-no-entry-point', { 'infra/local/x.ts': ['../../bin/cli.ts'], 'bin/cli.ts': [] }],
+    [
+      // The operator CLI loaded the whole local stack (emulators, gateway) to read local.json.
+      'bin-imports-no-infra',
+      { 'bin/cli.ts': ['../infra/local/stack.ts'], 'infra/local/stack.ts': [] },
+    ],
+    [
+      'bin-imports-no-infra (through info.ts)',
+      {
+        'bin/cli.ts': ['../infra/local/info.ts'],
+        'infra/local/info.ts': ['type ./stack.ts'],
+        'infra/local/stack.ts': [],
+      },
+    ],
     [
       'small-functions-bundle-no-schema',
       {
@@ -113,10 +127,7 @@ describe('the layer rules', () => {
   ])('fail on a wrong import: %s', (name, files) => {
     const rule = name.split(' ')[0];
     const dir = tree(name, files);
-    const run = cruise(dir, [
-      'shared',
-      ...(Object.keys(files).some((f) => f.startsWith('functions/')) ? ['functions'] : []),
-    ]);
+    const run = cruise(dir, [...new Set(Object.keys(files).map((path) => path.split('/')[0] ?? ''))]);
     expect(run.output).toContain(`error ${rule}:`);
     expect(run.status).not.toBe(0);
   });
