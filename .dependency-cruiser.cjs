@@ -7,12 +7,16 @@
  *   media, acquirer        core, db and itself, never another port; acquirer/acquirer.ts, the port
  *                          itself, imports core only (the simulated acquirer is an adapter behind it)
  *   shared/http            the runtime HTTP adapter (middy, bodies, answers, idempotency); core, db
- *   shared/<area>          the business areas, lowest first (areaOrder): each may import core, the
- *                          ports, the adapter (only from its routes.ts or *http.ts files) and lower areas
+ *   shared/<area>          the business areas, lowest first (areaOrder): each may import core, db, the
+ *                          ports and lower areas' rules. Its routes.ts and *http.ts files are its HTTP
+ *                          adapters: only they import shared/http, and only functions, the route
+ *                          table and the area's own adapters import them (never another area)
  *   shared/api             the top: the route table, the event catalogue, the OpenAPI document
- *   functions, infra, bin  entry points; they may import anything in shared, never each other's
+ *   functions, infra, bin  entry points; they may import anything in shared, never each other's, but
+ *                          for bin's two launchers (app.ts builds infra's CDK stack, start.ts starts
+ *                          infra/local) and the CLI's infra/local/info.ts (where a local stack runs)
  *
- * Tests may import anything.
+ * Cycles count `import type` too. Tests may import anything.
  */
 const areaOrder = [
   'accounts',
