@@ -6,9 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import * as v from 'valibot';
-import { listen } from '../infra/local/listen.ts';
-import { processAlive } from '../infra/local/lock.ts';
-import { localEnvironment, readLocalInfo } from '../infra/local/stack.ts';
+import { localEnvironment, processAlive, readLocalInfo } from '../infra/local/info.ts';
 import {
   createAccount,
   credentialsOf,
@@ -33,6 +31,7 @@ import { runPayouts } from '../shared/payouts/run.ts';
 import { runBilling } from '../shared/subscriptions/billing.ts';
 import { deadLetters } from '../shared/webhooks/repository.ts';
 import { secretBox } from '../shared/webhooks/secrets.ts';
+import { listen } from './webhooks-listen.ts';
 
 const usage = `usage: cobro <command> [options]
 

@@ -3,8 +3,9 @@
  * Also GET /checkout/{token}/challenge, which a browser opens when the cardholder re-enters the
  * address a challenge answer posted to: the same page, so the challenge while one is pending.
  */
-import { pageAnswer, pageUrl, sessionOf } from '../../shared/checkout/http.ts';
+import { pageAnswer, sessionOf } from '../../shared/checkout/http.ts';
 import { unknownPage } from '../../shared/checkout/pages.ts';
+import { pageUrl } from '../../shared/checkout/session.ts';
 import { pageFor } from '../../shared/checkout/views.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';

@@ -4,9 +4,8 @@
  */
 import { merchantName, statementDescriptor } from '../../shared/accounts/account.ts';
 import { getAccount } from '../../shared/accounts/repository.ts';
-import { pageUrl } from '../../shared/checkout/http.ts';
 import { createPayment } from '../../shared/checkout/repository.ts';
-import { newSession } from '../../shared/checkout/session.ts';
+import { newSession, pageUrl } from '../../shared/checkout/session.ts';
 import { envelope } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';

@@ -1,5 +1,5 @@
 /** POST /v1/subscriptions: 201 with `subscription_id`, the one-time `checkout_url` and `test`. */
-import { pageUrl } from '../../shared/checkout/http.ts';
+import { pageUrl } from '../../shared/checkout/session.ts';
 import { envelope } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';

@@ -2,7 +2,7 @@
 import { createAccount, credentialsOf, findApiKey, getAccount } from '../../shared/accounts/repository.ts';
 import { Conflict } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import type { DemoAccount, LocalInfo } from './stack.ts';
+import type { DemoAccount, LocalInfo } from './info.ts';
 
 /** The demo account of this stack: the one recorded in local.json if its store still has it, else a new one. */
 export async function ensureDemoAccount(info: LocalInfo): Promise<{ demo: DemoAccount; created: boolean }> {

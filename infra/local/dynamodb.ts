@@ -15,9 +15,9 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { tableDefinition } from '../../shared/db/table.ts';
+import type { LocalCredentials } from './info.ts';
 import { portIsFree } from './ports.ts';
 import { listProcesses, stopProcess } from './processes.ts';
-import type { LocalCredentials } from './state.ts';
 
 export interface LocalDynamo {
   endpoint: string;

@@ -5,6 +5,7 @@
  */
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from './info.ts';
 
 export interface LockRecord {
   pid: number;
@@ -34,17 +35,6 @@ export class StackRunning extends Error {
 }
 
 export const lockFile = 'stack.lock';
-
-/** Whether a process with this pid exists (EPERM: it does, under another user). */
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function readRecord(path: string): LockRecord | undefined {
   try {

@@ -3,26 +3,23 @@
  * the local event bus and the gateway, wired through the AWS SDK's standard endpoint variables only.
  */
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { outboxRelay, schedules } from '../../shared/api/event-rules.ts';
-import { fallback } from '../../shared/api/routes.ts';
-import { envNames } from '../../shared/core/config.ts';
 import { startControl } from './control.ts';
 import { ensureTable, stopLeftoverDynamo, superviseDynamo } from './dynamodb.ts';
 import { startS3, startSes } from './emulators.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
+import { type LocalInfo, localEnvironment, projectRoot } from './info.ts';
 import { invoke } from './lambda.ts';
 import { acquireLock } from './lock.ts';
 import { persistSentMail } from './mail.ts';
 import type { LocalPipeline } from './pipeline.ts';
 import { onFreePort, portIsFree } from './ports.ts';
 import {
-  type DemoAccount,
-  type LocalCredentials,
   legacyAccessKeyId,
   loadPersistentSecrets,
   makeStatePrivate,
@@ -31,8 +28,6 @@ import {
   writePrivate,
 } from './state.ts';
 import { startStreamReader } from './streams.ts';
-
-export type { DemoAccount } from './state.ts';
 
 // The S3 emulator checks signatures against its account registry, which knows only S3RVER/S3RVER:
 // the stack's own key pair is registered there, and the fixed one removed.
@@ -43,44 +38,7 @@ const s3Accounts = createRequire(import.meta.url)('@20minutes/s3rver/lib/models/
   };
 };
 
-export const projectRoot = resolve(import.meta.dirname, '../..');
-
 export const defaultPorts = { api: 3000, dynamodb: 8000, s3: 4569, ses: 8005, eventbridge: 4010 } as const;
-
-/**
- * What `.cobro/local.json` holds while a stack runs: enough for the CLI and tests to find it and
- * reach its store. It describes the running stack only (a persistent one's secrets live in
- * persistent.json; an in-memory one's nowhere else) and is removed when the stack stops.
- */
-export interface LocalInfo {
-  /** The process running the stack. */
-  pid: number;
-  in_memory: boolean;
-  api_url: string;
-  checkout_url: string;
-  health_url: string;
-  mail_inbox_url: string;
-  region: string;
-  table: string;
-  event_bus: string;
-  media_bucket: string;
-  mail_from: string;
-  ports: { api: number; dynamodb: number; s3: number; ses: number; eventbridge: number };
-  endpoints: { dynamodb: string; s3: string; ses: string; eventbridge: string };
-  /** Signs local bearer tokens. Local only: .cobro is git-ignored and the file is owner-only. */
-  token_secret: string;
-  /** Keys the fingerprints of idempotent requests (FINGERPRINT_SECRET); local only, like token_secret. */
-  fingerprint_secret: string;
-  /** Encrypts webhook signing secrets at rest (WEBHOOK_KEY); local only, like token_secret. */
-  webhook_key: string;
-  /** The key pair DynamoDB Local and the S3 emulator know this stack by. */
-  aws_credentials: LocalCredentials;
-  /** The control server (infra/local/control.ts): the simulated acquirer's faults, for tests and the soak. */
-  control_url?: string;
-  /** Its Bearer token; local only, like token_secret. */
-  control_token?: string;
-  demo?: DemoAccount;
-}
 
 export class PortInUse extends Error {
   readonly port: number;
@@ -88,41 +46,6 @@ export class PortInUse extends Error {
     super(`port ${port} is already in use: stop what runs there, or start with PORT=<other port> npm start`);
     this.port = port;
   }
-}
-
-/** The ports this stack's own services listen on (those not yet listening are 0, left out). */
-export function ownPorts(info: LocalInfo): number[] {
-  const control = info.control_url ? Number(new URL(info.control_url).port) : 0;
-  return [...Object.values(info.ports), control].filter((port) => port > 0);
-}
-
-/** The environment handler code sees, locally: only names the functions also get in AWS. */
-export function localEnvironment(info: LocalInfo): Record<string, string> {
-  return {
-    AWS_REGION: info.region,
-    AWS_ACCESS_KEY_ID: info.aws_credentials.access_key_id,
-    AWS_SECRET_ACCESS_KEY: info.aws_credentials.secret_access_key,
-    AWS_EC2_METADATA_DISABLED: 'true',
-    AWS_ENDPOINT_URL_DYNAMODB: info.endpoints.dynamodb,
-    AWS_ENDPOINT_URL_S3: info.endpoints.s3,
-    AWS_ENDPOINT_URL_SES: info.endpoints.ses,
-    AWS_ENDPOINT_URL_SESV2: info.endpoints.ses,
-    AWS_ENDPOINT_URL_EVENTBRIDGE: info.endpoints.eventbridge,
-    [envNames.table]: info.table,
-    [envNames.eventBus]: info.event_bus,
-    [envNames.mediaBucket]: info.media_bucket,
-    [envNames.mailFrom]: info.mail_from,
-    [envNames.tokenSecret]: info.token_secret,
-    [envNames.fingerprintSecret]: info.fingerprint_secret,
-    [envNames.webhookKey]: info.webhook_key,
-    // A developer's laptop receives test webhooks on loopback (never so when deployed).
-    [envNames.webhookPrivateTargets]: 'allow',
-    // ...but never on the stack's own ports: a webhook must not drive its own services.
-    [envNames.webhookRefusedPorts]: ownPorts(info).join(','),
-    [envNames.publicBaseUrl]: info.api_url,
-    ...fallback.environment,
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-  };
 }
 
 export interface StartOptions {
@@ -156,13 +79,6 @@ export interface LocalStack {
   /** Resolves once the stack stopped, whoever stopped it (a fatal error included). */
   stopped: Promise<void>;
   stop(): Promise<void>;
-}
-
-/** Reads `.cobro/local.json` of a running stack. */
-export function readLocalInfo(stateDir = join(projectRoot, '.cobro')): LocalInfo {
-  const path = join(stateDir, 'local.json');
-  if (!existsSync(path)) throw new Error(`no local stack found (${path} is missing): run npm start first`);
-  return JSON.parse(readFileSync(path, 'utf8')) as LocalInfo;
 }
 
 export function writeLocalInfo(stateDir: string, info: LocalInfo): string {

@@ -16,24 +16,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { AccountCredentials } from '../../shared/accounts/repository.ts';
 import { randomToken } from '../../shared/core/ids.ts';
+import type { DemoAccount, LocalCredentials } from './info.ts';
 import { lockFile } from './lock.ts';
-
-/** The access key pair every local client signs with. */
-export interface LocalCredentials {
-  /**
-   * DynamoDB Local keeps one database per access key id and region (no -sharedDb), in a file named
-   * after it, and checks no signature: this id is what keeps the store unreadable to anyone on this
-   * machine who does not hold it (and the state folder is the owner's only, so its name is too).
-   */
-  access_key_id: string;
-  /** Checked by the S3 emulator (signature v4); DynamoDB Local ignores it. */
-  secret_access_key: string;
-}
-
-/** The demo account's credentials, as `accounts create` prints them. */
-export type DemoAccount = AccountCredentials;
 
 export interface StackSecrets {
   /** Signs local bearer tokens; kept so tokens survive a restart. */

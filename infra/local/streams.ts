@@ -18,7 +18,8 @@ import {
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { outboxRelay } from '../../shared/api/event-rules.ts';
 import { isOutboxRecord } from '../../shared/events/outbox.ts';
-import { type LocalCredentials, writePrivate } from './state.ts';
+import type { LocalCredentials } from './info.ts';
+import { writePrivate } from './state.ts';
 
 export interface StreamReaderOptions {
   endpoint: string;

@@ -18,9 +18,6 @@ export async function sessionOf(deps: Deps, token: string | undefined): Promise<
   return isCheckoutToken(token) ? getSession(deps, token) : undefined;
 }
 
-/** A session's page URL under the stage's public base URL (shared/http/base-url.ts). */
-export const pageUrl = (baseUrl: string, token: string) => `${baseUrl}/checkout/${token}`;
-
 export const pageAnswer = (page: Page): ApiAnswer => ({
   status: page.status,
   html: page.html,

@@ -21,6 +21,12 @@ export const claimMs = 60_000;
 /** Sessions stay readable this long after they expire, so an old link says "expired" rather than 404. */
 const keepDays = 7;
 
+/**
+ * A session's page URL under the stage's public base URL (shared/http/base-url.ts). A rule of the
+ * checkout, not of its HTTP adapter: the payment-link API shows it too.
+ */
+export const pageUrl = (baseUrl: string, token: string) => `${baseUrl}/checkout/${token}`;
+
 export type SessionStatus = 'open' | 'charging' | 'confirming' | 'paid' | 'voided';
 
 export interface PendingChallenge {

@@ -13,7 +13,7 @@ import { isEmail, textRuleOf } from '../core/validation.ts';
 import { makeDeps } from '../db/deps.ts';
 import { publicBaseUrl } from '../http/base-url.ts';
 import type { ApiAnswer } from '../http/render.ts';
-import { csrfMatches, isCheckoutToken, pageAnswer, pageUrl, redirectAnswer, sessionOf } from './http.ts';
+import { csrfMatches, isCheckoutToken, pageAnswer, redirectAnswer, sessionOf } from './http.ts';
 import type { SessionOwners } from './owner.ts';
 import { challengePage, closedPage, unknownPage } from './pages.ts';
 import { SessionUnavailable } from './repository.ts';
@@ -25,7 +25,7 @@ import {
   type TypedField,
 } from './schemas.ts';
 import { answerChallenge, type CheckoutDeps, type CheckoutOutcome, payWithCard } from './service.ts';
-import type { CheckoutSession } from './session.ts';
+import { type CheckoutSession, pageUrl } from './session.ts';
 import {
   cardProblemsText,
   closedPageFor,

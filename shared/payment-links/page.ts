@@ -5,9 +5,8 @@
  * logs the attempt. A link deleted while its page was being paid is `gone`: the charge is recorded,
  * logged nowhere (the link's log went with it), and refunded in full at once (D15).
  */
-import { pageUrl } from '../checkout/http.ts';
 import type { SessionOwner } from '../checkout/owner.ts';
-import type { CheckoutSession } from '../checkout/session.ts';
+import { type CheckoutSession, pageUrl } from '../checkout/session.ts';
 import { prefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
 import { eventWrite } from '../events/event.ts';

@@ -6,9 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { merchantName, statementDescriptor } from '../accounts/account.ts';
 import { getAccount } from '../accounts/repository.ts';
-import { pageUrl } from '../checkout/http.ts';
 import { linkPageWrite, sessionEntity } from '../checkout/repository.ts';
-import { newLinkSession } from '../checkout/session.ts';
+import { newLinkSession, pageUrl } from '../checkout/session.ts';
 import { assertModeFlags, type Scope } from '../core/account.ts';
 import { BadRequest, Conflict, HttpError, NotAcceptable, NotFound } from '../core/errors.ts';
 import { uuidParam } from '../core/ids.ts';

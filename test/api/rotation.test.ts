@@ -2,7 +2,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalGateway, startGateway } from '../../infra/local/gateway.ts';
-import { projectRoot } from '../../infra/local/stack.ts';
+import { projectRoot } from '../../infra/local/info.ts';
 import { apiKeyPattern } from '../../shared/accounts/credentials.ts';
 import { findApiKey } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';

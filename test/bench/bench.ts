@@ -51,8 +51,9 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { build } from 'esbuild';
 import { esmRequireBanner, functionBundling } from '../../infra/bundling.ts';
+import { projectRoot } from '../../infra/local/info.ts';
 import { invocation } from '../../infra/local/lambda.ts';
-import { projectRoot, startLocalStack } from '../../infra/local/stack.ts';
+import { startLocalStack } from '../../infra/local/stack.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
 import { simulatedLedgerClient } from '../../shared/acquirer/configured.ts';
 import { eventRules, outboxRelay, schedules } from '../../shared/api/event-rules.ts';

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readLocalInfo, writeLocalInfo } from '../../infra/local/stack.ts';
+import { readLocalInfo } from '../../infra/local/info.ts';
+import { writeLocalInfo } from '../../infra/local/stack.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';
 import { api, apiKey, stateDir } from '../support/stack.ts';
 

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../infra/local/stack.ts';
+import { projectRoot } from '../../infra/local/info.ts';
 import { maxAttempts } from '../../shared/webhooks/delivery.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
-import type { LocalInfo } from '../../infra/local/stack.ts';
+import type { LocalInfo } from '../../infra/local/info.ts';
 import { startCobro, stopCobro } from '../support/global-setup.ts';
 
 /** Registers the hooks (call once per file) and returns the helpers bound to them. */

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../infra/local/stack.ts';
+import { projectRoot } from '../../infra/local/info.ts';
 
 describe('Ctrl-C', () => {
   it('stops the stack and its Java with exit code 0 and no crash message', { timeout: 120_000 }, async () => {

@@ -9,8 +9,8 @@ import { startDynamo } from '../../infra/local/dynamodb.ts';
 import { startS3, startSes } from '../../infra/local/emulators.ts';
 import { startEventBus } from '../../infra/local/event-bus.ts';
 import { startGateway } from '../../infra/local/gateway.ts';
+import { projectRoot } from '../../infra/local/info.ts';
 import { onFreePort } from '../../infra/local/ports.ts';
-import { projectRoot } from '../../infra/local/stack.ts';
 import { newCredentials } from '../../infra/local/state.ts';
 
 /** A plain listening socket on 127.0.0.1 (any free port): what another stack's part looks like. */

@@ -9,8 +9,9 @@ import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ensureTable, localClient, startDynamo } from '../../infra/local/dynamodb.ts';
+import type { LocalCredentials } from '../../infra/local/info.ts';
 import { freePort } from '../../infra/local/ports.ts';
-import { type LocalCredentials, legacyAccessKeyId, newCredentials } from '../../infra/local/state.ts';
+import { legacyAccessKeyId, newCredentials } from '../../infra/local/state.ts';
 import { readInfo, readJson, stackHarness } from './harness.ts';
 
 const { running, startIn, tempDir } = stackHarness();

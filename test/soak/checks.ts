@@ -15,7 +15,7 @@
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { localClient } from '../../infra/local/dynamodb.ts';
-import type { LocalInfo } from '../../infra/local/stack.ts';
+import type { LocalInfo } from '../../infra/local/info.ts';
 import { type Attempt, isFinal } from '../../shared/attempts/attempt.ts';
 import { dueAttempts, eachAttemptBetween } from '../../shared/attempts/repository.ts';
 import type { Charge } from '../../shared/charges/charge.ts';

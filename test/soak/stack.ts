@@ -7,8 +7,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type LocalInfo, projectRoot, readLocalInfo } from '../../infra/local/info.ts';
 import { portIsFree } from '../../infra/local/ports.ts';
-import { type LocalInfo, projectRoot, readLocalInfo } from '../../infra/local/stack.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
-import { projectRoot } from '../../infra/local/stack.ts';
+import { projectRoot } from '../../infra/local/info.ts';
 import { stateDir } from './stack.ts';
 
 const run = promisify(execFile);

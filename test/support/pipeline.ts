@@ -4,8 +4,8 @@
  * after a pause.
  */
 
+import type { LocalInfo } from '../../infra/local/info.ts';
 import type { PipelineState } from '../../infra/local/pipeline.ts';
-import type { LocalInfo } from '../../infra/local/stack.ts';
 
 type Control = Pick<LocalInfo, 'control_url' | 'control_token'>;
 

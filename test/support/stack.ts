@@ -3,7 +3,7 @@
  * environment pointing the AWS SDK at it, and fresh accounts.
  */
 import { beforeAll, inject } from 'vitest';
-import { localEnvironment, readLocalInfo } from '../../infra/local/stack.ts';
+import { localEnvironment, readLocalInfo } from '../../infra/local/info.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 
