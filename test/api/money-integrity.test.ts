@@ -6,8 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Acquirer } from '../../shared/acquirer/acquirer.ts';
-import { type AcquirerFault, FaultRegistry } from '../../shared/acquirer/faults.ts';
-import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
+import type { AcquirerFault } from '../../shared/acquirer/faults.ts';
 import { newAttempt, newAttemptId } from '../../shared/attempts/attempt.ts';
 import { storeAttempt } from '../../shared/attempts/repository.ts';
 import { getCharge } from '../../shared/charges/repository.ts';
@@ -22,7 +21,7 @@ import { runPayouts } from '../../shared/payouts/run.ts';
 import { refundCharge } from '../../shared/refunds/service.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
-import { simulatedAcquirer } from '../support/acquirer.ts';
+import { faultyAcquirer, simulatedAcquirer } from '../support/acquirer.ts';
 import { expectMessage } from '../support/answers.ts';
 import {
   cardFields,
@@ -37,7 +36,7 @@ import {
   submitCard,
   testCards,
 } from '../support/checkout.ts';
-import { addFault, clearFaults } from '../support/faults.ts';
+import { addFault, clearFaults, clientWith } from '../support/faults.ts';
 import { eventually, expectBooksAgree } from '../support/ledger.ts';
 import { api, apiKey, apiUrl, type Merchant, newMerchant, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
@@ -267,6 +266,17 @@ describe('a payment link deleted while its page is being paid', () => {
 });
 
 describe('an automatic refund the acquirer does not make at once', () => {
+  /** Waits (a minute at most: recovery's retries wait 10 s first) until the account's one charge is refunded in full. */
+  const refundedInFull = (merchant: Merchant, what: string) =>
+    eventually(
+      what,
+      async () => {
+        const [charge] = await chargesOf(merchant);
+        return charge && charge.amount_refunded === charge.amount ? charge : undefined;
+      },
+      60_000,
+    );
+
   it('refused: the amount stays held and recovery refunds it on a later try', async () => {
     const merchant = await newMerchant('d15-auto-refused');
     const developerId = merchant.account.developerId;
@@ -285,14 +295,7 @@ describe('an automatic refund the acquirer does not make at once', () => {
       const [charge] = await chargesOf(merchant);
       expect(charge).toMatchObject({ amount: 12, amount_refunded: 0, refund: null });
       expect(await refundsOf(merchant, charge?.id ?? '')).toEqual([]);
-      const refunded = await eventually(
-        'recovery to make the refused automatic refund',
-        async () => {
-          const [now] = await chargesOf(merchant);
-          return now?.amount_refunded === 12 ? now : undefined;
-        },
-        60_000,
-      );
+      const refunded = await refundedInFull(merchant, 'recovery to make the refused automatic refund');
       expect(await refundsOf(merchant, refunded.id)).toEqual([
         expect.objectContaining({ amount: '12.00', reason: 'subscription_canceled' }),
       ]);
@@ -322,13 +325,9 @@ describe('an automatic refund the acquirer does not make at once', () => {
       await held(link);
       expectMessage(await api('DELETE', `/v1/payment-links/${id}/`, { auth: merchant.auth }), 200);
       expect((await paying).status).toBe(409);
-      const refunded = await eventually(
+      const refunded = await refundedInFull(
+        merchant,
         'recovery to make the automatic refund the acquirer was down for',
-        async () => {
-          const [now] = await chargesOf(merchant);
-          return now?.amount_refunded === 30 ? now : undefined;
-        },
-        60_000,
       );
       expect(await refundsOf(merchant, refunded.id)).toEqual([
         expect.objectContaining({ amount: '30.00', reason: 'payment_link_deleted' }),
@@ -359,17 +358,10 @@ describe('a challenge answered while its payment link is deleted', () => {
     // answer makes waits for it (a DynamoDB client that lets the delete in first, a fault injected).
     const real = makeDeps();
     let deleted = false;
-    const db = new Proxy(real.db, {
-      get(target, property, receiver) {
-        if (property !== 'send') return Reflect.get(target, property, receiver);
-        return async (command: { constructor: { name: string } }, ...rest: unknown[]) => {
-          if (!deleted && command.constructor.name === 'UpdateCommand') {
-            deleted = true;
-            expectMessage(await api('DELETE', `/v1/payment-links/${id}/`, { auth: merchant.auth }), 200);
-          }
-          return (target.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
-        };
-      },
+    const db = clientWith(real.db, async (command) => {
+      if (deleted || command.constructor.name !== 'UpdateCommand') return;
+      deleted = true;
+      expectMessage(await api('DELETE', `/v1/payment-links/${id}/`, { auth: merchant.auth }), 200);
     });
     const deps = { ...real, db, acquirer: simulatedAcquirer(), baseUrl: apiUrl };
     const answer = await submitChallenge({ ...deps, owners: sessionOwners(deps) }, token, {
@@ -591,15 +583,9 @@ describe('a retry whose lookup the acquirer does not answer', () => {
    * retry is the one that asks the acquirer by key.
    */
   function ahead(faults: AcquirerFault[]) {
-    const registry = new FaultRegistry();
-    registry.set(faults);
-    const base = makeDeps();
     const later = new Date(Date.now() + 90_000);
-    const acquirer = createSimulatedAcquirer({
-      ledger: { db: base.db, table: base.table },
-      faults: registry,
-    });
-    return { deps: { ...base, clock: () => later, acquirer }, registry };
+    const { acquirer, registry } = faultyAcquirer(faults);
+    return { deps: { ...makeDeps(), clock: () => later, acquirer }, registry };
   }
   const statusOf = (promise: Promise<unknown>) =>
     promise.then(
@@ -652,14 +638,7 @@ describe('a retry whose lookup the acquirer does not answer', () => {
 describe('billing with the acquirer failing (D15)', () => {
   /** An acquirer of this test process on the stack's ledger, with faults of its own. */
   function faulty(faults: AcquirerFault[]) {
-    const registry = new FaultRegistry();
-    registry.set(faults);
-    const deps = makeDeps();
-    return createSimulatedAcquirer({
-      ledger: { db: deps.db, table: deps.table },
-      clock: () => new Date('2020-01-01'),
-      faults: registry,
-    });
+    return faultyAcquirer(faults, () => new Date('2020-01-01')).acquirer;
   }
 
   it('a past_due subscription recovers to active, paying the period that failed', async () => {
@@ -752,20 +731,13 @@ describe('checkout attempts that recovery finishes', () => {
     // The table refuses the approval's transaction once (a fault injected in the client).
     const real = makeDeps();
     let refused = 0;
-    const db = new Proxy(real.db, {
-      get(target, property, receiver) {
-        if (property !== 'send') return Reflect.get(target, property, receiver);
-        return async (command: { constructor: { name: string }; input: unknown }, ...rest: unknown[]) => {
-          const approval =
-            command.constructor.name === 'TransactWriteCommand' &&
-            JSON.stringify(command.input).includes('"entity":"charge"');
-          if (approval && refused === 0) {
-            refused += 1;
-            throw new Error('ProvisionedThroughputExceededException');
-          }
-          return (target.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
-        };
-      },
+    const db = clientWith(real.db, (command) => {
+      const approval =
+        command.constructor.name === 'TransactWriteCommand' &&
+        JSON.stringify(command.input).includes('"entity":"charge"');
+      if (!approval || refused > 0) return;
+      refused += 1;
+      throw new Error('ProvisionedThroughputExceededException');
     });
     const deps = { ...real, db, acquirer: simulatedAcquirer(), baseUrl: apiUrl };
     const outcome = await payWithCard({ ...deps, owners: sessionOwners(deps) }, tokenOf(payment.url), {

@@ -11,11 +11,22 @@ import { join } from 'node:path';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { startStreamReader } from '../../infra/local/streams.ts';
+import { type StreamReaderOptions, startStreamReader } from '../../infra/local/streams.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { eventWrite, newEvent } from '../../shared/events/event.ts';
 import { itemOfRecord } from '../../shared/events/outbox.ts';
 import { localInfo, useLocalEnvironment } from '../support/stack.ts';
+
+/** A stream reader of the test's own on the shared stack's table, polling every 20 ms. */
+const readerOf = (options: Pick<StreamReaderOptions, 'relay' | 'checkpointFile' | 'onNotice'>) =>
+  startStreamReader({
+    endpoint: localInfo.endpoints.dynamodb,
+    region: localInfo.region,
+    credentials: localInfo.aws_credentials,
+    table: localInfo.table,
+    pollMs: 20,
+    ...options,
+  });
 
 /** The stored event's id a record carries, if it is one. */
 const eventIdOf = (record: DynamoDBRecord) =>
@@ -43,12 +54,7 @@ describe('the local stream reader', () => {
     /** The record refused once: the third of the five. */
     let refused: string | undefined;
     const taken = new Set<string>();
-    const reader = await startStreamReader({
-      endpoint: localInfo.endpoints.dynamodb,
-      region: localInfo.region,
-      credentials: localInfo.aws_credentials,
-      table: localInfo.table,
-      pollMs: 20,
+    const reader = await readerOf({
       relay: async (event): Promise<DynamoDBBatchResponse> => {
         const handed = event.Records.map(eventIdOf);
         const ours = handed.filter((id) => ids.includes(id));
@@ -107,12 +113,7 @@ describe('the local stream reader', () => {
       new Date(),
     );
     let handed: Record<string, unknown> | undefined;
-    const reader = await startStreamReader({
-      endpoint: localInfo.endpoints.dynamodb,
-      region: localInfo.region,
-      credentials: localInfo.aws_credentials,
-      table: localInfo.table,
-      pollMs: 20,
+    const reader = await readerOf({
       relay: async (batch): Promise<DynamoDBBatchResponse> => {
         for (const record of batch.Records)
           if (eventIdOf(record) === event.id) handed = itemOfRecord(record as never);
@@ -145,12 +146,7 @@ describe('the local stream reader', () => {
       new Date(),
     );
     let handed = false;
-    const reader = await startStreamReader({
-      endpoint: localInfo.endpoints.dynamodb,
-      region: localInfo.region,
-      credentials: localInfo.aws_credentials,
-      table: localInfo.table,
-      pollMs: 20,
+    const reader = await readerOf({
       checkpointFile,
       onNotice: (message) => notices.push(message),
       relay: async (batch): Promise<DynamoDBBatchResponse> => {

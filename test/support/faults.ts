@@ -27,3 +27,24 @@ export const clearFaults = (merchant: number) => control('DELETE', `?merchant=${
 
 /** The faults still armed (a `times` fault is gone once spent). */
 export const armedFaults = async () => (await control('GET')).faults;
+
+type Command = { constructor: { name: string }; input: unknown };
+
+/**
+ * The test stack's DynamoDB client with `hook` run before each command it sends: a fault injected
+ * (throw) or another operation let in first (await it). The client itself is the real one.
+ */
+export function clientWith<Client extends { send: (...args: never[]) => unknown }>(
+  client: Client,
+  hook: (command: Command) => Promise<void> | void,
+): Client {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property !== 'send') return Reflect.get(target, property, receiver);
+      return async (command: Command, ...rest: unknown[]) => {
+        await hook(command);
+        return (target.send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
+      };
+    },
+  });
+}
