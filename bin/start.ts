@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm start`: the whole of cobro on 127.0.0.1 with no AWS account (D1).
+ * `npm start`: the whole of cobro on 127.0.0.1 with no AWS account (docs/design.md#local-stack).
  *   npm start                 data kept under .cobro/ across restarts
  *   npm start -- --in-memory  a throwaway run
  *   PORT=4000 npm start       another API port (without one: 3000, or a free port if 3000 is taken)

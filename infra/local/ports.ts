@@ -10,7 +10,7 @@ export function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** The preferred port when free, otherwise one the OS picks (emulators move aside, D1). */
+/** The preferred port when free, otherwise one the OS picks: emulators move aside, so stacks share a machine. */
 export async function freePort(preferred: number): Promise<number> {
   if (preferred > 0 && (await portIsFree(preferred))) return preferred;
   return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 /**
- * The whole service on loopback with no AWS account (D1): DynamoDB Local, the S3 and SES emulators,
- * the local event bus and the gateway, wired through the AWS SDK's standard endpoint variables only.
+ * The whole service on loopback with no AWS account (docs/design.md#local-stack): DynamoDB Local,
+ * the S3 and SES emulators, the local event bus and the gateway, wired through the AWS SDK's
+ * standard endpoint variables only.
  */
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

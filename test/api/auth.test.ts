@@ -1,4 +1,7 @@
-/** Every authentication path of D3, through the local gateway against DynamoDB Local. */
+/**
+ * Every authentication path (Basic, Api-Key, Bearer, the token endpoint, the 401 bodies) and the
+ * modes a credential fixes, through the local gateway against DynamoDB Local.
+ */
 import { describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/auth/tokens.ts';
 import {
@@ -204,7 +207,7 @@ describe('POST /authentication/token/', () => {
   });
 });
 
-describe('modes (D3)', () => {
+describe('modes: a key fixes the mode, a bearer token lets the test parameter choose', () => {
   it('a key fixes the mode: an agreeing test parameter passes, a contradicting one is 403', async () => {
     const account = await newAccount();
     expect((await api('GET', `${keysPath}?test=true`, { auth: apiKey(account.testKey) })).status).toBe(200);

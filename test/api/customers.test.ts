@@ -1,7 +1,7 @@
 /**
- * Customers (D9, D10) through the local gateway: create, read, update, delete, photo, addresses,
- * the list (Envelope B) and the search view; e-mail uniqueness and the address limit under races;
- * isolation between accounts and modes; the customers checkout creates are the same records.
+ * Customers through the local gateway: create, read, update, delete, photo, addresses, the list
+ * (Envelope B) and the search view; e-mail uniqueness and the address limit under races; isolation
+ * between accounts and modes; the customers checkout creates are the same records.
  */
 import { describe, expect, it } from 'vitest';
 import { errorFields, expect400, expectEnvelope, expectMessage } from '../support/answers.ts';
@@ -466,7 +466,7 @@ describe('addresses', () => {
   });
 });
 
-describe('GET /v1/customers/: Envelope B and the search view (D9)', () => {
+describe('GET /v1/customers/: Envelope B and the search view', () => {
   it('lists newest first with absolute next/previous, clamps page_size, 404 past the last page, 400 on bad paging', async () => {
     const { auth } = await newMerchant('customers-list');
     const ids: string[] = [];
@@ -548,7 +548,7 @@ describe('GET /v1/customers/: Envelope B and the search view (D9)', () => {
   });
 });
 
-describe('isolation (D3)', () => {
+describe('isolation: another account or mode sees an absent record', () => {
   it('another account and the other mode get 404 on every verb and never see the customer', async () => {
     const owner = await newMerchant('customers-owner');
     const other = await newMerchant('customers-other');

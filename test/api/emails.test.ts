@@ -1,7 +1,7 @@
 /**
- * The e-mails (D13): written in the account's language with a text and an HTML part, and sent once
- * per event and recipient however many times the event is delivered. Against the local stack's
- * table and SES emulator; the consumers are called directly to deliver one event several times.
+ * The e-mails: written in the account's language with a text and an HTML part, and sent once per
+ * event and recipient however many times the event is delivered. Against the local stack's table
+ * and SES emulator; the consumers are called directly to deliver one event several times.
  */
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   ({ handler: planDeletedHandler } = await import('../../functions/plans/notify-plan-deleted.ts'));
 });
 
-/** The profile `accounts update` sets (D2), `language` included. */
+/** The profile `accounts update` sets, `language` (of the account's e-mails) included. */
 async function setProfile(account: TestAccount, profile: AccountProfile & { language?: string }) {
   await updateProfile(makeDeps(), account.developerId, profile);
 }

@@ -1,4 +1,7 @@
-/** The error model (D12): unknown routes, wrong methods, bad bodies, oversize bodies, faults, language. */
+/**
+ * The error model (message envelopes whose `code` is the HTTP status): unknown routes, wrong methods,
+ * bad bodies, oversize bodies, faults, language.
+ */
 import { describe, expect, it } from 'vitest';
 import { expectEnvelope } from '../support/answers.ts';
 import { api, apiKey, newAccount, useLocalEnvironment } from '../support/stack.ts';

@@ -1,4 +1,4 @@
-/** POST /v1/charges/simple/create/ (D8): multipart or form fields, 201 list view, 402 payment_failed. */
+/** POST /v1/charges/simple/create/ (deprecated): multipart or form fields, 201 list view, 402 payment_failed. */
 import { describe, expect, it } from 'vitest';
 import { chargeListViewKeys } from '../support/shapes.ts';
 import { api, apiUrl, basic, bearer, newAccount, tokenFor } from '../support/stack.ts';

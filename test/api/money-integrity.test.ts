@@ -1,8 +1,9 @@
 /**
- * Money integrity (D15) through the local gateway: different operations racing on one record (a
- * cancel during a subscription's first checkout or its renewal, a link deleted during its payment,
- * a refund racing a payout) and the acquirer failing (slow, refusing, losing its answer). Every
- * case ends with the acquirer's own ledger and cobro's records reconciled, for its account.
+ * Money integrity (docs/design.md#attempts, #recovery, #late-approvals) through the local gateway:
+ * different operations racing on one record (a cancel during a subscription's first checkout or its
+ * renewal, a link deleted during its payment, a refund racing a payout) and the acquirer failing
+ * (slow, refusing, losing its answer). Every case ends with the acquirer's own ledger and cobro's
+ * records reconciled, for its account.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Acquirer } from '../../shared/acquirer/acquirer.ts';
@@ -493,7 +494,7 @@ describe('a refund retried after a time-out', () => {
   });
 });
 
-describe('the D15 test cards', () => {
+describe('the test cards of acquirer failures: a lost answer, refused refunds, a processing error', () => {
   it('4000 0000 0000 7726: "could not be confirmed", then recorded once by recovery', async () => {
     const merchant = await newMerchant('d15-7726');
     const payment = await createPayment(merchant.auth);
@@ -635,7 +636,7 @@ describe('a retry whose lookup the acquirer does not answer', () => {
   });
 });
 
-describe('billing with the acquirer failing (D15)', () => {
+describe('billing with the acquirer failing: every period charged once, none lost', () => {
   /** An acquirer of this test process on the stack's ledger, with faults of its own. */
   function faulty(faults: AcquirerFault[]) {
     return faultyAcquirer(faults, () => new Date('2020-01-01')).acquirer;

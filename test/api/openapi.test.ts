@@ -534,7 +534,7 @@ describe('every route answers as the document says', () => {
   );
 
   routeTest(
-    'key rotation: a test key may not rotate the live key (403, D3); the live key rotates the test key',
+    'key rotation: a test key may not rotate the live key (403); the live key rotates the test key',
     ['PATCH /v1/auth/api-keys/'],
     async ({ account, auth }) => {
       const path = '/v1/auth/api-keys/';

@@ -137,7 +137,7 @@ describe('creating a payment link', () => {
     }
   });
 
-  it('answers every error row of the interface, and stores nothing', async () => {
+  it('answers every documented creation error (406 without a description, 400 for the rest), and stores nothing', async () => {
     const before = (await api('GET', path, { auth })).json.count;
     const noDescription = await api('POST', path, { auth, body: { amount: '10.00' } });
     expectMessage(noDescription, 406, { title: 'Missing Data' });
@@ -375,7 +375,7 @@ describe('listing, updating and deleting', () => {
     await claimSession(makeDeps(), token, new Date(), 'att_heldbyatestsubmit0000000');
     expectMessage(await put(link.id, { active: false }), 409);
     expect(await view(link.id)).toMatchObject({ active: true, status: 'pending' });
-    // D15: a delete answers at once; the payment under way keeps its (closed) page to end on.
+    // A delete answers at once, even mid-payment; the payment under way keeps its closed page to end on.
     expectMessage(await api('DELETE', `${path}${link.id}/`, { auth }), 200);
     expect((await api('GET', `${path}${link.id}/`, { auth })).status).toBe(404);
     const page = await openPage(link.link);
@@ -491,7 +491,7 @@ describe('paying a link', () => {
   });
 });
 
-describe('a recurring link under the billing step (D14)', () => {
+describe('a recurring link under the billing step', () => {
   it('goes paid_period → pending_period → defaulter → paid_period, a month at a time from its anchor', async () => {
     const link = await createLink({ description: 'Rent', amount: '100.00' });
     expect((await put(link.id, { recurring: true })).status).toBe(200);

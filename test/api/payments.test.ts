@@ -1,9 +1,10 @@
 /**
  * Payments through the local gateway and the hosted checkout, over plain HTTP: create (202 with the
- * checkout URL), the single view, the checkout page and every way a submit ends (approval, declines,
- * card checks, CSRF, 3-D Secure, lock, expiry, single use, a racing double submit), customers by
- * e-mail, the payments list (D9) and Idempotency-Key (D12). There is no public events endpoint, so
- * the events a payment records are not checked here.
+ * checkout URL), the single view, the checkout page and every way a submit ends (approval,
+ * declines, card checks, CSRF, 3-D Secure, lock, expiry, single use, a racing double submit),
+ * customers by e-mail, the payments list (every charge, a bare array, newest first) and
+ * Idempotency-Key. There is no public events endpoint, so the events a payment records are not
+ * checked here.
  */
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
@@ -46,7 +47,7 @@ import {
 } from '../support/stack.ts';
 import { setCheckout } from '../support/table.ts';
 
-/** The contract's single view plus `charge_id` (D9). */
+/** The payment's single view: its documented fields plus `charge_id` (null until paid). */
 const singleViewKeys = [
   'amount',
   'card_brand',
@@ -174,25 +175,22 @@ describe('POST /v1/payments/', () => {
   it.each([
     ['literal brackets (items[0]=…)', false],
     ['percent-encoded brackets, as URLSearchParams and form libraries send them (items%5B0%5D=…)', true],
-  ])(
-    'takes a form-encoded body with Basic credentials, items as bracketed keys: %s (D12)',
-    async (_, encoded) => {
-      const response = await api('POST', paymentsPath, {
-        auth: basic(shop.account.testKey),
-        rawBody: formBody(encoded),
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      });
-      expect(response.status, response.text).toBe(202);
-      const view = await paymentView(shop.auth, response.json.data.id_payment);
-      expect(view).toMatchObject({
-        amount: '12.50',
-        currency: 'EUR',
-        description: 'Form order [gift]',
-        items: ['Tea', 'Cake'],
-        return_url: 'http://localhost:8080/done',
-      });
-    },
-  );
+  ])('takes a form-encoded body with Basic credentials, items as bracketed keys: %s', async (_, encoded) => {
+    const response = await api('POST', paymentsPath, {
+      auth: basic(shop.account.testKey),
+      rawBody: formBody(encoded),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(response.status, response.text).toBe(202);
+    const view = await paymentView(shop.auth, response.json.data.id_payment);
+    expect(view).toMatchObject({
+      amount: '12.50',
+      currency: 'EUR',
+      description: 'Form order [gift]',
+      items: ['Tea', 'Cake'],
+      return_url: 'http://localhost:8080/done',
+    });
+  });
 
   it.each([
     ['amount', 'amount'],
@@ -220,14 +218,14 @@ describe('POST /v1/payments/', () => {
     expect(errorFields(await refusedCreate('pay-invalid', paymentBody(overrides)))).toContain(field);
   });
 
-  /** What the 400 says of an amount with more decimals than its currency has (D5), or too small. */
+  /** What the 400 says of an amount with more decimals than its currency has (never rounded), or too small. */
   const tooPrecise = { type: 'danger', title: 'Price validation error' };
   const tooSmall = { title: 'Amount too small', content: expect.stringContaining('1.00 USD') };
 
   it.each([
-    ['more decimals than its currency allows: USD with 3 decimals (D5)', 'USD', '10.001', tooPrecise],
-    ['more decimals than its currency allows: JPY with decimals (D5)', 'JPY', '1000.5', tooPrecise],
-    ['more decimals than its currency allows: KWD with 4 decimals (D5)', 'KWD', '1.0001', tooPrecise],
+    ['more decimals than its currency allows: USD with 3 decimals', 'USD', '10.001', tooPrecise],
+    ['more decimals than its currency allows: JPY with decimals', 'JPY', '1000.5', tooPrecise],
+    ['more decimals than its currency allows: KWD with 4 decimals', 'KWD', '1.0001', tooPrecise],
     ['below the USD 1.00 equivalent: 0.99 USD', 'USD', '0.99', tooSmall],
     ['below the USD 1.00 equivalent: 153 JPY (0.9987 USD)', 'JPY', '153', tooSmall],
     ['below the USD 1.00 equivalent: 0.85 EUR (0.988 USD)', 'EUR', '0.85', tooSmall],
@@ -251,7 +249,7 @@ describe('POST /v1/payments/', () => {
     },
   );
 
-  it('return_url: http is 400 with a live key, https is fine live, http is fine in test mode (D6)', async () => {
+  it('return_url: http is 400 with a live key, https is fine live, http is fine in test mode', async () => {
     const fresh = await newAccount('pay-return-url');
     const live = apiKey(fresh.liveKey);
     const refused = await api('POST', paymentsPath, {
@@ -441,7 +439,7 @@ describe('the checkout page', () => {
     ({ auth } = await newMerchant('checkout-page'));
   });
 
-  it('shows what is paid and to whom, with a labelled form and a Pay button (D6)', async () => {
+  it('shows what is paid and to whom, with a labelled form and a Pay button', async () => {
     const created = await createPayment(auth, {
       amount: '10.00',
       currency: 'usd',
@@ -592,7 +590,7 @@ describe('submitting the checkout', () => {
     expectPage(await openPage(created.url), 200, 'Payment complete');
   });
 
-  it('fee and net follow D5 in another currency: 1000 JPY pays a fee of 75', async () => {
+  it('fee (2.9% + USD 0.30 converted, rounded once) and net in another currency: 1000 JPY pays a fee of 75', async () => {
     const { auth: freshAuth } = await newMerchant('checkout-jpy');
     await payThroughCheckout(freshAuth, { payment: { currency: 'JPY', amount: '1000' } });
     const [charge] = await listCharges(freshAuth);
@@ -713,7 +711,7 @@ describe('submitting the checkout', () => {
       statuses.push(declined.status);
       if (declined.status === 402) expect(declined.html).toContain(declineTexts.generic);
     }
-    // D6: a decline re-renders the form with the reason (402); the lock applies after the fifth.
+    // A decline re-renders the form with the reason (402); the lock applies after the fifth.
     expect(statuses, 'answers to the five declined submits').toEqual([402, 402, 402, 402, 402]);
     expectPage(await postForm(created.url, { csrf_token: csrf, ...cardFields() }), 423, 'Checkout locked');
     expectPage(await openPage(created.url), 423, 'Checkout locked');
@@ -852,7 +850,7 @@ describe('customers at the checkout', () => {
   });
 });
 
-describe('the payments list (D9)', () => {
+describe('the payments list: every charge of the account and mode, newest first', () => {
   let account: TestAccount;
   let auth: string;
   /** Charge ids oldest first, of 11.00, 12.00 and 13.00 USD. */
@@ -954,7 +952,7 @@ describe('the payments list (D9)', () => {
   });
 });
 
-describe('Idempotency-Key on POST /v1/payments/ (D12)', () => {
+describe('Idempotency-Key on POST /v1/payments/', () => {
   const post = (auth: string, key: string, body: Record<string, unknown>) =>
     api('POST', paymentsPath, { auth, body, headers: { 'Idempotency-Key': key } });
 

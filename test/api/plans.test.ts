@@ -1,7 +1,7 @@
 /**
  * The plans resource through the local gateway: create, read, list (Envelope A, paging, filters),
  * update, delete and its e-mail, isolation between accounts and modes, images under /media, and
- * Idempotency-Key (D5, D9, D10, D12).
+ * Idempotency-Key.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -229,7 +229,7 @@ describe('POST /v1/plans/ and GET /v1/plans/{id}/', () => {
       expect(got.json.information.email).toBe(shop.account.email);
     }
   });
-  it('shows the account profile (D2) once an operator sets it', async () => {
+  it('shows the account profile (accounts update) once an operator sets it', async () => {
     const profiled = await newAccount('plan-profile');
     const auth = apiKey(profiled.liveKey);
     const id = await createPlan(auth, { name: 'Profiled' });
@@ -1057,7 +1057,7 @@ describe('plan images', () => {
   });
 });
 
-describe('Idempotency-Key on POST /v1/plans/ (D12)', () => {
+describe('Idempotency-Key on POST /v1/plans/', () => {
   const post = (auth: string, key: string, body: Body, query = '') =>
     api('POST', `${plansPath}${query}`, { auth, body, headers: { 'Idempotency-Key': key } });
 

@@ -1,7 +1,8 @@
 /**
- * Taxes and products (D5, D9, D10) through the local gateway: multipart forms with files that must
- * arrive byte-exact, every validation row of the interface, image flags end to end, total prices,
- * list filters, deactivation, and isolation between accounts and modes.
+ * Taxes and products through the local gateway: multipart forms with files that must arrive
+ * byte-exact, every validation error the API documents for them, prices at their currency's
+ * precision, image flags end to end, total prices, list filters, deactivation, and isolation
+ * between accounts and modes.
  */
 import { describe, expect, it } from 'vitest';
 import { makeDeps } from '../../shared/db/deps.ts';
@@ -214,7 +215,7 @@ describe('POST /v1/products/ and GET /v1/products/{id}/', () => {
     });
   });
 
-  it('every currency of D5 at its precision: JPY and CLP 0 decimals, KWD 3, more is 400 type danger', async () => {
+  it('every supported currency at its precision: JPY and CLP 0 decimals, KWD 3, more is 400 type danger', async () => {
     const ok: [string, string, string][] = [
       ['JPY', '1000', '1000'],
       ['CLP', '2500', '2500'],
@@ -313,7 +314,7 @@ describe('POST /v1/products/ and GET /v1/products/{id}/', () => {
     }
   });
 
-  it('an Idempotency-Key replays a multipart create with its image, and refuses another body (D12)', async () => {
+  it('an Idempotency-Key replays a multipart create with its image, and refuses another body under the key (409)', async () => {
     const image = png();
     const key = { 'Idempotency-Key': `product-${Date.now()}` };
     const fields = { name: 'Once', price: '3.00', image_default: image };
@@ -325,7 +326,7 @@ describe('POST /v1/products/ and GET /v1/products/{id}/', () => {
     expect((await api('GET', `${productsPath}?search=once`, { auth: shop.auth })).json.count).toBe(1);
   });
 
-  it('a malformed or unknown id is 404 with the interface text', async () => {
+  it('a malformed or unknown id is 404 with the documented "product not found" text', async () => {
     for (const id of ['nope', '00000000-0000-4000-8000-000000000000']) {
       expectEnvelope(await api('GET', productPath(id), { auth: shop.auth }), 404, {
         title: 'Product not found',
@@ -540,7 +541,7 @@ describe('DELETE /v1/products/{id}/', () => {
   });
 });
 
-describe('isolation (D3)', () => {
+describe('isolation: another account or mode sees an absent record', () => {
   it('another account and the other mode get 404 on every verb and never see the products or taxes', async () => {
     const owner = await newMerchant('products-owner');
     const other = await newMerchant('products-other');

@@ -1,9 +1,9 @@
 /**
  * Refunds through the local gateway, of charges made by paying the hosted checkout over HTTP: full
- * and partial refunds and the charge's refund state, every refusal of the error table (D12: an
- * absent charge named in the body is 400), reading and listing refunds (D4), the charge's list view
- * after a refund, racing refunds kept within the charge, a paid-out live charge (409) and
- * Idempotency-Key.
+ * and partial refunds and the charge's refund state, every refusal of the error table (an absent
+ * charge named in the body is 400, not 404), reading and listing refunds (by id or `re_` id), the
+ * charge's list view after a refund, racing refunds kept within the charge, a paid-out live charge
+ * (409) and Idempotency-Key.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -188,7 +188,7 @@ describe('POST /v1/refunds/', () => {
     expect(await refundsOf(shop.auth, chargeId)).toEqual([]);
   });
 
-  it("an absent charge, another account's or the other mode's, is 400 'does not exist' (D12), never 404", async () => {
+  it("an absent charge, another account's or the other mode's, is 400 'does not exist' (a body naming an absent record), never 404", async () => {
     const other = await newAccount('refunds-other');
     const othersCharge = await newCharge(apiKey(other.testKey));
     const liveCharge = await newCharge(apiKey(shop.account.liveKey), {
@@ -238,7 +238,7 @@ describe('GET /v1/refunds/{id}/ and GET /v1/refunds/', () => {
     }
   });
 
-  it('one refund by its id and by its re_ provider id (D4)', async () => {
+  it('one refund by its id and by its re_ provider id', async () => {
     const created = made[0] as Refund;
     for (const id of [created.id, `re_${created.id}`]) {
       const response = await api('GET', refundPath(id), { auth: shop.auth });
@@ -367,7 +367,7 @@ describe('a paid-out charge', () => {
   });
 });
 
-describe('Idempotency-Key on POST /v1/refunds/ (D12)', () => {
+describe('Idempotency-Key on POST /v1/refunds/', () => {
   it('a replay answers the first refund and does not refund twice; another body is 409', async () => {
     const { auth } = await newMerchant('refunds-idem');
     const chargeId = await newCharge(auth);

@@ -37,7 +37,7 @@ describe('rotation', () => {
     expect(listed.json.test.created_at).toBe(created_at);
   });
 
-  it('a live key or a bearer token may rotate either key (D3)', async () => {
+  it('a live key or a bearer token may rotate either key', async () => {
     const account = await newAccount();
     const live = await rotate(apiKey(account.liveKey), 'live');
     expect(live.status).toBe(200);
@@ -49,7 +49,7 @@ describe('rotation', () => {
     expect((await rotate(token, 'test')).status).toBe(200);
   });
 
-  it('a test key may rotate only the test key: live is 403 and changes nothing (D3, amended)', async () => {
+  it('a test key may rotate only the test key: live is 403 and changes nothing (a leaked test key cannot touch live)', async () => {
     const account = await newAccount();
     for (const auth of [apiKey(account.testKey), basic(account.testKey)]) {
       const refused = await rotate(auth, 'live');

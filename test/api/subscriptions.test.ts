@@ -81,7 +81,8 @@ describe('a subscription from creation to cancellation', () => {
       trial_end: null,
     });
     const csrf = csrfOf((await openPage(created.checkout_url)).html);
-    // Five submits at once (two browsers, a double click): one pays, the others are 409 (D6).
+    // Five submits at once (two browsers, a double click): a session is single-use, so one pays and
+    // the others are 409.
     const answers = await Promise.all(
       Array.from({ length: 5 }, () =>
         postForm(created.checkout_url, { csrf_token: csrf, ...cardFields({ email }) }),
@@ -107,7 +108,7 @@ describe('a subscription from creation to cancellation', () => {
       subscription_id: string | null;
       description: string;
     }[];
-    // The first period's charge says what it pays for (D15).
+    // The first period's charge says what it pays for (subscription_id; payment_id null).
     expect(charges.filter((charge) => charge.subscription_id === created.subscription_id)).toEqual([
       expect.objectContaining({ description: 'Gold', amount: 21, payment_id: null }),
     ]);
@@ -146,7 +147,7 @@ describe('a subscription from creation to cancellation', () => {
 
   it("a trial checks the card, charges nothing, and the billing step charges at the trial's end", async () => {
     const planId = await newPlan({ trial_period_days: 3 });
-    const created = await subscribe({ plan_id: planId, trial_days: 7 }); // the body's trial wins (D10)
+    const created = await subscribe({ plan_id: planId, trial_days: 7 }); // the body's trial wins over the plan's
     const page = await submitCard(created.checkout_url, { email: `trial-${Date.now()}@example.com` });
     expect(page.status, page.html).toBe(303);
     const trialing = await statusBecomes(created.subscription_id, 'trialing');

@@ -81,7 +81,7 @@ async function payAndRefund(auth: string) {
 const sweepAt = (now: Date, account: TestAccount, endpointId: string) =>
   sweepEndpointAt(now, account.developerId, endpointId);
 
-describe('webhook endpoints (D10, D13)', () => {
+describe('webhook endpoints: per account and mode, secret shown on creation and rotation only', () => {
   let account: TestAccount;
   beforeAll(async () => {
     account = await newAccount('endpoints');
@@ -134,7 +134,7 @@ describe('webhook endpoints (D10, D13)', () => {
     ).toBe(404);
   });
 
-  it('takes test/is_test when they agree with the key, and refuses a contradiction (D3)', async () => {
+  it('takes test/is_test when they agree with the key, and refuses a contradiction (records never change mode)', async () => {
     const auth = apiKey(account.testKey);
     const agreeing = await api('POST', '/v1/webhook-endpoints/', {
       auth,
@@ -166,7 +166,7 @@ describe('webhook endpoints (D10, D13)', () => {
     }
   });
 
-  it('SSRF (D11): live URLs must be https to public addresses; test mode allows loopback but not metadata', async () => {
+  it('SSRF: live URLs must be https to public addresses; test mode allows loopback but not metadata', async () => {
     const live = apiKey(account.liveKey);
     const refused = [
       'http://example.com/hook',
@@ -239,7 +239,7 @@ describe('webhook endpoints (D10, D13)', () => {
   });
 });
 
-describe('delivery (D11): every event type there is, signed and verified', () => {
+describe('delivery (Standard Webhooks): every event type there is, signed and verified', () => {
   let account: TestAccount;
   let endpoint: Awaited<ReturnType<typeof register>>;
   beforeAll(async () => {
@@ -657,7 +657,7 @@ describe('the outbox and the delivery pipeline', () => {
   }, 30_000);
 });
 
-describe('events API (D10, D13)', () => {
+describe('events API: stored events of the account and mode, kept 30 days', () => {
   it('lists every stored event newest first in Envelope B, filters by type, and shows one', async () => {
     const account = await newAccount('events-api');
     const auth = apiKey(account.testKey);
@@ -667,7 +667,7 @@ describe('events API (D10, D13)', () => {
     const all = await api('GET', '/v1/events/', { auth });
     expect(all.status, all.text).toBe(200);
     expect(all.json).toMatchObject({ count: 3, next: null, previous: null });
-    // Every approved charge stores charge.succeeded beside the payment's own event (D15).
+    // Every approved charge, whatever made it, stores charge.succeeded beside the payment's own event.
     expect(all.json.results.map((event: { type: string }) => event.type)).toEqual([
       'payment.failed',
       expect.stringMatching(/^(payment|charge)\.succeeded$/),

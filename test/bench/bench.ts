@@ -28,7 +28,7 @@
  *      (default 1000) are stored at once (test/bench/webhooks.ts).
  * Options: --only cold (part 1 only), --only latency (parts 2-4), --only search (part 5) or
  *          --only webhooks (part 6), --only billing (part 7), --only links (part 8),
- *          --search-sizes (default 10,1000,10000; the issue's figures use 10,1000,100000),
+ *          --search-sizes (default 10,1000,10000; 10,1000,100000 adds the 100,000-record figures),
  *          --search-requests N (default 50),
  *          --search-subjects plans,products,customers (default all), --requests N (default 2000),
  *          --imports N (default 10), --plan-requests N (default 100), --plan-sizes 10,1000,10000,

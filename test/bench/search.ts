@@ -1,8 +1,9 @@
 /**
- * The substring searches of D9 (plan `name`, product `search`, customer `search`) at several
- * account sizes: p50 through the local gateway, DynamoDB calls and read units per request. Records
- * and their index entries are written straight to the table (what the API would write, built by the
- * same repository code), 25 per BatchWriteItem on several connections at once.
+ * The case-insensitive substring searches (docs/design.md#search: plan `name`, product `search`,
+ * customer `search`) at several account sizes: p50 through the local gateway, DynamoDB calls and
+ * read units per request. Records and their index entries are written straight to the table (what
+ * the API would write, built by the same repository code), 25 per BatchWriteItem on several
+ * connections at once.
  *
  * In every account one record in 100 carries the word "Zephyr" (so that search matches 1% of the
  * account), and every record carries a six-digit serial, so a search for one serial matches one

@@ -1,8 +1,8 @@
 /**
- * The hosted checkout in real Chromium (D6, D7): the pay form without JavaScript, the declines of
- * the test cards, card checks, the 3-D Secure challenge, single use, expiry, the lock after five
- * declines, a phone-sized screen, and the headers that refuse framing. Payments are created
- * through the API; the merchant's return_url is a small HTTP server started here.
+ * The hosted checkout in real Chromium: the pay form without JavaScript, the declines of the test
+ * cards, card checks, the 3-D Secure challenge, single use, expiry, the lock after five declines, a
+ * phone-sized screen, and the headers that refuse framing. Payments are created through the API;
+ * the merchant's return_url is a small HTTP server started here.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,7 +33,7 @@ import { setCheckout } from '../support/table.ts';
 const merchantName = 'Blue Mug Roasters';
 const description = 'Order 1001: two blue mugs';
 
-/** D7's test cards as a cardholder types them. */
+/** The simulated acquirer's test cards as a cardholder types them (docs/design.md#test-cards). */
 const cards = {
   approved: '4242 4242 4242 4242',
   challenge: '4000 0000 0000 3220',

@@ -1,7 +1,8 @@
 /**
- * Paying a payment link in real Chromium (D6): the link's page shows the description and the
- * amount, takes a card (through a 3-D Secure challenge too) and answers with a receipt; the link
- * is then paid, and two browsers paying a recurring link's period at once pay it once.
+ * Paying a payment link in real Chromium, on the hosted checkout: the link's page shows the
+ * description and the amount, takes a card (through a 3-D Secure challenge too) and answers with a
+ * receipt; the link is then paid, and two browsers paying a recurring link's period at once pay it
+ * once.
  */
 import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -148,7 +148,7 @@ describe('accounts update', () => {
   });
 });
 
-describe('accounts rotate-client-secret (D2)', () => {
+describe('accounts rotate-client-secret', () => {
   it('prints a new secret once; the old one stops at once, a token issued before keeps working', async () => {
     const email = `cli-secret-${process.pid}-${Date.now()}@example.com`;
     const created = JSON.parse(

@@ -1,7 +1,7 @@
 /**
- * The recurring billing step (D14) on the local stack's table, with a clock the tests choose:
- * renewals across month ends and a leap year, a trial's end, dunning to cancellation, and exactly
- * one charge per period when steps race or one dies between the charge and its record.
+ * The recurring billing step (docs/design.md#billing) on the local stack's table, with a clock the
+ * tests choose: renewals across month ends and a leap year, a trial's end, dunning to cancellation,
+ * and exactly one charge per period when steps race or one dies between the charge and its record.
  * Subscriptions are stored as checkout will activate them (shared/subscriptions/repository.ts).
  */
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
@@ -59,7 +59,7 @@ async function newPlan(account: TestAccount): Promise<string> {
   return created.json.data.id as string;
 }
 
-describe('renewals (D14)', () => {
+describe('renewals: periods counted from the anchor', () => {
   it('a Jan 31 anchor renews on Feb 28 and Mar 31, one charge of amount × quantity each', async () => {
     const account = await newAccount('billing-month');
     const subscription = await subscribe({
@@ -70,7 +70,7 @@ describe('renewals (D14)', () => {
     expect(subscription.next_action_at).toBe('2027-02-28T10:00:00.000Z');
     await runFor(account, '2027-02-28T09:59:59.999Z');
     expect(await charges(account)).toHaveLength(0); // not due a millisecond early
-    await runFor(account, '2027-02-28T10:00:00.000Z'); // due at exactly now (D14)
+    await runFor(account, '2027-02-28T10:00:00.000Z'); // due at exactly now: due includes now
     let stored = await reread(subscription);
     expect(stored).toMatchObject({
       status: 'active',
@@ -133,7 +133,7 @@ describe('renewals (D14)', () => {
   });
 });
 
-describe('dunning (D14)', () => {
+describe('dunning', () => {
   it('a declined renewal is past_due, retried after 1, 3 and 5 days, then canceled', async () => {
     const account = await newAccount('billing-dunning');
     const planId = await newPlan(account);
@@ -233,7 +233,7 @@ describe('exactly one charge per subscription and period', () => {
         return (send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
       },
     });
-    // The step's failure is counted and logged; the run itself goes on (D15).
+    // The step's failure is counted and logged; the run itself goes on.
     const first = await runBilling(crashing, new Date('2027-06-20T00:00:00.000Z'), {
       developerId: account.developerId,
     });
@@ -251,7 +251,7 @@ describe('exactly one charge per subscription and period', () => {
   });
 });
 
-describe('a run isolates a failing step (D15)', () => {
+describe('a run isolates a failing step', () => {
   it('counts the step that throws, goes on with the rest, and the next run does it', async () => {
     const account = await newAccount('billing-isolated');
     const planId = await newPlan(account);
@@ -282,7 +282,7 @@ describe('a run isolates a failing step (D15)', () => {
   });
 });
 
-describe('billing run (D2)', () => {
+describe('cobro billing run', () => {
   it('runs the step at --now and prints a summary', async () => {
     const account = await newAccount('billing-cli');
     const subscription = await subscribe({

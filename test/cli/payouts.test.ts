@@ -1,4 +1,4 @@
-/** `cobro payouts run [--now]` (D2, D5): live charges older than two days are paid out once; test charges never. */
+/** `cobro payouts run [--now]`: live charges older than two days are paid out once; test charges never. */
 import { describe, expect, it } from 'vitest';
 import { cli, expectCliRefusal } from '../support/cli.ts';
 import { api, basic, newAccount } from '../support/stack.ts';
@@ -53,7 +53,7 @@ describe('payouts run', () => {
     const again = await payouts(new Date(Date.now() + 3 * 86_400_000));
     expect(again.charge_ids).not.toContain(live);
 
-    // A paid-out charge can no longer be refunded (409, D12).
+    // A paid-out charge can no longer be refunded (409).
     const refund = await api('POST', '/v1/refunds/', {
       auth: basic(account.liveKey),
       body: { charge_id: live, reason: 'requested_by_customer' },

@@ -1,6 +1,6 @@
 /**
- * Every endpoint the contract names (shared/spec/service-interface.md, with the records
- * decisions.md D10 and D13 add), and the event rules and schedules the remaining features need, as
+ * Every endpoint of the contract (the API's documented routes, with those of customers, taxes,
+ * webhook endpoints and events), and the event rules and schedules the remaining features need, as
  * data: the stack test synthesizes a stack from them to project the template's size before the
  * endpoints exist. Handlers and access rows of endpoints not built yet are guesses, erring toward
  * more access (each distinct access row costs its own role, policy and log group); a row the route
@@ -37,7 +37,7 @@ export const contractEndpoints: readonly Row[] = [
   ['GET', '/v1/plans/{id}/', 'functions/plans/get-plan.ts', read],
   ['PUT', '/v1/plans/{id}/', 'functions/plans/update-plan.ts', writeMedia],
   ['DELETE', '/v1/plans/{id}/', 'functions/plans/delete-plan.ts', writeEvents],
-  // Subscriptions: GET /v1/subscriptions/{x} is one route for a subscription id or a plan key (D4).
+  // Subscriptions: GET /v1/subscriptions/{x} is one route for a subscription id or a plan key.
   ['POST', '/v1/subscriptions', 'functions/subscriptions/create-subscription.ts', writeEvents],
   ['GET', '/v1/subscriptions', 'functions/subscriptions/list-subscriptions.ts', read],
   ['GET', '/v1/subscriptions/{id}', 'functions/subscriptions/get-subscription.ts', read],
@@ -63,7 +63,8 @@ export const contractEndpoints: readonly Row[] = [
   ['GET', '/v1/payments/{id}', 'functions/payments/get-payment.ts', read],
   ['GET', '/v1/payments/internal', 'functions/payments/list-payments.ts', read],
   ['GET', '/v1/payments/', 'functions/payments/list-payments.ts', read],
-  // Customers: the search view is GET /v1/customers/ with `search` (D9); the rest is D10.
+  // Customers: the search view is GET /v1/customers/ with `search`; then create, update, delete,
+  // photo and addresses.
   ['GET', '/v1/customers/', 'functions/customers/list-customers.ts', read],
   ['GET', '/v1/customers/{id}/', 'functions/customers/get-customer.ts', read],
   ['POST', '/v1/customers/', 'functions/customers/create-customer.ts', write],
@@ -73,10 +74,10 @@ export const contractEndpoints: readonly Row[] = [
   ['GET', '/v1/customers/{id}/addresses/', 'functions/customers/list-addresses.ts', read],
   ['POST', '/v1/customers/{id}/addresses/', 'functions/customers/create-address.ts', write],
   ['DELETE', '/v1/customers/{id}/addresses/{address_id}/', 'functions/customers/delete-address.ts', write],
-  // Taxes (D10).
+  // Taxes.
   ['GET', '/v1/taxes/', 'functions/taxes/list-taxes.ts', read],
   ['POST', '/v1/taxes/', 'functions/taxes/create-tax.ts', write],
-  // Webhook endpoints (D10, D13).
+  // Webhook endpoints.
   ['GET', '/v1/webhook-endpoints/', 'functions/webhooks/list-webhook-endpoints.ts', read],
   ['POST', '/v1/webhook-endpoints/', 'functions/webhooks/create-webhook-endpoint.ts', write],
   ['GET', '/v1/webhook-endpoints/{id}/', 'functions/webhooks/get-webhook-endpoint.ts', read],
@@ -84,11 +85,11 @@ export const contractEndpoints: readonly Row[] = [
   ['DELETE', '/v1/webhook-endpoints/{id}/', 'functions/webhooks/delete-webhook-endpoint.ts', write],
   ['GET', '/v1/webhook-endpoints/{id}/deliveries/', 'functions/webhooks/list-deliveries.ts', read],
   ['POST', '/v1/webhook-endpoints/{id}/rotate-secret/', 'functions/webhooks/rotate-webhook-secret.ts', write],
-  // Events (D10, D13).
+  // Events.
   ['GET', '/v1/events/', 'functions/events/list-events.ts', read],
   ['GET', '/v1/events/{id}/', 'functions/events/get-event.ts', read],
   ['POST', '/v1/events/{id}/redeliver/', 'functions/events/redeliver-event.ts', writeEvents],
-  // Legacy charge (D8).
+  // Legacy charge (deprecated), and one charge by id.
   ['POST', '/v1/charges/simple/create/', 'functions/charges/create-simple-charge.ts', writeEvents],
   ['GET', '/v1/charges/{charge_id}/', 'functions/charges/get-charge.ts', read],
 ];
@@ -124,5 +125,5 @@ export function missingFrom(table: readonly Route[]): string[] {
 /** The rules there are: e-mail, the webhook fan-out and delivery. */
 export const projectedEventRules: readonly EventRule[] = eventRules;
 
-/** The schedules there are: payouts, webhook retries, recurring billing (D14). */
+/** The schedules there are: payouts, webhook retries, recurring billing, recovery, reconciliation. */
 export const projectedSchedules: readonly Schedule[] = schedules;

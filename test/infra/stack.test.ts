@@ -242,7 +242,7 @@ describe('CobroStack (dev)', () => {
         handler,
       ).toBe(false);
     }
-    // The read-only route the issue names, spelled out.
+    // One read-only route spelled out: reading the API keys may not write to the table.
     const getApiKeys = routes.find((route) => route.handler === 'functions/auth/get-api-keys.ts');
     expect(getApiKeys?.access.table).toBe('read');
     expect(roleActions('functions/auth/get-api-keys.ts')).not.toContain('dynamodb:PutItem');

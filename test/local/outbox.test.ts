@@ -1,7 +1,7 @@
 /**
- * An event is never lost once stored (D13): stored while the bus is down, kept through a stop of
- * the whole stack, and delivered once after the next start, which reads the table's stream on from
- * where the last one left off.
+ * An event is never lost once stored (docs/design.md#events): stored while the bus is down, kept
+ * through a stop of the whole stack, and delivered once after the next start, which reads the
+ * table's stream on from where the last one left off.
  */
 import { describe, expect, it } from 'vitest';
 import { stopCobro } from '../support/global-setup.ts';

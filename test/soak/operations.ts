@@ -2,8 +2,9 @@
  * The soak's workload: random money operations against its stack, as a merchant's servers, payers'
  * browsers and an operator do them (README "A first session with curl", "The operator CLI"):
  *
- * - one-off payments through the hosted checkout, with every test card (D15's 7726, 5126 and 0119
- *   among them), 3-D Secure challenges answered, now and then a double submit;
+ * - one-off payments through the hosted checkout, with every test card (the lost answer of 7726,
+ *   the refused refunds of 5126 and the processing error of 0119 among them), 3-D Secure
+ *   challenges answered, now and then a double submit;
  * - subscription checkouts, some raced by a cancel (during the submit or the challenge's answer),
  *   and cancels of any subscription, racing renewals;
  * - payment link payments, some raced by the link's delete, and deletes of any link;
@@ -76,7 +77,7 @@ export interface ListedCharge {
 
 const c = testCards;
 
-/** Cards for one-off payments: mostly approvals, and every D7/D15 behaviour. */
+/** Cards for one-off payments: mostly approvals, and every test card's behaviour (docs/design.md#test-cards). */
 const oneOffCards: Weighted<string>[] = [
   [c.approved, 34],
   [c.challenge, 12],

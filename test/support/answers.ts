@@ -1,6 +1,6 @@
 /**
- * Assertions on the interface's answers: the message envelope ({code, title, content, type}) in
- * its forms, the fields a 400 names, and an Idempotency-Key replay.
+ * Assertions on the API's documented answers: the message envelope ({code, title, content, type})
+ * in its forms, the fields a 400 names, and an Idempotency-Key replay.
  */
 import { expect } from 'vitest';
 
@@ -37,7 +37,7 @@ export function expect400(answer: Answer, content?: string): void {
   expectMessage(answer, 400, content === undefined ? {} : { content });
 }
 
-/** Asserts `first` was answered `status` afresh and `replay` repeats it to the letter, marked replayed (D12). */
+/** Asserts `first` was answered `status` afresh and `replay` repeats it to the letter, marked replayed. */
 export function expectReplayed(
   first: Answer & { headers: Headers },
   replay: Answer & { headers: Headers },

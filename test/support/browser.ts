@@ -1,7 +1,8 @@
 /**
- * Real Chromium for the checkout tests (D1): CHROMIUM_PATH, else Debian's chromium; when neither is
- * there and the tests run as root with apt-get (as on CI), Debian's chromium is installed here;
- * otherwise the tests stop with a message saying how to get one.
+ * Real Chromium for the checkout tests, with nothing installed by hand: CHROMIUM_PATH, else
+ * Debian's chromium; when neither is there and the tests run as root with apt-get (as on CI),
+ * Debian's chromium is installed here; otherwise the tests stop with a message saying how to get
+ * one.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

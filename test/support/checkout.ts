@@ -1,6 +1,6 @@
 /**
- * Paying through the hosted checkout over plain HTTP, as a browser without JavaScript would (D6):
- * create a payment, GET its page for the CSRF token, POST the form; then the payment's view and the
+ * Paying through the hosted checkout over plain HTTP, as a browser without JavaScript would: create
+ * a payment, GET its page for the CSRF token, POST the form; then the payment's view and the
  * charges list. Shared by the payments, refunds and browser suites.
  */
 import { expect } from 'vitest';

@@ -1,6 +1,7 @@
 /**
- * The two sets of books in tests (D15): cobro's records against the simulated acquirer's own
- * ledger, compared by the same reconciliation the CLI runs, for one account.
+ * The two sets of books in tests (docs/design.md#reconciliation): cobro's records against the
+ * simulated acquirer's own ledger, compared by the same reconciliation the CLI runs, for one
+ * account.
  */
 import { expect } from 'vitest';
 import { makeDeps } from '../../shared/db/deps.ts';

@@ -13,5 +13,5 @@ export const currencyOf = (code: string): Currency => {
 /** Any currency of the table. */
 export const anyCurrency = fc.constantFrom(...currencies.values());
 
-/** Any positive amount in minor units the interface accepts. */
+/** Any positive amount in minor units cobro accepts (at most 12 digits). */
 export const anyMinor = fc.integer({ min: 1, max: maxMinorUnits });

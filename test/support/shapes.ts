@@ -12,8 +12,8 @@ export const randomAlnum = (length: number): string =>
     .slice(0, length);
 
 /**
- * The keys of a charge's list view (the contract's plus `payment_id`, D9, and what it pays for and
- * what was refunded of it, D15), sorted.
+ * The keys of a charge's list view (the documented ones, `payment_id`, what it pays for and what was
+ * refunded of it), sorted.
  */
 export const chargeListViewKeys = [
   'amount',
