@@ -78,11 +78,17 @@ export async function runSmoke(
   const run = randomBytes(4).toString('hex');
   const payer = `smoke-${run}@example.com`;
 
-  /** Runs one step unless a step it needs did not pass; its answer is the line's detail. */
+  let cleaningUp = false;
+
+  /**
+   * Runs one step unless a step it needs did not pass or Ctrl-C stopped the checks (the clean-up's
+   * steps run regardless); what it answers is the line's detail.
+   */
   async function step(name: string, needs: string[], check: () => Promise<string>): Promise<void> {
     const missing = needs.find((need) => !passed.has(need));
-    if (missing !== undefined) {
-      record({ step: name, outcome: 'skip', ms: 0, detail: `not run: "${missing}" did not pass` });
+    if (missing !== undefined || (signal.aborted && !cleaningUp)) {
+      const why = missing === undefined ? 'interrupted' : `"${missing}" did not pass`;
+      record({ step: name, outcome: 'skip', ms: 0, detail: `not run: ${why}` });
       return;
     }
     const started = performance.now();
@@ -283,6 +289,7 @@ export async function runSmoke(
   } finally {
     // The clean-up runs even after Ctrl-C: its own client, which only the per-request limit stops.
     const cleanup = createClient(options.url, new AbortController().signal);
+    cleaningUp = true;
     if (created.webhook_endpoint_id) {
       const id = created.webhook_endpoint_id;
       await step('clean-up: endpoint', [], () =>
