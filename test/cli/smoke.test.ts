@@ -4,6 +4,7 @@
  * 1 with its FAIL line; and whatever happened, what the run made is gone afterwards.
  */
 import { execFile, spawnSync } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -92,6 +93,51 @@ describe('npm run smoke', () => {
     expect((await api('GET', `/v1/customers/${customer}/`, { auth })).status).toBe(404);
     const refunded = await api('GET', `/v1/charges/${charge}/`, { auth });
     expect(refunded.json).toMatchObject({ test: true, amount: 1, amount_refunded: 1 });
+  });
+
+  it('with --receiver, registers that URL and verifies what it forwards to --listen', async () => {
+    const listen = await closedPort();
+    let forwarded = 0;
+    // The operator's public URL (a tunnel, a proxy) that hands each request to the smoke's port.
+    const tunnel = createHttpServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', async () => {
+        forwarded += 1;
+        const headers = Object.fromEntries(
+          Object.entries(request.headers).filter(
+            ([name]) => name.startsWith('webhook-') || name === 'content-type',
+          ),
+        ) as Record<string, string>;
+        const answer = await fetch(`http://127.0.0.1:${listen}${request.url}`, {
+          method: 'POST',
+          headers,
+          body: Buffer.concat(chunks),
+        });
+        response.writeHead(answer.status).end(await answer.text());
+      });
+    });
+    await new Promise<void>((resolve) => tunnel.listen(0, '127.0.0.1', resolve));
+    const publicUrl = `http://127.0.0.1:${(tunnel.address() as { port: number }).port}/public/hook`;
+    try {
+      const result = await smoke(
+        '--key',
+        account.testKey,
+        '--receiver',
+        publicUrl,
+        '--listen',
+        String(listen),
+      );
+      expect(result.code, result.stdout).toBe(0);
+      expect(result.stdout).toContain(`at ${publicUrl} (listening on 127.0.0.1:${listen})`);
+      expect(result.stdout).toMatch(
+        /^ok {4}webhook delivery +payment\.succeeded evt_\w+ .* signature verified/m,
+      );
+      expect(forwarded).toBeGreaterThanOrEqual(1);
+    } finally {
+      tunnel.closeAllConnections();
+      await new Promise<void>((resolve) => tunnel.close(() => resolve()));
+    }
   });
 
   it('fails the webhook check when nothing reaches its receiver, exits 1, and still cleans up', async () => {
