@@ -13,10 +13,10 @@ import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
 import { type TransactItem, transactWrite } from '../db/transact.ts';
 import type { Payment } from '../payments/payment.ts';
 import { paymentEntity } from '../payments/repository.ts';
+import { checkoutKeys } from './keys.ts';
 import {
   type CheckoutSession,
   claimMs,
@@ -27,7 +27,7 @@ import {
 
 /** A checkout session, keyed by its token alone: the page knows nothing else. */
 export const sessionEntity = defineEntity<CheckoutSession>('checkout', (session) =>
-  keys.checkout(session.token),
+  checkoutKeys.session(session.token),
 );
 
 /** Stores a pending payment and its checkout session together. */
@@ -50,7 +50,7 @@ export class SessionUnavailable extends Error {
 const strip = (item: Record<string, unknown>) => recordOf<CheckoutSession>(item);
 
 export function getSession(deps: Deps, token: string): Promise<CheckoutSession | undefined> {
-  return getRecord<CheckoutSession>(deps, keys.checkout(token));
+  return getRecord<CheckoutSession>(deps, checkoutKeys.session(token));
 }
 
 async function update(
@@ -67,7 +67,7 @@ async function update(
     const result = await deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
-        Key: keys.checkout(token),
+        Key: checkoutKeys.session(token),
         UpdateExpression: expression.update,
         ConditionExpression: expression.condition,
         ExpressionAttributeNames: { '#status': 'status', ...expression.names },
@@ -159,7 +159,7 @@ function endClaim(
   return {
     Update: {
       TableName: table,
-      Key: keys.checkout(token),
+      Key: checkoutKeys.session(token),
       UpdateExpression: `SET charging_until = :none, ${keepAttempt ? '' : 'attempt_id = :none, '}updated_at = :now, ${set}`,
       ConditionExpression: `attempt_id = :attempt AND #status IN (:charging, :confirming${orWaiting ? ', :open' : ''})`,
       ExpressionAttributeNames: { '#status': 'status' },
@@ -295,7 +295,7 @@ export function linkPageWrite(
   return {
     Update: {
       TableName: table,
-      Key: keys.checkout(token),
+      Key: checkoutKeys.session(token),
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: `attribute_exists(pk) AND ${notHeld}`,
       ExpressionAttributeNames: names,
@@ -309,7 +309,7 @@ export function linkPageDelete(table: string, token: string): TransactItem {
   return {
     Delete: {
       TableName: table,
-      Key: keys.checkout(token),
+      Key: checkoutKeys.session(token),
       ConditionExpression: notHeld,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: heldValues,
@@ -325,7 +325,7 @@ export function linkPageCloseWrite(table: string, token: string, now: Date): Tra
   return {
     Update: {
       TableName: table,
-      Key: keys.checkout(token),
+      Key: checkoutKeys.session(token),
       UpdateExpression: 'SET expires_at_ms = :now, expires_at = :ttl, updated_at = :at',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: {
