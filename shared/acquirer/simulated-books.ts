@@ -9,7 +9,6 @@
 import {
   type AttributeValue,
   ConditionalCheckFailedException,
-  TransactionCanceledException,
   TransactionConflictException,
 } from '@aws-sdk/client-dynamodb';
 import {
@@ -22,7 +21,7 @@ import {
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Mode } from '../core/account.ts';
 import { retryOptimistic } from '../db/optimistic.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactNamed } from '../db/transact.ts';
 import type { LedgerEntry } from './acquirer.ts';
 import { simulatedKeys, simulatedLedgerShards } from './keys.ts';
 
@@ -228,18 +227,16 @@ export async function storeOperation(
       return { stored: false, existing };
     }
   }
+  const items = [...named('operation', { Put: putOperation(books, item) }), ...named('balance', companion)];
   try {
-    await transactWrite(asDeps(books), [{ Put: putOperation(books, item) }, companion]);
+    await transactNamed(asDeps(books), items);
     return { stored: true };
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const [first, second] = error.CancellationReasons ?? [];
-    if (first?.Code === 'ConditionalCheckFailed') {
-      const existing = oldItem<OperationItem>(first.Item);
-      if (existing) return { stored: false, existing };
-    }
-    if (second?.Code === 'ConditionalCheckFailed') {
-      return { stored: false, existing: undefined, balance: oldItem<BalanceItem>(second.Item) };
+    const failed = failedConditions(error, items);
+    const existing = oldItem<OperationItem>(failed.get('operation'));
+    if (existing) return { stored: false, existing };
+    if (failed.has('balance')) {
+      return { stored: false, existing: undefined, balance: oldItem<BalanceItem>(failed.get('balance')) };
     }
     throw error;
   }
@@ -394,14 +391,14 @@ export async function decideChallenge(
       return { decided: false, existing: oldItem<OperationItem>(error.Item) };
     }
   }
+  const items = [...named('operation', { Update: update }), ...named('balance', companion)];
   try {
-    await transactWrite(asDeps(books), [{ Update: update }, companion]);
+    await transactNamed(asDeps(books), items);
     return { decided: true };
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const [first] = error.CancellationReasons ?? [];
-    if (first?.Code !== 'ConditionalCheckFailed') throw error;
-    return { decided: false, existing: oldItem<OperationItem>(first.Item) };
+    const failed = failedConditions(error, items);
+    if (!failed.has('operation')) throw error;
+    return { decided: false, existing: oldItem<OperationItem>(failed.get('operation')) };
   }
 }
 

@@ -9,7 +9,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
@@ -251,16 +250,6 @@ export const sessionConfirmingWrite = (
   attemptId: string,
   now: Date,
 ) => endClaim(table, session.token, attemptId, now.toISOString(), '#status = :confirming', {}, true);
-
-/** A session and what writing its outcome met (SessionUnavailable at index 0). */
-export async function writeOutcome(deps: Deps, token: string, items: TransactItem[]): Promise<void> {
-  try {
-    await transactWrite(deps, items);
-  } catch (error) {
-    if (conditionFailedAt(error).includes(0)) throw new SessionUnavailable(await getSession(deps, token));
-    throw error;
-  }
-}
 
 /** A condition on a session: no attempt holds it (`:charging`, `:confirming` in the values). */
 const notHeld = 'NOT (#status IN (:charging, :confirming))';

@@ -18,7 +18,7 @@ import { queryEach, recordOf } from '../db/items.ts';
 import { countedList, countedPage, countUpdate, recordsByKeys } from '../db/lists.ts';
 import { retryOptimistic } from '../db/optimistic.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactWrite } from '../db/transact.ts';
 import {
   type Address,
   type Customer,
@@ -236,33 +236,43 @@ export function updateCustomer(
   return retryOptimistic(async () => {
     const read = await getCustomer(deps, scope, id);
     const after: Customer = { ...read, ...changes };
-    const writes: TransactItem[] = [versionedUpdate(deps, read, changes, now.toISOString())];
     const newEmail = changes.email !== undefined && changes.email !== read.email;
-    if (newEmail) {
-      writes.push(
-        customerEmailEntity.create(deps.table, {
-          email: after.email,
-          customer_id: id,
-          developer_id: scope.developerId,
-          mode: scope.mode,
-          created_at: now.toISOString(),
-          updated_at: now.toISOString(),
-        }),
-        {
-          Delete: {
-            TableName: deps.table,
-            Key: customerKeys.email(scope.developerId, scope.mode, read.email),
-            ConditionExpression: 'customer_id = :id',
-            ExpressionAttributeValues: { ':id': id },
-          },
-        },
-      );
-    }
+    const writes = [
+      ...named('customer', versionedUpdate(deps, read, changes, now.toISOString())),
+      ...(newEmail
+        ? [
+            ...named(
+              'new email',
+              customerEmailEntity.create(deps.table, {
+                email: after.email,
+                customer_id: id,
+                developer_id: scope.developerId,
+                mode: scope.mode,
+                created_at: now.toISOString(),
+                updated_at: now.toISOString(),
+              }),
+            ),
+            ...named('old email', {
+              Delete: {
+                TableName: deps.table,
+                Key: customerKeys.email(scope.developerId, scope.mode, read.email),
+                ConditionExpression: 'customer_id = :id',
+                ExpressionAttributeValues: { ':id': id },
+              },
+            }),
+          ]
+        : []),
+    ];
     try {
-      await writeWithIndex(deps, writes, customerIndexWrites(deps, read, read, after));
+      // The record's writes lead the transaction (index entries follow), so they read by name.
+      await writeWithIndex(
+        deps,
+        writes.map(({ item }) => item),
+        customerIndexWrites(deps, read, read, after),
+      );
     } catch (error) {
       // The new e-mail is another customer's: a business answer (400), not a race to retry.
-      if (newEmail && conditionFailedAt(error).includes(1)) throw emailTaken(after.email);
+      if (failedConditions(error, writes).has('new email')) throw emailTaken(after.email);
       throw error;
     }
     return { ...after, updated_at: now.toISOString(), version: (read.version ?? 0) + 1 };

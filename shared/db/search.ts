@@ -140,8 +140,8 @@ const transactionLimit = 100;
 /**
  * Writes a record change with its index entries: the record's own writes and as many entries as
  * fit in one transaction, then any entries left (only texts of hundreds of characters have that
- * many suffixes) in further transactions of plain puts and deletes. A failed condition of the
- * record's writes keeps its index in `conditionFailedAt`.
+ * many suffixes) in further transactions of plain puts and deletes. The record's writes lead the
+ * first transaction, so a refusal of theirs reads as if they were written alone (by name too).
  */
 export async function writeWithIndex(
   deps: Deps,

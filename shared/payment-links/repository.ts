@@ -8,13 +8,12 @@ import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { linkPageCloseWrite, linkPageDelete } from '../checkout/repository.ts';
 import type { Scope } from '../core/account.ts';
 import type { PageRequest } from '../core/pagination.ts';
-import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
 import { countedList, countedPage, countUpdate } from '../db/lists.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactNamed, transactWrite } from '../db/transact.ts';
 import { linkKeys } from './keys.ts';
 import type { LinkLog, PaymentLink } from './link.ts';
 
@@ -113,25 +112,27 @@ export async function listLinks(deps: Deps, scope: Scope, page: PageRequest) {
 }
 
 /**
- * Replaces `before` with `after` (and its due entry) with `extra` items, in one transaction
- * conditioned on `before`'s version. False when another writer changed the link first; PageBusy
- * when the page item (`pageAt`, an index into `extra`) refused because a payment holds it.
+ * Replaces `before` with `after` (and its due entry), with the write of its page when given, in one
+ * transaction conditioned on `before`'s version. False when another writer changed the link first;
+ * PageBusy when the page refused because a payment holds it.
  */
 export async function saveLink(
   deps: Deps,
   before: PaymentLink,
   after: PaymentLink,
-  extra: TransactItem[],
-  pageAt?: number,
+  page?: TransactItem,
 ): Promise<boolean> {
-  const items = linkWrites(deps.table, before, after);
+  const items = [
+    ...named('link', ...linkWrites(deps.table, before, after)),
+    ...named('page', ...(page ? [page] : [])),
+  ];
   try {
-    await transactWrite(deps, [...items, ...extra]);
+    await transactNamed(deps, items);
     return true;
   } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.includes(0)) return false;
-    if (pageAt !== undefined && failed.includes(items.length + pageAt)) throw new PageBusy();
+    const failed = failedConditions(error, items);
+    if (failed.has('link')) return false;
+    if (failed.has('page')) throw new PageBusy();
     throw error;
   }
 }
@@ -160,31 +161,37 @@ export function linkWrites(table: string, before: PaymentLink, after: PaymentLin
  * and is refunded at once (D15).
  */
 export async function removeLink(deps: Deps, scope: Scope, link: PaymentLink, now: Date): Promise<boolean> {
-  const items = (page: TransactItem): TransactItem[] => [
-    {
+  const items = (page: TransactItem) => [
+    ...named('link', {
       Delete: {
         TableName: deps.table,
         Key: linkKeys.link(scope.developerId, scope.mode, link.id),
         ConditionExpression: 'version = :read',
         ExpressionAttributeValues: { ':read': link.version },
       },
-    },
-    page,
-    ...(link.due_at ? [{ Delete: { TableName: deps.table, Key: linkKeys.due(link.id, link.due_at) } }] : []),
-    linkCountUpdate(deps, scope, -1, now.toISOString()),
+    }),
+    ...named('page', page),
+    ...named(
+      'bookkeeping',
+      ...(link.due_at
+        ? [{ Delete: { TableName: deps.table, Key: linkKeys.due(link.id, link.due_at) } }]
+        : []),
+      linkCountUpdate(deps, scope, -1, now.toISOString()),
+    ),
   ];
   for (const page of [
     linkPageDelete(deps.table, link.token),
     linkPageCloseWrite(deps.table, link.token, now),
   ]) {
+    const removal = items(page);
     try {
-      await transactWrite(deps, items(page));
+      await transactNamed(deps, removal);
       return true;
     } catch (error) {
-      const failed = conditionFailedAt(error);
-      if (failed.includes(0)) return false;
+      const failed = failedConditions(error, removal);
+      if (failed.has('link')) return false;
       // Held by a payment under way: close the page instead.
-      if (!failed.includes(1)) throw error;
+      if (!failed.has('page')) throw error;
     }
   }
   return false;

@@ -18,7 +18,7 @@ import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryRecords } from '../db/items.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactNamed, transactWrite } from '../db/transact.ts';
 import { type EventDetail, eventWrite } from '../events/event.ts';
 import { refundKeys } from './keys.ts';
 import type { Refund } from './refund.ts';
@@ -50,29 +50,30 @@ export async function reserveRefund(
   now: Date,
 ): Promise<void> {
   const scope = { developerId: charge.developer_id, mode: charge.mode };
-  try {
-    await transactWrite(deps, [
-      {
-        Update: {
-          TableName: deps.table,
-          Key: chargeKeys.charge(charge.developer_id, charge.mode, charge.id),
-          UpdateExpression:
-            'SET refundable = refundable - :amount, refunds_pending = if_not_exists(refunds_pending, :zero) + :amount, updated_at = :now',
-          ConditionExpression: 'refundable >= :amount AND paid_out_at = :none',
-          ExpressionAttributeValues: {
-            ':amount': amount,
-            ':zero': 0,
-            ':none': null,
-            ':now': now.toISOString(),
-          },
+  const items = [
+    ...named('charge', {
+      Update: {
+        TableName: deps.table,
+        Key: chargeKeys.charge(charge.developer_id, charge.mode, charge.id),
+        UpdateExpression:
+          'SET refundable = refundable - :amount, refunds_pending = if_not_exists(refunds_pending, :zero) + :amount, updated_at = :now',
+        ConditionExpression: 'refundable >= :amount AND paid_out_at = :none',
+        ExpressionAttributeValues: {
+          ':amount': amount,
+          ':zero': 0,
+          ':none': null,
+          ':now': now.toISOString(),
         },
       },
-      attemptWrite,
-    ]);
+    }),
+    ...named('attempt', attemptWrite),
+  ];
+  try {
+    await transactNamed(deps, items);
   } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.includes(0)) throw new ChargeChanged(await getCharge(deps, scope, charge.id));
-    if (failed.includes(1)) throw new AttemptTaken();
+    const failed = failedConditions(error, items);
+    if (failed.has('charge')) throw new ChargeChanged(await getCharge(deps, scope, charge.id));
+    if (failed.has('attempt')) throw new AttemptTaken();
     throw error;
   }
 }

@@ -6,12 +6,11 @@
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
-import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactNamed, transactWrite } from '../db/transact.ts';
 import { planKeys } from '../plans/keys.ts';
 import { subscriptionKeys } from './keys.ts';
 import type { Subscription } from './subscription.ts';
@@ -148,20 +147,24 @@ export async function saveSubscription(
   extra: TransactItem[],
   optional: TransactItem[] = [],
 ): Promise<boolean> {
-  const base: TransactItem[] = [...subscriptionWrites(deps.table, before, after), ...extra];
+  const base = [
+    ...named('subscription', ...subscriptionWrites(deps.table, before, after)),
+    ...named('extra', ...extra),
+  ];
+  const items = [...base, ...named('optional', ...optional)];
   try {
-    await transactWrite(deps, [...base, ...optional]);
+    await transactNamed(deps, items);
     return true;
   } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.includes(0)) return false;
-    if (failed.length > 0 && failed.every((index) => index >= base.length)) {
+    const failed = failedConditions(error, items);
+    if (failed.has('subscription')) return false;
+    if (failed.size === 1 && failed.has('optional')) {
       try {
-        await transactWrite(deps, base);
+        await transactNamed(deps, base);
         return true;
       } catch (retry) {
         // Changed by another writer between the two tries: nothing was written.
-        if (conditionFailedAt(retry).includes(0)) return false;
+        if (failedConditions(retry, base).has('subscription')) return false;
         throw retry;
       }
     }

@@ -15,7 +15,7 @@ import { queryEach, recordOf } from '../db/items.ts';
 import { dueShards } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate } from '../db/lists.ts';
 import { retryOptimistic } from '../db/optimistic.ts';
-import { transactWrite } from '../db/transact.ts';
+import { failedConditions, named, transactNamed, transactWrite } from '../db/transact.ts';
 import { maxEndpoints, type WebhookEndpoint } from './endpoint.ts';
 import { webhookKeys } from './keys.ts';
 
@@ -46,10 +46,11 @@ export async function createEndpoint(deps: Deps, endpoint: WebhookEndpoint): Pro
       ExpressionAttributeValues: { ...update?.ExpressionAttributeValues, ':max': maxEndpoints },
     },
   };
+  const items = [...named('endpoint', endpointEntity.create(deps.table, endpoint)), ...named('count', count)];
   try {
-    await transactWrite(deps, [endpointEntity.create(deps.table, endpoint), count]);
+    await transactNamed(deps, items);
   } catch (error) {
-    if (conditionFailedAt(error).includes(1)) {
+    if (failedConditions(error, items).has('count')) {
       throw new BadRequest('webhook_endpoint_limit', { params: { max: String(maxEndpoints) } });
     }
     throw error;
