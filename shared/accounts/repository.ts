@@ -10,7 +10,6 @@ import { Conflict, NotFound } from '../core/errors.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
-import { keys } from '../db/keys.ts';
 import { transactWrite } from '../db/transact.ts';
 import { type EventDetail, eventWrite } from '../events/event.ts';
 import {
@@ -22,6 +21,7 @@ import {
   modeOfKey,
 } from './credentials.ts';
 import { apiKeyRotated } from './events.ts';
+import { accountKeys } from './keys.ts';
 
 /** What every record of an account carries besides its own fields. */
 interface Owned {
@@ -31,18 +31,20 @@ interface Owned {
 }
 
 /** The account record: profile and key metadata (hashes, masks, dates). */
-const accountEntity = defineEntity<Account>('account', (account) => keys.account(account.developer_id));
+const accountEntity = defineEntity<Account>('account', (account) =>
+  accountKeys.account(account.developer_id),
+);
 /** Reserves an e-mail for one account (accounts are unique by e-mail). */
 const accountEmailEntity = defineEntity<Owned & { email: string }>('account_email', (reserved) =>
-  keys.accountEmail(reserved.email),
+  accountKeys.email(reserved.email),
 );
 /** Finds an account and mode by an API key's keyed hash. */
 const apiKeyEntity = defineEntity<Owned & { hash: string; mode: Mode }>('api_key', (apiKey) =>
-  keys.apiKey(apiKey.hash),
+  accountKeys.apiKey(apiKey.hash),
 );
 /** Finds an account by its OAuth client id; holds the client secret's keyed hash. */
 const clientEntity = defineEntity<Owned & { client_id: string; secret_hash: string }>('client', (client) =>
-  keys.client(client.client_id),
+  accountKeys.client(client.client_id),
 );
 
 export interface KeyInfo {
@@ -106,7 +108,7 @@ async function nextAccountId(deps: Deps): Promise<number> {
   const result = await deps.db.send(
     new UpdateCommand({
       TableName: deps.table,
-      Key: keys.accountSequence(),
+      Key: accountKeys.sequence(),
       UpdateExpression: 'ADD #value :one SET entity = :entity',
       ExpressionAttributeNames: { '#value': 'value' },
       ExpressionAttributeValues: { ':one': 1, ':entity': 'sequence' },
@@ -164,7 +166,7 @@ export async function createAccount(
 /** The account record, or undefined. */
 export async function getAccount(deps: Deps, developerId: number): Promise<Account | undefined> {
   const result = await deps.db.send(
-    new GetCommand({ TableName: deps.table, Key: keys.account(developerId) }),
+    new GetCommand({ TableName: deps.table, Key: accountKeys.account(developerId) }),
   );
   return result.Item as Account | undefined;
 }
@@ -195,7 +197,7 @@ export async function updateProfile(
     const result = await deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
-        Key: keys.account(developerId),
+        Key: accountKeys.account(developerId),
         UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
         ConditionExpression: 'attribute_exists(pk)',
         ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
@@ -218,7 +220,7 @@ export async function findApiKey(
   const result = await deps.db.send(
     new GetCommand({
       TableName: deps.table,
-      Key: keys.apiKey(hashSecret(key)),
+      Key: accountKeys.apiKey(hashSecret(key)),
       ProjectionExpression: 'developer_id, #mode',
       ExpressionAttributeNames: { '#mode': 'mode' },
     }),
@@ -232,7 +234,9 @@ export async function findClient(
   deps: Deps,
   clientId: string,
 ): Promise<{ developerId: number; secretHash: string } | undefined> {
-  const result = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.client(clientId) }));
+  const result = await deps.db.send(
+    new GetCommand({ TableName: deps.table, Key: accountKeys.client(clientId) }),
+  );
   if (!result.Item) return undefined;
   return { developerId: Number(result.Item.developer_id), secretHash: String(result.Item.secret_hash) };
 }
@@ -252,7 +256,7 @@ export async function rotateClientSecret(
     await deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
-        Key: keys.client(account.client_id),
+        Key: accountKeys.client(account.client_id),
         UpdateExpression: 'SET secret_hash = :hash, updated_at = :now',
         ConditionExpression: 'developer_id = :developer',
         ExpressionAttributeValues: {
@@ -296,14 +300,14 @@ export async function rotateApiKey(
       {
         Update: {
           TableName: deps.table,
-          Key: keys.account(developerId),
+          Key: accountKeys.account(developerId),
           UpdateExpression: 'SET #keys.#mode = :info, updated_at = :now',
           ConditionExpression: '#keys.#mode.#hash = :old',
           ExpressionAttributeNames: { '#keys': 'keys', '#mode': mode, '#hash': 'hash' },
           ExpressionAttributeValues: { ':info': info, ':now': now, ':old': current.hash },
         },
       },
-      { Delete: { TableName: deps.table, Key: keys.apiKey(current.hash) } },
+      { Delete: { TableName: deps.table, Key: accountKeys.apiKey(current.hash) } },
       apiKeyEntity.create(deps.table, {
         hash: info.hash,
         developer_id: developerId,

@@ -1,7 +1,7 @@
 /**
  * The simulated acquirer's books (D15): what it did under each idempotency key, each approved
  * charge's balance, and the ledger of money that moved, kept in cobro's table under keys of their
- * own (shared/db/keys.ts). Every invariant is a condition of the write that could break it, so two
+ * own (./keys.ts). Every invariant is a condition of the write that could break it, so two
  * calls racing (a retry and its original, a charge and a lookup, ten refunds of one charge) leave
  * the books as one of them alone would have, and a repeat learns what was stored from the failed
  * condition itself (`ALL_OLD`), without a read first.
@@ -9,7 +9,6 @@
 import {
   type AttributeValue,
   ConditionalCheckFailedException,
-  TransactionCanceledException,
   TransactionConflictException,
 } from '@aws-sdk/client-dynamodb';
 import {
@@ -21,10 +20,10 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Mode } from '../core/account.ts';
-import { keys, simulatedAcquirerLedgerShards } from '../db/keys.ts';
 import { retryOptimistic } from '../db/optimistic.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactNamed } from '../db/transact.ts';
 import type { LedgerEntry } from './acquirer.ts';
+import { simulatedKeys, simulatedLedgerShards } from './keys.ts';
 
 /** Where the books live: cobro's table, through a client of the acquirer's own. */
 export interface Books {
@@ -129,9 +128,9 @@ export function operationItem(
     at: string;
   },
 ): OperationItem {
-  const ledger = outcome.movement ? keys.simulatedAcquirerLedger(outcome.movement.at, mode, key) : {};
+  const ledger = outcome.movement ? simulatedKeys.ledger(outcome.movement.at, mode, key) : {};
   return {
-    ...keys.simulatedAcquirerOperation(mode, key),
+    ...simulatedKeys.operation(mode, key),
     ...ledger,
     entity: 'simulated_acquirer_operation',
     mode,
@@ -184,7 +183,7 @@ export async function readOperation(
   const read = await books.db.send(
     new GetCommand({
       TableName: books.table,
-      Key: keys.simulatedAcquirerOperation(mode, key),
+      Key: simulatedKeys.operation(mode, key),
       ConsistentRead: true,
     }),
   );
@@ -228,18 +227,16 @@ export async function storeOperation(
       return { stored: false, existing };
     }
   }
+  const items = [...named('operation', { Put: putOperation(books, item) }), ...named('balance', companion)];
   try {
-    await transactWrite(asDeps(books), [{ Put: putOperation(books, item) }, companion]);
+    await transactNamed(asDeps(books), items);
     return { stored: true };
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const [first, second] = error.CancellationReasons ?? [];
-    if (first?.Code === 'ConditionalCheckFailed') {
-      const existing = oldItem<OperationItem>(first.Item);
-      if (existing) return { stored: false, existing };
-    }
-    if (second?.Code === 'ConditionalCheckFailed') {
-      return { stored: false, existing: undefined, balance: oldItem<BalanceItem>(second.Item) };
+    const failed = failedConditions(error, items);
+    const existing = oldItem<OperationItem>(failed.get('operation'));
+    if (existing) return { stored: false, existing };
+    if (failed.has('balance')) {
+      return { stored: false, existing: undefined, balance: oldItem<BalanceItem>(failed.get('balance')) };
     }
     throw error;
   }
@@ -260,7 +257,7 @@ export function openBalance(
   at: string,
 ): TransactItem {
   const item: BalanceItem = {
-    ...keys.simulatedAcquirerCharge(mode, charge.reference),
+    ...simulatedKeys.charge(mode, charge.reference),
     entity: 'simulated_acquirer_charge',
     mode,
     reference: charge.reference,
@@ -298,7 +295,7 @@ export function drawRefund(
   return {
     Update: {
       TableName: books.table,
-      Key: keys.simulatedAcquirerCharge(mode, request.chargeReference),
+      Key: simulatedKeys.charge(mode, request.chargeReference),
       UpdateExpression:
         'SET refunded = refunded + :amount, refundable = refundable - :amount, updated_at = :at',
       ConditionExpression:
@@ -325,7 +322,7 @@ export function addPayout(
   return {
     Update: {
       TableName: books.table,
-      Key: keys.simulatedAcquirerCharge(mode, request.chargeReference),
+      Key: simulatedKeys.charge(mode, request.chargeReference),
       UpdateExpression: 'SET paid_out = paid_out + :amount, updated_at = :at',
       ConditionExpression: 'attribute_exists(pk) AND merchant = :merchant AND currency = :currency',
       ExpressionAttributeValues: {
@@ -360,10 +357,10 @@ export async function decideChallenge(
   },
   companion?: TransactItem,
 ): Promise<Decided> {
-  const ledger = outcome.movement ? keys.simulatedAcquirerLedger(outcome.movement.at, mode, key) : undefined;
+  const ledger = outcome.movement ? simulatedKeys.ledger(outcome.movement.at, mode, key) : undefined;
   const update = {
     TableName: books.table,
-    Key: keys.simulatedAcquirerOperation(mode, key),
+    Key: simulatedKeys.operation(mode, key),
     UpdateExpression: `SET #state = :state, #result = :result, movement = :movement, updated_at = :at${
       ledger ? ', gsi1pk = :gsi1pk, gsi1sk = :gsi1sk' : ''
     }`,
@@ -394,14 +391,14 @@ export async function decideChallenge(
       return { decided: false, existing: oldItem<OperationItem>(error.Item) };
     }
   }
+  const items = [...named('operation', { Update: update }), ...named('balance', companion)];
   try {
-    await transactWrite(asDeps(books), [{ Update: update }, companion]);
+    await transactNamed(asDeps(books), items);
     return { decided: true };
   } catch (error) {
-    if (!(error instanceof TransactionCanceledException)) throw error;
-    const [first] = error.CancellationReasons ?? [];
-    if (first?.Code !== 'ConditionalCheckFailed') throw error;
-    return { decided: false, existing: oldItem<OperationItem>(first.Item) };
+    const failed = failedConditions(error, items);
+    if (!failed.has('operation')) throw error;
+    return { decided: false, existing: oldItem<OperationItem>(failed.get('operation')) };
   }
 }
 
@@ -412,7 +409,7 @@ export async function decideChallenge(
  */
 export async function seal(books: Books, mode: Mode, key: string, at: string): Promise<Stored> {
   const tombstone: OperationItem = {
-    ...keys.simulatedAcquirerOperation(mode, key),
+    ...simulatedKeys.operation(mode, key),
     entity: 'simulated_acquirer_operation',
     mode,
     idempotency_key: key,
@@ -494,7 +491,7 @@ const dayMs = 86_400_000;
 
 /**
  * The money that moved from `since` up to (not including) `until`, oldest first: per UTC day, one
- * Query per shard, merged. A range costs `simulatedAcquirerLedgerShards` Queries per day it spans.
+ * Query per shard, merged. A range costs `simulatedLedgerShards` Queries per day it spans.
  */
 export async function* readLedger(books: Books, since: Date, until: Date): AsyncGenerator<LedgerEntry> {
   const from = since.toISOString();
@@ -502,8 +499,8 @@ export async function* readLedger(books: Books, since: Date, until: Date): Async
   if (from >= to) return;
   for (let day = Math.floor(since.getTime() / dayMs) * dayMs; day < until.getTime(); day += dayMs) {
     const date = new Date(day).toISOString().slice(0, 10);
-    const shards = Array.from({ length: simulatedAcquirerLedgerShards }, (_, shard) =>
-      partitionEntries(books, keys.simulatedAcquirerLedgerPartition(date, shard), from, to),
+    const shards = Array.from({ length: simulatedLedgerShards }, (_, shard) =>
+      partitionEntries(books, simulatedKeys.ledgerPartition(date, shard), from, to),
     );
     for await (const item of mergeByTime(shards)) {
       const entry = ledgerEntry(item);

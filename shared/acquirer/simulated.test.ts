@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import { useLocalEnvironment } from '../../test/support/stack.ts';
 import type { Mode } from '../core/account.ts';
 import { makeDeps } from '../db/deps.ts';
-import { keys } from '../db/keys.ts';
 import {
   type Acquirer,
   AcquirerUnavailable,
@@ -24,6 +23,7 @@ import {
 } from './acquirer.ts';
 import { luhnValid } from './cards.ts';
 import { type AcquirerFault, FaultRegistry } from './faults.ts';
+import { simulatedKeys } from './keys.ts';
 import { createSimulatedAcquirer, testCards } from './simulated.ts';
 
 useLocalEnvironment();
@@ -130,7 +130,7 @@ async function operationItem(key: string, mode: Mode = 'test'): Promise<Item | u
   const read = await db.send(
     new GetCommand({
       TableName: table,
-      Key: keys.simulatedAcquirerOperation(mode, key),
+      Key: simulatedKeys.operation(mode, key),
       ConsistentRead: true,
     }),
   );
@@ -142,7 +142,7 @@ async function balanceItem(reference: string, mode: Mode = 'test'): Promise<Item
   const read = await db.send(
     new GetCommand({
       TableName: table,
-      Key: keys.simulatedAcquirerCharge(mode, reference),
+      Key: simulatedKeys.charge(mode, reference),
       ConsistentRead: true,
     }),
   );

@@ -288,7 +288,7 @@ const chargeOperations: readonly OperationName[] = ['charge', 'verify', 'chargeS
 
 export interface SimulatedAcquirerOptions {
   /**
-   * Where the acquirer keeps its books: cobro's table, in partitions of its own (shared/db/keys.ts),
+   * Where the acquirer keeps its books: cobro's table, in partitions of its own (./keys.ts),
    * through a client of its own so what counts cobro's calls sees cobro's only.
    */
   ledger: Books;

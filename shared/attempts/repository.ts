@@ -1,6 +1,6 @@
 /**
- * Attempts in the single table (keys.attempt). Every move of an attempt is a write conditioned on
- * its state and on the key of its current try, so of two writers that learned the same outcome
+ * Attempts in the single table (keys in ./keys.ts). Every move of an attempt is a write conditioned
+ * on its state and on the key of its current try, so of two writers that learned the same outcome
  * (the request and a recovery, two billing runs) exactly one records it. A transaction that records
  * an outcome carries `finishWrite` beside the records it makes; the condition failing there means
  * someone else recorded it first (AttemptTaken).
@@ -12,7 +12,6 @@ import type { Deps } from '../db/deps.ts';
 import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
-import { attemptDayShards, keys } from '../db/keys.ts';
 import type { TransactItem } from '../db/transact.ts';
 import {
   type Attempt,
@@ -22,11 +21,12 @@ import {
   acquirerKeyOf,
   callLeaseMs,
 } from './attempt.ts';
+import { attemptDayShards, attemptKeys } from './keys.ts';
 
 export const attemptEntity = defineEntity<Attempt>('attempt', (attempt) => ({
-  ...keys.attempt(attempt.id),
-  ...keys.attemptOfDay(attempt.id, attempt.created_at),
-  ...(attempt.recover_at ? keys.attemptRecovery(attempt.id, attempt.recover_at) : {}),
+  ...attemptKeys.attempt(attempt.id),
+  ...attemptKeys.ofDay(attempt.id, attempt.created_at),
+  ...(attempt.recover_at ? attemptKeys.recovery(attempt.id, attempt.recover_at) : {}),
 }));
 
 /** The attempt was finished (or moved on to another try) by someone else first. */
@@ -42,7 +42,7 @@ export function getAttempt<K extends AttemptKind = AttemptKind>(
   deps: Deps,
   id: string,
 ): Promise<Attempt<K> | undefined> {
-  return attemptEntity.get(deps, keys.attempt(id)) as Promise<Attempt<K> | undefined>;
+  return attemptEntity.get(deps, attemptKeys.attempt(id)) as Promise<Attempt<K> | undefined>;
 }
 
 /** The transaction item that stores a new attempt (it fails if the id is taken). */
@@ -71,7 +71,7 @@ export function discardWrite(table: string, attempt: Attempt): TransactItem {
   return {
     Delete: {
       TableName: table,
-      Key: keys.attempt(attempt.id),
+      Key: attemptKeys.attempt(attempt.id),
       ConditionExpression: '#status = :pending AND acquirer_key = :key',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':pending': 'pending', ':key': attempt.acquirer_key },
@@ -104,7 +104,7 @@ export function finishWrite(
   return {
     Update: {
       TableName: table,
-      Key: keys.attempt(attempt.id),
+      Key: attemptKeys.attempt(attempt.id),
       UpdateExpression: `SET #status = :status, outcome = :outcome, recover_at = :none, unconfirmed = :false, updated_at = :now${
         owner ? ', developer_id = :developer, #mode = :mode, amount = :amount, currency = :currency' : ''
       } REMOVE gsi2pk, gsi2sk`,
@@ -141,11 +141,11 @@ function recoverAtWrite(
 ): TransactItem {
   const guard = open(attempt, from);
   const at = recoverAt.toISOString();
-  const { gsi2pk, gsi2sk } = keys.attemptRecovery(attempt.id, at);
+  const { gsi2pk, gsi2sk } = attemptKeys.recovery(attempt.id, at);
   return {
     Update: {
       TableName: table,
-      Key: keys.attempt(attempt.id),
+      Key: attemptKeys.attempt(attempt.id),
       UpdateExpression: `SET recover_at = :at, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk, updated_at = :now${
         set.status ? ', #status = :status' : ''
       }${set.unconfirmed !== undefined ? ', unconfirmed = :unconfirmed' : ''}`,
@@ -266,7 +266,7 @@ export async function moveAttempt(deps: Deps, item: TransactItem): Promise<boole
 export async function dueAttempts(deps: Deps, now: Date, limit: number): Promise<Attempt[]> {
   const items = await dueEntries<Record<string, unknown>>(
     deps,
-    keys.attemptRecoveryPartition,
+    attemptKeys.recoveryPartition,
     now,
     limit,
     'gsi2',
@@ -293,7 +293,7 @@ export async function eachAttemptBetween(
             IndexName: 'gsi1',
             KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :from AND :to',
             ExpressionAttributeValues: {
-              ':pk': keys.attemptDayPartition(name, shard),
+              ':pk': attemptKeys.dayPartition(name, shard),
               ':from': from,
               ':to': `${to}~`,
             },

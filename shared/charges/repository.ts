@@ -5,23 +5,25 @@ import { isPrefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryRecords } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
 import type { TransactItem } from '../db/transact.ts';
 import { eventWrite } from '../events/event.ts';
 import { type Charge, chargeView } from './charge.ts';
 import { chargeSucceeded } from './events.ts';
+import { chargeKeys } from './keys.ts';
 
 /** A charge, in its account's list and, while a live one waits for payout, in the payout queue. */
 export const chargeEntity = defineEntity<Charge>('charge', (charge) => ({
-  ...keys.charge(charge.developer_id, charge.mode, charge.id),
-  ...keys.chargeInList(charge.developer_id, charge.mode, charge.created_at, charge.id),
-  ...(charge.payout_due_at && !charge.paid_out_at ? keys.payoutDue(charge.id, charge.payout_due_at) : {}),
+  ...chargeKeys.charge(charge.developer_id, charge.mode, charge.id),
+  ...chargeKeys.inList(charge.developer_id, charge.mode, charge.created_at, charge.id),
+  ...(charge.payout_due_at && !charge.paid_out_at
+    ? chargeKeys.payoutDue(charge.id, charge.payout_due_at)
+    : {}),
 }));
 
 /** A charge by id; undefined for none, or for an id no charge could have (no read then). */
 export async function getCharge(deps: Deps, scope: Scope, chargeId: string): Promise<Charge | undefined> {
   if (!isPrefixedId(chargeId, 'ch')) return undefined;
-  return chargeEntity.get(deps, keys.charge(scope.developerId, scope.mode, chargeId));
+  return chargeEntity.get(deps, chargeKeys.charge(scope.developerId, scope.mode, chargeId));
 }
 
 /** The account's charges, newest first: at most `limit`, created before `createdBefore` when given (D9). */
@@ -30,7 +32,7 @@ export function listCharges(
   scope: Scope,
   options: { limit: number; createdBefore?: string },
 ): Promise<Charge[]> {
-  const { gsi1pk } = keys.chargeInList(scope.developerId, scope.mode, '', '');
+  const { gsi1pk } = chargeKeys.inList(scope.developerId, scope.mode, '', '');
   return queryRecords<Charge>(
     deps,
     {
@@ -40,8 +42,8 @@ export function listCharges(
         : 'gsi1pk = :pk AND begins_with(gsi1sk, :from)',
       ExpressionAttributeValues: {
         ':pk': gsi1pk,
-        ':from': keys.chargeListPrefix,
-        ...(options.createdBefore ? { ':before': keys.chargesBefore(options.createdBefore) } : {}),
+        ':from': chargeKeys.listPrefix,
+        ...(options.createdBefore ? { ':before': chargeKeys.before(options.createdBefore) } : {}),
       },
       ScanIndexForward: false,
     },

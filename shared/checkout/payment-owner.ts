@@ -5,10 +5,10 @@
  */
 import type { CardSummary } from '../acquirer/acquirer.ts';
 import type { Deps } from '../db/deps.ts';
-import { keys } from '../db/keys.ts';
 import type { TransactItem } from '../db/transact.ts';
 import { eventWrite } from '../events/event.ts';
 import { paymentFailed, paymentSucceeded } from '../payments/events.ts';
+import { paymentKeys } from '../payments/keys.ts';
 import { paymentView, returnUrlFor } from '../payments/payment.ts';
 import type { PaymentView } from '../payments/schemas.ts';
 import type { SessionOwner } from './owner.ts';
@@ -60,7 +60,7 @@ function completed(
   return {
     Update: {
       TableName: table,
-      Key: keys.payment(session.developer_id, session.mode, session.payment_id),
+      Key: paymentKeys.payment(session.developer_id, session.mode, session.payment_id),
       UpdateExpression:
         'SET #status = :completed, charge_id = :charge, customer_id = :customer, customer_email = :email, payment_method = :card, card_last4 = :last4, card_brand = :brand, updated_at = :now',
       ConditionExpression: '#status = :pending',

@@ -8,8 +8,7 @@
 import type { Attempt } from '../attempts/attempt.ts';
 import type { Finished } from '../attempts/recovery.ts';
 import { AttemptTaken, finishWrite, moveAttempt } from '../attempts/repository.ts';
-import { conditionFailedAt } from '../db/conditions.ts';
-import { transactWrite } from '../db/transact.ts';
+import { failedConditions, named, transactNamed } from '../db/transact.ts';
 import { getSession, sessionReleasedWrite } from './repository.ts';
 import { type CheckoutDeps, recordApproval, recordDeclined } from './service.ts';
 
@@ -41,15 +40,18 @@ export const checkoutFinisher =
         return 'declined';
       }
       if (result.status === 'challenge_required') return 'waiting';
-      await transactWrite(deps, [
-        sessionReleasedWrite(deps.table, session.token, attempt.id, now),
-        finishWrite(deps.table, attempt, 'failed', { note: 'not_found' }, now),
-      ]).catch(async (error: unknown) => {
-        const failed = conditionFailedAt(error);
+      const release = [
+        ...named('session', sessionReleasedWrite(deps.table, session.token, attempt.id, now)),
+        ...named('attempt', finishWrite(deps.table, attempt, 'failed', { note: 'not_found' }, now)),
+      ];
+      await transactNamed(deps, release).catch(async (error: unknown) => {
+        const failed = failedConditions(error, release);
+        // Another writer recorded the attempt first: nothing more to do.
+        if (failed.has('attempt')) return;
         // The session moved on without this attempt: close the attempt alone.
-        if (failed.includes(0) && !failed.includes(1))
+        if (failed.has('session'))
           await moveAttempt(deps, finishWrite(deps.table, attempt, 'failed', { note: 'not_found' }, now));
-        else if (!failed.includes(1)) throw error;
+        else throw error;
       });
       return 'failed';
     } catch (error) {

@@ -9,14 +9,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
 import { type TransactItem, transactWrite } from '../db/transact.ts';
 import type { Payment } from '../payments/payment.ts';
 import { paymentEntity } from '../payments/repository.ts';
+import { checkoutKeys } from './keys.ts';
 import {
   type CheckoutSession,
   claimMs,
@@ -27,7 +26,7 @@ import {
 
 /** A checkout session, keyed by its token alone: the page knows nothing else. */
 export const sessionEntity = defineEntity<CheckoutSession>('checkout', (session) =>
-  keys.checkout(session.token),
+  checkoutKeys.session(session.token),
 );
 
 /** Stores a pending payment and its checkout session together. */
@@ -50,7 +49,7 @@ export class SessionUnavailable extends Error {
 const strip = (item: Record<string, unknown>) => recordOf<CheckoutSession>(item);
 
 export function getSession(deps: Deps, token: string): Promise<CheckoutSession | undefined> {
-  return getRecord<CheckoutSession>(deps, keys.checkout(token));
+  return getRecord<CheckoutSession>(deps, checkoutKeys.session(token));
 }
 
 async function update(
@@ -67,7 +66,7 @@ async function update(
     const result = await deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
-        Key: keys.checkout(token),
+        Key: checkoutKeys.session(token),
         UpdateExpression: expression.update,
         ConditionExpression: expression.condition,
         ExpressionAttributeNames: { '#status': 'status', ...expression.names },
@@ -159,7 +158,7 @@ function endClaim(
   return {
     Update: {
       TableName: table,
-      Key: keys.checkout(token),
+      Key: checkoutKeys.session(token),
       UpdateExpression: `SET charging_until = :none, ${keepAttempt ? '' : 'attempt_id = :none, '}updated_at = :now, ${set}`,
       ConditionExpression: `attempt_id = :attempt AND #status IN (:charging, :confirming${orWaiting ? ', :open' : ''})`,
       ExpressionAttributeNames: { '#status': 'status' },
@@ -252,16 +251,6 @@ export const sessionConfirmingWrite = (
   now: Date,
 ) => endClaim(table, session.token, attemptId, now.toISOString(), '#status = :confirming', {}, true);
 
-/** A session and what writing its outcome met (SessionUnavailable at index 0). */
-export async function writeOutcome(deps: Deps, token: string, items: TransactItem[]): Promise<void> {
-  try {
-    await transactWrite(deps, items);
-  } catch (error) {
-    if (conditionFailedAt(error).includes(0)) throw new SessionUnavailable(await getSession(deps, token));
-    throw error;
-  }
-}
-
 /** A condition on a session: no attempt holds it (`:charging`, `:confirming` in the values). */
 const notHeld = 'NOT (#status IN (:charging, :confirming))';
 const heldValues = { ':charging': 'charging', ':confirming': 'confirming' };
@@ -295,7 +284,7 @@ export function linkPageWrite(
   return {
     Update: {
       TableName: table,
-      Key: keys.checkout(token),
+      Key: checkoutKeys.session(token),
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: `attribute_exists(pk) AND ${notHeld}`,
       ExpressionAttributeNames: names,
@@ -309,7 +298,7 @@ export function linkPageDelete(table: string, token: string): TransactItem {
   return {
     Delete: {
       TableName: table,
-      Key: keys.checkout(token),
+      Key: checkoutKeys.session(token),
       ConditionExpression: notHeld,
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: heldValues,
@@ -325,7 +314,7 @@ export function linkPageCloseWrite(table: string, token: string, now: Date): Tra
   return {
     Update: {
       TableName: table,
-      Key: keys.checkout(token),
+      Key: checkoutKeys.session(token),
       UpdateExpression: 'SET expires_at_ms = :now, expires_at = :ttl, updated_at = :at',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeValues: {

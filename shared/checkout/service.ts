@@ -34,7 +34,7 @@ import { prefixedId } from '../core/ids.ts';
 import { logger } from '../core/log.ts';
 import { customerByEmail, customerIdByEmail, writeAfterCommit } from '../customers/repository.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, type NamedItem, named, transactNamed, transactWrite } from '../db/transact.ts';
 import type { RefundReason } from '../refunds/schemas.ts';
 import { type RefundDeps, refundAtOnce, refundAttempt } from '../refunds/service.ts';
 import type { PaidAnswer, SessionOwners } from './owner.ts';
@@ -77,18 +77,31 @@ const ownerFields = (session: CheckoutSession, amount: number) => ({
 });
 
 /**
- * Writes an outcome's transaction: the session's move first, the attempt's second. SessionUnavailable
- * when the session is no longer this attempt's, AttemptTaken when another writer recorded it first.
+ * What the items of an outcome's transaction stand for: the session's move (refused when the session
+ * is no longer this attempt's), the attempt's (refused when another writer recorded it first), the
+ * charge and any refund it needs, the customer made by e-mail, what the session's owner writes, and
+ * what the owner writes only if it still can (`optional`).
  */
-async function commit(deps: CheckoutDeps, token: string, items: TransactItem[]): Promise<number[]> {
+type OutcomeItem = 'session' | 'attempt' | 'records' | 'customer' | 'owner' | 'optional';
+
+/**
+ * Writes an outcome's transaction. SessionUnavailable when the session is no longer this attempt's,
+ * AttemptTaken when another writer recorded it first; otherwise the names of the items whose
+ * conditions failed (none when it was written).
+ */
+async function commit(
+  deps: CheckoutDeps,
+  token: string,
+  items: NamedItem<OutcomeItem>[],
+): Promise<OutcomeItem[]> {
   try {
-    await transactWrite(deps, items);
+    await transactNamed(deps, items);
     return [];
   } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.includes(1)) throw new AttemptTaken();
-    if (failed.includes(0)) throw new SessionUnavailable(await getSession(deps, token));
-    if (failed.length) return failed;
+    const failed = failedConditions(error, items);
+    if (failed.has('attempt')) throw new AttemptTaken();
+    if (failed.has('session')) throw new SessionUnavailable(await getSession(deps, token));
+    if (failed.size) return [...failed.keys()];
     throw error;
   }
 }
@@ -174,35 +187,41 @@ export async function recordApproval(
     // D15: an approval whose purpose went away is still recorded, and refunded in full at once.
     const charge = made && gone ? refundedAtOnce(made) : made;
     const refund = made && gone ? refundAttempt(newAttemptId(), made, made.amount, gone, now) : undefined;
-    const base: TransactItem[] = [
-      sessionPaidWrite(deps.table, session, attempt.id, charge?.id ?? null, gone, now),
-      finishWrite(
-        deps.table,
-        attempt,
-        'succeeded',
-        { reference: result.acquirerReference, ...(charge ? { charge_id: charge.id } : {}) },
-        now,
-        ownerFields(session, charge ? session.amount : 0),
+    const items = [
+      ...named('session', sessionPaidWrite(deps.table, session, attempt.id, charge?.id ?? null, gone, now)),
+      ...named(
+        'attempt',
+        finishWrite(
+          deps.table,
+          attempt,
+          'succeeded',
+          { reference: result.acquirerReference, ...(charge ? { charge_id: charge.id } : {}) },
+          now,
+          ownerFields(session, charge ? session.amount : 0),
+        ),
       ),
-      ...(charge ? chargeWrites(deps.table, charge, now) : []),
-      ...(refund ? [attemptPut(deps.table, refund)] : []),
+      ...named(
+        'records',
+        ...(charge ? chargeWrites(deps.table, charge, now) : []),
+        ...(refund ? [attemptPut(deps.table, refund)] : []),
+      ),
+      ...named('customer', ...customer.writes),
+      ...named('owner', ...(owned.kind === 'apply' ? owned.items : [])),
+      ...named('optional', ...(owned.kind === 'apply' && withOptional ? (owned.optional ?? []) : [])),
     ];
-    const ownerItems = owned.kind === 'apply' ? owned.items : [];
-    const optional = owned.kind === 'apply' && withOptional ? (owned.optional ?? []) : [];
-    const customerFrom = base.length;
-    const optionalFrom = customerFrom + customer.writes.length + ownerItems.length;
-    let failed: number[];
+    let failed: OutcomeItem[];
     try {
-      failed = await commit(deps, session.token, [...base, ...customer.writes, ...ownerItems, ...optional]);
+      failed = await commit(deps, session.token, items);
     } catch (error) {
       if (error instanceof AttemptTaken) return recordedOutcome(deps, session.token);
       throw error;
     }
     if (failed.length) {
       // Only an optional item's own condition failed (a plan deleted meanwhile): write without it.
-      if (failed.every((index) => index >= optionalFrom)) withOptional = false;
-      // The customer's e-mail was taken, or the owner's record changed: read again and write again.
-      else if (!failed.some((index) => index >= customerFrom)) throw new Error('unexpected condition');
+      if (failed.every((name) => name === 'optional')) withOptional = false;
+      // The charge's own records cannot be refused (their ids are new): a fault, not a race.
+      else if (failed.every((name) => name === 'records')) throw new Error('unexpected condition');
+      // Otherwise the customer's e-mail was taken or the owner's record changed: read and write again.
       if (round < 5) continue;
       throw new Error(`the approval of attempt ${attempt.id} met changes five times running`);
     }
@@ -233,9 +252,19 @@ export async function recordDeclined(
   const owned = await deps.owners[session.kind].declined(session, reason, now);
   try {
     await commit(deps, session.token, [
-      sessionDeclinedWrite(deps.table, session, attempt.id, reason, now),
-      finishWrite(deps.table, attempt, 'declined', { decline_reason: reason }, now, ownerFields(session, 0)),
-      ...owned,
+      ...named('session', sessionDeclinedWrite(deps.table, session, attempt.id, reason, now)),
+      ...named(
+        'attempt',
+        finishWrite(
+          deps.table,
+          attempt,
+          'declined',
+          { decline_reason: reason },
+          now,
+          ownerFields(session, 0),
+        ),
+      ),
+      ...named('owner', ...owned),
     ]);
   } catch (error) {
     if (error instanceof AttemptTaken) return recordedOutcome(deps, session.token);
@@ -317,8 +346,11 @@ async function settle(
   const now = deps.clock();
   const challenge = { id: result.challengeId, email: cardholder.email, holder_name: cardholder.name };
   await commit(deps, session.token, [
-    sessionChallengeWrite(deps.table, session, attempt.id, challenge, now),
-    challengeWrite(deps.table, attempt, now, new Date(now.getTime() + challengeWindowMs)),
+    ...named('session', sessionChallengeWrite(deps.table, session, attempt.id, challenge, now)),
+    ...named(
+      'attempt',
+      challengeWrite(deps.table, attempt, now, new Date(now.getTime() + challengeWindowMs)),
+    ),
   ]);
   return { kind: 'challenge', session: { ...session, status: 'open', challenge, charging_until: null } };
 }

@@ -15,11 +15,10 @@ import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate, recordsByKeys } from '../db/lists.ts';
 import { retryOptimistic } from '../db/optimistic.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactWrite } from '../db/transact.ts';
 import {
   type Address,
   type Customer,
@@ -28,6 +27,7 @@ import {
   searchTextsOf,
   splitName,
 } from './customer.ts';
+import { customerKeys } from './keys.ts';
 import { customerLimits } from './schemas.ts';
 
 const notFound = () => new NotFound('customer_not_found');
@@ -35,8 +35,8 @@ const emailTaken = (email: string) => new BadRequest('customer_email_taken', { p
 
 /** A customer, in its account's list (gsi1). */
 export const customerEntity = defineEntity<Customer>('customer', (customer) => ({
-  ...keys.customer(customer.developer_id, customer.mode, customer.id),
-  ...keys.customerInList(customer.developer_id, customer.mode, customer.created_at, customer.id),
+  ...customerKeys.customer(customer.developer_id, customer.mode, customer.id),
+  ...customerKeys.inList(customer.developer_id, customer.mode, customer.created_at, customer.id),
 }));
 
 /** Reserves an e-mail for one customer of an account and mode (customers are unique by e-mail). */
@@ -49,17 +49,17 @@ interface CustomerEmail {
   updated_at: string;
 }
 const customerEmailEntity = defineEntity<CustomerEmail>('customer_email', (reserved) =>
-  keys.customerEmail(reserved.developer_id, reserved.mode, reserved.email),
+  customerKeys.email(reserved.developer_id, reserved.mode, reserved.email),
 );
 
 const addressEntity = defineEntity<Address & { developer_id: number; mode: Mode }>(
   'customer_address',
-  (address) => keys.customerAddress(address.developer_id, address.mode, address.customer_id, address.id),
+  (address) => customerKeys.address(address.developer_id, address.mode, address.customer_id, address.id),
 );
 
 const scopeOf = (customer: Customer): Scope => ({ developerId: customer.developer_id, mode: customer.mode });
 const searchScope = (scope: Scope) => ({ ...scope, kind: 'customer' });
-const customerKey = (scope: Scope, id: string) => keys.customer(scope.developerId, scope.mode, id);
+const customerKey = (scope: Scope, id: string) => customerKeys.customer(scope.developerId, scope.mode, id);
 
 /** The index entries that move a customer's search texts from `before` to `after`. */
 export const customerIndexWrites = (
@@ -78,7 +78,7 @@ export const customerIndexWrites = (
 
 /** Where an account's customers are listed and counted (gsi1). */
 const customerList = (scope: Scope) =>
-  countedList(keys.customerCount(scope.developerId, scope.mode), 'customer', 'CUSTOMER');
+  countedList(customerKeys.count(scope.developerId, scope.mode), 'customer', customerKeys.listTag);
 
 /** Adds `by` to the account's customer count, as one item of a transaction. */
 export const customerCountUpdate = (deps: Deps, scope: Scope, by: number, now: string) =>
@@ -162,7 +162,7 @@ export async function customerIdByEmail(
   const found = await deps.db.send(
     new GetCommand({
       TableName: deps.table,
-      Key: keys.customerEmail(scope.developerId, scope.mode, email),
+      Key: customerKeys.email(scope.developerId, scope.mode, email),
       ConsistentRead: true,
     }),
   );
@@ -236,33 +236,43 @@ export function updateCustomer(
   return retryOptimistic(async () => {
     const read = await getCustomer(deps, scope, id);
     const after: Customer = { ...read, ...changes };
-    const writes: TransactItem[] = [versionedUpdate(deps, read, changes, now.toISOString())];
     const newEmail = changes.email !== undefined && changes.email !== read.email;
-    if (newEmail) {
-      writes.push(
-        customerEmailEntity.create(deps.table, {
-          email: after.email,
-          customer_id: id,
-          developer_id: scope.developerId,
-          mode: scope.mode,
-          created_at: now.toISOString(),
-          updated_at: now.toISOString(),
-        }),
-        {
-          Delete: {
-            TableName: deps.table,
-            Key: keys.customerEmail(scope.developerId, scope.mode, read.email),
-            ConditionExpression: 'customer_id = :id',
-            ExpressionAttributeValues: { ':id': id },
-          },
-        },
-      );
-    }
+    const writes = [
+      ...named('customer', versionedUpdate(deps, read, changes, now.toISOString())),
+      ...(newEmail
+        ? [
+            ...named(
+              'new email',
+              customerEmailEntity.create(deps.table, {
+                email: after.email,
+                customer_id: id,
+                developer_id: scope.developerId,
+                mode: scope.mode,
+                created_at: now.toISOString(),
+                updated_at: now.toISOString(),
+              }),
+            ),
+            ...named('old email', {
+              Delete: {
+                TableName: deps.table,
+                Key: customerKeys.email(scope.developerId, scope.mode, read.email),
+                ConditionExpression: 'customer_id = :id',
+                ExpressionAttributeValues: { ':id': id },
+              },
+            }),
+          ]
+        : []),
+    ];
     try {
-      await writeWithIndex(deps, writes, customerIndexWrites(deps, read, read, after));
+      // The record's writes lead the transaction (index entries follow), so they read by name.
+      await writeWithIndex(
+        deps,
+        writes.map(({ item }) => item),
+        customerIndexWrites(deps, read, read, after),
+      );
     } catch (error) {
       // The new e-mail is another customer's: a business answer (400), not a race to retry.
-      if (newEmail && conditionFailedAt(error).includes(1)) throw emailTaken(after.email);
+      if (failedConditions(error, writes).has('new email')) throw emailTaken(after.email);
       throw error;
     }
     return { ...after, updated_at: now.toISOString(), version: (read.version ?? 0) + 1 };
@@ -328,14 +338,14 @@ export function deleteCustomer(deps: Deps, scope: Scope, id: string, now: Date):
       {
         Delete: {
           TableName: deps.table,
-          Key: keys.customerEmail(scope.developerId, scope.mode, customer.email),
+          Key: customerKeys.email(scope.developerId, scope.mode, customer.email),
         },
       },
       customerCountUpdate(deps, scope, -1, now.toISOString()),
       ...addresses.map((address) => ({
         Delete: {
           TableName: deps.table,
-          Key: keys.customerAddress(scope.developerId, scope.mode, id, address.id),
+          Key: customerKeys.address(scope.developerId, scope.mode, id, address.id),
         },
       })),
     ];
@@ -381,7 +391,7 @@ export async function deleteAddress(deps: Deps, scope: Scope, customerId: string
       {
         Delete: {
           TableName: deps.table,
-          Key: keys.customerAddress(scope.developerId, scope.mode, customerId, addressId),
+          Key: customerKeys.address(scope.developerId, scope.mode, customerId, addressId),
           ConditionExpression: 'attribute_exists(pk)',
         },
       },

@@ -2,7 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { useLocalEnvironment } from '../../test/support/stack.ts';
 import { makeDeps } from './deps.ts';
-import { keys } from './keys.ts';
+import { searchKeys } from './keys.ts';
 import { normalizeSearch, searchIndex, searchIndexWrites, searchTerms, writeWithIndex } from './search.ts';
 
 describe('searchTerms', () => {
@@ -73,7 +73,7 @@ describe('the search index against the local table', () => {
     ).flat();
     for (let start = 0; start < writes.length; start += 100)
       await writeWithIndex(deps, [], writes.slice(start, start + 100));
-    const partition = keys.searchPartition(other.developerId, other.mode, other.kind, 'zz7');
+    const partition = searchKeys.partition(other.developerId, other.mode, other.kind, 'zz7');
     const read = await deps.db.send(
       new QueryCommand({
         TableName: deps.table,

@@ -16,7 +16,7 @@
 import type { Mode } from '../core/account.ts';
 import type { Deps } from './deps.ts';
 import { queryEach } from './items.ts';
-import { keys } from './keys.ts';
+import { searchKeys } from './keys.ts';
 import { type TransactItem, transactWrite } from './transact.ts';
 
 /** The longest text (and query) the index knows; longer ones match nothing (fields are shorter). */
@@ -75,7 +75,7 @@ export function searchIndexWrites(
     writes.push({
       Delete: {
         TableName: table,
-        Key: keys.searchEntry(scope.developerId, scope.mode, scope.kind, term, record.id),
+        Key: searchKeys.entry(scope.developerId, scope.mode, scope.kind, term, record.id),
       },
     });
   }
@@ -86,7 +86,7 @@ export function searchIndexWrites(
         TableName: table,
         // As small as an entry can be (a search reads every matching one): keys and creation time.
         Item: {
-          ...keys.searchEntry(scope.developerId, scope.mode, scope.kind, term, record.id),
+          ...searchKeys.entry(scope.developerId, scope.mode, scope.kind, term, record.id),
           created_at: record.createdAt,
         },
       },
@@ -116,14 +116,14 @@ export async function searchIndex(deps: Deps, scope: SearchScope, query: string)
       // walks a whole partition for begins_with (45 ms at 200,000 entries, 5 ms as a range).
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :term AND :last',
       ExpressionAttributeValues: {
-        ':pk': keys.searchPartition(scope.developerId, scope.mode, scope.kind, term),
+        ':pk': searchKeys.partition(scope.developerId, scope.mode, scope.kind, term),
         ':term': term,
         ':last': `${term}${lastCodePoint}`,
       },
     },
     (item) => {
       const sk = String(item.sk);
-      found.set(sk.slice(sk.lastIndexOf(keys.searchSeparator) + 1), String(item.created_at));
+      found.set(sk.slice(sk.lastIndexOf(searchKeys.separator) + 1), String(item.created_at));
       return true;
     },
   );
@@ -140,8 +140,8 @@ const transactionLimit = 100;
 /**
  * Writes a record change with its index entries: the record's own writes and as many entries as
  * fit in one transaction, then any entries left (only texts of hundreds of characters have that
- * many suffixes) in further transactions of plain puts and deletes. A failed condition of the
- * record's writes keeps its index in `conditionFailedAt`.
+ * many suffixes) in further transactions of plain puts and deletes. The record's writes lead the
+ * first transaction, so a refusal of theirs reads as if they were written alone (by name too).
  */
 export async function writeWithIndex(
   deps: Deps,

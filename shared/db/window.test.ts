@@ -3,9 +3,9 @@ import { randomInt } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useLocalEnvironment } from '../../test/support/stack.ts';
+import { webhookKeys } from '../webhooks/keys.ts';
 import { makeDeps } from './deps.ts';
 import { getRecord } from './items.ts';
-import { keys } from './keys.ts';
 import { giveBackToWindow, secondsUntil, takeFromWindow, type WindowCounter } from './window.ts';
 
 beforeAll(() => useLocalEnvironment());
@@ -18,7 +18,7 @@ const later = (ms: number) => new Date(start.getTime() + ms);
 const counter = (limit = 3): WindowCounter => {
   const developerId = randomInt(1_000_000, 2_000_000_000);
   return {
-    key: keys.redeliveryCounter(developerId, 'test', `evt_${randomInt(1e9)}`),
+    key: webhookKeys.redeliveryCounter(developerId, 'test', `evt_${randomInt(1e9)}`),
     entity: 'redelivery_counter',
     owner: { developer_id: developerId, mode: 'test' },
     limit,

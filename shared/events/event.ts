@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
 import { prefixedId } from '../core/ids.ts';
-import { keys } from '../db/keys.ts';
+import { eventKeys } from './keys.ts';
 
 /** The `source` of every event cobro publishes. */
 export const eventSource = 'cobro';
@@ -91,9 +91,9 @@ export function eventItem(detail: EventDetail<unknown>): Record<string, unknown>
   const mode: Mode = detail.test ? 'test' : 'live';
   const created = new Date(detail.created_at);
   return {
-    ...keys.event(detail.id),
-    ...keys.eventInList(detail.developer_id, mode, detail.created_at, detail.id),
-    ...keys.eventOfType(detail.developer_id, mode, detail.type, detail.created_at, detail.id),
+    ...eventKeys.event(detail.id),
+    ...eventKeys.inList(detail.developer_id, mode, detail.created_at, detail.id),
+    ...eventKeys.ofType(detail.developer_id, mode, detail.type, detail.created_at, detail.id),
     entity: eventEntity,
     developer_id: detail.developer_id,
     mode,

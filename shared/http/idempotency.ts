@@ -29,9 +29,9 @@ import { logger } from '../core/log.ts';
 import { sealer } from '../core/seal.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { type Deps, makeDeps } from '../db/deps.ts';
-import { keys } from '../db/keys.ts';
 import { queryOf } from './event-maps.ts';
 import { headerOf } from './headers.ts';
+import { httpKeys } from './keys.ts';
 
 export const idempotencyHeader = 'Idempotency-Key';
 export const replayedHeader = 'Idempotent-Replayed';
@@ -47,7 +47,7 @@ export const claimSeconds = 60;
 const maxStoredAnswerBytes = 256 * 1024; // sealed, base64 makes it a third larger
 
 interface Claim {
-  key: ReturnType<typeof keys.idempotency>;
+  key: ReturnType<typeof httpKeys.idempotency>;
   owner: string;
 }
 
@@ -160,7 +160,7 @@ export function idempotency(
       const now = deps.clock();
       const nowSeconds = Math.floor(now.getTime() / 1000);
       const claim: Claim = {
-        key: keys.idempotency(account.developerId, mode, idempotencyKey),
+        key: httpKeys.idempotency(account.developerId, mode, idempotencyKey),
         owner: randomUUID(),
       };
       const print = fingerprint(event.httpMethod, event.path, bodyOf(event), secretOf());

@@ -11,7 +11,7 @@ import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
-import { keys } from '../db/keys.ts';
+import { mailKeys } from './keys.ts';
 import type { Mail, Mailer } from './send.ts';
 
 /** How long a marker is kept (DynamoDB TTL): longer than EventBridge retries and event redelivery. */
@@ -29,7 +29,7 @@ interface MailSent {
 }
 
 const mailSentEntity = defineEntity<MailSent>('mail_sent', (marker) =>
-  keys.mailSent(marker.event_id, marker.recipient_hash),
+  mailKeys.sent(marker.event_id, marker.recipient_hash),
 );
 
 /** The SHA-256 (hex) of an address, trimmed and lower-cased: one recipient, however it is spelled. */
@@ -78,7 +78,7 @@ export async function sendOnce(
       await deps.db.send(
         new DeleteCommand({
           TableName: deps.table,
-          Key: keys.mailSent(marker.event_id, marker.recipient_hash),
+          Key: mailKeys.sent(marker.event_id, marker.recipient_hash),
         }),
       );
     } catch (deleteError) {

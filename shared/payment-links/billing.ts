@@ -35,12 +35,12 @@ export async function linkStep(deps: Deps, ref: LinkDueRef, now: Date): Promise<
     );
     // The page takes the new period's payment: open again, declines forgotten.
     const page = linkPageWrite(deps.table, link.token, now, 'reopen', link.customer_email);
-    const saved = await saveLinkStep(deps, link, after, [page]);
+    const saved = await saveLinkStep(deps, link, after, page);
     return saved ? 'pending_period' : 'raced';
   }
   if (link.status === 'pending_period') {
     const after: PaymentLink = revised({ ...link, status: 'defaulter' }, now);
-    return (await saveLinkStep(deps, link, after, [])) ? 'defaulter' : 'raced';
+    return (await saveLinkStep(deps, link, after)) ? 'defaulter' : 'raced';
   }
   await dropStaleLinkDue(deps, ref);
   return 'not_due';
@@ -51,10 +51,10 @@ async function saveLinkStep(
   deps: Deps,
   before: PaymentLink,
   after: PaymentLink,
-  extra: Parameters<typeof saveLink>[3],
+  page?: Parameters<typeof saveLink>[3],
 ) {
   try {
-    return await saveLink(deps, before, after, extra, extra.length ? 0 : undefined);
+    return await saveLink(deps, before, after, page);
   } catch (error) {
     if (error instanceof PageBusy) return false;
     throw error;

@@ -8,23 +8,22 @@ import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { linkPageCloseWrite, linkPageDelete } from '../checkout/repository.ts';
 import type { Scope } from '../core/account.ts';
 import type { PageRequest } from '../core/pagination.ts';
-import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate } from '../db/lists.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactNamed, transactWrite } from '../db/transact.ts';
+import { linkKeys } from './keys.ts';
 import type { LinkLog, PaymentLink } from './link.ts';
 
 export const linkEntity = defineEntity<PaymentLink>('payment_link', (link) => ({
-  ...keys.paymentLink(link.developer_id, link.mode, link.id),
-  ...keys.paymentLinkInList(link.developer_id, link.mode, link.created_at, link.id),
+  ...linkKeys.link(link.developer_id, link.mode, link.id),
+  ...linkKeys.inList(link.developer_id, link.mode, link.created_at, link.id),
 }));
 
 const linkList = (scope: Scope) =>
-  countedList(keys.paymentLinkCount(scope.developerId, scope.mode), 'payment_link', 'LINK');
+  countedList(linkKeys.count(scope.developerId, scope.mode), 'payment_link', linkKeys.listTag);
 
 /** How many log entries the single view shows (the newest). */
 export const shownLogs = 100;
@@ -38,7 +37,7 @@ export function logWrite(table: string, scope: Scope, log: LinkLog): TransactIte
     Put: {
       TableName: table,
       Item: {
-        ...keys.paymentLinkLog(scope.developerId, scope.mode, log.link_id, log.created_at, log.id),
+        ...linkKeys.log(scope.developerId, scope.mode, log.link_id, log.created_at, log.id),
         entity: 'payment_link_log',
         developer_id: scope.developerId,
         mode: scope.mode,
@@ -55,7 +54,7 @@ function dueEntry(table: string, link: PaymentLink): TransactItem[] {
       Put: {
         TableName: table,
         Item: {
-          ...keys.linkDue(link.id, link.due_at),
+          ...linkKeys.due(link.id, link.due_at),
           entity: 'link_due',
           developer_id: link.developer_id,
           mode: link.mode,
@@ -81,7 +80,7 @@ export async function storeLinks(deps: Deps, scope: Scope, links: PaymentLink[],
 }
 
 export function getLink(deps: Deps, scope: Scope, id: string): Promise<PaymentLink | undefined> {
-  return getRecord<PaymentLink>(deps, keys.paymentLink(scope.developerId, scope.mode, id));
+  return getRecord<PaymentLink>(deps, linkKeys.link(scope.developerId, scope.mode, id));
 }
 
 /** The link and its newest payment log entries, read at once. */
@@ -90,14 +89,14 @@ export async function getLinkWithLogs(
   scope: Scope,
   id: string,
 ): Promise<{ link: PaymentLink; logs: LinkLog[] } | undefined> {
-  const { pk } = keys.paymentLink(scope.developerId, scope.mode, id);
+  const { pk } = linkKeys.link(scope.developerId, scope.mode, id);
   const [link, logs] = await Promise.all([
     getLink(deps, scope, id),
     deps.db.send(
       new QueryCommand({
         TableName: deps.table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :log)',
-        ExpressionAttributeValues: { ':pk': pk, ':log': 'LOG#' },
+        ExpressionAttributeValues: { ':pk': pk, ':log': linkKeys.logPrefix },
         ScanIndexForward: false,
         Limit: shownLogs,
       }),
@@ -113,25 +112,27 @@ export async function listLinks(deps: Deps, scope: Scope, page: PageRequest) {
 }
 
 /**
- * Replaces `before` with `after` (and its due entry) with `extra` items, in one transaction
- * conditioned on `before`'s version. False when another writer changed the link first; PageBusy
- * when the page item (`pageAt`, an index into `extra`) refused because a payment holds it.
+ * Replaces `before` with `after` (and its due entry), with the write of its page when given, in one
+ * transaction conditioned on `before`'s version. False when another writer changed the link first;
+ * PageBusy when the page refused because a payment holds it.
  */
 export async function saveLink(
   deps: Deps,
   before: PaymentLink,
   after: PaymentLink,
-  extra: TransactItem[],
-  pageAt?: number,
+  page?: TransactItem,
 ): Promise<boolean> {
-  const items = linkWrites(deps.table, before, after);
+  const items = [
+    ...named('link', ...linkWrites(deps.table, before, after)),
+    ...named('page', ...(page ? [page] : [])),
+  ];
   try {
-    await transactWrite(deps, [...items, ...extra]);
+    await transactNamed(deps, items);
     return true;
   } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.includes(0)) return false;
-    if (pageAt !== undefined && failed.includes(items.length + pageAt)) throw new PageBusy();
+    const failed = failedConditions(error, items);
+    if (failed.has('link')) return false;
+    if (failed.has('page')) throw new PageBusy();
     throw error;
   }
 }
@@ -148,7 +149,7 @@ export function linkWrites(table: string, before: PaymentLink, after: PaymentLin
       },
     },
     ...(before.due_at && before.due_at !== after.due_at
-      ? [{ Delete: { TableName: table, Key: keys.linkDue(before.id, before.due_at) } }]
+      ? [{ Delete: { TableName: table, Key: linkKeys.due(before.id, before.due_at) } }]
       : []),
     ...(before.due_at !== after.due_at ? dueEntry(table, after) : []),
   ];
@@ -160,31 +161,37 @@ export function linkWrites(table: string, before: PaymentLink, after: PaymentLin
  * and is refunded at once (D15).
  */
 export async function removeLink(deps: Deps, scope: Scope, link: PaymentLink, now: Date): Promise<boolean> {
-  const items = (page: TransactItem): TransactItem[] => [
-    {
+  const items = (page: TransactItem) => [
+    ...named('link', {
       Delete: {
         TableName: deps.table,
-        Key: keys.paymentLink(scope.developerId, scope.mode, link.id),
+        Key: linkKeys.link(scope.developerId, scope.mode, link.id),
         ConditionExpression: 'version = :read',
         ExpressionAttributeValues: { ':read': link.version },
       },
-    },
-    page,
-    ...(link.due_at ? [{ Delete: { TableName: deps.table, Key: keys.linkDue(link.id, link.due_at) } }] : []),
-    linkCountUpdate(deps, scope, -1, now.toISOString()),
+    }),
+    ...named('page', page),
+    ...named(
+      'bookkeeping',
+      ...(link.due_at
+        ? [{ Delete: { TableName: deps.table, Key: linkKeys.due(link.id, link.due_at) } }]
+        : []),
+      linkCountUpdate(deps, scope, -1, now.toISOString()),
+    ),
   ];
   for (const page of [
     linkPageDelete(deps.table, link.token),
     linkPageCloseWrite(deps.table, link.token, now),
   ]) {
+    const removal = items(page);
     try {
-      await transactWrite(deps, items(page));
+      await transactNamed(deps, removal);
       return true;
     } catch (error) {
-      const failed = conditionFailedAt(error);
-      if (failed.includes(0)) return false;
+      const failed = failedConditions(error, removal);
+      if (failed.has('link')) return false;
       // Held by a payment under way: close the page instead.
-      if (!failed.includes(1)) throw error;
+      if (!failed.has('page')) throw error;
     }
   }
   return false;
@@ -200,11 +207,11 @@ export interface LinkDueRef {
 
 /** Due entries at `now` (at most `limit` per shard), oldest first. */
 export const dueLinks = (deps: Deps, now: Date, limit: number) =>
-  dueEntries<LinkDueRef>(deps, keys.linkDuePartition, now, limit);
+  dueEntries<LinkDueRef>(deps, linkKeys.duePartition, now, limit);
 
 /** Removes a due entry that no longer matches its link. */
 export async function dropStaleLinkDue(deps: Deps, ref: LinkDueRef): Promise<void> {
   await deps.db.send(
-    new DeleteCommand({ TableName: deps.table, Key: keys.linkDue(ref.link_id, ref.due_at) }),
+    new DeleteCommand({ TableName: deps.table, Key: linkKeys.due(ref.link_id, ref.due_at) }),
   );
 }

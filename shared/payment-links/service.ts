@@ -323,8 +323,7 @@ export async function updateLink(
         deps,
         before,
         after,
-        [linkPageWrite(deps.table, after.token, now, change, after.customer_email)],
-        0,
+        linkPageWrite(deps.table, after.token, now, change, after.customer_email),
       );
       return saved ? linkListItem(after, pageUrl(deps.baseUrl, after.token)) : lostRace;
     } catch (error) {

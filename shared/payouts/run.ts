@@ -21,13 +21,13 @@ import {
   restartWrite,
   unconfirmedWrite,
 } from '../attempts/repository.ts';
+import { chargeKeys, payoutShards } from '../charges/keys.ts';
 import { derivedId } from '../core/ids.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { queryEach } from '../db/items.ts';
-import { keys, payoutShards } from '../db/keys.ts';
 import { type TransactItem, transactWrite } from '../db/transact.ts';
 
 export type PayoutDeps = Deps & { acquirer: Acquirer };
@@ -64,7 +64,7 @@ async function dueIn(deps: Deps, shard: number, now: string): Promise<DueCharge[
       IndexName: 'gsi2',
       // Due times are ISO strings: every key up to "<now>#~" is due.
       KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk <= :now',
-      ExpressionAttributeValues: { ':pk': keys.payoutShard(shard), ':now': `${now}#~` },
+      ExpressionAttributeValues: { ':pk': chargeKeys.payoutPartition(shard), ':now': `${now}#~` },
       ProjectionExpression:
         'id, developer_id, #mode, currency, net, refunded, acquirer_reference, payout_due_at',
       ExpressionAttributeNames: { '#mode': 'mode' },
@@ -92,7 +92,7 @@ async function markPaidOut(
       {
         Update: {
           TableName: deps.table,
-          Key: keys.charge(charge.developer_id, charge.mode, charge.id),
+          Key: chargeKeys.charge(charge.developer_id, charge.mode, charge.id),
           UpdateExpression: 'SET paid_out_at = :now, updated_at = :now REMOVE gsi2pk, gsi2sk',
           ConditionExpression:
             'paid_out_at = :none AND (attribute_not_exists(refunds_pending) OR refunds_pending = :zero)',
@@ -111,13 +111,13 @@ async function markPaidOut(
 /** Undoes a payout the acquirer did not make: the charge is due again, the attempt failed. */
 async function undoPayout(deps: Deps, attempt: Attempt<'payout'>, note: string, now: Date): Promise<void> {
   const charge = attempt.subject;
-  const due = keys.payoutDue(charge.charge_id, charge.due_at);
+  const due = chargeKeys.payoutDue(charge.charge_id, charge.due_at);
   await transactWrite(deps, [
     finishWrite(deps.table, attempt, 'failed', { note }, now),
     {
       Update: {
         TableName: deps.table,
-        Key: keys.charge(attempt.developer_id ?? 0, attempt.mode ?? 'live', charge.charge_id),
+        Key: chargeKeys.charge(attempt.developer_id ?? 0, attempt.mode ?? 'live', charge.charge_id),
         UpdateExpression: 'SET paid_out_at = :none, gsi2pk = :pk, gsi2sk = :sk, updated_at = :at',
         ConditionExpression: 'paid_out_at = :paid',
         ExpressionAttributeValues: {

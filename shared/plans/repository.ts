@@ -4,6 +4,7 @@
  * delete plans) sorted in front of them, so page 1 of a list is one Query.
  */
 
+import { accountKeys } from '../accounts/keys.ts';
 import type { Account } from '../accounts/repository.ts';
 import type { Scope } from '../core/account.ts';
 import { BadRequest, NotFound } from '../core/errors.ts';
@@ -13,7 +14,6 @@ import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getItems } from '../db/get-items.ts';
 import { recordOf } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
 import {
   type AttributeFilter,
   countedList,
@@ -26,6 +26,7 @@ import {
 import { retryOptimistic } from '../db/optimistic.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
 import { type EventDetail, eventWrite } from '../events/event.ts';
+import { planKeys } from './keys.ts';
 import { hasFilters, matchesFilters, type PlanFilters, type PlanListQuery } from './list-query.ts';
 import type { Plan, PlanChanges } from './plan.ts';
 
@@ -33,14 +34,15 @@ const notFound = () => new NotFound('plan_not_found');
 
 /** A plan, in its account's list (gsi1, newest first). */
 export const planEntity = defineEntity<Plan>('plan', (plan) => ({
-  ...keys.plan(plan.developer_id, plan.mode, plan.id),
-  ...keys.planInList(plan.developer_id, plan.mode, plan.created_at, plan.id),
+  ...planKeys.plan(plan.developer_id, plan.mode, plan.id),
+  ...planKeys.inList(plan.developer_id, plan.mode, plan.created_at, plan.id),
 }));
 
 const fromItem = (item: Record<string, unknown>) => recordOf<Plan>(item);
 
 /** Where an account's plans are listed and counted (gsi1). */
-const planList = (scope: Scope) => countedList(keys.planCount(scope.developerId, scope.mode), 'plan', 'PLAN');
+const planList = (scope: Scope) =>
+  countedList(planKeys.count(scope.developerId, scope.mode), 'plan', planKeys.listTag);
 
 /** Adds `by` to the account's plan count, as one item of a transaction. */
 export const planCountUpdate = (deps: Deps, scope: Scope, by: number, now: string) =>
@@ -69,7 +71,7 @@ export async function createPlan(deps: Deps, plan: Plan): Promise<void> {
 
 /** The plan (strongly consistent), or undefined when the account has none with this id in this mode. */
 export function getPlan(deps: Deps, scope: Scope, planId: string): Promise<Plan | undefined> {
-  return planEntity.get(deps, keys.plan(scope.developerId, scope.mode, planId));
+  return planEntity.get(deps, planKeys.plan(scope.developerId, scope.mode, planId));
 }
 
 /** The plan and the account whose profile it shows, in one BatchGetItem; NotFound when there is no plan. */
@@ -79,8 +81,8 @@ export async function getPlanWithAccount(
   planId: string,
 ): Promise<{ plan: Plan; account: Account | undefined }> {
   const [planItem, accountItem] = await getItems(deps, [
-    keys.plan(scope.developerId, scope.mode, planId),
-    keys.account(scope.developerId),
+    planKeys.plan(scope.developerId, scope.mode, planId),
+    accountKeys.account(scope.developerId),
   ]);
   if (!planItem) throw notFound();
   return { plan: fromItem(planItem), account: accountItem as Account | undefined };
@@ -105,8 +107,8 @@ function pageOrNoMatch(found: { count: number; records: Plan[] }, page: PageRequ
   return { count: found.count, plans: found.records };
 }
 
-const planKeys = (scope: Scope, ids: string[]) =>
-  ids.map((id) => keys.plan(scope.developerId, scope.mode, id));
+const planKeysOf = (scope: Scope, ids: string[]) =>
+  ids.map((id) => planKeys.plan(scope.developerId, scope.mode, id));
 
 /**
  * Filtered by name: the name index gives the plans whose names contain it (newest first), so what
@@ -127,12 +129,12 @@ async function listByName(
       return pageOrNoMatch({ count: hits.length, records: [] }, page);
     const records = await recordsByKeys<Plan>(
       deps,
-      planKeys(scope, ids.slice(offset, offset + page.pageSize)),
+      planKeysOf(scope, ids.slice(offset, offset + page.pageSize)),
     );
     return pageOrNoMatch({ count: hits.length, records }, page);
   }
   const matches = pageOfMatches<Plan>(page);
-  for (const plan of await recordsByKeys<Plan>(deps, planKeys(scope, ids))) {
+  for (const plan of await recordsByKeys<Plan>(deps, planKeysOf(scope, ids))) {
     if (matchesFilters(plan, filters)) matches.visit(plan);
   }
   return pageOrNoMatch(matches.result, page);
@@ -177,7 +179,7 @@ export function updatePlan(deps: Deps, read: Plan, changes: PlanChanges, now: Da
     const update = {
       Update: {
         TableName: deps.table,
-        Key: keys.plan(scope.developerId, scope.mode, plan.id),
+        Key: planKeys.plan(scope.developerId, scope.mode, plan.id),
         UpdateExpression: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(', ')}`,
         ConditionExpression: renamed ? 'attribute_exists(pk) AND #seen = :seen' : 'attribute_exists(pk)',
         ExpressionAttributeNames: {
@@ -213,7 +215,7 @@ export async function deletePlan(deps: Deps, plan: Plan, event: EventDetail<unkn
         {
           Delete: {
             TableName: deps.table,
-            Key: keys.plan(plan.developer_id, plan.mode, plan.id),
+            Key: planKeys.plan(plan.developer_id, plan.mode, plan.id),
             ConditionExpression: 'attribute_exists(pk)',
           },
         },

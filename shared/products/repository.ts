@@ -9,7 +9,6 @@ import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getRecord } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
 import {
   type AttributeFilter,
   countedList,
@@ -22,6 +21,7 @@ import {
 import { retryOptimistic } from '../db/optimistic.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
 import type { TransactItem } from '../db/transact.ts';
+import { productKeys } from './keys.ts';
 import { matchesFilters, type Product, searchTextsOf } from './product.ts';
 import type { ProductFilters, ProductListQuery } from './schemas.ts';
 
@@ -29,15 +29,15 @@ const notFound = () => new NotFound('product_not_found');
 
 /** A product, in its account's list (gsi1) while it is active. */
 export const productEntity = defineEntity<Product>('product', (product) => ({
-  ...keys.product(product.developer_id, product.mode, product.id),
+  ...productKeys.product(product.developer_id, product.mode, product.id),
   ...(product.active
-    ? keys.productInList(product.developer_id, product.mode, product.created_at, product.id)
+    ? productKeys.inList(product.developer_id, product.mode, product.created_at, product.id)
     : {}),
 }));
 
 const scopeOf = (product: Product): Scope => ({ developerId: product.developer_id, mode: product.mode });
 const searchScope = (scope: Scope) => ({ ...scope, kind: 'product' });
-const productKey = (scope: Scope, id: string) => keys.product(scope.developerId, scope.mode, id);
+const productKey = (scope: Scope, id: string) => productKeys.product(scope.developerId, scope.mode, id);
 
 /** The index entries that move a product's name and SKU from `before` to `after`. */
 export const productIndexWrites = (deps: Deps, product: Product, before?: Product, after?: Product) =>
@@ -51,7 +51,7 @@ export const productIndexWrites = (deps: Deps, product: Product, before?: Produc
 
 /** Where an account's active products are listed and counted (gsi1). */
 const productList = (scope: Scope) =>
-  countedList(keys.productCount(scope.developerId, scope.mode), 'product', 'PRODUCT');
+  countedList(productKeys.count(scope.developerId, scope.mode), 'product', productKeys.listTag);
 
 /** Adds `by` to the account's product count, as one item of a transaction. */
 export const productCountUpdate = (deps: Deps, scope: Scope, by: number, now: string) =>

@@ -10,6 +10,7 @@
 import type { Attempt } from '../attempts/attempt.ts';
 import { AttemptTaken, finishWrite } from '../attempts/repository.ts';
 import type { Charge } from '../charges/charge.ts';
+import { chargeKeys } from '../charges/keys.ts';
 import { getCharge } from '../charges/repository.ts';
 import type { Scope } from '../core/account.ts';
 import { isBareId } from '../core/ids.ts';
@@ -17,9 +18,9 @@ import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryRecords } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactNamed, transactWrite } from '../db/transact.ts';
 import { type EventDetail, eventWrite } from '../events/event.ts';
+import { refundKeys } from './keys.ts';
 import type { Refund } from './refund.ts';
 
 /** The charge changed under this request (another refund, a payout); re-read and decide again. */
@@ -33,8 +34,8 @@ export class ChargeChanged extends Error {
 
 /** A refund, in its account's list (gsi1) and its charge's list (gsi2). */
 export const refundEntity = defineEntity<Refund>('refund', (refund) => ({
-  ...keys.refund(refund.developer_id, refund.mode, refund.id),
-  ...keys.refundInLists(refund.developer_id, refund.mode, refund.charge_id, refund.created_at, refund.id),
+  ...refundKeys.refund(refund.developer_id, refund.mode, refund.id),
+  ...refundKeys.inLists(refund.developer_id, refund.mode, refund.charge_id, refund.created_at, refund.id),
 }));
 
 /**
@@ -49,29 +50,30 @@ export async function reserveRefund(
   now: Date,
 ): Promise<void> {
   const scope = { developerId: charge.developer_id, mode: charge.mode };
-  try {
-    await transactWrite(deps, [
-      {
-        Update: {
-          TableName: deps.table,
-          Key: keys.charge(charge.developer_id, charge.mode, charge.id),
-          UpdateExpression:
-            'SET refundable = refundable - :amount, refunds_pending = if_not_exists(refunds_pending, :zero) + :amount, updated_at = :now',
-          ConditionExpression: 'refundable >= :amount AND paid_out_at = :none',
-          ExpressionAttributeValues: {
-            ':amount': amount,
-            ':zero': 0,
-            ':none': null,
-            ':now': now.toISOString(),
-          },
+  const items = [
+    ...named('charge', {
+      Update: {
+        TableName: deps.table,
+        Key: chargeKeys.charge(charge.developer_id, charge.mode, charge.id),
+        UpdateExpression:
+          'SET refundable = refundable - :amount, refunds_pending = if_not_exists(refunds_pending, :zero) + :amount, updated_at = :now',
+        ConditionExpression: 'refundable >= :amount AND paid_out_at = :none',
+        ExpressionAttributeValues: {
+          ':amount': amount,
+          ':zero': 0,
+          ':none': null,
+          ':now': now.toISOString(),
         },
       },
-      attemptWrite,
-    ]);
+    }),
+    ...named('attempt', attemptWrite),
+  ];
+  try {
+    await transactNamed(deps, items);
   } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.includes(0)) throw new ChargeChanged(await getCharge(deps, scope, charge.id));
-    if (failed.includes(1)) throw new AttemptTaken();
+    const failed = failedConditions(error, items);
+    if (failed.has('charge')) throw new ChargeChanged(await getCharge(deps, scope, charge.id));
+    if (failed.has('attempt')) throw new AttemptTaken();
     throw error;
   }
 }
@@ -81,7 +83,7 @@ function settleCharge(table: string, attempt: Attempt<'refund'>, refunded: boole
   return {
     Update: {
       TableName: table,
-      Key: keys.charge(attempt.developer_id ?? 0, attempt.mode ?? 'test', attempt.subject.charge_id),
+      Key: chargeKeys.charge(attempt.developer_id ?? 0, attempt.mode ?? 'test', attempt.subject.charge_id),
       UpdateExpression: refunded
         ? 'SET refunded = refunded + :amount, refunds_pending = refunds_pending - :amount, updated_at = :now'
         : 'SET refundable = refundable + :amount, refunds_pending = refunds_pending - :amount, updated_at = :now',
@@ -137,7 +139,7 @@ export async function recordRefundFailure(
 /** A refund by its bare id; undefined for none, or for an id no refund could have (no read then). */
 export async function getRefund(deps: Deps, scope: Scope, refundId: string): Promise<Refund | undefined> {
   if (!isBareId(refundId)) return undefined;
-  return refundEntity.get(deps, keys.refund(scope.developerId, scope.mode, refundId));
+  return refundEntity.get(deps, refundKeys.refund(scope.developerId, scope.mode, refundId));
 }
 
 /** Refunds newest first: of one charge (gsi2) or of the whole account and mode (gsi1), at most `limit`. */
@@ -154,8 +156,8 @@ export function listRefunds(
       KeyConditionExpression: byCharge ? 'gsi2pk = :pk' : 'gsi1pk = :pk',
       ExpressionAttributeValues: {
         ':pk': byCharge
-          ? keys.refundsOfCharge(scope.developerId, scope.mode, options.chargeId as string)
-          : keys.refundList(scope.developerId, scope.mode),
+          ? refundKeys.ofCharge(scope.developerId, scope.mode, options.chargeId as string)
+          : refundKeys.list(scope.developerId, scope.mode),
       },
       ScanIndexForward: false,
     },

@@ -31,7 +31,7 @@ import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { stepEveryDue } from '../db/due.ts';
 import { retryOptimistic } from '../db/optimistic.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactNamed, transactWrite } from '../db/transact.ts';
 import { eventWrite } from '../events/event.ts';
 import { refundAtOnce, refundAttempt } from '../refunds/service.ts';
 import { subscriptionCanceled, subscriptionPaymentFailed, subscriptionRenewed } from './events.ts';
@@ -78,11 +78,12 @@ const scopeOf = (attempt: Attempt) => ({
 
 /** Writes `items`, and again without `optional` when only those failed (a plan deleted meanwhile). */
 async function writeWithOptional(deps: Deps, items: TransactItem[], optional: TransactItem[]): Promise<void> {
+  const all = [...named('required', ...items), ...named('optional', ...optional)];
   try {
-    await transactWrite(deps, [...items, ...optional]);
+    await transactNamed(deps, all);
   } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.length === 0 || failed.some((index) => index < items.length)) throw error;
+    const failed = failedConditions(error, all);
+    if (failed.size !== 1 || !failed.has('optional')) throw error;
     await transactWrite(deps, items);
   }
 }

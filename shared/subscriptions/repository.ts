@@ -6,24 +6,24 @@
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
-import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactNamed, transactWrite } from '../db/transact.ts';
+import { planKeys } from '../plans/keys.ts';
+import { subscriptionKeys } from './keys.ts';
 import type { Subscription } from './subscription.ts';
 
 export const subscriptionEntity = defineEntity<Subscription>('subscription', (subscription) => ({
-  ...keys.subscription(subscription.developer_id, subscription.mode, subscription.id),
-  ...keys.subscriptionInList(
+  ...subscriptionKeys.subscription(subscription.developer_id, subscription.mode, subscription.id),
+  ...subscriptionKeys.inList(
     subscription.developer_id,
     subscription.mode,
     subscription.created_at,
     subscription.id,
   ),
-  ...keys.subscriptionOfPlan(
+  ...subscriptionKeys.ofPlan(
     subscription.developer_id,
     subscription.mode,
     subscription.plan_id,
@@ -44,8 +44,8 @@ export async function eachSubscription(
 ): Promise<void> {
   const byPlan = filter.planId !== undefined;
   const partition = byPlan
-    ? keys.subscriptionOfPlan(scope.developerId, scope.mode, filter.planId as string, '', '').gsi2pk
-    : keys.subscriptionInList(scope.developerId, scope.mode, '', '').gsi1pk;
+    ? subscriptionKeys.ofPlan(scope.developerId, scope.mode, filter.planId as string, '', '').gsi2pk
+    : subscriptionKeys.inList(scope.developerId, scope.mode, '', '').gsi1pk;
   await queryEach(
     deps,
     {
@@ -88,7 +88,7 @@ function dueEntry(table: string, subscription: Subscription): TransactItem[] {
       Put: {
         TableName: table,
         Item: {
-          ...keys.billingDue(subscription.id, subscription.next_action_at),
+          ...subscriptionKeys.due(subscription.id, subscription.next_action_at),
           entity: 'billing_due',
           ...ref,
           created_at: subscription.updated_at,
@@ -109,7 +109,7 @@ export async function storeSubscription(deps: Deps, subscription: Subscription, 
 }
 
 export function getSubscription(deps: Deps, scope: Scope, id: string): Promise<Subscription | undefined> {
-  return subscriptionEntity.get(deps, keys.subscription(scope.developerId, scope.mode, id));
+  return subscriptionEntity.get(deps, subscriptionKeys.subscription(scope.developerId, scope.mode, id));
 }
 
 /**
@@ -119,7 +119,7 @@ export function getSubscription(deps: Deps, scope: Scope, id: string): Promise<S
 export function subscriptionWrites(table: string, before: Subscription, after: Subscription): TransactItem[] {
   const dropOld: TransactItem[] =
     before.next_action_at && before.next_action_at !== after.next_action_at
-      ? [{ Delete: { TableName: table, Key: keys.billingDue(before.id, before.next_action_at) } }]
+      ? [{ Delete: { TableName: table, Key: subscriptionKeys.due(before.id, before.next_action_at) } }]
       : [];
   return [
     {
@@ -147,20 +147,24 @@ export async function saveSubscription(
   extra: TransactItem[],
   optional: TransactItem[] = [],
 ): Promise<boolean> {
-  const base: TransactItem[] = [...subscriptionWrites(deps.table, before, after), ...extra];
+  const base = [
+    ...named('subscription', ...subscriptionWrites(deps.table, before, after)),
+    ...named('extra', ...extra),
+  ];
+  const items = [...base, ...named('optional', ...optional)];
   try {
-    await transactWrite(deps, [...base, ...optional]);
+    await transactNamed(deps, items);
     return true;
   } catch (error) {
-    const failed = conditionFailedAt(error);
-    if (failed.includes(0)) return false;
-    if (failed.length > 0 && failed.every((index) => index >= base.length)) {
+    const failed = failedConditions(error, items);
+    if (failed.has('subscription')) return false;
+    if (failed.size === 1 && failed.has('optional')) {
       try {
-        await transactWrite(deps, base);
+        await transactNamed(deps, base);
         return true;
       } catch (retry) {
         // Changed by another writer between the two tries: nothing was written.
-        if (conditionFailedAt(retry).includes(0)) return false;
+        if (failedConditions(retry, base).has('subscription')) return false;
         throw retry;
       }
     }
@@ -170,12 +174,12 @@ export async function saveSubscription(
 
 /** Due entries at `now` (at most `limit` per shard), oldest first. */
 export const dueSubscriptions = (deps: Deps, now: Date, limit: number) =>
-  dueEntries<DueRef>(deps, keys.billingDuePartition, now, limit);
+  dueEntries<DueRef>(deps, subscriptionKeys.duePartition, now, limit);
 
 /** Removes a due entry that no longer matches its subscription (it changed, or is gone). */
 export async function dropStaleDue(deps: Deps, ref: DueRef): Promise<void> {
   await deps.db.send(
-    new DeleteCommand({ TableName: deps.table, Key: keys.billingDue(ref.subscription_id, ref.due_at) }),
+    new DeleteCommand({ TableName: deps.table, Key: subscriptionKeys.due(ref.subscription_id, ref.due_at) }),
   );
 }
 
@@ -184,7 +188,7 @@ export function planCountChange(deps: Deps, subscription: Subscription, by: 1 | 
   return {
     Update: {
       TableName: deps.table,
-      Key: keys.plan(subscription.developer_id, subscription.mode, subscription.plan_id),
+      Key: planKeys.plan(subscription.developer_id, subscription.mode, subscription.plan_id),
       UpdateExpression: 'SET subscriber_count = subscriber_count + :by',
       ConditionExpression:
         by > 0 ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND subscriber_count > :zero',

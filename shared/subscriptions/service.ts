@@ -4,6 +4,7 @@
  */
 import { merchantName, statementDescriptor } from '../accounts/account.ts';
 import { getAccount } from '../accounts/repository.ts';
+import { checkoutKeys } from '../checkout/keys.ts';
 import { sessionEntity } from '../checkout/repository.ts';
 import { type CheckoutSession, newSubscriptionSession } from '../checkout/session.ts';
 import { assertModeFlags, type Scope } from '../core/account.ts';
@@ -15,7 +16,6 @@ import { InvalidInput } from '../core/validation.ts';
 import { findCustomer } from '../customers/repository.ts';
 import { putAll } from '../db/batch.ts';
 import type { Deps } from '../db/deps.ts';
-import { keys } from '../db/keys.ts';
 import { lostRace, retryOptimistic } from '../db/optimistic.ts';
 import { eventWrite, internalEventWrite } from '../events/event.ts';
 import { checkReturnUrl } from '../payments/payment.ts';
@@ -206,7 +206,7 @@ export async function cancelSubscription(
             {
               Update: {
                 TableName: deps.table,
-                Key: keys.checkout(before.checkout_token),
+                Key: checkoutKeys.session(before.checkout_token),
                 UpdateExpression: 'SET expires_at_ms = :now',
                 ConditionExpression: 'attribute_exists(pk)',
                 ExpressionAttributeValues: { ':now': now.getTime() },

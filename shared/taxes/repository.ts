@@ -5,13 +5,13 @@ import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getItems } from '../db/get-items.ts';
 import { queryEach, recordOf } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
 import { transactWrite } from '../db/transact.ts';
+import { taxKeys } from './keys.ts';
 import type { Tax } from './tax.ts';
 
 export const taxEntity = defineEntity<Tax>('tax', (tax) => ({
-  ...keys.tax(tax.developer_id, tax.mode, tax.id),
-  ...keys.taxInList(tax.developer_id, tax.mode, tax.created_at, tax.id),
+  ...taxKeys.tax(tax.developer_id, tax.mode, tax.id),
+  ...taxKeys.inList(tax.developer_id, tax.mode, tax.created_at, tax.id),
 }));
 
 /** Stores a new tax under the account's next id (one counter for both modes: an id names one tax). */
@@ -23,7 +23,7 @@ export async function createTax(
   const counter = await deps.db.send(
     new UpdateCommand({
       TableName: deps.table,
-      Key: keys.taxSequence(scope.developerId),
+      Key: taxKeys.sequence(scope.developerId),
       UpdateExpression: 'ADD tax_sequence :one SET entity = :entity',
       ExpressionAttributeValues: { ':one': 1, ':entity': 'tax_sequence' },
       ReturnValues: 'UPDATED_NEW',
@@ -49,7 +49,7 @@ export async function listTaxes(deps: Deps, scope: Scope): Promise<Tax[]> {
     {
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.taxList(scope.developerId, scope.mode) },
+      ExpressionAttributeValues: { ':pk': taxKeys.list(scope.developerId, scope.mode) },
       ScanIndexForward: false,
     },
     (item) => {
@@ -65,7 +65,7 @@ export async function taxesByIds(deps: Deps, scope: Scope, ids: number[]): Promi
   if (ids.length === 0) return [];
   const items = await getItems(
     deps,
-    ids.map((id) => keys.tax(scope.developerId, scope.mode, id)),
+    ids.map((id) => taxKeys.tax(scope.developerId, scope.mode, id)),
   );
   return items.map((item) => (item ? recordOf<Tax>(item) : undefined));
 }

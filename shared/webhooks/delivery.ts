@@ -9,11 +9,11 @@
 import type { Scope } from '../core/account.ts';
 import { prefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
-import { keys } from '../db/keys.ts';
 import type { EventDetail } from '../events/event.ts';
 import { webhookBody } from '../events/webhook-body.ts';
 import { subscribes } from './endpoint.ts';
 import { handOverGraceMs, storedEvent } from './events.ts';
+import { webhookKeys } from './keys.ts';
 import {
   cancelTask,
   claimTask,
@@ -84,7 +84,7 @@ export async function runTask(
   const task = await claimTask(deps, key, now, new Date(now.getTime() + leaseMs));
   if (!task) return 'busy';
   const [endpoint, event] = await Promise.all([
-    endpointEntity.get(deps, keys.webhookEndpoint(task.developer_id, task.mode, task.endpoint_id)),
+    endpointEntity.get(deps, webhookKeys.endpoint(task.developer_id, task.mode, task.endpoint_id)),
     storedEvent(deps, task.event_id),
   ]);
   if (!endpoint?.enabled || !event) {

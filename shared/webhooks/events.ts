@@ -18,11 +18,12 @@ import {
 import { queryParameter } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import { queryEach } from '../db/items.ts';
-import { keys } from '../db/keys.ts';
 import { giveBackToWindow, takeFromWindow } from '../db/window.ts';
 import { type EventDetail, eventRetentionDays } from '../events/event.ts';
+import { eventKeys } from '../events/keys.ts';
 import { type WebhookBody, webhookBody } from '../events/webhook-body.ts';
 import { subscribes, type WebhookEndpoint } from './endpoint.ts';
+import { webhookKeys } from './keys.ts';
 import { createTask, endpointsOf, getEndpoint, newTask } from './repository.ts';
 
 export const EventListQuerySchema = v.pipe(
@@ -54,7 +55,7 @@ const kept = (detail: EventDetail<unknown>, now: Date) =>
 /** A stored event by id, whatever its account (the delivery function's read), or undefined. */
 export async function storedEvent(deps: Deps, id: string): Promise<EventDetail<unknown> | undefined> {
   if (!/^evt_[A-Za-z0-9]{24}$/.test(id)) return undefined;
-  const result = await deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.event(id) }));
+  const result = await deps.db.send(new GetCommand({ TableName: deps.table, Key: eventKeys.event(id) }));
   return result.Item?.detail as EventDetail<unknown> | undefined;
 }
 
@@ -79,16 +80,16 @@ export async function listEvents(
         IndexName: 'gsi2',
         KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk > :from',
         ExpressionAttributeValues: {
-          ':pk': keys.eventOfType(scope.developerId, scope.mode, query.type, '', '').gsi2pk,
-          ':from': `${keys.eventListPrefix}${oldest}`,
+          ':pk': eventKeys.ofType(scope.developerId, scope.mode, query.type, '', '').gsi2pk,
+          ':from': `${eventKeys.listPrefix}${oldest}`,
         },
       }
     : {
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk > :from',
         ExpressionAttributeValues: {
-          ':pk': keys.eventInList(scope.developerId, scope.mode, '', '').gsi1pk,
-          ':from': `${keys.eventListPrefix}${oldest}`,
+          ':pk': eventKeys.inList(scope.developerId, scope.mode, '', '').gsi1pk,
+          ':from': `${eventKeys.listPrefix}${oldest}`,
         },
       };
   // The count: a COUNT query over the last 30 days (events have no counter item: TTL removes them).
@@ -146,7 +147,7 @@ export const redeliveryLimits = {
  */
 async function countRedelivery(deps: Deps, scope: Scope, eventId: string, now: Date): Promise<void> {
   const counter = (counted: string | undefined, limit: number) => ({
-    key: keys.redeliveryCounter(scope.developerId, scope.mode, counted),
+    key: webhookKeys.redeliveryCounter(scope.developerId, scope.mode, counted),
     entity: 'redelivery_counter',
     owner: { developer_id: scope.developerId, mode: scope.mode },
     limit,

@@ -12,26 +12,27 @@ import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
-import { dueShards, keys } from '../db/keys.ts';
+import { dueShards } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate } from '../db/lists.ts';
 import { retryOptimistic } from '../db/optimistic.ts';
-import { transactWrite } from '../db/transact.ts';
+import { failedConditions, named, transactNamed, transactWrite } from '../db/transact.ts';
 import { maxEndpoints, type WebhookEndpoint } from './endpoint.ts';
+import { webhookKeys } from './keys.ts';
 
 /** How long tasks, attempts and dead letters are kept (DynamoDB TTL): as long as events. */
 const keptSeconds = 30 * 86_400;
 const expiresAt = (now: Date) => Math.floor(now.getTime() / 1000) + keptSeconds;
 
 export const endpointEntity = defineEntity<WebhookEndpoint>('webhook_endpoint', (endpoint) => ({
-  ...keys.webhookEndpoint(endpoint.developer_id, endpoint.mode, endpoint.id),
-  ...keys.webhookEndpointInList(endpoint.developer_id, endpoint.mode, endpoint.created_at, endpoint.id),
+  ...webhookKeys.endpoint(endpoint.developer_id, endpoint.mode, endpoint.id),
+  ...webhookKeys.endpointInList(endpoint.developer_id, endpoint.mode, endpoint.created_at, endpoint.id),
 }));
 
 const endpointList = (scope: Scope) =>
   countedList(
-    keys.webhookEndpointCount(scope.developerId, scope.mode),
+    webhookKeys.endpointCount(scope.developerId, scope.mode),
     'webhook_endpoint',
-    'WEBHOOK_ENDPOINT',
+    webhookKeys.endpointListTag,
   );
 
 /** Stores a new endpoint; the account's `maxEndpoints`-th is the last (400 after). */
@@ -45,10 +46,11 @@ export async function createEndpoint(deps: Deps, endpoint: WebhookEndpoint): Pro
       ExpressionAttributeValues: { ...update?.ExpressionAttributeValues, ':max': maxEndpoints },
     },
   };
+  const items = [...named('endpoint', endpointEntity.create(deps.table, endpoint)), ...named('count', count)];
   try {
-    await transactWrite(deps, [endpointEntity.create(deps.table, endpoint), count]);
+    await transactNamed(deps, items);
   } catch (error) {
-    if (conditionFailedAt(error).includes(1)) {
+    if (failedConditions(error, items).has('count')) {
       throw new BadRequest('webhook_endpoint_limit', { params: { max: String(maxEndpoints) } });
     }
     throw error;
@@ -64,15 +66,13 @@ export async function listEndpoints(deps: Deps, scope: Scope, page: PageRequest)
 /** Every endpoint of the account and mode (at most `maxEndpoints`): one Query. */
 export async function endpointsOf(deps: Deps, scope: Scope): Promise<WebhookEndpoint[]> {
   const found: WebhookEndpoint[] = [];
+  const list = endpointList(scope);
   await queryEach(
     deps,
     {
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-      ExpressionAttributeValues: {
-        ':pk': keys.webhookEndpointCount(scope.developerId, scope.mode).gsi1pk,
-        ':prefix': 'WEBHOOK_ENDPOINT#',
-      },
+      ExpressionAttributeValues: { ':pk': list.count.gsi1pk, ':prefix': list.prefix.recordsOnly },
     },
     (item) => {
       found.push(recordOf<WebhookEndpoint>(item));
@@ -84,7 +84,7 @@ export async function endpointsOf(deps: Deps, scope: Scope): Promise<WebhookEndp
 
 /** One endpoint of the account and mode, or 404. */
 export async function getEndpoint(deps: Deps, scope: Scope, id: string): Promise<WebhookEndpoint> {
-  const endpoint = await endpointEntity.get(deps, keys.webhookEndpoint(scope.developerId, scope.mode, id));
+  const endpoint = await endpointEntity.get(deps, webhookKeys.endpoint(scope.developerId, scope.mode, id));
   if (!endpoint) throw new NotFound('webhook_endpoint_not_found');
   return endpoint;
 }
@@ -128,7 +128,7 @@ export async function deleteEndpoint(deps: Deps, scope: Scope, id: string): Prom
       {
         Delete: {
           TableName: deps.table,
-          Key: keys.webhookEndpoint(scope.developerId, scope.mode, id),
+          Key: webhookKeys.endpoint(scope.developerId, scope.mode, id),
           ConditionExpression: 'attribute_exists(pk)',
         },
       },
@@ -168,12 +168,12 @@ export const taskEntityTag = 'webhook_task';
 
 export const taskKey = (
   task: Pick<WebhookTask, 'developer_id' | 'mode' | 'endpoint_id' | 'event_id' | 'round'>,
-) => keys.webhookTask(task.developer_id, task.mode, task.endpoint_id, task.event_id, task.round);
+) => webhookKeys.task(task.developer_id, task.mode, task.endpoint_id, task.event_id, task.round);
 
 const taskEntity = defineEntity<WebhookTask>(taskEntityTag, (task) => ({
   ...taskKey(task),
   ...(task.status === 'pending' && task.next_retry_at
-    ? keys.webhookTaskDue(task.id, task.next_retry_at)
+    ? webhookKeys.taskDue(task.id, task.next_retry_at)
     : {}),
 }));
 
@@ -240,7 +240,7 @@ export async function claimTask(
         ExpressionAttributeValues: {
           ':lease': leaseUntil.toISOString(),
           // Index keys need not be unique: the shard (gsi2pk) stays, the due time moves.
-          ':due': `${leaseUntil.toISOString()}#${key.sk}`,
+          ':due': webhookKeys.leasedDue(leaseUntil.toISOString(), key.sk),
           ':tag': taskEntityTag,
           ':pending': 'pending',
           ':now': now.toISOString(),
@@ -268,9 +268,9 @@ export interface WebhookAttempt extends DeliveryOf {
 
 const deliveryList = (scope: Scope, endpointId: string) =>
   countedList(
-    keys.webhookDeliveryCount(scope.developerId, scope.mode, endpointId),
+    webhookKeys.deliveryCount(scope.developerId, scope.mode, endpointId),
     'webhook_delivery',
-    'DELIVERY',
+    webhookKeys.deliveryListTag,
   );
 
 /**
@@ -287,13 +287,13 @@ export async function recordAttempt(
   const scope = { developerId: task.developer_id, mode: task.mode };
   const now = attempt.created_at;
   const pending = outcome.status === 'pending' && attempt.next_retry_at !== null;
-  const due = pending ? keys.webhookTaskDue(task.id, attempt.next_retry_at as string) : undefined;
+  const due = pending ? webhookKeys.taskDue(task.id, attempt.next_retry_at as string) : undefined;
   const items: Parameters<typeof transactWrite>[1] = [
     {
       Put: {
         TableName: deps.table,
         Item: {
-          ...keys.webhookDeliveryInList(scope.developerId, scope.mode, task.endpoint_id, now, attempt.id),
+          ...webhookKeys.deliveryInList(scope.developerId, scope.mode, task.endpoint_id, now, attempt.id),
           entity: 'webhook_delivery',
           ...attempt,
           updated_at: now,
@@ -326,7 +326,7 @@ export async function recordAttempt(
     items.push({
       Update: {
         TableName: deps.table,
-        Key: keys.webhookEndpoint(scope.developerId, scope.mode, task.endpoint_id),
+        Key: webhookKeys.endpoint(scope.developerId, scope.mode, task.endpoint_id),
         UpdateExpression: 'SET enabled = :off, updated_at = :now ADD version :one',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':off': false, ':now': now, ':one': 1 },
@@ -338,7 +338,7 @@ export async function recordAttempt(
       Put: {
         TableName: deps.table,
         Item: {
-          ...keys.webhookDeadLetter(now, task.id),
+          ...webhookKeys.deadLetter(now, task.id),
           entity: 'webhook_dead_letter',
           task_id: task.id,
           developer_id: task.developer_id,
@@ -409,7 +409,7 @@ export async function dueTasks(deps: Deps, now: Date, limit: number): Promise<{ 
           // `~` sorts after the `#<task id>` of every entry due at exactly `now` (D14's "includes now").
           KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk <= :until',
           ExpressionAttributeValues: {
-            ':pk': keys.webhookDuePartition(shard),
+            ':pk': webhookKeys.taskDuePartition(shard),
             ':until': `${now.toISOString()}~`,
           },
         },
@@ -434,7 +434,7 @@ export async function deadLetters(deps: Deps, now: Date, days: number): Promise<
       deps,
       {
         KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.webhookDeadLetter(date, '').pk },
+        ExpressionAttributeValues: { ':pk': webhookKeys.deadLetter(date, '').pk },
         ScanIndexForward: false,
       },
       (item) => {

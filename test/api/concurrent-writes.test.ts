@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { keys } from '../../shared/db/keys.ts';
+import { webhookKeys } from '../../shared/webhooks/keys.ts';
 import { endpointEntity } from '../../shared/webhooks/repository.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
 import { concurrently, statusCounts } from '../support/race.ts';
@@ -38,7 +38,7 @@ async function register(path: string) {
 async function stored(id: string) {
   const endpoint = await endpointEntity.get(
     makeDeps(),
-    keys.webhookEndpoint(account.developerId, 'test', id),
+    webhookKeys.endpoint(account.developerId, 'test', id),
   );
   if (!endpoint) throw new Error(`endpoint ${id} is not stored`);
   return endpoint;

@@ -10,8 +10,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyRotated } from '../../shared/accounts/events.ts';
 import { type AccountProfile, updateProfile } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { keys } from '../../shared/db/keys.ts';
 import { eventSource } from '../../shared/events/event.ts';
+import { mailKeys } from '../../shared/mail/keys.ts';
 import { mailSentRetentionDays, recipientHash, sendOnce } from '../../shared/mail/once.ts';
 import type { Mail, Mailer } from '../../shared/mail/send.ts';
 import { planDeleted } from '../../shared/plans/events.ts';
@@ -200,7 +200,7 @@ describe('one e-mail per event and recipient', () => {
       },
     };
     const mail = { subject: 'Once', text: 'text', html: '<p>html</p>' };
-    const markerKey = keys.mailSent(eventId, recipientHash(to));
+    const markerKey = mailKeys.sent(eventId, recipientHash(to));
     const marker = async () =>
       (await deps.db.send(new GetCommand({ TableName: deps.table, Key: markerKey, ConsistentRead: true })))
         .Item;

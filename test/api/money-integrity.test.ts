@@ -12,11 +12,11 @@ import { newAttempt, newAttemptId } from '../../shared/attempts/attempt.ts';
 import { storeAttempt } from '../../shared/attempts/repository.ts';
 import { getCharge } from '../../shared/charges/repository.ts';
 import { chargeCard } from '../../shared/charges/service.ts';
+import { checkoutKeys } from '../../shared/checkout/keys.ts';
 import { claimSession, getSession } from '../../shared/checkout/repository.ts';
 import { payWithCard } from '../../shared/checkout/service.ts';
 import { submitChallenge } from '../../shared/checkout/submit-http.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { keys } from '../../shared/db/keys.ts';
 import { sessionOwners } from '../../shared/ledger/owners.ts';
 import { runPayouts } from '../../shared/payouts/run.ts';
 import { refundCharge } from '../../shared/refunds/service.ts';
@@ -832,7 +832,7 @@ describe('checkout attempts that recovery finishes', () => {
   it('a claim taken before claims had attempts lapses as it always did (an upgraded stage)', async () => {
     const merchant = await newMerchant('d15-old-claim');
     const payment = await createPayment(merchant.auth);
-    await updateStored(keys.checkout(tokenOf(payment.url)), {
+    await updateStored(checkoutKeys.session(tokenOf(payment.url)), {
       UpdateExpression: 'SET #status = :charging, charging_until = :past REMOVE attempt_id',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: { ':charging': 'charging', ':past': Date.now() - 1000 },

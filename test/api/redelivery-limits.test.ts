@@ -6,8 +6,8 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { keys } from '../../shared/db/keys.ts';
 import { redeliveryLimits } from '../../shared/webhooks/events.ts';
+import { webhookKeys } from '../../shared/webhooks/keys.ts';
 import { expectMessage } from '../support/answers.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
 import { concurrently, statusCounts } from '../support/race.ts';
@@ -36,7 +36,7 @@ function expectLimited(answer: Awaited<ReturnType<typeof api>>, limit: number) {
 /** The delivery tasks stored for one event and endpoint: one per round of sending. */
 async function tasksOf(account: TestAccount, endpointId: string, eventId: string) {
   const deps = makeDeps();
-  const { pk, sk } = keys.webhookTask(account.developerId, 'test', endpointId, eventId, '');
+  const { pk, sk } = webhookKeys.task(account.developerId, 'test', endpointId, eventId, '');
   const found = await deps.db.send(
     new QueryCommand({
       TableName: deps.table,

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalGateway, startGateway } from '../../infra/local/gateway.ts';
 import { projectRoot } from '../../infra/local/info.ts';
 import { apiKeyPattern } from '../../shared/accounts/credentials.ts';
+import { accountKeys } from '../../shared/accounts/keys.ts';
 import { findApiKey } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { keys } from '../../shared/db/keys.ts';
 import { expectEnvelope } from '../support/answers.ts';
 import { waitForMail } from '../support/mail.ts';
 import { concurrently } from '../support/race.ts';
@@ -148,7 +148,7 @@ describe('an account without keys', () => {
   it('answers 404 of type warning to GET and PATCH', async () => {
     const account = await newAccount();
     const auth = bearer(await tokenFor(account));
-    await updateStored(keys.account(account.developerId), {
+    await updateStored(accountKeys.account(account.developerId), {
       UpdateExpression: 'REMOVE #keys',
       ExpressionAttributeNames: { '#keys': 'keys' },
     });

@@ -54,6 +54,7 @@ import { esmRequireBanner, functionBundling } from '../../infra/bundling.ts';
 import { projectRoot } from '../../infra/local/info.ts';
 import { invocation } from '../../infra/local/lambda.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
+import { accountKeys } from '../../shared/accounts/keys.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
 import { simulatedLedgerClient } from '../../shared/acquirer/configured.ts';
 import { eventRules, outboxRelay, schedules } from '../../shared/api/event-rules.ts';
@@ -66,7 +67,6 @@ import {
   customerIndexWrites,
 } from '../../shared/customers/repository.ts';
 import { type Deps, documentClient, makeDeps } from '../../shared/db/deps.ts';
-import { keys } from '../../shared/db/keys.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
 import { newPlan } from '../../shared/plans/plan.ts';
 import { nameIndexWrites, planCountUpdate, planEntity } from '../../shared/plans/repository.ts';
@@ -549,7 +549,7 @@ try {
   };
   const getItem = async () => {
     await deps.db.send(
-      new GetCommand({ TableName: deps.table, Key: keys.account(account.account.developer_id) }),
+      new GetCommand({ TableName: deps.table, Key: accountKeys.account(account.account.developer_id) }),
     );
   };
   if (values.only === undefined || values.only === 'billing') {
@@ -735,7 +735,9 @@ try {
     payload: 'x'.repeat(600),
   });
   const rawGet = () =>
-    deps.db.send(new GetCommand({ TableName: deps.table, Key: keys.account(merchant.account.developer_id) }));
+    deps.db.send(
+      new GetCommand({ TableName: deps.table, Key: accountKeys.account(merchant.account.developer_id) }),
+    );
   const rawTransact = (puts: number) =>
     deps.db.send(
       new TransactWriteCommand({
@@ -749,7 +751,7 @@ try {
     deps.db.send(
       new UpdateCommand({
         TableName: deps.table,
-        Key: keys.account(merchant.account.developer_id),
+        Key: accountKeys.account(merchant.account.developer_id),
         UpdateExpression: 'SET bench_touch = :now',
         ExpressionAttributeValues: { ':now': Date.now() },
       }),

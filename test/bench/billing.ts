@@ -10,8 +10,8 @@ import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
 import { prefixedId } from '../../shared/core/ids.ts';
 import { putAll } from '../../shared/db/batch.ts';
 import type { Deps } from '../../shared/db/deps.ts';
-import { keys } from '../../shared/db/keys.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
+import { subscriptionKeys } from '../../shared/subscriptions/keys.ts';
 import { subscriptionEntity } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
 
@@ -75,7 +75,7 @@ export async function benchBilling(options: {
       };
       yield subscriptionEntity.item(subscription);
       yield {
-        ...keys.billingDue(subscription.id, due),
+        ...subscriptionKeys.due(subscription.id, due),
         entity: 'billing_due',
         developer_id: developerId,
         mode: 'test',

@@ -10,8 +10,8 @@ import { sessionEntity } from '../../shared/checkout/repository.ts';
 import { newLinkSession } from '../../shared/checkout/session.ts';
 import { putAll } from '../../shared/db/batch.ts';
 import type { Deps } from '../../shared/db/deps.ts';
-import { keys } from '../../shared/db/keys.ts';
 import { runLinkBilling } from '../../shared/payment-links/billing.ts';
+import { linkKeys } from '../../shared/payment-links/keys.ts';
 import type { PaymentLink } from '../../shared/payment-links/link.ts';
 import { linkEntity } from '../../shared/payment-links/repository.ts';
 
@@ -124,7 +124,7 @@ async function billing(options: Options): Promise<void> {
       yield linkEntity.item(link);
       yield { ...sessionEntity.item({ ...session, status: 'paid' }) };
       yield {
-        ...keys.linkDue(id, due),
+        ...linkKeys.due(id, due),
         entity: 'link_due',
         developer_id: developerId,
         mode: 'test',

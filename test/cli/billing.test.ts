@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Acquirer } from '../../shared/acquirer/acquirer.ts';
 import { testCards } from '../../shared/acquirer/simulated.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { keys } from '../../shared/db/keys.ts';
+import { planKeys } from '../../shared/plans/keys.ts';
 import { renewalAttemptId, runBilling } from '../../shared/subscriptions/billing.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
@@ -137,7 +137,7 @@ describe('dunning', () => {
   it('a declined renewal is past_due, retried after 1, 3 and 5 days, then canceled', async () => {
     const account = await newAccount('billing-dunning');
     const planId = await newPlan(account);
-    await updateStored(keys.plan(account.developerId, 'test', planId), {
+    await updateStored(planKeys.plan(account.developerId, 'test', planId), {
       UpdateExpression: 'SET subscriber_count = :one',
       ExpressionAttributeValues: { ':one': 1 },
     });

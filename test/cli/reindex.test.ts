@@ -2,7 +2,7 @@
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { keys } from '../../shared/db/keys.ts';
+import { searchKeys } from '../../shared/db/keys.ts';
 import { cli } from '../support/cli.ts';
 import { api, apiKey, apiUrl, newAccount, useLocalEnvironment } from '../support/stack.ts';
 
@@ -42,7 +42,7 @@ describe('search reindex', () => {
     const deps = makeDeps();
     const developerId = account.developerId;
     const partitions = [...new Set(`quokka club mug quokkina ${email}`.split(''))].flatMap((first) =>
-      ['plan', 'customer', 'product'].map((kind) => keys.searchPartition(developerId, 'test', kind, first)),
+      ['plan', 'customer', 'product'].map((kind) => searchKeys.partition(developerId, 'test', kind, first)),
     );
     for (const partition of partitions) {
       const entries = await deps.db.send(

@@ -3,9 +3,12 @@
  * and stored items changed in place as time or an older version would have left them.
  */
 import { QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { attemptKeys } from '../../shared/attempts/keys.ts';
+import { checkoutKeys } from '../../shared/checkout/keys.ts';
 import type { Mode } from '../../shared/core/account.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { type ItemKey, keys } from '../../shared/db/keys.ts';
+import type { ItemKey } from '../../shared/db/keys.ts';
+import { eventKeys } from '../../shared/events/keys.ts';
 import { useLocalEnvironment } from './stack.ts';
 
 /** The event items stored for an account in a mode (oldest first), whole. */
@@ -18,7 +21,7 @@ export async function storedEventItems(developerId: number, mode: Mode): Promise
       TableName: deps.table,
       IndexName: 'gsi1',
       KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': keys.eventInList(developerId, mode, '', '').gsi1pk },
+      ExpressionAttributeValues: { ':pk': eventKeys.inList(developerId, mode, '', '').gsi1pk },
     }),
   );
   return stored.Items ?? [];
@@ -37,7 +40,7 @@ export async function updateStored(
 /** Sets attributes of a stored checkout session, which must exist. */
 export function setCheckout(token: string, attributes: Record<string, unknown>): Promise<void> {
   const names = Object.keys(attributes);
-  return updateStored(keys.checkout(token), {
+  return updateStored(checkoutKeys.session(token), {
     UpdateExpression: `SET ${names.map((name) => `${name} = :${name}`).join(', ')}`,
     ConditionExpression: 'attribute_exists(pk)',
     ExpressionAttributeValues: Object.fromEntries(names.map((name) => [`:${name}`, attributes[name]])),
@@ -50,8 +53,8 @@ export function setCheckout(token: string, attributes: Record<string, unknown>):
  */
 export function expireLease(attemptId: string): Promise<void> {
   const past = new Date(Date.now() - 1000).toISOString();
-  const { gsi2pk, gsi2sk } = keys.attemptRecovery(attemptId, past);
-  return updateStored(keys.attempt(attemptId), {
+  const { gsi2pk, gsi2sk } = attemptKeys.recovery(attemptId, past);
+  return updateStored(attemptKeys.attempt(attemptId), {
     UpdateExpression: 'SET recover_at = :past, gsi2pk = :pk, gsi2sk = :sk',
     ConditionExpression: 'attribute_exists(recover_at) AND recover_at <> :none',
     ExpressionAttributeValues: { ':past': past, ':pk': gsi2pk, ':sk': gsi2sk, ':none': null },

@@ -1,7 +1,7 @@
 /** The webhook retry sweep as tests run it: at a time of their own, on their own endpoint's tasks. */
 import { makeDeps } from '../../shared/db/deps.ts';
-import { keys } from '../../shared/db/keys.ts';
 import { busPublisher } from '../../shared/events/publish.ts';
+import { webhookKeys } from '../../shared/webhooks/keys.ts';
 import { dueTasks } from '../../shared/webhooks/repository.ts';
 import { handOver } from '../../shared/webhooks/sweep.ts';
 
@@ -12,7 +12,7 @@ import { handOver } from '../../shared/webhooks/sweep.ts';
  */
 export async function sweepEndpointAt(now: Date, developerId: number, endpointId: string): Promise<number> {
   const deps = { ...makeDeps(), bus: busPublisher() };
-  const partition = keys.webhookEndpoint(developerId, 'test', endpointId).pk;
+  const partition = webhookKeys.endpoint(developerId, 'test', endpointId).pk;
   // Past what the schedule reads per shard, so the suites' future retries cannot crowd ours out.
   const due = await dueTasks(deps, now, 5_000);
   return handOver(

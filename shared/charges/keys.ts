@@ -1,0 +1,33 @@
+/** The keys of charges: the record, the account's payment list, and the payout index. */
+import type { Mode } from '../core/account.ts';
+import { type ItemKey, type ListKey, type SecondListKey, scopePrefix, shardOf } from '../db/keys.ts';
+
+/** How many gsi2 partitions hold the charges waiting for payout. */
+export const payoutShards = 8;
+
+const payoutPartition = (shard: number) => `PAYOUT_DUE#${shard}`;
+
+export const chargeKeys = {
+  /** A charge (`ch_…`) of the account and mode. */
+  charge: (developerId: number, mode: Mode, chargeId: string): ItemKey => ({
+    pk: `${scopePrefix(developerId, mode)}#CHARGE#${chargeId}`,
+    sk: 'CHARGE',
+  }),
+  /** Its place in the account's payment list (D9: newest first). */
+  inList: (developerId: number, mode: Mode, createdAt: string, chargeId: string): ListKey => ({
+    gsi1pk: `${scopePrefix(developerId, mode)}#CHARGES`,
+    gsi1sk: `CHARGE#${createdAt}#${chargeId}`,
+  }),
+  /** gsi1 sort key bound for charges created before a time (`created_before`). */
+  before: (createdBefore: string) => `CHARGE#${createdBefore}`,
+  listPrefix: 'CHARGE#',
+  /**
+   * A live charge waiting to be paid out, in gsi2 (sparse: the attributes go when it is paid out).
+   * Spread over `payoutShards` partitions by charge id so no single partition takes every charge.
+   */
+  payoutDue: (chargeId: string, dueAt: string): SecondListKey => ({
+    gsi2pk: payoutPartition(shardOf(chargeId, payoutShards)),
+    gsi2sk: `${dueAt}#${chargeId}`,
+  }),
+  payoutPartition,
+};
