@@ -246,7 +246,12 @@ export class CobroStack extends Stack {
     for (const route of routeRows) {
       // Every authenticated POST honours Idempotency-Key, whose fingerprint is keyed with this secret.
       const idempotent = route.auth && route.method === 'POST';
-      apiFunction(route.handler, idempotent ? { ...route.access, fingerprintSecret: true } : route.access);
+      apiFunction(
+        route.handler,
+        idempotent ? { ...route.access, fingerprintSecret: true } : route.access,
+        undefined,
+        route.environment,
+      );
     }
     apiFunction(fallback.handler, fallback.access, undefined, {
       [envNames.routeTable]: JSON.stringify(routeTableOf(routeRows)),

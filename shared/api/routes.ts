@@ -43,6 +43,21 @@ const systemRoutes: readonly Route[] = [
 /** Every route: those of no area, then each area's (shared/api/areas.ts), in the list's order. */
 export const routes: readonly Route[] = [...systemRoutes, ...rowsOfAreas((area) => area.routes)];
 
+/**
+ * The variables route rows give their functions, all together: the local stack runs every handler
+ * in one process, so it sets them all. Two rows may not give one variable different values.
+ */
+export const routesEnvironment: Readonly<Record<string, string>> = routes.reduce<Record<string, string>>(
+  (all, route) => {
+    for (const [name, value] of Object.entries(route.environment ?? {})) {
+      if (name in all && all[name] !== value) throw new Error(`routes give ${name} different values`);
+      all[name] = value;
+    }
+    return all;
+  },
+  {},
+);
+
 /** Answers every request no route takes: 405 on a known path, 404 otherwise. */
 export const fallback = {
   handler: 'functions/system/not-routed.ts',
