@@ -1,9 +1,9 @@
 /**
- * Every area of cobro, once, lowest layer first: an area may import only the areas above it in this
- * list (and never the other way), which `.dependency-cruiser.cjs` reads from here. The route table,
+ * Every area of cobro, once, lowest layer first: an area may import only the areas before it in
+ * this list, never one after it, which `.dependency-cruiser.cjs` reads from here. The route table,
  * the event catalogue, the event rules, the schedules and the OpenAPI document are assembled from
  * these descriptors in this order. A new area is its own folder with an `area.ts`, and one line here,
- * above every area that imports it.
+ * after the areas it imports and before every area that imports it.
  *
  * Keep each entry `xArea` on its own line, imported as `import { xArea } from '../<folder>/area.ts'`:
  * the dependency rules read this file as text.
