@@ -7,41 +7,56 @@
  *   media, acquirer        core, db and itself, never another port; acquirer/acquirer.ts, the port
  *                          itself, imports core only (the simulated acquirer is an adapter behind it)
  *   shared/http            the runtime HTTP adapter (middy, bodies, answers, idempotency); core, db
- *   shared/<area>          the business areas, lowest first (areaOrder): each may import core, db, the
- *                          ports and lower areas' rules. Its routes.ts and *http.ts files are its HTTP
- *                          adapters: only they import shared/http, and only functions, the route
- *                          table and the area's own adapters import them (never another area)
- *   shared/api             the top: the route table, the event catalogue, the OpenAPI document
+ *   shared/<area>          the business areas, lowest first (areaOrder, read from the one list of
+ *                          areas, shared/api/areas.ts): each may import core, db, the ports and lower
+ *                          areas' rules. Its area.ts, routes.ts and *http.ts files are its HTTP
+ *                          adapters: only they import shared/http, and only functions, the top and
+ *                          the area's own adapters import them (never another area)
+ *   shared/api             the top: the list of areas, and what is assembled from it (the route
+ *                          table, the event catalogue, the rules and schedules, the OpenAPI document)
  *   functions, infra, bin  entry points; they may import anything in shared, never each other's, but
  *                          for bin's two launchers (app.ts builds infra's CDK stack, start.ts starts
  *                          infra/local) and the CLI's infra/local/info.ts (where a local stack runs)
  *
  * Cycles count `import type` too. Tests may import anything.
  */
-const areaOrder = [
-  'accounts',
-  'auth',
-  'customers',
-  'attempts',
-  'charges',
-  'refunds',
-  'payments',
-  'checkout',
-  'payouts',
-  'plans',
-  'taxes',
-  'products',
-  'webhooks',
-  'subscriptions',
-  'payment-links',
-  'ledger',
-];
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+/**
+ * The areas, lowest first, as shared/api/areas.ts lists them (the one list of areas): read as text,
+ * each `xArea` entry of its `areas` array named by the folder it is imported from. Anything it
+ * cannot read is an error here, never a shorter list.
+ */
+function readAreaOrder() {
+  const file = join(__dirname, 'shared/api/areas.ts');
+  const text = readFileSync(file, 'utf8');
+  const folderOf = new Map(
+    [...text.matchAll(/^import \{ (\w+) \} from '\.\.\/([a-z-]+)\/area\.ts';$/gm)].map((m) => [m[1], m[2]]),
+  );
+  const list = /^export const areas\b[^=]*= \[\n((?:[ \t]*\w+,\n)+)\];$/m.exec(text);
+  if (!list) throw new Error(`${file}: no \`export const areas = [\` list of one entry a line`);
+  return list[1]
+    .split('\n')
+    .map((line) => line.trim().replace(/,$/, ''))
+    .filter(Boolean)
+    .map((entry) => {
+      const folder = folderOf.get(entry);
+      if (!folder) throw new Error(`${file}: ${entry} is not imported from '../<folder>/area.ts'`);
+      return folder;
+    });
+}
+
+const areaOrder = readAreaOrder();
 /** The ports to outside systems; below them all is shared/db, the one table they and the areas share. */
 const ports = ['events', 'mail', 'media', 'acquirer'];
 const notTest = '\\.test\\.ts$';
 const under = (folders) => `^shared/(${folders.join('|')})/`;
-/** An area's HTTP adapters: its routes.ts and its *http.ts files. */
-const areaAdapter = '^shared/[^/]+/(routes|[a-z-]*http)\\.ts$';
+/**
+ * An area's HTTP adapters: its routes.ts and its *http.ts files, and its area.ts (what it declares
+ * for the stack, routes included), which only shared/api/areas.ts imports.
+ */
+const areaAdapter = '^shared/[^/]+/(area|routes|[a-z-]*http)\\.ts$';
 
 const upward = areaOrder.slice(0, -1).map((area, index) => ({
   name: `area-${area}-imports-higher-area`,
@@ -110,10 +125,10 @@ module.exports = {
     {
       name: 'area-rules-import-no-http',
       comment:
-        "An area's rules, views and repository know nothing of HTTP; only its routes.ts and its *http.ts adapters may.",
+        "An area's rules, views and repository know nothing of HTTP; only its area.ts, routes.ts and *http.ts adapters may.",
       severity: 'error',
       from: {
-        path: `${under(areaOrder)}(?!routes\\.ts|[a-z-]*http\\.ts)[^/]+$`,
+        path: `${under(areaOrder)}(?!area\\.ts|routes\\.ts|[a-z-]*http\\.ts)[^/]+$`,
         pathNot: notTest,
       },
       to: { path: '^shared/http/' },
@@ -121,7 +136,7 @@ module.exports = {
     {
       name: 'area-adapter-only-for-entry-points',
       comment:
-        "An area's HTTP adapters (routes.ts, *http.ts) are imported by functions and the route table, never by rules, services or repositories: through them shared/http would reach code that must know nothing of HTTP. What both need moves down into the area's rules.",
+        "An area's HTTP adapters (area.ts, routes.ts, *http.ts) are imported by functions and the top (shared/api), never by rules, services or repositories: through them shared/http would reach code that must know nothing of HTTP. What both need moves down into the area's rules.",
       severity: 'error',
       from: { path: '^shared/', pathNot: `^shared/api/|${areaAdapter}|${notTest}` },
       to: { path: areaAdapter, pathNot: '^shared/(api|http)/' },
@@ -131,7 +146,7 @@ module.exports = {
       comment:
         "An area's HTTP adapters import their own area's adapters, never another area's: a shared piece moves down into that area's rules.",
       severity: 'error',
-      from: { path: '^shared/([^/]+)/(routes|[a-z-]*http)\\.ts$', pathNot: '^shared/api/' },
+      from: { path: '^shared/([^/]+)/(area|routes|[a-z-]*http)\\.ts$', pathNot: '^shared/(api|http)/' },
       to: { path: areaAdapter, pathNot: '^shared/($1|api|http)/' },
     },
     ...upward,

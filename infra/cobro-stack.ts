@@ -25,19 +25,15 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import {
-  type EventRule,
-  eventRules,
-  outboxRelay,
-  type Schedule,
-  schedules,
-} from '../shared/api/event-rules.ts';
+import { eventRules, schedules } from '../shared/api/event-rules.ts';
+import { outboxRelay } from '../shared/api/outbox-relay.ts';
 import { authorizer, fallback, routes } from '../shared/api/routes.ts';
 import { envNames } from '../shared/core/config.ts';
 import { isHostName } from '../shared/core/host-name.ts';
 import { tableDefinition } from '../shared/db/table.ts';
 import { eventSource } from '../shared/events/event.ts';
 import { outboxFilterPattern } from '../shared/events/outbox.ts';
+import type { EventRule, Schedule } from '../shared/http/area.ts';
 import type { Access, Route } from '../shared/http/route.ts';
 import { routeTableOf } from '../shared/http/route.ts';
 import { CobroApi } from './api.ts';
@@ -250,7 +246,12 @@ export class CobroStack extends Stack {
     for (const route of routeRows) {
       // Every authenticated POST honours Idempotency-Key, whose fingerprint is keyed with this secret.
       const idempotent = route.auth && route.method === 'POST';
-      apiFunction(route.handler, idempotent ? { ...route.access, fingerprintSecret: true } : route.access);
+      apiFunction(
+        route.handler,
+        idempotent ? { ...route.access, fingerprintSecret: true } : route.access,
+        undefined,
+        route.environment,
+      );
     }
     apiFunction(fallback.handler, fallback.access, undefined, {
       [envNames.routeTable]: JSON.stringify(routeTableOf(routeRows)),

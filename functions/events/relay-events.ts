@@ -5,7 +5,7 @@
  * and the ones after it again; the records before it are not sent again by this function.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { outboxRelay } from '../../shared/api/event-rules.ts';
+import { outboxRelay } from '../../shared/api/outbox-relay.ts';
 import { logger } from '../../shared/core/log.ts';
 import {
   type EventDetail,

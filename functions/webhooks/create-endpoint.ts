@@ -1,15 +1,14 @@
 /** POST /v1/webhook-endpoints/: 201 with `data` `{id, url, events, secret}` (the secret shown this once). */
-import { eventCatalogue } from '../../shared/api/events.ts';
 import { envelope } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
-import { createEndpointSchema } from '../../shared/webhooks/endpoint.ts';
+import { createEndpointSchema, eventTypesOfEnvironment } from '../../shared/webhooks/endpoint.ts';
 import { secretBox } from '../../shared/webhooks/secrets.ts';
 import { registerEndpoint } from '../../shared/webhooks/service.ts';
 
 const deps = { ...makeDeps(), secrets: secretBox() };
-const schema = createEndpointSchema(eventCatalogue.map((type) => type.type));
+const schema = createEndpointSchema(eventTypesOfEnvironment());
 
 export const handler = endpoint(async ({ body, account, mode, lang }) => {
   const input = validate(schema, body);

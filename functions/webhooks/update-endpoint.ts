@@ -1,15 +1,18 @@
 /** PUT /v1/webhook-endpoints/{id}/: url, events, description, enabled. */
-import { eventCatalogue } from '../../shared/api/events.ts';
 import { envelope } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
-import { endpointView, updateEndpointSchema } from '../../shared/webhooks/endpoint.ts';
+import {
+  endpointView,
+  eventTypesOfEnvironment,
+  updateEndpointSchema,
+} from '../../shared/webhooks/endpoint.ts';
 import { getEndpoint } from '../../shared/webhooks/repository.ts';
 import { endpointIdParam, updateEndpoint } from '../../shared/webhooks/service.ts';
 
 const deps = makeDeps();
-const schema = updateEndpointSchema(eventCatalogue.map((type) => type.type));
+const schema = updateEndpointSchema(eventTypesOfEnvironment());
 
 export const handler = endpoint(async ({ params, body, account, mode, lang }) => {
   const scope = { developerId: account.developerId, mode };

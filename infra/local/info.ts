@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AccountCredentials } from '../../shared/accounts/repository.ts';
-import { fallback } from '../../shared/api/routes.ts';
+import { fallback, routesEnvironment } from '../../shared/api/routes.ts';
 import { envNames } from '../../shared/core/config.ts';
 
 /** The checkout this code runs from: its `.cobro` folder is a stack's state folder unless one is given. */
@@ -97,6 +97,7 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     [envNames.webhookRefusedPorts]: ownPorts(info).join(','),
     [envNames.publicBaseUrl]: info.api_url,
     ...fallback.environment,
+    ...routesEnvironment,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
   };
 }

@@ -16,7 +16,7 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { outboxRelay } from '../../shared/api/event-rules.ts';
+import { outboxRelay } from '../../shared/api/outbox-relay.ts';
 import { isOutboxRecord } from '../../shared/events/outbox.ts';
 import type { LocalCredentials } from './info.ts';
 import { writePrivate } from './state.ts';

@@ -1,34 +1,10 @@
 /**
- * The event catalogue: every event type cobro publishes, with the schema of its `data`, assembled
- * from the areas' events.ts. Publishers and consumers use the areas' definitions; this list is for
- * what needs them all (the event rules' check, and the webhook documentation to come).
+ * The event catalogue: every event type cobro publishes, with the schema of its `data`, as the
+ * areas declare them (shared/api/areas.ts). Publishers and consumers use the areas' definitions;
+ * this list is for what needs them all (the event rules, the webhook endpoints' event types, the
+ * OpenAPI document's webhooks).
  */
-import { apiKeyRotated } from '../accounts/events.ts';
-import { chargeSucceeded } from '../charges/events.ts';
 import type { EventType } from '../events/event.ts';
-import { paymentLinkPaid } from '../payment-links/events.ts';
-import { paymentFailed, paymentSucceeded } from '../payments/events.ts';
-import { planDeleted } from '../plans/events.ts';
-import { refundCreated } from '../refunds/events.ts';
-import {
-  subscriptionActivated,
-  subscriptionCanceled,
-  subscriptionCreated,
-  subscriptionPaymentFailed,
-  subscriptionRenewed,
-} from '../subscriptions/events.ts';
+import { publishedEvents } from './areas.ts';
 
-export const eventCatalogue: readonly EventType<unknown>[] = [
-  apiKeyRotated,
-  chargeSucceeded,
-  paymentSucceeded,
-  paymentFailed,
-  refundCreated,
-  planDeleted,
-  subscriptionCreated,
-  subscriptionActivated,
-  subscriptionRenewed,
-  subscriptionPaymentFailed,
-  subscriptionCanceled,
-  paymentLinkPaid,
-];
+export const eventCatalogue: readonly EventType<unknown>[] = publishedEvents.map(({ event }) => event);

@@ -9,8 +9,9 @@ import { errorSchemas } from '../core/envelopes.ts';
 import { queryParametersOf } from '../core/validation.ts';
 import type { EventType } from '../events/event.ts';
 import { webhookBodySchema } from '../events/webhook-body.ts';
+import type { PublishedEvent } from '../http/area.ts';
 import { type Answer, type ErrorAnswer, type Route, segments } from '../http/route.ts';
-import { eventCatalogue } from './events.ts';
+import { publishedEvents } from './areas.ts';
 import { routes } from './routes.ts';
 
 type Json = Record<string, unknown>;
@@ -164,29 +165,6 @@ function operation(route: Route): Json {
   };
 }
 
-/**
- * One line per event type for its webhook; a type the catalogue gains without a line here still gets
- * an entry, with the generic line of `eventSummary`.
- */
-const eventDescriptions: Record<string, string> = {
-  'api_key.rotated': 'An API key was rotated: its mode, the new key masked, and when.',
-  'charge.succeeded': 'A card was charged without a checkout (the legacy charge): the charge.',
-  'payment.succeeded': 'A checkout was paid: the payment, completed, with its `charge_id`.',
-  'payment.failed': 'A checkout attempt was declined (each one is sent): the payment, with `decline_reason`.',
-  'refund.created': 'A refund was recorded against a charge: the refund.',
-  'plan.deleted': 'A plan was deleted: the plan as it was, and its owner.',
-  'subscription.created': 'A subscription was created.',
-  'subscription.activated': 'A subscription was activated by its first payment.',
-  'subscription.renewed': 'A subscription was renewed for another period.',
-  'subscription.payment_failed': "A subscription's renewal payment failed.",
-  'subscription.canceled': 'A subscription was canceled.',
-  'payment_link.paid': 'A payment link was paid.',
-};
-
-/** The one-line description of an event type's webhook. */
-export const eventSummary = (type: string): string =>
-  eventDescriptions[type] ?? `Sent when a ${type} event occurs.`;
-
 const retrySchedule = '5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h';
 
 const deliveryDescription = `Delivered per Standard Webhooks (verify with the \`standardwebhooks\` package and the endpoint's secret) to every enabled endpoint of the account and mode that subscribes to the type. At least once: an answer other than 2xx, or none within 10 s, is retried after ${retrySchedule} (about 3 days), then the delivery is marked failed; deduplicate by \`webhook-id\`.`;
@@ -218,8 +196,7 @@ const webhookHeaders = [
 ];
 
 /** The webhook of one event type: a POST to the endpoint with the event's body and signature headers. */
-function webhook(eventType: EventType<unknown>): Json {
-  const summary = eventSummary(eventType.type);
+function webhook({ event, summary }: PublishedEvent<EventType<unknown>>): Json {
   return {
     post: {
       summary,
@@ -227,7 +204,7 @@ function webhook(eventType: EventType<unknown>): Json {
       parameters: webhookHeaders,
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: openApiSchema(webhookBodySchema(eventType), 'output') } },
+        content: { 'application/json': { schema: openApiSchema(webhookBodySchema(event), 'output') } },
       },
       responses: {
         '2XX': { description: 'Received: the delivery is done (the answer body is ignored).' },
@@ -241,9 +218,9 @@ function webhook(eventType: EventType<unknown>): Json {
   };
 }
 
-/** The `webhooks` of the document: one per event type of the catalogue, keyed by the type. */
-export function webhooks(catalogue: readonly EventType<unknown>[]): Record<string, Json> {
-  return Object.fromEntries(catalogue.map((eventType) => [eventType.type, webhook(eventType)]));
+/** The `webhooks` of the document: one per event type the areas publish, keyed by the type. */
+function webhooks(published: readonly PublishedEvent<EventType<unknown>>[]): Record<string, Json> {
+  return Object.fromEntries(published.map((one) => [one.event.type, webhook(one)]));
 }
 
 /** The document, with `serverUrl` as its only server. */
@@ -265,7 +242,7 @@ export function openApiDocument(serverUrl: string): Json {
     },
     servers: [{ url: serverUrl }],
     paths,
-    webhooks: webhooks(eventCatalogue),
+    webhooks: webhooks(publishedEvents),
     components: {
       securitySchemes: {
         basicAuth: {

@@ -1,19 +1,7 @@
-import { authRoutes } from '../auth/routes.ts';
-import { chargesRoutes } from '../charges/routes.ts';
-import { checkoutRoutes } from '../checkout/routes.ts';
 import { envNames } from '../core/config.ts';
 import { HealthSchema, OpenApiDocumentSchema } from '../core/envelopes.ts';
-import { customersRoutes } from '../customers/routes.ts';
 import { type Access, matchPath, type Route, routeTableOf } from '../http/route.ts';
-import { paymentLinksRoutes } from '../payment-links/routes.ts';
-import { paymentsRoutes } from '../payments/routes.ts';
-import { plansRoutes } from '../plans/routes.ts';
-import { productsRoutes } from '../products/routes.ts';
-import { refundsRoutes } from '../refunds/routes.ts';
-import { subscriptionsRoutes } from '../subscriptions/routes.ts';
-import { taxesRoutes } from '../taxes/routes.ts';
-import { webhooksRoutes } from '../webhooks/routes.ts';
-import { eventCatalogue } from './events.ts';
+import { rowsOfAreas } from './areas.ts';
 
 /** Routes of no area: the probe, this API's own document, stored images. */
 const systemRoutes: readonly Route[] = [
@@ -52,21 +40,23 @@ const systemRoutes: readonly Route[] = [
   },
 ];
 
-export const routes: readonly Route[] = [
-  ...systemRoutes,
-  ...authRoutes,
-  ...plansRoutes,
-  ...customersRoutes,
-  ...taxesRoutes,
-  ...productsRoutes,
-  ...paymentsRoutes,
-  ...refundsRoutes,
-  ...chargesRoutes,
-  ...subscriptionsRoutes,
-  ...paymentLinksRoutes,
-  ...webhooksRoutes(eventCatalogue.map((type) => type.type)),
-  ...checkoutRoutes,
-];
+/** Every route: those of no area, then each area's (shared/api/areas.ts), in the list's order. */
+export const routes: readonly Route[] = [...systemRoutes, ...rowsOfAreas((area) => area.routes)];
+
+/**
+ * The variables route rows give their functions, all together: the local stack runs every handler
+ * in one process, so it sets them all. Two rows may not give one variable different values.
+ */
+export const routesEnvironment: Readonly<Record<string, string>> = routes.reduce<Record<string, string>>(
+  (all, route) => {
+    for (const [name, value] of Object.entries(route.environment ?? {})) {
+      if (name in all && all[name] !== value) throw new Error(`routes give ${name} different values`);
+      all[name] = value;
+    }
+    return all;
+  },
+  {},
+);
 
 /** Answers every request no route takes: 405 on a known path, 404 otherwise. */
 export const fallback = {

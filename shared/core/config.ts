@@ -27,6 +27,11 @@ export const envNames = {
   publicBaseUrl: 'PUBLIC_BASE_URL',
   /** The fallback's view of the route table (`[method, path]` pairs, JSON): it answers 405 from it. */
   routeTable: 'ROUTE_TABLE',
+  /**
+   * The event catalogue's type names, comma-separated, for the functions that check a webhook
+   * endpoint's `events` against them: their route rows give it, so they bundle no other area.
+   */
+  eventTypes: 'EVENT_TYPES',
 } as const;
 
 /** Reads a required variable, failing loudly at cold start rather than on the first request. */

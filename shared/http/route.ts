@@ -84,6 +84,12 @@ export interface Route {
   query?: QuerySchema;
   /** Kept for old clients; the document marks it deprecated. @default false */
   deprecated?: boolean;
+  /**
+   * Variables its function gets besides those every function gets, known when the table is
+   * assembled (the CDK app sets them on the function; the local stack, which runs every handler in
+   * one process, sets them for all). @default none
+   */
+  environment?: Readonly<Record<string, string>>;
 }
 
 /** Path segments, without empty ones: `/v1/plans/` and `/v1/plans` are the same resource. */

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
+import { envNames, requireEnv } from '../core/config.ts';
 import { booleanField, plainText, textField } from '../core/validation.ts';
 import { maxUrlLength } from '../core/web-url.ts';
 
@@ -42,6 +43,17 @@ const eventsField = (knownTypes: readonly string[]) =>
     ),
     v.transform((types) => [...new Set(types)]),
   );
+
+/**
+ * The catalogue's type names as the create and update functions receive them: in their environment,
+ * set from their route rows, so that they bundle no other area's events.
+ */
+export const eventTypesEnvironment = (types: readonly string[]) => ({
+  [envNames.eventTypes]: types.join(','),
+});
+
+/** The catalogue's type names, in its order, from the environment the function was given. */
+export const eventTypesOfEnvironment = (): string[] => requireEnv(envNames.eventTypes).split(',');
 
 const urlField = v.pipe(plainText(), v.trim(), v.minLength(1), v.maxLength(maxUrlLength));
 

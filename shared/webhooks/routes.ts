@@ -1,6 +1,6 @@
 /**
  * The webhooks area's routes: endpoints (D10, D13) and the events API. The event types an endpoint
- * may name come from the catalogue, which the route table hands in (shared/api/routes.ts).
+ * may name come from the catalogue, which the list of areas hands in (shared/api/areas.ts).
  */
 import { linkedPageSchema, MessageSchema, messageEnvelope } from '../core/envelopes.ts';
 import { pageRequestSchema } from '../core/pagination.ts';
@@ -10,6 +10,7 @@ import {
   createEndpointSchema,
   DeliveryViewSchema,
   EndpointViewSchema,
+  eventTypesEnvironment,
   RedeliverSchema,
   RotatedSecretSchema,
   updateEndpointSchema,
@@ -43,6 +44,7 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     summary:
       'Register an endpoint (live: https, public addresses only); the answer is the only one besides rotation that shows the secret',
     body: createEndpointSchema(eventTypes),
+    environment: eventTypesEnvironment(eventTypes),
     answers: {
       201: { description: 'Created; data has the secret', json: messageEnvelope(CreatedEndpointSchema) },
     },
@@ -67,6 +69,7 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     access: { table: 'write' },
     summary: 'Change url, events, description or enabled (a disabled endpoint receives nothing)',
     body: updateEndpointSchema(eventTypes),
+    environment: eventTypesEnvironment(eventTypes),
     answers: {
       200: { description: 'Updated; data is the endpoint', json: messageEnvelope(EndpointViewSchema) },
     },

@@ -83,6 +83,11 @@ describe('the layer rules', () => {
       { 'shared/checkout/service.ts': ['./submit-http.ts'], 'shared/checkout/submit-http.ts': [] },
     ],
     [
+      // What an area declares for the stack (its routes included) is read only at the top.
+      'area-adapter-only-for-entry-points (area.ts)',
+      { 'shared/subscriptions/service.ts': ['../plans/area.ts'], 'shared/plans/area.ts': [] },
+    ],
+    [
       'area-adapter-imports-no-other-area-adapter',
       { 'shared/payment-links/routes.ts': ['../checkout/http.ts'], 'shared/checkout/http.ts': [] },
     ],

@@ -57,8 +57,9 @@ import { startLocalStack } from '../../infra/local/stack.ts';
 import { accountKeys } from '../../shared/accounts/keys.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
 import { simulatedLedgerClient } from '../../shared/acquirer/configured.ts';
-import { eventRules, outboxRelay, schedules } from '../../shared/api/event-rules.ts';
-import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
+import { eventRules, schedules } from '../../shared/api/event-rules.ts';
+import { outboxRelay } from '../../shared/api/outbox-relay.ts';
+import { authorizer, fallback, routes, routesEnvironment } from '../../shared/api/routes.ts';
 import type { Scope } from '../../shared/core/account.ts';
 import { newCustomer } from '../../shared/customers/customer.ts';
 import {
@@ -238,6 +239,7 @@ function coldImport(file: string, sourceMaps: boolean): Sample {
         WEBHOOK_KEY: 'bench-webhook-key-bench-webhook-key',
         PUBLIC_BASE_URL: 'https://bench.example.com',
         ...fallback.environment,
+        ...routesEnvironment,
         AWS_REGION: 'us-east-1',
         AWS_ACCESS_KEY_ID: 'bench',
         AWS_SECRET_ACCESS_KEY: 'bench',

@@ -6,8 +6,9 @@
  * more access (each distinct access row costs its own role, policy and log group); a row the route
  * table already has is taken from the route table instead.
  */
-import { type EventRule, eventRules, type Schedule, schedules } from '../../shared/api/event-rules.ts';
+import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { routes } from '../../shared/api/routes.ts';
+import type { EventRule, Schedule } from '../../shared/http/area.ts';
 import { type Access, type HttpMethod, type Route, segments } from '../../shared/http/route.ts';
 
 type Row = readonly [method: HttpMethod, path: string, handler: string, access: Access, auth?: false];

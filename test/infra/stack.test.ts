@@ -14,7 +14,9 @@ import { functionBundling } from '../../infra/bundling.ts';
 import { CobroStack, defaultMailFrom, functionId, parseBaseUrl } from '../../infra/cobro-stack.ts';
 import { applyNag } from '../../infra/nag.ts';
 import { parseStage } from '../../infra/stage.ts';
-import { eventRules, outboxRelay, schedules } from '../../shared/api/event-rules.ts';
+import { eventRules, schedules } from '../../shared/api/event-rules.ts';
+import { eventCatalogue } from '../../shared/api/events.ts';
+import { outboxRelay } from '../../shared/api/outbox-relay.ts';
 import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
 import { envNames } from '../../shared/core/config.ts';
 import { tableDefinition } from '../../shared/db/table.ts';
@@ -161,6 +163,24 @@ describe('CobroStack (dev)', () => {
         expect(JSON.stringify(variables[envNames.tokenSecret])).toContain('{{resolve:secretsmanager:');
       } else {
         expect(variables).not.toHaveProperty(envNames.tokenSecret);
+      }
+    }
+  });
+
+  it("gives a function its route row's variables: the endpoint functions the catalogue's types", () => {
+    const given = new Set(routes.filter((route) => route.environment).map((route) => route.handler));
+    expect([...given].sort()).toEqual([
+      'functions/webhooks/create-endpoint.ts',
+      'functions/webhooks/update-endpoint.ts',
+    ]);
+    for (const { handler } of handlers) {
+      const variables = (fnProps(handler).Environment as { Variables: Record<string, unknown> }).Variables;
+      if (given.has(handler)) {
+        expect(variables[envNames.eventTypes], handler).toBe(
+          eventCatalogue.map((type) => type.type).join(','),
+        );
+      } else {
+        expect(variables, handler).not.toHaveProperty(envNames.eventTypes);
       }
     }
   });

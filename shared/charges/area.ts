@@ -1,0 +1,15 @@
+/** The charges area for the stack: its routes and the event of a charge. */
+import { defineArea } from '../http/area.ts';
+import { chargeSucceeded } from './events.ts';
+import { chargesRoutes } from './routes.ts';
+
+export const chargesArea = defineArea({
+  name: 'charges',
+  routes: chargesRoutes,
+  events: [
+    {
+      event: chargeSucceeded,
+      summary: 'A card was charged without a checkout (the legacy charge): the charge.',
+    },
+  ],
+});

@@ -1,0 +1,5 @@
+/** The checkout area for the stack: the hosted pages' routes. */
+import { defineArea } from '../http/area.ts';
+import { checkoutRoutes } from './routes.ts';
+
+export const checkoutArea = defineArea({ name: 'checkout', routes: checkoutRoutes });

@@ -1,0 +1,10 @@
+/** The payment links area for the stack: its routes and the event of a paid link. */
+import { defineArea } from '../http/area.ts';
+import { paymentLinkPaid } from './events.ts';
+import { paymentLinksRoutes } from './routes.ts';
+
+export const paymentLinksArea = defineArea({
+  name: 'payment-links',
+  routes: paymentLinksRoutes,
+  events: [{ event: paymentLinkPaid, summary: 'A payment link was paid.' }],
+});

@@ -1,0 +1,14 @@
+/** The payouts area for the stack: the hourly payout run. */
+import { defineArea } from '../http/area.ts';
+
+export const payoutsArea = defineArea({
+  name: 'payouts',
+  schedules: [
+    {
+      name: 'payouts-run',
+      expression: 'rate(1 hour)',
+      target: 'functions/payouts/run-payouts.ts',
+      access: { table: 'write' },
+    },
+  ],
+});

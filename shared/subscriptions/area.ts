@@ -1,0 +1,60 @@
+/**
+ * The subscriptions area for the stack: its routes and events, what it does when a plan is deleted
+ * or a cancel is requested, its e-mails, and the recurring billing run (payment links' recurring
+ * step included).
+ */
+
+import { internalEventSource } from '../events/event.ts';
+import { defineArea } from '../http/area.ts';
+import { planDeleted } from '../plans/events.ts';
+import {
+  subscriptionActivated,
+  subscriptionCanceled,
+  subscriptionCancelRequested,
+  subscriptionCreated,
+  subscriptionPaymentFailed,
+  subscriptionRenewed,
+} from './events.ts';
+import { subscriptionsRoutes } from './routes.ts';
+
+export const subscriptionsArea = defineArea({
+  name: 'subscriptions',
+  routes: subscriptionsRoutes,
+  events: [
+    { event: subscriptionCreated, summary: 'A subscription was created.' },
+    { event: subscriptionActivated, summary: 'A subscription was activated by its first payment.' },
+    { event: subscriptionRenewed, summary: 'A subscription was renewed for another period.' },
+    { event: subscriptionPaymentFailed, summary: "A subscription's renewal payment failed." },
+    { event: subscriptionCanceled, summary: 'A subscription was canceled.' },
+  ],
+  eventRules: [
+    {
+      name: 'plan-deleted-subscriptions',
+      detailTypes: [planDeleted.type],
+      target: 'functions/subscriptions/cancel-plan-subscriptions.ts',
+      access: { table: 'write' },
+    },
+    {
+      name: 'subscription-cancel',
+      source: internalEventSource,
+      detailTypes: [subscriptionCancelRequested.type],
+      target: 'functions/subscriptions/cancel-requested-subscription.ts',
+      access: { table: 'write' },
+    },
+    {
+      name: 'subscription-email',
+      detailTypes: [subscriptionActivated.type, subscriptionCanceled.type],
+      target: 'functions/subscriptions/send-subscription-email.ts',
+      access: { table: 'write', mail: true },
+    },
+  ],
+  schedules: [
+    {
+      // The same step as `billing run`; a run does only what is due, so a missed one is caught up.
+      name: 'billing-run',
+      expression: 'rate(15 minutes)',
+      target: 'functions/subscriptions/run-billing.ts',
+      access: { table: 'write' },
+    },
+  ],
+});

@@ -1,0 +1,38 @@
+/**
+ * The webhooks area for the stack: endpoints and the events API, the fan-out that takes every event
+ * of the catalogue, the delivery of each task and the retry sweep. Its routes and its fan-out name
+ * every event type, which the catalogue above it hands in.
+ */
+import { defineArea } from '../http/area.ts';
+import { webhooksRoutes } from './routes.ts';
+import { taskDue } from './task-due.ts';
+
+export const webhooksArea = defineArea({
+  name: 'webhooks',
+  routes: webhooksRoutes,
+  eventRules: (eventTypes) => [
+    {
+      name: 'webhooks-fan-out',
+      detailTypes: eventTypes,
+      target: 'functions/webhooks/fan-out-event.ts',
+      access: { table: 'write' },
+    },
+    {
+      name: 'webhooks-deliver',
+      source: taskDue.source,
+      detailTypes: [taskDue.type],
+      target: 'functions/webhooks/deliver-webhook.ts',
+      access: { table: 'write', webhookKey: true },
+    },
+  ],
+  schedules: [
+    {
+      // EventBridge's finest rate; a retry is due 5 s after a failure and runs at the next sweep.
+      name: 'webhooks-retry',
+      expression: 'rate(1 minute)',
+      target: 'functions/webhooks/retry-due.ts',
+      access: { table: 'read', events: true },
+      localEveryMs: 1_000,
+    },
+  ],
+});
