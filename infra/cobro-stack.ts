@@ -368,6 +368,10 @@ export class CobroStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'EventBusName', { value: this.bus.eventBusName });
     new CfnOutput(this, 'MediaBucketName', { value: this.mediaBucket.bucketName });
+    // Where to put a new value when rotating (docs/operations.md); an ARN is not the secret.
+    new CfnOutput(this, 'TokenSecretArn', { value: this.tokenSecret.secretArn });
+    new CfnOutput(this, 'FingerprintSecretArn', { value: this.fingerprintSecret.secretArn });
+    new CfnOutput(this, 'WebhookKeyArn', { value: this.webhookKey.secretArn });
   }
 
   /** The function for a handler module, made once however many rows name it, granted exactly `access`. */

@@ -511,10 +511,12 @@ describe('CobroStack (dev)', () => {
     });
   });
 
-  it('outputs the API URL, table, bus and bucket names', () => {
+  it("outputs the API URL, table, bus and bucket names, and the secrets' ARNs", () => {
     for (const output of ['ApiUrl', 'TableName', 'EventBusName', 'MediaBucketName']) {
       template.hasOutput(output, { Value: Match.anyValue() });
     }
+    for (const { construct } of secrets())
+      template.hasOutput(`${construct}Arn`, { Value: { Ref: logicalId(construct) } });
   });
 });
 
