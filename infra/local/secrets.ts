@@ -119,15 +119,13 @@ export function checkSignature(
       return `${name}:${text.trim().replace(/\s+/g, ' ')}\n`;
     })
     .join('');
-  const query = [...url.searchParams.entries()]
-    .map(([name, value]) => [encodeURIComponent(name), encodeURIComponent(value)] as const)
-    .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1))
-    .map(([name, value]) => `${name}=${value}`)
-    .join('&');
+  // The JSON protocol posts to `/` with no query string: anything else is not a call of it.
+  if (url.search !== '')
+    throw new ProtocolError(400, 'UnknownOperationException', 'The JSON protocol takes no query string.');
   const canonicalRequest = [
     request.method ?? 'POST',
     url.pathname,
-    query,
+    '',
     canonicalHeaders,
     signedHeaders,
     sha256(body),
