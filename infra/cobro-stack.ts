@@ -436,8 +436,8 @@ export class CobroStack extends Stack {
    * access, and it keeps the per-function cost at the function, its method and its invoke
    * permission (a role, a policy and a log group per function would take the contract's endpoints
    * past CloudFormation's 500 resources). Each secret a row reads is a grant, so it is part of the
-   * profile: a role reads exactly the secrets of its functions. A function with a dead-letter queue gets a
-   * role of its own, since that queue is a grant only it has. Lambda names each log stream of a
+   * profile: a role reads exactly the secrets of its functions. A function with a dead-letter queue
+   * gets a role of its own, since that queue is a grant only it has. Lambda names each log stream of a
    * shared log group after its function (`YYYY/MM/DD/<function name>[<version>]<id>`).
    */
   private profile(access: Access, deadLetterQueue?: sqs.IQueue): { role: iam.Role; logGroup: logs.LogGroup } {
