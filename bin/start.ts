@@ -114,6 +114,7 @@ console.log(`cobro listening on ${info.api_url}
   DynamoDB Local   ${info.endpoints.dynamodb}  (table ${info.table})
   S3 emulator      ${info.endpoints.s3}  (bucket ${info.media_bucket})
   EventBridge      ${info.endpoints.eventbridge}
+  Secrets Manager  ${info.endpoints.secretsmanager}  (the stack's secrets, for its own key pair only)
   state            ${stack.infoPath}
 
   try: curl -u ${tryKey}: ${info.api_url}/v1/auth/api-keys/

@@ -1,7 +1,7 @@
 /**
- * The cobro stack: the table, event bus, media bucket, token secret and one Lambda function per
- * handler named in the shared route and event-rule tables, behind a REST API (infra/api.ts).
- * Everything here is derived from `shared/`, the same data the local stack reads.
+ * The cobro stack: the table, event bus, media bucket, the Secrets Manager secrets and one Lambda
+ * function per handler named in the shared route and event-rule tables, behind a REST API
+ * (infra/api.ts). Everything here is derived from `shared/`, the same data the local stack reads.
  */
 import * as path from 'node:path';
 import {
@@ -78,8 +78,17 @@ export function functionId(handler: string): string {
 }
 
 /**
+ * What a route's function may touch: its row's access, and the fingerprint secret for every
+ * authenticated POST (they all honour Idempotency-Key, whose fingerprint is keyed with it).
+ */
+export function routeAccess(route: Pick<Route, 'auth' | 'method' | 'access'>): Access {
+  return route.auth && route.method === 'POST' ? { ...route.access, fingerprintSecret: true } : route.access;
+}
+
+/**
  * Construct id part of the IAM access a row grants (`{ table: 'write', events: true }` →
- * `TableWriteEvents`, `{}` → `NoData`); the secrets, which are not IAM grants, leave it alone.
+ * `TableWriteEvents`, `{ tokenSecret: true }` → `TokenSecret`, `{}` → `NoData`). Each secret read
+ * is a grant of its own, so it is part of the name.
  */
 function profileName(access: Access): string {
   const parts = [
@@ -87,6 +96,9 @@ function profileName(access: Access): string {
     access.events && 'Events',
     access.mail && 'Mail',
     access.media && `Media-${access.media}`,
+    access.tokenSecret && 'TokenSecret',
+    access.fingerprintSecret && 'FingerprintSecret',
+    access.webhookKey && 'WebhookKey',
   ].filter((part): part is string => typeof part === 'string');
   return parts.length > 0 ? pascalCase(parts.join('-')) : 'NoData';
 }
@@ -207,6 +219,9 @@ export class CobroStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    // Functions read these at run time (shared/core/secrets.ts), keeping each for a few minutes: a
+    // value put with `aws secretsmanager put-secret-value` reaches them without a redeploy. What a
+    // rotation does to each is in docs/operations.md.
     this.tokenSecret = new secretsmanager.Secret(this, 'TokenSecret', {
       description: `cobro ${stage}: HMAC key that signs bearer tokens`,
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
@@ -214,7 +229,7 @@ export class CobroStack extends Stack {
     Validations.of(this.tokenSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'Rotating the token signing key signs out every bearer token at once, and functions read it at deploy time (dynamic reference), so a scheduled rotation would not even reach them. Tokens live one hour; rotate deliberately by putting a new value and redeploying.',
+        'A new token signing key signs out every bearer token once the previous one stops verifying (two cache ages after the change): a schedule would do that to every client on its own timetable. Tokens live one hour; rotate deliberately by putting a new value (docs/operations.md).',
     });
 
     this.fingerprintSecret = new secretsmanager.Secret(this, 'FingerprintSecret', {
@@ -224,7 +239,7 @@ export class CobroStack extends Stack {
     Validations.of(this.fingerprintSecret).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'A new key only makes Idempotency-Keys stored in the last 24 hours answer 409 instead of replaying; functions read it at deploy time (dynamic reference), so a scheduled rotation would not reach them. Rotate deliberately by putting a new value and redeploying.',
+        'A new key makes every Idempotency-Key stored in the last 24 hours answer 409 instead of replaying its answer; rotate only when the key leaked, by putting a new value (docs/operations.md).',
     });
 
     this.webhookKey = new secretsmanager.Secret(this, 'WebhookKey', {
@@ -234,7 +249,7 @@ export class CobroStack extends Stack {
     Validations.of(this.webhookKey).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'Stored signing secrets are encrypted under this key: a new value makes them unreadable, so endpoints would need new secrets (rotate-secret). Functions read it at deploy time (dynamic reference); rotate deliberately.',
+        'Stored signing secrets are sealed under this key and open with the current or the previous value only: a second change before every endpoint was sealed again makes the oldest unreadable. Rotate deliberately (docs/operations.md).',
     });
 
     const apiFunction = (
@@ -243,16 +258,8 @@ export class CobroStack extends Stack {
       memorySize?: number,
       environment?: Record<string, string>,
     ) => this.handlerFunction({ handler, access, memorySize, timeout: Duration.seconds(10), environment });
-    for (const route of routeRows) {
-      // Every authenticated POST honours Idempotency-Key, whose fingerprint is keyed with this secret.
-      const idempotent = route.auth && route.method === 'POST';
-      apiFunction(
-        route.handler,
-        idempotent ? { ...route.access, fingerprintSecret: true } : route.access,
-        undefined,
-        route.environment,
-      );
-    }
+    for (const route of routeRows)
+      apiFunction(route.handler, routeAccess(route), undefined, route.environment);
     apiFunction(fallback.handler, fallback.access, undefined, {
       [envNames.routeTable]: JSON.stringify(routeTableOf(routeRows)),
     });
@@ -358,6 +365,10 @@ export class CobroStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'EventBusName', { value: this.bus.eventBusName });
     new CfnOutput(this, 'MediaBucketName', { value: this.mediaBucket.bucketName });
+    // Where to put a new value when rotating (docs/operations.md); an ARN is not the secret.
+    new CfnOutput(this, 'TokenSecretArn', { value: this.tokenSecret.secretArn });
+    new CfnOutput(this, 'FingerprintSecretArn', { value: this.fingerprintSecret.secretArn });
+    new CfnOutput(this, 'WebhookKeyArn', { value: this.webhookKey.secretArn });
   }
 
   /** The function for a handler module, made once however many rows name it, granted exactly `access`. */
@@ -383,20 +394,9 @@ export class CobroStack extends Stack {
     };
     // Source maps cost every cold start (`npm run bench -- --only cold`): see infra/bundling.ts.
     if (functionBundling.sourceMap) environment.NODE_OPTIONS = '--enable-source-maps';
-    if (spec.access.tokenSecret) {
-      // A CloudFormation dynamic reference: the template holds only `{{resolve:secretsmanager:...}}`
-      // and CloudFormation puts the value into the function configuration at deploy time. Handlers
-      // read TOKEN_SECRET from the environment exactly as they do locally, with no Secrets Manager
-      // call on the request path; the price is that a new value needs a redeploy (see SMG4 above).
-      environment[envNames.tokenSecret] = this.tokenSecret.secretValue.unsafeUnwrap();
-    }
-    if (spec.access.fingerprintSecret) {
-      // The same dynamic reference as the token secret: the template never holds the value.
-      environment[envNames.fingerprintSecret] = this.fingerprintSecret.secretValue.unsafeUnwrap();
-    }
-    if (spec.access.webhookKey) {
-      environment[envNames.webhookKey] = this.webhookKey.secretValue.unsafeUnwrap();
-    }
+    // A secret's ARN, never its value: whoever may read the function's configuration learns only
+    // where the secret is. The function reads the value itself, under its role's grant.
+    for (const { secret, variable } of this.secretsOf(spec.access)) environment[variable] = secret.secretArn;
 
     const fn = new NodejsFunction(this, id, {
       entry: this.entryFor(spec.handler),
@@ -432,9 +432,9 @@ export class CobroStack extends Stack {
    * role's statements are exactly what each of them would get alone, so sharing widens no data
    * access, and it keeps the per-function cost at the function, its method and its invoke
    * permission (a role, a policy and a log group per function would take the contract's endpoints
-   * past CloudFormation's 500 resources). The secrets rows carry are environment values (dynamic
-   * references), not IAM, so they do not split a profile. A function with a dead-letter queue gets a
-   * role of its own, since that queue is a grant only it has. Lambda names each log stream of a
+   * past CloudFormation's 500 resources). Each secret a row reads is a grant, so it is part of the
+   * profile: a role reads exactly the secrets of its functions. A function with a dead-letter queue
+   * gets a role of its own, since that queue is a grant only it has. Lambda names each log stream of a
    * shared log group after its function (`YYYY/MM/DD/<function name>[<version>]<id>`).
    */
   private profile(access: Access, deadLetterQueue?: sqs.IQueue): { role: iam.Role; logGroup: logs.LogGroup } {
@@ -455,6 +455,17 @@ export class CobroStack extends Stack {
     return made;
   }
 
+  /** The secrets an `access` row reads, with the variable that names each to the function. */
+  private secretsOf(access: Access): { secret: secretsmanager.Secret; variable: string }[] {
+    return [
+      ...(access.tokenSecret ? [{ secret: this.tokenSecret, variable: envNames.tokenSecret }] : []),
+      ...(access.fingerprintSecret
+        ? [{ secret: this.fingerprintSecret, variable: envNames.fingerprintSecret }]
+        : []),
+      ...(access.webhookKey ? [{ secret: this.webhookKey, variable: envNames.webhookKey }] : []),
+    ];
+  }
+
   /** Grants a role what an `access` row names, and acknowledges the wildcards those grants carry. */
   private grant(role: iam.Role, access: Access): void {
     const ack = (finding: string, reason: string) =>
@@ -469,6 +480,17 @@ export class CobroStack extends Stack {
       );
     }
     if (access.events) this.bus.grantPutEventsTo(role);
+    const secrets = this.secretsOf(access);
+    if (secrets.length > 0) {
+      // Reading the value (any version: the current and the previous one) and nothing else; not
+      // grantRead, which adds DescribeSecret.
+      role.addToPolicy(
+        new iam.PolicyStatement({
+          actions: ['secretsmanager:GetSecretValue'],
+          resources: secrets.map(({ secret }) => secret.secretArn),
+        }),
+      );
+    }
     if (access.media === 'read') {
       this.mediaBucket.grantRead(role);
       ack(

@@ -3,12 +3,13 @@
  * authenticate in the body or with HTTP Basic (§2.3.1); JSON and form bodies are both read.
  */
 import { clientCredentials, readTokenRequest, tokenForClient } from '../../shared/auth/token-http.ts';
-import { envNames, requireEnv } from '../../shared/core/config.ts';
+import { envNames } from '../../shared/core/config.ts';
+import { stageSecret } from '../../shared/core/secrets.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { header, publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = makeDeps();
-const tokenSecret = requireEnv(envNames.tokenSecret);
+const tokenSecret = stageSecret(envNames.tokenSecret);
 
 export const handler = publicEndpoint(
   async ({ event }) => {

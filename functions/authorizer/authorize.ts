@@ -6,12 +6,13 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../../shared/auth/authenticate.ts';
 import { toAuthorizerContext } from '../../shared/core/account.ts';
-import { envNames, requireEnv } from '../../shared/core/config.ts';
+import { envNames } from '../../shared/core/config.ts';
+import { stageSecret } from '../../shared/core/secrets.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { headerOf } from '../../shared/http/headers.ts';
 
 const deps = makeDeps();
-const tokenSecret = requireEnv(envNames.tokenSecret);
+const tokenSecret = stageSecret(envNames.tokenSecret);
 
 /** `arn:…:api-id/stage/*` from the method ARN, so a cached answer fits every route of the stage. */
 function wholeStage(methodArn: string): string {

@@ -32,9 +32,20 @@ export interface LocalCredentials {
 export type DemoAccount = AccountCredentials;
 
 /**
+ * The stack's secrets as its Secrets Manager endpoint names them, by the field of persistent.json
+ * that keeps each (infra/local/state.ts). Functions get these names, never the values.
+ */
+export const localSecretNames = {
+  token_secret: 'cobro-local/token-secret',
+  fingerprint_secret: 'cobro-local/fingerprint-secret',
+  webhook_key: 'cobro-local/webhook-key',
+} as const;
+
+/**
  * What `.cobro/local.json` holds while a stack runs: enough for the CLI and tests to find it and
  * reach its store. It describes the running stack only (a persistent one's secrets live in
- * persistent.json; an in-memory one's nowhere else) and is removed when the stack stops.
+ * persistent.json, an in-memory one's nowhere else, and both are read through the stack's Secrets
+ * Manager endpoint) and is removed when the stack stops.
  */
 export interface LocalInfo {
   /** The process running the stack. */
@@ -49,19 +60,23 @@ export interface LocalInfo {
   event_bus: string;
   media_bucket: string;
   mail_from: string;
-  ports: { api: number; dynamodb: number; s3: number; ses: number; eventbridge: number };
-  endpoints: { dynamodb: string; s3: string; ses: string; eventbridge: string };
-  /** Signs local bearer tokens. Local only: .cobro is git-ignored and the file is owner-only. */
-  token_secret: string;
-  /** Keys the fingerprints of idempotent requests (FINGERPRINT_SECRET); local only, like token_secret. */
-  fingerprint_secret: string;
-  /** Encrypts webhook signing secrets at rest (WEBHOOK_KEY); local only, like token_secret. */
-  webhook_key: string;
-  /** The key pair DynamoDB Local and the S3 emulator know this stack by. */
+  ports: {
+    api: number;
+    dynamodb: number;
+    s3: number;
+    ses: number;
+    eventbridge: number;
+    secretsmanager: number;
+  };
+  endpoints: { dynamodb: string; s3: string; ses: string; eventbridge: string; secretsmanager: string };
+  /**
+   * The key pair DynamoDB Local, the S3 emulator and the Secrets Manager endpoint know this stack
+   * by. Local only: .cobro is git-ignored and the file is owner-only.
+   */
   aws_credentials: LocalCredentials;
   /** The control server (infra/local/control.ts): the simulated acquirer's faults, for tests and the soak. */
   control_url?: string;
-  /** Its Bearer token; local only, like token_secret. */
+  /** Its Bearer token; local only, like aws_credentials. */
   control_token?: string;
   demo?: DemoAccount;
 }
@@ -84,13 +99,15 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     AWS_ENDPOINT_URL_SES: info.endpoints.ses,
     AWS_ENDPOINT_URL_SESV2: info.endpoints.ses,
     AWS_ENDPOINT_URL_EVENTBRIDGE: info.endpoints.eventbridge,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: info.endpoints.secretsmanager,
     [envNames.table]: info.table,
     [envNames.eventBus]: info.event_bus,
     [envNames.mediaBucket]: info.media_bucket,
     [envNames.mailFrom]: info.mail_from,
-    [envNames.tokenSecret]: info.token_secret,
-    [envNames.fingerprintSecret]: info.fingerprint_secret,
-    [envNames.webhookKey]: info.webhook_key,
+    // Where each secret is, as deployed: the values stay in the Secrets Manager endpoint.
+    [envNames.tokenSecret]: localSecretNames.token_secret,
+    [envNames.fingerprintSecret]: localSecretNames.fingerprint_secret,
+    [envNames.webhookKey]: localSecretNames.webhook_key,
     // A developer's laptop receives test webhooks on loopback (never so when deployed).
     [envNames.webhookPrivateTargets]: 'allow',
     // ...but never on the stack's own ports: a webhook must not drive its own services.

@@ -1,7 +1,7 @@
 /**
  * The whole service on loopback with no AWS account (docs/design.md#local-stack): DynamoDB Local,
- * the S3 and SES emulators, the local event bus and the gateway, wired through the AWS SDK's
- * standard endpoint variables only.
+ * the S3 and SES emulators, the Secrets Manager endpoint, the local event bus and the gateway,
+ * wired through the AWS SDK's standard endpoint variables only.
  */
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -15,18 +15,22 @@ import { ensureTable, stopLeftoverDynamo, superviseDynamo } from './dynamodb.ts'
 import { startS3, startSes } from './emulators.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
-import { type LocalInfo, localEnvironment, projectRoot } from './info.ts';
+import { type LocalInfo, localEnvironment, localSecretNames, projectRoot } from './info.ts';
 import { invoke } from './lambda.ts';
 import { acquireLock } from './lock.ts';
 import { persistSentMail } from './mail.ts';
 import type { LocalPipeline } from './pipeline.ts';
 import { onFreePort, portIsFree } from './ports.ts';
+import { type LocalSecretValues, startSecretsManager } from './secrets.ts';
 import {
   legacyAccessKeyId,
   loadPersistentSecrets,
   makeStatePrivate,
   migrateDynamoData,
   newSecrets,
+  type SecretField,
+  type StackSecrets,
+  savePersistentSecrets,
   writePrivate,
 } from './state.ts';
 import { startStreamReader } from './streams.ts';
@@ -40,7 +44,14 @@ const s3Accounts = createRequire(import.meta.url)('@20minutes/s3rver/lib/models/
   };
 };
 
-export const defaultPorts = { api: 3000, dynamodb: 8000, s3: 4569, ses: 8005, eventbridge: 4010 } as const;
+export const defaultPorts = {
+  api: 3000,
+  dynamodb: 8000,
+  s3: 4569,
+  ses: 8005,
+  eventbridge: 4010,
+  secretsmanager: 4584,
+} as const;
 
 export class PortInUse extends Error {
   readonly port: number;
@@ -114,6 +125,12 @@ function ownerOnlyUmask(): () => void {
   }
 }
 
+/** A secret's values as the Secrets Manager endpoint starts with them: the kept one, and the one it replaced. */
+function secretValues(secrets: StackSecrets, field: SecretField): LocalSecretValues {
+  const previous = secrets.previous?.[field];
+  return previous === undefined ? { current: secrets[field] } : { current: secrets[field], previous };
+}
+
 /** Starts every part; on any failure stops what already started. */
 export async function startLocalStack(options: StartOptions): Promise<LocalStack> {
   const stateDir = resolve(options.stateDir ?? join(projectRoot, '.cobro'));
@@ -163,7 +180,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     }
     // A start killed with -9 may have left its Java running on these files: never two writers.
     await stopLeftoverDynamo(stateDir, dataDir, onNotice);
-    const ports = { api: 0, dynamodb: 0, s3: 0, ses: 0, eventbridge: 0 };
+    const ports = { api: 0, dynamodb: 0, s3: 0, ses: 0, eventbridge: 0, secretsmanager: 0 };
     const dynamo = await onFreePort(defaultPorts.dynamodb, (port) => {
       ports.dynamodb = port;
       return superviseDynamo({
@@ -203,6 +220,32 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     ports.ses = ses.port;
     stops.push(ses.close);
 
+    // Functions read their secrets from here, as they do from Secrets Manager when deployed. A
+    // value put here (a rotation tried locally) is kept in persistent.json by a persistent stack.
+    const fields = Object.keys(localSecretNames) as SecretField[];
+    const secretsManager = await onFreePort(defaultPorts.secretsmanager, (port) =>
+      startSecretsManager({
+        port,
+        region,
+        credentials,
+        secrets: Object.fromEntries(
+          fields.map((field) => [localSecretNames[field], secretValues(secrets, field)]),
+        ),
+        onPut: (name, values) => {
+          const field = fields.find((one) => localSecretNames[one] === name);
+          if (!field || inMemory) return;
+          const kept = loadPersistentSecrets(stateDir);
+          savePersistentSecrets(stateDir, {
+            ...kept,
+            [field]: values.current,
+            previous: { ...kept.previous, [field]: values.previous },
+          });
+        },
+      }),
+    );
+    ports.secretsmanager = secretsManager.port;
+    stops.push(secretsManager.close);
+
     const bus = await onFreePort(defaultPorts.eventbridge, (port) => {
       ports.eventbridge = port;
       return startEventBus(port, projectRoot, {
@@ -223,8 +266,9 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
         s3: `http://127.0.0.1:${ports.s3}`,
         ses: `http://127.0.0.1:${ports.ses}`,
         eventbridge: bus.url,
+        secretsmanager: secretsManager.url,
       },
-      ...secrets,
+      aws_credentials: credentials,
     };
     await ensureTable(dynamo.endpoint, partial.table, credentials);
     // Handlers read these when first imported, which happens only after this point.

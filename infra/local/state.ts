@@ -17,16 +17,24 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { randomToken } from '../../shared/core/ids.ts';
-import type { DemoAccount, LocalCredentials } from './info.ts';
+import type { DemoAccount, LocalCredentials, localSecretNames } from './info.ts';
 import { lockFile } from './lock.ts';
+
+/** The fields of the secrets the stack's Secrets Manager endpoint serves. */
+export type SecretField = keyof typeof localSecretNames;
 
 export interface StackSecrets {
   /** Signs local bearer tokens; kept so tokens survive a restart. */
   token_secret: string;
-  /** Keys the fingerprints of idempotent requests (FINGERPRINT_SECRET). */
+  /** Keys the fingerprints of idempotent requests. */
   fingerprint_secret: string;
-  /** Encrypts webhook endpoints' signing secrets at rest (WEBHOOK_KEY). */
+  /** Encrypts webhook endpoints' signing secrets at rest. */
   webhook_key: string;
+  /**
+   * The values a PutSecretValue to the stack's endpoint replaced, by field: served as AWSPREVIOUS
+   * after a restart too, so what they signed or sealed still verifies or opens.
+   */
+  previous?: Partial<Record<SecretField, string>>;
   aws_credentials: LocalCredentials;
   demo?: DemoAccount;
 }
@@ -130,6 +138,9 @@ export function loadPersistentSecrets(stateDir: string): StackSecrets {
       isString(credentials?.access_key_id) && isString(credentials?.secret_access_key)
         ? { access_key_id: credentials.access_key_id, secret_access_key: credentials.secret_access_key }
         : fresh.aws_credentials,
+    ...(from.previous && typeof from.previous === 'object'
+      ? { previous: from.previous as StackSecrets['previous'] }
+      : {}),
     ...(from.demo ? { demo: from.demo as DemoAccount } : {}),
   };
   if (JSON.stringify(stored) !== JSON.stringify(secrets)) writePrivate(path, secrets);

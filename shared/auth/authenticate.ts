@@ -6,6 +6,7 @@
 import { readAuthorization } from '../accounts/credentials.ts';
 import { findApiKey } from '../accounts/repository.ts';
 import type { RequestAccount } from '../core/account.ts';
+import type { Secret } from '../core/secrets.ts';
 import type { Deps } from '../db/deps.ts';
 import { verifyAccessToken } from './tokens.ts';
 
@@ -23,11 +24,14 @@ function tokenNotValid(message: string) {
   };
 }
 
-/** Decides who is calling from the Authorization header. One GetItem for a key; none for a token. */
+/**
+ * Decides who is calling from the Authorization header. One GetItem for a key; none for a token,
+ * whose secret is read (from the function's cache) only when a token is presented.
+ */
 export async function authenticate(
   deps: Deps,
   header: string | undefined,
-  tokenSecret: string,
+  tokenSecret: Secret,
 ): Promise<Authentication> {
   const presented = readAuthorization(header);
   switch (presented.kind) {
@@ -36,7 +40,8 @@ export async function authenticate(
     case 'malformed':
       return { ok: false, body: invalidFormat };
     case 'token': {
-      const check = await verifyAccessToken(presented.token, tokenSecret, deps.clock());
+      const { verify } = await tokenSecret.use();
+      const check = await verifyAccessToken(presented.token, verify, deps.clock());
       if (!check.ok)
         return {
           ok: false,

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { secretMatches } from '../accounts/credentials.ts';
 import { findClient } from '../accounts/repository.ts';
 import { RawError } from '../core/errors.ts';
+import type { Secret } from '../core/secrets.ts';
 import type { Deps } from '../db/deps.ts';
 import { bodyText, looksLikeJson, parseForm } from '../http/body.ts';
 import { percentDecode } from '../http/percent.ts';
@@ -94,9 +95,10 @@ export function clientCredentials(
 export async function tokenForClient(
   deps: Deps,
   client: { clientId: string; clientSecret: string },
-  tokenSecret: string,
+  tokenSecret: Secret,
 ): Promise<AccessToken> {
   const found = await findClient(deps, client.clientId);
   if (!found || !secretMatches(client.clientSecret, found.secretHash)) throw invalidClient();
-  return issueAccessToken(found.developerId, tokenSecret, deps.clock());
+  const { sign } = await tokenSecret.use();
+  return issueAccessToken(found.developerId, sign, deps.clock());
 }

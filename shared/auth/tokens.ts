@@ -39,8 +39,25 @@ export async function issueAccessToken(developerId: number, secret: string, now:
 
 export type TokenCheck = { ok: true; developerId: number } | { ok: false; reason: 'expired' | 'invalid' };
 
-/** Verifies signature, algorithm, issuer, audience and expiry at `now`. */
-export async function verifyAccessToken(token: string, secret: string, now: Date): Promise<TokenCheck> {
+/**
+ * Verifies signature, algorithm, issuer, audience and expiry at `now`, with the secret or, while it
+ * is being replaced, with any of the secrets given (the first that signed it decides).
+ */
+export async function verifyAccessToken(
+  token: string,
+  secrets: string | readonly string[],
+  now: Date,
+): Promise<TokenCheck> {
+  let check: TokenCheck = { ok: false, reason: 'invalid' };
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    check = await verifyWith(token, secret, now);
+    // Expired means the signature held: another secret cannot make it valid.
+    if (check.ok || check.reason === 'expired') return check;
+  }
+  return check;
+}
+
+async function verifyWith(token: string, secret: string, now: Date): Promise<TokenCheck> {
   try {
     const { payload } = await jwtVerify(token, keyOf(secret), {
       algorithms: ['HS256'],

@@ -7,11 +7,15 @@ export const envNames = {
   eventBus: 'EVENT_BUS_NAME',
   mediaBucket: 'MEDIA_BUCKET',
   mailFrom: 'MAIL_FROM',
-  tokenSecret: 'TOKEN_SECRET',
+  /**
+   * The secrets' ids (ARN deployed, name locally), never their values: functions read the values
+   * from Secrets Manager (./secrets.ts). This one signs bearer tokens.
+   */
+  tokenSecret: 'TOKEN_SECRET_ID',
   /** Keys the HMAC of idempotent requests (their bodies may hold card data). */
-  fingerprintSecret: 'FINGERPRINT_SECRET',
+  fingerprintSecret: 'FINGERPRINT_SECRET_ID',
   /** Encrypts webhook endpoints' signing secrets at rest (they must be read back to sign). */
-  webhookKey: 'WEBHOOK_KEY',
+  webhookKey: 'WEBHOOK_KEY_SECRET_ID',
   /**
    * `allow` lets test-mode webhook endpoints reach loopback and private addresses: set by the local
    * stack only, where a developer's laptop receives. Deployed, test endpoints are public like live ones.

@@ -23,10 +23,11 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { accountFromAuthorizer, resolveMode } from '../core/account.ts';
-import { envNames, requireEnv } from '../core/config.ts';
+import { envNames } from '../core/config.ts';
 import { Conflict, HttpError, RawError } from '../core/errors.ts';
 import { logger } from '../core/log.ts';
 import { sealer } from '../core/seal.ts';
+import { type Secret, stageSecret } from '../core/secrets.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { type Deps, makeDeps } from '../db/deps.ts';
 import { queryOf } from './event-maps.ts';
@@ -49,6 +50,8 @@ const maxStoredAnswerBytes = 256 * 1024; // sealed, base64 makes it a third larg
 interface Claim {
   key: ReturnType<typeof httpKeys.idempotency>;
   owner: string;
+  /** The fingerprint secret the request was fingerprinted with: its answer is sealed with the same. */
+  secret: string;
 }
 
 interface StoredRecord {
@@ -98,6 +101,14 @@ export function fingerprint(method: string, path: string, body: unknown, secret:
 
 const validKey = /^[\x21-\x7e]{1,255}$/;
 
+let fingerprintSecret: Secret | undefined;
+
+/** The stage's fingerprint secret in use now, from Secrets Manager (cached; its id read on first use). */
+async function fingerprintSecretInUse(): Promise<string> {
+  fingerprintSecret ??= stageSecret(envNames.fingerprintSecret);
+  return (await fingerprintSecret.use()).sign;
+}
+
 /**
  * The middleware. `bodyOf` gives the parsed body of the event (the request parsing middleware
  * keeps it); `deps` defaults to the function's own table, made on first use, and `secretOf` to the
@@ -106,7 +117,7 @@ const validKey = /^[\x21-\x7e]{1,255}$/;
 export function idempotency(
   bodyOf: (event: APIGatewayProxyEvent) => unknown,
   depsOf: () => Deps = lazyDeps,
-  secretOf: () => string = () => requireEnv(envNames.fingerprintSecret),
+  secretOf: () => Promise<string> = fingerprintSecretInUse,
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
   const claims = new WeakMap<APIGatewayProxyEvent, Claim>();
 
@@ -159,11 +170,13 @@ export function idempotency(
       const deps = depsOf();
       const now = deps.clock();
       const nowSeconds = Math.floor(now.getTime() / 1000);
+      const secret = await secretOf();
       const claim: Claim = {
         key: httpKeys.idempotency(account.developerId, mode, idempotencyKey),
         owner: randomUUID(),
+        secret,
       };
-      const print = fingerprint(event.httpMethod, event.path, bodyOf(event), secretOf());
+      const print = fingerprint(event.httpMethod, event.path, bodyOf(event), secret);
       try {
         await deps.db.send(
           new PutCommand({
@@ -203,7 +216,8 @@ export function idempotency(
         const { sealed, ...answer } = existing.answer;
         return {
           ...answer,
-          body: sealed ? answerSealer(secretOf()).open(answer.body) : answer.body,
+          // The fingerprints matched, so the answer was sealed with the same secret.
+          body: sealed ? answerSealer(secret).open(answer.body) : answer.body,
           headers: {
             ...existing.answer.headers,
             'X-Request-Id': event.requestContext.requestId,
@@ -233,7 +247,7 @@ export function idempotency(
       const answer = {
         statusCode: response.statusCode,
         headers,
-        body: answerSealer(secretOf()).seal(body),
+        body: answerSealer(claim.secret).seal(body),
         sealed: true,
         ...(response.isBase64Encoded ? { isBase64Encoded: true } : {}),
       };

@@ -92,13 +92,13 @@ export async function runTask(
     return 'canceled';
   }
   const body = JSON.stringify(webhookBody(event));
-  const secrets = [deps.secrets.open(endpoint.secret)];
+  const secrets = [await deps.secrets.open(endpoint.secret)];
   if (
     endpoint.previous_secret &&
     endpoint.previous_until &&
     Date.parse(endpoint.previous_until) > now.getTime()
   ) {
-    secrets.push(deps.secrets.open(endpoint.previous_secret));
+    secrets.push(await deps.secrets.open(endpoint.previous_secret));
   }
   const post = deps.post ?? deliver;
   const result = await post({

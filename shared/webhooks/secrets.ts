@@ -1,21 +1,47 @@
 /**
  * Signing secrets: made here (`whsec_` and 32 random bytes, base64, as Standard Webhooks writes
- * them), kept encrypted at rest with AES-256-GCM under the stage's WEBHOOK_KEY (they must be read
- * back to sign, so a keyed hash would not do), and used through the `standardwebhooks` package.
+ * them), kept encrypted at rest with AES-256-GCM under the stage's webhook key, a Secrets Manager
+ * secret (they must be read back to sign, so a keyed hash would not do), and used through the
+ * `standardwebhooks` package.
  */
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { envNames, requireEnv } from '../core/config.ts';
-import { type Sealer, sealer } from '../core/seal.ts';
+import { envNames } from '../core/config.ts';
+import { sealer } from '../core/seal.ts';
+import { type Secret, stageSecret } from '../core/secrets.ts';
 
 /** A new signing secret, in the form receivers paste into their Standard Webhooks library. */
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** Seals and opens signing secrets under the stage's WEBHOOK_KEY; made once per process. */
-export type SecretBox = Sealer;
+/** Seals and opens signing secrets under the stage's webhook key; made once per process. */
+export interface SecretBox {
+  seal(plain: string): Promise<string>;
+  open(sealed: string): Promise<string>;
+}
 
-export const secretBox = (rawKey = requireEnv(envNames.webhookKey)): SecretBox =>
-  sealer(rawKey, 'webhook secrets');
+const purpose = 'webhook secrets';
+
+/**
+ * Seals with the webhook key in use; opens with the current key or, after the key was replaced,
+ * the previous one, so endpoints sealed before a rotation keep signing (see docs/operations.md).
+ */
+export const secretBox = (key: Secret = stageSecret(envNames.webhookKey)): SecretBox => ({
+  async seal(plain) {
+    return sealer((await key.use()).sign, purpose).seal(plain);
+  },
+  async open(sealed) {
+    const keys = (await key.use()).open;
+    for (const [index, value] of keys.entries()) {
+      try {
+        return sealer(value, purpose).open(sealed);
+      } catch (error) {
+        // Authenticated encryption: a wrong key fails here, never opens to something else.
+        if (index === keys.length - 1) throw error;
+      }
+    }
+    throw new Error('no webhook key to open with');
+  },
+});
 
 /**
  * The Standard Webhooks headers of one delivery: `webhook-id` (the event id, the same on every

@@ -53,7 +53,7 @@ export async function registerEndpoint(
     events: input.events,
     description: input.description,
     enabled: true,
-    secret: deps.secrets.seal(secret),
+    secret: await deps.secrets.seal(secret),
     previous_secret: null,
     previous_until: null,
     version: 1,
@@ -88,7 +88,7 @@ export async function rotateSecret(
   id: string,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const secret = newSigningSecret();
-  const sealed = deps.secrets.seal(secret);
+  const sealed = await deps.secrets.seal(secret);
   const until = new Date(deps.clock().getTime() + rotationOverlapMs).toISOString();
   const endpoint = await changeEndpoint(deps, scope, id, (current) => ({
     secret: sealed,

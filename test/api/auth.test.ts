@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../shared/auth/tokens.ts';
+import { envNames } from '../../shared/core/config.ts';
+import { stageSecret } from '../../shared/core/secrets.ts';
 import {
   api,
   apiKey,
@@ -11,7 +13,6 @@ import {
   bearer,
   clientBasic,
   clientCredentials,
-  localInfo,
   newAccount,
   tokenFor,
 } from '../support/stack.ts';
@@ -86,7 +87,9 @@ describe('401 bodies', () => {
   it('an expired token', async () => {
     const account = await newAccount();
     const twoHoursAgo = new Date(Date.now() - 2 * 3600 * 1000);
-    const expired = await issueAccessToken(account.developerId, localInfo.token_secret, twoHoursAgo);
+    // Signed with the stack's own secret, read through its Secrets Manager endpoint as functions do.
+    const { sign } = await stageSecret(envNames.tokenSecret).use();
+    const expired = await issueAccessToken(account.developerId, sign, twoHoursAgo);
     const response = await api('GET', keysPath, { auth: bearer(expired.access_token) });
     expect(response.status).toBe(401);
     expect(response.json.code).toBe('token_not_valid');

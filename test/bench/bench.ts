@@ -61,6 +61,7 @@ import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { outboxRelay } from '../../shared/api/outbox-relay.ts';
 import { authorizer, fallback, routes, routesEnvironment } from '../../shared/api/routes.ts';
 import type { Scope } from '../../shared/core/account.ts';
+import { envNames } from '../../shared/core/config.ts';
 import { newCustomer } from '../../shared/customers/customer.ts';
 import {
   customerCountUpdate,
@@ -153,6 +154,7 @@ const clientCommands: Record<string, [client: string, command: string]> = {
   '@aws-sdk/client-dynamodb': ['DynamoDBClient', 'GetItemCommand'],
   '@aws-sdk/client-eventbridge': ['EventBridgeClient', 'PutEventsCommand'],
   '@aws-sdk/client-s3': ['S3Client', 'GetObjectCommand'],
+  '@aws-sdk/client-secrets-manager': ['SecretsManagerClient', 'GetSecretValueCommand'],
   '@aws-sdk/client-ses': ['SESClient', 'SendEmailCommand'],
 };
 const minimalSdk = 'minimal SDK handler';
@@ -234,9 +236,10 @@ function coldImport(file: string, sourceMaps: boolean): Sample {
         EVENT_BUS_NAME: 'bench',
         MEDIA_BUCKET: 'bench',
         MAIL_FROM: 'bench@example.com',
-        TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret',
-        FINGERPRINT_SECRET: 'bench-fingerprint-secret-bench-fingerprint',
-        WEBHOOK_KEY: 'bench-webhook-key-bench-webhook-key',
+        // Secrets are read on first use, not at import: their ids are all a cold import needs.
+        [envNames.tokenSecret]: 'bench/token-secret',
+        [envNames.fingerprintSecret]: 'bench/fingerprint-secret',
+        [envNames.webhookKey]: 'bench/webhook-key',
         PUBLIC_BASE_URL: 'https://bench.example.com',
         ...fallback.environment,
         ...routesEnvironment,

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CobroStack, type CobroStackProps, functionId } from '../../infra/cobro-stack.ts';
+import { CobroStack, type CobroStackProps, functionId, routeAccess } from '../../infra/cobro-stack.ts';
 import { applyNag } from '../../infra/nag.ts';
 import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
@@ -62,7 +62,7 @@ function functionsOf(
   steps: readonly { target: string; access: Access }[],
 ) {
   const all = [
-    ...routeRows.map((route) => ({ handler: route.handler, access: route.access, api: true })),
+    ...routeRows.map((route) => ({ handler: route.handler, access: routeAccess(route), api: true })),
     { ...fallback, api: true },
     { ...authorizer, api: false },
     ...[...rules, ...steps].map((row) => ({ handler: row.target, access: row.access, api: false })),
@@ -102,6 +102,8 @@ function expectExactly(resources: Record<string, Resource>, handler: string, acc
     handler,
   ).toBe(access.media !== undefined);
   expect(actions.includes('s3:PutObject'), handler).toBe(access.media === 'write');
+  const readsSecrets = access.tokenSecret || access.fingerprintSecret || access.webhookKey;
+  expect(actions.includes('secretsmanager:GetSecretValue'), handler).toBe(readsSecrets === true);
 }
 
 describe('the template today', () => {
@@ -147,8 +149,8 @@ describe('the template today', () => {
   it('shares a role and log group between functions with the same IAM access, and only between them', () => {
     const functions = functionsOf(routes, eventRules, schedules);
     const withDlq = new Set(eventRules.map((rule) => rule.target));
-    const iamAccess = ({ table, events, mail, media }: Access) =>
-      JSON.stringify({ table, events, mail, media });
+    const iamAccess = ({ table, events, mail, media, tokenSecret, fingerprintSecret, webhookKey }: Access) =>
+      JSON.stringify({ table, events, mail, media, tokenSecret, fingerprintSecret, webhookKey });
     for (const a of functions) {
       const roleA = roleOf(today.resources, a.handler);
       expectExactly(today.resources, a.handler, a.access);

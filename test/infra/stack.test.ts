@@ -11,7 +11,13 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { functionBundling } from '../../infra/bundling.ts';
-import { CobroStack, defaultMailFrom, functionId, parseBaseUrl } from '../../infra/cobro-stack.ts';
+import {
+  CobroStack,
+  defaultMailFrom,
+  functionId,
+  parseBaseUrl,
+  routeAccess,
+} from '../../infra/cobro-stack.ts';
 import { applyNag } from '../../infra/nag.ts';
 import { parseStage } from '../../infra/stage.ts';
 import { eventRules, schedules } from '../../shared/api/event-rules.ts';
@@ -29,7 +35,7 @@ const synthTimeout = 300_000;
 
 /** Every function the app makes: one per route row, the fallback, the authorizer, each event target. */
 const handlers: { handler: string; access: Access }[] = [
-  ...routes.map(({ handler, access }) => ({ handler, access })),
+  ...routes.map((route) => ({ handler: route.handler, access: routeAccess(route) })),
   fallback,
   authorizer,
   ...eventRules.map((rule) => ({ handler: rule.target, access: rule.access })),
@@ -77,17 +83,28 @@ describe('CobroStack (dev)', () => {
     if (!found) throw new Error(`no function for ${handler}`);
     return found.Properties;
   };
-  /** Every action in the inline policies attached to a handler's function role. */
-  const roleActions = (handler: string): string[] => {
+  /** Every statement of the inline policies attached to a handler's function role. */
+  const roleStatements = (handler: string): { Action: string | string[]; Resource: unknown }[] => {
     const role = (fnProps(handler).Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
     return Object.values(resources)
       .filter((r) => r.Type === 'AWS::IAM::Policy')
       .filter((r) => JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: role }]))
       .flatMap(
-        (r) => (r.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement,
-      )
-      .flatMap((statement) => statement.Action);
+        (r) =>
+          (r.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] })
+            .Statement,
+      );
   };
+  /** Every action in the inline policies attached to a handler's function role. */
+  const roleActions = (handler: string): string[] =>
+    roleStatements(handler).flatMap((statement) => statement.Action);
+  /** The secrets, by the access flag that reads each, with the variable that names each to a function. */
+  const secrets = () =>
+    [
+      { flag: 'tokenSecret', construct: 'TokenSecret', variable: envNames.tokenSecret },
+      { flag: 'fingerprintSecret', construct: 'FingerprintSecret', variable: envNames.fingerprintSecret },
+      { flag: 'webhookKey', construct: 'WebhookKey', variable: envNames.webhookKey },
+    ] as const;
   /** A Lambda proxy integration that invokes a handler's function. */
   const invokes = (handler: string) =>
     Match.objectLike({
@@ -151,19 +168,13 @@ describe('CobroStack (dev)', () => {
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
-  it('gives every function the shared environment, and TOKEN_SECRET only where access says so', () => {
-    for (const { handler, access } of handlers) {
+  it('gives every function the shared environment', () => {
+    for (const { handler } of handlers) {
       const variables = (fnProps(handler).Environment as { Variables: Record<string, unknown> }).Variables;
       expect(Object.keys(variables)).toEqual(
         expect.arrayContaining([envNames.table, envNames.eventBus, envNames.mediaBucket, envNames.mailFrom]),
       );
       expect(variables[envNames.mailFrom]).toBe(defaultMailFrom);
-      if (access.tokenSecret) {
-        // Only the dynamic reference is in the template, never the value.
-        expect(JSON.stringify(variables[envNames.tokenSecret])).toContain('{{resolve:secretsmanager:');
-      } else {
-        expect(variables).not.toHaveProperty(envNames.tokenSecret);
-      }
     }
   });
 
@@ -185,19 +196,41 @@ describe('CobroStack (dev)', () => {
     }
   });
 
-  it('gives FINGERPRINT_SECRET to every authenticated POST function (Idempotency-Key), and to no other', () => {
-    const idempotent = new Set(routes.filter((r) => r.auth && r.method === 'POST').map((r) => r.handler));
-    expect(idempotent.size).toBeGreaterThan(3);
-    for (const { handler } of handlers) {
+  it("puts no secret's value in any function's environment: only the ARNs of the secrets its row reads", () => {
+    // Nothing in the template resolves a secret's value: no dynamic reference, no SecretString.
+    const whole = JSON.stringify(template.toJSON());
+    expect(whole).not.toContain('resolve:secretsmanager');
+    expect(whole).not.toContain('"SecretString"');
+    const secretIds = new Set(
+      Object.keys(resources).filter((id) => resources[id]?.Type === 'AWS::SecretsManager::Secret'),
+    );
+    expect(secretIds.size).toBe(secrets().length);
+    for (const { handler, access } of handlers) {
       const variables = (fnProps(handler).Environment as { Variables: Record<string, unknown> }).Variables;
-      if (idempotent.has(handler)) {
-        expect(JSON.stringify(variables[envNames.fingerprintSecret]), handler).toContain(
-          '{{resolve:secretsmanager:',
-        );
-      } else {
-        expect(variables, handler).not.toHaveProperty(envNames.fingerprintSecret);
+      for (const { flag, construct, variable } of secrets()) {
+        if (access[flag]) expect(variables[variable], handler).toEqual({ Ref: logicalId(construct) });
+        else expect(variables, handler).not.toHaveProperty(variable);
       }
+      // No other variable touches a secret in any way (a Ref is its ARN; anything else could be its value).
+      const others = Object.entries(variables).filter(
+        ([name]) => !secrets().some((s) => s.variable === name),
+      );
+      for (const [name, value] of others)
+        for (const id of secretIds) expect(JSON.stringify(value), `${handler} ${name}`).not.toContain(id);
     }
+    // The rows that read secrets, spelled out: the token secret for the authorizer and the token
+    // endpoint, the fingerprint secret for every authenticated POST (Idempotency-Key), the webhook
+    // key for the functions that seal or open webhook signing secrets.
+    const readers = (flag: keyof Access) =>
+      handlers
+        .filter((h) => h.access[flag])
+        .map((h) => h.handler)
+        .sort();
+    expect(readers('tokenSecret')).toEqual([authorizer.handler, 'functions/auth/create-token.ts'].sort());
+    expect(readers('fingerprintSecret')).toEqual(
+      [...new Set(routes.filter((r) => r.auth && r.method === 'POST').map((r) => r.handler))].sort(),
+    );
+    expect(readers('webhookKey').length).toBeGreaterThan(0);
   });
 
   it("gives every function PUBLIC_BASE_URL: the API's own URL, built from the RestApi id", () => {
@@ -257,10 +290,21 @@ describe('CobroStack (dev)', () => {
           handler,
         ).toBe(false);
       if (access.media === 'write') expect(s3, handler).toContain('s3:PutObject');
-      expect(
-        actions.some((action) => action.startsWith('secretsmanager:')),
-        handler,
-      ).toBe(false);
+      // Secrets Manager: GetSecretValue alone, on exactly the secrets the row reads.
+      const secretStatements = roleStatements(handler).filter((statement) =>
+        [statement.Action].flat().some((action) => action.startsWith('secretsmanager:')),
+      );
+      const read = secrets().filter(({ flag }) => access[flag]);
+      if (read.length === 0) expect(secretStatements, handler).toEqual([]);
+      else {
+        expect(secretStatements, handler).toHaveLength(1);
+        expect(secretStatements[0]?.Action, handler).toBe('secretsmanager:GetSecretValue');
+        const granted = [secretStatements[0]?.Resource].flat();
+        expect(granted, handler).toEqual(
+          expect.arrayContaining(read.map(({ construct }) => ({ Ref: logicalId(construct) }))),
+        );
+        expect(granted, handler).toHaveLength(read.length);
+      }
     }
     // One read-only route spelled out: reading the API keys may not write to the table.
     const getApiKeys = routes.find((route) => route.handler === 'functions/auth/get-api-keys.ts');
@@ -487,10 +531,12 @@ describe('CobroStack (dev)', () => {
     });
   });
 
-  it('outputs the API URL, table, bus and bucket names', () => {
+  it("outputs the API URL, table, bus and bucket names, and the secrets' ARNs", () => {
     for (const output of ['ApiUrl', 'TableName', 'EventBusName', 'MediaBucketName']) {
       template.hasOutput(output, { Value: Match.anyValue() });
     }
+    for (const { construct } of secrets())
+      template.hasOutput(`${construct}Arn`, { Value: { Ref: logicalId(construct) } });
   });
 });
 

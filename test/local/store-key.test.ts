@@ -125,8 +125,9 @@ describe('the local store', () => {
     const started = startIn(stateDir);
     await started.ready;
     const info = readInfo(stateDir);
-    expect(info.token_secret).toBe('legacy-token-secret');
-    expect(info.fingerprint_secret).toBe('legacy-fingerprint-secret');
+    const persistent = readJson(join(stateDir, 'persistent.json'));
+    expect(persistent.token_secret).toBe('legacy-token-secret');
+    expect(persistent.fingerprint_secret).toBe('legacy-fingerprint-secret');
     const db = DynamoDBDocumentClient.from(localClient(info.endpoints.dynamodb, info.aws_credentials));
     const kept = await db.send(new GetCommand({ TableName: info.table, Key: { pk: 'KEPT', sk: 'KEPT' } }));
     db.destroy();
