@@ -12,8 +12,8 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 
 const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
 
-export const handler = endpoint(async ({ body, account, mode, idempotencyKey }) => {
+export const handler = endpoint(async ({ body, scope, idempotencyKey }) => {
   const input = validate(LegacyChargeSchema, body);
-  const charge = await chargeCard(deps, { developerId: account.developerId, mode }, input, idempotencyKey);
+  const charge = await chargeCard(deps, scope, input, idempotencyKey);
   return { status: 201, body: chargeView(charge) };
 });

@@ -11,8 +11,8 @@ import { refundCharge } from '../../shared/refunds/service.ts';
 
 const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
 
-export const handler = endpoint(async ({ body, account, mode, idempotencyKey }) => {
+export const handler = endpoint(async ({ body, scope, idempotencyKey }) => {
   const input = validate(CreateRefundSchema, body);
-  const refund = await refundCharge(deps, { developerId: account.developerId, mode }, input, idempotencyKey);
+  const refund = await refundCharge(deps, scope, input, idempotencyKey);
   return { status: 201, body: refundView(refund) };
 });
