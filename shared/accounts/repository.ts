@@ -287,7 +287,7 @@ export async function rotateApiKey(
   const key = generateApiKey(mode);
   const info: KeyInfo = { hash: hashSecret(key), masked: maskKey(key), created_at: now };
   const event = apiKeyRotated.of(
-    { developerId, test: mode === 'test' },
+    { developerId, mode },
     { type: mode, key: info.masked, created_at: now },
     new Date(now),
   );

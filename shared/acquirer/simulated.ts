@@ -14,7 +14,7 @@
  * References derive from the idempotency key, so a retried charge answers the same reference.
  */
 import { createHash } from 'node:crypto';
-import type { Mode } from '../core/account.ts';
+import { type Mode, modeOf } from '../core/account.ts';
 import { maxMinorUnits } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import {
@@ -238,8 +238,6 @@ function readToken(cardToken: string): {
 function hex(...parts: string[]): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
 }
-
-const modeOf = (test: boolean): Mode => (test ? 'test' : 'live');
 
 /** The same idempotency key in the same mode always names the same charge. */
 function chargeReference(test: boolean, idempotencyKey: string): string {

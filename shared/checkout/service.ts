@@ -30,6 +30,7 @@ import {
 } from '../attempts/repository.ts';
 import { type Charge, newCharge, refundedAtOnce } from '../charges/charge.ts';
 import { chargeWrites, getCharge } from '../charges/repository.ts';
+import { scopeOf } from '../core/account.ts';
 import { prefixedId } from '../core/ids.ts';
 import { logger } from '../core/log.ts';
 import { customerByEmail, customerIdByEmail, writeAfterCommit } from '../customers/repository.ts';
@@ -65,8 +66,6 @@ export type CheckoutOutcome =
   | { kind: 'voided'; session: CheckoutSession; reason: RefundReason };
 
 type Cardholder = { email: string; name: string };
-
-const scopeOf = (session: CheckoutSession) => ({ developerId: session.developer_id, mode: session.mode });
 
 /** What an attempt of this session finished with learns about its owner (account, mode, amount). */
 const ownerFields = (session: CheckoutSession, amount: number) => ({

@@ -8,7 +8,7 @@
  */
 
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Mode, Scope } from '../core/account.ts';
+import { type Mode, type Scope, scopeOf } from '../core/account.ts';
 import { BadRequest, NotAcceptable, NotFound } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
@@ -57,7 +57,6 @@ const addressEntity = defineEntity<Address & { developer_id: number; mode: Mode 
   (address) => keys.customerAddress(address.developer_id, address.mode, address.customer_id, address.id),
 );
 
-const scopeOf = (customer: Customer): Scope => ({ developerId: customer.developer_id, mode: customer.mode });
 const searchScope = (scope: Scope) => ({ ...scope, kind: 'customer' });
 const customerKey = (scope: Scope, id: string) => keys.customer(scope.developerId, scope.mode, id);
 

@@ -14,6 +14,7 @@ import { type Attempt, attemptIdOfKey } from '../attempts/attempt.ts';
 import type { RecoverySummary } from '../attempts/recovery.ts';
 import { eachAttemptBetween, getAttempt } from '../attempts/repository.ts';
 import { getCharge } from '../charges/repository.ts';
+import { modeOf } from '../core/account.ts';
 import { getRefund } from '../refunds/repository.ts';
 import { type LedgerDeps, runRecovery } from './recovery.ts';
 
@@ -126,7 +127,7 @@ async function check(
       'not_recorded',
       `attempt ${attempt.id} is ${attempt.status} under key ${attempt.acquirer_key}, the acquirer ${entry.kind === 'charge' ? 'charged' : entry.kind === 'refund' ? 'refunded' : 'paid out'} under ${entry.idempotencyKey}`,
     );
-  const owner = `${entry.merchant}/${entry.test ? 'test' : 'live'}`;
+  const owner = `${entry.merchant}/${modeOf(entry.test)}`;
   if (`${attempt.developer_id}/${attempt.mode}` !== owner)
     fail('owner', `cobro: ${attempt.developer_id}/${attempt.mode}, acquirer: ${owner}`);
   const record = await recordOf(deps, attempt, entry.kind);

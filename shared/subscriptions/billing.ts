@@ -26,6 +26,7 @@ import {
 } from '../attempts/repository.ts';
 import { newCharge, refundedAtOnce } from '../charges/charge.ts';
 import { chargeWrites } from '../charges/repository.ts';
+import { type Scope, scopeOf } from '../core/account.ts';
 import { derivedId } from '../core/ids.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
@@ -71,7 +72,7 @@ const day = 86_400_000;
 export const renewalAttemptId = (subscription: Subscription, period: number) =>
   derivedId('att', ['renewal', subscription.id, period, subscription.failed_attempts]);
 
-const scopeOf = (attempt: Attempt) => ({
+const attemptScope = (attempt: Attempt): Scope => ({
   developerId: attempt.developer_id ?? 0,
   mode: attempt.mode ?? ('test' as const),
 });
@@ -120,7 +121,7 @@ export async function settleRenewal(
   const { subscription_id: id, period } = attempt.subject;
   return retryOptimistic(
     async () => {
-      const subscription = await getSubscription(deps, scopeOf(attempt), id);
+      const subscription = await getSubscription(deps, attemptScope(attempt), id);
       const applies =
         subscription !== undefined &&
         subscription.status !== 'canceled' &&
@@ -165,7 +166,7 @@ export async function settleRenewal(
           }
           const after = afterApproval(subscription, period, now);
           const event = subscriptionRenewed.of(
-            { developerId: subscription.developer_id, test: subscription.mode === 'test' },
+            scopeOf(subscription),
             { object: subscriptionView(after), charge_id: charge.id, period },
             now,
           );
@@ -207,7 +208,7 @@ async function recordDecline(
   const failures = subscription.failed_attempts + 1;
   const failedAt = subscription.failed_at ?? at;
   const retryIn = dunningRetryDays[failures - 1];
-  const owner = { developerId: subscription.developer_id, test: subscription.mode === 'test' };
+  const owner = scopeOf(subscription);
   if (retryIn !== undefined) {
     const nextRetry = new Date(Date.parse(failedAt) + retryIn * day).toISOString();
     const after: Subscription = {
@@ -330,7 +331,7 @@ async function attemptFor(
 
 /** The one step due for a subscription at `now`. */
 export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Promise<StepOutcome> {
-  const scope = { developerId: ref.developer_id, mode: ref.mode };
+  const scope = scopeOf(ref);
   const subscription = await getSubscription(deps, scope, ref.subscription_id);
   if (!subscription || subscription.next_action_at !== ref.due_at) {
     await dropStaleDue(deps, ref);

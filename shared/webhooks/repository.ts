@@ -5,7 +5,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Scope } from '../core/account.ts';
+import { type Scope, scopeOf } from '../core/account.ts';
 import { BadRequest, NotFound } from '../core/errors.ts';
 import type { PageRequest } from '../core/pagination.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
@@ -36,7 +36,7 @@ const endpointList = (scope: Scope) =>
 
 /** Stores a new endpoint; the account's `maxEndpoints`-th is the last (400 after). */
 export async function createEndpoint(deps: Deps, endpoint: WebhookEndpoint): Promise<void> {
-  const scope = { developerId: endpoint.developer_id, mode: endpoint.mode };
+  const scope = scopeOf(endpoint);
   const { Update: update } = countUpdate(deps, endpointList(scope), scope, 1, endpoint.created_at);
   const count = {
     Update: {
@@ -284,7 +284,7 @@ export async function recordAttempt(
   attempt: WebhookAttempt,
   outcome: { status: WebhookTask['status']; disableEndpoint: boolean; deadLetter: boolean },
 ): Promise<boolean> {
-  const scope = { developerId: task.developer_id, mode: task.mode };
+  const scope = scopeOf(task);
   const now = attempt.created_at;
   const pending = outcome.status === 'pending' && attempt.next_retry_at !== null;
   const due = pending ? keys.webhookTaskDue(task.id, attempt.next_retry_at as string) : undefined;
