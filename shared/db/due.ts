@@ -1,7 +1,8 @@
 /**
- * The due indexes (subscription billing, recurring payment links): one item per record with work
- * ahead, in `dueShards` partitions, sorted by due time (`<ISO time>#<id>`), so a run reads what is
- * due by Query, never by Scan.
+ * The due indexes (subscription billing, recurring payment links, webhook retries, attempt recovery):
+ * one item per record with work ahead, in `dueShards` partitions, sorted by due time
+ * (`<ISO time>#<id>`), so a run reads what is due by Query, never by Scan. `dueEntries` is the one
+ * reader of them all.
  */
 import { logger } from '../core/log.ts';
 import type { Deps } from './deps.ts';

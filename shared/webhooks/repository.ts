@@ -10,9 +10,10 @@ import { BadRequest, NotFound } from '../core/errors.ts';
 import type { PageRequest } from '../core/pagination.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
+import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
-import { dueShards, keys } from '../db/keys.ts';
+import { keys } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate } from '../db/lists.ts';
 import { retryOptimistic } from '../db/optimistic.ts';
 import { transactWrite } from '../db/transact.ts';
@@ -398,31 +399,8 @@ export async function listAttempts(deps: Deps, scope: Scope, endpointId: string,
 
 /** Keys of tasks due at `now` (at most `limit` per shard of the due index). */
 export async function dueTasks(deps: Deps, now: Date, limit: number): Promise<{ pk: string; sk: string }[]> {
-  const shards = Array.from({ length: dueShards }, (_, shard) => shard);
-  const found = await Promise.all(
-    shards.map(async (shard) => {
-      const taken: { pk: string; sk: string }[] = [];
-      await queryEach(
-        deps,
-        {
-          IndexName: 'gsi2',
-          // `~` sorts after the `#<task id>` of every entry due at exactly `now` (D14's "includes now").
-          KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk <= :until',
-          ExpressionAttributeValues: {
-            ':pk': keys.webhookDuePartition(shard),
-            ':until': `${now.toISOString()}~`,
-          },
-        },
-        (item) => {
-          taken.push({ pk: String(item.pk), sk: String(item.sk) });
-          return taken.length < limit;
-        },
-        () => limit - taken.length,
-      );
-      return taken;
-    }),
-  );
-  return found.flat();
+  const due = await dueEntries<Record<string, unknown>>(deps, keys.webhookDuePartition, now, limit, 'gsi2');
+  return due.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
 }
 
 /** Tasks that ran out of retries, newest first, over the last `days` days (operator CLI). */
