@@ -3,9 +3,8 @@
  * the customers checkout and payment links find or create by e-mail. Each customer is its own item
  * (addresses beside it in its partition); an e-mail reservation item keeps e-mails unique in an
  * account and mode; gsi1 lists an account's customers newest first with their count in front (as
- * plans); the substring index
- * (shared/db/search.ts) holds first names and e-mails. Every write that touches these keeps them
- * together in one transaction.
+ * plans); the substring index (shared/db/search.ts) holds first names and e-mails. Every write that
+ * touches these keeps them together in one transaction.
  */
 
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
