@@ -4,6 +4,7 @@
  * plain-text part and an HTML part built from the same blocks. Every value that reaches the HTML is
  * escaped here; callers pass raw values.
  */
+import { escapeHtml } from '../core/html.ts';
 
 export const mailLanguages = ['en', 'es'] as const;
 export type MailLanguage = (typeof mailLanguages)[number];
@@ -42,16 +43,6 @@ interface Content {
   heading: string;
   blocks: Block[];
   footer: string;
-}
-
-/** Escapes a value for HTML text and double- or single-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
 
 /** The logo's URL when it is an absolute http(s) URL; anything else (javascript:, data:, junk) is dropped. */
