@@ -4,6 +4,7 @@
  * plain-text part and an HTML part built from the same blocks. Every value that reaches the HTML is
  * escaped here; callers pass raw values.
  */
+import type { Mode } from '../core/account.ts';
 import { escapeHtml } from '../core/html.ts';
 
 export const mailLanguages = ['en', 'es'] as const;
@@ -32,8 +33,6 @@ export interface RenderedMail {
   text: string;
   html: string;
 }
-
-type Mode = 'test' | 'live';
 
 /** A piece of an e-mail's body, rendered once as text and once as HTML. */
 type Block = { paragraph: string } | { details: ReadonlyArray<readonly [label: string, value: string]> };
