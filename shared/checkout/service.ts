@@ -35,6 +35,7 @@ import { prefixedId } from '../core/ids.ts';
 import { logger } from '../core/log.ts';
 import { customerByEmail, customerIdByEmail, writeAfterCommit } from '../customers/repository.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
+import { lostRace, retryOptimistic } from '../db/optimistic.ts';
 import { type TransactItem, transactWrite } from '../db/transact.ts';
 import type { RefundReason } from '../refunds/schemas.ts';
 import { type RefundDeps, refundAtOnce, refundAttempt } from '../refunds/service.ts';
@@ -133,7 +134,7 @@ export async function recordApproval(
   const checksOnly = owner.checksOnly?.(session) ?? false;
   const email = cardholder.email.toLowerCase();
   let withOptional = true;
-  for (let round = 1; ; round++) {
+  const tryOnce = async (round: number): Promise<CheckoutOutcome | typeof lostRace> => {
     const now = deps.clock();
     const customer = await customerByEmail(
       deps,
@@ -202,8 +203,7 @@ export async function recordApproval(
       if (failed.every((index) => index >= optionalFrom)) withOptional = false;
       // The customer's e-mail was taken, or the owner's record changed: read again and write again.
       else if (!failed.some((index) => index >= customerFrom)) throw new Error('unexpected condition');
-      if (round < 5) continue;
-      throw new Error(`the approval of attempt ${attempt.id} met changes five times running`);
+      return lostRace;
     }
     await writeAfterCommit(deps, customer.afterCommit);
     const after: CheckoutSession = {
@@ -218,7 +218,13 @@ export async function recordApproval(
     if (refund) await refundAtOnce(deps, refund);
     if (gone) return { kind: 'voided', session: after, reason: gone };
     return { kind: 'paid', answer: owner.answerOf(after), session: after, charge };
-  }
+  };
+  return retryOptimistic(tryOnce, {
+    tries: 5,
+    // A lost race is a condition commit answers (lostRace above); an error thrown is never one.
+    lost: () => false,
+    exhausted: () => new Error(`the approval of attempt ${attempt.id} met changes five times running`),
+  });
 }
 
 /** Records a decline of the session's attempt: the session open again (one more decline), the owner's items. */
