@@ -5,6 +5,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { envNames, requireEnv } from '../core/config.ts';
+import { type Deps, makeDeps } from '../db/deps.ts';
 import type { Acquirer } from './acquirer.ts';
 import { processFaults } from './faults.ts';
 import { createSimulatedAcquirer } from './simulated.ts';
@@ -32,4 +33,13 @@ export function configuredAcquirer(): Acquirer {
     });
   }
   throw new Error(`unknown ACQUIRER ${name}: only "simulated" is built in`);
+}
+
+/**
+ * What a run that moves money is built from (billing, payouts, recovery, reconciliation, the money
+ * endpoints): the table and the acquirer this deployment charges through. The scheduled functions
+ * and the operator CLI build it alike, so a CLI run is the scheduled one.
+ */
+export function acquirerDeps(): Deps & { acquirer: Acquirer } {
+  return { ...makeDeps(), acquirer: configuredAcquirer() };
 }
