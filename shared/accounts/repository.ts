@@ -7,6 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../core/account.ts';
 import { Conflict, NotFound } from '../core/errors.ts';
+import type { Lang } from '../core/messages.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
@@ -58,7 +59,7 @@ export interface AccountProfile {
   logo?: string;
   statement_descriptor?: string;
   /** The language of the e-mails sent for the account (D2). @default 'en' */
-  language?: 'en' | 'es';
+  language?: Lang;
 }
 
 export interface Account extends AccountProfile {

@@ -6,13 +6,11 @@
  */
 import type { Mode } from '../core/account.ts';
 import { escapeHtml } from '../core/html.ts';
-
-export const mailLanguages = ['en', 'es'] as const;
-export type MailLanguage = (typeof mailLanguages)[number];
+import { isLang, type Lang } from '../core/messages.ts';
 
 /** The language an account's `language` field names (D2): English when unset or unknown. */
-export function mailLanguage(value: unknown): MailLanguage {
-  return value === 'es' ? 'es' : 'en';
+export function mailLanguage(value: unknown): Lang {
+  return isLang(value) ? value : 'en';
 }
 
 /** Whose e-mail it is: the name shown in the header and the logo above it. */
@@ -24,7 +22,7 @@ export interface MailMerchant {
 
 /** What every template takes besides its own fields. */
 export interface MailContext {
-  language: MailLanguage;
+  language: Lang;
   merchant: MailMerchant;
 }
 
@@ -69,7 +67,7 @@ interface Words {
   mode(mode: Mode): string;
 }
 
-const intl = (language: MailLanguage, options: Intl.DateTimeFormatOptions) => {
+const intl = (language: Lang, options: Intl.DateTimeFormatOptions) => {
   const format = new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' });
   return (iso: string) => {
     const date = new Date(iso);
@@ -77,12 +75,12 @@ const intl = (language: MailLanguage, options: Intl.DateTimeFormatOptions) => {
   };
 };
 
-const intervalNames: Record<MailLanguage, Record<string, readonly [one: string, many: string]>> = {
+const intervalNames: Record<Lang, Record<string, readonly [one: string, many: string]>> = {
   en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
   es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
 };
 
-const words: Record<MailLanguage, Words> = {
+const words: Record<Lang, Words> = {
   en: {
     dateTime: intl('en', { dateStyle: 'long', timeStyle: 'long' }),
     date: intl('en', { dateStyle: 'long' }),
@@ -115,7 +113,7 @@ function textOf(content: Content): string {
   return `${blocks.join('\n\n')}\n\n-- \n${content.footer}`;
 }
 
-function htmlOf(content: Content, language: MailLanguage, merchant: MailMerchant): string {
+function htmlOf(content: Content, language: Lang, merchant: MailMerchant): string {
   const logo = safeLogoUrl(merchant.logoUrl);
   const name = escapeHtml(merchant.name);
   const header = [
@@ -159,7 +157,7 @@ function htmlOf(content: Content, language: MailLanguage, merchant: MailMerchant
 
 /** A template: one function per language writing the content; rendering and escaping are shared. */
 function defineTemplate<Fields>(
-  copy: Record<MailLanguage, (input: Fields & MailContext, words: Words) => Content>,
+  copy: Record<Lang, (input: Fields & MailContext, words: Words) => Content>,
 ): (input: Fields & MailContext) => RenderedMail {
   return (input) => {
     const language = mailLanguage(input.language);
