@@ -44,6 +44,7 @@ import { cvcValid, detectBrand, isExpired, luhnValid, summarizeCard } from './ca
 import type { AcquirerOperation, FaultSource } from './faults.ts';
 import {
   addPayout,
+  type BalanceItem,
   type Books,
   decideChallenge,
   drawRefund,
@@ -470,6 +471,53 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
   }
 
   /**
+   * A refund or a payout: money moved against an approved charge, its outcome stored under its key
+   * in one transaction with its change to the charge's balance (`change`, whose condition is the
+   * whole rule), so a retry answers the first outcome and racing calls never move more than the
+   * charge allows. When the balance refuses it, `refusal` answers why, from the balance as stored.
+   */
+  async function moveOnCharge<R extends RefundResult | PayoutResult>(
+    operation: 'refund' | 'payout',
+    request: RefundRequest | PayoutRequest,
+    made: { state: 'succeeded' | 'paid'; result: R; reference: string },
+    change: typeof drawRefund,
+    refusal: (charge: BalanceItem | undefined) => R,
+  ): Promise<R> {
+    checkAmount(request.amountMinor, request.currency);
+    checkMerchant(request.merchant);
+    const effect = await fault(operation, request.merchant);
+    const mode = modeOf(request.test);
+    const key = request.idempotencyKey;
+    const fingerprint: Fingerprint = {
+      operation,
+      amountMinor: request.amountMinor,
+      currency: request.currency,
+      merchant: request.merchant,
+      chargeReference: request.acquirerReference,
+    };
+    const answer = (item: OperationItem): R => {
+      if (effect === 'lose') throw timedOut(operation);
+      return item.result as R;
+    };
+    if (effect === 'refuse') {
+      return answer(await recordRefusal(mode, key, fingerprint, { status: 'failed', reason: 'refused' }));
+    }
+    const at = booksClock().toISOString();
+    const item = operationItem(mode, key, fingerprint, {
+      state: made.state,
+      result: { ...made.result },
+      lost: false,
+      movement: { kind: operation, reference: made.reference, at },
+      at,
+    });
+    const balance = change(books, mode, { ...request, chargeReference: request.acquirerReference }, at);
+    const stored = await storeOperation(books, item, balance);
+    if (stored.stored) return answer(item);
+    if (stored.existing) return answer(repeated(stored.existing, fingerprint, key));
+    return answer(await recordRefusal(mode, key, fingerprint, refusal(stored.balance)));
+  }
+
+  /**
    * Stores a refund's or payout's refusal under its key (a retry answers it again) and answers what
    * the key holds.
    */
@@ -628,97 +676,45 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
     },
 
     async refund(request: RefundRequest): Promise<RefundResult> {
-      checkAmount(request.amountMinor, request.currency);
-      checkMerchant(request.merchant);
-      const effect = await fault('refund', request.merchant);
-      const mode = modeOf(request.test);
-      const key = request.idempotencyKey;
-      const fingerprint: Fingerprint = {
-        operation: 'refund',
-        amountMinor: request.amountMinor,
-        currency: request.currency,
-        merchant: request.merchant,
-        chargeReference: request.acquirerReference,
-      };
-      const answer = (item: OperationItem): RefundResult => {
-        if (effect === 'lose') throw timedOut('refund');
-        return item.result as RefundResult;
-      };
-      if (effect === 'refuse') {
-        return answer(await recordRefusal(mode, key, fingerprint, { status: 'failed', reason: 'refused' }));
-      }
-      const at = booksClock().toISOString();
-      const result: RefundResult = {
-        status: 'succeeded',
-        refundReference: refundPrefix + hex(request.acquirerReference, key),
-      };
-      const item = operationItem(mode, key, fingerprint, {
-        state: 'succeeded',
-        result: { ...result },
-        lost: false,
-        movement: { kind: 'refund', reference: result.refundReference, at },
-        at,
-      });
-      const draw = drawRefund(books, mode, { ...request, chargeReference: request.acquirerReference }, at);
-      const stored = await storeOperation(books, item, draw);
-      if (stored.stored) return answer(item);
-      if (stored.existing) return answer(repeated(stored.existing, fingerprint, key));
-      const charge = stored.balance;
-      if (charge && charge.currency !== request.currency) {
-        throw new RangeError(`charge ${charge.reference} is in ${charge.currency}, not ${request.currency}`);
-      }
-      // Another merchant's charge is as unknown to this one as a charge never made.
-      const reason =
-        !charge || charge.merchant !== request.merchant
-          ? 'unknown_charge'
-          : charge.refunds_refused
-            ? 'refused'
-            : 'exceeds_charge';
-      return answer(await recordRefusal(mode, key, fingerprint, { status: 'failed', reason }));
+      const refundReference = refundPrefix + hex(request.acquirerReference, request.idempotencyKey);
+      return moveOnCharge<RefundResult>(
+        'refund',
+        request,
+        { state: 'succeeded', result: { status: 'succeeded', refundReference }, reference: refundReference },
+        drawRefund,
+        (charge) => {
+          if (charge && charge.currency !== request.currency) {
+            throw new RangeError(
+              `charge ${charge.reference} is in ${charge.currency}, not ${request.currency}`,
+            );
+          }
+          // Another merchant's charge is as unknown to this one as a charge never made.
+          const reason =
+            !charge || charge.merchant !== request.merchant
+              ? 'unknown_charge'
+              : charge.refunds_refused
+                ? 'refused'
+                : 'exceeds_charge';
+          return { status: 'failed', reason };
+        },
+      );
     },
 
     async payout(request: PayoutRequest): Promise<PayoutResult> {
-      checkAmount(request.amountMinor, request.currency);
-      checkMerchant(request.merchant);
-      const effect = await fault('payout', request.merchant);
-      const mode = modeOf(request.test);
-      const key = request.idempotencyKey;
-      const fingerprint: Fingerprint = {
-        operation: 'payout',
-        amountMinor: request.amountMinor,
-        currency: request.currency,
-        merchant: request.merchant,
-        chargeReference: request.acquirerReference,
-      };
-      const answer = (item: OperationItem): PayoutResult => {
-        if (effect === 'lose') throw timedOut('payout');
-        return item.result as PayoutResult;
-      };
-      if (effect === 'refuse') {
-        return answer(await recordRefusal(mode, key, fingerprint, { status: 'failed', reason: 'refused' }));
-      }
-      const at = booksClock().toISOString();
-      const result: PayoutResult = {
-        status: 'paid',
-        payoutReference: payoutPrefix + hex(request.acquirerReference, key),
-      };
-      const item = operationItem(mode, key, fingerprint, {
-        state: 'paid',
-        result: { ...result },
-        lost: false,
-        movement: { kind: 'payout', reference: result.payoutReference, at },
-        at,
-      });
-      const add = addPayout(books, mode, { ...request, chargeReference: request.acquirerReference }, at);
-      const stored = await storeOperation(books, item, add);
-      if (stored.stored) return answer(item);
-      if (stored.existing) return answer(repeated(stored.existing, fingerprint, key));
-      const charge = stored.balance;
-      if (charge && charge.merchant === request.merchant && charge.currency !== request.currency) {
-        throw new RangeError(`charge ${charge.reference} is in ${charge.currency}, not ${request.currency}`);
-      }
-      return answer(
-        await recordRefusal(mode, key, fingerprint, { status: 'failed', reason: 'unknown_charge' }),
+      const payoutReference = payoutPrefix + hex(request.acquirerReference, request.idempotencyKey);
+      return moveOnCharge<PayoutResult>(
+        'payout',
+        request,
+        { state: 'paid', result: { status: 'paid', payoutReference }, reference: payoutReference },
+        addPayout,
+        (charge) => {
+          if (charge && charge.merchant === request.merchant && charge.currency !== request.currency) {
+            throw new RangeError(
+              `charge ${charge.reference} is in ${charge.currency}, not ${request.currency}`,
+            );
+          }
+          return { status: 'failed', reason: 'unknown_charge' };
+        },
       );
     },
 

@@ -8,6 +8,7 @@
  * the attempt held. The areas provide the finishers; the top of the code assembles them
  * (shared/ledger/recovery.ts). Deployed it runs every minute, locally every two seconds.
  */
+import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';
 import { logger } from '../core/log.ts';
 import type { Deps } from '../db/deps.ts';
 import type { Attempt, AttemptKind } from './attempt.ts';
@@ -23,6 +24,27 @@ export type Finished = 'succeeded' | 'declined' | 'failed' | 'waiting';
 export type AttemptFinisher = (attempt: Attempt, now: Date) => Promise<Finished>;
 
 export type Finishers = { readonly [K in AttemptKind]: AttemptFinisher };
+
+/**
+ * The finisher of a kind of charge attempt: what the acquirer has under the attempt's key, a
+ * challenge still open closed first (`abandon`: recovery takes an attempt only once its window is
+ * past), handed to `settle`, which records it and names the outcome. A charge still waiting for a
+ * challenge after all is left `waiting`.
+ */
+export const chargeFinisher =
+  <K extends AttemptKind>(
+    acquirer: Acquirer,
+    settle: (
+      attempt: Attempt<K>,
+      found: Exclude<FoundCharge, { status: 'challenge_required' }>,
+      now: Date,
+    ) => Promise<Finished>,
+  ): AttemptFinisher =>
+  async (attempt, now) => {
+    const found = await acquirer.findCharge(attempt.acquirer_key, attempt.mode === 'test', { abandon: true });
+    if (found.status === 'challenge_required') return 'waiting';
+    return settle(attempt as Attempt<K>, found, now);
+  };
 
 export interface RecoverySummary {
   now: string;

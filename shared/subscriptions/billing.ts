@@ -13,7 +13,7 @@
 import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';
 import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
 import { type Attempt, mayBeRunning, newAttempt, newAttemptId } from '../attempts/attempt.ts';
-import type { Finished } from '../attempts/recovery.ts';
+import { chargeFinisher } from '../attempts/recovery.ts';
 import {
   AttemptTaken,
   attemptPut,
@@ -268,14 +268,8 @@ async function recordDecline(
 }
 
 /** Recovery's finisher of renewal attempts: what the acquirer has under the attempt's key. */
-export const renewalFinisher =
-  (deps: BillingDeps) =>
-  async (found: Attempt, now: Date): Promise<Finished> => {
-    const attempt = found as Attempt<'renewal'>;
-    const result = await deps.acquirer.findCharge(attempt.acquirer_key, attempt.mode === 'test', {
-      abandon: true,
-    });
-    if (result.status === 'challenge_required') return 'waiting';
+export const renewalFinisher = (deps: BillingDeps) =>
+  chargeFinisher<'renewal'>(deps.acquirer, async (attempt, result, now) => {
     if (result.status === 'not_found') {
       // Never charged (the key is closed now): the next billing run tries again with a new one.
       await moveAttempt(deps, finishWrite(deps.table, attempt, 'failed', { note: 'not_found' }, now));
@@ -283,7 +277,7 @@ export const renewalFinisher =
     }
     await settleRenewal(deps, attempt, result, now);
     return result.status === 'approved' ? 'succeeded' : 'declined';
-  };
+  });
 
 /**
  * The attempt of the charge due now: stored new, the next try of one whose last try failed, or the
