@@ -9,6 +9,7 @@
  * (shared/ledger/recovery.ts). Deployed it runs every minute, locally every two seconds.
  */
 import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';
+import { eachInLanes } from '../core/lanes.ts';
 import { logger } from '../core/log.ts';
 import type { Deps } from '../db/deps.ts';
 import type { Attempt, AttemptKind } from './attempt.ts';
@@ -83,29 +84,23 @@ export async function recoverAttempts(deps: Deps, finishers: Finishers, now: Dat
     const due = (await dueAttempts(deps, now, pageLimit)).filter((attempt) => !seen.has(attempt.id));
     if (due.length === 0) return summary;
     summary.due += due.length;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: lanes }, async () => {
-        while (next < due.length) {
-          const attempt = due[next++] as Attempt;
-          seen.add(attempt.id);
-          const until = new Date(now.getTime() + recoveryLeaseMs);
-          if (!(await moveAttempt(deps, leaseWrite(deps.table, attempt, now, until)))) {
-            summary.raced += 1;
-            continue;
-          }
-          try {
-            summary[await finishers[attempt.kind](attempt, now)] += 1;
-          } catch (error) {
-            summary.errors += 1;
-            logger.error('recovery could not finish an attempt', {
-              attempt_id: attempt.id,
-              kind: attempt.kind,
-              error: error as Error,
-            });
-          }
-        }
-      }),
-    );
+    await eachInLanes(due, lanes, async (attempt) => {
+      seen.add(attempt.id);
+      const until = new Date(now.getTime() + recoveryLeaseMs);
+      if (!(await moveAttempt(deps, leaseWrite(deps.table, attempt, now, until)))) {
+        summary.raced += 1;
+        return;
+      }
+      try {
+        summary[await finishers[attempt.kind](attempt, now)] += 1;
+      } catch (error) {
+        summary.errors += 1;
+        logger.error('recovery could not finish an attempt', {
+          attempt_id: attempt.id,
+          kind: attempt.kind,
+          error: error as Error,
+        });
+      }
+    });
   }
 }

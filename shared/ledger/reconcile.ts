@@ -15,6 +15,7 @@ import type { RecoverySummary } from '../attempts/recovery.ts';
 import { eachAttemptBetween, getAttempt } from '../attempts/repository.ts';
 import { getCharge } from '../charges/repository.ts';
 import { modeOf } from '../core/account.ts';
+import { eachInLanes } from '../core/lanes.ts';
 import { getRefund } from '../refunds/repository.ts';
 import { type LedgerDeps, runRecovery } from './recovery.ts';
 
@@ -163,13 +164,7 @@ export async function reconcile(
     seen.add(entry.idempotencyKey);
     count(acquirer, entry.kind, entry.currency, entry.amountMinor);
   }
-  const lanes = 8;
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (next < entries.length) await check(deps, entries[next++] as LedgerEntry, mismatches, cobro);
-    }),
-  );
+  await eachInLanes(entries, 8, (entry) => check(deps, entry, mismatches, cobro));
   // cobro's side: what it recorded as moved, made in the range, the acquirer must have too.
   const moved: Attempt[] = [];
   await eachAttemptBetween(deps, range.since, range.until, (attempt) => {
