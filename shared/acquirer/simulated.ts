@@ -474,14 +474,21 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
    * A refund or a payout: money moved against an approved charge, its outcome stored under its key
    * in one transaction with its change to the charge's balance (`change`, whose condition is the
    * whole rule), so a retry answers the first outcome and racing calls never move more than the
-   * charge allows. When the balance refuses it, `refusal` answers why, from the balance as stored.
+   * charge allows. `made` is its answer under the reference it gets (`prefix` and a hash of the
+   * charge and the key); when the balance refuses it, `refusal` answers why, from the balance as
+   * stored. A balance `currencyChecked` in another currency than the one asked is a caller bug: a
+   * RangeError.
    */
   async function moveOnCharge<R extends RefundResult | PayoutResult>(
     operation: 'refund' | 'payout',
     request: RefundRequest | PayoutRequest,
-    made: { state: 'succeeded' | 'paid'; result: R; reference: string },
-    change: typeof drawRefund,
-    refusal: (charge: BalanceItem | undefined) => R,
+    how: {
+      prefix: string;
+      made: (reference: string) => R & { status: 'succeeded' | 'paid' };
+      change: typeof drawRefund;
+      currencyChecked: (charge: BalanceItem) => boolean;
+      refusal: (charge: BalanceItem | undefined) => R;
+    },
   ): Promise<R> {
     checkAmount(request.amountMinor, request.currency);
     checkMerchant(request.merchant);
@@ -503,18 +510,24 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
       return answer(await recordRefusal(mode, key, fingerprint, { status: 'failed', reason: 'refused' }));
     }
     const at = booksClock().toISOString();
+    const reference = how.prefix + hex(request.acquirerReference, key);
+    const made = how.made(reference);
     const item = operationItem(mode, key, fingerprint, {
-      state: made.state,
-      result: { ...made.result },
+      state: made.status,
+      result: { ...made },
       lost: false,
-      movement: { kind: operation, reference: made.reference, at },
+      movement: { kind: operation, reference, at },
       at,
     });
-    const balance = change(books, mode, { ...request, chargeReference: request.acquirerReference }, at);
+    const balance = how.change(books, mode, { ...request, chargeReference: request.acquirerReference }, at);
     const stored = await storeOperation(books, item, balance);
     if (stored.stored) return answer(item);
     if (stored.existing) return answer(repeated(stored.existing, fingerprint, key));
-    return answer(await recordRefusal(mode, key, fingerprint, refusal(stored.balance)));
+    const charge = stored.balance;
+    if (charge && how.currencyChecked(charge) && charge.currency !== request.currency) {
+      throw new RangeError(`charge ${charge.reference} is in ${charge.currency}, not ${request.currency}`);
+    }
+    return answer(await recordRefusal(mode, key, fingerprint, how.refusal(charge)));
   }
 
   /**
@@ -675,47 +688,33 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
       return answerCharge<FinalChargeResult>(item, effect, 'chargeStored');
     },
 
-    async refund(request: RefundRequest): Promise<RefundResult> {
-      const refundReference = refundPrefix + hex(request.acquirerReference, request.idempotencyKey);
-      return moveOnCharge<RefundResult>(
-        'refund',
-        request,
-        { state: 'succeeded', result: { status: 'succeeded', refundReference }, reference: refundReference },
-        drawRefund,
-        (charge) => {
-          if (charge && charge.currency !== request.currency) {
-            throw new RangeError(
-              `charge ${charge.reference} is in ${charge.currency}, not ${request.currency}`,
-            );
-          }
-          // Another merchant's charge is as unknown to this one as a charge never made.
-          const reason =
+    refund(request: RefundRequest): Promise<RefundResult> {
+      return moveOnCharge<RefundResult>('refund', request, {
+        prefix: refundPrefix,
+        made: (refundReference) => ({ status: 'succeeded', refundReference }),
+        change: drawRefund,
+        currencyChecked: () => true,
+        // Another merchant's charge is as unknown to this one as a charge never made.
+        refusal: (charge) => ({
+          status: 'failed',
+          reason:
             !charge || charge.merchant !== request.merchant
               ? 'unknown_charge'
               : charge.refunds_refused
                 ? 'refused'
-                : 'exceeds_charge';
-          return { status: 'failed', reason };
-        },
-      );
+                : 'exceeds_charge',
+        }),
+      });
     },
 
-    async payout(request: PayoutRequest): Promise<PayoutResult> {
-      const payoutReference = payoutPrefix + hex(request.acquirerReference, request.idempotencyKey);
-      return moveOnCharge<PayoutResult>(
-        'payout',
-        request,
-        { state: 'paid', result: { status: 'paid', payoutReference }, reference: payoutReference },
-        addPayout,
-        (charge) => {
-          if (charge && charge.merchant === request.merchant && charge.currency !== request.currency) {
-            throw new RangeError(
-              `charge ${charge.reference} is in ${charge.currency}, not ${request.currency}`,
-            );
-          }
-          return { status: 'failed', reason: 'unknown_charge' };
-        },
-      );
+    payout(request: PayoutRequest): Promise<PayoutResult> {
+      return moveOnCharge<PayoutResult>('payout', request, {
+        prefix: payoutPrefix,
+        made: (payoutReference) => ({ status: 'paid', payoutReference }),
+        change: addPayout,
+        currencyChecked: (charge) => charge.merchant === request.merchant,
+        refusal: () => ({ status: 'failed', reason: 'unknown_charge' }),
+      });
     },
 
     async findCharge(
