@@ -181,7 +181,7 @@ module.exports = {
     {
       name: 'bin-imports-no-infra',
       comment:
-        "The operator CLI (bin/cli.ts) also runs against a deployed table: of infra it imports, directly or not, only infra/local/info.ts (where a running local stack is and how to reach it), never the local stack itself or the CDK app. The launchers are the exception, being what they launch: bin/app.ts is the CDK app (cdk.json) and builds infra's stack; bin/start.ts is npm start and starts infra/local.",
+        "The operator CLI (bin/cli.ts and its commands in bin/cli/) also runs against a deployed table: of infra it imports, directly or not, only infra/local/info.ts (where a running local stack is and how to reach it), never the local stack itself or the CDK app. The launchers are the exception, being what they launch: bin/app.ts is the CDK app (cdk.json) and builds infra's stack; bin/start.ts is npm start and starts infra/local.",
       severity: 'error',
       from: { path: '^bin/', pathNot: `^bin/(app|start)\\.ts$|${notTest}` },
       to: { path: '^infra/', pathNot: '^infra/local/info\\.ts$', reachable: true },

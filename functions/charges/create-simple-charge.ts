@@ -2,18 +2,17 @@
  * POST /v1/charges/simple/create/ (D8, deprecated in favour of /v1/payments/): charges a card
  * directly. 201 with the charge in the list view; a decline is 402 `payment_failed`.
  */
-import { configuredAcquirer } from '../../shared/acquirer/configured.ts';
+import { acquirerDeps } from '../../shared/acquirer/configured.ts';
 import { chargeView } from '../../shared/charges/charge.ts';
 import { LegacyChargeSchema } from '../../shared/charges/legacy.ts';
 import { chargeCard } from '../../shared/charges/service.ts';
 import { validate } from '../../shared/core/validation.ts';
-import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 
-const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
+const deps = acquirerDeps();
 
-export const handler = endpoint(async ({ body, account, mode, idempotencyKey }) => {
+export const handler = endpoint(async ({ body, scope, idempotencyKey }) => {
   const input = validate(LegacyChargeSchema, body);
-  const charge = await chargeCard(deps, { developerId: account.developerId, mode }, input, idempotencyKey);
+  const charge = await chargeCard(deps, scope, input, idempotencyKey);
   return { status: 201, body: chargeView(charge) };
 });

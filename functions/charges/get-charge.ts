@@ -10,8 +10,8 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode }) => {
-  const charge = await getCharge(deps, { developerId: account.developerId, mode }, params.charge_id ?? '');
+export const handler = endpoint(async ({ params, scope }) => {
+  const charge = await getCharge(deps, scope, params.charge_id ?? '');
   if (!charge) throw new RawError(404, { detail: 'Not found.' });
   return { status: 200, body: chargeView(charge) };
 });

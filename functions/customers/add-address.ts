@@ -10,9 +10,9 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ body, params, account, mode, lang }) => {
+export const handler = endpoint(async ({ body, params, scope, lang }) => {
   const address = newAddress(validate(AddAddressSchema, body), customerIdParam(params.id), deps.clock());
-  await addAddress(deps, { developerId: account.developerId, mode }, address);
+  await addAddress(deps, scope, address);
   return {
     status: 201,
     body: envelope(201, 'address_added', lang, { type: 'success', data: addressView(address) }),

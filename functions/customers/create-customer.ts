@@ -11,10 +11,9 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ body, account, mode, lang }) => {
+export const handler = endpoint(async ({ body, scope, lang }) => {
   const customer = newCustomer(validate(CreateCustomerSchema, body), {
-    developerId: account.developerId,
-    mode,
+    ...scope,
     now: deps.clock(),
   });
   await createCustomer(deps, customer);

@@ -7,8 +7,7 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode, lang }) => {
-  const scope = { developerId: account.developerId, mode };
+export const handler = endpoint(async ({ params, scope, lang }) => {
   await deleteAddress(deps, scope, customerIdParam(params.id), addressIdParam(params.address_id));
   return { status: 200, body: envelope(200, 'address_deleted', lang, { type: 'success' }) };
 });

@@ -7,12 +7,7 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode, lang }) => {
-  await deleteCustomer(
-    deps,
-    { developerId: account.developerId, mode },
-    customerIdParam(params.id),
-    deps.clock(),
-  );
+export const handler = endpoint(async ({ params, scope, lang }) => {
+  await deleteCustomer(deps, scope, customerIdParam(params.id), deps.clock());
   return { status: 200, body: envelope(200, 'customer_deleted', lang, { type: 'success' }) };
 });

@@ -9,11 +9,7 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ params, account, mode }) => {
-  const customer = await getCustomer(
-    deps,
-    { developerId: account.developerId, mode },
-    customerIdParam(params.id),
-  );
+export const handler = endpoint(async ({ params, scope }) => {
+  const customer = await getCustomer(deps, scope, customerIdParam(params.id));
   return { status: 200, body: customerView(customer, baseUrl) };
 });

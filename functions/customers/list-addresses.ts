@@ -7,11 +7,7 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode }) => {
-  const addresses = await listAddresses(
-    deps,
-    { developerId: account.developerId, mode },
-    customerIdParam(params.id),
-  );
+export const handler = endpoint(async ({ params, scope }) => {
+  const addresses = await listAddresses(deps, scope, customerIdParam(params.id));
   return { status: 200, body: addresses.map(addressView) };
 });

@@ -6,7 +6,7 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 
 const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
 
-export const handler = endpoint(async ({ query, account, mode }) => ({
+export const handler = endpoint(async ({ query, scope }) => ({
   status: 200,
-  body: await customerList(deps, { developerId: account.developerId, mode }, query),
+  body: await customerList(deps, scope, query),
 }));

@@ -10,11 +10,11 @@ import { s3MediaStore } from '../../shared/media/store.ts';
 const deps = { ...makeDeps(), media: s3MediaStore() };
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ body, params, account, mode, lang }) => {
+export const handler = endpoint(async ({ body, params, scope, lang }) => {
   const id = customerIdParam(params.id);
   const fields =
     body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const customer = await replacePhoto(deps, { developerId: account.developerId, mode }, id, fields);
+  const customer = await replacePhoto(deps, scope, id, fields);
   return {
     status: 200,
     body: envelope(200, 'customer_photo_updated', lang, {

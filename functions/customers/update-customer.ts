@@ -12,16 +12,10 @@ import { endpoint } from '../../shared/http/endpoint.ts';
 const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ body, params, account, mode, lang }) => {
+export const handler = endpoint(async ({ body, params, scope, mode, lang }) => {
   const id = customerIdParam(params.id);
   const changes = customerChanges(validate(UpdateCustomerSchema, body === undefined ? {} : body), mode);
-  const customer = await updateCustomer(
-    deps,
-    { developerId: account.developerId, mode },
-    id,
-    changes,
-    deps.clock(),
-  );
+  const customer = await updateCustomer(deps, scope, id, changes, deps.clock());
   return {
     status: 200,
     body: envelope(200, 'customer_updated', lang, { type: 'success', data: customerView(customer, baseUrl) }),

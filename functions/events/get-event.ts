@@ -7,9 +7,7 @@ import { eventIdParam } from '../../shared/webhooks/service.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode }) => ({
+export const handler = endpoint(async ({ params, scope }) => ({
   status: 200,
-  body: webhookBody(
-    await getEvent(deps, { developerId: account.developerId, mode }, eventIdParam(params.id)),
-  ),
+  body: webhookBody(await getEvent(deps, scope, eventIdParam(params.id))),
 }));

@@ -7,11 +7,7 @@ import { EventListQuerySchema, listEvents } from '../../shared/webhooks/events.t
 
 const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
 
-export const handler = endpoint(async ({ query, account, mode }) => ({
+export const handler = endpoint(async ({ query, scope }) => ({
   status: 200,
-  body: await listEvents(
-    deps,
-    { developerId: account.developerId, mode },
-    validate(EventListQuerySchema, query),
-  ),
+  body: await listEvents(deps, scope, validate(EventListQuerySchema, query)),
 }));

@@ -9,10 +9,10 @@ import { eventIdParam } from '../../shared/webhooks/service.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, body, account, mode, lang }) => {
+export const handler = endpoint(async ({ params, body, scope, lang }) => {
   const count = await redeliverEvent(
     deps,
-    { developerId: account.developerId, mode },
+    scope,
     eventIdParam(params.id),
     validate(RedeliverSchema, body ?? {}),
   );

@@ -2,13 +2,12 @@
  * Scheduled daily: reconciliation of the last two days (D15), the acquirer's books against cobro's;
  * every mismatch is logged as an error (`npm run -s cli -- reconcile` runs the same on demand).
  */
-import { configuredAcquirer } from '../../shared/acquirer/configured.ts';
+import { acquirerDeps } from '../../shared/acquirer/configured.ts';
 import { logger } from '../../shared/core/log.ts';
-import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { reconcile } from '../../shared/ledger/reconcile.ts';
 
-const deps = { ...makeDeps(), acquirer: configuredAcquirer(), baseUrl: publicBaseUrl() };
+const deps = { ...acquirerDeps(), baseUrl: publicBaseUrl() };
 
 export const handler = async () => {
   const until = deps.clock();

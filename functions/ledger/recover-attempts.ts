@@ -2,13 +2,12 @@
  * Scheduled (every minute deployed, every two seconds locally): recovery finishes the money
  * movements whose outcome is unknown, asking the acquirer by each attempt's key (D15).
  */
-import { configuredAcquirer } from '../../shared/acquirer/configured.ts';
+import { acquirerDeps } from '../../shared/acquirer/configured.ts';
 import { logger } from '../../shared/core/log.ts';
-import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { runRecovery } from '../../shared/ledger/recovery.ts';
 
-const deps = { ...makeDeps(), acquirer: configuredAcquirer(), baseUrl: publicBaseUrl() };
+const deps = { ...acquirerDeps(), baseUrl: publicBaseUrl() };
 
 export const handler = async () => {
   const summary = await runRecovery(deps, deps.clock());

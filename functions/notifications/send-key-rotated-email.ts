@@ -7,6 +7,7 @@ import { merchantName } from '../../shared/accounts/account.ts';
 import { apiKeyRotated } from '../../shared/accounts/events.ts';
 import { getAccount } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { scopeOfEvent } from '../../shared/events/event.ts';
 import { sendOnce } from '../../shared/mail/once.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
 import { mailLanguage, mailTemplates } from '../../shared/mail/templates.ts';
@@ -32,6 +33,6 @@ export const handler = async (event: EventBridgeEvent<'api_key.rotated', unknown
     eventId: detail.id,
     to: account.email,
     mail,
-    owner: { developerId, mode: detail.test ? 'test' : 'live' },
+    owner: scopeOfEvent(detail),
   });
 };

@@ -7,10 +7,10 @@ import { createLinks } from '../../shared/payment-links/service.ts';
 
 const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
 
-export const handler = endpoint(async ({ body, account, mode, lang }) => ({
+export const handler = endpoint(async ({ body, scope, lang }) => ({
   status: 201,
   body: envelope(201, 'payment_link_created', lang, {
     type: 'success',
-    data: await createLinks(deps, { developerId: account.developerId, mode }, body),
+    data: await createLinks(deps, scope, body),
   }),
 }));

@@ -6,7 +6,7 @@ import { deleteLink, linkIdParam } from '../../shared/payment-links/service.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode, lang }) => {
-  await deleteLink(deps, { developerId: account.developerId, mode }, linkIdParam(params.id));
+export const handler = endpoint(async ({ params, scope, lang }) => {
+  await deleteLink(deps, scope, linkIdParam(params.id));
   return { status: 200, body: envelope(200, 'payment_link_deleted', lang, { type: 'success' }) };
 });

@@ -6,7 +6,7 @@ import { linkIdParam, linkOf } from '../../shared/payment-links/service.ts';
 
 const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
 
-export const handler = endpoint(async ({ params, account, mode }) => ({
+export const handler = endpoint(async ({ params, scope }) => ({
   status: 200,
-  body: await linkOf(deps, { developerId: account.developerId, mode }, linkIdParam(params.id)),
+  body: await linkOf(deps, scope, linkIdParam(params.id)),
 }));

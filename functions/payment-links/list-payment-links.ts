@@ -8,11 +8,7 @@ import { linkList } from '../../shared/payment-links/service.ts';
 
 const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
 
-export const handler = endpoint(async ({ query, account, mode }) => ({
+export const handler = endpoint(async ({ query, scope }) => ({
   status: 200,
-  body: await linkList(
-    deps,
-    { developerId: account.developerId, mode },
-    validate(LinkListQuerySchema, query).page,
-  ),
+  body: await linkList(deps, scope, validate(LinkListQuerySchema, query).page),
 }));

@@ -7,8 +7,7 @@ import { linkIdParam, updateLink } from '../../shared/payment-links/service.ts';
 
 const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
 
-export const handler = endpoint(async ({ params, body, account, mode, lang }) => {
-  const scope = { developerId: account.developerId, mode };
+export const handler = endpoint(async ({ params, body, scope, lang }) => {
   const link = await updateLink(deps, scope, linkIdParam(params.id), body);
   return {
     status: 200,

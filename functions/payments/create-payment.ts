@@ -17,11 +17,11 @@ import { CreatePaymentSchema } from '../../shared/payments/schemas.ts';
 const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ body, account, mode, lang }) => {
+export const handler = endpoint(async ({ body, scope, lang }) => {
   const input = validate(CreatePaymentSchema, body);
   const now = deps.clock();
-  const payment = newPayment(input, { developerId: account.developerId, mode, now });
-  const owner = await getAccount(deps, account.developerId);
+  const payment = newPayment(input, { ...scope, now });
+  const owner = await getAccount(deps, scope.developerId);
   const session = newSession(
     payment,
     {

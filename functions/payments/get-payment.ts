@@ -8,8 +8,8 @@ import { getPayment } from '../../shared/payments/repository.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode }) => {
-  const payment = await getPayment(deps, { developerId: account.developerId, mode }, params.id ?? '');
+export const handler = endpoint(async ({ params, scope }) => {
+  const payment = await getPayment(deps, scope, params.id ?? '');
   if (!payment) throw new NotFound('payment_not_found', { type: 'danger' });
   return { status: 200, body: paymentView(payment) };
 });

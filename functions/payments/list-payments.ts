@@ -10,10 +10,10 @@ import { parsePaymentListQuery } from '../../shared/payments/list-query.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ query, account, mode }) => {
+export const handler = endpoint(async ({ query, scope }) => {
   const listQuery = parsePaymentListQuery(query);
   // Every charge succeeded when it was made; a status filter for anything else lists nothing.
   if (listQuery.status !== undefined && listQuery.status !== 'succeeded') return { status: 200, body: [] };
-  const charges = await listCharges(deps, { developerId: account.developerId, mode }, listQuery);
+  const charges = await listCharges(deps, scope, listQuery);
   return { status: 200, body: charges.map(chargeView) };
 });

@@ -1,11 +1,10 @@
 /** Scheduled payout step: pays out the live charges that are due (D5); the CLI runs the same step. */
 
-import { configuredAcquirer } from '../../shared/acquirer/configured.ts';
+import { acquirerDeps } from '../../shared/acquirer/configured.ts';
 import { logger } from '../../shared/core/log.ts';
-import { makeDeps } from '../../shared/db/deps.ts';
 import { runPayouts } from '../../shared/payouts/run.ts';
 
-const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
+const deps = acquirerDeps();
 
 export const handler = async (): Promise<void> => {
   const summary = await runPayouts(deps, deps.clock());

@@ -13,12 +13,11 @@ import { CreatePlanSchema } from '../../shared/plans/schemas.ts';
 const deps = makeDeps();
 const media = s3MediaStore();
 
-export const handler = endpoint(async ({ body, account, mode, lang }) => {
+export const handler = endpoint(async ({ body, scope, lang }) => {
   const input = validate(CreatePlanSchema, body);
   const image = input.image === undefined ? undefined : imageField(input.image, 'image');
   const plan = newPlan(input, {
-    developerId: account.developerId,
-    mode,
+    ...scope,
     now: deps.clock(),
     image: image ? storedImageOf(image) : null,
   });

@@ -11,7 +11,7 @@ import { removePlan } from '../../shared/plans/service.ts';
 
 const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
 
-export const handler = endpoint(async ({ params, account, mode, lang }) => {
-  await removePlan(deps, { developerId: account.developerId, mode }, planIdParam(params.id));
+export const handler = endpoint(async ({ params, scope, lang }) => {
+  await removePlan(deps, scope, planIdParam(params.id));
   return { status: 200, body: envelope(200, 'plan_deleted', lang, { type: 'success' }) };
 });

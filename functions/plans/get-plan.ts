@@ -9,8 +9,7 @@ import { getPlanWithAccount } from '../../shared/plans/repository.ts';
 const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ params, account, mode }) => {
-  const scope = { developerId: account.developerId, mode };
+export const handler = endpoint(async ({ params, scope }) => {
   const { plan, account: owner } = await getPlanWithAccount(deps, scope, planIdParam(params.id));
   return { status: 200, body: planView(plan, owner, baseUrl) };
 });

@@ -11,12 +11,11 @@ import { listPlans } from '../../shared/plans/repository.ts';
 const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ query, account, mode }) => {
+export const handler = endpoint(async ({ query, scope }) => {
   const listQuery = parsePlanListQuery(query);
-  const scope = { developerId: account.developerId, mode };
   const [{ count, plans }, owner] = await Promise.all([
     listPlans(deps, scope, listQuery),
-    getAccount(deps, account.developerId),
+    getAccount(deps, scope.developerId),
   ]);
   return {
     status: 200,

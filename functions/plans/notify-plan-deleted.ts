@@ -6,6 +6,7 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import { getAccount } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { scopeOfEvent } from '../../shared/events/event.ts';
 import { sendOnce } from '../../shared/mail/once.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
 import { mailLanguage, mailTemplates } from '../../shared/mail/templates.ts';
@@ -20,12 +21,12 @@ export const handler = async (event: EventBridgeEvent<'plan.deleted', unknown>):
   if (!account.email) return; // the account is gone: nobody to tell
   const { information: info } = plan;
   const stored = await getAccount(deps, account.developer_id);
-  const mode = detail.test ? 'test' : 'live';
+  const owner = scopeOfEvent(detail);
   const mail = mailTemplates.planDeletedMerchant({
     language: mailLanguage(stored?.language), // unset (accounts made before D2 added it): English
     merchant: { name: account.company_name || account.name, logoUrl: info.image_dev },
     ownerName: account.name,
-    mode,
+    mode: owner.mode,
     plan: {
       id: plan.key,
       name: info.name,
@@ -41,6 +42,6 @@ export const handler = async (event: EventBridgeEvent<'plan.deleted', unknown>):
     eventId: detail.id,
     to: account.email,
     mail,
-    owner: { developerId: detail.developer_id, mode },
+    owner,
   });
 };

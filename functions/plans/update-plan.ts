@@ -18,7 +18,7 @@ import { immutablePlanFields, UpdatePlanSchema } from '../../shared/plans/schema
 const deps = makeDeps();
 const media = s3MediaStore();
 
-export const handler = endpoint(async ({ body, params, account, mode, lang }) => {
+export const handler = endpoint(async ({ body, params, scope, mode, lang }) => {
   const fields = body && typeof body === 'object' ? Object.keys(body) : [];
   const immutable = immutablePlanFields.filter((field) => fields.includes(field));
   if (immutable.length) throw new BadRequest('plan_immutable', { params: { fields: immutable.join(', ') } });
@@ -27,7 +27,6 @@ export const handler = endpoint(async ({ body, params, account, mode, lang }) =>
   assertModeFlags(input, mode);
   const planId = planIdParam(params.id);
   const image = typeof input.image === 'string' ? imageField(input.image, 'image') : input.image;
-  const scope = { developerId: account.developerId, mode };
   const plan = await getPlan(deps, scope, planId);
   if (!plan) throw new NotFound('plan_not_found');
   const changes = effectiveChanges(plan, {

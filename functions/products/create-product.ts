@@ -10,8 +10,8 @@ import { createProductFromForm } from '../../shared/products/service.ts';
 const deps = { ...makeDeps(), media: s3MediaStore() };
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ body, account, mode, lang }) => {
-  const product = await createProductFromForm(deps, { developerId: account.developerId, mode }, body);
+export const handler = endpoint(async ({ body, scope, lang }) => {
+  const product = await createProductFromForm(deps, scope, body);
   return {
     status: 201,
     body: envelope(201, 'product_created', lang, { type: 'success', data: productView(product, baseUrl) }),

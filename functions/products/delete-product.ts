@@ -7,12 +7,7 @@ import { productIdParam } from '../../shared/products/service.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode, lang }) => {
-  await deactivateProduct(
-    deps,
-    { developerId: account.developerId, mode },
-    productIdParam(params.id),
-    deps.clock(),
-  );
+export const handler = endpoint(async ({ params, scope, lang }) => {
+  await deactivateProduct(deps, scope, productIdParam(params.id), deps.clock());
   return { status: 200, body: envelope(200, 'product_deleted', lang, { type: 'success' }) };
 });

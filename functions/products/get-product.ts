@@ -9,11 +9,7 @@ import { productIdParam } from '../../shared/products/service.ts';
 const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ params, account, mode }) => {
-  const product = await getProduct(
-    deps,
-    { developerId: account.developerId, mode },
-    productIdParam(params.id),
-  );
+export const handler = endpoint(async ({ params, scope }) => {
+  const product = await getProduct(deps, scope, productIdParam(params.id));
   return { status: 200, body: productView(product, baseUrl) };
 });

@@ -11,9 +11,9 @@ import { ProductListQuerySchema } from '../../shared/products/schemas.ts';
 const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ query, account, mode }) => {
+export const handler = endpoint(async ({ query, scope }) => {
   const listQuery = validate(ProductListQuerySchema, query);
-  const { count, products } = await listProducts(deps, { developerId: account.developerId, mode }, listQuery);
+  const { count, products } = await listProducts(deps, scope, listQuery);
   return {
     status: 200,
     body: numberedPage(

@@ -9,8 +9,7 @@ import { productIdParam, updateProductFromForm } from '../../shared/products/ser
 
 const deps = { ...makeDeps(), media: s3MediaStore() };
 
-export const handler = endpoint(async ({ body, params, account, mode, lang }) => {
-  const scope = { developerId: account.developerId, mode };
+export const handler = endpoint(async ({ body, params, scope, lang }) => {
   const product = await updateProductFromForm(deps, scope, productIdParam(params.id), body);
   const currency = currencyOf(product);
   const data = {

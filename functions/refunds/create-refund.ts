@@ -2,17 +2,16 @@
  * POST /v1/refunds/: refunds a charge in full (no `amount`) or in part. 201 with the refund.
  * A charge named in the body that is absent (or another account's) is 400 (D12).
  */
-import { configuredAcquirer } from '../../shared/acquirer/configured.ts';
+import { acquirerDeps } from '../../shared/acquirer/configured.ts';
 import { validate } from '../../shared/core/validation.ts';
-import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { CreateRefundSchema, refundView } from '../../shared/refunds/refund.ts';
 import { refundCharge } from '../../shared/refunds/service.ts';
 
-const deps = { ...makeDeps(), acquirer: configuredAcquirer() };
+const deps = acquirerDeps();
 
-export const handler = endpoint(async ({ body, account, mode, idempotencyKey }) => {
+export const handler = endpoint(async ({ body, scope, idempotencyKey }) => {
   const input = validate(CreateRefundSchema, body);
-  const refund = await refundCharge(deps, { developerId: account.developerId, mode }, input, idempotencyKey);
+  const refund = await refundCharge(deps, scope, input, idempotencyKey);
   return { status: 201, body: refundView(refund) };
 });

@@ -8,9 +8,9 @@ import { getRefund } from '../../shared/refunds/repository.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode }) => {
+export const handler = endpoint(async ({ params, scope }) => {
   const id = refundIdOf(params.refund_id ?? '');
-  const refund = await getRefund(deps, { developerId: account.developerId, mode }, id);
+  const refund = await getRefund(deps, scope, id);
   // The error table's "Refund or charge 404": a body with `detail`.
   if (!refund) throw new RawError(404, { detail: 'Not found.' });
   return { status: 200, body: refundView(refund) };

@@ -9,11 +9,7 @@ const deps = makeDeps();
 /** The list has no paging in the contract; this bounds one answer. */
 const maxRefunds = 1000;
 
-export const handler = endpoint(async ({ query, account, mode }) => {
-  const refunds = await listRefunds(
-    deps,
-    { developerId: account.developerId, mode },
-    { ...parseRefundListQuery(query), limit: maxRefunds },
-  );
+export const handler = endpoint(async ({ query, scope }) => {
+  const refunds = await listRefunds(deps, scope, { ...parseRefundListQuery(query), limit: maxRefunds });
   return { status: 200, body: refunds.map(refundView) };
 });

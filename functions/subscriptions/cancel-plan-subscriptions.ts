@@ -4,6 +4,7 @@
  */
 import type { EventBridgeEvent } from 'aws-lambda';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { scopeOfEvent } from '../../shared/events/event.ts';
 import { planDeleted } from '../../shared/plans/events.ts';
 import { requestPlanCancellations } from '../../shared/subscriptions/service.ts';
 
@@ -11,9 +12,5 @@ const deps = makeDeps();
 
 export const handler = async (event: EventBridgeEvent<string, unknown>): Promise<void> => {
   const detail = planDeleted.read(event.detail);
-  await requestPlanCancellations(
-    deps,
-    { developerId: detail.developer_id, mode: detail.test ? 'test' : 'live' },
-    detail.data.object.key,
-  );
+  await requestPlanCancellations(deps, scopeOfEvent(detail), detail.data.object.key);
 };

@@ -1,6 +1,7 @@
 /** Target of the internal `subscription.cancel_requested`: cancels that one subscription (retried safely). */
 import type { EventBridgeEvent } from 'aws-lambda';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { scopeOfEvent } from '../../shared/events/event.ts';
 import { subscriptionCancelRequested } from '../../shared/subscriptions/events.ts';
 import { cancelRequested } from '../../shared/subscriptions/service.ts';
 
@@ -8,9 +9,8 @@ const deps = makeDeps();
 
 export const handler = async (event: EventBridgeEvent<string, unknown>): Promise<void> => {
   const detail = subscriptionCancelRequested.read(event.detail);
-  await cancelRequested(
-    deps,
-    { developerId: detail.developer_id, mode: detail.test ? 'test' : 'live' },
-    { subscriptionId: detail.data.subscription_id, reason: detail.data.reason },
-  );
+  await cancelRequested(deps, scopeOfEvent(detail), {
+    subscriptionId: detail.data.subscription_id,
+    reason: detail.data.reason,
+  });
 };

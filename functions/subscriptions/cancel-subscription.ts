@@ -6,13 +6,8 @@ import { cancelSubscription } from '../../shared/subscriptions/service.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode, lang }) => {
-  const canceled = await cancelSubscription(
-    deps,
-    { developerId: account.developerId, mode },
-    params.id ?? '',
-    'requested',
-  );
+export const handler = endpoint(async ({ params, scope, lang }) => {
+  const canceled = await cancelSubscription(deps, scope, params.id ?? '', 'requested');
   const body = envelope(200, 'subscription_canceled', lang, { type: 'success' }) as Record<string, unknown>;
   return { status: 200, body: { ...body, subscription_id: canceled.id } };
 });

@@ -11,13 +11,9 @@ import { createSubscription } from '../../shared/subscriptions/service.ts';
 const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ body, account, mode, lang }) => {
+export const handler = endpoint(async ({ body, scope, mode, lang }) => {
   const input = validate(CreateSubscriptionSchema, body);
-  const { subscription, session } = await createSubscription(
-    deps,
-    { developerId: account.developerId, mode },
-    input,
-  );
+  const { subscription, session } = await createSubscription(deps, scope, input);
   return {
     status: 201,
     body: envelope(201, 'subscription_created', lang, {

@@ -11,8 +11,7 @@ import { planSubscriptionItem, subscriptionView } from '../../shared/subscriptio
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode }) => {
-  const scope = { developerId: account.developerId, mode };
+export const handler = endpoint(async ({ params, scope }) => {
   const id = params.id ?? '';
   if (isSubscriptionId(id))
     return { status: 200, body: subscriptionView(await subscriptionOf(deps, scope, id)) };

@@ -8,11 +8,7 @@ import { subscriptionListItem } from '../../shared/subscriptions/subscription.ts
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ query, account, mode }) => {
-  const page = await listSubscriptions(
-    deps,
-    { developerId: account.developerId, mode },
-    validate(SubscriptionListQuerySchema, query),
-  );
+export const handler = endpoint(async ({ query, scope }) => {
+  const page = await listSubscriptions(deps, scope, validate(SubscriptionListQuerySchema, query));
   return { status: 200, body: { ...page, results: page.results.map(subscriptionListItem) } };
 });

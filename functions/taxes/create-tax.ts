@@ -8,12 +8,8 @@ import { CreateTaxSchema, taxView } from '../../shared/taxes/tax.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ body, account, mode, lang }) => {
+export const handler = endpoint(async ({ body, scope, lang }) => {
   const input = validate(CreateTaxSchema, body);
-  const tax = await createTax(
-    deps,
-    { developerId: account.developerId, mode },
-    { name: input.name, value_scaled: input.value },
-  );
+  const tax = await createTax(deps, scope, { name: input.name, value_scaled: input.value });
   return { status: 201, body: envelope(201, 'tax_created', lang, { type: 'success', data: taxView(tax) }) };
 });

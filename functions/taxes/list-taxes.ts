@@ -6,7 +6,7 @@ import { taxView } from '../../shared/taxes/tax.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ account, mode }) => ({
+export const handler = endpoint(async ({ scope }) => ({
   status: 200,
-  body: (await listTaxes(deps, { developerId: account.developerId, mode })).map(taxView),
+  body: (await listTaxes(deps, scope)).map(taxView),
 }));

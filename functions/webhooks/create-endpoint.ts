@@ -10,13 +10,9 @@ import { registerEndpoint } from '../../shared/webhooks/service.ts';
 const deps = { ...makeDeps(), secrets: secretBox() };
 const schema = createEndpointSchema(eventTypesOfEnvironment());
 
-export const handler = endpoint(async ({ body, account, mode, lang }) => {
+export const handler = endpoint(async ({ body, scope, lang }) => {
   const input = validate(schema, body);
-  const { endpoint: created, secret } = await registerEndpoint(
-    deps,
-    { developerId: account.developerId, mode },
-    input,
-  );
+  const { endpoint: created, secret } = await registerEndpoint(deps, scope, input);
   return {
     status: 201,
     body: envelope(201, 'webhook_endpoint_created', lang, {

@@ -7,7 +7,7 @@ import { endpointIdParam } from '../../shared/webhooks/service.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode, lang }) => {
-  await deleteEndpoint(deps, { developerId: account.developerId, mode }, endpointIdParam(params.id));
+export const handler = endpoint(async ({ params, scope, lang }) => {
+  await deleteEndpoint(deps, scope, endpointIdParam(params.id));
   return { status: 200, body: envelope(200, 'webhook_endpoint_deleted', lang, { type: 'success' }) };
 });

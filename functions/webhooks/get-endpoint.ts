@@ -7,9 +7,7 @@ import { endpointIdParam } from '../../shared/webhooks/service.ts';
 
 const deps = makeDeps();
 
-export const handler = endpoint(async ({ params, account, mode }) => ({
+export const handler = endpoint(async ({ params, scope }) => ({
   status: 200,
-  body: endpointView(
-    await getEndpoint(deps, { developerId: account.developerId, mode }, endpointIdParam(params.id)),
-  ),
+  body: endpointView(await getEndpoint(deps, scope, endpointIdParam(params.id))),
 }));

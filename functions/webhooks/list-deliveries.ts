@@ -10,8 +10,7 @@ import { endpointIdParam } from '../../shared/webhooks/service.ts';
 const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ params, query, account, mode }) => {
-  const scope = { developerId: account.developerId, mode };
+export const handler = endpoint(async ({ params, query, scope }) => {
   const id = endpointIdParam(params.id);
   const page = parsePageRequest(query);
   await getEndpoint(deps, scope, id);

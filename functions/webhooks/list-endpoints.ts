@@ -9,9 +9,9 @@ import { listEndpoints } from '../../shared/webhooks/repository.ts';
 const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
-export const handler = endpoint(async ({ query, account, mode }) => {
+export const handler = endpoint(async ({ query, scope }) => {
   const page = parsePageRequest(query);
-  const { count, endpoints } = await listEndpoints(deps, { developerId: account.developerId, mode }, page);
+  const { count, endpoints } = await listEndpoints(deps, scope, page);
   const link = (n: number) => `${baseUrl}/v1/webhook-endpoints/?page=${n}&page_size=${page.pageSize}`;
   return { status: 200, body: linkedPage(count, page, endpoints.map(endpointView), link) };
 });

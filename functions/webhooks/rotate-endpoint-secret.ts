@@ -7,12 +7,8 @@ import { endpointIdParam, rotateSecret } from '../../shared/webhooks/service.ts'
 
 const deps = { ...makeDeps(), secrets: secretBox() };
 
-export const handler = endpoint(async ({ params, account, mode, lang }) => {
-  const rotated = await rotateSecret(
-    deps,
-    { developerId: account.developerId, mode },
-    endpointIdParam(params.id),
-  );
+export const handler = endpoint(async ({ params, scope, lang }) => {
+  const rotated = await rotateSecret(deps, scope, endpointIdParam(params.id));
   return {
     status: 200,
     body: envelope(200, 'webhook_secret_rotated', lang, {

@@ -14,8 +14,7 @@ import { endpointIdParam, updateEndpoint } from '../../shared/webhooks/service.t
 const deps = makeDeps();
 const schema = updateEndpointSchema(eventTypesOfEnvironment());
 
-export const handler = endpoint(async ({ params, body, account, mode, lang }) => {
-  const scope = { developerId: account.developerId, mode };
+export const handler = endpoint(async ({ params, body, scope, lang }) => {
   const id = endpointIdParam(params.id);
   await getEndpoint(deps, scope, id); // an absent endpoint is 404 before its body is judged
   const updated = await updateEndpoint(deps, scope, id, validate(schema, body));

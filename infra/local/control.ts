@@ -25,6 +25,7 @@ import {
   processFaults,
 } from '../../shared/acquirer/faults.ts';
 import { drainPipeline, type LocalPipeline, pipelineState } from './pipeline.ts';
+import { listenOnLoopback, readBody } from './server.ts';
 
 export const FaultSchema = v.strictObject({
   operation: v.picklist(acquirerOperations),
@@ -46,20 +47,6 @@ export interface LocalControl {
 }
 
 const maxBody = 64 * 1024;
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBody) request.destroy(new Error('body too large'));
-      else chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
 
 function authorized(request: IncomingMessage, token: string): boolean {
   const given = Buffer.from(String(request.headers.authorization ?? ''));
@@ -92,7 +79,7 @@ export async function startControl(
           return answer(200, pipelineState(running));
         }
         if (request.method !== 'POST') return answer(405, { error: 'method' });
-        const body: unknown = JSON.parse((await readBody(request)) || '{}');
+        const body: unknown = JSON.parse((await readBody(request, maxBody)).toString('utf8') || '{}');
         // valibot's object schemas take an array as an object with no keys.
         if (Array.isArray(body)) return answer(400, { error: 'the body is a JSON object' });
         const parsed = v.safeParse(DrainSchema, body);
@@ -121,7 +108,7 @@ export async function startControl(
       if (request.method !== 'PUT' && request.method !== 'POST') return answer(405, { error: 'method' });
       const parsed = v.safeParse(
         request.method === 'PUT' ? v.array(FaultSchema) : FaultSchema,
-        JSON.parse((await readBody(request)) || 'null'),
+        JSON.parse((await readBody(request, maxBody)).toString('utf8') || 'null'),
       );
       if (!parsed.success)
         return answer(400, { error: parsed.issues.map((issue) => issue.message).join('; ') });
@@ -132,12 +119,7 @@ export async function startControl(
       return answer(400, { error: (error as Error).message });
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  const bound = typeof address === 'object' && address ? address.port : port;
+  const bound = await listenOnLoopback(server, port);
   return {
     url: `http://127.0.0.1:${bound}`,
     token,

@@ -13,9 +13,10 @@
  *   account's events; null: any entry.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { rulesFor } from '../../shared/api/event-rules.ts';
 import { invoke } from './lambda.ts';
+import { listenOnLoopback, readBody } from './server.ts';
 
 interface PutEventsEntry {
   Source?: string;
@@ -115,15 +116,6 @@ function detailMatches(detail: unknown, where: Outage['fail_detail']): boolean {
   return Object.entries(where).every(([name, value]) => (detail as Record<string, unknown>)[name] === value);
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
 /** Starts the bus on 127.0.0.1:`port`; targets are handler modules under `root`. */
 export async function startEventBus(
   port: number,
@@ -192,7 +184,7 @@ export async function startEventBus(
       }
       let change: Partial<Outage> | undefined;
       try {
-        change = outageChange(JSON.parse(await readBody(request)));
+        change = outageChange(JSON.parse((await readBody(request)).toString('utf8')));
       } catch {
         change = undefined;
       }
@@ -214,7 +206,9 @@ export async function startEventBus(
     }
     let entries: PutEventsEntry[];
     try {
-      entries = (JSON.parse(await readBody(request)) as { Entries?: PutEventsEntry[] }).Entries ?? [];
+      entries =
+        (JSON.parse((await readBody(request)).toString('utf8')) as { Entries?: PutEventsEntry[] }).Entries ??
+        [];
     } catch {
       answer(400, { __type: 'SerializationException', message: 'body is not JSON' });
       return;
@@ -246,12 +240,7 @@ export async function startEventBus(
     answer(200, { FailedEntryCount: failed, Entries: results });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  const actualPort = typeof address === 'object' && address ? address.port : port;
+  const actualPort = await listenOnLoopback(server, port);
   return {
     url: `http://127.0.0.1:${actualPort}`,
     deliveries,

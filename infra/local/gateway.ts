@@ -12,6 +12,7 @@ import { maxBodyBytes } from '../../shared/core/limits.ts';
 import { type GatewayAnswer, renderGatewayAnswer } from '../../shared/http/gateway-responses.ts';
 import { headerOf } from '../../shared/http/headers.ts';
 import { invoke } from './lambda.ts';
+import { BodyTooLarge, listenOnLoopback, readBody } from './server.ts';
 
 export interface GatewayOptions {
   /** Project root the handler paths are relative to. */
@@ -38,26 +39,6 @@ interface CachedDecision {
 const stage = 'local';
 const maxCachedDecisions = 10_000;
 const apiId = 'local';
-
-class TooLarge extends Error {}
-
-function readBody(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBodyBytes) {
-        reject(new TooLarge());
-        request.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-}
 
 /**
  * Name → values of a request's headers or query, in arrival order. A Map, not an object: a client
@@ -193,9 +174,9 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     const url = new URL(request.url ?? '/', 'http://localhost');
     let raw: Buffer;
     try {
-      raw = await readBody(request);
+      raw = await readBody(request, maxBodyBytes);
     } catch (error) {
-      if (error instanceof TooLarge)
+      if (error instanceof BodyTooLarge)
         return { result: gatewayAnswer('REQUEST_TOO_LARGE', requestId), requestId };
       throw error;
     }
@@ -285,12 +266,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
       });
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  const port = await listenOnLoopback(server, options.port);
   return {
     url: `http://127.0.0.1:${port}`,
     server,

@@ -7,6 +7,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode } from '../core/account.ts';
 import { Conflict, NotFound } from '../core/errors.ts';
+import type { Lang } from '../core/messages.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
@@ -60,7 +61,7 @@ export interface AccountProfile {
   logo?: string;
   statement_descriptor?: string;
   /** The language of the e-mails sent for the account (D2). @default 'en' */
-  language?: 'en' | 'es';
+  language?: Lang;
 }
 
 export interface Account extends AccountProfile {
@@ -291,7 +292,7 @@ export async function rotateApiKey(
   const key = generateApiKey(mode);
   const info: KeyInfo = { hash: hashSecret(key), masked: maskKey(key), created_at: now };
   const event = apiKeyRotated.of(
-    { developerId, test: mode === 'test' },
+    { developerId, mode },
     { type: mode, key: info.masked, created_at: now },
     new Date(now),
   );

@@ -2,9 +2,9 @@
  * The acquirer this deployment charges through. Only the simulated acquirer of D7 exists today;
  * a real one (a class implementing `Acquirer`) is added here and chosen with `ACQUIRER`.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { envNames, requireEnv } from '../core/config.ts';
+import { type Deps, makeDeps, newDocumentClient } from '../db/deps.ts';
 import type { Acquirer } from './acquirer.ts';
 import { processFaults } from './faults.ts';
 import { createSimulatedAcquirer } from './simulated.ts';
@@ -16,9 +16,7 @@ let ledgerDb: DynamoDBDocumentClient | undefined;
  * are the acquirer's, not cobro's, so whatever counts cobro's client (the benchmarks) never sees them.
  */
 export function simulatedLedgerClient(): DynamoDBDocumentClient {
-  ledgerDb ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  ledgerDb ??= newDocumentClient();
   return ledgerDb;
 }
 
@@ -32,4 +30,13 @@ export function configuredAcquirer(): Acquirer {
     });
   }
   throw new Error(`unknown ACQUIRER ${name}: only "simulated" is built in`);
+}
+
+/**
+ * What a run that moves money is built from (billing, payouts, recovery, reconciliation, the money
+ * endpoints): the table and the acquirer this deployment charges through. The scheduled functions
+ * and the operator CLI build it alike, so a CLI run is the scheduled one.
+ */
+export function acquirerDeps(): Deps & { acquirer: Acquirer } {
+  return { ...makeDeps(), acquirer: configuredAcquirer() };
 }

@@ -14,7 +14,7 @@
  * References derive from the idempotency key, so a retried charge answers the same reference.
  */
 import { createHash } from 'node:crypto';
-import type { Mode } from '../core/account.ts';
+import { type Mode, modeOf } from '../core/account.ts';
 import { maxMinorUnits } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import {
@@ -44,6 +44,7 @@ import { cvcValid, detectBrand, isExpired, luhnValid, summarizeCard } from './ca
 import type { AcquirerOperation, FaultSource } from './faults.ts';
 import {
   addPayout,
+  type BalanceItem,
   type Books,
   decideChallenge,
   drawRefund,
@@ -238,8 +239,6 @@ function readToken(cardToken: string): {
 function hex(...parts: string[]): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
 }
-
-const modeOf = (test: boolean): Mode => (test ? 'test' : 'live');
 
 /** The same idempotency key in the same mode always names the same charge. */
 function chargeReference(test: boolean, idempotencyKey: string): string {
@@ -472,6 +471,66 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
   }
 
   /**
+   * A refund or a payout: money moved against an approved charge, its outcome stored under its key
+   * in one transaction with its change to the charge's balance (`change`, whose condition is the
+   * whole rule), so a retry answers the first outcome and racing calls never move more than the
+   * charge allows. `made` is its answer under the reference it gets (`prefix` and a hash of the
+   * charge and the key); when the balance refuses it, `refusal` answers why, from the balance as
+   * stored. A balance `currencyChecked` in another currency than the one asked is a caller bug: a
+   * RangeError.
+   */
+  async function moveOnCharge<R extends RefundResult | PayoutResult>(
+    operation: 'refund' | 'payout',
+    request: RefundRequest | PayoutRequest,
+    how: {
+      prefix: string;
+      made: (reference: string) => R & { status: 'succeeded' | 'paid' };
+      change: typeof drawRefund;
+      currencyChecked: (charge: BalanceItem) => boolean;
+      refusal: (charge: BalanceItem | undefined) => R;
+    },
+  ): Promise<R> {
+    checkAmount(request.amountMinor, request.currency);
+    checkMerchant(request.merchant);
+    const effect = await fault(operation, request.merchant);
+    const mode = modeOf(request.test);
+    const key = request.idempotencyKey;
+    const fingerprint: Fingerprint = {
+      operation,
+      amountMinor: request.amountMinor,
+      currency: request.currency,
+      merchant: request.merchant,
+      chargeReference: request.acquirerReference,
+    };
+    const answer = (item: OperationItem): R => {
+      if (effect === 'lose') throw timedOut(operation);
+      return item.result as R;
+    };
+    if (effect === 'refuse') {
+      return answer(await recordRefusal(mode, key, fingerprint, { status: 'failed', reason: 'refused' }));
+    }
+    const at = booksClock().toISOString();
+    const reference = how.prefix + hex(request.acquirerReference, key);
+    const made = how.made(reference);
+    const item = operationItem(mode, key, fingerprint, {
+      state: made.status,
+      result: { ...made },
+      lost: false,
+      movement: { kind: operation, reference, at },
+      at,
+    });
+    const balance = how.change(books, mode, { ...request, chargeReference: request.acquirerReference }, at);
+    const stored = await storeOperation(books, item, balance);
+    if (stored.stored) return answer(item);
+    if (stored.existing) return answer(repeated(stored.existing, fingerprint, key));
+    const charge = stored.balance;
+    if (charge && how.currencyChecked(charge) && charge.currency !== request.currency) {
+      throw new RangeError(`charge ${charge.reference} is in ${charge.currency}, not ${request.currency}`);
+    }
+    return answer(await recordRefusal(mode, key, fingerprint, how.refusal(charge)));
+  }
+
+  /**
    * Stores a refund's or payout's refusal under its key (a retry answers it again) and answers what
    * the key holds.
    */
@@ -629,99 +688,33 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
       return answerCharge<FinalChargeResult>(item, effect, 'chargeStored');
     },
 
-    async refund(request: RefundRequest): Promise<RefundResult> {
-      checkAmount(request.amountMinor, request.currency);
-      checkMerchant(request.merchant);
-      const effect = await fault('refund', request.merchant);
-      const mode = modeOf(request.test);
-      const key = request.idempotencyKey;
-      const fingerprint: Fingerprint = {
-        operation: 'refund',
-        amountMinor: request.amountMinor,
-        currency: request.currency,
-        merchant: request.merchant,
-        chargeReference: request.acquirerReference,
-      };
-      const answer = (item: OperationItem): RefundResult => {
-        if (effect === 'lose') throw timedOut('refund');
-        return item.result as RefundResult;
-      };
-      if (effect === 'refuse') {
-        return answer(await recordRefusal(mode, key, fingerprint, { status: 'failed', reason: 'refused' }));
-      }
-      const at = booksClock().toISOString();
-      const result: RefundResult = {
-        status: 'succeeded',
-        refundReference: refundPrefix + hex(request.acquirerReference, key),
-      };
-      const item = operationItem(mode, key, fingerprint, {
-        state: 'succeeded',
-        result: { ...result },
-        lost: false,
-        movement: { kind: 'refund', reference: result.refundReference, at },
-        at,
+    refund(request: RefundRequest): Promise<RefundResult> {
+      return moveOnCharge<RefundResult>('refund', request, {
+        prefix: refundPrefix,
+        made: (refundReference) => ({ status: 'succeeded', refundReference }),
+        change: drawRefund,
+        currencyChecked: () => true,
+        // Another merchant's charge is as unknown to this one as a charge never made.
+        refusal: (charge) => ({
+          status: 'failed',
+          reason:
+            !charge || charge.merchant !== request.merchant
+              ? 'unknown_charge'
+              : charge.refunds_refused
+                ? 'refused'
+                : 'exceeds_charge',
+        }),
       });
-      const draw = drawRefund(books, mode, { ...request, chargeReference: request.acquirerReference }, at);
-      const stored = await storeOperation(books, item, draw);
-      if (stored.stored) return answer(item);
-      if (stored.existing) return answer(repeated(stored.existing, fingerprint, key));
-      const charge = stored.balance;
-      if (charge && charge.currency !== request.currency) {
-        throw new RangeError(`charge ${charge.reference} is in ${charge.currency}, not ${request.currency}`);
-      }
-      // Another merchant's charge is as unknown to this one as a charge never made.
-      const reason =
-        !charge || charge.merchant !== request.merchant
-          ? 'unknown_charge'
-          : charge.refunds_refused
-            ? 'refused'
-            : 'exceeds_charge';
-      return answer(await recordRefusal(mode, key, fingerprint, { status: 'failed', reason }));
     },
 
-    async payout(request: PayoutRequest): Promise<PayoutResult> {
-      checkAmount(request.amountMinor, request.currency);
-      checkMerchant(request.merchant);
-      const effect = await fault('payout', request.merchant);
-      const mode = modeOf(request.test);
-      const key = request.idempotencyKey;
-      const fingerprint: Fingerprint = {
-        operation: 'payout',
-        amountMinor: request.amountMinor,
-        currency: request.currency,
-        merchant: request.merchant,
-        chargeReference: request.acquirerReference,
-      };
-      const answer = (item: OperationItem): PayoutResult => {
-        if (effect === 'lose') throw timedOut('payout');
-        return item.result as PayoutResult;
-      };
-      if (effect === 'refuse') {
-        return answer(await recordRefusal(mode, key, fingerprint, { status: 'failed', reason: 'refused' }));
-      }
-      const at = booksClock().toISOString();
-      const result: PayoutResult = {
-        status: 'paid',
-        payoutReference: payoutPrefix + hex(request.acquirerReference, key),
-      };
-      const item = operationItem(mode, key, fingerprint, {
-        state: 'paid',
-        result: { ...result },
-        lost: false,
-        movement: { kind: 'payout', reference: result.payoutReference, at },
-        at,
+    payout(request: PayoutRequest): Promise<PayoutResult> {
+      return moveOnCharge<PayoutResult>('payout', request, {
+        prefix: payoutPrefix,
+        made: (payoutReference) => ({ status: 'paid', payoutReference }),
+        change: addPayout,
+        currencyChecked: (charge) => charge.merchant === request.merchant,
+        refusal: () => ({ status: 'failed', reason: 'unknown_charge' }),
       });
-      const add = addPayout(books, mode, { ...request, chargeReference: request.acquirerReference }, at);
-      const stored = await storeOperation(books, item, add);
-      if (stored.stored) return answer(item);
-      if (stored.existing) return answer(repeated(stored.existing, fingerprint, key));
-      const charge = stored.balance;
-      if (charge && charge.merchant === request.merchant && charge.currency !== request.currency) {
-        throw new RangeError(`charge ${charge.reference} is in ${charge.currency}, not ${request.currency}`);
-      }
-      return answer(
-        await recordRefusal(mode, key, fingerprint, { status: 'failed', reason: 'unknown_charge' }),
-      );
     },
 
     async findCharge(

@@ -23,6 +23,7 @@ import { payoutsArea } from '../payouts/area.ts';
 import { plansArea } from '../plans/area.ts';
 import { productsArea } from '../products/area.ts';
 import { refundsArea } from '../refunds/area.ts';
+import { searchArea } from '../search/area.ts';
 import { subscriptionsArea } from '../subscriptions/area.ts';
 import { taxesArea } from '../taxes/area.ts';
 import { webhooksArea } from '../webhooks/area.ts';
@@ -40,6 +41,7 @@ export const areas: readonly Area<EventType<unknown>>[] = [
   plansArea,
   taxesArea,
   productsArea,
+  searchArea,
   webhooksArea,
   subscriptionsArea,
   paymentLinksArea,

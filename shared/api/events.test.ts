@@ -39,7 +39,7 @@ describe('the event catalogue', () => {
   it("checks a received event's data against its schema", () => {
     const [rotated] = eventCatalogue;
     const good = rotated?.of(
-      { developerId: 1, test: true },
+      { developerId: 1, mode: 'test' },
       { type: 'test', key: 'sk_test_…abcd', created_at: '2026-11-23T00:00:00.000Z' },
       new Date('2026-11-23T00:00:00.000Z'),
     );

@@ -8,6 +8,8 @@
  * the attempt held. The areas provide the finishers; the top of the code assembles them
  * (shared/ledger/recovery.ts). Deployed it runs every minute, locally every two seconds.
  */
+import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';
+import { eachInLanes } from '../core/lanes.ts';
 import { logger } from '../core/log.ts';
 import type { Deps } from '../db/deps.ts';
 import type { Attempt, AttemptKind } from './attempt.ts';
@@ -23,6 +25,27 @@ export type Finished = 'succeeded' | 'declined' | 'failed' | 'waiting';
 export type AttemptFinisher = (attempt: Attempt, now: Date) => Promise<Finished>;
 
 export type Finishers = { readonly [K in AttemptKind]: AttemptFinisher };
+
+/**
+ * The finisher of a kind of charge attempt: what the acquirer has under the attempt's key, a
+ * challenge still open closed first (`abandon`: recovery takes an attempt only once its window is
+ * past), handed to `settle`, which records it and names the outcome. A charge still waiting for a
+ * challenge after all is left `waiting`.
+ */
+export const chargeFinisher =
+  <K extends AttemptKind>(
+    acquirer: Acquirer,
+    settle: (
+      attempt: Attempt<K>,
+      found: Exclude<FoundCharge, { status: 'challenge_required' }>,
+      now: Date,
+    ) => Promise<Finished>,
+  ): AttemptFinisher =>
+  async (attempt, now) => {
+    const found = await acquirer.findCharge(attempt.acquirer_key, attempt.mode === 'test', { abandon: true });
+    if (found.status === 'challenge_required') return 'waiting';
+    return settle(attempt as Attempt<K>, found, now);
+  };
 
 export interface RecoverySummary {
   now: string;
@@ -61,29 +84,23 @@ export async function recoverAttempts(deps: Deps, finishers: Finishers, now: Dat
     const due = (await dueAttempts(deps, now, pageLimit)).filter((attempt) => !seen.has(attempt.id));
     if (due.length === 0) return summary;
     summary.due += due.length;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: lanes }, async () => {
-        while (next < due.length) {
-          const attempt = due[next++] as Attempt;
-          seen.add(attempt.id);
-          const until = new Date(now.getTime() + recoveryLeaseMs);
-          if (!(await moveAttempt(deps, leaseWrite(deps.table, attempt, now, until)))) {
-            summary.raced += 1;
-            continue;
-          }
-          try {
-            summary[await finishers[attempt.kind](attempt, now)] += 1;
-          } catch (error) {
-            summary.errors += 1;
-            logger.error('recovery could not finish an attempt', {
-              attempt_id: attempt.id,
-              kind: attempt.kind,
-              error: error as Error,
-            });
-          }
-        }
-      }),
-    );
+    await eachInLanes(due, lanes, async (attempt) => {
+      seen.add(attempt.id);
+      const until = new Date(now.getTime() + recoveryLeaseMs);
+      if (!(await moveAttempt(deps, leaseWrite(deps.table, attempt, now, until)))) {
+        summary.raced += 1;
+        return;
+      }
+      try {
+        summary[await finishers[attempt.kind](attempt, now)] += 1;
+      } catch (error) {
+        summary.errors += 1;
+        logger.error('recovery could not finish an attempt', {
+          attempt_id: attempt.id,
+          kind: attempt.kind,
+          error: error as Error,
+        });
+      }
+    });
   }
 }

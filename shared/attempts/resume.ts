@@ -15,6 +15,7 @@ import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
 import { Conflict, HttpError } from '../core/errors.ts';
 import type { MessageId } from '../core/messages.ts';
 import type { Deps } from '../db/deps.ts';
+import { lostRace, retryOptimistic } from '../db/optimistic.ts';
 import { type Attempt, type AttemptKind, isFinal, mayBeRunning } from './attempt.ts';
 import type { Finished } from './recovery.ts';
 import { getAttempt } from './repository.ts';
@@ -35,7 +36,7 @@ export async function resumeAttempt<K extends AttemptKind>(
   finish: (attempt: Attempt<K>, now: Date) => Promise<Finished>,
   unconfirmed: MessageId,
 ): Promise<Resumed<K>> {
-  for (let round = 1; round <= 3; round++) {
+  const tryOnce = async (): Promise<Resumed<K> | typeof lostRace> => {
     const now = deps.clock();
     const prior = await getAttempt<K>(deps, id);
     if (!prior) return { kind: 'new' };
@@ -53,6 +54,13 @@ export async function resumeAttempt<K extends AttemptKind>(
       throw error;
     }
     if (finished === 'waiting') throw new Conflict('idempotency_in_progress');
-  }
-  throw new Conflict('idempotency_in_progress');
+    // Finished here: read it again and answer as it now is.
+    return lostRace;
+  };
+  return retryOptimistic(tryOnce, {
+    tries: 3,
+    maxWaitMs: 0,
+    lost: () => false,
+    exhausted: () => new Conflict('idempotency_in_progress'),
+  });
 }

@@ -1,6 +1,6 @@
 /** Charge storage: a charge with its list and payout-queue keys. */
 
-import type { Scope } from '../core/account.ts';
+import { type Scope, scopeOf } from '../core/account.ts';
 import { isPrefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
@@ -56,10 +56,6 @@ export function listCharges(
  * `charge.succeeded` carrying its list view. They go in the transaction that finishes its attempt.
  */
 export function chargeWrites(table: string, charge: Charge, now: Date): TransactItem[] {
-  const event = chargeSucceeded.of(
-    { developerId: charge.developer_id, test: charge.mode === 'test' },
-    { object: chargeView(charge) },
-    now,
-  );
+  const event = chargeSucceeded.of(scopeOf(charge), { object: chargeView(charge) }, now);
   return [chargeEntity.create(table, charge), eventWrite(table, event)];
 }

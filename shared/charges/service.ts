@@ -16,7 +16,7 @@ import {
 } from '../acquirer/acquirer.ts';
 import { validateCard } from '../acquirer/cards.ts';
 import { type Attempt, idempotentAttemptId, newAttempt, newAttemptId } from '../attempts/attempt.ts';
-import type { Finished } from '../attempts/recovery.ts';
+import { chargeFinisher } from '../attempts/recovery.ts';
 import {
   AttemptTaken,
   finishWrite,
@@ -105,18 +105,11 @@ function legacyCharge(attempt: Attempt<'legacy'>, result: ApprovedCharge, now: D
 }
 
 /** Recovery's finisher of legacy charges: what the acquirer has under the attempt's key. */
-export const legacyFinisher =
-  (deps: ChargeDeps) =>
-  async (attempt: Attempt, now: Date): Promise<Finished> => {
-    const legacy = attempt as Attempt<'legacy'>;
-    const found = await deps.acquirer.findCharge(legacy.acquirer_key, legacy.mode === 'test', {
-      abandon: true,
-    });
-    // A charge that cannot be challenged never waits for a cardholder; `abandon` closes one anyway.
-    if (found.status === 'challenge_required') return 'waiting';
+export const legacyFinisher = (deps: ChargeDeps) =>
+  chargeFinisher<'legacy'>(deps.acquirer, async (legacy, found, now) => {
     const charge = await settleLegacy(deps, legacy, found, now);
     return charge ? 'succeeded' : found.status === 'declined' ? 'declined' : 'failed';
-  };
+  });
 
 /** The attempt a legacy request runs under: new, or the next try of its key's (none: answered already). */
 async function attemptFor(

@@ -5,18 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isHostName } from '../core/host-name.ts';
+import { escapeHtml } from '../core/html.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import { payFormLimits } from './schemas.ts';
-
-const escapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => escapes[char] as string);
 
 export interface PageSummary {
   merchantName: string;

@@ -4,6 +4,7 @@
  * A payment cannot be canceled, so its approval is never `gone`.
  */
 import type { CardSummary } from '../acquirer/acquirer.ts';
+import { scopeOf } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
 import type { TransactItem } from '../db/transact.ts';
 import { eventWrite } from '../events/event.ts';
@@ -45,11 +46,6 @@ function paymentOf(
   });
 }
 
-const ownerOf = (session: CheckoutSession) => ({
-  developerId: session.developer_id,
-  test: session.mode === 'test',
-});
-
 /** The payment completed, conditioned on it still waiting (only its one session completes it). */
 function completed(
   table: string,
@@ -86,7 +82,7 @@ export function paymentPages(deps: Pick<Deps, 'table'>): SessionOwner {
     async approved({ session, charge, customer, card, now }) {
       if (!charge) throw new Error('a payment is always charged');
       const paid = { chargeId: charge.id, customerId: customer.id, email: customer.email, card };
-      const event = paymentSucceeded.of(ownerOf(session), { object: paymentOf(session, paid, now) }, now);
+      const event = paymentSucceeded.of(scopeOf(session), { object: paymentOf(session, paid, now) }, now);
       return {
         kind: 'apply',
         items: [completed(deps.table, session, paid, now), eventWrite(deps.table, event)],
@@ -99,7 +95,7 @@ export function paymentPages(deps: Pick<Deps, 'table'>): SessionOwner {
     async declined(session, reason, now) {
       // D11: every declined attempt is reported, with its reason, stored with the decline it reports.
       const event = paymentFailed.of(
-        ownerOf(session),
+        scopeOf(session),
         { object: { ...paymentOf(session, null, now), decline_reason: reason }, decline_reason: reason },
         now,
       );

@@ -30,10 +30,12 @@ import {
 } from '../attempts/repository.ts';
 import { type Charge, newCharge, refundedAtOnce } from '../charges/charge.ts';
 import { chargeWrites, getCharge } from '../charges/repository.ts';
+import { scopeOf } from '../core/account.ts';
 import { prefixedId } from '../core/ids.ts';
 import { logger } from '../core/log.ts';
 import { customerByEmail, customerIdByEmail, writeAfterCommit } from '../customers/repository.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
+import { lostRace, retryOptimistic } from '../db/optimistic.ts';
 import { failedConditions, type NamedItem, named, transactNamed, transactWrite } from '../db/transact.ts';
 import type { RefundReason } from '../refunds/schemas.ts';
 import { type RefundDeps, refundAtOnce, refundAttempt } from '../refunds/service.ts';
@@ -65,8 +67,6 @@ export type CheckoutOutcome =
   | { kind: 'voided'; session: CheckoutSession; reason: RefundReason };
 
 type Cardholder = { email: string; name: string };
-
-const scopeOf = (session: CheckoutSession) => ({ developerId: session.developer_id, mode: session.mode });
 
 /** What an attempt of this session finished with learns about its owner (account, mode, amount). */
 const ownerFields = (session: CheckoutSession, amount: number) => ({
@@ -147,7 +147,7 @@ export async function recordApproval(
   const checksOnly = owner.checksOnly?.(session) ?? false;
   const email = cardholder.email.toLowerCase();
   let withOptional = true;
-  for (let round = 1; ; round++) {
+  const tryOnce = async (round: number): Promise<CheckoutOutcome | typeof lostRace> => {
     const now = deps.clock();
     const customer = await customerByEmail(
       deps,
@@ -219,11 +219,12 @@ export async function recordApproval(
     if (failed.length) {
       // Only an optional item's own condition failed (a plan deleted meanwhile): write without it.
       if (failed.every((name) => name === 'optional')) withOptional = false;
-      // The charge's own records cannot be refused (their ids are new): a fault, not a race.
-      else if (failed.every((name) => name === 'records')) throw new Error('unexpected condition');
-      // Otherwise the customer's e-mail was taken or the owner's record changed: read and write again.
-      if (round < 5) continue;
-      throw new Error(`the approval of attempt ${attempt.id} met changes five times running`);
+      // Only the customer's e-mail taken or the owner's record changed is a race; anything else (the
+      // charge's own records, whose ids are new) is a fault.
+      else if (!failed.some((name) => name === 'customer' || name === 'owner'))
+        throw new Error('unexpected condition');
+      // Read again and write again.
+      return lostRace;
     }
     await writeAfterCommit(deps, customer.afterCommit);
     const after: CheckoutSession = {
@@ -238,7 +239,13 @@ export async function recordApproval(
     if (refund) await refundAtOnce(deps, refund);
     if (gone) return { kind: 'voided', session: after, reason: gone };
     return { kind: 'paid', answer: owner.answerOf(after), session: after, charge };
-  }
+  };
+  return retryOptimistic(tryOnce, {
+    tries: 5,
+    // A lost race is a condition commit answers (lostRace above); an error thrown is never one.
+    lost: () => false,
+    exhausted: () => new Error(`the approval of attempt ${attempt.id} met changes five times running`),
+  });
 }
 
 /** Records a decline of the session's attempt: the session open again (one more decline), the owner's items. */

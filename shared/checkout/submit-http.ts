@@ -8,9 +8,8 @@
 
 import type { CardInput } from '../acquirer/acquirer.ts';
 import { validateCard } from '../acquirer/cards.ts';
-import { configuredAcquirer } from '../acquirer/configured.ts';
+import { acquirerDeps } from '../acquirer/configured.ts';
 import { isEmail, textRuleOf } from '../core/validation.ts';
-import { makeDeps } from '../db/deps.ts';
 import { publicBaseUrl } from '../http/base-url.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import { csrfMatches, isCheckoutToken, pageAnswer, redirectAnswer, sessionOf } from './http.ts';
@@ -49,7 +48,7 @@ export interface PageDeps extends CheckoutDeps {
  * every kind of session's owner (the functions, above every area, pass them in).
  */
 export function pageDeps(owners: (deps: Omit<PageDeps, 'owners'>) => SessionOwners): PageDeps {
-  const deps = { ...makeDeps(), acquirer: configuredAcquirer(), baseUrl: publicBaseUrl() };
+  const deps = { ...acquirerDeps(), baseUrl: publicBaseUrl() };
   return { ...deps, owners: owners(deps) };
 }
 

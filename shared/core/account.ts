@@ -6,11 +6,20 @@ import { BadRequest, Forbidden } from './errors.ts';
 
 export type Mode = 'test' | 'live';
 
+/** The mode a `test` flag names (events, the acquirer and bodies carry the flag, records the mode). */
+export const modeOf = (test: boolean): Mode => (test ? 'test' : 'live');
+
 /** Whose records, in which mode: every repository call is scoped by it. */
 export interface Scope {
   developerId: number;
   mode: Mode;
 }
+
+/** The scope a stored record belongs to: every item carries its account and mode. */
+export const scopeOf = (record: { developer_id: number; mode: Mode }): Scope => ({
+  developerId: record.developer_id,
+  mode: record.mode,
+});
 
 /** The authenticated caller as handlers see it. */
 export interface RequestAccount {
@@ -56,7 +65,7 @@ export function parseTestParam(value: string | undefined): boolean | undefined {
  */
 export function resolveMode(account: RequestAccount, testParam: string | undefined): Mode {
   const requested = parseTestParam(testParam);
-  const requestedMode: Mode | undefined = requested === undefined ? undefined : requested ? 'test' : 'live';
+  const requestedMode = requested === undefined ? undefined : modeOf(requested);
   if (account.keyMode) {
     if (requestedMode && requestedMode !== account.keyMode) {
       throw new Forbidden('mode_conflict', { params: { mode: account.keyMode } });

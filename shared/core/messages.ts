@@ -2,7 +2,12 @@
  * Human texts of every message envelope, in English and Spanish. Errors and answers name a message
  * by id; the language is chosen per request from Accept-Language.
  */
-export type Lang = 'en' | 'es';
+/** The languages cobro answers in, and writes e-mails and accounts' profiles in. */
+export const langs = ['en', 'es'] as const;
+export type Lang = (typeof langs)[number];
+
+/** Whether `value` names one of cobro's languages. */
+export const isLang = (value: unknown): value is Lang => langs.includes(value as Lang);
 
 interface Text {
   title: string;
@@ -646,7 +651,7 @@ export function negotiateLang(header: string | undefined): Lang {
     const qParam = params.find((p) => p.trim().startsWith('q='));
     const q = qParam ? Number(qParam.trim().slice(2)) : 1;
     const primary = tag.split('-')[0];
-    if ((primary === 'es' || primary === 'en') && q > best.q) best = { lang: primary, q };
+    if (isLang(primary) && q > best.q) best = { lang: primary, q };
   }
   return best.lang;
 }

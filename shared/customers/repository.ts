@@ -1,14 +1,14 @@
 /**
  * Customers in the single table: one module and one key layout for the customer endpoints and for
- * the customers checkout creates. Each customer is its own item (addresses beside it in its
- * partition); an e-mail reservation item keeps e-mails unique in an account and mode; gsi1 lists an
- * account's customers newest first with their count in front (as plans); the substring index
- * (shared/db/search.ts) holds first names and e-mails. Every write that touches these keeps them
- * together in one transaction.
+ * the customers checkout and payment links find or create by e-mail. Each customer is its own item
+ * (addresses beside it in its partition); an e-mail reservation item keeps e-mails unique in an
+ * account and mode; gsi1 lists an account's customers newest first with their count in front (as
+ * plans); the substring index (shared/db/search.ts) holds first names and e-mails. Every write that
+ * touches these keeps them together in one transaction.
  */
 
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Mode, Scope } from '../core/account.ts';
+import { type Mode, type Scope, scopeOf } from '../core/account.ts';
 import { BadRequest, NotAcceptable, NotFound } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
@@ -24,6 +24,7 @@ import {
   type Customer,
   checkoutProvider,
   newCustomer,
+  type PayProvider,
   searchTextsOf,
   splitName,
 } from './customer.ts';
@@ -57,7 +58,6 @@ const addressEntity = defineEntity<Address & { developer_id: number; mode: Mode 
   (address) => customerKeys.address(address.developer_id, address.mode, address.customer_id, address.id),
 );
 
-const scopeOf = (customer: Customer): Scope => ({ developerId: customer.developer_id, mode: customer.mode });
 const searchScope = (scope: Scope) => ({ ...scope, kind: 'customer' });
 const customerKey = (scope: Scope, id: string) => customerKeys.customer(scope.developerId, scope.mode, id);
 
@@ -117,8 +117,36 @@ export async function createCustomer(deps: Deps, customer: Customer): Promise<vo
 /** How many index entries checkout's transaction takes along; any beyond follow it (long texts only). */
 const checkoutIndexBudget = 60;
 
+/** Who a customer found or made by e-mail is (a cardholder at checkout, a payment link's body). */
+export interface EmailCustomer {
+  email: string;
+  first_name: string;
+  last_name: string;
+  country: string | null;
+}
+
+/** A new customer for an e-mail no customer has yet: no phone or metadata. */
+function customerForEmail(
+  scope: Scope,
+  input: EmailCustomer,
+  now: Date,
+  payProviders?: PayProvider[],
+): Customer {
+  return newCustomer(
+    {
+      first_name: input.first_name,
+      last_name: input.last_name,
+      email: input.email.toLowerCase(),
+      phone: null,
+      country: input.country,
+      metadata: null,
+    },
+    { ...scope, now, ...(payProviders ? { payProviders } : {}) },
+  );
+}
+
 /**
- * The customer with this e-mail, or the writes that create one (checkout, payment links). The
+ * The customer with this e-mail, or the writes that create one, for checkout's transaction. The
  * writes are conditioned on the e-mail being free, so two checkouts racing to create the same
  * customer cannot both succeed; the loser's transaction fails and is retried, finding the winner's
  * customer. `afterCommit` holds index entries that did not fit the caller's transaction.
@@ -133,17 +161,18 @@ export async function customerByEmail(
 ): Promise<{ customerId: string; writes: TransactItem[]; afterCommit: TransactItem[] }> {
   const existing = known === undefined ? await customerIdByEmail(deps, scope, input.email) : known;
   if (existing) return { customerId: existing, writes: [], afterCommit: [] };
+  // A cardholder's name is whatever the card form took: cut to the customer's limits.
   const { first_name, last_name } = splitName(input.name);
-  const customer = newCustomer(
+  const customer = customerForEmail(
+    scope,
     {
+      email: input.email,
       first_name: first_name.slice(0, customerLimits.name),
       last_name: last_name.slice(0, customerLimits.name),
-      email: input.email.toLowerCase(),
-      phone: null,
       country: input.country,
-      metadata: null,
     },
-    { developerId: scope.developerId, mode: scope.mode, now, payProviders: [checkoutProvider] },
+    now,
+    [checkoutProvider],
   );
   const writes = creationWrites(deps, customer);
   return {
@@ -151,6 +180,26 @@ export async function customerByEmail(
     writes: [...writes.record, ...writes.index.slice(0, checkoutIndexBudget)],
     afterCommit: writes.index.slice(checkoutIndexBudget),
   };
+}
+
+/**
+ * The customer with this e-mail (D10: an e-mail names one customer), or a new one made from
+ * `input`, stored on its own (payment links). Two requests racing make one: the loser's e-mail
+ * reservation, the first write, fails, and it reads the winner's customer.
+ */
+export function findOrCreateCustomer(deps: Deps, scope: Scope, input: EmailCustomer): Promise<Customer> {
+  return retryOptimistic(
+    async () => {
+      const existing = await customerIdByEmail(deps, scope, input.email);
+      const found = existing === undefined ? undefined : await findCustomer(deps, scope, existing);
+      if (found) return found;
+      const customer = customerForEmail(scope, input, deps.clock());
+      const writes = creationWrites(deps, customer);
+      await writeWithIndex(deps, writes.record, writes.index);
+      return customer;
+    },
+    { tries: 3 },
+  );
 }
 
 /** The id of the customer with this e-mail in the account and mode (strongly consistent), if any. */

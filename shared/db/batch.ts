@@ -3,7 +3,22 @@
  * 25 items per BatchWriteItem, several calls in flight, what DynamoDB leaves unprocessed sent again.
  */
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { eachInLanes } from '../core/lanes.ts';
 import type { Deps } from './deps.ts';
+import { sendUntilProcessed } from './unprocessed.ts';
+
+/** The items in groups of `size`, read as the groups are taken. */
+function* groupsOf<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let group: T[] = [];
+  for (const item of items) {
+    group.push(item);
+    if (group.length === size) {
+      yield group;
+      group = [];
+    }
+  }
+  if (group.length) yield group;
+}
 
 /** Puts every item; answers how many were written. */
 export async function putAll(
@@ -11,26 +26,17 @@ export async function putAll(
   items: Iterable<Record<string, unknown>>,
   lanes = 12,
 ): Promise<number> {
-  const iterator = items[Symbol.iterator]();
   let written = 0;
-  const lane = async () => {
-    for (;;) {
-      const batch: Record<string, unknown>[] = [];
-      for (let next = iterator.next(); !next.done; next = iterator.next()) {
-        batch.push(next.value);
-        if (batch.length === 25) break;
-      }
-      if (batch.length === 0) return;
-      let pending = batch.map((Item) => ({ PutRequest: { Item } }));
-      for (let attempt = 0; pending.length; attempt++) {
-        if (attempt > 0)
-          await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+  await eachInLanes(groupsOf(items, 25), lanes, async (batch) => {
+    await sendUntilProcessed(
+      batch.map((Item) => ({ PutRequest: { Item } })),
+      async (pending) => {
         const result = await deps.db.send(new BatchWriteCommand({ RequestItems: { [deps.table]: pending } }));
-        pending = (result.UnprocessedItems?.[deps.table] ?? []) as typeof pending;
-      }
-      written += batch.length;
-    }
-  };
-  await Promise.all(Array.from({ length: lanes }, lane));
+        return (result.UnprocessedItems?.[deps.table] ?? []) as typeof pending;
+      },
+      'BatchWriteItem left items unprocessed after retries',
+    );
+    written += batch.length;
+  });
   return written;
 }

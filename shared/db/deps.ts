@@ -12,13 +12,15 @@ export interface Deps {
   clock: () => Date;
 }
 
+/** A new DynamoDB document client, as cobro writes items: an undefined attribute is left out. */
+export const newDocumentClient = (): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(new DynamoDBClient({}), { marshallOptions: { removeUndefinedValues: true } });
+
 let sharedDb: DynamoDBDocumentClient | undefined;
 
 /** One DynamoDB document client per process. */
 export function documentClient(): DynamoDBDocumentClient {
-  sharedDb ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  sharedDb ??= newDocumentClient();
   return sharedDb;
 }
 

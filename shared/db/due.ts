@@ -1,8 +1,10 @@
 /**
- * The due indexes (subscription billing, recurring payment links): one item per record with work
- * ahead, in `dueShards` partitions, sorted by due time (`<ISO time>#<id>`), so a run reads what is
- * due by Query, never by Scan.
+ * The due indexes (subscription billing, recurring payment links, webhook retries, attempt recovery):
+ * one item per record with work ahead, in `dueShards` partitions, sorted by due time
+ * (`<ISO time>#<id>`), so a run reads what is due by Query, never by Scan. `dueEntries` is the one
+ * reader of them all.
  */
+import { eachInLanes } from '../core/lanes.ts';
 import { logger } from '../core/log.ts';
 import type { Deps } from './deps.ts';
 import { queryEach } from './items.ts';
@@ -71,28 +73,22 @@ export async function stepEveryDue<R extends { developer_id: number }, O extends
     if (due.length === 0) return seen;
     seen += due.length;
     let moved = 0;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: lanes }, async () => {
-        while (next < due.length) {
-          const entry = due[next++] as R;
-          let outcome: O | 'raced';
-          try {
-            outcome = await step(entry);
-          } catch (error) {
-            failed.add(id.of(entry));
-            outcomes.failed += 1;
-            logger.error('a billing step failed; the next run tries it again', {
-              [id.name]: id.of(entry),
-              error: error as Error,
-            });
-            continue;
-          }
-          outcomes[outcome] += 1;
-          if (outcome !== 'raced') moved += 1;
-        }
-      }),
-    );
+    await eachInLanes(due, lanes, async (entry) => {
+      let outcome: O | 'raced';
+      try {
+        outcome = await step(entry);
+      } catch (error) {
+        failed.add(id.of(entry));
+        outcomes.failed += 1;
+        logger.error('a billing step failed; the next run tries it again', {
+          [id.name]: id.of(entry),
+          error: error as Error,
+        });
+        return;
+      }
+      outcomes[outcome] += 1;
+      if (outcome !== 'raced') moved += 1;
+    });
     if (moved === 0) return seen;
     if (due.length < pageLimit && !(await read(1)).some(mine)) return seen;
   }

@@ -4,7 +4,7 @@
  * that only store events do not load EventBridge.
  */
 import * as v from 'valibot';
-import type { Mode } from '../core/account.ts';
+import { modeOf, type Scope } from '../core/account.ts';
 import { prefixedId } from '../core/ids.ts';
 import { eventKeys } from './keys.ts';
 
@@ -31,6 +31,12 @@ export interface EventDetail<T = Record<string, unknown>> {
   data: T;
 }
 
+/** Whose records an event reports, in which mode: the scope its consumers act in. */
+export const scopeOfEvent = (detail: { developer_id: number; test: boolean }): Scope => ({
+  developerId: detail.developer_id,
+  mode: modeOf(detail.test),
+});
+
 /**
  * One event type of the catalogue: its name (the EventBridge detail-type) and the schema of its
  * `data`. Areas declare their own in their events.ts; shared/api/events.ts lists them all.
@@ -39,7 +45,7 @@ export interface EventType<T> {
   type: string;
   data: v.GenericSchema<unknown, T>;
   /** A new event of this type about an account's records, in a mode. */
-  of(owner: { developerId: number; test: boolean }, data: T, now: Date): EventDetail<T>;
+  of(owner: Scope, data: T, now: Date): EventDetail<T>;
   /** A received event's detail, its data checked against the schema (a consumer's first step). */
   read(detail: unknown): EventDetail<T>;
 }
@@ -56,7 +62,8 @@ export function defineEvent<T>(type: string, data: v.GenericSchema<unknown, T>):
   return {
     type,
     data,
-    of: (owner, payload, now) => newEvent({ type, ...owner, data: payload }, now),
+    of: (owner, payload, now) =>
+      newEvent({ type, developerId: owner.developerId, test: owner.mode === 'test', data: payload }, now),
     read: (detail) => v.parse(detailSchema, detail) as EventDetail<T>,
   };
 }
@@ -88,7 +95,7 @@ export function newEvent<T>(event: DomainEvent<T>, now: Date): EventDetail<T> {
 
 /** The table item recording an event, for the transaction that makes the change it reports. */
 export function eventItem(detail: EventDetail<unknown>): Record<string, unknown> {
-  const mode: Mode = detail.test ? 'test' : 'live';
+  const mode = modeOf(detail.test);
   const created = new Date(detail.created_at);
   return {
     ...eventKeys.event(detail.id),

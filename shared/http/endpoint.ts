@@ -5,8 +5,8 @@ import { singleValuedQuery } from './middlewares.ts';
 import type { ApiAnswer } from './render.ts';
 
 /**
- * A route behind the authorizer: the handler gets the account and its mode (D3). A POST honours
- * Idempotency-Key (D12) before the handler runs.
+ * A route behind the authorizer: the handler gets the account, the mode it acts in and the two as its
+ * scope. A POST honours Idempotency-Key (D12) before the handler runs.
  */
 export function endpoint(fn: (request: AccountRequest) => Promise<ApiAnswer>) {
   return build(
@@ -15,7 +15,13 @@ export function endpoint(fn: (request: AccountRequest) => Promise<ApiAnswer>) {
       const account = accountFromAuthorizer(event.requestContext.authorizer);
       const mode = resolveMode(account, request.query.test);
       const idempotencyKey = event.httpMethod === 'POST' ? header(event, idempotencyHeader) : undefined;
-      return fn({ ...request, account, mode, idempotencyKey });
+      return fn({
+        ...request,
+        account,
+        mode,
+        scope: { developerId: account.developerId, mode },
+        idempotencyKey,
+      });
     },
     {},
     [singleValuedQuery(), idempotency(parsedBodyOf)],

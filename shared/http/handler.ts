@@ -5,7 +5,7 @@
  */
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Mode, RequestAccount } from '../core/account.ts';
+import type { Mode, RequestAccount, Scope } from '../core/account.ts';
 import { type Lang, negotiateLang } from '../core/messages.ts';
 import { paramsOf, queryOf } from './event-maps.ts';
 import { headerOf } from './headers.ts';
@@ -27,6 +27,8 @@ export interface ApiRequest {
 export interface AccountRequest extends ApiRequest {
   account: RequestAccount;
   mode: Mode;
+  /** The account and mode together: whose records, in which mode, every repository call reads. */
+  scope: Scope;
   /**
    * A POST's `Idempotency-Key` (D12), already claimed by the idempotency middleware. A money
    * movement binds its attempt to it (D15), so a retry of an unconfirmed request finds that attempt.

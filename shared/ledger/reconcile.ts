@@ -14,6 +14,8 @@ import { type Attempt, attemptIdOfKey } from '../attempts/attempt.ts';
 import type { RecoverySummary } from '../attempts/recovery.ts';
 import { eachAttemptBetween, getAttempt } from '../attempts/repository.ts';
 import { getCharge } from '../charges/repository.ts';
+import { modeOf } from '../core/account.ts';
+import { eachInLanes } from '../core/lanes.ts';
 import { getRefund } from '../refunds/repository.ts';
 import { type LedgerDeps, runRecovery } from './recovery.ts';
 
@@ -126,7 +128,7 @@ async function check(
       'not_recorded',
       `attempt ${attempt.id} is ${attempt.status} under key ${attempt.acquirer_key}, the acquirer ${entry.kind === 'charge' ? 'charged' : entry.kind === 'refund' ? 'refunded' : 'paid out'} under ${entry.idempotencyKey}`,
     );
-  const owner = `${entry.merchant}/${entry.test ? 'test' : 'live'}`;
+  const owner = `${entry.merchant}/${modeOf(entry.test)}`;
   if (`${attempt.developer_id}/${attempt.mode}` !== owner)
     fail('owner', `cobro: ${attempt.developer_id}/${attempt.mode}, acquirer: ${owner}`);
   const record = await recordOf(deps, attempt, entry.kind);
@@ -162,13 +164,7 @@ export async function reconcile(
     seen.add(entry.idempotencyKey);
     count(acquirer, entry.kind, entry.currency, entry.amountMinor);
   }
-  const lanes = 8;
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      while (next < entries.length) await check(deps, entries[next++] as LedgerEntry, mismatches, cobro);
-    }),
-  );
+  await eachInLanes(entries, 8, (entry) => check(deps, entry, mismatches, cobro));
   // cobro's side: what it recorded as moved, made in the range, the acquirer must have too.
   const moved: Attempt[] = [];
   await eachAttemptBetween(deps, range.since, range.until, (attempt) => {

@@ -4,13 +4,13 @@
  * plain-text part and an HTML part built from the same blocks. Every value that reaches the HTML is
  * escaped here; callers pass raw values.
  */
-
-export const mailLanguages = ['en', 'es'] as const;
-export type MailLanguage = (typeof mailLanguages)[number];
+import type { Mode } from '../core/account.ts';
+import { escapeHtml } from '../core/html.ts';
+import { isLang, type Lang } from '../core/messages.ts';
 
 /** The language an account's `language` field names (D2): English when unset or unknown. */
-export function mailLanguage(value: unknown): MailLanguage {
-  return value === 'es' ? 'es' : 'en';
+export function mailLanguage(value: unknown): Lang {
+  return isLang(value) ? value : 'en';
 }
 
 /** Whose e-mail it is: the name shown in the header and the logo above it. */
@@ -22,7 +22,7 @@ export interface MailMerchant {
 
 /** What every template takes besides its own fields. */
 export interface MailContext {
-  language: MailLanguage;
+  language: Lang;
   merchant: MailMerchant;
 }
 
@@ -32,8 +32,6 @@ export interface RenderedMail {
   html: string;
 }
 
-type Mode = 'test' | 'live';
-
 /** A piece of an e-mail's body, rendered once as text and once as HTML. */
 type Block = { paragraph: string } | { details: ReadonlyArray<readonly [label: string, value: string]> };
 
@@ -42,16 +40,6 @@ interface Content {
   heading: string;
   blocks: Block[];
   footer: string;
-}
-
-/** Escapes a value for HTML text and double- or single-quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
 
 /** The logo's URL when it is an absolute http(s) URL; anything else (javascript:, data:, junk) is dropped. */
@@ -79,7 +67,7 @@ interface Words {
   mode(mode: Mode): string;
 }
 
-const intl = (language: MailLanguage, options: Intl.DateTimeFormatOptions) => {
+const intl = (language: Lang, options: Intl.DateTimeFormatOptions) => {
   const format = new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' });
   return (iso: string) => {
     const date = new Date(iso);
@@ -87,12 +75,12 @@ const intl = (language: MailLanguage, options: Intl.DateTimeFormatOptions) => {
   };
 };
 
-const intervalNames: Record<MailLanguage, Record<string, readonly [one: string, many: string]>> = {
+const intervalNames: Record<Lang, Record<string, readonly [one: string, many: string]>> = {
   en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
   es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
 };
 
-const words: Record<MailLanguage, Words> = {
+const words: Record<Lang, Words> = {
   en: {
     dateTime: intl('en', { dateStyle: 'long', timeStyle: 'long' }),
     date: intl('en', { dateStyle: 'long' }),
@@ -125,7 +113,7 @@ function textOf(content: Content): string {
   return `${blocks.join('\n\n')}\n\n-- \n${content.footer}`;
 }
 
-function htmlOf(content: Content, language: MailLanguage, merchant: MailMerchant): string {
+function htmlOf(content: Content, language: Lang, merchant: MailMerchant): string {
   const logo = safeLogoUrl(merchant.logoUrl);
   const name = escapeHtml(merchant.name);
   const header = [
@@ -169,7 +157,7 @@ function htmlOf(content: Content, language: MailLanguage, merchant: MailMerchant
 
 /** A template: one function per language writing the content; rendering and escaping are shared. */
 function defineTemplate<Fields>(
-  copy: Record<MailLanguage, (input: Fields & MailContext, words: Words) => Content>,
+  copy: Record<Lang, (input: Fields & MailContext, words: Words) => Content>,
 ): (input: Fields & MailContext) => RenderedMail {
   return (input) => {
     const language = mailLanguage(input.language);

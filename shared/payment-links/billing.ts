@@ -7,6 +7,7 @@
  */
 
 import { linkPageWrite } from '../checkout/repository.ts';
+import { scopeOf } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
 import { stepEveryDue } from '../db/due.ts';
 import { nextDateOf, type PaymentLink, revised } from './link.ts';
@@ -16,7 +17,7 @@ export type LinkStepOutcome = 'pending_period' | 'defaulter' | 'not_due' | 'race
 
 /** The one step due for a link at `now`. */
 export async function linkStep(deps: Deps, ref: LinkDueRef, now: Date): Promise<LinkStepOutcome> {
-  const link = await getLink(deps, { developerId: ref.developer_id, mode: ref.mode }, ref.link_id);
+  const link = await getLink(deps, scopeOf(ref), ref.link_id);
   if (!link || link.due_at !== ref.due_at) {
     await dropStaleLinkDue(deps, ref);
     return 'not_due';

@@ -7,14 +7,13 @@
  */
 import type { SessionOwner } from '../checkout/owner.ts';
 import { type CheckoutSession, pageUrl } from '../checkout/session.ts';
+import { scopeOf } from '../core/account.ts';
 import { prefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
 import { eventWrite } from '../events/event.ts';
 import { paymentLinkPaid } from './events.ts';
 import { type LinkLog, linkListItem, paidLink } from './link.ts';
 import { getLink, linkWrites, logWrite } from './repository.ts';
-
-const scopeOf = (session: CheckoutSession) => ({ developerId: session.developer_id, mode: session.mode });
 
 function attempt(session: CheckoutSession, fields: Partial<LinkLog>, now: Date): LinkLog {
   return {
@@ -64,7 +63,7 @@ export function linkPages(deps: Deps & { baseUrl: string }): SessionOwner {
       );
       const after = paidLink(link, charge.id, now);
       const event = paymentLinkPaid.of(
-        { developerId: link.developer_id, test: link.mode === 'test' },
+        scopeOf(link),
         {
           object: linkListItem(after, pageUrl(deps.baseUrl, link.token)),
           charge_id: charge.id,

@@ -9,15 +9,15 @@ import { getAccount } from '../accounts/repository.ts';
 import { linkPageWrite, sessionEntity } from '../checkout/repository.ts';
 import { newLinkSession, pageUrl } from '../checkout/session.ts';
 import { assertModeFlags, type Scope } from '../core/account.ts';
-import { BadRequest, Conflict, HttpError, NotAcceptable, NotFound } from '../core/errors.ts';
+import { BadRequest, Conflict, NotAcceptable, NotFound } from '../core/errors.ts';
 import { uuidParam } from '../core/ids.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import { amountField, assertMinimum } from '../core/money/fields.ts';
 import type { LinkedPage, PageRequest } from '../core/pagination.ts';
 import { linkedPage } from '../core/pagination.ts';
 import { InvalidInput, isEmail, validate } from '../core/validation.ts';
-import { type Customer, newCustomer } from '../customers/customer.ts';
-import { createCustomer, customerIdByEmail, findCustomer } from '../customers/repository.ts';
+import type { Customer } from '../customers/customer.ts';
+import { findCustomer, findOrCreateCustomer } from '../customers/repository.ts';
 import type { Deps } from '../db/deps.ts';
 import { lostRace, retryOptimistic } from '../db/optimistic.ts';
 import type { Product } from '../products/product.ts';
@@ -109,39 +109,14 @@ async function resolveCustomers(deps: Deps, scope: Scope, refs: CustomerRef[]): 
     if (want.id !== undefined && !byId[index])
       throw new BadRequest('payment_link_customer_absent', { params: { customer: want.id } });
   });
-  const found = await Promise.all(
-    wanted.map((want, index) => {
-      const customer = byId[index];
-      if (customer) return { id: customer.id, name: fullName(customer), email: customer.email };
-      return customerForEmail(deps, scope, want as Exclude<Wanted, { id: string }>);
-    }),
+  const customers = await Promise.all(
+    wanted.map(
+      (want, index) =>
+        byId[index] ??
+        findOrCreateCustomer(deps, scope, { ...(want as Exclude<Wanted, { id: string }>), country: null }),
+    ),
   );
-  return found;
-}
-
-/** The customer with this e-mail (D10: reused), or a new one; two requests racing make one. */
-function customerForEmail(
-  deps: Deps,
-  scope: Scope,
-  want: { first_name: string; last_name: string; email: string },
-): Promise<LinkCustomer> {
-  return retryOptimistic(
-    async () => {
-      const existing = await customerIdByEmail(deps, scope, want.email);
-      if (existing) {
-        const customer = await findCustomer(deps, scope, existing);
-        if (customer) return { id: customer.id, name: fullName(customer), email: customer.email };
-      }
-      const customer = newCustomer(
-        { ...want, phone: null, country: null, metadata: null },
-        { developerId: scope.developerId, mode: scope.mode, now: deps.clock() },
-      );
-      await createCustomer(deps, customer);
-      return { id: customer.id, name: fullName(customer), email: customer.email };
-    },
-    // Taken by another request meanwhile (createCustomer's 400): read it again, it is the customer.
-    { tries: 3, lost: (error) => error instanceof HttpError && error.status === 400 },
-  );
+  return customers.map((customer) => ({ id: customer.id, name: fullName(customer), email: customer.email }));
 }
 
 export type CreatedLinks =

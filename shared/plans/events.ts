@@ -1,6 +1,7 @@
 /** Events about plans, with what their consumers need in the detail (no table read on their side). */
 import * as v from 'valibot';
 import type { Account } from '../accounts/repository.ts';
+import { scopeOf } from '../core/account.ts';
 import { defineEvent, type EventDetail } from '../events/event.ts';
 import { type Plan, planView } from './plan.ts';
 import { PlanViewSchema } from './schemas.ts';
@@ -31,7 +32,7 @@ export function planDeletedEvent(
 ): EventDetail<PlanDeletedData> {
   const object = planView(plan, owner, baseUrl);
   return planDeleted.of(
-    { developerId: plan.developer_id, test: plan.mode === 'test' },
+    scopeOf(plan),
     {
       object,
       account: {

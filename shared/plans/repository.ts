@@ -6,7 +6,7 @@
 
 import { accountKeys } from '../accounts/keys.ts';
 import type { Account } from '../accounts/repository.ts';
-import type { Scope } from '../core/account.ts';
+import { type Scope, scopeOf } from '../core/account.ts';
 import { BadRequest, NotFound } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
@@ -53,7 +53,7 @@ const searchScope = (scope: Scope) => ({ ...scope, kind: 'plan' });
 export const nameIndexWrites = (deps: Deps, plan: Plan, before: string[], after: string[]) =>
   searchIndexWrites(
     deps.table,
-    searchScope({ developerId: plan.developer_id, mode: plan.mode }),
+    searchScope(scopeOf(plan)),
     { id: plan.id, createdAt: plan.created_at },
     before,
     after,
@@ -61,7 +61,7 @@ export const nameIndexWrites = (deps: Deps, plan: Plan, before: string[], after:
 
 /** Stores a new plan, counts it and indexes its name, in one transaction. */
 export async function createPlan(deps: Deps, plan: Plan): Promise<void> {
-  const scope = { developerId: plan.developer_id, mode: plan.mode };
+  const scope = scopeOf(plan);
   await writeWithIndex(
     deps,
     [planEntity.create(deps.table, plan), planCountUpdate(deps, scope, 1, plan.created_at)],
@@ -167,7 +167,7 @@ export function listPlans(
  * one read; if another update changed it meanwhile, the plan is read again and the change retried.
  */
 export function updatePlan(deps: Deps, read: Plan, changes: PlanChanges, now: Date): Promise<Plan> {
-  const scope = { developerId: read.developer_id, mode: read.mode };
+  const scope = scopeOf(read);
   return retryOptimistic(async (tryNumber) => {
     // The first try writes on the plan the caller read; a retry reads it again (gone: 404).
     const plan = tryNumber === 1 ? read : await getPlan(deps, scope, read.id);
@@ -207,7 +207,7 @@ export function updatePlan(deps: Deps, read: Plan, changes: PlanChanges, now: Da
  * `plan.deleted` that cancels its subscriptions cannot be lost once the plan is gone.
  */
 export async function deletePlan(deps: Deps, plan: Plan, event: EventDetail<unknown>): Promise<void> {
-  const scope = { developerId: plan.developer_id, mode: plan.mode };
+  const scope = scopeOf(plan);
   try {
     await writeWithIndex(
       deps,

@@ -3,7 +3,7 @@
  * count in front (as plans); names and SKUs are in the substring index. A deleted product keeps its
  * item, deactivated and out of the list, the count and the index, for the payment links naming it.
  */
-import type { Scope } from '../core/account.ts';
+import { type Scope, scopeOf } from '../core/account.ts';
 import { NotFound } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
@@ -35,7 +35,6 @@ export const productEntity = defineEntity<Product>('product', (product) => ({
     : {}),
 }));
 
-const scopeOf = (product: Product): Scope => ({ developerId: product.developer_id, mode: product.mode });
 const searchScope = (scope: Scope) => ({ ...scope, kind: 'product' });
 const productKey = (scope: Scope, id: string) => productKeys.product(scope.developerId, scope.mode, id);
 

@@ -12,7 +12,7 @@ import { AttemptTaken, finishWrite } from '../attempts/repository.ts';
 import type { Charge } from '../charges/charge.ts';
 import { chargeKeys } from '../charges/keys.ts';
 import { getCharge } from '../charges/repository.ts';
-import type { Scope } from '../core/account.ts';
+import { type Scope, scopeOf } from '../core/account.ts';
 import { isBareId } from '../core/ids.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
@@ -49,7 +49,7 @@ export async function reserveRefund(
   attemptWrite: TransactItem,
   now: Date,
 ): Promise<void> {
-  const scope = { developerId: charge.developer_id, mode: charge.mode };
+  const scope = scopeOf(charge);
   const items = [
     ...named('charge', {
       Update: {

@@ -26,7 +26,7 @@ import {
 import { resumeAttempt } from '../attempts/resume.ts';
 import type { Charge } from '../charges/charge.ts';
 import { getCharge } from '../charges/repository.ts';
-import type { Scope } from '../core/account.ts';
+import { type Scope, scopeOf } from '../core/account.ts';
 import { BadRequest, HttpError } from '../core/errors.ts';
 import { logger } from '../core/log.ts';
 import type { Deps } from '../db/deps.ts';
@@ -97,11 +97,7 @@ export async function settleRefund(
   try {
     if (result.status === 'succeeded') {
       const refund = refundOf(attempt);
-      const event = refundCreated.of(
-        { developerId: refund.developer_id, test: refund.mode === 'test' },
-        { object: refundView(refund) },
-        now,
-      );
+      const event = refundCreated.of(scopeOf(refund), { object: refundView(refund) }, now);
       await recordRefund(deps, attempt, refund, event, result.refundReference, now);
       return refund;
     }

@@ -13,7 +13,7 @@
 import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';
 import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
 import { type Attempt, mayBeRunning, newAttempt, newAttemptId } from '../attempts/attempt.ts';
-import type { Finished } from '../attempts/recovery.ts';
+import { chargeFinisher } from '../attempts/recovery.ts';
 import {
   AttemptTaken,
   attemptPut,
@@ -26,6 +26,7 @@ import {
 } from '../attempts/repository.ts';
 import { newCharge, refundedAtOnce } from '../charges/charge.ts';
 import { chargeWrites } from '../charges/repository.ts';
+import { type Scope, scopeOf } from '../core/account.ts';
 import { derivedId } from '../core/ids.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
@@ -71,7 +72,7 @@ const day = 86_400_000;
 export const renewalAttemptId = (subscription: Subscription, period: number) =>
   derivedId('att', ['renewal', subscription.id, period, subscription.failed_attempts]);
 
-const scopeOf = (attempt: Attempt) => ({
+const attemptScope = (attempt: Attempt): Scope => ({
   developerId: attempt.developer_id ?? 0,
   mode: attempt.mode ?? ('test' as const),
 });
@@ -121,7 +122,7 @@ export async function settleRenewal(
   const { subscription_id: id, period } = attempt.subject;
   return retryOptimistic(
     async () => {
-      const subscription = await getSubscription(deps, scopeOf(attempt), id);
+      const subscription = await getSubscription(deps, attemptScope(attempt), id);
       const applies =
         subscription !== undefined &&
         subscription.status !== 'canceled' &&
@@ -166,7 +167,7 @@ export async function settleRenewal(
           }
           const after = afterApproval(subscription, period, now);
           const event = subscriptionRenewed.of(
-            { developerId: subscription.developer_id, test: subscription.mode === 'test' },
+            scopeOf(subscription),
             { object: subscriptionView(after), charge_id: charge.id, period },
             now,
           );
@@ -208,7 +209,7 @@ async function recordDecline(
   const failures = subscription.failed_attempts + 1;
   const failedAt = subscription.failed_at ?? at;
   const retryIn = dunningRetryDays[failures - 1];
-  const owner = { developerId: subscription.developer_id, test: subscription.mode === 'test' };
+  const owner = scopeOf(subscription);
   if (retryIn !== undefined) {
     const nextRetry = new Date(Date.parse(failedAt) + retryIn * day).toISOString();
     const after: Subscription = {
@@ -268,14 +269,8 @@ async function recordDecline(
 }
 
 /** Recovery's finisher of renewal attempts: what the acquirer has under the attempt's key. */
-export const renewalFinisher =
-  (deps: BillingDeps) =>
-  async (found: Attempt, now: Date): Promise<Finished> => {
-    const attempt = found as Attempt<'renewal'>;
-    const result = await deps.acquirer.findCharge(attempt.acquirer_key, attempt.mode === 'test', {
-      abandon: true,
-    });
-    if (result.status === 'challenge_required') return 'waiting';
+export const renewalFinisher = (deps: BillingDeps) =>
+  chargeFinisher<'renewal'>(deps.acquirer, async (attempt, result, now) => {
     if (result.status === 'not_found') {
       // Never charged (the key is closed now): the next billing run tries again with a new one.
       await moveAttempt(deps, finishWrite(deps.table, attempt, 'failed', { note: 'not_found' }, now));
@@ -283,7 +278,7 @@ export const renewalFinisher =
     }
     await settleRenewal(deps, attempt, result, now);
     return result.status === 'approved' ? 'succeeded' : 'declined';
-  };
+  });
 
 /**
  * The attempt of the charge due now: stored new, the next try of one whose last try failed, or the
@@ -331,7 +326,7 @@ async function attemptFor(
 
 /** The one step due for a subscription at `now`. */
 export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Promise<StepOutcome> {
-  const scope = { developerId: ref.developer_id, mode: ref.mode };
+  const scope = scopeOf(ref);
   const subscription = await getSubscription(deps, scope, ref.subscription_id);
   if (!subscription || subscription.next_action_at !== ref.due_at) {
     await dropStaleDue(deps, ref);

@@ -8,6 +8,7 @@
  */
 import type { SessionOwner } from '../checkout/owner.ts';
 import type { CheckoutSession } from '../checkout/session.ts';
+import { scopeOf } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
 import { eventWrite } from '../events/event.ts';
 import { subscriptionActivated } from './events.ts';
@@ -54,7 +55,7 @@ export function subscriptionPages(deps: Deps): SessionOwner {
     // A trial checks the card and charges nothing at checkout (D14).
     checksOnly: (session) => (session.trial_days ?? 0) > 0,
     async approved({ session, customer, cardToken, now }) {
-      const scope = { developerId: session.developer_id, mode: session.mode };
+      const scope = scopeOf(session);
       const before = await getSubscription(deps, scope, session.subscription_id ?? '');
       // Canceled while the acquirer was charging (D15); only its own session starts a pending one.
       if (before?.status !== 'pending') return { kind: 'gone', reason: 'subscription_canceled' };
@@ -63,11 +64,7 @@ export function subscriptionPages(deps: Deps): SessionOwner {
         { customerId: customer.id, cardToken, paidAt: now, trialDays: session.trial_days ?? 0 },
         now,
       );
-      const event = subscriptionActivated.of(
-        { developerId: session.developer_id, test: session.mode === 'test' },
-        { object: subscriptionView(after) },
-        now,
-      );
+      const event = subscriptionActivated.of(scopeOf(session), { object: subscriptionView(after) }, now);
       return {
         kind: 'apply',
         items: [...subscriptionWrites(deps.table, before, after), eventWrite(deps.table, event)],

@@ -116,11 +116,7 @@ export async function createSubscription(
     now,
   );
   subscription.checkout_token = session.token;
-  const created = subscriptionCreated.of(
-    { developerId: scope.developerId, test: scope.mode === 'test' },
-    { object: subscriptionView(subscription) },
-    now,
-  );
+  const created = subscriptionCreated.of(scope, { object: subscriptionView(subscription) }, now);
   await storeSubscription(deps, subscription, [
     sessionEntity.create(deps.table, session),
     eventWrite(deps.table, created),
@@ -190,11 +186,7 @@ export async function cancelSubscription(
       version: before.version + 1,
       updated_at: now.toISOString(),
     };
-    const event = subscriptionCanceled.of(
-      { developerId: scope.developerId, test: scope.mode === 'test' },
-      { object: subscriptionView(after), reason },
-      now,
-    );
+    const event = subscriptionCanceled.of(scope, { object: subscriptionView(after), reason }, now);
     const counted = countedStatuses.includes(before.status);
     const optional = [
       ...(counted ? [planCountChange(deps, before, -1)] : []),
@@ -231,7 +223,7 @@ export async function requestPlanCancellations(deps: Deps, scope: Scope, planId:
   await eachSubscription(deps, scope, { planId }, (subscription) => {
     if (subscription.status === 'canceled') return;
     const request = subscriptionCancelRequested.of(
-      { developerId: scope.developerId, test: scope.mode === 'test' },
+      scope,
       { subscription_id: subscription.id, reason: 'plan_deleted' },
       now,
     );

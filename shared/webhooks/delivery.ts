@@ -6,10 +6,9 @@
  * index at its next retry time; the retry sweep (sweep.ts, every minute) hands due tasks over
  * again.
  */
-import type { Scope } from '../core/account.ts';
 import { prefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
-import type { EventDetail } from '../events/event.ts';
+import { type EventDetail, scopeOfEvent } from '../events/event.ts';
 import { webhookBody } from '../events/webhook-body.ts';
 import { subscribes } from './endpoint.ts';
 import { handOverGraceMs, storedEvent } from './events.ts';
@@ -56,7 +55,7 @@ export interface DeliveryDeps extends Deps {
 
 /** Makes the tasks of a new event: one per enabled endpoint of its account and mode taking its type. */
 export async function fanOut(deps: Deps, event: EventDetail<unknown>): Promise<number> {
-  const scope: Scope = { developerId: event.developer_id, mode: event.test ? 'test' : 'live' };
+  const scope = scopeOfEvent(event);
   const endpoints = (await endpointsOf(deps, scope)).filter(
     (endpoint) => endpoint.enabled && subscribes(endpoint, event.type),
   );

@@ -5,14 +5,14 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Scope } from '../core/account.ts';
+import { type Scope, scopeOf } from '../core/account.ts';
 import { BadRequest, NotFound } from '../core/errors.ts';
 import type { PageRequest } from '../core/pagination.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
+import { dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
-import { dueShards } from '../db/keys.ts';
 import { countedList, countedPage, countUpdate } from '../db/lists.ts';
 import { retryOptimistic } from '../db/optimistic.ts';
 import { failedConditions, named, transactNamed, transactWrite } from '../db/transact.ts';
@@ -37,7 +37,7 @@ const endpointList = (scope: Scope) =>
 
 /** Stores a new endpoint; the account's `maxEndpoints`-th is the last (400 after). */
 export async function createEndpoint(deps: Deps, endpoint: WebhookEndpoint): Promise<void> {
-  const scope = { developerId: endpoint.developer_id, mode: endpoint.mode };
+  const scope = scopeOf(endpoint);
   const { Update: update } = countUpdate(deps, endpointList(scope), scope, 1, endpoint.created_at);
   const count = {
     Update: {
@@ -284,7 +284,7 @@ export async function recordAttempt(
   attempt: WebhookAttempt,
   outcome: { status: WebhookTask['status']; disableEndpoint: boolean; deadLetter: boolean },
 ): Promise<boolean> {
-  const scope = { developerId: task.developer_id, mode: task.mode };
+  const scope = scopeOf(task);
   const now = attempt.created_at;
   const pending = outcome.status === 'pending' && attempt.next_retry_at !== null;
   const due = pending ? webhookKeys.taskDue(task.id, attempt.next_retry_at as string) : undefined;
@@ -398,31 +398,14 @@ export async function listAttempts(deps: Deps, scope: Scope, endpointId: string,
 
 /** Keys of tasks due at `now` (at most `limit` per shard of the due index). */
 export async function dueTasks(deps: Deps, now: Date, limit: number): Promise<{ pk: string; sk: string }[]> {
-  const shards = Array.from({ length: dueShards }, (_, shard) => shard);
-  const found = await Promise.all(
-    shards.map(async (shard) => {
-      const taken: { pk: string; sk: string }[] = [];
-      await queryEach(
-        deps,
-        {
-          IndexName: 'gsi2',
-          // `~` sorts after the `#<task id>` of every entry due at exactly `now` (D14's "includes now").
-          KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk <= :until',
-          ExpressionAttributeValues: {
-            ':pk': webhookKeys.taskDuePartition(shard),
-            ':until': `${now.toISOString()}~`,
-          },
-        },
-        (item) => {
-          taken.push({ pk: String(item.pk), sk: String(item.sk) });
-          return taken.length < limit;
-        },
-        () => limit - taken.length,
-      );
-      return taken;
-    }),
+  const due = await dueEntries<Record<string, unknown>>(
+    deps,
+    webhookKeys.taskDuePartition,
+    now,
+    limit,
+    'gsi2',
   );
-  return found.flat();
+  return due.map((item) => ({ pk: String(item.pk), sk: String(item.sk) }));
 }
 
 /** Tasks that ran out of retries, newest first, over the last `days` days (operator CLI). */

@@ -104,7 +104,7 @@ describe('one e-mail per event and recipient', () => {
     const account = await newAccount('mail-once-key');
     const now = new Date();
     const event = apiKeyRotated.of(
-      { developerId: account.developerId, test: true },
+      { developerId: account.developerId, mode: 'test' },
       { type: 'test', key: 'sk_test_****************************wXyZ', created_at: now.toISOString() },
       now,
     );
@@ -120,7 +120,7 @@ describe('one e-mail per event and recipient', () => {
 
     // Another event of the same kind is another e-mail.
     const next = apiKeyRotated.of(
-      { developerId: account.developerId, test: true },
+      { developerId: account.developerId, mode: 'test' },
       { type: 'test', key: 'sk_test_****************************aBcD', created_at: now.toISOString() },
       now,
     );
@@ -135,7 +135,7 @@ describe('one e-mail per event and recipient', () => {
     const now = new Date();
     const planId = randomUUID();
     const event = planDeleted.of(
-      { developerId: account.developerId, test: false },
+      { developerId: account.developerId, mode: 'live' },
       {
         object: {
           key: planId,

@@ -217,7 +217,7 @@ describe('webhookData', () => {
 
   it('agrees with the schema the document shows, for wrapped and carried data', () => {
     const now = new Date('2026-01-01T00:00:00.000Z');
-    const owner = { developerId: 7, test: true };
+    const owner = { developerId: 7, mode: 'test' as const };
     const rotated = apiKeyRotated.of(
       owner,
       { type: 'test', key: 'sk_test_…', created_at: now.toISOString() },

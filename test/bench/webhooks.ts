@@ -46,7 +46,7 @@ export async function benchWebhooks(options: {
   });
   const event = () =>
     apiKeyRotated.of(
-      { developerId, test: true },
+      { developerId, mode: 'test' },
       { type: 'test', key: 'sk_test_…abcd', created_at: new Date().toISOString() },
       new Date(),
     );

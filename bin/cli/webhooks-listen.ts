@@ -3,16 +3,16 @@
  * big providers' CLIs. It listens on loopback, registers a temporary test-mode endpoint there,
  * prints each delivery (time, type, event id, the status it answered), forwards it with its
  * Standard Webhooks headers to `forwardTo` when given (answering cobro with what that answered), and
- * removes the endpoint when stopped. A part of the operator CLI (bin/cli.ts), not of the local stack:
- * it is one more client of the stack, as a developer's own receiver would be.
+ * removes the endpoint when stopped. A part of the operator CLI (bin/cli/webhooks.ts), not of the
+ * local stack: it is one more client of the stack, as a developer's own receiver would be.
  */
 import { createServer, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import type { Scope } from '../shared/core/account.ts';
-import type { Deps } from '../shared/db/deps.ts';
-import { deleteEndpoint } from '../shared/webhooks/repository.ts';
-import type { SecretBox } from '../shared/webhooks/secrets.ts';
-import { registerEndpoint } from '../shared/webhooks/service.ts';
+import type { Scope } from '../../shared/core/account.ts';
+import type { Deps } from '../../shared/db/deps.ts';
+import { deleteEndpoint } from '../../shared/webhooks/repository.ts';
+import type { SecretBox } from '../../shared/webhooks/secrets.ts';
+import { registerEndpoint } from '../../shared/webhooks/service.ts';
 
 export interface Listener {
   endpointId: string;

@@ -2,6 +2,8 @@
  * Rebuilds the substring index (shared/db/search.ts) from the stored records: for records written
  * before the index existed, or an index damaged by hand. Operator work (`cobro search reindex`), so
  * it may Scan; no request path calls it. Entries are plain puts, so running it twice is harmless.
+ * An area of its own, above every area whose records it indexes (plans, customers, products): each
+ * of them gives the index writes of one record, and this reads them all.
  */
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Customer } from '../customers/customer.ts';

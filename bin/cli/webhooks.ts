@@ -1,0 +1,75 @@
+/** `cobro webhooks listen | dead-letters`: a receiver of the local stack's deliveries; the deliveries that gave up. */
+import { parseArgs } from 'node:util';
+import { readLocalInfo } from '../../infra/local/info.ts';
+import { findApiKey } from '../../shared/accounts/repository.ts';
+import { envNames } from '../../shared/core/config.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { deadLetters } from '../../shared/webhooks/repository.ts';
+import { secretBox } from '../../shared/webhooks/secrets.ts';
+import { timeOption, UsageError } from './options.ts';
+import { target } from './target.ts';
+import { listen } from './webhooks-listen.ts';
+
+export async function webhooksListen(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      key: { type: 'string' },
+      'forward-to': { type: 'string' },
+      events: { type: 'string' },
+      'state-dir': { type: 'string' },
+    },
+  });
+  if (process.env[envNames.table]) throw new UsageError('webhooks listen works on the local stack only');
+  const forwardTo = values['forward-to'];
+  if (forwardTo !== undefined && !URL.canParse(forwardTo))
+    throw new UsageError(`--forward-to: not a URL: ${forwardTo}`);
+  await target(values['state-dir']);
+  const key = values.key ?? readLocalInfo(values['state-dir']).demo?.test_key;
+  if (!key) throw new UsageError('--key is required (this stack has no demo account)');
+  const deps = makeDeps();
+  const found = await findApiKey(deps, key);
+  if (!found && values.key === undefined) {
+    throw new UsageError(
+      "the demo account's test key was rotated since the stack recorded it: pass --key with the key PATCH /v1/auth/api-keys/ answered",
+    );
+  }
+  if (!found) throw new UsageError('--key: not a key of this stack');
+  if (found.mode !== 'test') throw new UsageError('--key: listen takes a test key (sk_test_…)');
+  const listener = await listen(
+    { ...deps, secrets: secretBox() },
+    { developerId: found.developerId, mode: 'test' },
+    {
+      ...(forwardTo ? { forwardTo } : {}),
+      ...(values.events ? { events: values.events.split(',').map((type) => type.trim()) } : {}),
+      print: (line) => console.log(line),
+    },
+  );
+  console.log(
+    `Ready. Test events of account ${found.developerId} come to ${listener.url} (endpoint ${listener.endpointId}).`,
+  );
+  console.log(`Webhook signing secret: ${listener.secret}`);
+  console.log(forwardTo ? `Forwarding to ${forwardTo}. Ctrl-C stops.` : 'Ctrl-C stops.');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await listener.stop();
+  console.log(`Removed endpoint ${listener.endpointId}.`);
+}
+
+export async function webhooksDeadLetters(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      days: { type: 'string', default: '7' },
+      now: { type: 'string' },
+      'state-dir': { type: 'string' },
+    },
+  });
+  const days = Number(values.days);
+  if (!Number.isInteger(days) || days < 1 || days > 30) throw new UsageError('--days: 1 to 30');
+  const now = timeOption('now', values.now, new Date());
+  await target(values['state-dir']);
+  for (const letter of await deadLetters(makeDeps(), now, days)) console.log(JSON.stringify(letter));
+}

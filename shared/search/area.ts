@@ -1,0 +1,4 @@
+/** The search area for the stack: no routes of its own; the operator CLI rebuilds search entries. */
+import { defineArea } from '../http/area.ts';
+
+export const searchArea = defineArea({ name: 'search' });
