@@ -269,6 +269,8 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
         secretsmanager: secretsManager.url,
       },
       aws_credentials: credentials,
+      // The persistent demo account, so npm start shows the same keys again (its secrets stay out).
+      ...(secrets.demo ? { demo: secrets.demo } : {}),
     };
     await ensureTable(dynamo.endpoint, partial.table, credentials);
     // Handlers read these when first imported, which happens only after this point.
