@@ -25,7 +25,9 @@ export const functionEntries: readonly string[] = [
 ];
 
 /** esbuild's options for a function, as NodejsFunction sets them for `bundling`. */
-export function functionBuildOptions(bundling: FunctionBundling = functionBundling): BuildOptions {
+export function functionBuildOptions(
+  bundling: FunctionBundling = functionBundling,
+): BuildOptions & { metafile: true } {
   return {
     bundle: true,
     platform: 'node',
