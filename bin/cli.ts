@@ -17,7 +17,7 @@ import {
 import { configuredAcquirer } from '../shared/acquirer/configured.ts';
 import { reindexSearch } from '../shared/api/reindex.ts';
 import { envNames } from '../shared/core/config.ts';
-import { HttpError } from '../shared/core/errors.ts';
+import { Failure } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';
 import { formatAmount } from '../shared/core/money/amount.ts';
 import { findCurrency } from '../shared/core/money/currencies.ts';
@@ -491,8 +491,8 @@ async function main(argv: string[]): Promise<number> {
       console.error(`cobro: ${error.message}\n\n${usage}`);
       return 2;
     }
-    if (error instanceof HttpError) {
-      console.error(`cobro: ${text(error.messageId, 'en').content}`);
+    if (error instanceof Failure) {
+      console.error(`cobro: ${text(error.msg, 'en', error.params).content}`);
       return 1;
     }
     console.error(`cobro: ${(error as Error).message}`);

@@ -2,6 +2,7 @@
 import { envelope } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { productMessages } from '../../shared/products/messages.ts';
 import { deactivateProduct } from '../../shared/products/repository.ts';
 import { productIdParam } from '../../shared/products/service.ts';
 
@@ -14,5 +15,5 @@ export const handler = endpoint(async ({ params, account, mode, lang }) => {
     productIdParam(params.id),
     deps.clock(),
   );
-  return { status: 200, body: envelope(200, 'product_deleted', lang, { type: 'success' }) };
+  return { status: 200, body: envelope(200, productMessages.product_deleted, lang, { type: 'success' }) };
 });

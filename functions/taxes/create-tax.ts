@@ -3,6 +3,7 @@ import { envelope } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { taxMessages } from '../../shared/taxes/messages.ts';
 import { createTax } from '../../shared/taxes/repository.ts';
 import { CreateTaxSchema, taxView } from '../../shared/taxes/tax.ts';
 
@@ -15,5 +16,8 @@ export const handler = endpoint(async ({ body, account, mode, lang }) => {
     { developerId: account.developerId, mode },
     { name: input.name, value_scaled: input.value },
   );
-  return { status: 201, body: envelope(201, 'tax_created', lang, { type: 'success', data: taxView(tax) }) };
+  return {
+    status: 201,
+    body: envelope(201, taxMessages.tax_created, lang, { type: 'success', data: taxView(tax) }),
+  };
 });

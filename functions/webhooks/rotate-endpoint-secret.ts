@@ -2,6 +2,7 @@
 import { envelope } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { webhookMessages } from '../../shared/webhooks/messages.ts';
 import { secretBox } from '../../shared/webhooks/secrets.ts';
 import { endpointIdParam, rotateSecret } from '../../shared/webhooks/service.ts';
 
@@ -15,7 +16,7 @@ export const handler = endpoint(async ({ params, account, mode, lang }) => {
   );
   return {
     status: 200,
-    body: envelope(200, 'webhook_secret_rotated', lang, {
+    body: envelope(200, webhookMessages.webhook_secret_rotated, lang, {
       type: 'success',
       data: { id: rotated.endpoint.id, secret: rotated.secret },
     }),

@@ -5,6 +5,7 @@ import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { endpointView, updateEndpointSchema } from '../../shared/webhooks/endpoint.ts';
+import { webhookMessages } from '../../shared/webhooks/messages.ts';
 import { getEndpoint } from '../../shared/webhooks/repository.ts';
 import { endpointIdParam, updateEndpoint } from '../../shared/webhooks/service.ts';
 
@@ -18,6 +19,9 @@ export const handler = endpoint(async ({ params, body, account, mode, lang }) =>
   const updated = await updateEndpoint(deps, scope, id, validate(schema, body));
   return {
     status: 200,
-    body: envelope(200, 'webhook_endpoint_updated', lang, { type: 'success', data: endpointView(updated) }),
+    body: envelope(200, webhookMessages.webhook_endpoint_updated, lang, {
+      type: 'success',
+      data: endpointView(updated),
+    }),
   };
 });

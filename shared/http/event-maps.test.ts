@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { InvalidInput } from '../core/validation.ts';
+import { InvalidInput, rules } from '../core/validation.ts';
 import { parseBody } from './body.ts';
 import { paramsOf, plainMap, queryOf } from './event-maps.ts';
 import { toRequest } from './handler.ts';
@@ -87,7 +87,7 @@ describe('the query and path parameters of an event', () => {
         thrown = error;
       }
       expect(thrown).toBeInstanceOf(InvalidInput);
-      expect((thrown as InvalidInput).problems).toEqual([{ field: name, rule: 'single_value' }]);
+      expect((thrown as InvalidInput).problems).toEqual([{ field: name, rule: rules.single_value }]);
       const once = deliveredEvent({
         queryStringParameters: { [name]: 'a' },
         multiValueQueryStringParameters: { [name]: ['a'] },

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
-import { booleanField, plainText, textField } from '../core/validation.ts';
+import { booleanField, plainText, rules, textField } from '../core/validation.ts';
 import { maxUrlLength } from '../core/web-url.ts';
 
 /** Endpoints per account and mode (as the big providers cap them): fan-out stays one small Query. */
@@ -33,7 +33,7 @@ export interface WebhookEndpoint {
 /** `events`: `["*"]` or a list of known types; `knownTypes` is the event catalogue's. */
 const eventsField = (knownTypes: readonly string[]) =>
   v.pipe(
-    v.array(plainText({ message: 'string' }), 'array of event types'),
+    v.array(plainText({ message: rules.string }), 'array of event types'),
     v.minLength(1),
     v.maxLength(64),
     v.check(
