@@ -97,7 +97,7 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     [envNames.webhookRefusedPorts]: ownPorts(info).join(','),
     [envNames.publicBaseUrl]: info.api_url,
     ...fallback.environment,
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
   };
 }
 
