@@ -1,7 +1,7 @@
 /** The messages of accounts: an e-mail already taken, an account or its keys that do not exist, a rotation that lost a race. */
 import { defineMessages } from '../core/messages.ts';
 
-export const accountMessages = defineMessages({
+export const accountMessages = /* @__PURE__ */ defineMessages({
   account_email_taken: {
     en: { title: 'Account exists', content: 'An account with this e-mail already exists.' },
     es: { title: 'La cuenta existe', content: 'Ya existe una cuenta con este correo.' },

@@ -1,7 +1,7 @@
 /** The messages of API keys: rotating one, and what may not be rotated. */
 import { defineMessages } from '../core/messages.ts';
 
-export const authMessages = defineMessages({
+export const authMessages = /* @__PURE__ */ defineMessages({
   api_key_type_invalid: {
     wrapped: true,
     en: { title: 'Invalid key type', content: 'The field type must be "test" or "live".' },

@@ -3,7 +3,8 @@ import * as v from 'valibot';
 import type { DeclineReason } from '../acquirer/acquirer.ts';
 import { Declined } from '../core/errors.ts';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
-import { plainText, rules } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { plainText } from '../core/validation.ts';
 
 const text = (description: string) => v.pipe(plainText(), v.trim(), v.description(description));
 

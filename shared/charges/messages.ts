@@ -1,8 +1,8 @@
 /** The messages of charges: a charge the acquirer did not confirm, and the rule of a posted card. */
 import { defineMessages } from '../core/messages.ts';
-import { defineRules } from '../core/validation.ts';
+import { defineRules } from '../core/rule.ts';
 
-export const chargeMessages = defineMessages({
+export const chargeMessages = /* @__PURE__ */ defineMessages({
   acquirer_unconfirmed_charge: {
     en: {
       title: 'Charge not confirmed',
@@ -17,6 +17,6 @@ export const chargeMessages = defineMessages({
   },
 });
 
-export const chargeRules = defineRules({
+export const chargeRules = /* @__PURE__ */ defineRules({
   card: { en: '{field} is not valid for a card.', es: '{field} no es válido para una tarjeta.' },
 });

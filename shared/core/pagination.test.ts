@@ -10,7 +10,8 @@ import {
   parsePageRequest,
   totalPages,
 } from './pagination.ts';
-import { InvalidInput, rules } from './validation.ts';
+import * as rules from './rules.ts';
+import { InvalidInput } from './validation.ts';
 
 function invalid(query: Record<string, string | undefined>): InvalidInput {
   try {

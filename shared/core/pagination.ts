@@ -5,7 +5,8 @@
 import * as v from 'valibot';
 import { NotFound } from './errors.ts';
 import { coreMessages } from './messages.ts';
-import { queryParameter, rules, validate } from './validation.ts';
+import * as rules from './rules.ts';
+import { queryParameter, validate } from './validation.ts';
 
 export interface PageRequest {
   page: number;

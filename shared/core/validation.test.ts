@@ -3,9 +3,10 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { answerOf, statusOf } from '../http/errors.ts';
 import { Invalid } from './errors.ts';
+import { defineRules } from './rule.ts';
+import * as rules from './rules.ts';
 import {
   booleanField,
-  defineRules,
   describe as describeProblem,
   InvalidInput,
   integerField,
@@ -13,7 +14,6 @@ import {
   type Problem,
   plainText,
   problemsOf,
-  rules,
   textField,
   textRuleOf,
   validate,

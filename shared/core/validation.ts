@@ -1,130 +1,17 @@
 /**
  * Validation at the edge: a valibot schema checks a body or query, and every problem becomes one
  * localized line of a 400 message envelope (`data.errors` lists them by field). Schemas name a
- * rule by giving it as their message (`v.regex(…, rules.integer)`): a rule is a valibot message
- * that marks the issue with itself, so it travels with the issue and nothing has to be looked up
- * by name. Problems without one are read off the issue.
+ * rule by giving it as their message (`v.regex(…, rules.integer)`, ./rule.ts); problems without one
+ * are read off the issue.
  */
 import * as v from 'valibot';
 import { Invalid } from './errors.ts';
 import { coreMessages, type Lang } from './messages.ts';
 import { parseScaledDecimal } from './money/amount.ts';
+import { type Rule, ruleOf } from './rule.ts';
+import * as rules from './rules.ts';
 
 type Issue = v.BaseIssue<unknown>;
-
-const ruleKey: unique symbol = Symbol('rule');
-
-/** An issue a rule was given as message for: the rule marked it. */
-type MarkedIssue = Issue & { [ruleKey]?: Rule };
-
-/**
- * One rule a value may break: a sentence in each language naming `{field}`. Given to a valibot
- * schema or action as its message, it marks the issue with itself (and answers its id as the
- * issue's message).
- */
-export interface Rule {
-  (issue: Issue): string;
-  readonly id: string;
-  readonly en: string;
-  readonly es: string;
-}
-
-/** The rules defineRules makes of their sentences. */
-export type Rules<T extends Record<string, Record<Lang, string>>> = {
-  readonly [K in keyof T & string]: Rule;
-};
-
-/**
- * A folder's rules, each given its key as id. Mark the call pure (the `@__PURE__` annotation before
- * it): a bundle whose code never reads them then leaves them out.
- */
-/* @__NO_SIDE_EFFECTS__ */
-export function defineRules<const T extends Record<string, Record<Lang, string>>>(sentences: T): Rules<T> {
-  const made: Record<string, Rule> = {};
-  for (const [id, { en, es }] of Object.entries(sentences)) {
-    const rule: Rule = Object.assign(
-      (issue: Issue) => {
-        (issue as MarkedIssue)[ruleKey] = rule;
-        return id;
-      },
-      { id, en, es },
-    );
-    made[id] = rule;
-  }
-  return made as Rules<T>;
-}
-
-/**
- * The rules of the base, each a sentence in English and Spanish naming the field; an area's own
- * rules live in its folder (its messages.ts).
- */
-export const rules = defineRules({
-  required: { en: '{field} is required.', es: '{field} es obligatorio.' },
-  body_object: {
-    en: 'The body must be a JSON object (or form fields).',
-    es: 'El cuerpo debe ser un objeto JSON (o campos de formulario).',
-  },
-  unknown_field: {
-    en: '{field} is not a field of this request.',
-    es: '{field} no es un campo de esta solicitud.',
-  },
-  max_length: {
-    en: '{field} takes at most {limit} characters.',
-    es: '{field} admite como máximo {limit} caracteres.',
-  },
-  not_blank: { en: '{field} cannot be empty.', es: '{field} no puede estar vacío.' },
-  min_value: { en: '{field} must be at least {limit}.', es: '{field} debe ser al menos {limit}.' },
-  max_value: { en: '{field} must be at most {limit}.', es: '{field} debe ser como máximo {limit}.' },
-  integer: { en: '{field} must be an integer.', es: '{field} debe ser un número entero.' },
-  boolean: { en: '{field} must be true or false.', es: '{field} debe ser true o false.' },
-  string: { en: '{field} must be text.', es: '{field} debe ser texto.' },
-  unicode: {
-    en: '{field} is not well-formed text: it has a lone UTF-16 surrogate.',
-    es: '{field} no es texto bien formado: tiene un sustituto UTF-16 aislado.',
-  },
-  one_line: {
-    en: '{field} must be one line of text, without control characters (tabs and line breaks included).',
-    es: '{field} debe ser una sola línea de texto, sin caracteres de control (ni tabuladores ni saltos de línea).',
-  },
-  control_character: {
-    en: '{field} cannot contain control characters other than tab and line breaks.',
-    es: '{field} no puede contener caracteres de control salvo tabuladores y saltos de línea.',
-  },
-  one_of: { en: '{field} must be one of: {options}.', es: '{field} debe ser uno de: {options}.' },
-  currency: {
-    en: '{field} is not a currency cobro supports.',
-    es: '{field} no es una moneda que cobro admita.',
-  },
-  amount: {
-    en: '{field} must be a positive decimal amount such as "10.50".',
-    es: '{field} debe ser un monto decimal positivo, como "10.50".',
-  },
-  amount_too_large: {
-    en: '{field} is larger than cobro accepts.',
-    es: '{field} es mayor de lo que cobro acepta.',
-  },
-  decimal: {
-    en: '{field} must be a non-negative decimal with at most 3 decimals.',
-    es: '{field} debe ser un decimal no negativo con 3 decimales como máximo.',
-  },
-  key: {
-    en: '{field} must be 1 to 255 printable ASCII characters.',
-    es: '{field} debe tener de 1 a 255 caracteres ASCII imprimibles.',
-  },
-  email: {
-    en: '{field} must be a valid e-mail address.',
-    es: '{field} debe ser un correo electrónico válido.',
-  },
-  invalid: { en: '{field} is not valid.', es: '{field} no es válido.' },
-  single_value: {
-    en: '{field} takes one value: repeated or bracketed query parameters are not accepted.',
-    es: '{field} admite un solo valor: no se aceptan parámetros de consulta repetidos o con corchetes.',
-  },
-  more_problems: {
-    en: '…and {count} more problems.',
-    es: '…y {count} problemas más.',
-  },
-});
 
 export interface Problem {
   /** Dotted path of the field; `body` for the body as a whole. */
@@ -192,7 +79,7 @@ function problemOf(issue: Issue): Problem {
   if (objectIssue && !path) return { field, rule: rules.body_object };
   if (objectIssue && issue.expected === 'never') return { field, rule: rules.unknown_field };
   if (issue.input === undefined) return { field, rule: rules.required };
-  const rule = (issue as MarkedIssue)[ruleKey];
+  const rule = ruleOf(issue);
   if (rule) return { field, rule };
   const limit = { limit: String(issue.requirement) };
   switch (issue.type) {
@@ -286,6 +173,8 @@ export function textRuleOf(value: string, lines: Lines): Rule | undefined {
   return controlInLines.test(value) ? rules.control_character : undefined;
 }
 
+// No side effects (the annotation tells the bundler): a bundle that never checks text leaves out
+// textChecks below, and with it the base's rules.
 const cleanText = /* @__NO_SIDE_EFFECTS__ */ (lines: Lines) =>
   v.rawCheck<string>(({ dataset, addIssue }) => {
     const rule = dataset.typed ? textRuleOf(dataset.value, lines) : undefined;

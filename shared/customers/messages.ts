@@ -1,8 +1,8 @@
 /** The messages of customers and their addresses, and the rules of their metadata. */
 import { defineMessages } from '../core/messages.ts';
-import { defineRules } from '../core/validation.ts';
+import { defineRules } from '../core/rule.ts';
 
-export const customerMessages = defineMessages({
+export const customerMessages = /* @__PURE__ */ defineMessages({
   customer_created: {
     en: { title: 'Customer created', content: 'The customer was created.' },
     es: { title: 'Cliente creado', content: 'El cliente fue creado.' },
@@ -59,7 +59,7 @@ export const customerMessages = defineMessages({
   },
 });
 
-export const customerRules = defineRules({
+export const customerRules = /* @__PURE__ */ defineRules({
   json_object: {
     en: '{field} must be a JSON object.',
     es: '{field} debe ser un objeto JSON.',

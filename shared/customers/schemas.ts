@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
+import * as rules from '../core/rules.ts';
 import {
   booleanField,
   isEmail,
@@ -11,7 +12,6 @@ import {
   maxEmailLength,
   plainText,
   queryParameter,
-  rules,
   textField,
 } from '../core/validation.ts';
 import { imageRule } from '../media/images.ts';

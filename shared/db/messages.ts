@@ -1,7 +1,7 @@
 /** The messages of the table: a record other requests kept changing. */
 import { defineMessages } from '../core/messages.ts';
 
-export const dbMessages = defineMessages({
+export const dbMessages = /* @__PURE__ */ defineMessages({
   concurrent_update: {
     en: {
       title: 'Conflicting changes',

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { InvalidInput, rules } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { InvalidInput } from '../core/validation.ts';
 import { parseBody } from './body.ts';
 import { paramsOf, plainMap, queryOf } from './event-maps.ts';
 import { toRequest } from './handler.ts';

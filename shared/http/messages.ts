@@ -1,7 +1,7 @@
 /** The messages of HTTP itself: a method a path does not take, a body that cannot be read, a reused Idempotency-Key. */
 import { defineMessages } from '../core/messages.ts';
 
-export const httpMessages = defineMessages({
+export const httpMessages = /* @__PURE__ */ defineMessages({
   method_not_allowed: {
     en: { title: 'Method not allowed', content: 'Method {method} is not allowed here. Allowed: {allow}.' },
     es: {

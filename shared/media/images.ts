@@ -6,7 +6,8 @@
  * within the pixel limits is stored (structure.ts reads it without decoding it).
  */
 import { createHash } from 'node:crypto';
-import { InvalidInput, type Problem, rules } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { InvalidInput, type Problem } from '../core/validation.ts';
 import { parseWebUrl } from '../core/web-url.ts';
 import { mediaRules } from './messages.ts';
 import { type ImageType, inspectImage, maxImagePixels, maxImageSide } from './structure.ts';

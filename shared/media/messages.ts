@@ -1,7 +1,7 @@
 /** The rules of images and uploaded files. */
-import { defineRules } from '../core/validation.ts';
+import { defineRules } from '../core/rule.ts';
 
-export const mediaRules = defineRules({
+export const mediaRules = /* @__PURE__ */ defineRules({
   image: {
     en: '{field} must be a data URI of a JPEG or PNG image (base64) or an http(s) URL of an image (at most 2048 characters, without spaces, quotes or control characters).',
     es: '{field} debe ser un data URI de una imagen JPEG o PNG (base64) o una URL http(s) de una imagen (como máximo 2048 caracteres, sin espacios, comillas ni caracteres de control).',

@@ -1,7 +1,7 @@
 /** The messages of payment links. */
 import { defineMessages } from '../core/messages.ts';
 
-export const paymentLinkMessages = defineMessages({
+export const paymentLinkMessages = /* @__PURE__ */ defineMessages({
   payment_link_created: {
     en: {
       title: 'Payment link created',

@@ -2,7 +2,8 @@
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
-import { booleanField, maxEmailLength, plainText, rules, textField } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { booleanField, maxEmailLength, plainText, textField } from '../core/validation.ts';
 import { customerLimits } from '../customers/schemas.ts';
 import { linkStatuses } from './link.ts';
 

@@ -15,7 +15,8 @@ import { findCurrency } from '../core/money/currencies.ts';
 import { amountField, assertMinimum } from '../core/money/fields.ts';
 import type { LinkedPage, PageRequest } from '../core/pagination.ts';
 import { linkedPage } from '../core/pagination.ts';
-import { InvalidInput, isEmail, rules, validate } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { InvalidInput, isEmail, validate } from '../core/validation.ts';
 import { type Customer, newCustomer } from '../customers/customer.ts';
 import {
   CustomerEmailTaken,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInput, type Problem, rules } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { InvalidInput, type Problem } from '../core/validation.ts';
 import { parsePaymentListQuery } from './list-query.ts';
 import { paymentRules } from './messages.ts';
 

@@ -1,6 +1,7 @@
 /** The query of the payments list (D9): `limit`, `created_before`, `status`. */
 import * as v from 'valibot';
-import { queryParameter, rules, validate } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { queryParameter, validate } from '../core/validation.ts';
 import { paymentRules } from './messages.ts';
 
 export const paymentListLimits = { defaultLimit: 100, maxLimit: 1000 } as const;

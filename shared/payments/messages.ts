@@ -1,8 +1,8 @@
 /** The messages of payments, and the rules of their return URL and list filters. */
 import { defineMessages } from '../core/messages.ts';
-import { defineRules } from '../core/validation.ts';
+import { defineRules } from '../core/rule.ts';
 
-export const paymentMessages = defineMessages({
+export const paymentMessages = /* @__PURE__ */ defineMessages({
   payment_created: {
     en: { title: 'Payment created', content: 'Send the cardholder to the redirect URL to pay.' },
     es: { title: 'Pago creado', content: 'Envíe al tarjetahabiente a la URL de redirección para pagar.' },
@@ -14,7 +14,7 @@ export const paymentMessages = defineMessages({
   },
 });
 
-export const paymentRules = defineRules({
+export const paymentRules = /* @__PURE__ */ defineRules({
   return_url: {
     en: '{field} must be an absolute http(s) URL of at most 2048 characters, without spaces, quotes or control characters.',
     es: '{field} debe ser una URL http(s) absoluta de como máximo 2048 caracteres, sin espacios, comillas ni caracteres de control.',

@@ -1,7 +1,8 @@
 /** Request bodies of the payment endpoints; handlers validate with them, the OpenAPI document shows them. */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
-import { plainText, rules, textField } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { plainText, textField } from '../core/validation.ts';
 
 export const paymentLimits = { description: 300, item: 100, items: 50, returnUrl: 2048 } as const;
 

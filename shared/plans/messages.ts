@@ -1,7 +1,7 @@
 /** The messages of plans. */
 import { defineMessages } from '../core/messages.ts';
 
-export const planMessages = defineMessages({
+export const planMessages = /* @__PURE__ */ defineMessages({
   plan_created: {
     en: { title: 'Plan created', content: 'The plan was created.' },
     es: { title: 'Plan creado', content: 'El plan fue creado.' },

@@ -4,7 +4,8 @@
  */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
-import { booleanField, integerField, plainText, rules, textField } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { booleanField, integerField, plainText, textField } from '../core/validation.ts';
 import { imageRule } from '../media/images.ts';
 import { mediaRules } from '../media/messages.ts';
 

@@ -1,8 +1,8 @@
 /** The messages of products, and the rules of their taxes, recurrence and images. */
 import { defineMessages } from '../core/messages.ts';
-import { defineRules } from '../core/validation.ts';
+import { defineRules } from '../core/rule.ts';
 
-export const productMessages = defineMessages({
+export const productMessages = /* @__PURE__ */ defineMessages({
   product_created: {
     en: { title: 'Product created', content: 'The product was created.' },
     es: { title: 'Producto creado', content: 'El producto fue creado.' },
@@ -32,7 +32,7 @@ export const productMessages = defineMessages({
   },
 });
 
-export const productRules = defineRules({
+export const productRules = /* @__PURE__ */ defineRules({
   unknown_tax: {
     en: '{field} names a tax this account does not have: {ids}.',
     es: '{field} nombra un impuesto que esta cuenta no tiene: {ids}.',

@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
+import * as rules from '../core/rules.ts';
 import {
   booleanField,
   digitsQuery,
@@ -12,7 +13,6 @@ import {
   type Lines,
   plainText,
   queryParameter,
-  rules,
   scaledDecimalQuery,
   textField,
 } from '../core/validation.ts';

@@ -1,7 +1,7 @@
 /** The messages of refunds: what may be refunded, and what the acquirer answered. */
 import { defineMessages } from '../core/messages.ts';
 
-export const refundMessages = defineMessages({
+export const refundMessages = /* @__PURE__ */ defineMessages({
   refund_charge_absent: {
     en: { title: 'Charge not found', content: 'The charge object does not exist.' },
     es: { title: 'Cargo no encontrado', content: 'El objeto de cargo no existe.' },

@@ -7,7 +7,8 @@ import { randomToken } from '../core/ids.ts';
 import { coreMessages } from '../core/messages.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { amountField, currencyOf } from '../core/money/fields.ts';
-import { booleanField, plainText, rules } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { booleanField, plainText } from '../core/validation.ts';
 import { refundMessages } from './messages.ts';
 import { type RefundReason, type RefundView, refundReasons } from './schemas.ts';
 

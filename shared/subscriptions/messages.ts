@@ -1,7 +1,7 @@
 /** The messages of subscriptions. */
 import { defineMessages } from '../core/messages.ts';
 
-export const subscriptionMessages = defineMessages({
+export const subscriptionMessages = /* @__PURE__ */ defineMessages({
   subscription_created: {
     en: {
       title: 'Subscription created',

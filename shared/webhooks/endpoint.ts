@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
-import { booleanField, plainText, rules, textField } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { booleanField, plainText, textField } from '../core/validation.ts';
 import { maxUrlLength } from '../core/web-url.ts';
 
 /** Endpoints per account and mode (as the big providers cap them): fan-out stays one small Query. */

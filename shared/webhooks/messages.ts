@@ -1,7 +1,7 @@
 /** The messages of webhook endpoints and of the events API (redelivery included). */
 import { defineMessages } from '../core/messages.ts';
 
-export const webhookMessages = defineMessages({
+export const webhookMessages = /* @__PURE__ */ defineMessages({
   webhook_endpoint_created: {
     en: {
       title: 'Webhook endpoint created',

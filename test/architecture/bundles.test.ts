@@ -4,9 +4,13 @@
  * holds are those of the code it runs, and the health check stays small. A deliberately wrong
  * function (fixtures/health-with-plan-texts.ts) shows the message rule failing.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../infra/local/info.ts';
 import {
   bundleFunctions,
+  bytesWhenUnread,
   type FunctionBundle,
   functionEntries,
   messageModules,
@@ -51,6 +55,26 @@ describe('message texts in the bundles', () => {
 
   it("fail on a function that reads an area's texts without running its code", () => {
     expect(strayMessages(bundleOf(fixture))).toEqual(['shared/plans/messages.ts']);
+  });
+});
+
+describe('message modules', () => {
+  // Every folder's messages.ts under shared/, and the base's rules.
+  const modules = readdirSync(join(projectRoot, 'shared'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `shared/${entry.name}/messages.ts`)
+    .filter((path) => readdirSync(join(projectRoot, path, '..')).includes('messages.ts'))
+    .concat('shared/core/rules.ts');
+
+  it('cost nothing in a function that imports them and reads none of their texts', async () => {
+    expect(modules.length).toBeGreaterThan(10);
+    const kept = [...(await bytesWhenUnread(modules))].filter(([, bytes]) => bytes > 0);
+    expect(kept).toEqual([]);
+  });
+
+  it('would, unmarked, cost their texts in such a function', async () => {
+    const unmarked = 'test/architecture/fixtures/unmarked-messages.ts';
+    expect((await bytesWhenUnread([unmarked])).get(unmarked)).toBeGreaterThan(0);
   });
 });
 

@@ -474,7 +474,8 @@ async function timed(n: number, fn: () => Promise<void>): Promise<number[]> {
 
 /**
  * Part 0: every function bundled as deployed (infra/bundling.ts), its bytes, the bytes of message
- * texts in it (every `shared/<folder>/messages.ts`) and the folders those texts are of.
+ * texts in it (every `shared/<folder>/messages.ts`, and the base's rules) and the folders those texts
+ * are of.
  */
 async function bundleSizes(): Promise<void> {
   const deployedBundles = await bundleFunctions(functionEntries);
@@ -483,7 +484,9 @@ async function bundleSizes(): Promise<void> {
   });
   console.log(`bundles: each function as deployed (${JSON.stringify(functionBundling)}), esbuild metafile`);
   console.log("SDK ext = the same with @aws-sdk/* left out (what is cobro's own and its other libraries)");
-  console.log('texts = bytes the message modules (shared/<folder>/messages.ts) put in it\n');
+  console.log(
+    'texts = bytes the modules of texts (shared/<folder>/messages.ts, shared/core/rules.ts) put in it\n',
+  );
   console.log(
     `${'function'.padEnd(48)} ${'bytes'.padStart(8)} ${'SDK ext'.padStart(8)} ${'texts'.padStart(7)}  message modules`,
   );

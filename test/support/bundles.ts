@@ -55,9 +55,14 @@ export interface FunctionBundle {
   modules: Map<string, number>;
 }
 
-/** The message modules (`shared/<folder>/messages.ts`) a bundle holds, with their bytes in it. */
+/**
+ * The modules of texts a bundle holds, with their bytes in it: each folder's messages.ts, and the
+ * base's validation rules (shared/core/rules.ts).
+ */
 export const messageModules = (bundle: FunctionBundle): [path: string, bytes: number][] =>
-  [...bundle.modules].filter(([path]) => /^shared\/[^/]+\/messages\.ts$/.test(path));
+  [...bundle.modules].filter(([path]) =>
+    /^shared\/[^/]+\/messages\.ts$|^shared\/core\/rules\.ts$/.test(path),
+  );
 
 /** The folder of `shared/` a module is in (`plans` for shared/plans/service.ts), or undefined. */
 export const sharedFolderOf = (path: string) => /^shared\/([^/]+)\//.exec(path)?.[1];
@@ -113,4 +118,29 @@ export function strayMessages(bundle: FunctionBundle): string[] {
     .filter(
       (path) => !modules.some((other) => other !== path && sharedFolderOf(other) === sharedFolderOf(path)),
     );
+}
+
+/**
+ * The bytes each of `modules` (root-relative) leaves in a function that imports them and reads
+ * nothing of them: what a bundle pays for a module whose code it never runs.
+ */
+export async function bytesWhenUnread(
+  modules: readonly string[],
+  options: { root?: string } = {},
+): Promise<Map<string, number>> {
+  const root = options.root ?? projectRoot;
+  const result = await build({
+    ...functionBuildOptions({ bundleAwsSdk: false, sourceMap: false }),
+    stdin: {
+      contents: modules.map((path) => `import './${path}';`).join('\n'),
+      resolveDir: root,
+      sourcefile: 'imports-only.ts',
+      loader: 'ts',
+    },
+    outfile: join(root, '.cobro', 'bundles', 'imports-only.mjs'),
+    absWorkingDir: root,
+    write: false,
+  });
+  const inputs = Object.values(result.metafile.outputs)[0]?.inputs ?? {};
+  return new Map(modules.map((path) => [path, inputs[path]?.bytesInOutput ?? 0]));
 }

@@ -4,7 +4,8 @@
  */
 import { Invalid } from '../errors.ts';
 import { coreMessages } from '../messages.ts';
-import { InvalidInput, rules } from '../validation.ts';
+import * as rules from '../rules.ts';
+import { InvalidInput } from '../validation.ts';
 import { formatAmount, parseAmount } from './amount.ts';
 import { type Currency, findCurrency } from './currencies.ts';
 import { minimumAmount, minimumMet } from './fees.ts';
