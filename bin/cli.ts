@@ -5,7 +5,7 @@
  * in which case it works on that deployed table with the usual AWS credentials and AWS_REGION.
  * This file reads the command line and hands it to the command's module in bin/cli/.
  */
-import { HttpError } from '../shared/core/errors.ts';
+import { Failure } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';
 import { accountsCreate, accountsRotateClientSecret, accountsUpdate } from './cli/accounts.ts';
 import { billingRun } from './cli/billing.ts';
@@ -109,8 +109,8 @@ async function main(argv: string[]): Promise<number> {
       console.error(`cobro: ${error.message}\n\n${usage}`);
       return 2;
     }
-    if (error instanceof HttpError) {
-      console.error(`cobro: ${text(error.messageId, 'en').content}`);
+    if (error instanceof Failure) {
+      console.error(`cobro: ${text(error.msg, 'en', error.params).content}`);
       return 1;
     }
     console.error(`cobro: ${(error as Error).message}`);

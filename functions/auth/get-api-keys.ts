@@ -1,4 +1,6 @@
 /** GET /v1/auth/api-keys/: both keys of the account, masked, whichever credential asks (D3). */
+
+import { accountMessages } from '../../shared/accounts/messages.ts';
 import { getAccount } from '../../shared/accounts/repository.ts';
 import type { ApiKeysView } from '../../shared/auth/schemas.ts';
 import { NotFound } from '../../shared/core/errors.ts';
@@ -10,7 +12,7 @@ const deps = makeDeps();
 export const handler = endpoint(async ({ account }) => {
   const record = await getAccount(deps, account.developerId);
   const { test, live } = record?.keys ?? {};
-  if (!test || !live) throw new NotFound('api_keys_missing', { type: 'warning' });
+  if (!test || !live) throw new NotFound(accountMessages.api_keys_missing);
   return {
     status: 200,
     body: {

@@ -4,9 +4,9 @@
  */
 import { chargeView } from '../../shared/charges/charge.ts';
 import { getCharge } from '../../shared/charges/repository.ts';
-import { RawError } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { RawError } from '../../shared/http/errors.ts';
 
 const deps = makeDeps();
 

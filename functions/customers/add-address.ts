@@ -2,6 +2,7 @@
 import { envelope } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { addressView, newAddress } from '../../shared/customers/customer.ts';
+import { customerMessages } from '../../shared/customers/messages.ts';
 import { addAddress } from '../../shared/customers/repository.ts';
 import { AddAddressSchema } from '../../shared/customers/schemas.ts';
 import { customerIdParam } from '../../shared/customers/service.ts';
@@ -15,6 +16,9 @@ export const handler = endpoint(async ({ body, params, scope, lang }) => {
   await addAddress(deps, scope, address);
   return {
     status: 201,
-    body: envelope(201, 'address_added', lang, { type: 'success', data: addressView(address) }),
+    body: envelope(201, customerMessages.address_added, lang, {
+      type: 'success',
+      data: addressView(address),
+    }),
   };
 });

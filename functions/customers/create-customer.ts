@@ -2,6 +2,7 @@
 import { envelope } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { customerView, newCustomer } from '../../shared/customers/customer.ts';
+import { customerMessages } from '../../shared/customers/messages.ts';
 import { createCustomer } from '../../shared/customers/repository.ts';
 import { CreateCustomerSchema } from '../../shared/customers/schemas.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
@@ -19,6 +20,9 @@ export const handler = endpoint(async ({ body, scope, lang }) => {
   await createCustomer(deps, customer);
   return {
     status: 201,
-    body: envelope(201, 'customer_created', lang, { type: 'success', data: customerView(customer, baseUrl) }),
+    body: envelope(201, customerMessages.customer_created, lang, {
+      type: 'success',
+      data: customerView(customer, baseUrl),
+    }),
   };
 });

@@ -1,6 +1,7 @@
 /** PUT /v1/customers/{id}/photo/: multipart `photo`, JPEG or PNG by content, 5 MB at most. */
 import { envelope } from '../../shared/core/errors.ts';
 import { customerView } from '../../shared/customers/customer.ts';
+import { customerMessages } from '../../shared/customers/messages.ts';
 import { customerIdParam, replacePhoto } from '../../shared/customers/service.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
@@ -17,7 +18,7 @@ export const handler = endpoint(async ({ body, params, scope, lang }) => {
   const customer = await replacePhoto(deps, scope, id, fields);
   return {
     status: 200,
-    body: envelope(200, 'customer_photo_updated', lang, {
+    body: envelope(200, customerMessages.customer_photo_updated, lang, {
       type: 'success',
       data: customerView(customer, baseUrl),
     }),

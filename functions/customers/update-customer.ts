@@ -2,6 +2,7 @@
 import { envelope } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { customerChanges, customerView } from '../../shared/customers/customer.ts';
+import { customerMessages } from '../../shared/customers/messages.ts';
 import { updateCustomer } from '../../shared/customers/repository.ts';
 import { UpdateCustomerSchema } from '../../shared/customers/schemas.ts';
 import { customerIdParam } from '../../shared/customers/service.ts';
@@ -18,6 +19,9 @@ export const handler = endpoint(async ({ body, params, scope, mode, lang }) => {
   const customer = await updateCustomer(deps, scope, id, changes, deps.clock());
   return {
     status: 200,
-    body: envelope(200, 'customer_updated', lang, { type: 'success', data: customerView(customer, baseUrl) }),
+    body: envelope(200, customerMessages.customer_updated, lang, {
+      type: 'success',
+      data: customerView(customer, baseUrl),
+    }),
   };
 });

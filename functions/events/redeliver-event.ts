@@ -5,6 +5,7 @@ import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { RedeliverSchema } from '../../shared/webhooks/endpoint.ts';
 import { redeliverEvent } from '../../shared/webhooks/events.ts';
+import { webhookMessages } from '../../shared/webhooks/messages.ts';
 import { eventIdParam } from '../../shared/webhooks/service.ts';
 
 const deps = makeDeps();
@@ -18,7 +19,7 @@ export const handler = endpoint(async ({ params, body, scope, lang }) => {
   );
   return {
     status: 202,
-    body: envelope(202, 'event_redelivery_queued', lang, {
+    body: envelope(202, webhookMessages.event_redelivery_queued, lang, {
       type: 'success',
       params: { count: String(count) },
     }),

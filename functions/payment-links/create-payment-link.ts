@@ -3,13 +3,14 @@ import { envelope } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { paymentLinkMessages } from '../../shared/payment-links/messages.ts';
 import { createLinks } from '../../shared/payment-links/service.ts';
 
 const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
 
 export const handler = endpoint(async ({ body, scope, lang }) => ({
   status: 201,
-  body: envelope(201, 'payment_link_created', lang, {
+  body: envelope(201, paymentLinkMessages.payment_link_created, lang, {
     type: 'success',
     data: await createLinks(deps, scope, body),
   }),

@@ -11,6 +11,7 @@ import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { paymentMessages } from '../../shared/payments/messages.ts';
 import { newPayment } from '../../shared/payments/payment.ts';
 import { CreatePaymentSchema } from '../../shared/payments/schemas.ts';
 
@@ -33,7 +34,7 @@ export const handler = endpoint(async ({ body, scope, lang }) => {
   await createPayment(deps, payment, session);
   return {
     status: 202,
-    body: envelope(202, 'payment_created', lang, {
+    body: envelope(202, paymentMessages.payment_created, lang, {
       type: 'success',
       data: { id_payment: payment.id, redirect: pageUrl(baseUrl, session.token) },
     }),

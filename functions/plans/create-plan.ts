@@ -6,6 +6,7 @@ import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { imageField, storedImageOf } from '../../shared/media/images.ts';
 import { s3MediaStore, saveImage } from '../../shared/media/store.ts';
+import { planMessages } from '../../shared/plans/messages.ts';
 import { newPlan } from '../../shared/plans/plan.ts';
 import { createPlan } from '../../shared/plans/repository.ts';
 import { CreatePlanSchema } from '../../shared/plans/schemas.ts';
@@ -25,6 +26,6 @@ export const handler = endpoint(async ({ body, scope, lang }) => {
   await createPlan(deps, plan);
   return {
     status: 201,
-    body: envelope(201, 'plan_created', lang, { type: 'success', data: { id: plan.id } }),
+    body: envelope(201, planMessages.plan_created, lang, { type: 'success', data: { id: plan.id } }),
   };
 });

@@ -6,6 +6,7 @@ import { envelope } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { planMessages } from '../../shared/plans/messages.ts';
 import { planIdParam } from '../../shared/plans/path.ts';
 import { removePlan } from '../../shared/plans/service.ts';
 
@@ -13,5 +14,5 @@ const deps = { ...makeDeps(), baseUrl: publicBaseUrl() };
 
 export const handler = endpoint(async ({ params, scope, lang }) => {
   await removePlan(deps, scope, planIdParam(params.id));
-  return { status: 200, body: envelope(200, 'plan_deleted', lang, { type: 'success' }) };
+  return { status: 200, body: envelope(200, planMessages.plan_deleted, lang, { type: 'success' }) };
 });

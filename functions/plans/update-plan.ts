@@ -4,12 +4,13 @@
  */
 
 import { assertModeFlags } from '../../shared/core/account.ts';
-import { BadRequest, envelope, NotFound } from '../../shared/core/errors.ts';
+import { envelope, Invalid, NotFound } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { imageField, storedImageOf } from '../../shared/media/images.ts';
 import { s3MediaStore, saveImage } from '../../shared/media/store.ts';
+import { planMessages } from '../../shared/plans/messages.ts';
 import { planIdParam } from '../../shared/plans/path.ts';
 import { effectiveChanges } from '../../shared/plans/plan.ts';
 import { getPlan, updatePlan } from '../../shared/plans/repository.ts';
@@ -21,14 +22,15 @@ const media = s3MediaStore();
 export const handler = endpoint(async ({ body, params, scope, mode, lang }) => {
   const fields = body && typeof body === 'object' ? Object.keys(body) : [];
   const immutable = immutablePlanFields.filter((field) => fields.includes(field));
-  if (immutable.length) throw new BadRequest('plan_immutable', { params: { fields: immutable.join(', ') } });
+  if (immutable.length)
+    throw new Invalid(planMessages.plan_immutable, { params: { fields: immutable.join(', ') } });
   // No body changes nothing; a body that is not an object (JSON null included) is 400.
   const input = validate(UpdatePlanSchema, body === undefined ? {} : body);
   assertModeFlags(input, mode);
   const planId = planIdParam(params.id);
   const image = typeof input.image === 'string' ? imageField(input.image, 'image') : input.image;
   const plan = await getPlan(deps, scope, planId);
-  if (!plan) throw new NotFound('plan_not_found');
+  if (!plan) throw new NotFound(planMessages.plan_not_found);
   const changes = effectiveChanges(plan, {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.description !== undefined ? { description: input.description } : {}),
@@ -37,9 +39,15 @@ export const handler = endpoint(async ({ body, params, scope, mode, lang }) => {
     ...(image !== undefined ? { image: image === null ? null : storedImageOf(image) } : {}),
   });
   if (Object.keys(changes).length === 0) {
-    return { status: 200, body: envelope(200, 'plan_unchanged', lang, { type: 'info', data: planId }) };
+    return {
+      status: 200,
+      body: envelope(200, planMessages.plan_unchanged, lang, { type: 'info', data: planId }),
+    };
   }
   if (image) await saveImage(media, image);
   await updatePlan(deps, plan, changes, deps.clock());
-  return { status: 200, body: envelope(200, 'plan_updated', lang, { type: 'success', data: planId }) };
+  return {
+    status: 200,
+    body: envelope(200, planMessages.plan_updated, lang, { type: 'success', data: planId }),
+  };
 });

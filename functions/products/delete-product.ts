@@ -2,6 +2,7 @@
 import { envelope } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { productMessages } from '../../shared/products/messages.ts';
 import { deactivateProduct } from '../../shared/products/repository.ts';
 import { productIdParam } from '../../shared/products/service.ts';
 
@@ -9,5 +10,5 @@ const deps = makeDeps();
 
 export const handler = endpoint(async ({ params, scope, lang }) => {
   await deactivateProduct(deps, scope, productIdParam(params.id), deps.clock());
-  return { status: 200, body: envelope(200, 'product_deleted', lang, { type: 'success' }) };
+  return { status: 200, body: envelope(200, productMessages.product_deleted, lang, { type: 'success' }) };
 });

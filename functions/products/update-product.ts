@@ -5,6 +5,7 @@ import { currencyOf } from '../../shared/core/money/fields.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { s3MediaStore } from '../../shared/media/store.ts';
+import { productMessages } from '../../shared/products/messages.ts';
 import { productIdParam, updateProductFromForm } from '../../shared/products/service.ts';
 
 const deps = { ...makeDeps(), media: s3MediaStore() };
@@ -20,5 +21,8 @@ export const handler = endpoint(async ({ body, params, scope, lang }) => {
     stock: product.stock,
     total_price: formatAmount(product.total_price, currency),
   };
-  return { status: 200, body: envelope(200, 'product_updated', lang, { type: 'success', data }) };
+  return {
+    status: 200,
+    body: envelope(200, productMessages.product_updated, lang, { type: 'success', data }),
+  };
 });

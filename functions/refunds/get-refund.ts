@@ -1,8 +1,8 @@
 /** GET /v1/refunds/{refund_id}/: one refund, by its id or its `re_` provider id (D4). */
 
-import { RawError } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { RawError } from '../../shared/http/errors.ts';
 import { refundIdOf, refundView } from '../../shared/refunds/refund.ts';
 import { getRefund } from '../../shared/refunds/repository.ts';
 

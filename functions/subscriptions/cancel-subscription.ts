@@ -2,12 +2,16 @@
 import { envelope } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { subscriptionMessages } from '../../shared/subscriptions/messages.ts';
 import { cancelSubscription } from '../../shared/subscriptions/service.ts';
 
 const deps = makeDeps();
 
 export const handler = endpoint(async ({ params, scope, lang }) => {
   const canceled = await cancelSubscription(deps, scope, params.id ?? '', 'requested');
-  const body = envelope(200, 'subscription_canceled', lang, { type: 'success' }) as Record<string, unknown>;
+  const body = envelope(200, subscriptionMessages.subscription_canceled, lang, { type: 'success' }) as Record<
+    string,
+    unknown
+  >;
   return { status: 200, body: { ...body, subscription_id: canceled.id } };
 });

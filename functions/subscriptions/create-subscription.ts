@@ -5,6 +5,7 @@ import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
+import { subscriptionMessages } from '../../shared/subscriptions/messages.ts';
 import { CreateSubscriptionSchema } from '../../shared/subscriptions/schemas.ts';
 import { createSubscription } from '../../shared/subscriptions/service.ts';
 
@@ -16,7 +17,7 @@ export const handler = endpoint(async ({ body, scope, mode, lang }) => {
   const { subscription, session } = await createSubscription(deps, scope, input);
   return {
     status: 201,
-    body: envelope(201, 'subscription_created', lang, {
+    body: envelope(201, subscriptionMessages.subscription_created, lang, {
       type: 'success',
       data: {
         subscription_id: subscription.id,

@@ -1,6 +1,7 @@
 /** Every request no route takes: 405 with Allow on a known path, 404 otherwise (D12). */
 import { envNames, requireEnv } from '../../shared/core/config.ts';
-import { MethodNotAllowed, NotFound } from '../../shared/core/errors.ts';
+import { NotFound } from '../../shared/core/errors.ts';
+import { MethodNotAllowed } from '../../shared/http/errors.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { allowedMethodsIn, type RouteTable } from '../../shared/http/route.ts';
 

@@ -4,6 +4,7 @@ import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
 import { createEndpointSchema, eventTypesOfEnvironment } from '../../shared/webhooks/endpoint.ts';
+import { webhookMessages } from '../../shared/webhooks/messages.ts';
 import { secretBox } from '../../shared/webhooks/secrets.ts';
 import { registerEndpoint } from '../../shared/webhooks/service.ts';
 
@@ -15,7 +16,7 @@ export const handler = endpoint(async ({ body, scope, lang }) => {
   const { endpoint: created, secret } = await registerEndpoint(deps, scope, input);
   return {
     status: 201,
-    body: envelope(201, 'webhook_endpoint_created', lang, {
+    body: envelope(201, webhookMessages.webhook_endpoint_created, lang, {
       type: 'success',
       data: { id: created.id, url: created.url, events: created.events, secret },
     }),

@@ -8,6 +8,7 @@ import {
   eventTypesOfEnvironment,
   updateEndpointSchema,
 } from '../../shared/webhooks/endpoint.ts';
+import { webhookMessages } from '../../shared/webhooks/messages.ts';
 import { getEndpoint } from '../../shared/webhooks/repository.ts';
 import { endpointIdParam, updateEndpoint } from '../../shared/webhooks/service.ts';
 
@@ -20,6 +21,9 @@ export const handler = endpoint(async ({ params, body, scope, lang }) => {
   const updated = await updateEndpoint(deps, scope, id, validate(schema, body));
   return {
     status: 200,
-    body: envelope(200, 'webhook_endpoint_updated', lang, { type: 'success', data: endpointView(updated) }),
+    body: envelope(200, webhookMessages.webhook_endpoint_updated, lang, {
+      type: 'success',
+      data: endpointView(updated),
+    }),
   };
 });

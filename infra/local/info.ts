@@ -115,7 +115,7 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     [envNames.publicBaseUrl]: info.api_url,
     ...fallback.environment,
     ...routesEnvironment,
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
   };
 }
 

@@ -23,6 +23,7 @@ import {
 } from './credentials.ts';
 import { apiKeyRotated } from './events.ts';
 import { accountKeys } from './keys.ts';
+import { accountMessages } from './messages.ts';
 
 /** What every record of an account carries besides its own fields. */
 interface Owned {
@@ -158,7 +159,7 @@ export async function createAccount(
       }),
     ]);
   } catch (error) {
-    if (conditionFailedAt(error).includes(0)) throw new Conflict('account_email_taken');
+    if (conditionFailedAt(error).includes(0)) throw new Conflict(accountMessages.account_email_taken);
     throw error;
   }
   return { account, testKey, liveKey, clientSecret };
@@ -208,7 +209,8 @@ export async function updateProfile(
     );
     return result.Attributes as Account;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new NotFound('account_not_found');
+    if (error instanceof ConditionalCheckFailedException)
+      throw new NotFound(accountMessages.account_not_found);
     throw error;
   }
 }
@@ -251,7 +253,7 @@ export async function rotateClientSecret(
   developerId: number,
 ): Promise<{ client_id: string; client_secret: string }> {
   const account = await getAccount(deps, developerId);
-  if (!account) throw new NotFound('account_not_found');
+  if (!account) throw new NotFound(accountMessages.account_not_found);
   const secret = generateClientSecret();
   try {
     await deps.db.send(
@@ -268,7 +270,8 @@ export async function rotateClientSecret(
       }),
     );
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new NotFound('account_not_found');
+    if (error instanceof ConditionalCheckFailedException)
+      throw new NotFound(accountMessages.account_not_found);
     throw error;
   }
   return { client_id: account.client_id, client_secret: secret };
@@ -287,7 +290,7 @@ export async function rotateApiKey(
 ): Promise<{ key: string; info: KeyInfo; account: Account; event: EventDetail<unknown> }> {
   const account = await getAccount(deps, developerId);
   const current = account?.keys?.[mode];
-  if (!account || !current) throw new NotFound('api_keys_missing', { type: 'warning' });
+  if (!account || !current) throw new NotFound(accountMessages.api_keys_missing);
   const now = deps.clock().toISOString();
   const key = generateApiKey(mode);
   const info: KeyInfo = { hash: hashSecret(key), masked: maskKey(key), created_at: now };
@@ -319,7 +322,7 @@ export async function rotateApiKey(
       eventWrite(deps.table, event),
     ]);
   } catch (error) {
-    if (conditionFailedAt(error).includes(0)) throw new Conflict('api_key_rotation_conflict');
+    if (conditionFailedAt(error).includes(0)) throw new Conflict(accountMessages.api_key_rotation_conflict);
     throw error;
   }
   return {

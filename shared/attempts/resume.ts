@@ -12,8 +12,9 @@
  *   answer that lookup either.
  */
 import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
-import { Conflict, HttpError } from '../core/errors.ts';
-import type { MessageId } from '../core/messages.ts';
+import { Conflict, Unconfirmed } from '../core/errors.ts';
+import type { Message } from '../core/messages.ts';
+import { coreMessages } from '../core/messages.ts';
 import type { Deps } from '../db/deps.ts';
 import { lostRace, retryOptimistic } from '../db/optimistic.ts';
 import { type Attempt, type AttemptKind, isFinal, mayBeRunning } from './attempt.ts';
@@ -34,7 +35,7 @@ export async function resumeAttempt<K extends AttemptKind>(
   deps: Deps,
   id: string,
   finish: (attempt: Attempt<K>, now: Date) => Promise<Finished>,
-  unconfirmed: MessageId,
+  unconfirmed: Message,
 ): Promise<Resumed<K>> {
   const tryOnce = async (): Promise<Resumed<K> | typeof lostRace> => {
     const now = deps.clock();
@@ -42,7 +43,7 @@ export async function resumeAttempt<K extends AttemptKind>(
     if (!prior) return { kind: 'new' };
     if (prior.status === 'succeeded') return { kind: 'done', attempt: prior };
     if (isFinal(prior)) return { kind: 'again', attempt: prior };
-    if (mayBeRunning(prior, now)) throw new Conflict('idempotency_in_progress');
+    if (mayBeRunning(prior, now)) throw new Conflict(coreMessages.idempotency_in_progress);
     // The first run stopped without an outcome: learn it from the acquirer before answering. An
     // acquirer that does not answer the lookup leaves it unknown still: 504 again, as the first run
     // answered, and the attempt stays with recovery.
@@ -50,10 +51,10 @@ export async function resumeAttempt<K extends AttemptKind>(
     try {
       finished = await finish(prior, now);
     } catch (error) {
-      if (error instanceof AcquirerUnavailable) throw new HttpError(504, unconfirmed);
+      if (error instanceof AcquirerUnavailable) throw new Unconfirmed(unconfirmed);
       throw error;
     }
-    if (finished === 'waiting') throw new Conflict('idempotency_in_progress');
+    if (finished === 'waiting') throw new Conflict(coreMessages.idempotency_in_progress);
     // Finished here: read it again and answer as it now is.
     return lostRace;
   };
@@ -61,6 +62,6 @@ export async function resumeAttempt<K extends AttemptKind>(
     tries: 3,
     maxWaitMs: 0,
     lost: () => false,
-    exhausted: () => new Conflict('idempotency_in_progress'),
+    exhausted: () => new Conflict(coreMessages.idempotency_in_progress),
   });
 }

@@ -5,10 +5,10 @@
 import * as v from 'valibot';
 import { secretMatches } from '../accounts/credentials.ts';
 import { findClient } from '../accounts/repository.ts';
-import { RawError } from '../core/errors.ts';
 import type { Secret } from '../core/secrets.ts';
 import type { Deps } from '../db/deps.ts';
 import { bodyText, looksLikeJson, parseForm } from '../http/body.ts';
+import { RawError } from '../http/errors.ts';
 import { percentDecode } from '../http/percent.ts';
 import type { AccessToken } from './schemas.ts';
 import { TokenRequestSchema } from './schemas.ts';

@@ -1,20 +1,24 @@
 /** The legacy direct charge (D8): its form fields and how a decline answers. */
 import * as v from 'valibot';
 import type { DeclineReason } from '../acquirer/acquirer.ts';
-import { RawError } from '../core/errors.ts';
+import { Declined } from '../core/errors.ts';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import * as rules from '../core/rules.ts';
 import { plainText } from '../core/validation.ts';
 
 const text = (description: string) => v.pipe(plainText(), v.trim(), v.description(description));
 
 /** Form fields (multipart or urlencoded) of POST /v1/charges/simple/create/. */
 export const LegacyChargeSchema = v.object({
-  amount: v.pipe(v.union([plainText(), v.number()], 'amount'), v.description('Major units, e.g. "10.00".')),
+  amount: v.pipe(
+    v.union([plainText(), v.number()], rules.amount),
+    v.description('Major units, e.g. "10.00".'),
+  ),
   currency: v.pipe(
-    plainText({ message: 'currency' }),
+    plainText({ message: rules.currency }),
     v.trim(),
     v.toUpperCase(),
-    v.check((code) => findCurrency(code) !== undefined, 'currency'),
+    v.check((code) => findCurrency(code) !== undefined, rules.currency),
     v.description(`Lower-case code: ${currencyCodes.map((code) => code.toLowerCase()).join(', ')}.`),
   ),
   description: v.optional(v.pipe(plainText({ lines: 'many' }), v.trim(), v.maxLength(300)), ''),
@@ -38,8 +42,8 @@ const declineText: Record<DeclineReason, string> = {
 };
 
 /** D8: a decline is 402 `{"error":{"code","type":"payment_failed","message","decline_reason"}}`. */
-export function legacyDecline(reason: DeclineReason): RawError {
-  return new RawError(402, {
+export function legacyDecline(reason: DeclineReason): Declined {
+  return new Declined({
     error: {
       code: 'card_declined',
       type: 'payment_failed',

@@ -28,8 +28,9 @@ import {
 } from '../attempts/repository.ts';
 import { resumeAttempt } from '../attempts/resume.ts';
 import type { Scope } from '../core/account.ts';
-import { Conflict, HttpError } from '../core/errors.ts';
+import { Conflict, Unconfirmed } from '../core/errors.ts';
 import { prefixedId } from '../core/ids.ts';
+import { coreMessages } from '../core/messages.ts';
 import { amountField, assertMinimum, currencyOf } from '../core/money/fields.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
@@ -37,6 +38,7 @@ import type { Deps } from '../db/deps.ts';
 import { transactWrite } from '../db/transact.ts';
 import { type Charge, newCharge } from './charge.ts';
 import { type LegacyChargeInput, legacyDecline } from './legacy.ts';
+import { chargeMessages, chargeRules } from './messages.ts';
 import { chargeWrites, getCharge } from './repository.ts';
 
 export interface ChargeDeps extends Deps {
@@ -128,7 +130,7 @@ async function attemptFor(
     deps,
     id,
     legacyFinisher(deps),
-    'acquirer_unconfirmed_charge',
+    chargeMessages.acquirer_unconfirmed_charge,
   );
   if (resumed.kind === 'done') {
     const charge = await getCharge(deps, scope, resumed.attempt.subject.charge_id);
@@ -146,7 +148,7 @@ async function attemptFor(
     return attempt;
   } catch (error) {
     // Another retry with this key started first.
-    if (error instanceof AttemptTaken) throw new Conflict('idempotency_in_progress');
+    if (error instanceof AttemptTaken) throw new Conflict(coreMessages.idempotency_in_progress);
     throw error;
   }
 }
@@ -194,7 +196,8 @@ export async function chargeCard(
   } catch (error) {
     // No answer: the card may have been charged. Recovery learns it from the acquirer by key.
     await moveAttempt(deps, unconfirmedWrite(deps.table, attempt, deps.clock()));
-    if (error instanceof AcquirerUnavailable) throw new HttpError(504, 'acquirer_unconfirmed_charge');
+    if (error instanceof AcquirerUnavailable)
+      throw new Unconfirmed(chargeMessages.acquirer_unconfirmed_charge);
     throw error;
   }
   // A card that needs a challenge cannot be charged here: frictionless_only declines it.
@@ -231,5 +234,7 @@ function checkedCard(input: LegacyChargeInput, now: Date): CardInput {
     exp_month: 'exp_month',
     exp_year: 'exp_year',
   } as const;
-  throw new InvalidInput(card.problems.map((problem) => ({ field: fields[problem.field], rule: 'card' })));
+  throw new InvalidInput(
+    card.problems.map((problem) => ({ field: fields[problem.field], rule: chargeRules.card })),
+  );
 }

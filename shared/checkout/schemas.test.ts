@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PayloadTooLarge } from '../core/errors.ts';
 import { sizeText } from '../core/limits.ts';
 import { parseBody } from '../http/body.ts';
+import { answerOf, PayloadTooLarge } from '../http/errors.ts';
 import {
   checkoutFormBytes,
   csrfLooksRight,
@@ -58,7 +58,7 @@ describe('the checkout body limit', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(PayloadTooLarge);
-    expect((thrown as PayloadTooLarge).body('en')).toMatchObject({
+    expect(answerOf(thrown, 'en')?.body).toMatchObject({
       code: 413,
       content: 'The request body is larger than 16 KB.',
     });

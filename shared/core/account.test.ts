@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accountFromAuthorizer, type RequestAccount, resolveMode, toAuthorizerContext } from './account.ts';
-import { BadRequest, Forbidden } from './errors.ts';
+import { Invalid, NotAllowed } from './errors.ts';
 
 const testKey: RequestAccount = { developerId: 3, credential: 'key', keyMode: 'test' };
 const liveKey: RequestAccount = { developerId: 3, credential: 'key', keyMode: 'live' };
@@ -21,9 +21,9 @@ describe('resolveMode (D3)', () => {
   });
 
   it('a contradicting test parameter is 403; a non-boolean one is 400', () => {
-    expect(() => resolveMode(testKey, 'false')).toThrow(Forbidden);
-    expect(() => resolveMode(liveKey, 'true')).toThrow(Forbidden);
-    expect(() => resolveMode(token, 'yes')).toThrow(BadRequest);
+    expect(() => resolveMode(testKey, 'false')).toThrow(NotAllowed);
+    expect(() => resolveMode(liveKey, 'true')).toThrow(NotAllowed);
+    expect(() => resolveMode(token, 'yes')).toThrow(Invalid);
   });
 });
 

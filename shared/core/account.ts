@@ -2,7 +2,8 @@
  * What the authorizer hands to handlers through the request context, and the mode rules of D3 that
  * turn it, with the `test` query parameter, into the mode a request acts in.
  */
-import { BadRequest, Forbidden } from './errors.ts';
+import { Invalid, NotAllowed } from './errors.ts';
+import { coreMessages } from './messages.ts';
 
 export type Mode = 'test' | 'live';
 
@@ -56,7 +57,7 @@ export function parseTestParam(value: string | undefined): boolean | undefined {
   const normalized = value.toLowerCase();
   if (normalized === 'true' || normalized === '1') return true;
   if (normalized === 'false' || normalized === '0') return false;
-  throw new BadRequest('invalid_test_param');
+  throw new Invalid(coreMessages.invalid_test_param);
 }
 
 /**
@@ -68,7 +69,7 @@ export function resolveMode(account: RequestAccount, testParam: string | undefin
   const requestedMode = requested === undefined ? undefined : modeOf(requested);
   if (account.keyMode) {
     if (requestedMode && requestedMode !== account.keyMode) {
-      throw new Forbidden('mode_conflict', { params: { mode: account.keyMode } });
+      throw new NotAllowed(coreMessages.mode_conflict, { params: { mode: account.keyMode } });
     }
     return account.keyMode;
   }
@@ -80,7 +81,7 @@ export function assertModeFlags(flags: { test?: boolean; is_test?: boolean }, mo
   for (const field of ['test', 'is_test'] as const) {
     const flag = flags[field];
     if (flag !== undefined && flag !== (mode === 'test')) {
-      throw new BadRequest('mode_mismatch', { params: { field, mode } });
+      throw new Invalid(coreMessages.mode_mismatch, { params: { field, mode } });
     }
   }
 }

@@ -1,138 +1,138 @@
 /**
- * The typed errors a handler or domain function throws. Each knows its status and how its body
- * reads; one middleware (shared/http/handler.ts) turns them into responses.
+ * The errors rules, services and repositories throw: each says what went wrong (a kind of failure)
+ * and carries the message that explains it, with the values the message names. They know nothing
+ * of HTTP: the HTTP adapter (shared/http/errors.ts) answers each kind with its status and the
+ * message as the contract's envelope.
  */
-import { maxBodyBytes, sizeText } from './limits.ts';
-import { type Lang, type MessageId, text } from './messages.ts';
+import { coreMessages, type EnvelopeType, type Lang, type Message, text } from './messages.ts';
 
-export type EnvelopeType = 'success' | 'info' | 'warning' | 'danger' | 'error';
-
-/** The interface's message envelope; `code` always equals the HTTP status (D12). */
+/** The contract's message envelope; `code` always equals the HTTP status (D12). */
 export function envelope(
   code: number,
-  id: MessageId,
+  message: Message,
   lang: Lang,
   options: { type: EnvelopeType; params?: Record<string, string>; data?: unknown },
 ): Record<string, unknown> {
-  const { title, content } = text(id, lang, options.params);
+  const { title, content } = text(message, lang, options.params);
   const body: Record<string, unknown> = { code, title, content, type: options.type };
   if (options.data !== undefined) body.data = options.data;
   return body;
 }
 
-export interface ErrorOptions {
-  type?: EnvelopeType;
+/**
+ * What went wrong, in the domain's words:
+ * - `invalid`: the request cannot be done as it stands (a value the rules refuse, a reference to
+ *   nothing of the account, an e-mail another customer of the account has, a count at its limit);
+ * - `not_allowed`: the caller may not do this;
+ * - `not_found`: what the request addresses does not exist;
+ * - `declined`: the card was declined;
+ * - `rule_broken`: a business rule forbids it in the record's present state;
+ * - `conflict`: a record's state or another request stands in the way (taken, still running,
+ *   already done, changed meanwhile);
+ * - `too_often`: done more often than its limit allows, for now;
+ * - `refused`: an outside service (the acquirer) refused it;
+ * - `unconfirmed`: an outside service did not answer in time, so the outcome is not known yet.
+ */
+export type FailureKind =
+  | 'invalid'
+  | 'not_allowed'
+  | 'not_found'
+  | 'declined'
+  | 'rule_broken'
+  | 'conflict'
+  | 'too_often'
+  | 'refused'
+  | 'unconfirmed';
+
+/** Any failure the domain throws on purpose; anything else thrown is a fault. */
+export abstract class DomainError extends Error {
+  abstract readonly kind: FailureKind;
+}
+
+export interface FailureOptions {
+  /** Values of the message's `{name}` placeholders. */
   params?: Record<string, string>;
-  /** Wrap the envelope in a top-level `message` field, as some contract errors do. */
-  wrapped?: boolean;
-  /** Fields added to the envelope beside code, title, content and type (a search's `query`). */
+  /** Values the answer shows beside the message (the `query` a search asked). */
   fields?: Record<string, string>;
-  headers?: Record<string, string>;
 }
 
-/** An error answered with the contract's message envelope. */
-export class HttpError extends Error {
-  readonly status: number;
-  readonly messageId: MessageId;
-  readonly options: ErrorOptions;
+/** A failure explained by one message. */
+export abstract class Failure extends DomainError {
+  readonly msg: Message;
+  readonly params: Record<string, string>;
+  readonly fields: Record<string, string>;
 
-  constructor(status: number, messageId: MessageId, options: ErrorOptions = {}) {
-    super(messageId);
+  constructor(message: Message, options: FailureOptions = {}) {
+    super(message.id);
     this.name = new.target.name;
-    this.status = status;
-    this.messageId = messageId;
-    this.options = options;
+    this.msg = message;
+    this.params = options.params ?? {};
+    this.fields = options.fields ?? {};
   }
 
-  /** The response body in the given language. */
-  body(lang: Lang): unknown {
-    const message = envelope(this.status, this.messageId, lang, {
-      type: this.options.type ?? 'error',
-      ...(this.options.params ? { params: this.options.params } : {}),
-    });
-    Object.assign(message, this.options.fields);
-    return this.options.wrapped ? { message } : message;
+  /**
+   * What the answer shows beside the message's code, title, content and type: a field given here
+   * under one of those names replaces it. @default the failure's `fields`
+   */
+  details(_lang: Lang): Record<string, unknown> {
+    return this.fields;
   }
 }
 
-export class BadRequest extends HttpError {
-  constructor(messageId: MessageId, options: ErrorOptions = {}) {
-    super(400, messageId, options);
+export class Invalid extends Failure {
+  readonly kind = 'invalid';
+}
+
+export class NotAllowed extends Failure {
+  readonly kind = 'not_allowed';
+}
+
+export class NotFound extends Failure {
+  readonly kind = 'not_found';
+
+  constructor(message: Message = coreMessages.not_found, options: FailureOptions = {}) {
+    super(message, options);
   }
 }
 
-export class Forbidden extends HttpError {
-  constructor(messageId: MessageId, options: ErrorOptions = {}) {
-    super(403, messageId, options);
+export class RuleBroken extends Failure {
+  readonly kind = 'rule_broken';
+}
+
+export class Conflict extends Failure {
+  readonly kind = 'conflict';
+}
+
+/** Done more often than its limit allows; it may be done again in `retryAfterSeconds`. */
+export class TooOften extends Failure {
+  readonly kind = 'too_often';
+  readonly retryAfterSeconds: number;
+
+  constructor(message: Message, retryAfterSeconds: number, options: FailureOptions = {}) {
+    super(message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
-export class NotFound extends HttpError {
-  constructor(messageId: MessageId = 'not_found', options: ErrorOptions = {}) {
-    super(404, messageId, options);
-  }
+export class Refused extends Failure {
+  readonly kind = 'refused';
 }
 
-export class MethodNotAllowed extends HttpError {
-  constructor(method: string, allow: readonly string[]) {
-    super(405, 'method_not_allowed', {
-      params: { method, allow: allow.join(', ') },
-      headers: { Allow: allow.join(', ') },
-    });
-  }
-}
-
-/** 406: a business rule the request would break (the interface's "Not Acceptable" rows). */
-export class NotAcceptable extends HttpError {
-  constructor(messageId: MessageId, options: ErrorOptions = {}) {
-    super(406, messageId, options);
-  }
-}
-
-export class Conflict extends HttpError {
-  constructor(messageId: MessageId, options: ErrorOptions = {}) {
-    super(409, messageId, options);
-  }
-}
-
-/** 429: something done more often than its limit allows; `Retry-After` says in how many seconds it may be again. */
-export class TooManyRequests extends HttpError {
-  constructor(messageId: MessageId, retryAfterSeconds: number, options: ErrorOptions = {}) {
-    super(429, messageId, {
-      ...options,
-      headers: { ...options.headers, 'Retry-After': String(retryAfterSeconds) },
-    });
-  }
-}
-
-/** A 413 for a body over `limit` bytes (6 MB, the Lambda request limit, unless a route takes less). */
-export class PayloadTooLarge extends HttpError {
-  constructor(limit = maxBodyBytes) {
-    super(413, 'body_too_large', { params: { limit: sizeText(limit) } });
-  }
-}
-
-/** A 400 for a body or query that failed validation; `detail` names the field and the problem. */
-export class ValidationError extends BadRequest {
-  constructor(detail: string, options: ErrorOptions = {}) {
-    super('validation', { ...options, params: { detail } });
-  }
+export class Unconfirmed extends Failure {
+  readonly kind = 'unconfirmed';
 }
 
 /**
- * An error whose body is not a message envelope (OAuth errors, 401 `detail` bodies): the body is
- * given whole, in the shape the contract fixes for that case.
+ * A card declined where the contract answers not with a message but with a body of its own shape
+ * (the legacy charge's `payment_failed` error object): `body` is that body, whole.
  */
-export class RawError extends Error {
-  readonly status: number;
-  readonly payload: unknown;
-  readonly headers: Record<string, string>;
+export class Declined extends DomainError {
+  readonly kind = 'declined';
+  readonly body: unknown;
 
-  constructor(status: number, payload: unknown, headers: Record<string, string> = {}) {
-    super(`HTTP ${status}`);
-    this.name = 'RawError';
-    this.status = status;
-    this.payload = payload;
-    this.headers = headers;
+  constructor(body: unknown) {
+    super('declined');
+    this.name = 'Declined';
+    this.body = body;
   }
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { answerOf, statusOf } from '../http/errors.ts';
 import { NotFound } from './errors.ts';
 import {
   assertPageExists,
@@ -9,6 +10,7 @@ import {
   parsePageRequest,
   totalPages,
 } from './pagination.ts';
+import * as rules from './rules.ts';
 import { InvalidInput } from './validation.ts';
 
 function invalid(query: Record<string, string | undefined>): InvalidInput {
@@ -47,16 +49,16 @@ describe('parsePageRequest', () => {
   it.each(['0', '00'])('refuses %j as below the minimum', (value) => {
     for (const field of ['page', 'page_size']) {
       const error = invalid({ [field]: value });
-      expect(error.status).toBe(400);
-      expect(error.problems).toEqual([{ field, rule: 'min_value', params: { limit: '1' } }]);
+      expect(statusOf(error)).toBe(400);
+      expect(error.problems).toEqual([{ field, rule: rules.min_value, params: { limit: '1' } }]);
     }
   });
 
   it.each(['-1', '1.5', 'x', '1e2', '+2', '2 pages', '0x10'])('refuses %j as not an integer', (value) => {
     for (const field of ['page', 'page_size']) {
       const error = invalid({ [field]: value });
-      expect(error.status).toBe(400);
-      expect(error.problems).toEqual([{ field, rule: 'integer' }]);
+      expect(statusOf(error)).toBe(400);
+      expect(error.problems).toEqual([{ field, rule: rules.integer }]);
     }
   });
 
@@ -93,8 +95,8 @@ describe('assertPageExists', () => {
     }
     expect(thrown).toBeInstanceOf(NotFound);
     const error = thrown as NotFound;
-    expect(error.status).toBe(404);
-    expect(error.body('en')).toEqual({
+    expect(statusOf(error)).toBe(404);
+    expect(answerOf(error, 'en')?.body).toEqual({
       code: 404,
       title: 'Invalid page',
       content: 'Page 3 does not exist; the last page is 2.',
@@ -164,6 +166,6 @@ describe('pageParameters', () => {
   });
 
   it('take a blank value as malformed, unlike a filter', () => {
-    expect(invalid({ page: ' ' }).problems).toEqual([{ field: 'page', rule: 'integer' }]);
+    expect(invalid({ page: ' ' }).problems).toEqual([{ field: 'page', rule: rules.integer }]);
   });
 });

@@ -4,6 +4,8 @@
  */
 import * as v from 'valibot';
 import { NotFound } from './errors.ts';
+import { coreMessages } from './messages.ts';
+import * as rules from './rules.ts';
 import { queryParameter, validate } from './validation.ts';
 
 export interface PageRequest {
@@ -29,7 +31,7 @@ const defaultLimits: PageLimits = { defaultSize: 10, maxSize: 100 };
 /** A positive integer; one beyond any real list reads as "past the last page", not as malformed. */
 const positive = v.pipe(
   v.string(),
-  v.regex(/^\d+$/, 'integer'),
+  v.regex(/^\d+$/, rules.integer),
   v.transform(Number),
   v.minValue(1),
   v.transform((value) => (Number.isSafeInteger(value) ? value : Number.MAX_SAFE_INTEGER)),
@@ -81,8 +83,7 @@ export const totalPages = (count: number, pageSize: number) => Math.ceil(count /
 export function assertPageExists(count: number, request: PageRequest): void {
   const last = totalPages(count, request.pageSize);
   if (request.page > Math.max(1, last)) {
-    throw new NotFound('page_not_found', {
-      type: 'warning',
+    throw new NotFound(coreMessages.page_not_found, {
       params: { page: String(request.page), last: String(last) },
     });
   }

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { BadRequest } from './errors.ts';
+import { answerOf, statusOf } from '../http/errors.ts';
+import { Invalid } from './errors.ts';
+import { defineRules } from './rule.ts';
+import * as rules from './rules.ts';
 import {
   booleanField,
   describe as describeProblem,
@@ -46,11 +49,13 @@ describe('validate', () => {
   });
 
   it('reports a missing field as required', () => {
-    expect(problems({})).toEqual([{ field: 'name', rule: 'required' }]);
+    expect(problems({})).toEqual([{ field: 'name', rule: rules.required }]);
   });
 
   it('reports a field the schema does not have as unknown_field', () => {
-    expect(problems({ name: 'Ana', colour: 'red' })).toEqual([{ field: 'colour', rule: 'unknown_field' }]);
+    expect(problems({ name: 'Ana', colour: 'red' })).toEqual([
+      { field: 'colour', rule: rules.unknown_field },
+    ]);
   });
 
   it.each([
@@ -61,7 +66,7 @@ describe('validate', () => {
     ['a string', 'name=Ana'],
     ['a number', 12],
   ])('reports %s as body_object', (_label, input) => {
-    expect(problems(input)).toEqual([{ field: 'body', rule: 'body_object' }]);
+    expect(problems(input)).toEqual([{ field: 'body', rule: rules.body_object }]);
   });
 
   it('counts user-perceived characters: an emoji is one character', () => {
@@ -70,24 +75,24 @@ describe('validate', () => {
     expect(five.length).toBeGreaterThan(5);
     expect(validate(Schema, { name: five }).name).toBe(five);
     expect(problems({ name: `${five}b` })).toEqual([
-      { field: 'name', rule: 'max_length', params: { limit: '5' } },
+      { field: 'name', rule: rules.max_length, params: { limit: '5' } },
     ]);
   });
 
   it('reports text over the limit as max_length with the limit', () => {
     expect(problems({ name: 'abcdef' })).toEqual([
-      { field: 'name', rule: 'max_length', params: { limit: '5' } },
+      { field: 'name', rule: rules.max_length, params: { limit: '5' } },
     ]);
   });
 
   it('trims text before counting, and reports blank required text as not_blank', () => {
     expect(validate(Schema, { name: '  abcde  ' }).name).toBe('abcde');
-    expect(problems({ name: '   ' })).toEqual([{ field: 'name', rule: 'not_blank' }]);
+    expect(problems({ name: '   ' })).toEqual([{ field: 'name', rule: rules.not_blank }]);
     expect(validate(Schema, { name: 'a', note: '  ' }).note).toBe('');
   });
 
   it('reports text of another type as string', () => {
-    expect(problems({ name: 12 })).toEqual([{ field: 'name', rule: 'string' }]);
+    expect(problems({ name: 12 })).toEqual([{ field: 'name', rule: rules.string }]);
   });
 
   it.each([
@@ -100,15 +105,15 @@ describe('validate', () => {
   });
 
   it.each(['1.5', 'abc', '', '-3', '1e1', 1.5, true])('reports %j as integer', (count) => {
-    expect(problems({ name: 'a', count })).toEqual([{ field: 'count', rule: 'integer' }]);
+    expect(problems({ name: 'a', count })).toEqual([{ field: 'count', rule: rules.integer }]);
   });
 
   it('reports integers outside the range as min_value / max_value with the limit', () => {
     expect(problems({ name: 'a', count: 0 })).toEqual([
-      { field: 'count', rule: 'min_value', params: { limit: '1' } },
+      { field: 'count', rule: rules.min_value, params: { limit: '1' } },
     ]);
     expect(problems({ name: 'a', count: '21' })).toEqual([
-      { field: 'count', rule: 'max_value', params: { limit: '20' } },
+      { field: 'count', rule: rules.max_value, params: { limit: '20' } },
     ]);
   });
 
@@ -122,12 +127,12 @@ describe('validate', () => {
   });
 
   it.each(['yes', 'TRUE', '1', 1, 0])('reports %j as boolean', (enabled) => {
-    expect(problems({ name: 'a', enabled })).toEqual([{ field: 'enabled', rule: 'boolean' }]);
+    expect(problems({ name: 'a', enabled })).toEqual([{ field: 'enabled', rule: rules.boolean }]);
   });
 
   it('reports a value outside a picklist as one_of, listing the options plainly', () => {
     const found = problems({ name: 'a', interval: 'week' });
-    expect(found).toEqual([{ field: 'interval', rule: 'one_of', params: { options: 'month, year' } }]);
+    expect(found).toEqual([{ field: 'interval', rule: rules.one_of, params: { options: 'month, year' } }]);
     expect(describeProblem(found[0] as Problem, 'en')).toBe('interval must be one of: month, year.');
   });
 
@@ -141,38 +146,63 @@ describe('validate', () => {
 describe('problemsOf', () => {
   it('keeps only the first problem of a field', () => {
     const result = v.safeParse(
-      v.object({ code: v.pipe(v.string(), v.maxLength(1), v.regex(/^\d+$/, 'integer')) }),
+      v.object({ code: v.pipe(v.string(), v.maxLength(1), v.regex(/^\d+$/, rules.integer)) }),
       { code: 'ab' },
       { abortPipeEarly: false },
     );
     expect(result.success).toBe(false);
     expect(result.issues?.length).toBeGreaterThan(1);
     expect(problemsOf(result.issues ?? [])).toEqual([
-      { field: 'code', rule: 'max_length', params: { limit: '1' } },
+      { field: 'code', rule: rules.max_length, params: { limit: '1' } },
     ]);
   });
 
-  it('takes a rule named by the schema message and joins nested paths with dots', () => {
-    const result = v.safeParse(v.object({ price: v.object({ currency: v.string('currency') }) }), {
+  it('takes the rule given as the schema message and joins nested paths with dots', () => {
+    const result = v.safeParse(v.object({ price: v.object({ currency: v.string(rules.currency) }) }), {
       price: { currency: 5 },
     });
-    expect(problemsOf(result.issues ?? [])).toEqual([{ field: 'price.currency', rule: 'currency' }]);
+    expect(problemsOf(result.issues ?? [])).toEqual([{ field: 'price.currency', rule: rules.currency }]);
+  });
+
+  it("takes an area's own rule, defined where it is used, with its sentences", () => {
+    const areaRules = defineRules({
+      even: { en: '{field} must be even.', es: '{field} debe ser par.' },
+    });
+    const result = v.safeParse(
+      v.object({
+        count: v.pipe(
+          v.number(),
+          v.check((n) => n % 2 === 0, areaRules.even),
+        ),
+      }),
+      { count: 3 },
+    );
+    const found = problemsOf(result.issues ?? []);
+    expect(found).toEqual([{ field: 'count', rule: areaRules.even }]);
+    expect(describeProblem(found[0] as Problem, 'es')).toBe('count debe ser par.');
+    // The rule still reads as its id where a valibot message is shown as text.
+    expect(result.issues?.[0]?.message).toBe('even');
+  });
+
+  it('reads a problem off the issue when the schema message is plain text, not a rule', () => {
+    const result = v.safeParse(v.object({ name: v.string('a name') }), { name: 5 });
+    expect(problemsOf(result.issues ?? [])).toEqual([{ field: 'name', rule: rules.string }]);
   });
 });
 
 describe('InvalidInput', () => {
   const error = new InvalidInput([
-    { field: 'name', rule: 'required' },
-    { field: 'count', rule: 'max_value', params: { limit: '20' } },
+    { field: 'name', rule: rules.required },
+    { field: 'count', rule: rules.max_value, params: { limit: '20' } },
   ]);
 
   it('is a 400', () => {
-    expect(error).toBeInstanceOf(BadRequest);
-    expect(error.status).toBe(400);
+    expect(error).toBeInstanceOf(Invalid);
+    expect(statusOf(error)).toBe(400);
   });
 
   it('answers in English with every problem as a sentence', () => {
-    expect(error.body('en')).toEqual({
+    expect(answerOf(error, 'en')?.body).toEqual({
       code: 400,
       title: 'Invalid data',
       content: 'name is required. count must be at most 20.',
@@ -187,7 +217,7 @@ describe('InvalidInput', () => {
   });
 
   it('answers in Spanish with every problem as a sentence', () => {
-    expect(error.body('es')).toEqual({
+    expect(answerOf(error, 'es')?.body).toEqual({
       code: 400,
       title: 'Datos inválidos',
       content: 'name es obligatorio. count debe ser como máximo 20.',
@@ -202,9 +232,8 @@ describe('InvalidInput', () => {
   });
 
   it('fills the limit of max_length and leaves no placeholder', () => {
-    const body = new InvalidInput([{ field: 'name', rule: 'max_length', params: { limit: '50' } }]).body(
-      'es',
-    ) as { content: string };
+    const error = new InvalidInput([{ field: 'name', rule: rules.max_length, params: { limit: '50' } }]);
+    const body = answerOf(error, 'es')?.body as { content: string };
     expect(body.content).toBe('name admite como máximo 50 caracteres.');
     expect(body.content).not.toMatch(/[{}]/);
   });
@@ -229,7 +258,7 @@ describe('clean text', () => {
   it('refuses a lone surrogate in any text, one line or many', () => {
     for (const field of ['name', 'note', 'code', 'body']) {
       for (const text of ['a\ud800b', '\udc00', 'x\ud83d']) {
-        expect(problemOf({ [field]: text })).toEqual({ field, rule: 'unicode' });
+        expect(problemOf({ [field]: text })).toEqual({ field, rule: rules.unicode });
       }
     }
     // A surrogate pair is one character, not two halves.
@@ -251,11 +280,11 @@ describe('clean text', () => {
     ]) {
       expect(problemOf({ code: `a${char}b` }), JSON.stringify(char)).toEqual({
         field: 'code',
-        rule: 'one_line',
+        rule: rules.one_line,
       });
       expect(problemOf({ name: `a${char}b` }), JSON.stringify(char)).toEqual({
         field: 'name',
-        rule: 'one_line',
+        rule: rules.one_line,
       });
     }
   });
@@ -265,7 +294,7 @@ describe('clean text', () => {
     for (const char of ['\u0000', '\u0008', '\u000b', '\u000c', '\u001b', '\u007f', '\u0080', '\u009b']) {
       expect(problemOf({ body: `a${char}b` }), JSON.stringify(char)).toEqual({
         field: 'body',
-        rule: 'control_character',
+        rule: rules.control_character,
       });
     }
   });
@@ -275,13 +304,13 @@ describe('clean text', () => {
   });
 
   it('says what is wrong in English and Spanish', () => {
-    expect(describeProblem({ field: 'first_name', rule: 'unicode' }, 'en')).toBe(
+    expect(describeProblem({ field: 'first_name', rule: rules.unicode }, 'en')).toBe(
       'first_name is not well-formed text: it has a lone UTF-16 surrogate.',
     );
-    expect(describeProblem({ field: 'first_name', rule: 'one_line' }, 'es')).toMatch(
+    expect(describeProblem({ field: 'first_name', rule: rules.one_line }, 'es')).toMatch(
       /^first_name debe ser una sola línea/,
     );
-    expect(describeProblem({ field: 'description', rule: 'control_character' }, 'en')).toBe(
+    expect(describeProblem({ field: 'description', rule: rules.control_character }, 'en')).toBe(
       'description cannot contain control characters other than tab and line breaks.',
     );
   });
@@ -289,11 +318,11 @@ describe('clean text', () => {
   it('textRuleOf and jsonTextRuleOf name the rule, keys one line and values many', () => {
     expect(textRuleOf('plain text', 'one')).toBeUndefined();
     expect(textRuleOf('a\nb', 'many')).toBeUndefined();
-    expect(textRuleOf('a\nb', 'one')).toBe('one_line');
+    expect(textRuleOf('a\nb', 'one')).toBe(rules.one_line);
     expect(jsonTextRuleOf({ note: 'a\nb', list: ['x', 1, null, { deep: true }] })).toBeUndefined();
-    expect(jsonTextRuleOf({ note: 'a\u0000b' })).toBe('control_character');
-    expect(jsonTextRuleOf({ 'a\nb': 'x' })).toBe('one_line');
-    expect(jsonTextRuleOf({ list: [{ deep: '\ud800' }] })).toBe('unicode');
+    expect(jsonTextRuleOf({ note: 'a\u0000b' })).toBe(rules.control_character);
+    expect(jsonTextRuleOf({ 'a\nb': 'x' })).toBe(rules.one_line);
+    expect(jsonTextRuleOf({ list: [{ deep: '\ud800' }] })).toBe(rules.unicode);
   });
 
   it('whatever it accepts survives UTF-8 as it is and has no byte a terminal or jq trips on', () => {

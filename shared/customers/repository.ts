@@ -9,7 +9,7 @@
 
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { type Mode, type Scope, scopeOf } from '../core/account.ts';
-import { BadRequest, NotAcceptable, NotFound } from '../core/errors.ts';
+import { Invalid, NotFound, RuleBroken } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
@@ -29,10 +29,19 @@ import {
   splitName,
 } from './customer.ts';
 import { customerKeys } from './keys.ts';
+import { customerMessages } from './messages.ts';
 import { customerLimits } from './schemas.ts';
 
-const notFound = () => new NotFound('customer_not_found');
-const emailTaken = (email: string) => new BadRequest('customer_email_taken', { params: { email } });
+const notFound = () => new NotFound(customerMessages.customer_not_found);
+/**
+ * The e-mail is another customer's, in this account and mode: the request is invalid as it stands
+ * (a 400), and a caller that meant "this customer, or a new one" reads it again.
+ */
+export class CustomerEmailTaken extends Invalid {
+  constructor(email: string) {
+    super(customerMessages.customer_email_taken, { params: { email } });
+  }
+}
 
 /** A customer, in its account's list (gsi1). */
 export const customerEntity = defineEntity<Customer>('customer', (customer) => ({
@@ -103,13 +112,13 @@ function creationWrites(deps: Deps, customer: Customer): { record: TransactItem[
   };
 }
 
-/** Stores a new customer; a taken e-mail (in this account and mode) is 400. */
+/** Stores a new customer; a taken e-mail (in this account and mode) is CustomerEmailTaken. */
 export async function createCustomer(deps: Deps, customer: Customer): Promise<void> {
   const writes = creationWrites(deps, customer);
   try {
     await writeWithIndex(deps, writes.record, writes.index);
   } catch (error) {
-    if (conditionFailedAt(error).includes(0)) throw emailTaken(customer.email);
+    if (conditionFailedAt(error).includes(0)) throw new CustomerEmailTaken(customer.email);
     throw error;
   }
 }
@@ -321,7 +330,7 @@ export function updateCustomer(
       );
     } catch (error) {
       // The new e-mail is another customer's: a business answer (400), not a race to retry.
-      if (failedConditions(error, writes).has('new email')) throw emailTaken(after.email);
+      if (failedConditions(error, writes).has('new email')) throw new CustomerEmailTaken(after.email);
       throw error;
     }
     return { ...after, updated_at: now.toISOString(), version: (read.version ?? 0) + 1 };
@@ -429,7 +438,7 @@ export async function addAddress(deps: Deps, scope: Scope, address: Address): Pr
   } catch (error) {
     if (!conditionFailedAt(error).includes(0)) throw error;
     await getCustomer(deps, scope, address.customer_id); // 404 when the customer is gone
-    throw new NotAcceptable('customer_address_limit', { type: 'warning' });
+    throw new RuleBroken(customerMessages.customer_address_limit);
   }
 }
 
@@ -457,7 +466,7 @@ export async function deleteAddress(deps: Deps, scope: Scope, customerId: string
   } catch (error) {
     if (conditionFailedAt(error).length === 0) throw error;
     await getCustomer(deps, scope, customerId);
-    throw new NotFound('address_not_found');
+    throw new NotFound(customerMessages.address_not_found);
   }
 }
 

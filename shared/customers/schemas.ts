@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
+import * as rules from '../core/rules.ts';
 import {
   booleanField,
   isEmail,
@@ -14,6 +15,7 @@ import {
   textField,
 } from '../core/validation.ts';
 import { imageRule } from '../media/images.ts';
+import { customerRules } from './messages.ts';
 
 export const customerLimits = {
   name: 50,
@@ -36,7 +38,7 @@ const email = v.pipe(
   v.minLength(1),
   v.maxLength(customerLimits.email),
   v.toLowerCase(),
-  v.check(isEmail, 'email'),
+  v.check(isEmail, rules.email),
   v.description('Unique among the customers of the account and mode (case-insensitive).'),
 );
 
@@ -48,11 +50,11 @@ const metadata = v.pipe(
     v.pipe(
       v.custom<Record<string, unknown>>(
         (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-        'json_object',
+        customerRules.json_object,
       ),
       v.check(
         (value) => Buffer.byteLength(JSON.stringify(value)) <= customerLimits.metadataBytes,
-        'json_too_large',
+        customerRules.json_too_large,
       ),
       // Keys are one line of clean text, values clean text of any lines (jsonTextRuleOf).
       v.rawCheck(({ dataset, addIssue }) => {

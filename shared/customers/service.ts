@@ -1,7 +1,7 @@
 /** Customer operations the handlers call: list and search views, photos. */
 
 import type { Scope } from '../core/account.ts';
-import { BadRequest, NotFound } from '../core/errors.ts';
+import { Invalid, NotFound } from '../core/errors.ts';
 import { uuidParam } from '../core/ids.ts';
 import { type LinkedPage, linkedPage } from '../core/pagination.ts';
 import { validate } from '../core/validation.ts';
@@ -10,6 +10,7 @@ import { normalizeSearch } from '../db/search.ts';
 import { uploadedImage } from '../media/images.ts';
 import { type MediaStore, saveImage } from '../media/store.ts';
 import { type Customer, customerSearchView, customerView } from './customer.ts';
+import { customerMessages } from './messages.ts';
 import { listCustomers, searchCustomers, setCustomerPhoto } from './repository.ts';
 import {
   CustomerListQuerySchema,
@@ -20,11 +21,11 @@ import {
 
 /** The `{id}` of a customer path: a UUID (D4); anything else names no customer (404). */
 export const customerIdParam = (value: string | undefined): string =>
-  uuidParam(value, () => new NotFound('customer_not_found'));
+  uuidParam(value, () => new NotFound(customerMessages.customer_not_found));
 
 /** The `{address_id}` of an address path. */
 export const addressIdParam = (value: string | undefined): string =>
-  uuidParam(value, () => new NotFound('address_not_found'));
+  uuidParam(value, () => new NotFound(customerMessages.address_not_found));
 
 /**
  * GET /v1/customers/: the search view (a bare array, 404 with the query when nothing matches) when
@@ -37,16 +38,12 @@ export async function customerList(
   raw: Record<string, string | undefined>,
 ): Promise<CustomerSearchView[] | LinkedPage<CustomerView>> {
   if (raw.search !== undefined && normalizeSearch(raw.search) === '')
-    throw new BadRequest('customer_search_empty');
+    throw new Invalid(customerMessages.customer_search_empty);
   const query = validate(CustomerListQuerySchema, raw);
   if (query.searchView && query.search !== undefined) {
     const found = await searchCustomers(deps, scope, query.search, customerLimits.searchResults);
     if (found.length === 0) {
-      throw new NotFound('customer_search_no_match', {
-        type: 'warning',
-        wrapped: true,
-        fields: { query: query.search },
-      });
+      throw new NotFound(customerMessages.customer_search_no_match, { fields: { query: query.search } });
     }
     return found.map((customer) => customerSearchView(customer, deps.baseUrl));
   }

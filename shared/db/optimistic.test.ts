@@ -8,10 +8,12 @@ import { type DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newAccount, useLocalEnvironment } from '../../test/support/stack.ts';
-import { Conflict, HttpError, NotFound } from '../core/errors.ts';
+import { Conflict, NotFound } from '../core/errors.ts';
 import { prefixedId } from '../core/ids.ts';
+import { answerOf } from '../http/errors.ts';
 import { changeEndpoint, createEndpoint, getEndpoint } from '../webhooks/repository.ts';
 import { makeDeps } from './deps.ts';
+import { dbMessages } from './messages.ts';
 import { lostRace, retryOptimistic } from './optimistic.ts';
 
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'refused', $metadata: {} });
@@ -48,7 +50,7 @@ describe('retryOptimistic', () => {
           } else {
             const error = await run.catch((caught: unknown) => caught);
             expect(error).toBeInstanceOf(Conflict);
-            expect((error as Conflict).messageId).toBe('concurrent_update');
+            expect((error as Conflict).msg).toBe(dbMessages.concurrent_update);
             expect(made).toBe(tries);
           }
         },
@@ -62,9 +64,8 @@ describe('retryOptimistic', () => {
       },
       { sleep: noWait },
     ).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).status).toBe(409);
-    expect((error as HttpError).body('en')).toMatchObject({ code: 409, type: 'error' });
+    expect(error).toBeInstanceOf(Conflict);
+    expect(answerOf(error, 'en')).toMatchObject({ status: 409, body: { code: 409, type: 'error' } });
   });
 
   it('passes other errors at once: a business condition, a missing record, a transaction item but the first', async () => {

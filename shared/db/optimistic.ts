@@ -13,6 +13,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { Conflict } from '../core/errors.ts';
 import { conditionFailedAt } from './conditions.ts';
+import { dbMessages } from './messages.ts';
 
 /** What a try answers when it found the record changed without an error (a repository's `false`). */
 export const lostRace: unique symbol = Symbol('lost race');
@@ -63,5 +64,5 @@ export async function retryOptimistic<T>(
       await sleep(Math.random() * Math.min(maxWaitMs, 10 * 2 ** tryNumber));
     }
   }
-  throw options.exhausted?.() ?? new Conflict('concurrent_update');
+  throw options.exhausted?.() ?? new Conflict(dbMessages.concurrent_update);
 }

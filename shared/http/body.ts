@@ -4,8 +4,9 @@
  * functions; the middleware in ./middlewares.ts picks one by Content-Type.
  */
 import { parse as parseQuery } from 'picoquery';
-import { BadRequest, PayloadTooLarge, ValidationError } from '../core/errors.ts';
 import { maxBodyBytes } from '../core/limits.ts';
+import { InvalidBody, PayloadTooLarge, UnreadableBody } from './errors.ts';
+import { httpMessages } from './messages.ts';
 
 // `customers[0][email]=…` nests, `x[]=1&x[]=2` is an array, as form-posting client libraries send them.
 const formSyntax = {
@@ -18,7 +19,7 @@ const formSyntax = {
 /** The deepest nesting a body may have: far beyond any real request, far short of a stack overflow. */
 export const maxNesting = 32;
 
-const tooDeep = () => new BadRequest('body_too_deep', { params: { limit: String(maxNesting) } });
+const tooDeep = () => new UnreadableBody(httpMessages.body_too_deep, { limit: String(maxNesting) });
 
 /** Whether JSON text nests deeper than `max` (brackets inside strings do not count). */
 function jsonNestsDeeper(text: string, max: number): boolean {
@@ -66,7 +67,7 @@ export function parseForm(text: string): Record<string, unknown> {
   const check = (value: unknown): void => {
     if (Array.isArray(value)) {
       if (value.length > fields)
-        throw new ValidationError('An array index in the form is larger than its number of fields.');
+        throw new InvalidBody('An array index in the form is larger than its number of fields.');
       for (const item of value) check(item);
     } else if (value && typeof value === 'object') {
       for (const item of Object.values(value)) check(item);
@@ -106,7 +107,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text, exactNumbers);
   } catch {
-    throw new BadRequest('malformed_json');
+    throw new UnreadableBody(httpMessages.malformed_json);
   }
 }
 
@@ -154,7 +155,7 @@ export async function parseMultipart(
   try {
     form = await new Response(bytes, { headers: { 'content-type': contentType } }).formData();
   } catch {
-    throw new BadRequest('malformed_form');
+    throw new UnreadableBody(httpMessages.malformed_form);
   }
   const fields: Record<string, unknown> = {};
   for (const [name, value] of form.entries()) {

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import * as rules from '../core/rules.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { parseBody } from './body.ts';
 import { paramsOf, plainMap, queryOf } from './event-maps.ts';
@@ -87,7 +88,7 @@ describe('the query and path parameters of an event', () => {
         thrown = error;
       }
       expect(thrown).toBeInstanceOf(InvalidInput);
-      expect((thrown as InvalidInput).problems).toEqual([{ field: name, rule: 'single_value' }]);
+      expect((thrown as InvalidInput).problems).toEqual([{ field: name, rule: rules.single_value }]);
       const once = deliveredEvent({
         queryStringParameters: { [name]: 'a' },
         multiValueQueryStringParameters: { [name]: ['a'] },

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequest, PayloadTooLarge, ValidationError } from '../core/errors.ts';
 import { negotiateLang, text } from '../core/messages.ts';
 import { parseBody } from './body.ts';
+import { InvalidBody, PayloadTooLarge, UnreadableBody } from './errors.ts';
+import { httpMessages } from './messages.ts';
 
 describe('parseBody', () => {
   it('reads JSON, forms with bracketed keys, and JSON labelled as a form', () => {
@@ -38,7 +39,7 @@ describe('parseBody', () => {
   });
 
   it('refuses malformed JSON, prototype pollution and oversize bodies', () => {
-    expect(() => parseBody('{"a":', false, 'application/json')).toThrow(BadRequest);
+    expect(() => parseBody('{"a":', false, 'application/json')).toThrow(UnreadableBody);
     parseBody(
       '__proto__[admin]=1&constructor[prototype][root]=1',
       false,
@@ -48,7 +49,7 @@ describe('parseBody', () => {
     expect(({} as Record<string, unknown>).root).toBeUndefined();
     expect(() => parseBody('x'.repeat(6 * 1024 * 1024 + 1), false, 'text/plain')).toThrow(PayloadTooLarge);
     // 28 bytes must not become an array of a hundred million slots.
-    expect(() => parseBody('customers[99999999][email]=a', false, '')).toThrow(ValidationError);
+    expect(() => parseBody('customers[99999999][email]=a', false, '')).toThrow(InvalidBody);
     expect(parseBody('a[1]=x&a[0]=y', false, '')).toEqual({ a: ['y', 'x'] });
   });
 });
@@ -59,7 +60,7 @@ describe('messages', () => {
     expect(negotiateLang('es')).toBe('es');
     expect(negotiateLang('en;q=0.8, es-MX;q=0.9')).toBe('es');
     expect(negotiateLang('de, fr')).toBe('en');
-    expect(text('method_not_allowed', 'en', { method: 'PUT', allow: 'GET' }).content).toBe(
+    expect(text(httpMessages.method_not_allowed, 'en', { method: 'PUT', allow: 'GET' }).content).toBe(
       'Method PUT is not allowed here. Allowed: GET.',
     );
   });

@@ -24,15 +24,19 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { accountFromAuthorizer, resolveMode } from '../core/account.ts';
 import { envNames } from '../core/config.ts';
-import { Conflict, HttpError, RawError } from '../core/errors.ts';
+import { Conflict } from '../core/errors.ts';
 import { logger } from '../core/log.ts';
+import { coreMessages } from '../core/messages.ts';
+import * as rules from '../core/rules.ts';
 import { sealer } from '../core/seal.ts';
 import { type Secret, stageSecret } from '../core/secrets.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { type Deps, makeDeps } from '../db/deps.ts';
+import { statusOf } from './errors.ts';
 import { queryOf } from './event-maps.ts';
 import { headerOf } from './headers.ts';
 import { httpKeys } from './keys.ts';
+import { httpMessages } from './messages.ts';
 
 export const idempotencyHeader = 'Idempotency-Key';
 export const replayedHeader = 'Idempotent-Replayed';
@@ -164,7 +168,8 @@ export function idempotency(
       if (event.httpMethod !== 'POST') return undefined;
       const idempotencyKey = headerOf(event.headers, idempotencyHeader);
       if (idempotencyKey === undefined) return undefined;
-      if (!validKey.test(idempotencyKey)) throw new InvalidInput([{ field: idempotencyHeader, rule: 'key' }]);
+      if (!validKey.test(idempotencyKey))
+        throw new InvalidInput([{ field: idempotencyHeader, rule: rules.key }]);
       const account = accountFromAuthorizer(event.requestContext.authorizer);
       const mode = resolveMode(account, queryOf(event).test);
       const deps = depsOf();
@@ -211,8 +216,9 @@ export function idempotency(
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException) || !error.Item) throw error;
         const existing = unmarshall(error.Item) as StoredRecord;
-        if (existing.fingerprint !== print) throw new Conflict('idempotency_key_reused');
-        if (existing.status !== 'done' || !existing.answer) throw new Conflict('idempotency_in_progress');
+        if (existing.fingerprint !== print) throw new Conflict(httpMessages.idempotency_key_reused);
+        if (existing.status !== 'done' || !existing.answer)
+          throw new Conflict(coreMessages.idempotency_in_progress);
         const { sealed, ...answer } = existing.answer;
         return {
           ...answer,
@@ -276,7 +282,7 @@ export function idempotency(
     },
 
     onError: async ({ event, error }) => {
-      const status = error instanceof HttpError || error instanceof RawError ? error.status : 500;
+      const status = statusOf(error);
       await endClaim(event, status >= 500);
     },
   };

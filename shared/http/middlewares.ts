@@ -4,11 +4,13 @@
  */
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { envelope, HttpError, RawError } from '../core/errors.ts';
+import { envelope } from '../core/errors.ts';
 import { logger } from '../core/log.ts';
-import { type Lang, negotiateLang } from '../core/messages.ts';
+import { coreMessages, type Lang, negotiateLang } from '../core/messages.ts';
+import * as rules from '../core/rules.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { parseBody, parseMultipart } from './body.ts';
+import { answerOf } from './errors.ts';
 import { headerOf } from './headers.ts';
 import { respond } from './render.ts';
 
@@ -19,26 +21,15 @@ export interface ParsedEvent extends APIGatewayProxyEvent {
   parsed?: { lang: Lang; body: unknown };
 }
 
-/** Typed errors become the contract's envelopes; anything else a logged 500 with no detail. */
+/** Failures and HTTP errors become the contract's answers (./errors.ts); anything else a logged 500 with no detail. */
 export const errorBoundary = (): Middleware => ({
   onError: (request) => {
     const { event, error } = request;
     const lang =
       (event as ParsedEvent).parsed?.lang ?? negotiateLang(headerOf(event.headers, 'accept-language'));
-    if (error instanceof HttpError) {
-      request.response = respond(event, {
-        status: error.status,
-        body: error.body(lang),
-        ...(error.options.headers ? { headers: error.options.headers } : {}),
-      });
-      return;
-    }
-    if (error instanceof RawError) {
-      request.response = respond(event, {
-        status: error.status,
-        body: error.payload,
-        headers: error.headers,
-      });
+    const answer = answerOf(error, lang);
+    if (answer) {
+      request.response = respond(event, answer);
       return;
     }
     const requestId = event.requestContext.requestId;
@@ -46,7 +37,7 @@ export const errorBoundary = (): Middleware => ({
     logger.error('unhandled error', { requestId, error: error as Error });
     request.response = respond(event, {
       status: 500,
-      body: { ...envelope(500, 'internal_error', lang, { type: 'error' }), request_id: requestId },
+      body: { ...envelope(500, coreMessages.internal_error, lang, { type: 'error' }), request_id: requestId },
     });
   },
 });
@@ -80,6 +71,6 @@ export const singleValuedQuery = (): Middleware => ({
       .map(([name]) => name);
     for (const name of Object.keys(event.queryStringParameters ?? {}))
       if (/[[\]]/.test(name) && !names.includes(name)) names.push(name);
-    if (names.length) throw new InvalidInput(names.map((field) => ({ field, rule: 'single_value' })));
+    if (names.length) throw new InvalidInput(names.map((field) => ({ field, rule: rules.single_value })));
   },
 });

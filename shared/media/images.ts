@@ -6,8 +6,10 @@
  * within the pixel limits is stored (structure.ts reads it without decoding it).
  */
 import { createHash } from 'node:crypto';
+import * as rules from '../core/rules.ts';
 import { InvalidInput, type Problem } from '../core/validation.ts';
 import { parseWebUrl } from '../core/web-url.ts';
+import { mediaRules } from './messages.ts';
 import { type ImageType, inspectImage, maxImagePixels, maxImageSide } from './structure.ts';
 
 /** Largest image cobro stores (decoded bytes). */
@@ -35,19 +37,19 @@ const formats: Record<ImageType, string> = { 'image/png': 'PNG', 'image/jpeg': '
  */
 export function checkImage(bytes: Uint8Array, field: string, declared?: ImageType): ImageType | Problem {
   const inspected = inspectImage(bytes);
-  if (!inspected.ok && inspected.problem === 'unknown_type') return { field, rule: 'image_content' };
-  if (declared && inspected.type !== declared) return { field, rule: 'image_content' };
+  if (!inspected.ok && inspected.problem === 'unknown_type') return { field, rule: mediaRules.image_content };
+  if (declared && inspected.type !== declared) return { field, rule: mediaRules.image_content };
   if (inspected.ok) return inspected.type;
   if (inspected.problem === 'malformed') {
     return {
       field,
-      rule: 'image_malformed',
+      rule: mediaRules.image_malformed,
       params: { format: formats[inspected.type], detail: inspected.detail },
     };
   }
   return {
     field,
-    rule: 'image_dimensions',
+    rule: mediaRules.image_dimensions,
     params: {
       width: String(inspected.width),
       height: String(inspected.height),
@@ -71,21 +73,22 @@ export function parseImageInput(value: string, field: string): ImageInput | Prob
   const trimmed = value.trim();
   if (/^data:/i.test(trimmed)) {
     const match = dataUri.exec(trimmed);
-    if (!match) return { field, rule: 'image' };
+    if (!match) return { field, rule: mediaRules.image };
     const declared: ImageType =
       (match[1] as string).toLowerCase() === 'image/png' ? 'image/png' : 'image/jpeg';
     const base64 = (match[2] as string).replace(/\s+/g, '');
     // Checked before decoding: 4 base64 characters carry 3 bytes.
-    if (Math.floor((base64.length * 3) / 4) - 2 > maxImageBytes) return { field, rule: 'image_too_large' };
+    if (Math.floor((base64.length * 3) / 4) - 2 > maxImageBytes)
+      return { field, rule: mediaRules.image_too_large };
     const bytes = Buffer.from(base64, 'base64');
-    if (bytes.length > maxImageBytes) return { field, rule: 'image_too_large' };
+    if (bytes.length > maxImageBytes) return { field, rule: mediaRules.image_too_large };
     const checked = checkImage(bytes, field, declared);
     if (typeof checked !== 'string') return checked;
     const name = `${createHash('sha256').update(bytes).digest('hex')}.${extensions[declared]}`;
     return { kind: 'data', bytes, type: declared, name };
   }
   const parsed = parseWebUrl(trimmed);
-  if ('problem' in parsed) return { field, rule: 'image' };
+  if ('problem' in parsed) return { field, rule: mediaRules.image };
   return { kind: 'url', url: parsed.url.href };
 }
 
@@ -117,11 +120,13 @@ export function uploadedImage(
   limit: { bytes: number; label: string },
 ): Extract<ImageInput, { kind: 'data' }> {
   if (!value || typeof value !== 'object' || !('bytes' in value) || !Buffer.isBuffer(value.bytes)) {
-    throw new InvalidInput([{ field, rule: value === undefined ? 'required' : 'file_required' }]);
+    throw new InvalidInput([
+      { field, rule: value === undefined ? rules.required : mediaRules.file_required },
+    ]);
   }
   const bytes = value.bytes as Buffer;
   if (bytes.length > limit.bytes) {
-    throw new InvalidInput([{ field, rule: 'file_too_large', params: { limit: limit.label } }]);
+    throw new InvalidInput([{ field, rule: mediaRules.file_too_large, params: { limit: limit.label } }]);
   }
   const type = checkImage(bytes, field);
   if (typeof type !== 'string') throw new InvalidInput([type]);

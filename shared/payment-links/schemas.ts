@@ -2,6 +2,7 @@
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
+import * as rules from '../core/rules.ts';
 import { booleanField, maxEmailLength, plainText, textField } from '../core/validation.ts';
 import { customerLimits } from '../customers/schemas.ts';
 import { linkStatuses } from './link.ts';
@@ -37,17 +38,17 @@ export const CreatePaymentLinkSchema = v.strictObject({
     v.description('What the customer pays for; shown on the link page. Missing: 406 Missing Data.'),
   ),
   amount: v.pipe(
-    v.union([plainText(), v.number()], 'amount'),
+    v.union([plainText(), v.number()], rules.amount),
     v.description(
       'Decimal in major units, a string ("10.50") or a JSON number, at the currency precision; at least the equivalent of USD 1.00.',
     ),
   ),
   currency: v.optional(
     v.pipe(
-      plainText({ message: 'currency' }),
+      plainText({ message: rules.currency }),
       v.trim(),
       v.toUpperCase(),
-      v.check((code) => findCurrency(code) !== undefined, 'currency'),
+      v.check((code) => findCurrency(code) !== undefined, rules.currency),
       v.description(`One of ${currencyCodes.join(', ')} (default USD).`),
     ),
     'USD',

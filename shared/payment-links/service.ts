@@ -9,12 +9,13 @@ import { getAccount } from '../accounts/repository.ts';
 import { linkPageWrite, sessionEntity } from '../checkout/repository.ts';
 import { newLinkSession, pageUrl } from '../checkout/session.ts';
 import { assertModeFlags, type Scope } from '../core/account.ts';
-import { BadRequest, Conflict, NotAcceptable, NotFound } from '../core/errors.ts';
+import { Conflict, Invalid, NotFound, RuleBroken } from '../core/errors.ts';
 import { uuidParam } from '../core/ids.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import { amountField, assertMinimum } from '../core/money/fields.ts';
 import type { LinkedPage, PageRequest } from '../core/pagination.ts';
 import { linkedPage } from '../core/pagination.ts';
+import * as rules from '../core/rules.ts';
 import { InvalidInput, isEmail, validate } from '../core/validation.ts';
 import type { Customer } from '../customers/customer.ts';
 import { findCustomer, findOrCreateCustomer } from '../customers/repository.ts';
@@ -34,6 +35,7 @@ import {
   parseInterfaceDate,
   revised,
 } from './link.ts';
+import { paymentLinkMessages } from './messages.ts';
 import {
   getLink,
   getLinkWithLogs,
@@ -53,7 +55,7 @@ import {
 
 type LinkDeps = Deps & { baseUrl: string };
 
-const absent = () => new NotFound('payment_link_not_found');
+const absent = () => new NotFound(paymentLinkMessages.payment_link_not_found);
 
 /** The `{id}` of a payment link path: a UUID (D4); anything else names no link (404). */
 export const linkIdParam = (value: string | undefined): string => uuidParam(value, absent);
@@ -68,8 +70,8 @@ const filled = (value: string | null | undefined): value is string => !blank(val
  */
 export function creationInput(body: unknown): { input: CreatePaymentLinkInput; amount: number } {
   const raw = (body !== null && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  if (blank(raw.description)) throw new NotAcceptable('payment_link_description_missing');
-  if (blank(raw.amount)) throw new BadRequest('payment_link_amount_missing');
+  if (blank(raw.description)) throw new RuleBroken(paymentLinkMessages.payment_link_description_missing);
+  if (blank(raw.amount)) throw new Invalid(paymentLinkMessages.payment_link_amount_missing);
   const input = validate(CreatePaymentLinkSchema, body);
   const currency = findCurrency(input.currency);
   if (!currency) throw new Error(`validated currency ${input.currency} is unknown`);
@@ -97,8 +99,8 @@ async function resolveCustomers(deps: Deps, scope: Scope, refs: CustomerRef[]): 
     if (id) return { id: id.toLowerCase() };
     const { first_name, last_name, email } = ref;
     if (!filled(first_name) || !filled(last_name) || !filled(email))
-      throw new BadRequest('payment_link_customer_incomplete');
-    if (!isEmail(email)) throw new InvalidInput([{ field: `customers[${index}].email`, rule: 'email' }]);
+      throw new Invalid(paymentLinkMessages.payment_link_customer_incomplete);
+    if (!isEmail(email)) throw new InvalidInput([{ field: `customers[${index}].email`, rule: rules.email }]);
     return { first_name, last_name, email };
   });
   // Every id is checked before any customer is created: a body naming an absent one changes nothing.
@@ -107,7 +109,7 @@ async function resolveCustomers(deps: Deps, scope: Scope, refs: CustomerRef[]): 
   );
   wanted.forEach((want, index) => {
     if (want.id !== undefined && !byId[index])
-      throw new BadRequest('payment_link_customer_absent', { params: { customer: want.id } });
+      throw new Invalid(paymentLinkMessages.payment_link_customer_absent, { params: { customer: want.id } });
   });
   const customers = await Promise.all(
     wanted.map(
@@ -234,7 +236,9 @@ function updated(
   if (input.status !== undefined) {
     const status = input.status.trim().toLowerCase();
     if (!(linkStatuses as readonly string[]).includes(status))
-      throw new BadRequest('payment_link_status_invalid', { params: { allowed: linkStatuses.join(', ') } });
+      throw new Invalid(paymentLinkMessages.payment_link_status_invalid, {
+        params: { allowed: linkStatuses.join(', ') },
+      });
     after.status = status as LinkStatus;
     // A period that falls due by its owner's word counts its 5 days to `defaulter` from now (D14).
     after.period_due_at =
@@ -242,19 +246,22 @@ function updated(
   }
   if (input.next_date_of_payment !== undefined) {
     const date = input.next_date_of_payment === null ? null : parseInterfaceDate(input.next_date_of_payment);
-    if (date === undefined) throw new BadRequest('payment_link_date_format');
+    if (date === undefined) throw new Invalid(paymentLinkMessages.payment_link_date_format);
     after.date_anchor = date;
     after.months_from_anchor = 0;
   }
   if (input.active !== undefined) after.active = input.active;
   if (input.recurring !== undefined) after.recurring = input.recurring;
   if (input.product !== undefined) {
-    if (input.product !== null && !product) throw new BadRequest('payment_link_product_absent');
+    if (input.product !== null && !product)
+      throw new Invalid(paymentLinkMessages.payment_link_product_absent);
     after.product_id = product?.id ?? null;
   }
   if (input.customer !== undefined) {
     if (input.customer !== null && !customer)
-      throw new BadRequest('payment_link_customer_absent', { params: { customer: input.customer } });
+      throw new Invalid(paymentLinkMessages.payment_link_customer_absent, {
+        params: { customer: input.customer },
+      });
     after.customer_id = customer?.id ?? null;
     after.customer_name = customer ? fullName(customer) : null;
     after.customer_email = customer?.email ?? null;
@@ -283,7 +290,7 @@ export async function updateLink(
   return retryOptimistic(async () => {
     const [before, [product, customer]] = await Promise.all([getLink(deps, scope, id.toLowerCase()), named]);
     if (!before) throw absent();
-    if (before.status === 'paid') throw new NotAcceptable('payment_link_paid');
+    if (before.status === 'paid') throw new RuleBroken(paymentLinkMessages.payment_link_paid);
     const now = deps.clock();
     const after = updated(before, input, { product, customer }, now);
     const change = isPayable(after)
@@ -302,7 +309,7 @@ export async function updateLink(
       );
       return saved ? linkListItem(after, pageUrl(deps.baseUrl, after.token)) : lostRace;
     } catch (error) {
-      if (error instanceof PageBusy) throw new Conflict('payment_link_busy');
+      if (error instanceof PageBusy) throw new Conflict(paymentLinkMessages.payment_link_busy);
       throw error;
     }
   });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import * as rules from '../core/rules.ts';
 import { InvalidInput, type Problem } from '../core/validation.ts';
 import { parsePaymentListQuery } from './list-query.ts';
+import { paymentRules } from './messages.ts';
 
 function problemsOf(query: Record<string, string | undefined>): readonly Problem[] {
   try {
@@ -34,25 +36,25 @@ describe('parsePaymentListQuery', () => {
   });
 
   it.each([
-    ['abc', { field: 'limit', rule: 'integer' }],
-    ['-1', { field: 'limit', rule: 'integer' }],
-    ['1.5', { field: 'limit', rule: 'integer' }],
-    ['0', { field: 'limit', rule: 'min_value', params: { limit: '1' } }],
-    ['00', { field: 'limit', rule: 'min_value', params: { limit: '1' } }],
+    ['abc', { field: 'limit', rule: rules.integer }],
+    ['-1', { field: 'limit', rule: rules.integer }],
+    ['1.5', { field: 'limit', rule: rules.integer }],
+    ['0', { field: 'limit', rule: rules.min_value, params: { limit: '1' } }],
+    ['00', { field: 'limit', rule: rules.min_value, params: { limit: '1' } }],
   ])('refuses limit=%j', (limit, problem) => {
     expect(problemsOf({ limit })).toEqual([problem]);
   });
 
   it('refuses a created_before that is no time', () => {
     expect(problemsOf({ created_before: 'yesterday' })).toEqual([
-      { field: 'created_before', rule: 'timestamp' },
+      { field: 'created_before', rule: paymentRules.timestamp },
     ]);
   });
 
   it('reports every bad field at once', () => {
     expect(problemsOf({ limit: '0', created_before: 'x', status: 'whatever' })).toEqual([
-      { field: 'limit', rule: 'min_value', params: { limit: '1' } },
-      { field: 'created_before', rule: 'timestamp' },
+      { field: 'limit', rule: rules.min_value, params: { limit: '1' } },
+      { field: 'created_before', rule: paymentRules.timestamp },
     ]);
   });
 });

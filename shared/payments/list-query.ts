@@ -1,6 +1,8 @@
 /** The query of the payments list (D9): `limit`, `created_before`, `status`. */
 import * as v from 'valibot';
+import * as rules from '../core/rules.ts';
 import { queryParameter, validate } from '../core/validation.ts';
+import { paymentRules } from './messages.ts';
 
 export const paymentListLimits = { defaultLimit: 100, maxLimit: 1000 } as const;
 
@@ -18,7 +20,7 @@ export const PaymentListQuerySchema = v.pipe(
       'At most this many charges (default 100, above 1000 taken as 1000).',
       v.pipe(
         v.string(),
-        v.regex(/^\d+$/, 'integer'),
+        v.regex(/^\d+$/, rules.integer),
         v.transform(Number),
         v.minValue(1),
         v.transform((limit) => Math.min(limit, paymentListLimits.maxLimit)),
@@ -29,7 +31,7 @@ export const PaymentListQuerySchema = v.pipe(
       'Only charges created before this ISO 8601 time.',
       v.pipe(
         v.string(),
-        v.check((text) => !Number.isNaN(Date.parse(text)), 'timestamp'),
+        v.check((text) => !Number.isNaN(Date.parse(text)), paymentRules.timestamp),
         v.transform((text) => new Date(Date.parse(text)).toISOString()),
       ),
     ),

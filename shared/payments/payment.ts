@@ -3,13 +3,15 @@
  * and how both are answered. Pure functions; storage is in ./repository.ts.
  */
 import type { Mode } from '../core/account.ts';
-import { BadRequest } from '../core/errors.ts';
+import { Invalid } from '../core/errors.ts';
 import { prefixedId, randomToken } from '../core/ids.ts';
+import { coreMessages } from '../core/messages.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { type Currency, findCurrency } from '../core/money/currencies.ts';
 import { amountField, assertMinimum, currencyOf } from '../core/money/fields.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { parseWebUrl } from '../core/web-url.ts';
+import { paymentRules } from './messages.ts';
 import type { CreatePaymentInput, PaymentStatus, PaymentView } from './schemas.ts';
 
 /** A checkout token's length: 40 characters of [A-Za-z0-9] (238 bits), the page URL's secret. */
@@ -47,14 +49,14 @@ export function checkReturnUrl(value: string, mode: Mode): string {
   if ('problem' in parsed) {
     const rule =
       parsed.problem === 'host' || parsed.problem === 'credentials'
-        ? 'return_url_host'
+        ? paymentRules.return_url_host
         : parsed.problem === 'scheme' && mode === 'live'
-          ? 'return_url_https'
-          : 'return_url';
+          ? paymentRules.return_url_https
+          : paymentRules.return_url;
     throw new InvalidInput([{ field: 'return_url', rule }]);
   }
   if (mode === 'live' && parsed.url.protocol !== 'https:') {
-    throw new InvalidInput([{ field: 'return_url', rule: 'return_url_https' }]);
+    throw new InvalidInput([{ field: 'return_url', rule: paymentRules.return_url_https }]);
   }
   return parsed.url.href;
 }
@@ -66,7 +68,7 @@ export function newPayment(
 ): Payment {
   const flag = input.test === undefined ? undefined : input.test === true || input.test === 'true';
   if (flag !== undefined && flag !== (context.mode === 'test')) {
-    throw new BadRequest('mode_mismatch', { params: { field: 'test', mode: context.mode } });
+    throw new Invalid(coreMessages.mode_mismatch, { params: { field: 'test', mode: context.mode } });
   }
   const currency = findCurrency(input.currency) as Currency;
   const amount = amountField(input.amount, currency);

@@ -1,13 +1,14 @@
 /** Request bodies of the payment endpoints; handlers validate with them, the OpenAPI document shows them. */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import * as rules from '../core/rules.ts';
 import { plainText, textField } from '../core/validation.ts';
 
 export const paymentLimits = { description: 300, item: 100, items: 50, returnUrl: 2048 } as const;
 
 export const CreatePaymentSchema = v.strictObject({
   amount: v.pipe(
-    v.union([plainText(), v.number()], 'amount'),
+    v.union([plainText(), v.number()], rules.amount),
     v.description('Decimal in major units at the currency precision; at least the equivalent of USD 1.00.'),
   ),
   description: v.pipe(
@@ -15,10 +16,10 @@ export const CreatePaymentSchema = v.strictObject({
     v.description('Shown on the checkout page; tab and line breaks allowed.'),
   ),
   currency: v.pipe(
-    plainText({ message: 'currency' }),
+    plainText({ message: rules.currency }),
     v.trim(),
     v.toUpperCase(),
-    v.check((code) => findCurrency(code) !== undefined, 'currency'),
+    v.check((code) => findCurrency(code) !== undefined, rules.currency),
     v.description(`One of ${currencyCodes.join(', ')}.`),
   ),
   items: v.pipe(
@@ -34,7 +35,7 @@ export const CreatePaymentSchema = v.strictObject({
       'Absolute https URL (http allowed in test mode); the cardholder returns there with id_payment.',
     ),
   ),
-  test: v.optional(v.union([v.boolean(), v.picklist(['true', 'false'], 'boolean')], 'boolean')),
+  test: v.optional(v.union([v.boolean(), v.picklist(['true', 'false'], rules.boolean)], rules.boolean)),
 });
 export type CreatePaymentInput = v.InferOutput<typeof CreatePaymentSchema>;
 

@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BadRequest } from '../core/errors.ts';
+import { Invalid } from '../core/errors.ts';
 import { formatAmount, maxMinorUnits, scaled } from '../core/money/amount.ts';
 import { currencies } from '../core/money/currencies.ts';
+import * as rules from '../core/rules.ts';
 import { InvalidInput, type Problem } from '../core/validation.ts';
+import { answerOf, statusOf } from '../http/errors.ts';
 import { hasFilters, parsePlanListQuery } from './list-query.ts';
+import { planMessages } from './messages.ts';
 import { priceScale } from './plan.ts';
 
 function thrownBy(query: Record<string, string | undefined>): unknown {
@@ -19,7 +22,7 @@ function thrownBy(query: Record<string, string | undefined>): unknown {
 function problemsOf(query: Record<string, string | undefined>): readonly Problem[] {
   const error = thrownBy(query);
   expect(error).toBeInstanceOf(InvalidInput);
-  expect((error as InvalidInput).status).toBe(400);
+  expect(statusOf(error)).toBe(400);
   return (error as InvalidInput).problems;
 }
 
@@ -137,19 +140,20 @@ describe('parsePlanListQuery refusals', () => {
     ['subscribers_min', 'x', 'integer'],
     ['subscribers_max', '99999999999999999999', 'integer'],
     ['trial_days', 'ten', 'integer'],
-  ])('refuses %s=%j as %s', (field, value, rule) => {
+  ] as const)('refuses %s=%j as %s', (field, value, name) => {
+    const rule = name === 'decimal' ? rules.decimal : rules.integer;
     expect(problemsOf({ [field]: value })).toEqual([{ field, rule }]);
   });
 
   it('refuses an unknown interval, listing the intervals', () => {
     expect(problemsOf({ interval: 'week' })).toEqual([
-      { field: 'interval', rule: 'one_of', params: { options: 'month, year' } },
+      { field: 'interval', rule: rules.one_of, params: { options: 'month, year' } },
     ]);
   });
 
   it.each(['maybe', 'yes', '1'])('refuses status %j, listing the statuses', (status) => {
     expect(problemsOf({ status })).toEqual([
-      { field: 'status', rule: 'one_of', params: { options: 'active, inactive, true, false' } },
+      { field: 'status', rule: rules.one_of, params: { options: 'active, inactive, true, false' } },
     ]);
   });
 
@@ -159,7 +163,7 @@ describe('parsePlanListQuery refusals', () => {
     'refuses status %j, which names no status',
     (status) => {
       expect(problemsOf({ status })).toEqual([
-        { field: 'status', rule: 'one_of', params: { options: 'active, inactive, true, false' } },
+        { field: 'status', rule: rules.one_of, params: { options: 'active, inactive, true, false' } },
       ]);
     },
   );
@@ -183,12 +187,11 @@ describe('parsePlanListQuery refusals', () => {
 describe('parsePlanListQuery ranges', () => {
   it('answers 400 plan_price_range (type warning) for a minimum price above the maximum', () => {
     const error = thrownBy({ price_min: '10.01', price_max: '10' });
-    expect(error).toBeInstanceOf(BadRequest);
+    expect(error).toBeInstanceOf(Invalid);
     expect(error).not.toBeInstanceOf(InvalidInput);
-    const badRequest = error as BadRequest;
-    expect(badRequest.status).toBe(400);
-    expect(badRequest.messageId).toBe('plan_price_range');
-    expect(badRequest.body('en')).toEqual({
+    expect(statusOf(error)).toBe(400);
+    expect((error as Invalid).msg).toBe(planMessages.plan_price_range);
+    expect(answerOf(error, 'en')?.body).toEqual({
       code: 400,
       title: 'Invalid price range',
       content: 'The minimum price is greater than the maximum price.',
@@ -198,11 +201,10 @@ describe('parsePlanListQuery ranges', () => {
 
   it('answers 400 plan_subscriber_range (type warning) for a minimum subscriber count above the maximum', () => {
     const error = thrownBy({ subscribers_min: '5', subscribers_max: '4' });
-    expect(error).toBeInstanceOf(BadRequest);
-    const badRequest = error as BadRequest;
-    expect(badRequest.status).toBe(400);
-    expect(badRequest.messageId).toBe('plan_subscriber_range');
-    expect((badRequest.body('es') as Record<string, unknown>).type).toBe('warning');
+    expect(error).toBeInstanceOf(Invalid);
+    expect(statusOf(error)).toBe(400);
+    expect((error as Invalid).msg).toBe(planMessages.plan_subscriber_range);
+    expect(answerOf(error, 'es')?.body).toMatchObject({ type: 'warning' });
   });
 
   it('takes equal bounds', () => {
@@ -218,7 +220,7 @@ describe('parsePlanListQuery ranges', () => {
 
   it('reports malformed values before an inverted range', () => {
     expect(problemsOf({ price_min: '5', price_max: '1', trial_days: 'x' })).toEqual([
-      { field: 'trial_days', rule: 'integer' },
+      { field: 'trial_days', rule: rules.integer },
     ]);
   });
 
@@ -226,7 +228,7 @@ describe('parsePlanListQuery ranges', () => {
     fc.assert(
       fc.property(fc.nat({ max: 1_000_000 }), fc.nat({ max: 1_000_000 }), (a, b) => {
         const query = { price_min: (a / 1000).toFixed(3), price_max: (b / 1000).toFixed(3) };
-        if (a > b) expect(thrownBy(query)).toBeInstanceOf(BadRequest);
+        if (a > b) expect(thrownBy(query)).toBeInstanceOf(Invalid);
         else expect(filtersOf(query)).toEqual({ priceMin: a, priceMax: b });
       }),
     );

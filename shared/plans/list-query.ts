@@ -3,9 +3,10 @@
  * value is a 400; inverted ranges are 400 (type warning) before anything is read.
  */
 import * as v from 'valibot';
-import { BadRequest } from '../core/errors.ts';
+import { Invalid } from '../core/errors.ts';
 import { type PageRequest, pageParameters, pageRequestOf } from '../core/pagination.ts';
 import { digitsQuery, queryParameter, scaledDecimalQuery, validate } from '../core/validation.ts';
+import { planMessages } from './messages.ts';
 import { priceScale } from './plan.ts';
 import { type Interval, intervals } from './schemas.ts';
 
@@ -127,15 +128,15 @@ export function matchesFilters(
 export const hasFilters = (filters: PlanFilters) =>
   Object.values(filters).some((value) => value !== undefined);
 
-/** The query of GET /v1/plans/; a malformed value is InvalidInput, an inverted range a BadRequest. */
+/** The query of GET /v1/plans/; a malformed value is InvalidInput, an inverted range Invalid. */
 export function parsePlanListQuery(query: Record<string, string | undefined>): PlanListQuery {
   const parsed = validate(PlanListQuerySchema, query);
   const { priceMin, priceMax, subscribersMin, subscribersMax } = parsed.filters;
   if (priceMin !== undefined && priceMax !== undefined && priceMin > priceMax) {
-    throw new BadRequest('plan_price_range', { type: 'warning' });
+    throw new Invalid(planMessages.plan_price_range);
   }
   if (subscribersMin !== undefined && subscribersMax !== undefined && subscribersMin > subscribersMax) {
-    throw new BadRequest('plan_subscriber_range', { type: 'warning' });
+    throw new Invalid(planMessages.plan_subscriber_range);
   }
   return parsed;
 }

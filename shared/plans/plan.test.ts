@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { Account } from '../accounts/repository.ts';
 import type { Mode } from '../core/account.ts';
 import { assertModeFlags } from '../core/account.ts';
-import { BadRequest, type HttpError } from '../core/errors.ts';
+import { Invalid } from '../core/errors.ts';
+import { coreMessages } from '../core/messages.ts';
 import { amountField, currencyOf, PricePrecisionError } from '../core/money/fields.ts';
+import * as rules from '../core/rules.ts';
 import { InvalidInput } from '../core/validation.ts';
+import { answerOf, statusOf } from '../http/errors.ts';
 import { effectiveChanges, newPlan, type Plan, planView, priceScale } from './plan.ts';
 import { type CreatePlanInput, CreatePlanSchema } from './schemas.ts';
 
@@ -114,8 +117,8 @@ describe('newPlan', () => {
   it('refuses more decimals than the currency has as 400 price_precision (type danger)', () => {
     const error = thrownBy(() => newPlan(input({ currency: 'JPY', amount: '1000.0' }), context));
     expect(error).toBeInstanceOf(PricePrecisionError);
-    expect((error as PricePrecisionError).status).toBe(400);
-    expect((error as PricePrecisionError).body('en')).toEqual({
+    expect(statusOf(error)).toBe(400);
+    expect(answerOf(error, 'en')?.body).toEqual({
       code: 400,
       title: 'Price validation error',
       content: 'amount: JPY amounts take at most 0 decimals.',
@@ -128,9 +131,10 @@ describe('newPlan', () => {
     ['-5', 'amount'],
     ['abc', 'amount'],
     ['10000000000.00', 'amount_too_large'],
-  ])('refuses the amount %j as %s', (amount, rule) => {
+  ] as const)('refuses the amount %j as %s', (amount, name) => {
     const error = thrownBy(() => newPlan(input({ amount }), context));
     expect(error).toBeInstanceOf(InvalidInput);
+    const rule = name === 'amount' ? rules.amount : rules.amount_too_large;
     expect((error as InvalidInput).problems).toEqual([{ field: 'amount', rule }]);
   });
 
@@ -145,17 +149,17 @@ describe('newPlan', () => {
     const error = thrownBy(() => newPlan(input({ interval: 'year', interval_count: 4 }), context));
     expect(error).toBeInstanceOf(InvalidInput);
     expect((error as InvalidInput).problems).toEqual([
-      { field: 'interval_count', rule: 'max_value', params: { limit: '3' } },
+      { field: 'interval_count', rule: rules.max_value, params: { limit: '3' } },
     ]);
-    expect((error as InvalidInput).body('en')).toMatchObject({
+    expect(answerOf(error, 'en')?.body).toMatchObject({
       content: 'interval_count must be at most 3.',
     });
   });
 
   it('refuses a body whose test flag contradicts the mode', () => {
     const error = thrownBy(() => newPlan(input({ test: true }), { ...context, mode: 'live' }));
-    expect(error).toBeInstanceOf(BadRequest);
-    expect((error as BadRequest).messageId).toBe('mode_mismatch');
+    expect(error).toBeInstanceOf(Invalid);
+    expect((error as Invalid).msg).toBe(coreMessages.mode_mismatch);
   });
 });
 
@@ -164,13 +168,13 @@ describe('amountField', () => {
     const usd = currencyOf({ currency: 'USD' });
     expect(amountField('2', usd, 'price')).toBe(200);
     const error = thrownBy(() => amountField('1.234', usd, 'price'));
-    expect((error as PricePrecisionError).options.params).toEqual({
+    expect((error as PricePrecisionError).params).toEqual({
       field: 'price',
       currency: 'USD',
       precision: '2',
     });
     expect((thrownBy(() => amountField('x', usd, 'price')) as InvalidInput).problems).toEqual([
-      { field: 'price', rule: 'amount' },
+      { field: 'price', rule: rules.amount },
     ]);
   });
 });
@@ -193,16 +197,16 @@ describe('assertModeFlags', () => {
     [{ test: true, is_test: false }, 'test', 'is_test'],
   ])('refuses %j in %s mode, naming %s', (flags, mode, field) => {
     const error = thrownBy(() => assertModeFlags(flags, mode));
-    expect(error).toBeInstanceOf(BadRequest);
-    const badRequest = error as BadRequest;
-    expect(badRequest.status).toBe(400);
-    expect(badRequest.messageId).toBe('mode_mismatch');
-    expect(badRequest.options.params).toEqual({ field, mode });
+    expect(error).toBeInstanceOf(Invalid);
+    const invalid = error as Invalid;
+    expect(statusOf(error)).toBe(400);
+    expect(invalid.msg).toBe(coreMessages.mode_mismatch);
+    expect(invalid.params).toEqual({ field, mode });
   });
 
   it('explains the mismatch', () => {
-    const error = thrownBy(() => assertModeFlags({ is_test: true }, 'live')) as HttpError;
-    expect(error.body('en')).toEqual({
+    const error = thrownBy(() => assertModeFlags({ is_test: true }, 'live'));
+    expect(answerOf(error, 'en')?.body).toEqual({
       code: 400,
       title: 'Mode cannot change',
       content: 'is_test does not match the mode of this request (live); records never change mode.',

@@ -9,6 +9,7 @@ import { assertModeFlags, type Mode } from '../core/account.ts';
 import { formatAmount, scaled } from '../core/money/amount.ts';
 import { type Currency, findCurrency } from '../core/money/currencies.ts';
 import { amountField, currencyOf } from '../core/money/fields.ts';
+import * as rules from '../core/rules.ts';
 import { InvalidInput } from '../core/validation.ts';
 import type { StoredImage } from '../media/images.ts';
 import { imageUrl } from '../media/images.ts';
@@ -53,7 +54,7 @@ export function newPlan(
   const months = input.interval === 'year' ? input.interval_count * 12 : input.interval_count;
   if (months > planLimits.maxMonthsBetweenCharges) {
     const limit = input.interval === 'year' ? '3' : String(planLimits.maxMonthsBetweenCharges);
-    throw new InvalidInput([{ field: 'interval_count', rule: 'max_value', params: { limit } }]);
+    throw new InvalidInput([{ field: 'interval_count', rule: rules.max_value, params: { limit } }]);
   }
   const now = context.now.toISOString();
   return {

@@ -7,7 +7,7 @@
 import { accountKeys } from '../accounts/keys.ts';
 import type { Account } from '../accounts/repository.ts';
 import { type Scope, scopeOf } from '../core/account.ts';
-import { BadRequest, NotFound } from '../core/errors.ts';
+import { Invalid, NotFound } from '../core/errors.ts';
 import { assertPageExists, type PageRequest } from '../core/pagination.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
@@ -28,9 +28,10 @@ import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts'
 import { type EventDetail, eventWrite } from '../events/event.ts';
 import { planKeys } from './keys.ts';
 import { hasFilters, matchesFilters, type PlanFilters, type PlanListQuery } from './list-query.ts';
+import { planMessages } from './messages.ts';
 import type { Plan, PlanChanges } from './plan.ts';
 
-const notFound = () => new NotFound('plan_not_found');
+const notFound = () => new NotFound(planMessages.plan_not_found);
 
 /** A plan, in its account's list (gsi1, newest first). */
 export const planEntity = defineEntity<Plan>('plan', (plan) => ({
@@ -102,7 +103,7 @@ const filterOf = (filters: PlanFilters): AttributeFilter => [
 
 /** The page of the matches; no match at all is 400 (D9: plans only). */
 function pageOrNoMatch(found: { count: number; records: Plan[] }, page: PageRequest) {
-  if (found.count === 0) throw new BadRequest('plan_filters_no_match', { type: 'warning' });
+  if (found.count === 0) throw new Invalid(planMessages.plan_filters_no_match);
   assertPageExists(found.count, page);
   return { count: found.count, plans: found.records };
 }

@@ -4,8 +4,10 @@
  */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import * as rules from '../core/rules.ts';
 import { booleanField, integerField, plainText, textField } from '../core/validation.ts';
 import { imageRule } from '../media/images.ts';
+import { mediaRules } from '../media/messages.ts';
 
 export const planLimits = {
   name: 50,
@@ -19,22 +21,22 @@ export const intervals = ['month', 'year'] as const;
 export type Interval = (typeof intervals)[number];
 
 const currency = v.pipe(
-  plainText({ message: 'currency' }),
+  plainText({ message: rules.currency }),
   v.trim(),
   v.toUpperCase(),
-  v.check((code) => findCurrency(code) !== undefined, 'currency'),
+  v.check((code) => findCurrency(code) !== undefined, rules.currency),
   v.description(`One of ${currencyCodes.join(', ')}.`),
 );
 
 const amount = v.pipe(
-  v.union([plainText(), v.number()], 'amount'),
+  v.union([plainText(), v.number()], rules.amount),
   v.description('Decimal in major units, as a string ("10.50") or a JSON number, at the currency precision.'),
 );
 
 const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request (D3).'));
 
 const image = v.pipe(
-  plainText({ message: 'image' }),
+  plainText({ message: mediaRules.image }),
   v.description(`A data URI of a JPEG or PNG (base64, 10 MB at most; ${imageRule}) or an http(s) image URL.`),
 );
 

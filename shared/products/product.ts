@@ -3,14 +3,16 @@
  * images) and how it is answered. Pure functions; storage is in ./repository.ts.
  */
 import { assertModeFlags, type Mode } from '../core/account.ts';
-import { BadRequest } from '../core/errors.ts';
+import { Invalid } from '../core/errors.ts';
 import { formatAmount, scaled } from '../core/money/amount.ts';
 import { type Currency, findCurrency } from '../core/money/currencies.ts';
 import { amountField, currencyOf } from '../core/money/fields.ts';
+import * as rules from '../core/rules.ts';
 import { InvalidInput, type Problem } from '../core/validation.ts';
 import { type ImageInput, imageUrl, type StoredImage, uploadedImage } from '../media/images.ts';
 import type { Tax } from '../taxes/tax.ts';
 import { percentOf, percentScale } from '../taxes/tax.ts';
+import { productMessages, productRules } from './messages.ts';
 import {
   durationPeriods,
   type ProductFilters,
@@ -71,7 +73,7 @@ export function parseTaxIds(value: string | readonly (string | number)[]): numbe
     .map((part) => part.trim())
     .filter(Boolean);
   if (parts.some((part) => !/^[1-9]\d{0,9}$/.test(part))) {
-    throw new InvalidInput([{ field: 'taxes', rule: 'tax_ids' }]);
+    throw new InvalidInput([{ field: 'taxes', rule: productRules.tax_ids }]);
   }
   return [...new Set(parts.map(Number))];
 }
@@ -80,7 +82,9 @@ export function parseTaxIds(value: string | readonly (string | number)[]): numbe
 export function productTaxes(ids: number[], found: (Tax | undefined)[]): ProductTax[] {
   const missing = ids.filter((_, i) => !found[i]);
   if (missing.length) {
-    throw new InvalidInput([{ field: 'taxes', rule: 'unknown_tax', params: { ids: missing.join(', ') } }]);
+    throw new InvalidInput([
+      { field: 'taxes', rule: productRules.unknown_tax, params: { ids: missing.join(', ') } },
+    ]);
   }
   return (found as Tax[]).map((tax) => ({ id: tax.id, name: tax.name, value_scaled: tax.value_scaled }));
 }
@@ -96,43 +100,43 @@ export function parseRecurrence(value: unknown): Recurrence | null {
     try {
       parsed = JSON.parse(value);
     } catch {
-      throw new BadRequest('recurrence_not_object');
+      throw new Invalid(productMessages.recurrence_not_object);
     }
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw new BadRequest('recurrence_not_object');
+    throw new Invalid(productMessages.recurrence_not_object);
   const record = parsed as Record<string, unknown>;
   const problems: Problem[] = [];
   const unknown = Object.keys(record).filter(
     (key) => !['recurrence', 'duration_period', 'payday'].includes(key),
   );
-  for (const key of unknown) problems.push({ field: `recurrence.${key}`, rule: 'unknown_field' });
+  for (const key of unknown) problems.push({ field: `recurrence.${key}`, rule: rules.unknown_field });
   const asInteger = (raw: unknown) =>
     typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : raw;
   if (record.recurrence === 'period') {
     const period = asInteger(record.duration_period);
     if (record.duration_period === undefined)
-      problems.push({ field: 'recurrence.duration_period', rule: 'required' });
+      problems.push({ field: 'recurrence.duration_period', rule: rules.required });
     else if (!durationPeriods.includes(period as (typeof durationPeriods)[number]))
-      problems.push({ field: 'recurrence.duration_period', rule: 'duration_period' });
-    if (record.payday !== undefined) problems.push({ field: 'recurrence.payday', rule: 'unknown_field' });
+      problems.push({ field: 'recurrence.duration_period', rule: productRules.duration_period });
+    if (record.payday !== undefined) problems.push({ field: 'recurrence.payday', rule: rules.unknown_field });
     if (problems.length) throw new InvalidInput(problems);
     return { recurrence: 'period', duration_period: period as (typeof durationPeriods)[number] };
   }
   if (record.recurrence === 'specific_billing_day') {
     const payday = asInteger(record.payday);
-    if (record.payday === undefined) problems.push({ field: 'recurrence.payday', rule: 'required' });
+    if (record.payday === undefined) problems.push({ field: 'recurrence.payday', rule: rules.required });
     else if (!Number.isInteger(payday) || (payday as number) < 1 || (payday as number) > 28)
-      problems.push({ field: 'recurrence.payday', rule: 'payday' });
+      problems.push({ field: 'recurrence.payday', rule: productRules.payday });
     if (record.duration_period !== undefined)
-      problems.push({ field: 'recurrence.duration_period', rule: 'unknown_field' });
+      problems.push({ field: 'recurrence.duration_period', rule: rules.unknown_field });
     if (problems.length) throw new InvalidInput(problems);
     return { recurrence: 'specific_billing_day', payday: payday as number };
   }
   throw new InvalidInput([
     {
       field: 'recurrence.recurrence',
-      rule: record.recurrence === undefined ? 'required' : 'recurrence_kind',
+      rule: record.recurrence === undefined ? rules.required : productRules.recurrence_kind,
     },
     ...problems,
   ]);
@@ -146,7 +150,7 @@ export const imageFile = (value: unknown, field: string) =>
 export function imageFiles(value: unknown, field: string): Extract<ImageInput, { kind: 'data' }>[] {
   const values = Array.isArray(value) ? value : [value];
   if (values.length > productLimits.additionalImages)
-    throw new InvalidInput([{ field, rule: 'too_many_images' }]);
+    throw new InvalidInput([{ field, rule: productRules.too_many_images }]);
   return values.map((one, i) => imageFile(one, values.length > 1 ? `${field}.${i}` : field));
 }
 
@@ -158,7 +162,7 @@ export function imageFlag(value: unknown, field: string): ImageFlag {
   if (typeof value === 'string') {
     if (value.trim() === '-1') return { action: 'keep' };
     if (value.trim() === '-remove-') return { action: 'remove' };
-    throw new InvalidInput([{ field, rule: 'image_flag' }]);
+    throw new InvalidInput([{ field, rule: productRules.image_flag }]);
   }
   return { action: 'replace', value };
 }

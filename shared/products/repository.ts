@@ -22,10 +22,11 @@ import { retryOptimistic } from '../db/optimistic.ts';
 import { searchIndex, searchIndexWrites, writeWithIndex } from '../db/search.ts';
 import type { TransactItem } from '../db/transact.ts';
 import { productKeys } from './keys.ts';
+import { productMessages } from './messages.ts';
 import { matchesFilters, type Product, searchTextsOf } from './product.ts';
 import type { ProductFilters, ProductListQuery } from './schemas.ts';
 
-const notFound = () => new NotFound('product_not_found');
+const notFound = () => new NotFound(productMessages.product_not_found);
 
 /** A product, in its account's list (gsi1) while it is active. */
 export const productEntity = defineEntity<Product>('product', (product) => ({

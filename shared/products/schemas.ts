@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
+import * as rules from '../core/rules.ts';
 import {
   booleanField,
   digitsQuery,
@@ -16,6 +17,7 @@ import {
   textField,
 } from '../core/validation.ts';
 import { imageRule } from '../media/images.ts';
+import { productRules } from './messages.ts';
 
 export const productLimits = {
   name: 50,
@@ -33,15 +35,15 @@ export const priceScale = 3;
 export const durationPeriods = [1, 2, 3, 4, 6, 12] as const;
 
 const currency = v.pipe(
-  plainText({ message: 'currency' }),
+  plainText({ message: rules.currency }),
   v.trim(),
   v.toUpperCase(),
-  v.check((code) => findCurrency(code) !== undefined, 'currency'),
+  v.check((code) => findCurrency(code) !== undefined, rules.currency),
   v.description(`One of ${currencyCodes.join(', ')}; USD when absent.`),
 );
 
 const price = v.pipe(
-  v.union([plainText(), v.number()], 'amount'),
+  v.union([plainText(), v.number()], rules.amount),
   v.description(
     'Decimal at the currency precision ("10.50"; JPY "1000"; KWD "1.500"); more decimals is 400 (type danger).',
   ),
@@ -57,7 +59,7 @@ const text = {
   sku: v.pipe(optionalText(productLimits.code), v.description('Searched, with the name, by `search`.')),
   taxes: v.optional(
     v.pipe(
-      v.union([plainText(), v.array(v.union([plainText(), v.number()]))], 'tax_ids'),
+      v.union([plainText(), v.array(v.union([plainText(), v.number()]))], productRules.tax_ids),
       v.description('Comma-separated tax ids ("1,2"); an id this account does not have is 400.'),
     ),
   ),

@@ -11,6 +11,7 @@ import type { Deps } from '../db/deps.ts';
 import type { StoredImage } from '../media/images.ts';
 import { type MediaStore, saveImage } from '../media/store.ts';
 import { taxesByIds } from '../taxes/repository.ts';
+import { productMessages } from './messages.ts';
 import {
   changedProduct,
   imageFile,
@@ -31,7 +32,7 @@ export type ProductDeps = Deps & { media: MediaStore };
 
 /** The `{id}` of a product path: a UUID (D4); anything else names no product (404). */
 export const productIdParam = (value: string | undefined): string =>
-  uuidParam(value, () => new NotFound('product_not_found'));
+  uuidParam(value, () => new NotFound(productMessages.product_not_found));
 
 /** A body as named fields (multipart, form or JSON); anything else is an empty form. */
 const fieldsOf = (body: unknown): Record<string, unknown> =>

@@ -2,18 +2,21 @@
 import * as v from 'valibot';
 import type { Charge } from '../charges/charge.ts';
 import type { Mode } from '../core/account.ts';
-import { BadRequest, Conflict } from '../core/errors.ts';
+import { Conflict, Invalid } from '../core/errors.ts';
 import { randomToken } from '../core/ids.ts';
+import { coreMessages } from '../core/messages.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { amountField, currencyOf } from '../core/money/fields.ts';
+import * as rules from '../core/rules.ts';
 import { booleanField, plainText } from '../core/validation.ts';
+import { refundMessages } from './messages.ts';
 import { type RefundReason, type RefundView, refundReasons } from './schemas.ts';
 
 export const CreateRefundSchema = v.strictObject({
   charge_id: v.pipe(plainText(), v.trim(), v.minLength(1), v.description('The `ch_…` id of the charge.')),
   amount: v.optional(
     v.pipe(
-      v.union([plainText(), v.number()], 'amount'),
+      v.union([plainText(), v.number()], rules.amount),
       v.description('Decimal in major units; omitted refunds what remains of the charge.'),
     ),
   ),
@@ -62,12 +65,12 @@ export function refundView(refund: Refund): RefundView {
  * Why a charge cannot be refunded by `amount` (in this order: paid out, fully refunded, more than
  * the charge, more than what remains), or nothing when it can.
  */
-export function refundProblem(charge: Charge, amount: number): BadRequest | Conflict | undefined {
-  if (charge.paid_out_at) return new Conflict('charge_paid_out', { type: 'error' });
-  if (charge.refundable <= 0) return new BadRequest('charge_already_refunded');
-  if (amount > charge.amount) return new BadRequest('refund_above_charge');
+export function refundProblem(charge: Charge, amount: number): Invalid | Conflict | undefined {
+  if (charge.paid_out_at) return new Conflict(refundMessages.charge_paid_out);
+  if (charge.refundable <= 0) return new Invalid(refundMessages.charge_already_refunded);
+  if (amount > charge.amount) return new Invalid(refundMessages.refund_above_charge);
   if (amount > charge.refundable) {
-    return new BadRequest('refund_above_remaining', {
+    return new Invalid(refundMessages.refund_above_remaining, {
       params: { remaining: formatAmount(charge.refundable, currencyOf(charge)), currency: charge.currency },
     });
   }
@@ -80,7 +83,7 @@ export function refundProblem(charge: Charge, amount: number): BadRequest | Conf
  */
 export function refundAmount(input: CreateRefundInput, charge: Charge): number {
   if (input.test !== undefined && input.test !== (charge.mode === 'test')) {
-    throw new BadRequest('mode_mismatch', { params: { field: 'test', mode: charge.mode } });
+    throw new Invalid(coreMessages.mode_mismatch, { params: { field: 'test', mode: charge.mode } });
   }
   const amount =
     input.amount === undefined ? charge.refundable : amountField(input.amount, currencyOf(charge));

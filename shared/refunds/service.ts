@@ -27,11 +27,13 @@ import { resumeAttempt } from '../attempts/resume.ts';
 import type { Charge } from '../charges/charge.ts';
 import { getCharge } from '../charges/repository.ts';
 import { type Scope, scopeOf } from '../core/account.ts';
-import { BadRequest, HttpError } from '../core/errors.ts';
+import { Conflict, Invalid, Refused, Unconfirmed } from '../core/errors.ts';
 import { logger } from '../core/log.ts';
+import { coreMessages } from '../core/messages.ts';
 import type { Deps } from '../db/deps.ts';
 import { lostRace, retryOptimistic } from '../db/optimistic.ts';
 import { refundCreated } from './events.ts';
+import { refundMessages } from './messages.ts';
 import { type CreateRefundInput, newRefundId, type Refund, refundAmount, refundView } from './refund.ts';
 import { ChargeChanged, getRefund, recordRefund, recordRefundFailure, reserveRefund } from './repository.ts';
 import { automaticRefundReasons, type RefundReason } from './schemas.ts';
@@ -208,14 +210,14 @@ export async function refundCharge(
   const [found, resumed] = await Promise.all([
     getCharge(deps, scope, input.charge_id),
     idempotencyKey
-      ? resumeAttempt<'refund'>(deps, id, refundFinisher(deps), 'acquirer_unconfirmed_refund')
+      ? resumeAttempt<'refund'>(deps, id, refundFinisher(deps), refundMessages.acquirer_unconfirmed_refund)
       : ({ kind: 'new' } as const),
   ]);
   if (resumed.kind === 'done') {
     const refund = await getRefund(deps, scope, resumed.attempt.subject.refund_id);
     if (refund) return refund;
   }
-  if (!found) throw new BadRequest('refund_charge_absent');
+  if (!found) throw new Invalid(refundMessages.refund_charge_absent);
   let charge = found;
   const attempt = await retryOptimistic(
     async () => {
@@ -240,7 +242,7 @@ export async function refundCharge(
           return lostRace;
         }
         // Another retry with this key started it first.
-        if (error instanceof AttemptTaken) throw new HttpError(409, 'idempotency_in_progress');
+        if (error instanceof AttemptTaken) throw new Conflict(coreMessages.idempotency_in_progress);
         throw error;
       }
     },
@@ -251,9 +253,10 @@ export async function refundCharge(
   try {
     refund = await refundAtAcquirer(deps, attempt);
   } catch (error) {
-    if (error instanceof AcquirerUnavailable) throw new HttpError(504, 'acquirer_unconfirmed_refund');
+    if (error instanceof AcquirerUnavailable)
+      throw new Unconfirmed(refundMessages.acquirer_unconfirmed_refund);
     throw error;
   }
-  if (!refund) throw new HttpError(502, 'acquirer_refused_refund');
+  if (!refund) throw new Refused(refundMessages.acquirer_refused_refund);
   return refund;
 }

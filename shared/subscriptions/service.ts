@@ -8,10 +8,11 @@ import { checkoutKeys } from '../checkout/keys.ts';
 import { sessionEntity } from '../checkout/repository.ts';
 import { type CheckoutSession, newSubscriptionSession } from '../checkout/session.ts';
 import { assertModeFlags, type Scope } from '../core/account.ts';
-import { BadRequest, Conflict, NotFound } from '../core/errors.ts';
+import { Conflict, Invalid, NotFound } from '../core/errors.ts';
 import { isPrefixedId, prefixedId } from '../core/ids.ts';
 import { maxMinorUnits } from '../core/money/amount.ts';
 import { assertPageExists, type NumberedPage, numberedPage, type PageRequest } from '../core/pagination.ts';
+import * as rules from '../core/rules.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { findCustomer } from '../customers/repository.ts';
 import { putAll } from '../db/batch.ts';
@@ -19,6 +20,7 @@ import type { Deps } from '../db/deps.ts';
 import { lostRace, retryOptimistic } from '../db/optimistic.ts';
 import { eventWrite, internalEventWrite } from '../events/event.ts';
 import { checkReturnUrl } from '../payments/payment.ts';
+import { planMessages } from '../plans/messages.ts';
 import { getPlan } from '../plans/repository.ts';
 import {
   type cancelReasons,
@@ -26,6 +28,7 @@ import {
   subscriptionCancelRequested,
   subscriptionCreated,
 } from './events.ts';
+import { subscriptionMessages } from './messages.ts';
 import {
   eachSubscription,
   getSubscription,
@@ -58,12 +61,12 @@ export async function createSubscription(
     getAccount(deps, scope.developerId),
   ]);
   // D12: a plan named in the body that is absent (or another account's, or archived) is 400.
-  if (!plan?.active) throw new BadRequest('subscription_plan_absent');
-  if (input.customer_id && !customer) throw new BadRequest('subscription_customer_absent');
+  if (!plan?.active) throw new Invalid(subscriptionMessages.subscription_plan_absent);
+  if (input.customer_id && !customer) throw new Invalid(subscriptionMessages.subscription_customer_absent);
   // Every charge is amount × quantity (D14): it must stay a chargeable amount.
   if (plan.amount * input.quantity > maxMinorUnits) {
     const limit = String(Math.floor(maxMinorUnits / plan.amount));
-    throw new InvalidInput([{ field: 'quantity', rule: 'max_value', params: { limit } }]);
+    throw new InvalidInput([{ field: 'quantity', rule: rules.max_value, params: { limit } }]);
   }
   const now = deps.clock();
   const at = now.toISOString();
@@ -127,7 +130,7 @@ export async function createSubscription(
 /** One subscription of the account and mode, or 404. */
 export async function subscriptionOf(deps: Deps, scope: Scope, id: string): Promise<Subscription> {
   const subscription = isSubscriptionId(id) ? await getSubscription(deps, scope, id) : undefined;
-  if (!subscription) throw new NotFound('subscription_not_found');
+  if (!subscription) throw new NotFound(subscriptionMessages.subscription_not_found);
   return subscription;
 }
 
@@ -156,7 +159,7 @@ export async function listSubscriptions(
 /** Every subscription of a plan (D4: `GET /v1/subscriptions/{plan key}`); 404 when the plan is absent. */
 export async function planSubscriptions(deps: Deps, scope: Scope, planId: string): Promise<Subscription[]> {
   const plan = await getPlan(deps, scope, planId.toLowerCase());
-  if (!plan) throw new NotFound('plan_not_found');
+  if (!plan) throw new NotFound(planMessages.plan_not_found);
   const found: Subscription[] = [];
   await eachSubscription(deps, scope, { planId: plan.id }, (subscription) => found.push(subscription));
   return found;
@@ -175,7 +178,7 @@ export async function cancelSubscription(
 ): Promise<Subscription> {
   return retryOptimistic(async () => {
     const before = await subscriptionOf(deps, scope, id);
-    if (before.status === 'canceled') throw new Conflict('subscription_already_canceled');
+    if (before.status === 'canceled') throw new Conflict(subscriptionMessages.subscription_already_canceled);
     const now = deps.clock();
     const after: Subscription = {
       ...before,

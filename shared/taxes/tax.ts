@@ -5,6 +5,7 @@
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
 import { plainText, textField } from '../core/validation.ts';
+import { taxRules } from './messages.ts';
 
 /** Ten-thousandths of a percent per percent: 4 decimals. */
 export const percentScale = 10_000;
@@ -21,7 +22,7 @@ export interface Tax {
 
 /** A percentage 0–100 with at most 4 decimals, from a JSON number or text, as ten-thousandths. */
 const percent = v.pipe(
-  v.union([v.number(), plainText()], 'percent'),
+  v.union([v.number(), plainText()], taxRules.percent),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const text = String(dataset.value).trim();
     const match = /^(\d{1,3})(?:\.(\d{1,4}))?$/.exec(text);
@@ -29,7 +30,7 @@ const percent = v.pipe(
       ? Number(match[1]) * percentScale + Number((match[2] ?? '').padEnd(4, '0'))
       : Number.NaN;
     if (!match || scaledValue > 100 * percentScale) {
-      addIssue({ message: 'percent' });
+      addIssue({ message: taxRules.percent });
       return NEVER;
     }
     return scaledValue;

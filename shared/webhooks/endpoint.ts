@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
 import { envNames, requireEnv } from '../core/config.ts';
+import * as rules from '../core/rules.ts';
 import { booleanField, plainText, textField } from '../core/validation.ts';
 import { maxUrlLength } from '../core/web-url.ts';
 
@@ -34,7 +35,7 @@ export interface WebhookEndpoint {
 /** `events`: `["*"]` or a list of known types; `knownTypes` is the event catalogue's. */
 const eventsField = (knownTypes: readonly string[]) =>
   v.pipe(
-    v.array(plainText({ message: 'string' }), 'array of event types'),
+    v.array(plainText({ message: rules.string }), 'array of event types'),
     v.minLength(1),
     v.maxLength(64),
     v.check(

@@ -5,9 +5,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import type { Scope } from '../core/account.ts';
-import { BadRequest, Conflict, NotFound, TooManyRequests } from '../core/errors.ts';
+import { Conflict, Invalid, NotFound, TooOften } from '../core/errors.ts';
 import { randomToken } from '../core/ids.ts';
-import type { MessageId } from '../core/messages.ts';
+import type { Message } from '../core/messages.ts';
 import {
   assertPageExists,
   linkedPage,
@@ -24,6 +24,7 @@ import { eventKeys } from '../events/keys.ts';
 import { type WebhookBody, webhookBody } from '../events/webhook-body.ts';
 import { subscribes, type WebhookEndpoint } from './endpoint.ts';
 import { webhookKeys } from './keys.ts';
+import { webhookMessages } from './messages.ts';
 import { createTask, endpointsOf, getEndpoint, newTask } from './repository.ts';
 
 export const EventListQuerySchema = v.pipe(
@@ -63,7 +64,7 @@ export async function storedEvent(deps: Deps, id: string): Promise<EventDetail<u
 export async function getEvent(deps: Deps, scope: Scope, id: string): Promise<EventDetail<unknown>> {
   const detail = await storedEvent(deps, id);
   const mine = detail && detail.developer_id === scope.developerId && detail.test === (scope.mode === 'test');
-  if (!detail || !mine || !kept(detail, deps.clock())) throw new NotFound('event_not_found');
+  if (!detail || !mine || !kept(detail, deps.clock())) throw new NotFound(webhookMessages.event_not_found);
   return detail;
 }
 
@@ -153,18 +154,19 @@ async function countRedelivery(deps: Deps, scope: Scope, eventId: string, now: D
     limit,
     windowMs: redeliveryLimits.windowMs,
   });
-  const refused = (message: MessageId, limit: number, retryAfterSeconds: number) =>
-    new TooManyRequests(message, retryAfterSeconds, {
+  const refused = (message: Message, limit: number, retryAfterSeconds: number) =>
+    new TooOften(message, retryAfterSeconds, {
       params: { limit: String(limit), seconds: String(retryAfterSeconds) },
     });
   const ofEvent = counter(eventId, redeliveryLimits.perEvent);
   const event = await takeFromWindow(deps, ofEvent, now);
-  if (!event.taken) throw refused('redelivery_limit_event', ofEvent.limit, event.retryAfterSeconds);
+  if (!event.taken)
+    throw refused(webhookMessages.redelivery_limit_event, ofEvent.limit, event.retryAfterSeconds);
   const ofAccount = counter(undefined, redeliveryLimits.perAccount);
   const account = await takeFromWindow(deps, ofAccount, now);
   if (!account.taken) {
     await giveBackToWindow(deps, ofEvent.key, event.windowEndMs);
-    throw refused('redelivery_limit_account', ofAccount.limit, account.retryAfterSeconds);
+    throw refused(webhookMessages.redelivery_limit_account, ofAccount.limit, account.retryAfterSeconds);
   }
 }
 
@@ -183,10 +185,10 @@ export async function redeliverEvent(
   let targets: WebhookEndpoint[];
   if (input.endpoint_id !== undefined) {
     const named = await getEndpoint(deps, scope, input.endpoint_id).catch((error: unknown) => {
-      if (error instanceof NotFound) throw new BadRequest('redeliver_endpoint_absent');
+      if (error instanceof NotFound) throw new Invalid(webhookMessages.redeliver_endpoint_absent);
       throw error;
     });
-    if (!named.enabled) throw new Conflict('redeliver_endpoint_disabled');
+    if (!named.enabled) throw new Conflict(webhookMessages.redeliver_endpoint_disabled);
     targets = [named];
   } else {
     targets = (await endpointsOf(deps, scope)).filter(

@@ -6,7 +6,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type Scope, scopeOf } from '../core/account.ts';
-import { BadRequest, NotFound } from '../core/errors.ts';
+import { Invalid, NotFound } from '../core/errors.ts';
 import type { PageRequest } from '../core/pagination.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
@@ -18,6 +18,7 @@ import { retryOptimistic } from '../db/optimistic.ts';
 import { failedConditions, named, transactNamed, transactWrite } from '../db/transact.ts';
 import { maxEndpoints, type WebhookEndpoint } from './endpoint.ts';
 import { webhookKeys } from './keys.ts';
+import { webhookMessages } from './messages.ts';
 
 /** How long tasks, attempts and dead letters are kept (DynamoDB TTL): as long as events. */
 const keptSeconds = 30 * 86_400;
@@ -51,7 +52,7 @@ export async function createEndpoint(deps: Deps, endpoint: WebhookEndpoint): Pro
     await transactNamed(deps, items);
   } catch (error) {
     if (failedConditions(error, items).has('count')) {
-      throw new BadRequest('webhook_endpoint_limit', { params: { max: String(maxEndpoints) } });
+      throw new Invalid(webhookMessages.webhook_endpoint_limit, { params: { max: String(maxEndpoints) } });
     }
     throw error;
   }
@@ -85,7 +86,7 @@ export async function endpointsOf(deps: Deps, scope: Scope): Promise<WebhookEndp
 /** One endpoint of the account and mode, or 404. */
 export async function getEndpoint(deps: Deps, scope: Scope, id: string): Promise<WebhookEndpoint> {
   const endpoint = await endpointEntity.get(deps, webhookKeys.endpoint(scope.developerId, scope.mode, id));
-  if (!endpoint) throw new NotFound('webhook_endpoint_not_found');
+  if (!endpoint) throw new NotFound(webhookMessages.webhook_endpoint_not_found);
   return endpoint;
 }
 
@@ -135,7 +136,7 @@ export async function deleteEndpoint(deps: Deps, scope: Scope, id: string): Prom
       countUpdate(deps, endpointList(scope), scope, -1, now),
     ]);
   } catch (error) {
-    if (conditionFailedAt(error).includes(0)) throw new NotFound('webhook_endpoint_not_found');
+    if (conditionFailedAt(error).includes(0)) throw new NotFound(webhookMessages.webhook_endpoint_not_found);
     throw error;
   }
 }

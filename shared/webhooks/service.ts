@@ -1,10 +1,11 @@
 /** Endpoint operations the handlers call: registration (SSRF-checked), changes, secret rotation. */
 import { assertModeFlags, type Scope } from '../core/account.ts';
-import { BadRequest, NotFound } from '../core/errors.ts';
+import { Invalid, NotFound } from '../core/errors.ts';
 import { isPrefixedId, prefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
 import { checkWebhookUrl, UnsafeWebhookUrl } from './address.ts';
 import type { CreateEndpointInput, UpdateEndpointInput, WebhookEndpoint } from './endpoint.ts';
+import { webhookMessages } from './messages.ts';
 import { changeEndpoint, createEndpoint } from './repository.ts';
 import { newSigningSecret, type SecretBox } from './secrets.ts';
 
@@ -13,13 +14,13 @@ export const rotationOverlapMs = 24 * 3_600_000;
 
 /** The `{id}` of an endpoint path: `we_…` (D4); anything else names no endpoint. */
 export function endpointIdParam(value: string | undefined): string {
-  if (!value || !isPrefixedId(value, 'we')) throw new NotFound('webhook_endpoint_not_found');
+  if (!value || !isPrefixedId(value, 'we')) throw new NotFound(webhookMessages.webhook_endpoint_not_found);
   return value;
 }
 
 /** The `{id}` of an event path: `evt_…`. */
 export function eventIdParam(value: string | undefined): string {
-  if (!value || !isPrefixedId(value, 'evt')) throw new NotFound('event_not_found');
+  if (!value || !isPrefixedId(value, 'evt')) throw new NotFound(webhookMessages.event_not_found);
   return value;
 }
 
@@ -29,7 +30,7 @@ async function allowedUrl(url: string, mode: Scope['mode']): Promise<string> {
     return (await checkWebhookUrl(url, mode)).url.href;
   } catch (error) {
     if (error instanceof UnsafeWebhookUrl) {
-      throw new BadRequest('webhook_url_unsafe', { params: { reason: error.message } });
+      throw new Invalid(webhookMessages.webhook_url_unsafe, { params: { reason: error.message } });
     }
     throw error;
   }

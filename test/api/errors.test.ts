@@ -77,7 +77,7 @@ describe('unexpected failures', () => {
     // A real fault, not a mock: the handler's table does not exist.
     useLocalEnvironment();
     process.env.TABLE_NAME = 'no-such-table';
-    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT'; // the expected error log would only be noise here
+    process.env.LOG_LEVEL = 'SILENT'; // the expected error log would only be noise here
     const { handler } = await import('../../functions/auth/get-api-keys.ts');
     const requestId = 'req-fault-1';
     const result = await handler(

@@ -17,6 +17,7 @@ import { claimSession, getSession } from '../../shared/checkout/repository.ts';
 import { payWithCard } from '../../shared/checkout/service.ts';
 import { submitChallenge } from '../../shared/checkout/submit-http.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { statusOf as httpStatusOf } from '../../shared/http/errors.ts';
 import { sessionOwners } from '../../shared/ledger/owners.ts';
 import { runPayouts } from '../../shared/payouts/run.ts';
 import { refundCharge } from '../../shared/refunds/service.ts';
@@ -588,11 +589,8 @@ describe('a retry whose lookup the acquirer does not answer', () => {
     const { acquirer, registry } = faultyAcquirer(faults);
     return { deps: { ...makeDeps(), clock: () => later, acquirer }, registry };
   }
-  const statusOf = (promise: Promise<unknown>) =>
-    promise.then(
-      () => 200,
-      (error: { status?: number }) => error.status ?? 500,
-    );
+  // The status the HTTP adapter answers the outcome with.
+  const statusOf = (promise: Promise<unknown>) => promise.then(() => 200, httpStatusOf);
 
   it('a refund answers 504 again, never a 500; once the acquirer answers, the one refund', async () => {
     const merchant = await newMerchant('d15-lookup-refund');

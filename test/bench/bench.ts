@@ -1,5 +1,7 @@
 /**
  * `npm run bench`: a benchmark script, not a test. Prints
+ *   0. each function's bundle as deployed: its bytes, and the message modules (each folder's
+ *      `messages.ts`) in it with the bytes of text they bring (test/support/bundles.ts),
  *   1. each function's bundle and cold import (median of --imports fresh Node processes, run
  *      round-robin so drift hits every column alike) beside two floors bundled the same way: a
  *      minimal handler that imports only DynamoDBClient and GetItemCommand, and a hello-world.
@@ -26,7 +28,7 @@
  *   6. webhook delivery: event stored → received by a loopback receiver, p50/p99 of --webhook-events
  *      sequential events (default 200), and deliveries per second when --webhook-burst events
  *      (default 1000) are stored at once (test/bench/webhooks.ts).
- * Options: --only cold (part 1 only), --only latency (parts 2-4), --only search (part 5) or
+ * Options: --only bundles (part 0 only), --only cold (part 1 only), --only latency (parts 2-4), --only search (part 5) or
  *          --only webhooks (part 6), --only billing (part 7), --only links (part 8),
  *          --search-sizes (default 10,1000,10000; 10,1000,100000 adds the 100,000-record figures),
  *          --search-requests N (default 50),
@@ -50,16 +52,14 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { build } from 'esbuild';
-import { esmRequireBanner, functionBundling } from '../../infra/bundling.ts';
+import { functionBundling } from '../../infra/bundling.ts';
 import { projectRoot } from '../../infra/local/info.ts';
 import { invocation } from '../../infra/local/lambda.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 import { accountKeys } from '../../shared/accounts/keys.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
 import { simulatedLedgerClient } from '../../shared/acquirer/configured.ts';
-import { eventRules, schedules } from '../../shared/api/event-rules.ts';
-import { outboxRelay } from '../../shared/api/outbox-relay.ts';
-import { authorizer, fallback, routes, routesEnvironment } from '../../shared/api/routes.ts';
+import { fallback, routesEnvironment } from '../../shared/api/routes.ts';
 import type { Scope } from '../../shared/core/account.ts';
 import { envNames } from '../../shared/core/config.ts';
 import { newCustomer } from '../../shared/customers/customer.ts';
@@ -74,6 +74,14 @@ import { newPlan } from '../../shared/plans/plan.ts';
 import { nameIndexWrites, planCountUpdate, planEntity } from '../../shared/plans/repository.ts';
 import { newProduct } from '../../shared/products/product.ts';
 import { productCountUpdate, productEntity, productIndexWrites } from '../../shared/products/repository.ts';
+import {
+  bundleFunctions,
+  type FunctionBundle,
+  functionBuildOptions,
+  functionEntries,
+  messageModules,
+  sharedFolderOf,
+} from '../support/bundles.ts';
 import { benchBilling } from './billing.ts';
 import { benchLinks } from './links.ts';
 import { benchSearches, isZephyr, type SearchSubject, serial } from './search.ts';
@@ -99,9 +107,11 @@ const { values } = parseArgs({
 });
 if (
   values.only !== undefined &&
-  !['cold', 'latency', 'search', 'webhooks', 'billing', 'links'].includes(values.only)
+  !['bundles', 'cold', 'latency', 'search', 'webhooks', 'billing', 'links'].includes(values.only)
 ) {
-  throw new Error(`--only takes cold, latency, search, webhooks, billing or links, not ${values.only}`);
+  throw new Error(
+    `--only takes bundles, cold, latency, search, webhooks, billing or links, not ${values.only}`,
+  );
 }
 const payRequests = Number(values['pay-requests']);
 const planRequests = Number(values['plan-requests']);
@@ -111,16 +121,6 @@ const searchSizes = (values['search-sizes'] ?? '').split(',').map(Number);
 const searchRequests = Number(values['search-requests']);
 const importRuns = Number(values.imports);
 
-const entries = [
-  ...new Set([
-    ...routes.map((r) => r.handler),
-    fallback.handler,
-    authorizer.handler,
-    ...eventRules.map((r) => r.target),
-    ...schedules.map((s) => s.target),
-    outboxRelay.handler,
-  ]),
-];
 const outDir = join(projectRoot, '.cobro', 'bench');
 
 function percentile(sorted: number[], p: number): number {
@@ -195,21 +195,7 @@ async function bundle(entry: string, name: string, variant: Variant): Promise<Bu
     `${variant.bundleAwsSdk ? 'in' : 'ext'}-${variant.sourceMap ? 'map' : 'nomap'}`,
     `${name}.mjs`,
   );
-  const result = await build({
-    entryPoints: [entry],
-    outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    minify: true,
-    sourcemap: variant.sourceMap ? 'linked' : false,
-    mainFields: ['module', 'main'],
-    external: variant.bundleAwsSdk ? [] : ['@aws-sdk/*'],
-    banner: { js: esmRequireBanner },
-    metafile: true,
-    logLevel: 'error',
-  });
+  const result = await build({ ...functionBuildOptions(variant), entryPoints: [entry], outfile: file });
   const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports);
   const clients = imports.filter((i) => i.external && i.path.startsWith('@aws-sdk/client-'));
   return { file, bytes: statSync(file).size, clients: [...new Set(clients.map((i) => i.path))].sort() };
@@ -277,7 +263,7 @@ async function coldImports(): Promise<void> {
   };
   await addFloor(minimalSdk, minimalHandler(['@aws-sdk/client-dynamodb']));
   await addFloor('hello-world', "export const handler = async () => ({ statusCode: 200, body: 'hello' });\n");
-  for (const entry of entries) {
+  for (const entry of functionEntries) {
     const bundles: Bundle[] = [];
     for (const variant of variants)
       bundles.push(await bundle(join(projectRoot, entry), slug(entry), variant));
@@ -490,7 +476,42 @@ async function timed(n: number, fn: () => Promise<void>): Promise<number[]> {
   return samples.sort((a, b) => a - b);
 }
 
+/**
+ * Part 0: every function bundled as deployed (infra/bundling.ts), its bytes, the bytes of message
+ * texts in it (every `shared/<folder>/messages.ts`, and the base's rules) and the folders those texts
+ * are of.
+ */
+async function bundleSizes(): Promise<void> {
+  const deployedBundles = await bundleFunctions(functionEntries);
+  const external = await bundleFunctions(functionEntries, {
+    bundling: { ...functionBundling, bundleAwsSdk: false },
+  });
+  console.log(`bundles: each function as deployed (${JSON.stringify(functionBundling)}), esbuild metafile`);
+  console.log("SDK ext = the same with @aws-sdk/* left out (what is cobro's own and its other libraries)");
+  console.log(
+    'texts = bytes the modules of texts (shared/<folder>/messages.ts, shared/core/rules.ts) put in it\n',
+  );
+  console.log(
+    `${'function'.padEnd(48)} ${'bytes'.padStart(8)} ${'SDK ext'.padStart(8)} ${'texts'.padStart(7)}  message modules`,
+  );
+  const rows = deployedBundles.map((bundle, i) => ({ bundle, external: external[i] as FunctionBundle }));
+  for (const { bundle, external } of rows.sort((a, b) => a.bundle.entry.localeCompare(b.bundle.entry))) {
+    const texts = messageModules(bundle);
+    const textBytes = texts.reduce((sum, [, bytes]) => sum + bytes, 0);
+    const folders = texts.map(([path]) => sharedFolderOf(path)).join(' ');
+    console.log(
+      `${bundle.entry.replace(/^functions\//, '').padEnd(48)} ${String(bundle.bytes).padStart(8)} ${String(external.bytes).padStart(8)} ${String(textBytes).padStart(7)}  ${folders}`,
+    );
+  }
+  const total = (bundles: FunctionBundle[]) => bundles.reduce((sum, b) => sum + b.bytes, 0);
+  console.log(
+    `\n${rows.length} functions: ${total(deployedBundles)} bytes in all as deployed, ${total(external)} with the SDK left out\n`,
+  );
+}
+
 console.log(`cobro bench — node ${process.version}, ${process.arch}\n`);
+if (values.only === undefined || values.only === 'bundles') await bundleSizes();
+if (values.only === 'bundles') process.exit(0);
 if (values.only === undefined || values.only === 'cold') await coldImports();
 if (values.only === 'cold') {
   rmSync(outDir, { recursive: true, force: true });

@@ -48,7 +48,7 @@ function capture(): () => void {
 }
 
 beforeAll(async () => {
-  process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
+  process.env.LOG_LEVEL = 'DEBUG';
   restore = capture();
   state = mkdtempSync(join(tmpdir(), 'cobro-card-data-'));
   stack = await startLocalStack({

@@ -2,7 +2,9 @@
  * Money as request and record fields: an amount field in a currency's minor units (or the 400 that
  * explains it), and the currency of a stored record.
  */
-import { BadRequest } from '../errors.ts';
+import { Invalid } from '../errors.ts';
+import { coreMessages } from '../messages.ts';
+import * as rules from '../rules.ts';
 import { InvalidInput } from '../validation.ts';
 import { formatAmount, parseAmount } from './amount.ts';
 import { type Currency, findCurrency } from './currencies.ts';
@@ -16,10 +18,9 @@ export function currencyOf(record: { currency: string }): Currency {
 }
 
 /** A 400 (type danger) for an amount with more decimals than its currency has (D5). */
-export class PricePrecisionError extends BadRequest {
+export class PricePrecisionError extends Invalid {
   constructor(field: string, currency: Currency) {
-    super('price_precision', {
-      type: 'danger',
+    super(coreMessages.price_precision, {
       params: { field, currency: currency.code, precision: String(currency.precision) },
     });
   }
@@ -30,12 +31,14 @@ export function amountField(value: unknown, currency: Currency, field = 'amount'
   const parsed = parseAmount(value, currency);
   if (parsed.ok) return parsed.minor;
   if (parsed.problem === 'precision') throw new PricePrecisionError(field, currency);
-  throw new InvalidInput([{ field, rule: parsed.problem === 'too_large' ? 'amount_too_large' : 'amount' }]);
+  throw new InvalidInput([
+    { field, rule: parsed.problem === 'too_large' ? rules.amount_too_large : rules.amount },
+  ]);
 }
 
 /** A 400 unless the amount is worth at least USD 1.00 (D5); it names the minimum in the currency. */
 export function assertMinimum(minor: number, currency: Currency): void {
   if (minimumMet(minor, currency)) return;
   const minimum = formatAmount(minimumAmount(currency), currency);
-  throw new BadRequest('amount_below_minimum', { params: { currency: currency.code, minimum } });
+  throw new Invalid(coreMessages.amount_below_minimum, { params: { currency: currency.code, minimum } });
 }

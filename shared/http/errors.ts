@@ -1,0 +1,129 @@
+/**
+ * Errors as HTTP answers. The domain's failures (shared/core/errors.ts) get their status here, by
+ * kind; the errors about HTTP itself (a method a path does not take, a body too large or that
+ * cannot be read) and the bodies the contract fixes whole (OAuth errors, `detail` bodies) are
+ * thrown by the adapters as the classes below. The error boundary and the idempotency middleware
+ * both read an error's status from `statusOf`.
+ */
+import { Declined, DomainError, envelope, Failure, type FailureKind, TooOften } from '../core/errors.ts';
+import { maxBodyBytes, sizeText } from '../core/limits.ts';
+import { coreMessages, type Lang, type Message } from '../core/messages.ts';
+import { httpMessages } from './messages.ts';
+import type { ApiAnswer } from './render.ts';
+
+/** The status that answers each kind of failure. */
+const statusOfKind: Record<FailureKind, number> = {
+  invalid: 400,
+  declined: 402,
+  not_allowed: 403,
+  not_found: 404,
+  // The contract's "Not Acceptable" rows: a business rule the request would break.
+  rule_broken: 406,
+  conflict: 409,
+  too_often: 429,
+  refused: 502,
+  unconfirmed: 504,
+};
+
+/** An error about HTTP itself, answered with a message envelope. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly msg: Message;
+  readonly params: Record<string, string>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    message: Message,
+    options: { params?: Record<string, string>; headers?: Record<string, string> } = {},
+  ) {
+    super(message.id);
+    this.name = new.target.name;
+    this.status = status;
+    this.msg = message;
+    this.params = options.params ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** A 400 for a body that cannot be read: not JSON, not a form, nested too deeply. */
+export class UnreadableBody extends HttpError {
+  constructor(message: Message, params: Record<string, string> = {}) {
+    super(400, message, { params });
+  }
+}
+
+/** A 400 for a body that reads but cannot be taken as it is (`detail` says why), in the validation envelope. */
+export class InvalidBody extends HttpError {
+  constructor(detail: string) {
+    super(400, coreMessages.validation, { params: { detail } });
+  }
+}
+
+export class MethodNotAllowed extends HttpError {
+  constructor(method: string, allow: readonly string[]) {
+    super(405, httpMessages.method_not_allowed, {
+      params: { method, allow: allow.join(', ') },
+      headers: { Allow: allow.join(', ') },
+    });
+  }
+}
+
+/** A 413 for a body over `limit` bytes (6 MB, the Lambda request limit, unless a route takes less). */
+export class PayloadTooLarge extends HttpError {
+  constructor(limit = maxBodyBytes) {
+    super(413, httpMessages.body_too_large, { params: { limit: sizeText(limit) } });
+  }
+}
+
+/**
+ * An error whose body is not a message envelope (OAuth errors, 401 `detail` bodies): the body is
+ * given whole, in the shape the contract fixes for that case.
+ */
+export class RawError extends Error {
+  readonly status: number;
+  readonly payload: unknown;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, payload: unknown, headers: Record<string, string> = {}) {
+    super(`HTTP ${status}`);
+    this.name = 'RawError';
+    this.status = status;
+    this.payload = payload;
+    this.headers = headers;
+  }
+}
+
+/** The status an error answers; 500 for anything that is no failure the code meant to throw. */
+export function statusOf(error: unknown): number {
+  if (error instanceof DomainError) return statusOfKind[error.kind];
+  if (error instanceof HttpError || error instanceof RawError) return error.status;
+  return 500;
+}
+
+/** A failure's message as the contract's envelope, with its details, wrapped when its message says so. */
+function failureBody(error: Failure, lang: Lang): unknown {
+  const message = envelope(statusOfKind[error.kind], error.msg, lang, {
+    type: error.msg.type ?? 'error',
+    params: error.params,
+  });
+  Object.assign(message, error.details(lang));
+  return error.msg.wrapped ? { message } : message;
+}
+
+/** The answer to an error, or undefined for anything that is no failure the code meant to throw. */
+export function answerOf(error: unknown, lang: Lang): ApiAnswer | undefined {
+  if (error instanceof Failure) {
+    // A limit reached says when the request may be made again.
+    const headers: Record<string, string> =
+      error instanceof TooOften ? { 'Retry-After': String(error.retryAfterSeconds) } : {};
+    return { status: statusOfKind[error.kind], body: failureBody(error, lang), headers };
+  }
+  if (error instanceof Declined) return { status: statusOfKind.declined, body: error.body };
+  if (error instanceof HttpError) {
+    const body = envelope(error.status, error.msg, lang, { type: 'error', params: error.params });
+    return { status: error.status, body, headers: error.headers };
+  }
+  if (error instanceof RawError) return { status: error.status, body: error.payload, headers: error.headers };
+  return undefined;
+}
