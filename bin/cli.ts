@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
- * The operator CLI (D2): `npm run cli -- <command>`, or `cobro <command>` as the package's bin.
- * It works on the running local stack (found through .cobro/local.json) unless TABLE_NAME is set,
- * in which case it works on that deployed table with the usual AWS credentials and AWS_REGION.
- * This file reads the command line and hands it to the command's module in bin/cli/.
+ * The operator CLI (docs/design.md#operator-cli): `npm run cli -- <command>`, or `cobro <command>` as
+ * the package's bin. It works on the running local stack (found through .cobro/local.json) unless
+ * TABLE_NAME is set, in which case it works on that deployed table with the usual AWS credentials and
+ * AWS_REGION. This file reads the command line and hands it to the command's module in bin/cli/.
  */
 import { Failure } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';

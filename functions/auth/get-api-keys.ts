@@ -1,4 +1,4 @@
-/** GET /v1/auth/api-keys/: both keys of the account, masked, whichever credential asks (D3). */
+/** GET /v1/auth/api-keys/: both keys of the account, masked, whichever credential asks. */
 
 import { accountMessages } from '../../shared/accounts/messages.ts';
 import { getAccount } from '../../shared/accounts/repository.ts';

@@ -16,7 +16,7 @@ export const handler = endpoint(async ({ body, account, lang }) => {
   const parsed = v.safeParse(RotateApiKeySchema, body);
   if (!parsed.success) throw new Invalid(authMessages.api_key_type_invalid);
   const { type } = parsed.output;
-  // D3 (amended): a test key may rotate only the test key; a live key or a bearer token either.
+  // A test key may rotate only the test key; a live key or a bearer token either.
   if (account.keyMode === 'test' && type === 'live')
     throw new NotAllowed(authMessages.api_key_rotation_forbidden);
   const rotated = await rotateApiKey(deps, account.developerId, type);

@@ -1,5 +1,5 @@
 /**
- * POST /v1/charges/simple/create/ (D8, deprecated in favour of /v1/payments/): charges a card
+ * POST /v1/charges/simple/create/ (deprecated in favour of /v1/payments/): charges a card
  * directly. 201 with the charge in the list view; a decline is 402 `payment_failed`.
  */
 import { acquirerDeps } from '../../shared/acquirer/configured.ts';

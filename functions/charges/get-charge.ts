@@ -1,6 +1,6 @@
 /**
- * GET /v1/charges/{charge_id}/: one charge in the list view (D9), saying what it pays for and what
- * was refunded of it (D15); an absent one is the error table's "Refund or charge 404".
+ * GET /v1/charges/{charge_id}/: one charge in the list view, saying what it pays for and what
+ * was refunded of it; an absent one is 404 `{"detail": "Not found."}`, as an absent refund is.
  */
 import { chargeView } from '../../shared/charges/charge.ts';
 import { getCharge } from '../../shared/charges/repository.ts';

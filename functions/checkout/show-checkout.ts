@@ -1,7 +1,8 @@
 /**
- * GET /checkout/{token}: the hosted checkout page (D6), or why the session can no longer be paid.
- * Also GET /checkout/{token}/challenge, which a browser opens when the cardholder re-enters the
- * address a challenge answer posted to: the same page, so the challenge while one is pending.
+ * GET /checkout/{token}: the hosted checkout page (docs/design.md#checkout), or why the session can
+ * no longer be paid. Also GET /checkout/{token}/challenge, which a browser opens when the cardholder
+ * re-enters the address a challenge answer posted to: the same page, so the challenge while one is
+ * pending.
  */
 import { pageAnswer, sessionOf } from '../../shared/checkout/http.ts';
 import { unknownPage } from '../../shared/checkout/pages.ts';

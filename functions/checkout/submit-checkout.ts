@@ -1,4 +1,4 @@
-/** POST /checkout/{token}: the hosted checkout's pay form (D6); see shared/checkout/submit-http.ts. */
+/** POST /checkout/{token}: the hosted checkout's pay form; see shared/checkout/submit-http.ts. */
 import { checkoutFormBytes, formOf, PayFormSchema } from '../../shared/checkout/schemas.ts';
 import { pageDeps, submitPayForm } from '../../shared/checkout/submit-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';

@@ -1,4 +1,7 @@
-/** POST /v1/customers/: 201 with the new customer as `data`; a taken e-mail is 400 (D10). */
+/**
+ * POST /v1/customers/: 201 with the new customer as `data`; a taken e-mail (in this account and mode)
+ * is 400.
+ */
 import { envelope } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { customerView, newCustomer } from '../../shared/customers/customer.ts';

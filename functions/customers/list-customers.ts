@@ -1,4 +1,4 @@
-/** GET /v1/customers/: Envelope B, or the search view (D9). */
+/** GET /v1/customers/: Envelope B, or the search view (`search` without `page` or `page_size`). */
 import { customerList } from '../../shared/customers/service.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';

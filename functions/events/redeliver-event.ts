@@ -1,4 +1,4 @@
-/** POST /v1/events/{id}/redeliver/: 202; the event is sent again with its original webhook-id (D13). */
+/** POST /v1/events/{id}/redeliver/: 202; the event is sent again with its original webhook-id. */
 import { envelope } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';

@@ -1,6 +1,7 @@
 /**
- * Scheduled daily: reconciliation of the last two days (D15), the acquirer's books against cobro's;
- * every mismatch is logged as an error (`npm run -s cli -- reconcile` runs the same on demand).
+ * Scheduled daily: reconciliation of the last two days (docs/design.md#reconciliation), the
+ * acquirer's books against cobro's; every mismatch is logged as an error
+ * (`npm run -s cli -- reconcile` runs the same on demand).
  */
 import { acquirerDeps } from '../../shared/acquirer/configured.ts';
 import { logger } from '../../shared/core/log.ts';

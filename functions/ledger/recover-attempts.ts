@@ -1,6 +1,6 @@
 /**
  * Scheduled (every minute deployed, every two seconds locally): recovery finishes the money
- * movements whose outcome is unknown, asking the acquirer by each attempt's key (D15).
+ * movements whose outcome is unknown, asking the acquirer by each attempt's key (docs/design.md#recovery).
  */
 import { acquirerDeps } from '../../shared/acquirer/configured.ts';
 import { logger } from '../../shared/core/log.ts';

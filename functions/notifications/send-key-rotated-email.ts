@@ -1,6 +1,6 @@
 /**
  * Target of `api_key.rotated`: tells the account's owner by e-mail, in the account's language, that
- * a key was replaced. A second delivery of the same event sends nothing (D13).
+ * a key was replaced. A second delivery of the same event sends nothing.
  */
 import type { EventBridgeEvent } from 'aws-lambda';
 import { merchantName } from '../../shared/accounts/account.ts';
@@ -21,7 +21,7 @@ export const handler = async (event: EventBridgeEvent<'api_key.rotated', unknown
   const account = await getAccount(deps, developerId);
   if (!account) return; // the account is gone: nobody to tell
   const mail = mailTemplates.apiKeyRotated({
-    language: mailLanguage(account.language), // unset (accounts made before D2 added it): English
+    language: mailLanguage(account.language), // unset (accounts made before the field existed): English
     merchant: { name: merchantName(account), logoUrl: account.logo ?? null },
     ownerName: account.name,
     developerId,

@@ -1,4 +1,4 @@
-/** GET /v1/payment-links/: Envelope B, newest first (D9: page_size default 10, max 100). */
+/** GET /v1/payment-links/: Envelope B, newest first (page_size default 10, max 100). */
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';

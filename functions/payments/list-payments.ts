@@ -1,5 +1,5 @@
 /**
- * GET /v1/payments/ and /v1/payments/internal: every charge of the account and mode (D9) in the
+ * GET /v1/payments/ and /v1/payments/internal: every charge of the account and mode, whatever made it, in the
  * list view, newest first, at most `limit` (default 100, max 1000), older ones with `created_before`.
  */
 import { chargeView } from '../../shared/charges/charge.ts';

@@ -1,4 +1,7 @@
-/** Scheduled payout step: pays out the live charges that are due (D5); the CLI runs the same step. */
+/**
+ * Scheduled payout step: pays out the live charges that are due (made two days ago or more); the
+ * CLI runs the same step.
+ */
 
 import { acquirerDeps } from '../../shared/acquirer/configured.ts';
 import { logger } from '../../shared/core/log.ts';

@@ -1,4 +1,4 @@
-/** GET /v1/plans/: the account's plans in the request's mode, newest first, in Envelope A (D9). */
+/** GET /v1/plans/: the account's plans in the request's mode, newest first, in Envelope A. */
 import { getAccount } from '../../shared/accounts/repository.ts';
 import { numberedPage } from '../../shared/core/pagination.ts';
 import { makeDeps } from '../../shared/db/deps.ts';

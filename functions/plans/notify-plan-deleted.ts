@@ -1,7 +1,7 @@
 /**
  * Target of `plan.deleted`: confirms the deletion to the account's owner by e-mail, with how many
  * active subscriptions the deletion cancels. What it says comes from the event's detail; the
- * account is read only for the language of its e-mails (D2). A second delivery sends nothing (D13).
+ * account is read only for the language of its e-mails. A second delivery sends nothing.
  */
 import type { EventBridgeEvent } from 'aws-lambda';
 import { getAccount } from '../../shared/accounts/repository.ts';
@@ -23,7 +23,7 @@ export const handler = async (event: EventBridgeEvent<'plan.deleted', unknown>):
   const stored = await getAccount(deps, account.developer_id);
   const owner = scopeOfEvent(detail);
   const mail = mailTemplates.planDeletedMerchant({
-    language: mailLanguage(stored?.language), // unset (accounts made before D2 added it): English
+    language: mailLanguage(stored?.language), // unset (accounts made before the field existed): English
     merchant: { name: account.company_name || account.name, logoUrl: info.image_dev },
     ownerName: account.name,
     mode: owner.mode,

@@ -1,4 +1,4 @@
-/** GET /v1/products/: active products, newest first, in Envelope A (D9). */
+/** GET /v1/products/: active products, newest first, in Envelope A. */
 import { numberedPage } from '../../shared/core/pagination.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';

@@ -1,4 +1,7 @@
-/** PUT /v1/products/{id}/: omitted fields keep their values; image flags per the interface. */
+/**
+ * PUT /v1/products/{id}/: omitted fields keep their values; `default` and `additional_images` take
+ * `-1` (keep), `-remove-` (remove) or files (replace).
+ */
 import { envelope } from '../../shared/core/errors.ts';
 import { formatAmount } from '../../shared/core/money/amount.ts';
 import { currencyOf } from '../../shared/core/money/fields.ts';

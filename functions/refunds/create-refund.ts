@@ -1,6 +1,6 @@
 /**
  * POST /v1/refunds/: refunds a charge in full (no `amount`) or in part. 201 with the refund.
- * A charge named in the body that is absent (or another account's) is 400 (D12).
+ * A charge named in the body that is absent (or another account's) is 400, not 404.
  */
 import { acquirerDeps } from '../../shared/acquirer/configured.ts';
 import { validate } from '../../shared/core/validation.ts';

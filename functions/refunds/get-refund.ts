@@ -1,4 +1,4 @@
-/** GET /v1/refunds/{refund_id}/: one refund, by its id or its `re_` provider id (D4). */
+/** GET /v1/refunds/{refund_id}/: one refund, by its id or its `re_` provider id. */
 
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
@@ -11,7 +11,7 @@ const deps = makeDeps();
 export const handler = endpoint(async ({ params, scope }) => {
   const id = refundIdOf(params.refund_id ?? '');
   const refund = await getRefund(deps, scope, id);
-  // The error table's "Refund or charge 404": a body with `detail`.
+  // An absent refund (or charge) is 404 with a `detail` body, not the message envelope.
   if (!refund) throw new RawError(404, { detail: 'Not found.' });
   return { status: 200, body: refundView(refund) };
 });

@@ -1,5 +1,5 @@
 /**
- * GET /v1/subscriptions/{x} (D4): `sub_…` is one subscription; a UUID is a plan key and answers
+ * GET /v1/subscriptions/{x}: `sub_…` is one subscription; a UUID is a plan key and answers
  * that plan's subscriptions (404 when the plan is absent); anything else is 404.
  */
 import { NotFound } from '../../shared/core/errors.ts';

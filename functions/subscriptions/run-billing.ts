@@ -1,6 +1,6 @@
 /**
- * Scheduled: the recurring billing step (D2, D14), everything due now: subscriptions and recurring
- * payment links; `billing run` is the same.
+ * Scheduled: the recurring billing step (docs/design.md#billing), everything due now: subscriptions
+ * and recurring payment links; `billing run` is the same.
  */
 import { acquirerDeps } from '../../shared/acquirer/configured.ts';
 import { runAllBilling } from '../../shared/ledger/billing.ts';

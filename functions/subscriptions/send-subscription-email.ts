@@ -1,7 +1,7 @@
 /**
  * Target of `subscription.activated` and `subscription.canceled`: the customer's receipt, or the
  * notice that the subscription ended (the plan-deletion notice when its plan was deleted), in the
- * account's language with the merchant's name and logo. A second delivery sends nothing (D13).
+ * account's language with the merchant's name and logo. A second delivery sends nothing.
  */
 import type { EventBridgeEvent } from 'aws-lambda';
 import { merchantName } from '../../shared/accounts/account.ts';

@@ -1,5 +1,5 @@
 /**
- * GET /health: without credentials (D1). One GetItem on the table, with a 1 s budget: 200 when the
+ * GET /health: without credentials. One GetItem on the table, with a 1 s budget: 200 when the
  * store answers, 503 when it does not (unreachable) or answers with an error, so a probe sees a dead
  * dependency.
  */

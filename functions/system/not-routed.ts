@@ -1,4 +1,4 @@
-/** Every request no route takes: 405 with Allow on a known path, 404 otherwise (D12). */
+/** Every request no route takes: 405 with Allow on a known path, 404 otherwise. */
 import { envNames, requireEnv } from '../../shared/core/config.ts';
 import { NotFound } from '../../shared/core/errors.ts';
 import { MethodNotAllowed } from '../../shared/http/errors.ts';

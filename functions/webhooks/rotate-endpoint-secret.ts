@@ -1,4 +1,7 @@
-/** POST /v1/webhook-endpoints/{id}/rotate-secret/: 200 with `data` `{id, secret}` (D13). */
+/**
+ * POST /v1/webhook-endpoints/{id}/rotate-secret/: 200 with `data` `{id, secret}`; the old secret
+ * signs beside it for 24 hours.
+ */
 import { envelope } from '../../shared/core/errors.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';

@@ -55,13 +55,16 @@ export interface KeyInfo {
   created_at: string;
 }
 
-/** The profile an operator sets (D2); plans show it as company_name, page, image_dev, statement text. */
+/**
+ * The profile an operator sets (`accounts update`); plans show it as company_name, page, image_dev,
+ * statement text.
+ */
 export interface AccountProfile {
   company_name?: string;
   page?: string;
   logo?: string;
   statement_descriptor?: string;
-  /** The language of the e-mails sent for the account (D2). @default 'en' */
+  /** The language of the e-mails sent for the account, not the request's. @default 'en' */
   language?: Lang;
 }
 
@@ -83,7 +86,7 @@ export interface CreatedAccount {
   clientSecret: string;
 }
 
-/** What `accounts create` prints (D2): the only time keys and the client secret are shown. */
+/** What `accounts create` prints: the only time keys and the client secret are shown. */
 export interface AccountCredentials {
   developer_id: number;
   name: string;
@@ -245,7 +248,7 @@ export async function findClient(
 }
 
 /**
- * Gives an account's OAuth client a new secret (D2): the old one stops at once, tokens already
+ * Gives an account's OAuth client a new secret: the old one stops at once, tokens already
  * issued stay valid until they expire. The new secret is returned once; only its hash is kept.
  */
 export async function rotateClientSecret(

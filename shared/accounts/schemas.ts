@@ -1,6 +1,7 @@
 /**
- * An account as the operator CLI creates and updates it (D2): its name and e-mail, and the profile
- * plans and checkout pages show. The messages name the CLI's options, which carry these fields.
+ * An account as the operator CLI creates and updates it (docs/design.md#operator-cli): its name and
+ * e-mail, and the profile plans and checkout pages show. The messages name the CLI's options, which
+ * carry these fields.
  */
 import * as v from 'valibot';
 import { langs } from '../core/messages.ts';

@@ -1,8 +1,9 @@
 /**
- * The acquirer port (D7, D15): what cobro asks of whoever moves the money. The local stack plugs in
- * the simulated acquirer (simulated.ts); a deployment for real money plugs in an adapter for a real
- * one (Stripe, Adyen, …) behind the same interface. Raw card data crosses this port inward only: no
- * result carries a card number or CVC, so whatever a caller stores or logs from a result is safe (D6).
+ * The acquirer port (docs/design.md#acquirer): what cobro asks of whoever moves the money. The local
+ * stack plugs in the simulated acquirer (simulated.ts); a deployment for real money plugs in an
+ * adapter for a real one (Stripe, Adyen, …) behind the same interface. Raw card data crosses this
+ * port inward only: no result carries a card number or CVC, so whatever a caller stores or logs from
+ * a result is safe.
  *
  * Every call that moves money carries an idempotency key that cobro derives from a durable attempt
  * it stored first (shared/attempts). A call may end without a definite answer (it timed out, the
@@ -29,7 +30,7 @@ export interface CardInput {
   holderName: string;
 }
 
-/** What may be kept and shown of a card (D6): never the number, the CVC or anything they can be rebuilt from. */
+/** What may be kept and shown of a card: never the number, the CVC or anything they can be rebuilt from. */
 export interface CardSummary {
   brand: CardBrand;
   last4: string;
@@ -44,7 +45,7 @@ export interface CardSummary {
  * card in hand asks for it; the difference is whether the cardholder can be shown a challenge.
  * - `challenge_allowed`: the cardholder is at a page that can show the issuer's challenge (hosted
  *   checkout); a card that needs one answers `challenge_required`.
- * - `frictionless_only`: nobody can answer a challenge (the legacy direct charge, D8); a card that
+ * - `frictionless_only`: nobody can answer a challenge (the legacy direct charge); a card that
  *   needs one is declined `authentication_required`.
  * Renewals do not pass through here: they are merchant-initiated charges of a stored card
  * (`chargeStored`), exempt from 3-D Secure.
@@ -61,13 +62,13 @@ export const declineReasons = [
   'incorrect_cvc',
   'authentication_required',
   'authentication_failed',
-  /** The acquirer answered an error and charged nothing (D15, card 4000 0000 0000 0119). */
+  /** The acquirer answered an error and charged nothing (test card 4000 0000 0000 0119). */
   'processing_error',
 ] as const;
 export type DeclineReason = (typeof declineReasons)[number];
 
 interface ChargeBasics {
-  /** Positive integer of the currency's minor units (D5). */
+  /** Positive integer of the currency's minor units: no float ever holds an amount. */
   amountMinor: number;
   /** ISO 4217 code, upper case, one of the currency table's. */
   currency: string;
@@ -141,14 +142,17 @@ export interface RefundRequest {
 }
 
 /**
- * A definite refusal (`failed`) moved no money: `refused` by the acquirer (D15, card 4000 0000 0000
+ * A definite refusal (`failed`) moved no money: `refused` by the acquirer (test card 4000 0000 0000
  * 5126), a charge it never made, or more than the charge has left.
  */
 export type RefundResult =
   | { status: 'succeeded'; refundReference: string }
   | { status: 'failed'; reason: 'unknown_charge' | 'refused' | 'exceeds_charge' };
 
-/** The merchant's share of an approved charge sent to the merchant's bank account (D5 payouts). */
+/**
+ * The merchant's share of an approved charge sent to the merchant's bank account
+ * (docs/design.md#payouts).
+ */
 export interface PayoutRequest {
   /** The `acquirerReference` of the charge paid out. */
   acquirerReference: string;
@@ -173,7 +177,7 @@ export type FoundCharge =
   | { status: 'challenge_required'; challengeId: string; card: CardSummary }
   | NotFound;
 
-/** Money that moved, as the acquirer's own books have it: what reconciliation compares (D15). */
+/** Money that moved, as the acquirer's own books have it: what reconciliation compares. */
 export interface LedgerEntry {
   kind: 'charge' | 'refund' | 'payout';
   /** The idempotency key the money moved under. */
@@ -211,7 +215,7 @@ export interface Acquirer {
    */
   completeChallenge(challengeId: string, outcome: ChallengeOutcome): Promise<FinalChargeResult>;
   /**
-   * Checks a card the cardholder typed in without charging it (a subscription's trial, D14): an
+   * Checks a card the cardholder typed in without charging it (a subscription's trial): an
    * approval carries the token later charges use. It may ask for a 3-D Secure challenge, finished
    * with `completeChallenge` like a charge's. `amountMinor` is ignored (nothing is charged).
    */

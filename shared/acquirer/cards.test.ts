@@ -292,7 +292,7 @@ describe('validateCard', () => {
     });
   });
 
-  it('takes 3 or 4 CVC digits on American Express too (D7), and reports a CVC problem beside a Luhn one', () => {
+  it('takes 3 or 4 CVC digits on American Express too, and reports a CVC problem beside a Luhn one', () => {
     expect(validateCard({ ...valid, number: '378282246310005', cvc: '123' }, now)).toMatchObject({
       ok: true,
     });

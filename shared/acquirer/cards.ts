@@ -1,11 +1,12 @@
 /**
- * Checks of a card the cardholder typed into the checkout form (D6, D7), before any acquirer sees
- * it: a number that fails Luhn, a past expiry or a malformed CVC is a validation error (400), not a
- * decline. Problems name the form's fields so the page can show each next to its input.
+ * Checks of a card the cardholder typed into the checkout form (docs/design.md#test-cards), before
+ * any acquirer sees it: a number that fails Luhn, a past expiry or a malformed CVC is a validation
+ * error (400), not a decline. Problems name the form's fields so the page can show each next to its
+ * input.
  */
 import type { CardBrand, CardInput, CardSummary } from './acquirer.ts';
 
-/** The form's card fields (D6), as problems name them. */
+/** The form's card fields, as problems name them. */
 export type CardField = 'card_number' | 'exp_month' | 'exp_year' | 'cvc';
 
 /**
@@ -74,7 +75,7 @@ export function detectBrand(digits: string): CardBrand {
   return 'unknown';
 }
 
-/** An expiry month, 1 to 12, with or without a leading zero (D6); undefined otherwise. */
+/** An expiry month, 1 to 12, with or without a leading zero; undefined otherwise. */
 export function parseExpMonth(text: string): number | undefined {
   const trimmed = text.trim();
   if (!/^\d{1,2}$/.test(trimmed)) return undefined;
@@ -82,7 +83,7 @@ export function parseExpMonth(text: string): number | undefined {
   return month >= 1 && month <= 12 ? month : undefined;
 }
 
-/** An expiry year of 2 digits (this century) or 4 digits (D6), as four digits; undefined otherwise. */
+/** An expiry year of 2 digits (this century) or 4 digits, as four digits; undefined otherwise. */
 export function parseExpYear(text: string): number | undefined {
   const trimmed = text.trim();
   if (/^\d{2}$/.test(trimmed)) return 2000 + Number(trimmed);
@@ -99,7 +100,7 @@ export function isExpired(expMonth: number, expYear: number, now: Date): boolean
 
 /** Whether a CVC fits the brand: 4 digits on American Express, 3 or 4 on any other card. */
 export function cvcValid(cvc: string, _brand: CardBrand): boolean {
-  // D7 takes 3 to 4 digits for every brand (American Express prints 4, but the contract allows 3).
+  // A CVC is 3 or 4 digits whatever the brand (American Express prints 4, but 3 is accepted too).
   return /^\d{3,4}$/.test(cvc);
 }
 
@@ -162,7 +163,10 @@ export function validateCard(input: RawCardInput, now: Date): CardValidation {
   };
 }
 
-/** What may be stored of a card (D6): brand, last four digits, expiry month and year, country. */
+/**
+ * What may be stored of a card (never the number or CVC): brand, last four digits, expiry month and
+ * year, country.
+ */
 export function summarizeCard(card: CardInput, country: string): CardSummary {
   return {
     brand: detectBrand(card.number),

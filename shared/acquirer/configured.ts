@@ -1,5 +1,5 @@
 /**
- * The acquirer this deployment charges through. Only the simulated acquirer of D7 exists today;
+ * The acquirer this deployment charges through. Only the simulated acquirer (test cards) exists today;
  * a real one (a class implementing `Acquirer`) is added here and chosen with `ACQUIRER`.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

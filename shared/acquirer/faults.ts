@@ -1,8 +1,8 @@
 /**
- * Faults of the simulated acquirer, for tests and the ledger soak (D15): make it slow, make it
- * refuse, or make it lose its answer, at a chosen operation. The registry is a value of this
- * process that only the local stack's control server (infra/local/control.ts) fills; nothing in a
- * deployed function writes to it, so a deployed stage never sees a fault.
+ * Faults of the simulated acquirer, for tests and the ledger soak (docs/design.md#acquirer): make it
+ * slow, make it refuse, or make it lose its answer, at a chosen operation. The registry is a value of
+ * this process that only the local stack's control server (infra/local/control.ts) fills; nothing in
+ * a deployed function writes to it, so a deployed stage never sees a fault.
  */
 
 /** The acquirer operations a fault can hit. */

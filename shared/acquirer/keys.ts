@@ -2,7 +2,7 @@
  * The keys of the simulated acquirer's books (./simulated-books.ts). They stand in for an
  * acquirer's own system, so they share the table but never a partition with cobro's records, and
  * only the simulated acquirer reads them: cobro learns of them through the acquirer port alone,
- * which is what makes reconciliation (D15) compare two separate sets of books.
+ * which is what makes reconciliation (docs/design.md#reconciliation) compare two separate sets of books.
  */
 import type { Mode } from '../core/account.ts';
 import { type ItemKey, type ListKey, shardOf } from '../db/keys.ts';

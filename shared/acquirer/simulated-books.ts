@@ -1,8 +1,8 @@
 /**
- * The simulated acquirer's books (D15): what it did under each idempotency key, each approved
- * charge's balance, and the ledger of money that moved, kept in cobro's table under keys of their
- * own (./keys.ts). Every invariant is a condition of the write that could break it, so two
- * calls racing (a retry and its original, a charge and a lookup, ten refunds of one charge) leave
+ * The simulated acquirer's books (docs/design.md#acquirer): what it did under each idempotency key,
+ * each approved charge's balance, and the ledger of money that moved, kept in cobro's table under
+ * keys of their own (./keys.ts). Every invariant is a condition of the write that could break it, so
+ * two calls racing (a retry and its original, a charge and a lookup, ten refunds of one charge) leave
  * the books as one of them alone would have, and a repeat learns what was stored from the failed
  * condition itself (`ALL_OLD`), without a read first.
  */
@@ -80,7 +80,7 @@ export interface OperationItem {
   merchant: number;
   charge_reference: string | null;
   state: OperationState;
-  /** What the call answered (a charge result, a refund result, …): safe to store, it holds no card data (D6). */
+  /** What the call answered (a charge result, a refund result, …): safe to store, it holds no card data. */
   result: Record<string, unknown> | null;
   /** The card's answers are lost (4000 0000 0000 7726): every call answering this outcome times out. */
   lost: boolean;

@@ -1,7 +1,8 @@
 /**
- * The simulated acquirer (D7, D15) against DynamoDB Local of the test stack: the test cards, its
- * books (idempotency, challenges, lookups that close keys, refunds capped by their charge, payouts,
- * the ledger), the faults, and that nothing it answers or stores holds card data.
+ * The simulated acquirer (docs/design.md#acquirer, #test-cards) against DynamoDB Local of the test
+ * stack: the test cards, its books (idempotency, challenges, lookups that close keys, refunds capped
+ * by their charge, payouts, the ledger), the faults, and that nothing it answers or stores holds card
+ * data.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
@@ -192,7 +193,7 @@ async function expectUnavailable(promise: Promise<unknown>) {
   await expect(promise).rejects.toBeInstanceOf(AcquirerUnavailable);
 }
 
-describe('the D7 test cards', () => {
+describe('the test cards', () => {
   it('approves 4242 4242 4242 4242 with frictionless 3-D Secure', async () => {
     const charge = request(testCards.approved);
     const result = await acquirer.charge(charge);
@@ -290,7 +291,7 @@ describe('the D7 test cards', () => {
     });
   });
 
-  it('declines a card that needs a challenge as authentication_required where none can be shown (D8)', async () => {
+  it('declines a card that needs a challenge as authentication_required where none can be shown', async () => {
     const result = await acquirer.charge(request(testCards.challenge, { threeDSecure: 'frictionless_only' }));
     expect(result).toMatchObject({ status: 'declined', declineReason: 'authentication_required' });
     expectNoCardData(result, testCards.challenge);

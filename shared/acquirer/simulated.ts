@@ -1,9 +1,9 @@
 /**
- * The simulated acquirer of D7 and D15: the test-card table behind the acquirer port, used by the
- * local stack in both modes. It keeps books of its own (simulated-books.ts) as a real acquirer
- * does, apart from cobro's records: every call's outcome under its idempotency key, each approved
- * charge's balance, and a ledger of the money that moved. So a retry answers the first outcome, a
- * lookup by key finds what a lost answer did, refunds can never exceed their charge, and
+ * The simulated acquirer (docs/design.md#test-cards): the test-card table behind the acquirer port,
+ * used by the local stack in both modes. It keeps books of its own (simulated-books.ts) as a real
+ * acquirer does, apart from cobro's records: every call's outcome under its idempotency key, each
+ * approved charge's balance, and a ledger of the money that moved. So a retry answers the first
+ * outcome, a lookup by key finds what a lost answer did, refunds can never exceed their charge, and
  * reconciliation compares two independent sets of books.
  *
  * A challenge id and a card token carry, encoded, what finishing the challenge or charging the card
@@ -62,7 +62,7 @@ import {
   storeOperation,
 } from './simulated-books.ts';
 
-/** The D7 and D15 test cards by what they do. */
+/** The test cards by what they do. */
 export const testCards = {
   approved: '4242424242424242',
   challenge: '4000000000003220',
@@ -206,7 +206,7 @@ function readChallenge(challengeId: string): ChallengeState {
 }
 
 /**
- * A token's content. Tokens of the first version (before D15: no merchant, mode, refund or
+ * A token's content. Tokens of the first version (without merchant, mode, refund or
  * lost-answer behaviour) may still sit in subscriptions a local stack kept: they charge as the
  * cards they came from did then, for whichever merchant and mode asks.
  */
@@ -302,7 +302,7 @@ export interface SimulatedAcquirerOptions {
   faults?: FaultSource;
 }
 
-/** The D7 simulated acquirer, with its books in `options.ledger`. */
+/** The simulated acquirer, with its books in `options.ledger`. */
 export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acquirer {
   const books = options.ledger;
   const clock = options.clock ?? (() => new Date());

@@ -1,10 +1,10 @@
 /**
- * A money movement's attempt (D15): every call to the acquirer that may move money (a checkout's
- * charge or card check, a renewal or trial end, the legacy charge, a refund, a payout) is first
- * stored as an attempt, and the acquirer knows the call by the attempt's key. So a retry, a second
- * billing run or a recovery asks the acquirer again under the same key, never a new one, and an
- * approval is recorded exactly once: the write that records it is conditioned on the attempt still
- * being open.
+ * A money movement's attempt (docs/design.md#attempts): every call to the acquirer that may move
+ * money (a checkout's charge or card check, a renewal or trial end, the legacy charge, a refund, a
+ * payout) is first stored as an attempt, and the acquirer knows the call by the attempt's key. So a
+ * retry, a second billing run or a recovery asks the acquirer again under the same key, never a new
+ * one, and an approval is recorded exactly once: the write that records it is conditioned on the
+ * attempt still being open.
  *
  *   pending ──► succeeded | declined | failed      (final)
  *      │ ▲
@@ -98,7 +98,7 @@ export const attemptIdOfKey = (key: string) => key.replace(/\.\d+$/, '');
 export const newAttemptId = () => prefixedId('att');
 
 /**
- * The attempt an `Idempotency-Key` is bound to (D15): derived from the key, so a retry of a request
+ * The attempt an `Idempotency-Key` is bound to: derived from the key, so a retry of a request
  * that ended without a definite outcome finds the same attempt and never asks the acquirer anew.
  */
 export const idempotentAttemptId = (kind: AttemptKind, scope: Scope, idempotencyKey: string) =>

@@ -1,8 +1,8 @@
 /**
- * The keys of money movements' attempts (D15). An attempt is stored, by id, before the acquirer is
- * called. While it is not final it sits in gsi2's sparse recovery index, a due index by the time
- * recovery may take it; every attempt is also listed by the day it was made (gsi1, in
- * `attemptDayShards` partitions a day), which reconciliation reads.
+ * The keys of money movements' attempts (docs/design.md#attempts). An attempt is stored, by id,
+ * before the acquirer is called. While it is not final it sits in gsi2's sparse recovery index, a due
+ * index by the time recovery may take it; every attempt is also listed by the day it was made (gsi1,
+ * in `attemptDayShards` partitions a day), which reconciliation reads.
  */
 import {
   duePartition,

@@ -1,11 +1,11 @@
 /**
- * Recovery (D15): finishes the attempts whose outcome nobody recorded, because their call ended
- * without an answer (a time-out, the acquirer unreachable) or the function making it stopped (a
- * crash, a time-out of its own). It takes every attempt whose `recover_at` has come from the
- * recovery index, leases it, and hands it to the finisher of its kind, which asks the acquirer by
- * the attempt's key and records what it finds, as the original call would have: an approval once,
- * a decline, or (nothing found: the key is then closed at the acquirer) a failure that frees what
- * the attempt held. The areas provide the finishers; the top of the code assembles them
+ * Recovery (docs/design.md#recovery): finishes the attempts whose outcome nobody recorded, because
+ * their call ended without an answer (a time-out, the acquirer unreachable) or the function making it
+ * stopped (a crash, a time-out of its own). It takes every attempt whose `recover_at` has come from
+ * the recovery index, leases it, and hands it to the finisher of its kind, which asks the acquirer by
+ * the attempt's key and records what it finds, as the original call would have: an approval once, a
+ * decline, or (nothing found: the key is then closed at the acquirer) a failure that frees what the
+ * attempt held. The areas provide the finishers; the top of the code assembles them
  * (shared/ledger/recovery.ts). Deployed it runs every minute, locally every two seconds.
  */
 import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';

@@ -1,9 +1,9 @@
 /**
- * A money request sent again with its `Idempotency-Key` (D12 as D15 amends it). The request's
+ * A money request sent again with its `Idempotency-Key` (docs/design.md#idempotency). The request's
  * attempt id is derived from the key, so the retry finds what the first run left:
  * - nothing: the first run never stored its attempt; this one runs as new;
  * - a succeeded attempt: the retry answers what it recorded, and nothing is asked of the acquirer;
- * - a declined or failed one (a definite failure, which D12 does not keep): it runs again, as a new
+ * - a declined or failed one (a definite failure, which no key keeps): it runs again, as a new
  *   try of the same attempt (a new acquirer key, since the acquirer would answer the old one as
  *   before);
  * - one still open: while its call may still be running the retry is 409; once that call cannot be

@@ -1,6 +1,6 @@
 /**
- * The authorizer's decision: which account a credential belongs to, or the exact 401 body (D3) that
- * the gateway answers with.
+ * The authorizer's decision: which account a credential belongs to, or the exact 401 body (one per
+ * failure) that the gateway answers with.
  */
 
 import { readAuthorization } from '../accounts/credentials.ts';

@@ -42,7 +42,7 @@ function basicClient(value: string | undefined): { id: string; secret: string } 
 }
 
 /**
- * RFC 6749 §4.4.2 asks for a form; clients also send JSON, and some label one as the other (D12):
+ * RFC 6749 §4.4.2 asks for a form; clients also send JSON, and some label one as the other:
  * the body decides, whatever the Content-Type says. Every failure is an OAuth `invalid_request`.
  */
 export function readTokenRequest(raw: string | null, isBase64Encoded: boolean): unknown {

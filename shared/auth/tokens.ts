@@ -1,5 +1,6 @@
 /**
- * OAuth 2.0 client-credentials access tokens: HS256 JWTs (D3) that carry the account, not a mode.
+ * OAuth 2.0 client-credentials access tokens: HS256 JWTs valid one hour that carry the account, not a
+ * mode: the request's `test` parameter chooses the mode, live by default.
  */
 import { errors, jwtVerify, SignJWT } from 'jose';
 

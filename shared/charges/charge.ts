@@ -1,7 +1,8 @@
 /**
- * A charge (`ch_…`): money actually taken from a card, with its fee and net (D5), what has been
- * refunded of it, and whether it has been paid out. Every payment source (checkout, legacy charge,
- * later renewals and payment links) makes one; the payments list (D9) is the list of charges.
+ * A charge (`ch_…`): money actually taken from a card, with its fee and net (docs/design.md#money),
+ * what has been refunded of it, and whether it has been paid out. Every payment source (checkout,
+ * legacy charge, later renewals and payment links) makes one; the payments list is the list of
+ * charges.
  */
 import type { CardSummary } from '../acquirer/acquirer.ts';
 import type { Mode } from '../core/account.ts';
@@ -9,7 +10,7 @@ import { chargeFee, exchangeFields, formatMajor } from '../core/money/fees.ts';
 import { currencyOf } from '../core/money/fields.ts';
 import type { ChargeView } from './schemas.ts';
 
-/** Live charges are paid out this long after they are made (D5); test charges never are. */
+/** Live charges are paid out this long after they are made; test charges never are. */
 export const payoutDelayDays = 2;
 
 export type ChargeSource = 'checkout' | 'legacy' | 'subscription' | 'link';
@@ -19,7 +20,7 @@ export interface Charge {
   developer_id: number;
   mode: Mode;
   source: ChargeSource;
-  /** What it pays for (D15): a payment, a subscription's period, a payment link; null where none. */
+  /** What it pays for: a payment, a subscription's period, a payment link; null where none. */
   payment_id: string | null;
   subscription_id?: string | null;
   payment_link_id?: string | null;
@@ -144,7 +145,7 @@ export function chargeView(charge: Charge): ChargeView {
 /**
  * A charge recorded for an approval whose purpose went away while it ran (a subscription canceled,
  * a payment link deleted): nothing is left to refund by request, its whole amount is held by the
- * refund made at once (D15).
+ * refund made at once (docs/design.md#late-approvals).
  */
 export const refundedAtOnce = (charge: Charge): Charge => ({
   ...charge,

@@ -13,7 +13,7 @@ export const chargeKeys = {
     pk: `${scopePrefix(developerId, mode)}#CHARGE#${chargeId}`,
     sk: 'CHARGE',
   }),
-  /** Its place in the account's payment list (D9: newest first). */
+  /** Its place in the account's payment list (newest first). */
   inList: (developerId: number, mode: Mode, createdAt: string, chargeId: string): ListKey => ({
     gsi1pk: `${scopePrefix(developerId, mode)}#CHARGES`,
     gsi1sk: `CHARGE#${createdAt}#${chargeId}`,

@@ -1,4 +1,4 @@
-/** The legacy direct charge (D8): its form fields and how a decline answers. */
+/** The legacy direct charge (docs/design.md#legacy-charge): its form fields and how a decline answers. */
 import * as v from 'valibot';
 import type { DeclineReason } from '../acquirer/acquirer.ts';
 import { Declined } from '../core/errors.ts';
@@ -41,7 +41,7 @@ const declineText: Record<DeclineReason, string> = {
   processing_error: 'The payment processor could not process the card; nothing was charged. Try again.',
 };
 
-/** D8: a decline is 402 `{"error":{"code","type":"payment_failed","message","decline_reason"}}`. */
+/** A decline is 402 `{"error":{"code","type":"payment_failed","message","decline_reason"}}`. */
 export function legacyDecline(reason: DeclineReason): Declined {
   return new Declined({
     error: {

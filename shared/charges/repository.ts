@@ -26,7 +26,7 @@ export async function getCharge(deps: Deps, scope: Scope, chargeId: string): Pro
   return chargeEntity.get(deps, chargeKeys.charge(scope.developerId, scope.mode, chargeId));
 }
 
-/** The account's charges, newest first: at most `limit`, created before `createdBefore` when given (D9). */
+/** The account's charges, newest first: at most `limit`, created before `createdBefore` when given. */
 export function listCharges(
   deps: Deps,
   scope: Scope,
@@ -52,7 +52,7 @@ export function listCharges(
 }
 
 /**
- * The items that record an approved charge, whatever paid for it (D15): the charge, and its
+ * The items that record an approved charge, whatever paid for it: the charge, and its
  * `charge.succeeded` carrying its list view. They go in the transaction that finishes its attempt.
  */
 export function chargeWrites(table: string, charge: Charge, now: Date): TransactItem[] {

@@ -5,7 +5,10 @@ const major = (description: string) =>
   v.pipe(v.number(), v.description(`${description} In major units, for display.`));
 const rate = v.pipe(v.number(), v.description('Six significant digits.'));
 
-/** The list view of the interface (D9): the legacy charge's 201 and every item of the payment lists. */
+/**
+ * The charge list view (docs/design.md#charges): the legacy charge's 201 and every item of the
+ * payment lists.
+ */
 export const ChargeViewSchema = v.strictObject({
   id: v.pipe(v.string(), v.description('`ch_` and 24 characters; refunds name it.')),
   payment_id: v.pipe(

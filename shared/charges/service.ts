@@ -1,7 +1,7 @@
 /**
- * The legacy direct charge (D8, deprecated in favour of payments): a card charged without a
- * checkout. No 3-D Secure challenge is possible here, so a card that needs one declines
- * `authentication_required`. Like every money movement (D15) it is an attempt stored before the
+ * The legacy direct charge (docs/design.md#legacy-charge; deprecated in favour of payments): a card
+ * charged without a checkout. No 3-D Secure challenge is possible here, so a card that needs one
+ * declines `authentication_required`. Like every money movement it is an attempt stored before the
  * acquirer is asked; with an `Idempotency-Key` the attempt is the key's, so a retry of a request
  * whose answer was lost answers that charge and never charges the card a second time.
  */
@@ -215,7 +215,7 @@ export async function chargeCard(
   throw legacyDecline(final.status === 'declined' ? final.declineReason : 'processing_error');
 }
 
-/** The posted card, checked (D7): a validation error names the legacy form's own fields. */
+/** The posted card, checked (Luhn, expiry, CVC): a validation error names the legacy form's own fields. */
 function checkedCard(input: LegacyChargeInput, now: Date): CardInput {
   const card = validateCard(
     {

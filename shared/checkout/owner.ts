@@ -34,7 +34,7 @@ export type PaidAnswer = { kind: 'redirect'; location: string } | { kind: 'recei
  *   record changed since it was read, and the owner is asked again. `optional` items may be left
  *   out when their own condition fails (a plan deleted meanwhile).
  * - `gone`: what it pays for went away while the acquirer charged (canceled, deleted): the charge is
- *   still recorded, and refunded in full at once with `reason` (D15).
+ *   still recorded, and refunded in full at once with `reason` (docs/design.md#late-approvals).
  */
 export type Owned =
   | { kind: 'apply'; items: TransactItem[]; optional?: TransactItem[] }

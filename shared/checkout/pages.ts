@@ -1,7 +1,8 @@
 /**
- * The hosted checkout's pages (D6): plain, accessible HTML that works without JavaScript and reads
- * well on a phone. Every value is escaped; styles carry a per-page nonce under a strict CSP; pages
- * refuse framing and are never cached. Card fields are never echoed back into a page.
+ * The hosted checkout's pages (docs/design.md#checkout): plain, accessible HTML that works without
+ * JavaScript and reads well on a phone. Every value is escaped; styles carry a per-page nonce under a
+ * strict CSP; pages refuse framing and are never cached. Card fields are never echoed back into a
+ * page.
  */
 import { randomBytes } from 'node:crypto';
 import { isHostName } from '../core/host-name.ts';
@@ -203,7 +204,7 @@ export interface ReceiptDetails {
   cardLast4: string;
 }
 
-/** The receipt a payment link's page answers once it is paid (D6). */
+/** The receipt a payment link's page answers once it is paid. */
 export function receiptPage(s: PageSummary, receipt: ReceiptDetails): Page {
   const card = [receipt.cardBrand, receipt.cardLast4 ? `ending in ${receipt.cardLast4}` : '']
     .filter(Boolean)

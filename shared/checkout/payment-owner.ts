@@ -1,6 +1,6 @@
 /**
  * The owner of a payment's session (POST /v1/payments/): an approval completes the payment and
- * stores `payment.succeeded` with it; every decline stores `payment.failed` with its reason (D11).
+ * stores `payment.succeeded` with it; every decline stores `payment.failed` with its reason.
  * A payment cannot be canceled, so its approval is never `gone`.
  */
 import type { CardSummary } from '../acquirer/acquirer.ts';
@@ -17,7 +17,7 @@ import type { CheckoutSession } from './session.ts';
 
 /**
  * The payment a session collects, as it stands after this attempt: pending, or completed with the
- * charge. `payment.succeeded`/`payment.failed` carry its one view (D11).
+ * charge. `payment.succeeded`/`payment.failed` carry its one view.
  */
 function paymentOf(
   session: CheckoutSession,
@@ -93,7 +93,7 @@ export function paymentPages(deps: Pick<Deps, 'table'>): SessionOwner {
       location: returnUrlFor({ id: session.payment_id, return_url: session.return_url }),
     }),
     async declined(session, reason, now) {
-      // D11: every declined attempt is reported, with its reason, stored with the decline it reports.
+      // Every declined attempt is reported, with its reason, stored with the decline it reports.
       const event = paymentFailed.of(
         scopeOf(session),
         { object: { ...paymentOf(session, null, now), decline_reason: reason }, decline_reason: reason },

@@ -1,9 +1,10 @@
 /**
- * Recovery's finisher of checkout attempts (D15): a submit whose acquirer call gave no answer (or
- * whose function stopped), or a challenge the cardholder never answered. What the acquirer has under
- * the attempt's key decides, as the submit would have: an approval is recorded once (the payment
- * completed, `payment.succeeded` once), a decline counted, and nothing at all (the key is then
- * closed at the acquirer, and an unanswered challenge abandoned) gives the session back, payable.
+ * Recovery's finisher of checkout attempts (docs/design.md#recovery): a submit whose acquirer call
+ * gave no answer (or whose function stopped), or a challenge the cardholder never answered. What the
+ * acquirer has under the attempt's key decides, as the submit would have: an approval is recorded
+ * once (the payment completed, `payment.succeeded` once), a decline counted, and nothing at all (the
+ * key is then closed at the acquirer, and an unanswered challenge abandoned) gives the session back,
+ * payable.
  */
 import type { Attempt } from '../attempts/attempt.ts';
 import type { Finished } from '../attempts/recovery.ts';

@@ -308,7 +308,8 @@ export function linkPageDelete(table: string, token: string): TransactItem {
 
 /**
  * A page whose link is deleted while a payment holds it: closed (expired now, kept a week for the
- * payer's answer), not deleted, so the payment under way is recorded, and refunded (D15).
+ * payer's answer), not deleted, so the payment under way is recorded, and refunded: an approved
+ * charge is never discarded.
  */
 export function linkPageCloseWrite(table: string, token: string, now: Date): TransactItem {
   return {

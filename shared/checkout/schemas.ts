@@ -1,8 +1,8 @@
 /**
- * The hosted checkout's forms (D6). A browser posts them, so nothing here fails: a missing or
- * non-text field reads as '' and the page explains what is wrong. Every field has a length limit,
- * checked before anything is stored, sent to the acquirer or shown again (overLongFields), and a
- * form's whole body is bounded (checkoutFormBytes).
+ * The hosted checkout's forms (docs/design.md#checkout). A browser posts them, so nothing here fails:
+ * a missing or non-text field reads as '' and the page explains what is wrong. Every field has a
+ * length limit, checked before anything is stored, sent to the acquirer or shown again
+ * (overLongFields), and a form's whole body is bounded (checkoutFormBytes).
  */
 import * as v from 'valibot';
 import { maxEmailLength } from '../core/validation.ts';
@@ -55,7 +55,7 @@ export const payFormLimits = {
 
 /**
  * Whether a posted CSRF token has the length every session's token has: one of another length is
- * a wrong token (403, D6), refused before the session is claimed or anything stored.
+ * a wrong token (403), refused before the session is claimed or anything stored.
  */
 export const csrfLooksRight = (posted: string) => posted.length === csrfTokenLength;
 

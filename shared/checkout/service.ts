@@ -1,10 +1,10 @@
 /**
- * What a checkout submit does, whatever page it came from (D6, D15): store an attempt and claim the
- * session for it, ask the acquirer under the attempt's key, then record the outcome with the
- * attempt's finish in one transaction: paid (the charge, its `charge.succeeded`, and what the
- * session's owner writes), declined, a 3-D Secure challenge to answer, or, when the acquirer gave no
- * answer, `confirming`: the payer is told the payment could not be confirmed yet, and recovery
- * (./recovery.ts) finishes it from what the acquirer has under the key. An approval is never
+ * What a checkout submit does, whatever page it came from (docs/design.md#checkout, #attempts): store
+ * an attempt and claim the session for it, ask the acquirer under the attempt's key, then record the
+ * outcome with the attempt's finish in one transaction: paid (the charge, its `charge.succeeded`, and
+ * what the session's owner writes), declined, a 3-D Secure challenge to answer, or, when the acquirer
+ * gave no answer, `confirming`: the payer is told the payment could not be confirmed yet, and
+ * recovery (./recovery.ts) finishes it from what the acquirer has under the key. An approval is never
  * discarded: if what it pays for went away meanwhile, the charge is recorded and refunded at once.
  */
 import {
@@ -184,7 +184,7 @@ export async function recordApproval(
       now,
     });
     const gone = owned.kind === 'gone' ? owned.reason : null;
-    // D15: an approval whose purpose went away is still recorded, and refunded in full at once.
+    // An approval whose purpose went away is still recorded, and refunded in full at once.
     const charge = made && gone ? refundedAtOnce(made) : made;
     const refund = made && gone ? refundAttempt(newAttemptId(), made, made.amount, gone, now) : undefined;
     const items = [
@@ -409,7 +409,7 @@ export async function payWithCard(
     card: input.card,
     threeDSecure: 'challenge_allowed',
   };
-  // A subscription's trial checks the card and charges nothing (D14).
+  // A subscription's trial checks the card and charges nothing.
   const checksOnly = owner.checksOnly?.(claimed) ?? false;
   return settle(deps, claimed, attempt, cardholder, () =>
     checksOnly ? deps.acquirer.verify(request) : deps.acquirer.charge(request),

@@ -28,7 +28,7 @@ const base: CheckoutSession = newSession(
 );
 const at = (offsetMs: number) => now.getTime() + offsetMs;
 
-describe('sessionState (D6, D15)', () => {
+describe('sessionState', () => {
   it('is busy while its attempt may still be at the acquirer, then being confirmed, never open again by itself', () => {
     const held = { ...base, status: 'charging' as const, attempt_id: 'att_x', charging_until: at(60_000) };
     expect(sessionState(held, now)).toBe('busy');

@@ -1,19 +1,19 @@
 /**
- * A hosted checkout session (D6): what the page shows, and the state that makes it single-use.
- * `open` takes a submit; a submit first claims the session for its attempt (`charging`, holding
- * `attempt_id`, shared/attempts) before it asks the acquirer, so a double submit charges once. The
- * claim holds until the attempt's outcome is recorded: by the submit, or by recovery when the call
- * ended without an answer (`confirming`, D15); it never lapses into a second charge. `paid` is final,
- * and so is `voided` (approved, but what it paid for went away meanwhile: any charge was refunded).
- * Five declines lock it and 24 hours expire it.
+ * A hosted checkout session (docs/design.md#checkout): what the page shows, and the state that makes
+ * it single-use. `open` takes a submit; a submit first claims the session for its attempt
+ * (`charging`, holding `attempt_id`, shared/attempts) before it asks the acquirer, so a double submit
+ * charges once. The claim holds until the attempt's outcome is recorded: by the submit, or by
+ * recovery when the call ended without an answer (`confirming`); it never lapses into a second
+ * charge. `paid` is final, and so is `voided` (approved, but what it paid for went away meanwhile:
+ * any charge was refunded). Five declines lock it and 24 hours expire it.
  */
 import type { Mode } from '../core/account.ts';
 import { randomToken } from '../core/ids.ts';
 import { checkoutTokenLength, type Payment } from '../payments/payment.ts';
 
-/** How long a checkout session can be paid (D6). */
+/** How long a checkout session can be paid; after it the page answers 410. */
 export const checkoutLifetimeHours = 24;
-/** Declines after which a session locks (D6). */
+/** Declines after which a session locks (423). */
 export const maxDeclines = 5;
 
 /** How long a submit may still be waiting for the acquirer: after it, the page says "being confirmed". */
@@ -41,7 +41,7 @@ export interface CheckoutSession {
   developer_id: number;
   mode: Mode;
   /**
-   * A payment's checkout, a subscription's (D6: the first charge, or a card check for a trial), or
+   * A payment's checkout, a subscription's (the first charge, or a card check for a trial), or
    * a payment link's page (paid once, or once per period for a recurring link).
    */
   kind: 'payment' | 'subscription' | 'link';

@@ -1,8 +1,8 @@
 /**
- * The hosted checkout's two posts as pages (D6): the pay form and the answer to a 3-D Secure
- * challenge. A card that fails its checks re-renders the form with 400, a decline with 402, a card
- * that needs 3-D Secure gets the challenge page, and an approval redirects (303) to the merchant's
- * return_url with `id_payment`. Card data lives only in this request's memory: it is never
+ * The hosted checkout's two posts as pages (docs/design.md#checkout): the pay form and the answer to
+ * a 3-D Secure challenge. A card that fails its checks re-renders the form with 400, a decline with
+ * 402, a card that needs 3-D Secure gets the challenge page, and an approval redirects (303) to the
+ * merchant's return_url with `id_payment`. Card data lives only in this request's memory: it is never
  * stored, logged or echoed back into a page.
  */
 
@@ -137,7 +137,7 @@ export async function submitPayForm(deps: PageDeps, token: string, form: PostedP
   const overLong = overLongFields(form);
   if (overLong.length) return overLongAnswer(deps, token, form, context, overLong);
   const { cardholder_name: holderName, email: postedEmail, csrf_token: csrf } = form;
-  // The name becomes the customer's and goes to the acquirer: one line of clean text (D6).
+  // The name becomes the customer's and goes to the acquirer: one line of clean text.
   const nameOk = holderName !== '' && textRuleOf(holderName, 'one') === undefined;
   const card = validateCard(
     {

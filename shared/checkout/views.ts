@@ -146,7 +146,7 @@ export function closedPageFor(session: CheckoutSession, now: Date, onSubmit: boo
 }
 
 /**
- * The answer while a payment's outcome is unknown (the acquirer did not answer, D15): the payer is
+ * The answer while a payment's outcome is unknown (the acquirer did not answer): the payer is
  * told it could not be confirmed and is not asked to pay again; the page reloads until recovery has
  * recorded what the acquirer did.
  */
@@ -164,7 +164,7 @@ const voidedBecause: Record<string, string> = {
   payment_link_deleted: 'The payment link was removed while your payment was being made.',
 };
 
-/** The answer for an approval whose purpose went away meanwhile (D15): refunded in full at once. */
+/** The answer for an approval whose purpose went away meanwhile: refunded in full at once. */
 export const voidedPage = (session: CheckoutSession, status: number): Page =>
   closedPage(
     summaryOf(session),

@@ -6,7 +6,7 @@ const testKey: RequestAccount = { developerId: 3, credential: 'key', keyMode: 't
 const liveKey: RequestAccount = { developerId: 3, credential: 'key', keyMode: 'live' };
 const token: RequestAccount = { developerId: 3, credential: 'token', keyMode: null };
 
-describe('resolveMode (D3)', () => {
+describe('resolveMode', () => {
   it.each([
     [testKey, undefined, 'test'],
     [testKey, 'true', 'test'],

@@ -1,6 +1,7 @@
 /**
- * What the authorizer hands to handlers through the request context, and the mode rules of D3 that
- * turn it, with the `test` query parameter, into the mode a request acts in.
+ * What the authorizer hands to handlers through the request context, and the mode rules
+ * (docs/design.md#modes) that turn it, with the `test` query parameter, into the mode a request acts
+ * in.
  */
 import { Invalid, NotAllowed } from './errors.ts';
 import { coreMessages } from './messages.ts';
@@ -61,7 +62,7 @@ export function parseTestParam(value: string | undefined): boolean | undefined {
 }
 
 /**
- * D3: a key fixes the mode and a contradicting `test` is 403; a bearer token lets `test` choose,
+ * A key fixes the mode and a contradicting `test` is 403; a bearer token lets `test` choose,
  * live when absent.
  */
 export function resolveMode(account: RequestAccount, testParam: string | undefined): Mode {
@@ -76,7 +77,7 @@ export function resolveMode(account: RequestAccount, testParam: string | undefin
   return requestedMode ?? 'live';
 }
 
-/** D3: a `test`/`is_test` in a body must agree with the mode the request acts in. */
+/** Records never change mode: a `test`/`is_test` in a body must agree with the mode the request acts in. */
 export function assertModeFlags(flags: { test?: boolean; is_test?: boolean }, mode: Mode): void {
   for (const field of ['test', 'is_test'] as const) {
     const flag = flags[field];

@@ -23,7 +23,7 @@ export function messageEnvelope<TData extends v.GenericSchema>(data: TData) {
   return v.strictObject({ ...envelopeFields, data });
 }
 
-/** Envelope B around one page of `item`s: absolute URLs of the pages beside it (D9). */
+/** Envelope B around one page of `item`s: absolute URLs of the pages beside it. */
 export function linkedPageSchema<TItem extends v.GenericSchema>(item: TItem) {
   const link = v.pipe(v.nullable(v.string()), v.description('Absolute URL of that page, or null.'));
   return v.strictObject({
@@ -61,7 +61,7 @@ export const ErrorEnvelopeSchema = v.strictObject({
 /** The envelope nested in a top-level `message`, as some contract errors answer. */
 export const WrappedErrorSchema = v.strictObject({ message: ErrorEnvelopeSchema });
 
-/** A search that matched nothing (customers, D9): the wrapped envelope with the `query` asked. */
+/** A search that matched nothing (customers): the wrapped envelope with the `query` asked. */
 export const SearchNoMatchSchema = v.strictObject({
   message: v.strictObject({ ...envelopeFields, query: v.string() }),
 });

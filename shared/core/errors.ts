@@ -6,7 +6,7 @@
  */
 import { coreMessages, type EnvelopeType, type Lang, type Message, text } from './messages.ts';
 
-/** The contract's message envelope; `code` always equals the HTTP status (D12). */
+/** The contract's message envelope; `code` always equals the HTTP status. */
 export function envelope(
   code: number,
   message: Message,

@@ -1,4 +1,4 @@
-/** Identifiers (D4) and random tokens, from the system CSPRNG. */
+/** Identifiers (docs/design.md#identifiers) and random tokens, from the system CSPRNG. */
 import { createHash, randomInt } from 'node:crypto';
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -31,7 +31,7 @@ export function isPrefixedId(value: string, prefix: IdPrefix): boolean {
   return value.startsWith(`${prefix}_`) && isBareId(value.slice(prefix.length + 1));
 }
 
-/** Whether `value` is 24 characters of the id alphabet (a refund's stored id has no prefix, D4). */
+/** Whether `value` is 24 characters of the id alphabet (a refund's stored id has no prefix). */
 export const isBareId = (value: string): boolean => isToken(value, 24);
 
 /** Whether `value` is a token randomToken(length) could have made. */
@@ -39,7 +39,7 @@ export const isToken = (value: string, length: number): boolean =>
   value.length === length && /^[A-Za-z0-9]+$/.test(value);
 
 /**
- * The `{id}` of a path for records with UUID keys (D4: plans, products, customers, addresses),
+ * The `{id}` of a path for records with UUID keys (plans, products, customers, addresses),
  * lower-cased; anything else names no record, so it throws `notFound()`.
  */
 export function uuidParam(value: string | undefined, notFound: () => Error): string {

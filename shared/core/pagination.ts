@@ -1,6 +1,6 @@
 /**
- * Page-numbered lists (Envelope A, D9): `page` from 1, `page_size` clamped to the maximum, a
- * non-integer or non-positive value 400, a page past the last 404.
+ * Page-numbered lists (Envelope A, docs/design.md#lists): `page` from 1, `page_size` clamped to the
+ * maximum, a non-integer or non-positive value 400, a page past the last 404.
  */
 import * as v from 'valibot';
 import { NotFound } from './errors.ts';
@@ -94,7 +94,7 @@ export function numberedPage<T>(count: number, request: PageRequest, results: T[
   return { count, current_page: request.page, total_pages: totalPages(count, request.pageSize), results };
 }
 
-/** Envelope B (D9): a page with the absolute URLs of its neighbours. */
+/** Envelope B: a page with the absolute URLs of its neighbours. */
 export interface LinkedPage<T> {
   count: number;
   next: string | null;

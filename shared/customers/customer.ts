@@ -55,7 +55,7 @@ export interface Address {
   created_at: string;
 }
 
-/** The texts customer search matches (D9): first name and e-mail. */
+/** The texts customer search matches (case-insensitive substrings): first name and e-mail. */
 export const searchTextsOf = (customer: Pick<Customer, 'first_name' | 'email'>) => [
   customer.first_name,
   customer.email,
@@ -126,7 +126,7 @@ export const customerView = (customer: Customer, baseUrl: string): CustomerView 
   developer: customer.developer_id,
 });
 
-/** The search view (D9). */
+/** The search view: `search` without `page` or `page_size`, a bare array. */
 export const customerSearchView = (customer: Customer, baseUrl: string): CustomerSearchView => ({
   ...commonView(customer, baseUrl),
   developer_id: customer.developer_id,

@@ -192,7 +192,7 @@ export async function customerByEmail(
 }
 
 /**
- * The customer with this e-mail (D10: an e-mail names one customer), or a new one made from
+ * The customer with this e-mail (an e-mail names one customer in an account and mode), or a new one made from
  * `input`, stored on its own (payment links). Two requests racing make one: the loser's e-mail
  * reservation, the first write, fails, and it reads the winner's customer.
  */
@@ -492,7 +492,7 @@ export async function searchCustomers(
   );
 }
 
-/** One page of the account's customers, newest first, with how many match (D9). */
+/** One page of the account's customers, newest first, with how many match. */
 export async function listCustomers(
   deps: Deps,
   scope: Scope,

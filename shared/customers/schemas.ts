@@ -1,6 +1,6 @@
 /**
- * Request bodies, queries and views of the customer endpoints (D10). Handlers validate with them
- * and the OpenAPI document shows them. JSON and form bodies both pass.
+ * Request bodies, queries and views of the customer endpoints (docs/design.md#customers). Handlers
+ * validate with them and the OpenAPI document shows them. JSON and form bodies both pass.
  */
 import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
@@ -22,9 +22,9 @@ export const customerLimits = {
   email: maxEmailLength,
   phone: 32,
   country: 56,
-  /** Serialized `metadata`, in bytes of UTF-8 JSON (the interface's 10KB). */
+  /** Serialized `metadata`, in bytes of UTF-8 JSON (at most 10 KB). */
   metadataBytes: 10 * 1024,
-  /** A photo's bytes (the interface's 5MB). */
+  /** A photo's bytes (at most 5 MB). */
   photoBytes: 5 * 1024 * 1024,
   addresses: 3,
   /** The search view answers at most this many customers, newest first. */
@@ -127,7 +127,7 @@ export const CustomerListQuerySchema = v.pipe(
   v.transform((query) => ({
     search: query.search,
     page: pageRequestOf(query),
-    /** D9: `search` without `page` or `page_size` asks for the search view. */
+    /** `search` without `page` or `page_size` asks for the search view. */
     searchView: query.search !== undefined && query.page === undefined && query.page_size === undefined,
   })),
 );
@@ -152,7 +152,7 @@ const customerFields = {
 export const CustomerViewSchema = v.strictObject({ ...customerFields, developer: v.number() });
 export type CustomerView = v.InferOutput<typeof CustomerViewSchema>;
 
-/** A customer in the search view (D9). */
+/** A customer in the search view. */
 export const CustomerSearchViewSchema = v.strictObject({
   ...customerFields,
   developer_id: v.number(),

@@ -19,7 +19,7 @@ import {
   customerLimits,
 } from './schemas.ts';
 
-/** The `{id}` of a customer path: a UUID (D4); anything else names no customer (404). */
+/** The `{id}` of a customer path: a UUID; anything else names no customer (404). */
 export const customerIdParam = (value: string | undefined): string =>
   uuidParam(value, () => new NotFound(customerMessages.customer_not_found));
 

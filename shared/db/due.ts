@@ -29,7 +29,7 @@ export async function dueEntries<T>(
         deps,
         {
           ...(index ? { IndexName: index } : {}),
-          // `~` sorts after `#<id>`: an entry due at exactly `now` is due (D14).
+          // `~` sorts after `#<id>`: an entry due at exactly `now` is due.
           KeyConditionExpression: `${pk} = :pk AND ${sk} <= :until`,
           ExpressionAttributeValues: { ':pk': partitionOf(shard), ':until': `${now.toISOString()}~` },
         },

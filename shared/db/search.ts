@@ -1,6 +1,6 @@
 /**
- * Substring search without a Scan (D9: case-insensitive substring matches on plan names, product
- * names and SKUs, customers' first names and e-mails).
+ * Substring search without a Scan (docs/design.md#search: case-insensitive substring matches on plan
+ * names, product names and SKUs, customers' first names and e-mails).
  *
  * A text contains a query exactly when one of the text's suffixes begins with it. So a record is
  * indexed by one small item per distinct suffix of its searchable texts, keyed

@@ -1,8 +1,9 @@
 /**
- * The body of a webhook delivery (D11, Standard Webhooks): `{id, type, created_at, test, data}`, where
- * `data` always has the record as `object`. One rule turns an event's stored `data` into that `data`,
- * for values (the sender) and for schemas (the OpenAPI document): data that already carries an
- * `object` is sent as stored, any other is wrapped as `{object: data}`.
+ * The body of a webhook delivery (Standard Webhooks, docs/design.md#signing):
+ * `{id, type, created_at, test, data}`, where `data` always has the record as `object`. One rule
+ * turns an event's stored `data` into that `data`, for values (the sender) and for schemas (the
+ * OpenAPI document): data that already carries an `object` is sent as stored, any other is wrapped
+ * as `{object: data}`.
  */
 import * as v from 'valibot';
 import type { EventDetail, EventType } from './event.ts';

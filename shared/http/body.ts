@@ -1,6 +1,6 @@
 /**
  * Request bodies as handlers see them: JSON with exact numbers, `application/x-www-form-urlencoded`
- * with bracketed keys (D12) and `multipart/form-data`, each bounded in size and depth. Pure
+ * with bracketed keys for nested values and `multipart/form-data`, each bounded in size and depth. Pure
  * functions; the middleware in ./middlewares.ts picks one by Content-Type.
  */
 import { parse as parseQuery } from 'picoquery';
@@ -93,7 +93,7 @@ export function bodyText(raw: string | null, isBase64Encoded: boolean, maxBytes 
 }
 
 /**
- * Floats never touch money (D5): a JSON number that is not a plain safe integer reaches handlers
+ * Floats never touch money: a JSON number that is not a plain safe integer reaches handlers
  * as its exact source text (`10.50` arrives as "10.50"), so amounts are parsed from their digits.
  */
 function exactNumbers(_key: string, value: unknown, context?: { source?: string }): unknown {
@@ -112,7 +112,7 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * JSON and `application/x-www-form-urlencoded` bodies (bracketed keys nest, D12). A form-labelled
+ * JSON and `application/x-www-form-urlencoded` bodies (bracketed keys nest). A form-labelled
  * body that is really JSON is read as JSON, as older clients send it that way.
  */
 export function parseBody(

@@ -6,7 +6,7 @@ import type { ApiAnswer } from './render.ts';
 
 /**
  * A route behind the authorizer: the handler gets the account, the mode it acts in and the two as its
- * scope. A POST honours Idempotency-Key (D12) before the handler runs.
+ * scope. A POST honours Idempotency-Key (docs/design.md#idempotency) before the handler runs.
  */
 export function endpoint(fn: (request: AccountRequest) => Promise<ApiAnswer>) {
   return build(

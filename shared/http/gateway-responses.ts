@@ -44,7 +44,7 @@ export const gatewayAnswers: readonly GatewayAnswer[] = [
     template: '{"detail":"Authentication credentials were not provided."}',
     headers: challenge,
   },
-  // The authorizer denies with the exact 401 body (D3) in its context; every denial is a 401.
+  // The authorizer denies with the exact 401 body of its failure in its context; every denial is a 401.
   { type: 'ACCESS_DENIED', statusCode: 401, template: '$context.authorizer.body', headers: challenge },
   // A path with no resource: API Gateway's own "missing token" answer is really a 404.
   {

@@ -30,8 +30,8 @@ export interface AccountRequest extends ApiRequest {
   /** The account and mode together: whose records, in which mode, every repository call reads. */
   scope: Scope;
   /**
-   * A POST's `Idempotency-Key` (D12), already claimed by the idempotency middleware. A money
-   * movement binds its attempt to it (D15), so a retry of an unconfirmed request finds that attempt.
+   * A POST's `Idempotency-Key`, already claimed by the idempotency middleware. A money
+   * movement binds its attempt to it, so a retry of an unconfirmed request finds that attempt.
    */
   idempotencyKey: string | undefined;
 }

@@ -1,9 +1,9 @@
 /**
- * Idempotency-Key on every authenticated POST (D12), as middleware: the same key with the same
- * request within 24 hours replays the first answer (`Idempotent-Replayed: true`); another request
- * under the key, or one arriving while the first still runs, is 409. Keys are scoped to account
- * and mode. Only 2xx answers are kept. As D15 amends D12, what a retry may do depends on how the
- * first run failed:
+ * Idempotency-Key on every authenticated POST (docs/design.md#idempotency), as middleware: the
+ * same key with the same request within 24 hours replays the first answer (`Idempotent-Replayed:
+ * true`); another request under the key, or one arriving while the first still runs, is 409. Keys
+ * are scoped to account and mode. Only 2xx answers are replayed; what a retry may do otherwise
+ * depends on how the first run failed:
  * - a definite failure (a 4xx, a decline) releases the key: the same key runs again, as new;
  * - an answer without a definite outcome (a 5xx: the acquirer did not answer, an unexpected error)
  *   keeps the key bound to its request: the same request runs again (a money movement then finds

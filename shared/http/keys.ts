@@ -3,7 +3,7 @@ import type { Mode } from '../core/account.ts';
 import { type ItemKey, scopePrefix } from '../db/keys.ts';
 
 export const httpKeys = {
-  /** A stored Idempotency-Key (D12), scoped to account and mode. */
+  /** A stored Idempotency-Key, scoped to account and mode. */
   idempotency: (developerId: number, mode: Mode, key: string): ItemKey => ({
     pk: `${scopePrefix(developerId, mode)}#IDEMPOTENCY#${key}`,
     sk: 'IDEMPOTENCY',

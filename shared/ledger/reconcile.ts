@@ -1,6 +1,7 @@
 /**
- * Reconciliation (D15): the acquirer's books against cobro's. It first runs recovery (so attempts
- * whose outcome was unknown are finished), then walks both sides of a time range:
+ * Reconciliation (docs/design.md#reconciliation): the acquirer's books against cobro's. It first runs
+ * recovery (so attempts whose outcome was unknown are finished), then walks both sides of a time
+ * range:
  * - every charge, refund and payout in the acquirer's own ledger must be an attempt cobro recorded
  *   as succeeded under the same key, and the record it made (the charge, the refund, the charge paid
  *   out) must have the same amount, currency and owner (account and mode);

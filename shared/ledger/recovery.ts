@@ -1,7 +1,7 @@
 /**
- * Recovery with every area's finisher (D15): checkout submits, renewals and trial ends, the legacy
- * charge, refunds and payouts. Deployed it runs every minute; locally every two seconds; and first
- * thing in every reconciliation (`npm run -s cli -- reconcile`).
+ * Recovery with every area's finisher (docs/design.md#recovery): checkout submits, renewals and trial
+ * ends, the legacy charge, refunds and payouts. Deployed it runs every minute; locally every two
+ * seconds; and first thing in every reconciliation (`npm run -s cli -- reconcile`).
  */
 import type { Acquirer } from '../acquirer/acquirer.ts';
 import { type Finishers, type RecoverySummary, recoverAttempts } from '../attempts/recovery.ts';

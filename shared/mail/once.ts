@@ -1,8 +1,8 @@
 /**
- * One e-mail per event and recipient (D13), though EventBridge delivers at least once: a marker
- * item, keyed by the event id and the recipient, is stored on condition that it is new before the
- * e-mail goes out. A second delivery finds the marker and sends nothing; a send that fails removes
- * it, so the retry of that delivery sends. A crash between the marker and the send loses that
+ * One e-mail per event and recipient (docs/design.md#e-mail), though EventBridge delivers at least
+ * once: a marker item, keyed by the event id and the recipient, is stored on condition that it is new
+ * before the e-mail goes out. A second delivery finds the marker and sends nothing; a send that fails
+ * removes it, so the retry of that delivery sends. A crash between the marker and the send loses that
  * e-mail rather than sending it twice.
  */
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-/** E-mail through SES: every message has a plain-text and an HTML part (D13), both UTF-8. */
+/** E-mail through SES: every message has a plain-text and an HTML part, both UTF-8. */
 import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { envNames, requireEnv } from '../core/config.ts';
 

@@ -1,14 +1,17 @@
 /**
- * The e-mails cobro sends, in English and Spanish (D13), as a typed catalogue: each template takes
- * the language, the merchant (name and logo) and its own fields, and answers the subject, a
- * plain-text part and an HTML part built from the same blocks. Every value that reaches the HTML is
- * escaped here; callers pass raw values.
+ * The e-mails cobro sends, in English and Spanish (the account's language), as a typed catalogue:
+ * each template takes the language, the merchant (name and logo) and its own fields, and answers the
+ * subject, a plain-text part and an HTML part built from the same blocks. Every value that reaches
+ * the HTML is escaped here; callers pass raw values.
  */
 import type { Mode } from '../core/account.ts';
 import { escapeHtml } from '../core/html.ts';
 import { isLang, type Lang } from '../core/messages.ts';
 
-/** The language an account's `language` field names (D2): English when unset or unknown. */
+/**
+ * The language an account's `language` field names (set with `accounts update`): English when unset
+ * or unknown.
+ */
 export function mailLanguage(value: unknown): Lang {
   return isLang(value) ? value : 'en';
 }
@@ -228,7 +231,7 @@ export const apiKeyRotated = defineTemplate<{
   }),
 });
 
-/** A plan as the plan e-mails show it; money is the interface's decimal string. */
+/** A plan as the plan e-mails show it; money is the API's decimal string. */
 export interface MailPlan {
   id: string;
   name: string;

@@ -1,9 +1,9 @@
 /**
- * The recurring payment links' part of the billing step (D14), found by due time in the link due
- * index, never by scanning: a `paid_period` link whose `next_date_of_payment` has come becomes
- * `pending_period` (its page reopens for the new period) and its next date moves a month on; a
- * `pending_period` link unpaid 5 days after the date that fell due becomes `defaulter`. Each step
- * is one transaction conditioned on the version read, so concurrent runs step a link once.
+ * The recurring payment links' part of the billing step (docs/design.md#payment-links), found by due
+ * time in the link due index, never by scanning: a `paid_period` link whose `next_date_of_payment`
+ * has come becomes `pending_period` (its page reopens for the new period) and its next date moves a
+ * month on; a `pending_period` link unpaid 5 days after the date that fell due becomes `defaulter`.
+ * Each step is one transaction conditioned on the version read, so concurrent runs step a link once.
  */
 
 import { linkPageWrite } from '../checkout/repository.ts';

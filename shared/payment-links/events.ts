@@ -1,4 +1,4 @@
-/** Events about payment links (D11). */
+/** Events about payment links (docs/design.md#events). */
 import * as v from 'valibot';
 import { defineEvent } from '../events/event.ts';
 import { LinkListItemSchema } from './link.ts';

@@ -20,7 +20,7 @@ export const linkKeys = {
   inList: list.inList,
   count: list.count,
   listTag: list.tag,
-  /** A recurring payment link's next step (D14), in the link due index. */
+  /** A recurring payment link's next step (a period due or a `defaulter` deadline), in the link due index. */
   due: (linkId: string, dueAt: string): ItemKey => {
     const { partition, sort } = dueSlot('LINK', linkId, dueAt);
     return { pk: partition, sk: sort };

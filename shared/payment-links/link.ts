@@ -1,6 +1,6 @@
 /**
- * A payment link (interface "Payment link", D10, D14): its record, the rules of its status, and its
- * views. Amounts are minor units here; the views turn them into the interface's decimal (a string
+ * A payment link (docs/design.md#payment-links): its record, the rules of its status, and its
+ * views. Amounts are minor units here; the views turn them into the API's decimal (a string
  * in lists, a number in the single view) at the edge.
  */
 import * as v from 'valibot';
@@ -9,7 +9,7 @@ import { formatAmount } from '../core/money/amount.ts';
 import { currencyOf } from '../core/money/fields.ts';
 import { addMonthsClamped } from '../subscriptions/periods.ts';
 
-/** The statuses a link may hold (the interface's allowed list; `cancelled` and `canceled` both). */
+/** The statuses a link may hold (the API's allowed list; `cancelled` and `canceled` both). */
 export const linkStatuses = [
   'pending',
   'paid',
@@ -31,7 +31,7 @@ const payableStatuses: ReadonlySet<LinkStatus> = new Set([
   'active',
 ]);
 
-/** Days a `pending_period` link stays unpaid before it becomes `defaulter` (D14). */
+/** Days a `pending_period` link stays unpaid after the date that fell due before it becomes `defaulter`. */
 export const defaulterAfterDays = 5;
 const day = 86_400_000;
 
@@ -82,7 +82,7 @@ const monthsAfter = (anchor: string, months: number) =>
 export const nextDateOf = (link: Pick<PaymentLink, 'date_anchor' | 'months_from_anchor'>) =>
   link.date_anchor ? monthsAfter(link.date_anchor, link.months_from_anchor) : null;
 
-/** When the billing step next has work for a link (D14), or null. */
+/** When the billing step next has work for a link, or null. */
 export function dueAtOf(link: PaymentLink): string | null {
   if (!link.recurring) return null;
   if (link.status === 'paid_period') return nextDateOf(link);
@@ -97,7 +97,7 @@ export function revised(link: PaymentLink, now: Date): PaymentLink {
 }
 
 /**
- * The link once a payment of it succeeded (D10, D14): `paid`, or `paid_period` for a recurring
+ * The link once a payment of it succeeded: `paid`, or `paid_period` for a recurring
  * link, whose next payment date is a month after this payment when it had none.
  */
 export function paidLink(link: PaymentLink, chargeId: string, now: Date): PaymentLink {

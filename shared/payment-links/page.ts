@@ -1,9 +1,9 @@
 /**
  * The owner of a payment link's page (checkout's SessionOwner): what a payment or a decline writes
  * beside the session and the charge, in the same transaction. A payment makes the link `paid`
- * (`paid_period` when recurring, D14), logs the attempt and stores `payment_link.paid`; a decline
+ * (`paid_period` when recurring), logs the attempt and stores `payment_link.paid`; a decline
  * logs the attempt. A link deleted while its page was being paid is `gone`: the charge is recorded,
- * logged nowhere (the link's log went with it), and refunded in full at once (D15).
+ * logged nowhere (the link's log went with it), and refunded in full at once (docs/design.md#late-approvals).
  */
 import type { SessionOwner } from '../checkout/owner.ts';
 import { type CheckoutSession, pageUrl } from '../checkout/session.ts';

@@ -158,7 +158,7 @@ export function linkWrites(table: string, before: PaymentLink, after: PaymentLin
 /**
  * Deletes a link, its due entry and its page, uncounted. A page an attempt holds (a payment under
  * way) is closed instead of deleted, so that payment still ends: its approval finds the link gone
- * and is refunded at once (D15).
+ * and is refunded at once: an approved charge is never discarded.
  */
 export async function removeLink(deps: Deps, scope: Scope, link: PaymentLink, now: Date): Promise<boolean> {
   const items = (page: TransactItem) => [

@@ -1,4 +1,4 @@
-/** Request schemas of the payment links API (interface "Payment links", D10, D12). */
+/** Request schemas of the payment links API (docs/design.md#payment-links). */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';

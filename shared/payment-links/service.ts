@@ -1,5 +1,5 @@
 /**
- * The payment links API (interface "Payment links", D10, D12, D14): creation (one link, or one per
+ * The payment links API (docs/design.md#payment-links): creation (one link, or one per
  * customer, customers found or created by e-mail), the list, the single view with its payment log,
  * updates (never of a paid link) and deletion. Each link's page is a hosted checkout session.
  */
@@ -57,16 +57,16 @@ type LinkDeps = Deps & { baseUrl: string };
 
 const absent = () => new NotFound(paymentLinkMessages.payment_link_not_found);
 
-/** The `{id}` of a payment link path: a UUID (D4); anything else names no link (404). */
+/** The `{id}` of a payment link path: a UUID; anything else names no link (404). */
 export const linkIdParam = (value: string | undefined): string => uuidParam(value, absent);
 const blank = (value: unknown) =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 const filled = (value: string | null | undefined): value is string => !blank(value);
 
 /**
- * The creation body, checked in the interface's order: a missing description is 406 "Missing
+ * The creation body, checked in this order: a missing description is 406 "Missing
  * Data", a missing amount 400, then the fields' shapes, the amount's precision and the USD 1.00
- * minimum (D5).
+ * minimum.
  */
 export function creationInput(body: unknown): { input: CreatePaymentLinkInput; amount: number } {
   const raw = (body !== null && typeof body === 'object' ? body : {}) as Record<string, unknown>;
@@ -91,7 +91,7 @@ const fullName = (customer: { first_name: string; last_name: string }) =>
 
 /** Every customer of the body, in its order: found by id, or found or created by e-mail. */
 async function resolveCustomers(deps: Deps, scope: Scope, refs: CustomerRef[]): Promise<LinkCustomer[]> {
-  // The rule of the interface first, for every entry, before anything is read or written.
+  // Every entry is checked against the creation rules before anything is read or written.
   type Wanted = { id: string } | { id?: undefined; first_name: string; last_name: string; email: string };
   const wanted = refs.map((ref, index): Wanted => {
     if (typeof ref === 'string') return { id: ref.toLowerCase() };
@@ -240,7 +240,7 @@ function updated(
         params: { allowed: linkStatuses.join(', ') },
       });
     after.status = status as LinkStatus;
-    // A period that falls due by its owner's word counts its 5 days to `defaulter` from now (D14).
+    // A period that falls due by its owner's word counts its 5 days to `defaulter` from now.
     after.period_due_at =
       after.status === 'pending_period' ? (before.period_due_at ?? now.toISOString()) : null;
   }
@@ -270,7 +270,7 @@ function updated(
 }
 
 /**
- * PUT /v1/payment-links/{id}/: any of its fields; a paid link is 406 (D12), a status outside the
+ * PUT /v1/payment-links/{id}/: any of its fields; a paid link is 406, a status outside the
  * allowed list 400, a date not `YYYY-MM-DD HH:MM:SS` 400. The page follows: it closes when the
  * link stops taking payments and reopens (no declines) when it starts again or its status is set.
  */
@@ -317,7 +317,7 @@ export async function updateLink(
 
 /**
  * DELETE /v1/payment-links/{id}/: the link and its page go (its charges stay). It answers even while
- * a payment of its page is under way (D15): that payment, if approved, is recorded and refunded.
+ * a payment of its page is under way: that payment, if approved, is recorded and refunded.
  */
 export function deleteLink(deps: Deps, scope: Scope, id: string): Promise<void> {
   return retryOptimistic(async () => {

@@ -1,4 +1,4 @@
-/** Events about payments (the event catalogue's payments part, D11). */
+/** Events about payments (the event catalogue's payments part). */
 import * as v from 'valibot';
 import { declineReasons } from '../acquirer/acquirer.ts';
 import { defineEvent } from '../events/event.ts';

@@ -1,4 +1,4 @@
-/** The query of the payments list (D9): `limit`, `created_before`, `status`. */
+/** The query of the payments list (docs/design.md#lists): `limit`, `created_before`, `status`. */
 import * as v from 'valibot';
 import * as rules from '../core/rules.ts';
 import { queryParameter, validate } from '../core/validation.ts';

@@ -39,7 +39,7 @@ export interface Payment {
 }
 
 /**
- * D6: an absolute https URL in live mode; http is allowed in test mode; a URL as cobro takes any
+ * An absolute https URL in live mode; http is allowed in test mode; a URL as cobro takes any
  * (shared/core/web-url.ts): no user info (the `user:pw@` of `https://user:pw@evil.com/` misleads
  * whoever reads it), and a host that is a DNS name or an IP literal (it ends up in the checkout
  * page's Content-Security-Policy). Kept as the URL parser writes it.
@@ -116,7 +116,7 @@ export function paymentView(payment: Payment): PaymentView {
   };
 }
 
-/** `return_url` with `id_payment` added to its query (D6). */
+/** `return_url` with `id_payment` added to its query. */
 export function returnUrlFor(payment: Pick<Payment, 'return_url' | 'id'>): string {
   const url = new URL(payment.return_url);
   url.searchParams.set('id_payment', payment.id);

@@ -44,7 +44,7 @@ export type PaymentStatus = (typeof paymentStatuses)[number];
 
 const timestamp = v.pipe(v.string(), v.description('ISO 8601 UTC.'));
 
-/** The single view of a payment (GET /v1/payments/{id}), with `charge_id` (D9). */
+/** The single view of a payment (GET /v1/payments/{id}), with `charge_id` (null until paid). */
 export const PaymentViewSchema = v.strictObject({
   id: v.pipe(v.string(), v.description('`pay_` and 24 characters.')),
   amount: v.pipe(v.string(), v.description('Decimal in major units at the currency precision.')),

@@ -1,11 +1,11 @@
 /**
- * The payout step (D2, D5): every live charge whose payout time has come is paid out to the merchant.
- * It finds them in gsi2's sparse "payout due" partitions (test charges are never there). A payout
- * is a money movement (D15): one transaction marks the charge paid out, on condition that it is not
- * yet and that no refund of it is under way at the acquirer, and stores the payout's attempt; then
- * the acquirer is asked under the attempt's key. So overlapping runs pay out once, and a refund
- * racing a payout is decided by whichever write lands first: the refund's reservation, or this.
- * A payout the acquirer refuses is undone (the charge waits for the next run); one it never
+ * The payout step (docs/design.md#payouts): every live charge whose payout time has come is paid out
+ * to the merchant. It finds them in gsi2's sparse "payout due" partitions (test charges are never
+ * there). A payout is a money movement: one transaction marks the charge paid out, on condition that
+ * it is not yet and that no refund of it is under way at the acquirer, and stores the payout's
+ * attempt; then the acquirer is asked under the attempt's key. So overlapping runs pay out once, and
+ * a refund racing a payout is decided by whichever write lands first: the refund's reservation, or
+ * this. A payout the acquirer refuses is undone (the charge waits for the next run); one it never
  * answered is left to recovery (payoutFinisher).
  */
 import type { Acquirer, NotFound, PayoutResult } from '../acquirer/acquirer.ts';

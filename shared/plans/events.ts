@@ -7,7 +7,7 @@ import { type Plan, planView } from './plan.ts';
 import { PlanViewSchema } from './schemas.ts';
 
 /**
- * A plan was deleted: the plan as it was, in the interface's shape (D11 webhooks send
+ * A plan was deleted: the plan as it was, in the API's plan shape (webhooks send it as
  * `data.object`), and who owns it (the sender of customer e-mails and the merchant to notify).
  */
 export const planDeleted = defineEvent(

@@ -1,6 +1,6 @@
 /**
- * The query of GET /v1/plans/ (D9): paging plus filters that combine with AND. Every malformed
- * value is a 400; inverted ranges are 400 (type warning) before anything is read.
+ * The query of GET /v1/plans/ (docs/design.md#lists): paging plus filters that combine with AND.
+ * Every malformed value is a 400; inverted ranges are 400 (type warning) before anything is read.
  */
 import * as v from 'valibot';
 import { Invalid } from '../core/errors.ts';

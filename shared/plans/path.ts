@@ -1,4 +1,4 @@
-/** The `{id}` of a plan path: a UUID (D4); anything else names no plan (404). */
+/** The `{id}` of a plan path: a UUID; anything else names no plan (404). */
 import { NotFound } from '../core/errors.ts';
 import { uuidParam } from '../core/ids.ts';
 import { planMessages } from './messages.ts';

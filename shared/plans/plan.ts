@@ -98,8 +98,8 @@ export function effectiveChanges(plan: Plan, changes: PlanChanges): PlanChanges 
 }
 
 /**
- * The plan as the interface shows it. `email`, `company_name`, `page`, `image_dev` and
- * `credit_card_description` come from the account's profile (D2, D10), read when answering, so an
+ * The plan as the API shows it. `email`, `company_name`, `page`, `image_dev` and
+ * `credit_card_description` come from the account's profile, read when answering, so an
  * operator's `accounts update` shows on every plan at once.
  */
 export function planView(plan: Plan, account: Account | undefined, baseUrl: string): PlanView {

@@ -101,7 +101,10 @@ const filterOf = (filters: PlanFilters): AttributeFilter => [
   ['=', 'active', filters.active],
 ];
 
-/** The page of the matches; no match at all is 400 (D9: plans only). */
+/**
+ * The page of the matches; no match at all is 400 (only the plan list; other lists answer 200 with
+ * `count` 0).
+ */
 function pageOrNoMatch(found: { count: number; records: Plan[] }, page: PageRequest) {
   if (found.count === 0) throw new Invalid(planMessages.plan_filters_no_match);
   assertPageExists(found.count, page);

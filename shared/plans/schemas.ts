@@ -58,7 +58,7 @@ export const CreatePlanSchema = v.strictObject({
 });
 export type CreatePlanInput = v.InferOutput<typeof CreatePlanSchema>;
 
-/** Fields a plan never changes after creation: a PUT naming one is 400 (D10), checked before the schema. */
+/** Fields a plan never changes after creation: a PUT naming one is 400, checked before the schema. */
 export const immutablePlanFields = ['amount', 'interval', 'interval_count', 'currency'] as const;
 
 export const UpdatePlanSchema = v.strictObject({
@@ -75,7 +75,7 @@ export type UpdatePlanInput = v.InferOutput<typeof UpdatePlanSchema>;
 const timestamp = v.pipe(v.string(), v.description('ISO 8601 UTC.'));
 const count = (description: string) => v.pipe(v.number(), v.integer(), v.description(description));
 
-/** The plan record of the interface (GET one, the list's `results`, `plan.deleted` events). */
+/** The plan record the API answers (GET one, the list's `results`, `plan.deleted` events). */
 export const PlanViewSchema = v.strictObject({
   key: v.pipe(v.string(), v.description('The plan id (a UUID), `{id}` in paths.')),
   information: v.strictObject({

@@ -42,7 +42,7 @@ export interface Product {
   /** Price at `priceScale` decimals, comparable across currencies for the price filters. */
   price_scaled: number;
   currency: string;
-  /** Minor units: price with its taxes (D5). */
+  /** Minor units: price with its taxes, rounded half-up once. */
   total_price: number;
   is_physical: boolean;
   bar_code: string;
@@ -60,7 +60,7 @@ export interface Product {
   deleted_at?: string;
 }
 
-/** D5: price × (100 + Σ tax percents) / 100, rounded half-up once, in integers. */
+/** price × (100 + Σ tax percents) / 100, rounded half-up once, in integers. */
 export function totalPrice(price: number, taxes: readonly { value_scaled: number }[]): number {
   const hundred = BigInt(100 * percentScale);
   const numerator = BigInt(price) * (hundred + BigInt(taxes.reduce((sum, tax) => sum + tax.value_scaled, 0)));
@@ -243,7 +243,7 @@ export function changedProduct(product: Product, changes: Partial<Product>, now:
   };
 }
 
-/** The texts product search matches (D9): name and SKU. */
+/** The texts product search matches (case-insensitive substrings): name and SKU. */
 export const searchTextsOf = (product: Pick<Product, 'name' | 'sku'>) => [product.name, product.sku];
 
 /** Whether a product passes the list filters other than `search` (which the index applies). */

@@ -172,7 +172,7 @@ async function listBySearch(
   return { count: matches.result.count, products: matches.result.records };
 }
 
-/** One page of the account's active products, newest first, with how many match (D9). */
+/** One page of the account's active products, newest first, with how many match. */
 export async function listProducts(
   deps: Deps,
   scope: Scope,

@@ -30,7 +30,7 @@ import { CreateProductSchema, UpdateProductSchema } from './schemas.ts';
 
 export type ProductDeps = Deps & { media: MediaStore };
 
-/** The `{id}` of a product path: a UUID (D4); anything else names no product (404). */
+/** The `{id}` of a product path: a UUID; anything else names no product (404). */
 export const productIdParam = (value: string | undefined): string =>
   uuidParam(value, () => new NotFound(productMessages.product_not_found));
 
@@ -126,7 +126,7 @@ export async function updateProductFromForm(
     }
     if (input.price !== undefined || input.currency !== undefined) {
       const currency = (input.currency ? findCurrency(input.currency) : currencyOf(read)) as Currency;
-      // The price as given, or the stored one as its decimal, in the resulting currency (D5 precision).
+      // The price as given, or the stored one as its decimal, at the resulting currency's precision.
       const price = input.price ?? formatAmount(read.price, currencyOf(read));
       changes.price = priceOf(price, currency);
       changes.currency = currency.code;

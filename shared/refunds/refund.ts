@@ -40,11 +40,11 @@ export interface Refund {
   updated_at: string;
 }
 
-/** D4: a refund's `provider_refund_id` is `re_` and its id; lookups take either. */
+/** A refund's `provider_refund_id` is `re_` and its id; lookups take either. */
 export const providerRefundId = (id: string) => `re_${id}`;
 export const refundIdOf = (value: string) => (value.startsWith('re_') ? value.slice(3) : value);
 
-/** A new refund's id (D4: 24 characters, no prefix). */
+/** A new refund's id (24 characters, no prefix). */
 export const newRefundId = () => randomToken(24);
 
 export function refundView(refund: Refund): RefundView {

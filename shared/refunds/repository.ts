@@ -1,10 +1,11 @@
 /**
- * Refunds in the single table. A refund is a money movement (D15): before the acquirer is asked, one
- * transaction stores its attempt and takes its amount off the charge's `refundable` (held in
- * `refunds_pending`), on condition that enough remains and the charge has not been paid out, so
- * however many refunds race one another or a payout, their total never exceeds the charge. The
- * acquirer's answer is recorded in a second transaction with the attempt's finish: the refund, its
- * `refund.created` and the charge's refunded total together, or the amount given back to the charge.
+ * Refunds in the single table. A refund is a money movement (docs/design.md#refunds): before the
+ * acquirer is asked, one transaction stores its attempt and takes its amount off the charge's
+ * `refundable` (held in `refunds_pending`), on condition that enough remains and the charge has not
+ * been paid out, so however many refunds race one another or a payout, their total never exceeds the
+ * charge. The acquirer's answer is recorded in a second transaction with the attempt's finish: the
+ * refund, its `refund.created` and the charge's refunded total together, or the amount given back to
+ * the charge.
  */
 
 import type { Attempt } from '../attempts/attempt.ts';

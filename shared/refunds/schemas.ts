@@ -4,8 +4,9 @@ import * as v from 'valibot';
 /** The reasons a merchant gives a refund (POST /v1/refunds/ takes these). */
 export const refundReasons = ['duplicate', 'fraudulent', 'requested_by_customer'] as const;
 /**
- * The reasons of the refunds cobro makes by itself (D15): an approval whose purpose went away while
- * the acquirer was charging is recorded and refunded in full at once, saying why.
+ * The reasons of the refunds cobro makes by itself (docs/design.md#late-approvals): an approval whose
+ * purpose went away while the acquirer was charging is recorded and refunded in full at once, saying
+ * why.
  */
 export const automaticRefundReasons = ['subscription_canceled', 'payment_link_deleted'] as const;
 export type RefundReason = (typeof refundReasons)[number] | (typeof automaticRefundReasons)[number];

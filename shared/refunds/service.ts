@@ -1,8 +1,8 @@
 /**
- * Refunding a charge (D15): the refund's attempt is stored, and its amount held on the charge,
- * before the acquirer is asked under the attempt's key; the acquirer's answer then records the
- * refund (with `refund.created`) or gives the amount back. An answer that never comes leaves the
- * attempt to recovery, which asks the acquirer by the same key.
+ * Refunding a charge (docs/design.md#refunds): the refund's attempt is stored, and its amount held on
+ * the charge, before the acquirer is asked under the attempt's key; the acquirer's answer then
+ * records the refund (with `refund.created`) or gives the amount back. An answer that never comes
+ * leaves the attempt to recovery, which asks the acquirer by the same key.
  *
  * An automatic refund (of an approval whose subscription was canceled or whose link was deleted
  * while it ran) is never given up: a refusal, or a key the acquirer never received, keeps the
@@ -183,9 +183,10 @@ async function retryAutomaticRefund(
 
 /**
  * Refunds in full, at once, a charge just recorded for an approval whose purpose went away while
- * it was made (D15). The charge was recorded holding its whole amount for this attempt (stored in
- * the same transaction: refundedAtOnce, refundAttempt); a refusal or a lost answer leaves it to
- * recovery, which retries until it is made, and is not the payer's problem, so nothing is thrown.
+ * it was made (docs/design.md#late-approvals). The charge was recorded holding its whole amount for
+ * this attempt (stored in the same transaction: refundedAtOnce, refundAttempt); a refusal or a lost
+ * answer leaves it to recovery, which retries until it is made, and is not the payer's problem, so
+ * nothing is thrown.
  */
 export async function refundAtOnce(deps: RefundDeps, attempt: Attempt<'refund'>): Promise<void> {
   try {
@@ -197,8 +198,8 @@ export async function refundAtOnce(deps: RefundDeps, attempt: Attempt<'refund'>)
 
 /**
  * POST /v1/refunds/: refunds the named charge in full or in part. A charge that is absent (or
- * another account's) is 400 (D12). With an `Idempotency-Key` the refund's attempt is the key's
- * (D15): a retry after an unconfirmed answer gets that refund's outcome, never a second refund.
+ * another account's) is 400, not 404. With an `Idempotency-Key` the refund's attempt is the key's
+ * too: a retry after an unconfirmed answer gets that refund's outcome, never a second refund.
  */
 export async function refundCharge(
   deps: RefundDeps,

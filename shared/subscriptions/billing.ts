@@ -1,14 +1,16 @@
 /**
- * The recurring billing step (D14), run by `billing run [--now]` and by the deployed schedule: every
- * subscription whose due entry is at or before `now` gets the one thing due for it.
+ * The recurring billing step (docs/design.md#billing), run by `billing run [--now]` and by the
+ * deployed schedule: every subscription whose due entry is at or before `now` gets the one thing due
+ * for it.
  *
- * A renewal (or a trial's end) is a money movement (D15): its attempt, whose id the subscription,
- * the period and the dunning round decide, is stored before the acquirer is asked under its key, so
- * a step repeated after a crash, or run by two engines at once, finds the same attempt and asks the
- * same charge again instead of making a second one. The outcome is recorded with the attempt's
- * finish, in one transaction with the subscription's move conditioned on the version read: only one
- * writer records it. A renewal approved after the subscription was canceled is still recorded and
- * refunded at once; one the acquirer never answered is left to recovery (renewalFinisher).
+ * A renewal (or a trial's end) is a money movement (docs/design.md#attempts): its attempt, whose id
+ * the subscription, the period and the dunning round decide, is stored before the acquirer is asked
+ * under its key, so a step repeated after a crash, or run by two engines at once, finds the same
+ * attempt and asks the same charge again instead of making a second one. The outcome is recorded with
+ * the attempt's finish, in one transaction with the subscription's move conditioned on the version
+ * read: only one writer records it. A renewal approved after the subscription was canceled is still
+ * recorded and refunded at once; one the acquirer never answered is left to recovery
+ * (renewalFinisher).
  */
 import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';
 import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
@@ -91,7 +93,7 @@ async function writeWithOptional(deps: Deps, items: TransactItem[], optional: Tr
 
 /**
  * The subscription after the approved charge of `period` (active, paid through it, dunning over),
- * or after a declined one (past due with its next retry, or canceled after the last, D14).
+ * or after a declined one (past due with its next retry, or canceled after the last).
  */
 function afterApproval(subscription: Subscription, period: number, now: Date): Subscription {
   const { plan } = subscription;
@@ -155,7 +157,7 @@ export async function settleRenewal(
             now,
           );
           if (!applies || !subscription) {
-            // D15: never discarded. Recorded, and refunded in full at once.
+            // An approved charge is never discarded. Recorded, and refunded in full at once.
             const refund = refundAttempt(newAttemptId(), charge, charge.amount, 'subscription_canceled', now);
             await transactWrite(deps, [
               finish,
@@ -196,7 +198,10 @@ export async function settleRenewal(
   );
 }
 
-/** A declined renewal: past due with its next retry, or, after the last, canceled (D14). */
+/**
+ * A declined renewal: past due with its next retry, or, after the last, canceled
+ * (docs/design.md#dunning).
+ */
 async function recordDecline(
   deps: BillingDeps,
   subscription: Subscription,
@@ -236,7 +241,7 @@ async function recordDecline(
     ]);
     return 'payment_failed';
   }
-  // The third retry failed too: the subscription ends (D14).
+  // The third retry failed too: the subscription ends.
   const after: Subscription = {
     ...base,
     status: 'canceled',
@@ -371,7 +376,7 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
 /**
  * Every step due at `now`, of every account or of `account` alone (the operator's
  * `billing run --account`); a summary of what was done. A step that throws is counted in `failed`,
- * logged with its subscription, and retried by the next run; the rest of the run goes on (D15).
+ * logged with its subscription, and retried by the next run; the rest of the run goes on.
  */
 export async function runBilling(deps: BillingDeps, now: Date, account?: { developerId: number }) {
   const outcomes: Record<StepOutcome | 'failed', number> = {

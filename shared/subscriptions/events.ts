@@ -1,4 +1,4 @@
-/** Events about subscriptions (D11), each carrying the subscription in its interface shape. */
+/** Events about subscriptions, each carrying the subscription as the API shows it. */
 import * as v from 'valibot';
 import { declineReasons } from '../acquirer/acquirer.ts';
 import { defineEvent, defineInternalEvent } from '../events/event.ts';
@@ -28,7 +28,7 @@ export const subscriptionCanceled = defineEvent(
 );
 export const subscriptionCreated = defineEvent('subscription.created', carrying);
 
-/** Internal: one subscription of a deleted plan to cancel, each handled on its own (D14). */
+/** Internal: one subscription of a deleted plan to cancel, each handled on its own. */
 export const subscriptionCancelRequested = defineInternalEvent(
   'subscription.cancel_requested',
   v.object({ subscription_id: v.string(), reason: v.picklist(cancelReasons) }),

@@ -1,9 +1,9 @@
 /**
  * The owner of a subscription's checkout session (checkout's SessionOwner): an approval starts the
- * subscription in the same transaction as the session and the first charge (D14: `trialing` until
+ * subscription in the same transaction as the session and the first charge (`trialing` until
  * the trial's end, else `active` with its first period paid), counts it on its plan and stores
  * `subscription.activated`. So a cancel either comes before (the subscription is canceled and the
- * approval is `gone`: the charge recorded and refunded at once, D15) or after (an active
+ * approval is `gone`: the charge recorded and refunded at once) or after (an active
  * subscription canceled): never canceled with the charge kept, never active after a cancel.
  */
 import type { SessionOwner } from '../checkout/owner.ts';
@@ -42,7 +42,7 @@ export function started(
   };
 }
 
-/** `return_url` with `subscription_id` added to its query (D6). */
+/** `return_url` with `subscription_id` added to its query. */
 function subscriptionReturnUrl(session: CheckoutSession): string {
   const url = new URL(session.return_url);
   url.searchParams.set('subscription_id', session.subscription_id ?? '');
@@ -52,12 +52,12 @@ function subscriptionReturnUrl(session: CheckoutSession): string {
 export function subscriptionPages(deps: Deps): SessionOwner {
   return {
     chargeOf: (session) => ({ source: 'subscription', subscriptionId: session.subscription_id ?? null }),
-    // A trial checks the card and charges nothing at checkout (D14).
+    // A trial checks the card and charges nothing at checkout.
     checksOnly: (session) => (session.trial_days ?? 0) > 0,
     async approved({ session, customer, cardToken, now }) {
       const scope = scopeOf(session);
       const before = await getSubscription(deps, scope, session.subscription_id ?? '');
-      // Canceled while the acquirer was charging (D15); only its own session starts a pending one.
+      // Canceled while the acquirer was charging; only its own session starts a pending one.
       if (before?.status !== 'pending') return { kind: 'gone', reason: 'subscription_canceled' };
       const after = started(
         before,

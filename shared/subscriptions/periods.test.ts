@@ -6,7 +6,7 @@ const day = (iso: string) => new Date(`${iso}T09:30:00.000Z`);
 const dates = (anchor: Date, interval: 'month' | 'year', count: number, n: number) =>
   Array.from({ length: n }, (_, index) => billingDate(periodAt(anchor, interval, count, index)));
 
-describe('billing periods (D14)', () => {
+describe('billing periods', () => {
   it('a Jan 31 anchor renews on the last day of shorter months, then on the 31st again', () => {
     expect(dates(day('2027-01-31'), 'month', 1, 4)).toEqual([
       '2027-02-28',

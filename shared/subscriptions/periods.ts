@@ -1,9 +1,9 @@
 /**
- * Billing periods (D14): counted from the anchor (the first period's start), `interval_count`
- * months or years each. A period boundary falls on the anchor's day of the month, or on the last
- * day of a shorter month: a Jan 31 anchor renews on Feb 28 (29 in a leap year), then on Mar 31,
- * because every boundary is computed from the anchor, never from the previous boundary. Times are
- * UTC and keep the anchor's time of day.
+ * Billing periods (docs/design.md#billing): counted from the anchor (the first period's start),
+ * `interval_count` months or years each. A period boundary falls on the anchor's day of the month, or
+ * on the last day of a shorter month: a Jan 31 anchor renews on Feb 28 (29 in a leap year), then on
+ * Mar 31, because every boundary is computed from the anchor, never from the previous boundary. Times
+ * are UTC and keep the anchor's time of day.
  */
 
 export type Interval = 'month' | 'year';

@@ -44,7 +44,7 @@ export const CreatedSubscriptionSchema = v.strictObject({
   test: v.boolean(),
 });
 
-/** The list form (the interface's): the subscription's ids, status and next billing date. */
+/** The list form the API answers: the subscription's ids, status and next billing date. */
 export const SubscriptionListItemSchema = v.strictObject({
   subscription_id: v.string(),
   plan_id: v.string(),

@@ -1,5 +1,5 @@
 /**
- * The subscriptions API (interface, D4, D10, D14): creation with its hosted checkout, activation
+ * The subscriptions API (docs/design.md#subscriptions): creation with its hosted checkout, activation
  * once the checkout is paid (through the bus), the views, cancellation and the plan-deletion cascade.
  */
 import { merchantName, statementDescriptor } from '../accounts/account.ts';
@@ -44,7 +44,7 @@ import {
   subscriptionView,
 } from './subscription.ts';
 
-/** The `{id}` of a subscription path: `sub_…` (D4). */
+/** The `{id}` of a subscription path: `sub_…`. */
 export const isSubscriptionId = (value: string) => isPrefixedId(value, 'sub');
 
 /** A pending subscription and its checkout session, stored with `subscription.created`. */
@@ -60,10 +60,10 @@ export async function createSubscription(
     input.customer_id ? findCustomer(deps, scope, input.customer_id.toLowerCase()) : undefined,
     getAccount(deps, scope.developerId),
   ]);
-  // D12: a plan named in the body that is absent (or another account's, or archived) is 400.
+  // A plan named in the body that is absent (or another account's, or archived) is 400, not 404.
   if (!plan?.active) throw new Invalid(subscriptionMessages.subscription_plan_absent);
   if (input.customer_id && !customer) throw new Invalid(subscriptionMessages.subscription_customer_absent);
-  // Every charge is amount × quantity (D14): it must stay a chargeable amount.
+  // Every charge is amount × quantity: it must stay a chargeable amount.
   if (plan.amount * input.quantity > maxMinorUnits) {
     const limit = String(Math.floor(maxMinorUnits / plan.amount));
     throw new InvalidInput([{ field: 'quantity', rule: rules.max_value, params: { limit } }]);
@@ -156,7 +156,7 @@ export async function listSubscriptions(
   return numberedPage(count, query.page, results);
 }
 
-/** Every subscription of a plan (D4: `GET /v1/subscriptions/{plan key}`); 404 when the plan is absent. */
+/** Every subscription of a plan (`GET /v1/subscriptions/{plan key}`); 404 when the plan is absent. */
 export async function planSubscriptions(deps: Deps, scope: Scope, planId: string): Promise<Subscription[]> {
   const plan = await getPlan(deps, scope, planId.toLowerCase());
   if (!plan) throw new NotFound(planMessages.plan_not_found);
@@ -167,8 +167,8 @@ export async function planSubscriptions(deps: Deps, scope: Scope, planId: string
 
 /**
  * Cancels a subscription (DELETE, or its plan's deletion): `canceled`, never billed again, its plan
- * counts one fewer, `subscription.canceled` stored. 409 when it already was (D12). It answers even
- * while a charge of it is under way (D15): a charge approved after it is recorded and refunded.
+ * counts one fewer, `subscription.canceled` stored. 409 when it already was. It answers even
+ * while a charge of it is under way: a charge approved after it is recorded and refunded.
  */
 export async function cancelSubscription(
   deps: Deps,
@@ -195,7 +195,7 @@ export async function cancelSubscription(
       ...(counted ? [planCountChange(deps, before, -1)] : []),
       // A pending subscription's checkout page closes (as expired): nobody can pay for it any more.
       // A payment under way on it still ends: its approval finds the subscription canceled and is
-      // refunded at once (D15), so the cancel never waits for it and never leaves a charge kept.
+      // refunded at once, so the cancel never waits for it and never leaves a charge kept.
       ...(before.status === 'pending' && before.checkout_token
         ? [
             {

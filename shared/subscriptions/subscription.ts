@@ -1,5 +1,5 @@
 /**
- * The subscription as stored, and how it is shown (the interface's Subscription record). Periods
+ * The subscription as stored, and how it is shown (the API's Subscription record). Periods
  * come from periods.ts: period n runs from the anchor plus n intervals to the anchor plus n+1.
  * `paid_through` is the last period paid (-1 before any), so the period a renewal charges is always
  * `paid_through + 1`, whoever runs it and however often.
@@ -14,7 +14,7 @@ export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
 /** Statuses counted in the plan's active subscriptions (`information.count`). */
 export const countedStatuses: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due'];
 
-/** Days after a failed renewal on which it is retried (D14); the third failed retry cancels. */
+/** Days after a failed renewal on which it is retried; the third failed retry cancels. */
 export const dunningRetryDays = [1, 3, 5] as const;
 
 export interface Subscription {
@@ -34,7 +34,7 @@ export interface Subscription {
   checkout_token?: string | null;
   /** The acquirer's token of the card approved at checkout: renewals charge it (never a card number). */
   card_token: string | null;
-  /** The first period's start (D14), or null before checkout. */
+  /** The first period's start (the anchor periods count from), or null before checkout. */
   anchor: string | null;
   trial_end: string | null;
   /** When its checkout succeeded (the trial's start); absent before, and on records older than it. */
@@ -103,7 +103,7 @@ export function subscriptionView(subscription: Subscription): SubscriptionView {
   };
 }
 
-/** The list form (the interface's). */
+/** The list form the API answers. */
 export const subscriptionListItem = (subscription: Subscription) => {
   const { subscription_id, plan_id, customer_id, status, next_billing_date, test } =
     subscriptionView(subscription);

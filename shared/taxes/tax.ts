@@ -1,6 +1,7 @@
 /**
- * Taxes (D10): per account and mode, integer ids, a percentage kept exactly as an integer of
- * ten-thousandths of a percent (13.5% is 135000), never a float in arithmetic.
+ * Taxes (docs/design.md#taxes-and-products): per account and mode, integer ids, a percentage kept
+ * exactly as an integer of ten-thousandths of a percent (13.5% is 135000), never a float in
+ * arithmetic.
  */
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';

@@ -1,10 +1,10 @@
 /**
- * Sending events to endpoints (D11, D13). A bus rule hands every cobro event to `fanOut`, which
- * makes one task per endpoint that takes it (a conditional write: an event handed twice makes one
- * task). Each new task reaches `runTask` on its own (the table's stream, then the bus), so a slow
- * or failing receiver holds up nothing but its own task. A failed attempt leaves the task in the due
- * index at its next retry time; the retry sweep (sweep.ts, every minute) hands due tasks over
- * again.
+ * Sending events to endpoints (docs/design.md#webhooks). A bus rule hands every cobro event to
+ * `fanOut`, which makes one task per endpoint that takes it (a conditional write: an event handed
+ * twice makes one task). Each new task reaches `runTask` on its own (the table's stream, then the
+ * bus), so a slow or failing receiver holds up nothing but its own task. A failed attempt leaves the
+ * task in the due index at its next retry time; the retry sweep (sweep.ts, every minute) hands due
+ * tasks over again.
  */
 import { prefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
@@ -26,7 +26,7 @@ import {
 import { type SecretBox, signedHeaders } from './secrets.ts';
 import { deliver } from './send.ts';
 
-/** Standard Webhooks' retry schedule (D11): the waits after attempts 1 to 9; about 3 days in all. */
+/** Standard Webhooks' retry schedule: the waits after attempts 1 to 9; about 3 days in all. */
 export const retryScheduleMs = [
   5_000,
   5 * 60_000,
@@ -39,7 +39,7 @@ export const retryScheduleMs = [
   24 * 3_600_000,
 ] as const;
 export const maxAttempts = retryScheduleMs.length + 1;
-/** A receiver has this long to answer (D11). */
+/** A receiver has this long to answer; no answer counts as a failure. */
 export const attemptTimeoutMs = 10_000;
 /** A runner holds a task this long; one that dies leaves it due again after it. */
 const leaseMs = 60_000;

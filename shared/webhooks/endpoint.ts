@@ -1,7 +1,7 @@
 /**
- * Webhook endpoints (D10, D13): where an account's events of one mode are sent, which types, and
- * whether sending is on. The signing secret is stored encrypted (secrets.ts) and shown only by
- * creation and rotation.
+ * Webhook endpoints (docs/design.md#endpoints): where an account's events of one mode are sent, which
+ * types, and whether sending is on. The signing secret is stored encrypted (secrets.ts) and shown
+ * only by creation and rotation.
  */
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
@@ -63,7 +63,7 @@ export const createEndpointSchema = (knownTypes: readonly string[]) =>
     url: urlField,
     events: v.optional(eventsField(knownTypes), ['*']),
     description: v.optional(textField(500, { allowEmpty: true, lines: 'many' }), ''),
-    // Accepted when they agree with the credential's mode (D3); a contradiction is 400.
+    // Accepted when they agree with the credential's mode; a contradiction is 400.
     test: v.optional(booleanField()),
     is_test: v.optional(booleanField()),
   });

@@ -1,6 +1,6 @@
 /**
- * The events API (D10, D13): stored events of an account and mode, newest first, by type, kept
- * 30 days; and redelivery, which makes a new round of tasks for the event.
+ * The events API (docs/design.md#events, #redelivery): stored events of an account and mode, newest
+ * first, by type, kept 30 days; and redelivery, which makes a new round of tasks for the event.
  */
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
@@ -39,7 +39,7 @@ export const EventListQuerySchema = v.pipe(
   v.transform(({ page, page_size, type }) => ({ page: pageRequestOf({ page, page_size }), type })),
 );
 
-/** The event as the API and webhooks show it (D11's body). */
+/** The event as the API and webhooks show it (the Standard Webhooks body). */
 export const EventViewSchema = v.object({
   id: v.string(),
   type: v.string(),

@@ -1,6 +1,7 @@
 /**
- * The webhooks area's routes: endpoints (D10, D13) and the events API. The event types an endpoint
- * may name come from the catalogue, which the list of areas hands in (shared/api/areas.ts).
+ * The webhooks area's routes: endpoints (docs/design.md#webhooks) and the events API. The event types
+ * an endpoint may name come from the catalogue, which the list of areas hands in
+ * (shared/api/areas.ts).
  */
 import { linkedPageSchema, MessageSchema, messageEnvelope } from '../core/envelopes.ts';
 import { pageRequestSchema } from '../core/pagination.ts';

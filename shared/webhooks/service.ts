@@ -9,10 +9,10 @@ import { webhookMessages } from './messages.ts';
 import { changeEndpoint, createEndpoint } from './repository.ts';
 import { newSigningSecret, type SecretBox } from './secrets.ts';
 
-/** How long a rotated-out secret still signs deliveries (D13). */
+/** How long a rotated-out secret still signs deliveries, beside the new one. */
 export const rotationOverlapMs = 24 * 3_600_000;
 
-/** The `{id}` of an endpoint path: `we_…` (D4); anything else names no endpoint. */
+/** The `{id}` of an endpoint path: `we_…`; anything else names no endpoint. */
 export function endpointIdParam(value: string | undefined): string {
   if (!value || !isPrefixedId(value, 'we')) throw new NotFound(webhookMessages.webhook_endpoint_not_found);
   return value;
@@ -72,7 +72,7 @@ export async function updateEndpoint(
   id: string,
   input: UpdateEndpointInput,
 ): Promise<WebhookEndpoint> {
-  assertModeFlags(input, scope.mode); // records never change mode (D3)
+  assertModeFlags(input, scope.mode); // records never change mode
   const url = input.url === undefined ? undefined : await allowedUrl(input.url, scope.mode);
   return changeEndpoint(deps, scope, id, () => ({
     ...(url !== undefined ? { url } : {}),
@@ -82,7 +82,7 @@ export async function updateEndpoint(
   }));
 }
 
-/** A new secret; the current one keeps signing beside it for 24 hours (D13). */
+/** A new secret; the current one keeps signing beside it for 24 hours. */
 export async function rotateSecret(
   deps: Deps & { secrets: SecretBox },
   scope: Scope,

@@ -31,7 +31,7 @@ function referenceScaled(text: string, scale: number): number | undefined {
 }
 
 describe('currencies', () => {
-  it('has every currency D5 names, with its precision', () => {
+  it('has every currency cobro takes, with its precision', () => {
     const expected: Record<string, number> = {
       USD: 2,
       EUR: 2,

@@ -1,7 +1,7 @@
 /**
- * Money as integer minor units (D5). Amounts arrive as decimal strings (or integer JSON numbers),
- * are parsed exactly from their digits, never through a float, and leave as decimal strings at
- * the currency's precision.
+ * Money as integer minor units (docs/design.md#money). Amounts arrive as decimal strings (or integer
+ * JSON numbers), are parsed exactly from their digits, never through a float, and leave as decimal
+ * strings at the currency's precision.
  */
 import type { Currency } from './currencies.ts';
 

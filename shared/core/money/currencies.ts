@@ -1,5 +1,5 @@
 /**
- * The one checked-in table of currencies cobro accepts (D5): how many decimals each is answered
+ * The one checked-in table of currencies cobro accepts: how many decimals each is answered
  * with, and how many of its units one US dollar buys. The rates decide the "USD 1.00 equivalent"
  * minimum and the exchange fields of a charge; they are a fixed snapshot, changed only by a commit.
  */

@@ -35,8 +35,9 @@ function divideHalfUp(numerator: bigint, denominator: bigint): bigint {
 }
 
 /**
- * D5's fee written out over one common denominator: 29a/1000 + 30 × rate × 10^p / 100, where the
- * rate is digits / scale, so fee = (29a·scale·100 + 30·digits·10^p·1000) / (1000·100·scale).
+ * The fee (2.9% plus USD 0.30) written out over one common denominator:
+ * 29a/1000 + 30 × rate × 10^p / 100, where the rate is digits / scale, so
+ * fee = (29a·scale·100 + 30·digits·10^p·1000) / (1000·100·scale).
  */
 function referenceFee(minor: number, currency: Currency): bigint {
   const { digits, scale } = rateDigits(currency);

@@ -1,8 +1,9 @@
 /**
- * Exact money arithmetic for D5: currency conversion through the USD rates, the processing fee,
- * the USD 1.00 minimum and the list view's exchange numbers. Every money result is computed as one
- * BigInt rational and rounded half-up once at the end, so no float ever touches an amount; the
- * only JS numbers produced from fractions are display values (`exchangeFields`, `formatMajor`).
+ * Exact money arithmetic (docs/design.md#money): currency conversion through the USD rates, the
+ * processing fee, the USD 1.00 minimum and the list view's exchange numbers. Every money result is
+ * computed as one BigInt rational and rounded half-up once at the end, so no float ever touches an
+ * amount; the only JS numbers produced from fractions are display values (`exchangeFields`,
+ * `formatMajor`).
  */
 import { formatAmount } from './amount.ts';
 import { type Currency, currencies } from './currencies.ts';
@@ -15,9 +16,9 @@ export interface Rational {
 
 /** The processing fee's percentage part, 2.9 %. */
 export const feePercent: Rational = { num: 29n, den: 1000n };
-/** The processing fee's fixed part in US cents, converted to the charge's currency (D5). */
+/** The processing fee's fixed part in US cents, converted to the charge's currency. */
 export const feeFixedUsdCents = 30;
-/** The smallest charge, as US cents: amounts must be worth at least USD 1.00 (D5). */
+/** The smallest charge, as US cents: amounts must be worth at least USD 1.00. */
 export const minimumUsdCents = 100;
 
 const decimalPattern = /^(\d+)(?:\.(\d+))?$/;
@@ -104,7 +105,7 @@ export function convertMinor(minor: number, from: Currency, to: Currency): numbe
 }
 
 /**
- * The processing fee of a charge and what the merchant keeps, in the charge's minor units (D5):
+ * The processing fee of a charge and what the merchant keeps, in the charge's minor units:
  * 2.9 % of the amount plus USD 0.30 converted to its currency, summed exactly and rounded half-up
  * once on the total (1000 JPY: 29 + 45.96 = 74.96 → 75), so no part is rounded on its own.
  */
@@ -128,7 +129,7 @@ export function minimumAmount(currency: Currency): number {
   return safeNumber((exact.num + exact.den - 1n) / exact.den);
 }
 
-/** The list view's exchange numbers and local currency of a charge (D9, "Payment (list view)"). */
+/** The list view's exchange numbers and local currency of a charge (its list view). */
 export interface ExchangeFields {
   /** USD per USD: payouts are in USD, so always 1. */
   exchange_usd_to_payout: number;

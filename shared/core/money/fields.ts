@@ -17,7 +17,7 @@ export function currencyOf(record: { currency: string }): Currency {
   return currency;
 }
 
-/** A 400 (type danger) for an amount with more decimals than its currency has (D5). */
+/** A 400 (type danger) for an amount with more decimals than its currency has: refused, never rounded. */
 export class PricePrecisionError extends Invalid {
   constructor(field: string, currency: Currency) {
     super(coreMessages.price_precision, {
@@ -36,7 +36,7 @@ export function amountField(value: unknown, currency: Currency, field = 'amount'
   ]);
 }
 
-/** A 400 unless the amount is worth at least USD 1.00 (D5); it names the minimum in the currency. */
+/** A 400 unless the amount is worth at least USD 1.00; it names the minimum in the currency. */
 export function assertMinimum(minor: number, currency: Currency): void {
   if (minimumMet(minor, currency)) return;
   const minimum = formatAmount(minimumAmount(currency), currency);
