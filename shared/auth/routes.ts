@@ -54,7 +54,7 @@ export const authRoutes: readonly Route[] = [
       },
       403: {
         description:
-          'A test key may rotate only the test key (D3); or the test parameter contradicts the key',
+          'A test key may rotate only the test key; or the test parameter contradicts the key',
         body: 'MessageEnvelope',
       },
     },

@@ -68,7 +68,7 @@ const metadata = v.pipe(
   ),
 );
 
-const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request (D3).'));
+const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request.'));
 
 export const CreateCustomerSchema = v.strictObject({
   first_name: textField(customerLimits.name),

@@ -33,7 +33,7 @@ const amount = v.pipe(
   v.description('Decimal in major units, as a string ("10.50") or a JSON number, at the currency precision.'),
 );
 
-const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request (D3).'));
+const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request.'));
 
 const image = v.pipe(
   plainText({ message: mediaRules.image }),

@@ -73,7 +73,7 @@ const text = {
   ),
   stock: v.optional(integerField(0, productLimits.maxStock)),
   is_physical: v.optional(booleanField()),
-  test: v.optional(v.pipe(booleanField(), v.description('Must agree with the mode of the request (D3).'))),
+  test: v.optional(v.pipe(booleanField(), v.description('Must agree with the mode of the request.'))),
   is_test: v.optional(booleanField()),
 };
 

@@ -48,7 +48,7 @@ export const subscriptionsRoutes: readonly Route[] = [
     auth: true,
     access: { table: 'read' },
     summary:
-      'A subscription (`sub_…`), or the subscriptions of a plan (its key, a UUID) as a bare array (D4)',
+      'A subscription (`sub_…`), or the subscriptions of a plan (its key, a UUID) as a bare array',
     answers: {
       200: {
         description: 'The subscription, or the plan’s subscriptions',

@@ -94,7 +94,7 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     operationId: 'rotateWebhookEndpointSecret',
     auth: true,
     access: { table: 'write', webhookKey: true },
-    summary: 'A new signing secret; for 24 hours deliveries carry signatures with both (D13)',
+    summary: 'A new signing secret; for 24 hours deliveries carry signatures with both',
     answers: {
       200: { description: 'Rotated; data has the new secret', json: messageEnvelope(RotatedSecretSchema) },
     },
