@@ -53,8 +53,7 @@ export const authRoutes: readonly Route[] = [
         body: 'WrappedMessageEnvelope',
       },
       403: {
-        description:
-          'A test key may rotate only the test key; or the test parameter contradicts the key',
+        description: 'A test key may rotate only the test key; or the test parameter contradicts the key',
         body: 'MessageEnvelope',
       },
     },

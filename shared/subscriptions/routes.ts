@@ -47,8 +47,7 @@ export const subscriptionsRoutes: readonly Route[] = [
     operationId: 'getSubscription',
     auth: true,
     access: { table: 'read' },
-    summary:
-      'A subscription (`sub_…`), or the subscriptions of a plan (its key, a UUID) as a bare array',
+    summary: 'A subscription (`sub_…`), or the subscriptions of a plan (its key, a UUID) as a bare array',
     answers: {
       200: {
         description: 'The subscription, or the plan’s subscriptions',
