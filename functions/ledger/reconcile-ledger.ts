@@ -1,25 +1,18 @@
 /**
- * Scheduled daily: reconciliation of the last two days (docs/design.md#reconciliation), the
- * acquirer's books against cobro's; every mismatch is logged as an error
- * (`npm run -s cli -- reconcile` runs the same on demand).
+ * Scheduled daily: reconciliation's dispatcher (docs/design.md#reconciliation). It puts one
+ * `reconciliation.partition.due` entry per partition on the bus; each partition's worker
+ * (reconcile-partition.ts) compares the acquirer's books with cobro's for the movements of that
+ * partition over the two days before the tick (`npm run -s cli -- reconcile` does every partition
+ * at once, on demand).
  */
-import { acquirerDeps } from '../../shared/acquirer/configured.ts';
-import { logger } from '../../shared/core/log.ts';
-import { publicBaseUrl } from '../../shared/http/base-url.ts';
-import { reconcile } from '../../shared/ledger/reconcile.ts';
+import type { ScheduledEvent } from 'aws-lambda';
+import { handOutPartitions, partitionRuns } from '../../shared/events/partitions.ts';
+import { busPublisher } from '../../shared/events/publish.ts';
 
-const deps = { ...acquirerDeps(), baseUrl: publicBaseUrl() };
+const bus = busPublisher();
 
-export const handler = async () => {
-  const until = deps.clock();
-  const report = await reconcile(deps, { since: new Date(until.getTime() - 2 * 86_400_000), until });
-  for (const mismatch of report.mismatches) logger.error('the books disagree', { ...mismatch });
-  logger.info('reconciliation', {
-    since: report.since,
-    until: report.until,
-    acquirer: report.acquirer,
-    cobro: report.cobro,
-    mismatches: report.mismatches.length,
+export const handler = (event?: Partial<ScheduledEvent>) =>
+  handOutPartitions(bus, partitionRuns.reconciliation, {
+    at: new Date(),
+    ...(event?.id ? { runId: event.id } : {}),
   });
-  return { mismatches: report.mismatches.length };
-};

@@ -1,16 +1,17 @@
 /**
- * Scheduled (every minute deployed, every two seconds locally): recovery finishes the money
- * movements whose outcome is unknown, asking the acquirer by each attempt's key (docs/design.md#recovery).
+ * Scheduled (every minute deployed, every two seconds locally): recovery's dispatcher. It puts one
+ * `recovery.partition.due` entry per partition of the recovery index on the bus; each partition's
+ * worker (recover-partition.ts) finishes the attempts of that partition whose outcome is unknown
+ * (docs/design.md#recovery).
  */
-import { acquirerDeps } from '../../shared/acquirer/configured.ts';
-import { logger } from '../../shared/core/log.ts';
-import { publicBaseUrl } from '../../shared/http/base-url.ts';
-import { runRecovery } from '../../shared/ledger/recovery.ts';
+import type { ScheduledEvent } from 'aws-lambda';
+import { handOutPartitions, partitionRuns } from '../../shared/events/partitions.ts';
+import { busPublisher } from '../../shared/events/publish.ts';
 
-const deps = { ...acquirerDeps(), baseUrl: publicBaseUrl() };
+const bus = busPublisher();
 
-export const handler = async () => {
-  const summary = await runRecovery(deps, deps.clock());
-  if (summary.due > 0) logger.info('recovery run', { ...summary });
-  return summary;
-};
+export const handler = (event?: Partial<ScheduledEvent>) =>
+  handOutPartitions(bus, partitionRuns.recovery, {
+    at: new Date(),
+    ...(event?.id ? { runId: event.id } : {}),
+  });

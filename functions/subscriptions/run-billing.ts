@@ -1,10 +1,22 @@
 /**
- * Scheduled: the recurring billing step (docs/design.md#billing), everything due now: subscriptions
- * and recurring payment links; `billing run` is the same.
+ * Scheduled (every 15 minutes): the billing run's dispatcher (docs/design.md#billing). It bills
+ * nothing itself: it puts one `billing.partition.due` entry per partition of the due indexes on the
+ * bus, and each partition's worker (bill-partition.ts) bills that partition, so a run grows out
+ * with the shard count. `billing run` runs every partition in its own process instead.
  */
-import { acquirerDeps } from '../../shared/acquirer/configured.ts';
-import { runAllBilling } from '../../shared/ledger/billing.ts';
+import type { ScheduledEvent } from 'aws-lambda';
+import { logger } from '../../shared/core/log.ts';
+import { handOutPartitions, partitionRuns } from '../../shared/events/partitions.ts';
+import { busPublisher } from '../../shared/events/publish.ts';
 
-const deps = acquirerDeps();
+const bus = busPublisher();
 
-export const handler = () => runAllBilling(deps, deps.clock());
+export const handler = async (event?: Partial<ScheduledEvent>) => {
+  // A retried delivery of the same scheduled event keeps its id, and so the tick's.
+  const handed = await handOutPartitions(bus, partitionRuns.billing, {
+    at: new Date(),
+    ...(event?.id ? { runId: event.id } : {}),
+  });
+  logger.info('billing run handed out', { run_id: handed.runId, partitions: handed.partitions });
+  return handed;
+};

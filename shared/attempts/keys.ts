@@ -6,6 +6,7 @@
  */
 import {
   duePartition,
+  dueShards,
   dueSlot,
   type ItemKey,
   type ListKey,
@@ -15,6 +16,22 @@ import {
 
 /** How many gsi1 partitions a day's attempts are spread over (reconciliation reads each). */
 export const attemptDayShards = 8;
+
+/**
+ * The partition of the recovery index an attempt's entry sits in, which is also the partition a
+ * fanned-out reconciliation checks it in.
+ */
+export const attemptPartition = (attemptId: string) => shardOf(attemptId, dueShards);
+
+/**
+ * The day-list shards that can hold attempts of recovery partition `partition`: those congruent to
+ * it when the day shards are a multiple of the due shards (a sum modulo 8, taken modulo 4, is the
+ * sum modulo 4), else every one.
+ */
+export const dayShardsOfPartition = (partition: number): number[] =>
+  Array.from({ length: attemptDayShards }, (_, shard) => shard).filter(
+    (shard) => attemptDayShards % dueShards !== 0 || shard % dueShards === partition,
+  );
 
 export const attemptKeys = {
   attempt: (attemptId: string): ItemKey => ({ pk: `ATTEMPT#${attemptId}`, sk: 'ATTEMPT' }),

@@ -12,6 +12,7 @@ import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';
 import { eachInLanes } from '../core/lanes.ts';
 import { logger } from '../core/log.ts';
 import type { Deps } from '../db/deps.ts';
+import type { RunPart } from '../db/due.ts';
 import type { Attempt, AttemptKind } from './attempt.ts';
 import { dueAttempts, leaseWrite, moveAttempt } from './repository.ts';
 
@@ -66,8 +67,17 @@ export const recoveryLeaseMs = 60_000;
 const pageLimit = 500;
 const lanes = 8;
 
-/** Finishes every attempt due at `now`. */
-export async function recoverAttempts(deps: Deps, finishers: Finishers, now: Date): Promise<RecoverySummary> {
+/**
+ * Finishes every attempt due at `now`, in every partition of the recovery index or in `part.shard`
+ * alone (a scheduled worker's), taking no new one once `part.stop` answers true (the rest stays due).
+ */
+export async function recoverAttempts(
+  deps: Deps,
+  finishers: Finishers,
+  now: Date,
+  part: RunPart = {},
+): Promise<RecoverySummary> {
+  const stop = part.stop ?? (() => false);
   const summary: RecoverySummary = {
     now: now.toISOString(),
     due: 0,
@@ -81,10 +91,13 @@ export async function recoverAttempts(deps: Deps, finishers: Finishers, now: Dat
   const seen = new Set<string>();
   for (;;) {
     // Each taken attempt moves past `now` in the index, so the next read finds only the rest.
-    const due = (await dueAttempts(deps, now, pageLimit)).filter((attempt) => !seen.has(attempt.id));
-    if (due.length === 0) return summary;
-    summary.due += due.length;
+    const due = (await dueAttempts(deps, now, pageLimit, part.shard)).filter(
+      (attempt) => !seen.has(attempt.id),
+    );
+    if (due.length === 0 || stop()) return summary;
     await eachInLanes(due, lanes, async (attempt) => {
+      if (stop()) return;
+      summary.due += 1;
       seen.add(attempt.id);
       const until = new Date(now.getTime() + recoveryLeaseMs);
       if (!(await moveAttempt(deps, leaseWrite(deps.table, attempt, now, until)))) {

@@ -9,7 +9,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../db/deps.ts';
-import { dueEntries } from '../db/due.ts';
+import { type DueShard, dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
 import type { TransactItem } from '../db/transact.ts';
@@ -21,7 +21,7 @@ import {
   acquirerKeyOf,
   callLeaseMs,
 } from './attempt.ts';
-import { attemptDayShards, attemptKeys } from './keys.ts';
+import { attemptDayShards, attemptKeys, attemptPartition, dayShardsOfPartition } from './keys.ts';
 
 export const attemptEntity = defineEntity<Attempt>('attempt', (attempt) => ({
   ...attemptKeys.attempt(attempt.id),
@@ -262,31 +262,48 @@ export async function moveAttempt(deps: Deps, item: TransactItem): Promise<boole
   }
 }
 
-/** Attempts recovery may take at `now` (at most `limit` per shard), oldest first within a shard. */
-export async function dueAttempts(deps: Deps, now: Date, limit: number): Promise<Attempt[]> {
+/**
+ * Attempts recovery may take at `now` (at most `limit` per shard), oldest first within a shard; of
+ * one partition of the recovery index when `shard` is given.
+ */
+export async function dueAttempts(
+  deps: Deps,
+  now: Date,
+  limit: number,
+  shard?: DueShard,
+): Promise<Attempt[]> {
   const items = await dueEntries<Record<string, unknown>>(
     deps,
     attemptKeys.recoveryPartition,
     now,
     limit,
     'gsi2',
+    shard,
   );
   return items.map((item) => recordOf<Attempt>(item));
 }
 
-/** Every attempt made between `since` and `until` (by day and shard, never a Scan), to `visit`. */
+/**
+ * Every attempt made between `since` and `until` (by day and shard, never a Scan), to `visit`; only
+ * those of recovery partition `partition` when given (reading only the day shards that can hold them).
+ */
 export async function eachAttemptBetween(
   deps: Deps,
   since: Date,
   until: Date,
   visit: (attempt: Attempt) => void,
+  partition?: number,
 ): Promise<void> {
+  const shards =
+    partition === undefined
+      ? Array.from({ length: attemptDayShards }, (_, shard) => shard)
+      : dayShardsOfPartition(partition);
   const from = since.toISOString();
   const to = until.toISOString();
   for (let day = new Date(`${from.slice(0, 10)}T00:00:00.000Z`); day <= until; ) {
     const name = day.toISOString().slice(0, 10);
     await Promise.all(
-      Array.from({ length: attemptDayShards }, (_, shard) =>
+      shards.map((shard) =>
         queryEach(
           deps,
           {
@@ -299,7 +316,8 @@ export async function eachAttemptBetween(
             },
           },
           (item) => {
-            visit(recordOf<Attempt>(item));
+            const attempt = recordOf<Attempt>(item);
+            if (partition === undefined || attemptPartition(attempt.id) === partition) visit(attempt);
             return true;
           },
         ),

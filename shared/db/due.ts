@@ -2,7 +2,8 @@
  * The due indexes (subscription billing, recurring payment links, webhook retries, attempt recovery):
  * one item per record with work ahead, in `dueShards` partitions, sorted by due time
  * (`<ISO time>#<id>`), so a run reads what is due by Query, never by Scan. `dueEntries` is the one
- * reader of them all.
+ * reader of them all. A scheduled run works one partition per invocation (the partition it is
+ * handed), so a run grows out with the shard count rather than up; the CLI reads them all at once.
  */
 import { eachInLanes } from '../core/lanes.ts';
 import { logger } from '../core/log.ts';
@@ -10,9 +11,21 @@ import type { Deps } from './deps.ts';
 import { queryEach } from './items.ts';
 import { dueShards } from './keys.ts';
 
+/** Which partitions of a due index a run reads: one (a scheduled worker's), or all when unset. */
+export type DueShard = number | undefined;
+
+/** The shard numbers a run reads: `shard` alone, or every one of `dueShards`. */
+export function shardsOf(shard: DueShard): number[] {
+  if (shard === undefined) return Array.from({ length: dueShards }, (_, each) => each);
+  if (!Number.isInteger(shard) || shard < 0 || shard >= dueShards)
+    throw new RangeError(`a due index has partitions 0 to ${dueShards - 1}, not ${shard}`);
+  return [shard];
+}
+
 /**
- * The entries due at `now` (at most `limit` per shard), oldest first within a shard. An index keyed
- * by the table's own `pk`/`sk` by default; `index: 'gsi2'` for one kept in gsi2 (attempts).
+ * The entries due at `now` (at most `limit` per shard), oldest first within a shard, of the one
+ * partition `shard` or of all. An index keyed by the table's own `pk`/`sk` by default;
+ * `index: 'gsi2'` for one kept in gsi2 (attempts).
  */
 export async function dueEntries<T>(
   deps: Deps,
@@ -20,10 +33,11 @@ export async function dueEntries<T>(
   now: Date,
   limit: number,
   index?: 'gsi2',
+  shard?: DueShard,
 ): Promise<T[]> {
   const [pk, sk] = index ? ['gsi2pk', 'gsi2sk'] : ['pk', 'sk'];
   const found = await Promise.all(
-    Array.from({ length: dueShards }, async (_, shard) => {
+    shardsOf(shard).map(async (each) => {
       const entries: T[] = [];
       await queryEach(
         deps,
@@ -31,7 +45,7 @@ export async function dueEntries<T>(
           ...(index ? { IndexName: index } : {}),
           // `~` sorts after `#<id>`: an entry due at exactly `now` is due.
           KeyConditionExpression: `${pk} = :pk AND ${sk} <= :until`,
-          ExpressionAttributeValues: { ':pk': partitionOf(shard), ':until': `${now.toISOString()}~` },
+          ExpressionAttributeValues: { ':pk': partitionOf(each), ':until': `${now.toISOString()}~` },
         },
         (item) => {
           entries.push(item as T);
@@ -45,9 +59,21 @@ export async function dueEntries<T>(
   return found.flat();
 }
 
+/** Which part of a run an invocation does: its one partition (all when unset), until `stop`. */
+export interface RunPart {
+  shard?: DueShard;
+  stop?: StopWhen;
+}
+
 /** Entries read per shard at a time, and steps run at once. */
 const pageLimit = 1_000;
 const lanes = 16;
+
+/**
+ * Whether a run should stop taking entries (its invocation is running out of time). What it leaves
+ * stays due; the run's caller hands the rest on.
+ */
+export type StopWhen = () => boolean;
 
 /**
  * Runs `step` on every entry due (of `account` alone when given), 16 at a time, counting its outcomes
@@ -55,7 +81,8 @@ const lanes = 16;
  * nothing due is left that this run can move: an outcome other than `raced` (another runner took
  * the entry) has moved its entry on, and a page in which nothing moved ends the run. A step that
  * throws is counted as `failed` and logged with the entry's id (`id`); its entry stays due, so the
- * next run tries it again, and this run leaves it alone and goes on with the rest.
+ * next run tries it again, and this run leaves it alone and goes on with the rest. Once `stop`
+ * answers true no new step starts (those running finish) and the run ends, the rest left due.
  */
 export async function stepEveryDue<R extends { developer_id: number }, O extends string>(
   read: (limit: number) => Promise<R[]>,
@@ -63,6 +90,7 @@ export async function stepEveryDue<R extends { developer_id: number }, O extends
   outcomes: Record<O | 'raced' | 'failed', number>,
   id: { name: string; of: (entry: R) => string },
   account?: { developerId: number },
+  stop: StopWhen = () => false,
 ): Promise<number> {
   const failed = new Set<string>();
   const mine = (entry: R) =>
@@ -71,9 +99,10 @@ export async function stepEveryDue<R extends { developer_id: number }, O extends
   for (;;) {
     const due = (await read(pageLimit)).filter(mine);
     if (due.length === 0) return seen;
-    seen += due.length;
     let moved = 0;
     await eachInLanes(due, lanes, async (entry) => {
+      if (stop()) return;
+      seen += 1;
       let outcome: O | 'raced';
       try {
         outcome = await step(entry);
@@ -89,7 +118,7 @@ export async function stepEveryDue<R extends { developer_id: number }, O extends
       outcomes[outcome] += 1;
       if (outcome !== 'raced') moved += 1;
     });
-    if (moved === 0) return seen;
+    if (moved === 0 || stop()) return seen;
     if (due.length < pageLimit && !(await read(1)).some(mine)) return seen;
   }
 }

@@ -8,10 +8,13 @@
  * - every succeeded attempt cobro made in the range that moved money must be in the acquirer's books.
  * Each difference is a mismatch; none means the books agree. Read by Query on both sides (the
  * acquirer's ledger by day, cobro's attempts by day), never a Scan: an operator's command and a
- * daily schedule, not a request path.
+ * daily schedule, not a request path. The schedule fans it out: each worker reconciles one partition,
+ * the movements whose attempt's recovery entry sits in that partition of the recovery index (its
+ * recovery first, then both sides of those movements); the command does every partition at once.
  */
 import type { LedgerEntry } from '../acquirer/acquirer.ts';
 import { type Attempt, attemptIdOfKey } from '../attempts/attempt.ts';
+import { attemptPartition } from '../attempts/keys.ts';
 import type { RecoverySummary } from '../attempts/recovery.ts';
 import { eachAttemptBetween, getAttempt } from '../attempts/repository.ts';
 import { getCharge } from '../charges/repository.ts';
@@ -51,6 +54,8 @@ export interface ReconcileReport {
   until: string;
   /** The one account compared, when not all. */
   developer_id?: number;
+  /** The one partition compared, when not all. */
+  partition?: number;
   recovery: RecoverySummary;
   acquirer: Side;
   cobro: Side;
@@ -145,22 +150,28 @@ async function check(
     fail('reference', `charge: cobro ${record.chargeReference}, acquirer ${entry.chargeReference}`);
 }
 
-/** Runs recovery, then compares the acquirer's books with cobro's between `since` and `until`. */
+/**
+ * Runs recovery, then compares the acquirer's books with cobro's between `since` and `until`, of
+ * every partition or of `range.partition` alone.
+ */
 export async function reconcile(
   deps: LedgerDeps,
-  range: { since: Date; until: Date; developerId?: number },
+  range: { since: Date; until: Date; developerId?: number; partition?: number },
 ): Promise<ReconcileReport> {
+  const { partition } = range;
   const mine = (developerId: number | null) =>
     range.developerId === undefined || developerId === range.developerId;
+  const inPartition = (key: string) =>
+    partition === undefined || attemptPartition(attemptIdOfKey(key)) === partition;
   // Recovery at the present, not at `until`: an attempt whose call may still be running is left alone.
-  const recovery = await runRecovery(deps, deps.clock());
+  const recovery = await runRecovery(deps, deps.clock(), { shard: partition });
   const acquirer = emptySide();
   const cobro = emptySide();
   const mismatches: Mismatch[] = [];
   const seen = new Set<string>();
   const entries: LedgerEntry[] = [];
   for await (const entry of deps.acquirer.ledger(range)) {
-    if (!mine(entry.merchant)) continue;
+    if (!mine(entry.merchant) || !inPartition(entry.idempotencyKey)) continue;
     entries.push(entry);
     seen.add(entry.idempotencyKey);
     count(acquirer, entry.kind, entry.currency, entry.amountMinor);
@@ -168,10 +179,16 @@ export async function reconcile(
   await eachInLanes(entries, 8, (entry) => check(deps, entry, mismatches, cobro));
   // cobro's side: what it recorded as moved, made in the range, the acquirer must have too.
   const moved: Attempt[] = [];
-  await eachAttemptBetween(deps, range.since, range.until, (attempt) => {
-    if (mine(attempt.developer_id) && movementOf(attempt) && !seen.has(attempt.acquirer_key))
-      moved.push(attempt);
-  });
+  await eachAttemptBetween(
+    deps,
+    range.since,
+    range.until,
+    (attempt) => {
+      if (mine(attempt.developer_id) && movementOf(attempt) && !seen.has(attempt.acquirer_key))
+        moved.push(attempt);
+    },
+    partition,
+  );
   for (const attempt of moved) {
     const kind = movementOf(attempt) as MovementKind;
     const test = attempt.mode === 'test';
@@ -194,6 +211,7 @@ export async function reconcile(
     since: range.since.toISOString(),
     until: range.until.toISOString(),
     ...(range.developerId === undefined ? {} : { developer_id: range.developerId }),
+    ...(partition === undefined ? {} : { partition }),
     recovery,
     acquirer,
     cobro,

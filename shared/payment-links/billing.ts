@@ -9,7 +9,7 @@
 import { linkPageWrite } from '../checkout/repository.ts';
 import { scopeOf } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
-import { stepEveryDue } from '../db/due.ts';
+import { type RunPart, stepEveryDue } from '../db/due.ts';
 import { nextDateOf, type PaymentLink, revised } from './link.ts';
 import { dropStaleLinkDue, dueLinks, getLink, type LinkDueRef, PageBusy, saveLink } from './repository.ts';
 
@@ -63,10 +63,16 @@ async function saveLinkStep(
 }
 
 /**
- * Every link step due at `now`, of every account or of `account` alone (`billing run --account`): a
- * summary of what was done; a step that throws is counted in `failed` and tried again by the next run.
+ * Every link step due at `now`, of every account or of `account` alone (`billing run --account`), in
+ * every partition of the due index or in `part.shard` alone, until `part.stop`: a summary of what
+ * was done; a step that throws is counted in `failed` and tried again by the next run.
  */
-export async function runLinkBilling(deps: Deps, now: Date, account?: { developerId: number }) {
+export async function runLinkBilling(
+  deps: Deps,
+  now: Date,
+  account?: { developerId: number },
+  part: RunPart = {},
+) {
   const outcomes: Record<LinkStepOutcome | 'failed', number> = {
     pending_period: 0,
     defaulter: 0,
@@ -75,11 +81,12 @@ export async function runLinkBilling(deps: Deps, now: Date, account?: { develope
     failed: 0,
   };
   const due = await stepEveryDue(
-    (limit) => dueLinks(deps, now, limit),
+    (limit) => dueLinks(deps, now, limit, part.shard),
     (ref) => linkStep(deps, ref, now),
     outcomes,
     { name: 'payment_link_id', of: (ref) => ref.link_id },
     account,
+    part.stop,
   );
   return { due, ...outcomes };
 }

@@ -9,7 +9,7 @@ import { linkPageCloseWrite, linkPageDelete } from '../checkout/repository.ts';
 import type { Scope } from '../core/account.ts';
 import type { PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
-import { dueEntries } from '../db/due.ts';
+import { type DueShard, dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getRecord, recordOf } from '../db/items.ts';
 import { countedList, countedPage, countUpdate } from '../db/lists.ts';
@@ -205,9 +205,9 @@ export interface LinkDueRef {
   due_at: string;
 }
 
-/** Due entries at `now` (at most `limit` per shard), oldest first. */
-export const dueLinks = (deps: Deps, now: Date, limit: number) =>
-  dueEntries<LinkDueRef>(deps, linkKeys.duePartition, now, limit);
+/** Due entries at `now` (at most `limit` per shard), oldest first; of one partition when `shard` is given. */
+export const dueLinks = (deps: Deps, now: Date, limit: number, shard?: DueShard) =>
+  dueEntries<LinkDueRef>(deps, linkKeys.duePartition, now, limit, undefined, shard);
 
 /** Removes a due entry that no longer matches its link. */
 export async function dropStaleLinkDue(deps: Deps, ref: LinkDueRef): Promise<void> {

@@ -5,6 +5,7 @@
  */
 
 import { internalEventSource } from '../events/event.ts';
+import { partitionRuns, partitionSource } from '../events/partitions.ts';
 import { defineArea } from '../http/area.ts';
 import { planDeleted } from '../plans/events.ts';
 import {
@@ -47,14 +48,23 @@ export const subscriptionsArea = defineArea({
       target: 'functions/subscriptions/send-subscription-email.ts',
       access: { table: 'write', mail: true },
     },
+    {
+      // One partition of a billing run: the dispatcher below hands out one entry per partition.
+      name: 'billing-partition',
+      source: partitionSource,
+      detailTypes: [partitionRuns.billing],
+      target: 'functions/subscriptions/bill-partition.ts',
+      access: { table: 'write', events: true },
+    },
   ],
   schedules: [
     {
-      // The same step as `billing run`; a run does only what is due, so a missed one is caught up.
+      // The same step as `billing run`, fanned out one worker per partition; a run does only what
+      // is due, so a missed one is caught up.
       name: 'billing-run',
       expression: 'rate(15 minutes)',
       target: 'functions/subscriptions/run-billing.ts',
-      access: { table: 'write' },
+      access: { events: true },
     },
   ],
 });

@@ -32,7 +32,7 @@ import { type Scope, scopeOf } from '../core/account.ts';
 import { derivedId } from '../core/ids.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
-import { stepEveryDue } from '../db/due.ts';
+import { type RunPart, stepEveryDue } from '../db/due.ts';
 import { retryOptimistic } from '../db/optimistic.ts';
 import { failedConditions, named, type TransactItem, transactNamed, transactWrite } from '../db/transact.ts';
 import { eventWrite } from '../events/event.ts';
@@ -375,10 +375,16 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
 
 /**
  * Every step due at `now`, of every account or of `account` alone (the operator's
- * `billing run --account`); a summary of what was done. A step that throws is counted in `failed`,
- * logged with its subscription, and retried by the next run; the rest of the run goes on.
+ * `billing run --account`), in every partition of the due index or in `part.shard` alone (a
+ * scheduled worker's), until `part.stop`; a summary of what was done. A step that throws is counted
+ * in `failed`, logged with its subscription, and retried by the next run; the rest of the run goes on.
  */
-export async function runBilling(deps: BillingDeps, now: Date, account?: { developerId: number }) {
+export async function runBilling(
+  deps: BillingDeps,
+  now: Date,
+  account?: { developerId: number },
+  part: RunPart = {},
+) {
   const outcomes: Record<StepOutcome | 'failed', number> = {
     renewed: 0,
     payment_failed: 0,
@@ -390,11 +396,12 @@ export async function runBilling(deps: BillingDeps, now: Date, account?: { devel
     failed: 0,
   };
   const due = await stepEveryDue(
-    (limit) => dueSubscriptions(deps, now, limit),
+    (limit) => dueSubscriptions(deps, now, limit, part.shard),
     (ref) => billingStep(deps, ref, now),
     outcomes,
     { name: 'subscription_id', of: (ref) => ref.subscription_id },
     account,
+    part.stop,
   );
   return { now: now.toISOString(), due, ...outcomes };
 }

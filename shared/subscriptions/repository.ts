@@ -7,7 +7,7 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
-import { dueEntries } from '../db/due.ts';
+import { type DueShard, dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
 import { failedConditions, named, type TransactItem, transactNamed, transactWrite } from '../db/transact.ts';
@@ -172,9 +172,9 @@ export async function saveSubscription(
   }
 }
 
-/** Due entries at `now` (at most `limit` per shard), oldest first. */
-export const dueSubscriptions = (deps: Deps, now: Date, limit: number) =>
-  dueEntries<DueRef>(deps, subscriptionKeys.duePartition, now, limit);
+/** Due entries at `now` (at most `limit` per shard), oldest first; of one partition when `shard` is given. */
+export const dueSubscriptions = (deps: Deps, now: Date, limit: number, shard?: DueShard) =>
+  dueEntries<DueRef>(deps, subscriptionKeys.duePartition, now, limit, undefined, shard);
 
 /** Removes a due entry that no longer matches its subscription (it changed, or is gone). */
 export async function dropStaleDue(deps: Deps, ref: DueRef): Promise<void> {
