@@ -486,9 +486,21 @@ describe('CobroStack (dev)', () => {
       },
       DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
     });
-    // The relay is the only function that may put cobro events on the bus besides the retry sweep.
+    // The relay is the only function that may put cobro events on the bus; besides it only the retry
+    // sweep (delivery tasks) and the fanned-out runs (partition entries: dispatchers, and the
+    // workers that hand an unfinished partition on) put work entries there.
     const publishers = handlers.filter((h) => h.access.events).map((h) => h.handler);
-    expect(publishers.sort()).toEqual([outboxRelay.handler, 'functions/webhooks/retry-due.ts'].sort());
+    expect(publishers.sort()).toEqual(
+      [
+        outboxRelay.handler,
+        'functions/webhooks/retry-due.ts',
+        'functions/subscriptions/run-billing.ts',
+        'functions/subscriptions/bill-partition.ts',
+        'functions/ledger/recover-attempts.ts',
+        'functions/ledger/recover-partition.ts',
+        'functions/ledger/reconcile-ledger.ts',
+      ].sort(),
+    );
   });
 
   it('routes each event rule row to its target, with an encrypted dead-letter queue', () => {
