@@ -20,8 +20,9 @@
  *      request makes.
  *   5. the substring searches (plan name, product search, customer search) at 10, 1,000 and 10,000
  *      records in one account (--search-sizes for others): p50, DynamoDB calls and read units per request (test/bench/search.ts).
- *   7. one billing run over --billing-subscriptions (default 10,000) due subscriptions: time,
- *      renewals per second, DynamoDB calls per subscription (test/bench/billing.ts).
+ *   7. one billing run over --billing-subscriptions (default 10,000) due subscriptions, every
+ *      partition at once as the deployed workers do: time, renewals per second, each partition's
+ *      time per subscription, DynamoDB calls and capacity units per subscription (test/bench/billing.ts).
  *   8. payment links: p50/p99 of creating one, reading it and paying its page (--link-requests,
  *      default 200), and billing runs over --billing-links (default 10,000) due recurring links
  *      (test/bench/links.ts).

@@ -1,16 +1,19 @@
 /**
  * One billing run over many due subscriptions: they are stored straight into the table (the
- * record and its due entry, as activation writes them), all due at one time, then
- * `runBilling` charges each once. Prints the run's time, subscriptions per second and the
- * DynamoDB calls per subscription.
+ * record and its due entry, as activation writes them), all due at one time, then each partition
+ * of the due index is billed at once by its own `billPartition`, as the deployed workers do. Prints
+ * the run's time, subscriptions per second, each partition's time per subscription (a worker's
+ * duration per item), and per subscription the DynamoDB calls and the capacity units DynamoDB
+ * reports (ReturnConsumedCapacity, indexes included): reads and writes apart.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type ConsumedCapacity, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createSimulatedAcquirer } from '../../shared/acquirer/simulated.ts';
 import { prefixedId } from '../../shared/core/ids.ts';
 import { putAll } from '../../shared/db/batch.ts';
 import type { Deps } from '../../shared/db/deps.ts';
-import { runBilling } from '../../shared/subscriptions/billing.ts';
+import { dueShards } from '../../shared/db/keys.ts';
+import { billPartition } from '../../shared/ledger/billing.ts';
 import { subscriptionKeys } from '../../shared/subscriptions/keys.ts';
 import { subscriptionEntity } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
@@ -87,12 +90,39 @@ export async function benchBilling(options: {
   const seeding = performance.now();
   await putAll(deps, items());
   const seeded = (performance.now() - seeding) / 1000;
+  const units = { read: 0, write: 0 };
+  const writes = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
+  const measuring = 'benchBillingCapacity';
+  deps.db.middlewareStack.add(
+    (next, context) => async (args) => {
+      (args.input as Record<string, unknown>).ReturnConsumedCapacity = 'INDEXES';
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] })
+        .ConsumedCapacity;
+      const total = [consumed ?? []].flat().reduce((sum, each) => sum + (each.CapacityUnits ?? 0), 0);
+      units[writes.test(context.commandName ?? '') ? 'write' : 'read'] += total;
+      return result;
+    },
+    { step: 'initialize', name: measuring },
+  );
   options.resetCalls();
   const start = performance.now();
-  const summary = await runBilling({ ...deps, acquirer }, new Date(due), { developerId });
+  const parts = await Promise.all(
+    Array.from({ length: dueShards }, async (_, partition) => {
+      const began = performance.now();
+      const summary = await billPartition({ ...deps, acquirer }, new Date(due), partition, { developerId });
+      return { ...summary, seconds: (performance.now() - began) / 1000 };
+    }),
+  );
   const seconds = (performance.now() - start) / 1000;
+  deps.db.middlewareStack.remove(measuring);
+  const renewed = parts.reduce((sum, part) => sum + part.renewed, 0);
   console.log(`billing run over ${count} due subscriptions (seeded in ${seeded.toFixed(1)} s)`);
   console.log(
-    `  ${seconds.toFixed(2)} s = ${(summary.renewed / seconds).toFixed(0)} renewals/s; ${(options.calls() / count).toFixed(2)} DynamoDB calls per subscription; ${JSON.stringify(summary)}`,
+    `  ${seconds.toFixed(2)} s = ${(renewed / seconds).toFixed(0)} renewals/s; ${(options.calls() / count).toFixed(2)} DynamoDB calls, ${(units.read / count).toFixed(2)} RCU and ${(units.write / count).toFixed(2)} WCU per subscription`,
   );
+  for (const part of parts)
+    console.log(
+      `  partition ${part.partition}: ${part.renewed} renewed in ${part.seconds.toFixed(2)} s = ${((part.seconds * 1000) / Math.max(1, part.renewed)).toFixed(1)} ms a subscription (${part.failed} failed, ${part.raced} raced)`,
+    );
 }
