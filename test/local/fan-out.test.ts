@@ -179,6 +179,21 @@ describe('the billing run fanned out on the local stack', () => {
     } finally {
       processFaults.clear(account.developerId);
     }
+    // Reconciled the same way, one worker per partition: between them every charge, each checked once.
+    const reconciled = await handOutPartitions(busPublisher(), partitionRuns.reconciliation, {
+      at: new Date(),
+      developerId: account.developerId,
+    });
+    await bus.idle();
+    const checks = lines.filter((line) => line.run_id === reconciled.runId) as unknown as (Line & {
+      mismatches: number;
+      acquirer: { charges: number };
+      cobro: { charges: number };
+    })[];
+    expect(checks.map((check) => check.partition).sort()).toEqual(all);
+    expect(checks.every((check) => check.mismatches === 0)).toBe(true);
+    expect(checks.reduce((sum, check) => sum + check.acquirer.charges, 0)).toBe(subscriptions.length);
+    expect(checks.reduce((sum, check) => sum + check.cobro.charges, 0)).toBe(subscriptions.length);
   });
 
   it('does a partition once when its entry is delivered twice at the same time', async () => {
