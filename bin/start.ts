@@ -9,6 +9,10 @@ import { parseArgs } from 'node:util';
 import { ensureDemoAccount, keyIsCurrent } from '../infra/local/demo.ts';
 import { startLocalStack, writeLocalInfo } from '../infra/local/stack.ts';
 import { loadPersistentSecrets, savePersistentSecrets } from '../infra/local/state.ts';
+import { partitionRuns } from '../shared/events/partitions.ts';
+
+/** The bus entries that hand out a scheduled run's partitions (work, not events). */
+const partitionTypes = new Set<string>(Object.values(partitionRuns));
 
 const { values } = parseArgs({
   options: {
@@ -59,10 +63,13 @@ try {
       : {
           onRequest: ({ method, path, status, ms }) =>
             console.log(`${method} ${path} ${status} ${ms.toFixed(1)} ms`),
-          onDelivery: (d) =>
+          onDelivery: (d) => {
+            // Recovery hands out its partitions every two seconds: only a failed one is worth a line.
+            if (d.ok && partitionTypes.has(d.detailType)) return;
             console.log(
               `event ${d.detailType} -> ${d.target}: ${d.ok ? 'delivered' : `failed (${d.error})`}`,
-            ),
+            );
+          },
         }),
   });
 } catch (error) {
