@@ -1,7 +1,7 @@
 /**
  * Scheduled daily: reconciliation's dispatcher (docs/design.md#reconciliation). It puts one
  * `reconciliation.partition.due` entry per partition on the bus; each partition's worker
- * (reconcile-partition.ts) compares the acquirer's books with cobro's for the movements of that
+ * (run-partition.ts) compares the acquirer's books with cobro's for the movements of that
  * partition over the two days before the tick (`npm run -s cli -- reconcile` does every partition
  * at once, on demand).
  */

@@ -1,7 +1,7 @@
 /**
  * Scheduled (every minute deployed, every two seconds locally): recovery's dispatcher. It puts one
  * `recovery.partition.due` entry per partition of the recovery index on the bus; each partition's
- * worker (recover-partition.ts) finishes the attempts of that partition whose outcome is unknown
+ * worker (run-partition.ts) finishes the attempts of that partition whose outcome is unknown
  * (docs/design.md#recovery).
  */
 import type { ScheduledEvent } from 'aws-lambda';

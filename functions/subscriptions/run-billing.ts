@@ -1,8 +1,8 @@
 /**
  * Scheduled (every 15 minutes): the billing run's dispatcher (docs/design.md#billing). It bills
  * nothing itself: it puts one `billing.partition.due` entry per partition of the due indexes on the
- * bus, and each partition's worker (bill-partition.ts) bills that partition, so a run grows out
- * with the shard count. `billing run` runs every partition in its own process instead.
+ * bus, and each partition's worker (functions/ledger/run-partition.ts) bills that partition, so a
+ * run grows out with the shard count. `billing run` runs every partition in its own process instead.
  */
 import type { ScheduledEvent } from 'aws-lambda';
 import { logger } from '../../shared/core/log.ts';

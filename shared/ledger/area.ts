@@ -1,27 +1,29 @@
 /**
  * The ledger area for the stack: recovery of open attempts and the daily reconciliation, each a
- * schedule that hands out one bus entry per partition of the recovery index, and the rule that
- * sends each entry to its partition's worker.
+ * schedule that hands out one bus entry per partition of the recovery index, and the one rule that
+ * sends every partition entry (billing's too) to the partition worker.
  */
 import { partitionRuns, partitionSource } from '../events/partitions.ts';
 import { defineArea } from '../http/area.ts';
+
+/**
+ * The dispatchers' access: they only put entries on the bus. Reading the table is more than they
+ * need: it is the retry sweep's role, shared, rather than the outbox relay's (which reads the
+ * table's stream) or a role, policy and log group of their own.
+ */
+const handsOut = { table: 'read', events: true } as const;
 
 export const ledgerArea = defineArea({
   name: 'ledger',
   eventRules: [
     {
-      name: 'attempts-recovery-partition',
+      // One worker for the three runs: each rule target costs the stack a role, a log group, a
+      // dead-letter queue and a rule of its own.
+      name: 'partition-run',
       source: partitionSource,
-      detailTypes: [partitionRuns.recovery],
-      target: 'functions/ledger/recover-partition.ts',
+      detailTypes: [partitionRuns.billing, partitionRuns.recovery, partitionRuns.reconciliation],
+      target: 'functions/ledger/run-partition.ts',
       access: { table: 'write', events: true },
-    },
-    {
-      name: 'ledger-reconcile-partition',
-      source: partitionSource,
-      detailTypes: [partitionRuns.reconciliation],
-      target: 'functions/ledger/reconcile-partition.ts',
-      access: { table: 'write' },
     },
   ],
   schedules: [
@@ -30,7 +32,7 @@ export const ledgerArea = defineArea({
       name: 'attempts-recovery',
       expression: 'rate(1 minute)',
       target: 'functions/ledger/recover-attempts.ts',
-      access: { events: true },
+      access: handsOut,
       localEveryMs: 2_000,
     },
     {
@@ -38,7 +40,7 @@ export const ledgerArea = defineArea({
       name: 'ledger-reconcile',
       expression: 'rate(1 day)',
       target: 'functions/ledger/reconcile-ledger.ts',
-      access: { events: true },
+      access: handsOut,
     },
   ],
 });

@@ -5,7 +5,6 @@
  */
 
 import { internalEventSource } from '../events/event.ts';
-import { partitionRuns, partitionSource } from '../events/partitions.ts';
 import { defineArea } from '../http/area.ts';
 import { planDeleted } from '../plans/events.ts';
 import {
@@ -48,23 +47,17 @@ export const subscriptionsArea = defineArea({
       target: 'functions/subscriptions/send-subscription-email.ts',
       access: { table: 'write', mail: true },
     },
-    {
-      // One partition of a billing run: the dispatcher below hands out one entry per partition.
-      name: 'billing-partition',
-      source: partitionSource,
-      detailTypes: [partitionRuns.billing],
-      target: 'functions/subscriptions/bill-partition.ts',
-      access: { table: 'write', events: true },
-    },
   ],
   schedules: [
     {
-      // The same step as `billing run`, fanned out one worker per partition; a run does only what
-      // is due, so a missed one is caught up.
+      // The same step as `billing run`, handed out one bus entry per partition (the ledger area's
+      // `partition-run` rule takes them); a run does only what is due, so a missed one is caught up.
+      // It only puts entries on the bus; table read is the retry sweep's role, shared rather than
+      // made anew (the outbox relay's, the other bus-only role, also reads the table's stream).
       name: 'billing-run',
       expression: 'rate(15 minutes)',
       target: 'functions/subscriptions/run-billing.ts',
-      access: { events: true },
+      access: { table: 'read', events: true },
     },
   ],
 });

@@ -495,10 +495,9 @@ describe('CobroStack (dev)', () => {
         outboxRelay.handler,
         'functions/webhooks/retry-due.ts',
         'functions/subscriptions/run-billing.ts',
-        'functions/subscriptions/bill-partition.ts',
         'functions/ledger/recover-attempts.ts',
-        'functions/ledger/recover-partition.ts',
         'functions/ledger/reconcile-ledger.ts',
+        'functions/ledger/run-partition.ts',
       ].sort(),
     );
   });

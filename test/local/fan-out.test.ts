@@ -29,7 +29,7 @@ import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '
 import { subscribe } from '../support/subscriptions.ts';
 
 const root = resolve(import.meta.dirname, '../..');
-const billingWorker = 'functions/subscriptions/bill-partition.ts';
+const worker = 'functions/ledger/run-partition.ts';
 
 let bus: LocalEventBus;
 /** Every summary line the workers logged in this process. */
@@ -129,7 +129,8 @@ describe('partition entries', () => {
       expect(rulesFor(eventSource, type), type).toEqual([]);
       expect(rulesFor(partitionSource, type), type).toHaveLength(1);
     }
-    expect(rulesFor(partitionSource, partitionRuns.billing)[0]?.target).toBe(billingWorker);
+    for (const type of Object.values(partitionRuns))
+      expect(rulesFor(partitionSource, type)[0]?.target, type).toBe(worker);
   });
 
   it('are read checked: a partition outside the due index or a bad time is refused', () => {
@@ -243,7 +244,7 @@ describe('the billing run fanned out on the local stack', () => {
     const subscriptions = (await dueSpread(account, '2031-05-20T00:00:00.000Z', 2, [2])).filter(
       (subscription) => shardOf(subscription.id, dueShards) === 2,
     );
-    const { handler } = (await import(`${root}/${billingWorker}`)) as {
+    const { handler } = (await import(`${root}/${worker}`)) as {
       handler: (event: unknown, context: unknown) => Promise<Line>;
     };
     const detail = {
@@ -253,7 +254,10 @@ describe('the billing run fanned out on the local stack', () => {
       developer_id: account.developerId,
     };
     // An invocation with no time left takes no step and hands the partition on.
-    const first = await handler({ detail }, { getRemainingTimeInMillis: () => 0 });
+    const first = await handler(
+      { 'detail-type': partitionRuns.billing, detail },
+      { getRemainingTimeInMillis: () => 0 },
+    );
     expect(first).toMatchObject({ partition: 2, round: 0, billed: 0, handed_on: true });
     await bus.idle();
     const next = linesOf(detail.runId).filter((run) => run.round === 1);
