@@ -10,7 +10,8 @@
  * Durations are the handlers' wall time in this process against DynamoDB Local: a deployed function
  * adds a network round trip (a few ms) per DynamoDB call and runs on a slice of a CPU proportional to
  * its memory; the cost table therefore also shows the Lambda line at three times the measured time.
- * Prices are list prices of us-east-1 (`prices` below, with the day they were taken).
+ * Prices are list prices of us-east-1 (`prices` below). DynamoDB Local reports every read as
+ * strongly consistent and a transaction's items at the transactional rate, as DynamoDB does.
  */
 import { createServer } from 'node:http';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
@@ -24,8 +25,9 @@ import { secretBox } from '../../shared/webhooks/secrets.ts';
 import { registerEndpoint } from '../../shared/webhooks/service.ts';
 
 /**
- * List prices, us-east-1, as published on the providers' pricing pages (taken 2026-11-26). REST
- * API Gateway's first tier; DynamoDB on demand; Lambda on arm64; CloudWatch Logs standard ingestion.
+ * List prices of us-east-1 as AWS publishes them (DynamoDB on demand at the rates of November 2024;
+ * REST API Gateway's first tier; Lambda on arm64; CloudWatch Logs standard ingestion). Prices
+ * change: compare with the pricing pages before quoting a figure.
  */
 export const prices = {
   apiRequest: 3.5 / 1e6,
