@@ -10,8 +10,8 @@
  * Durations are the handlers' wall time in this process against DynamoDB Local: a deployed function
  * adds a network round trip (a few ms) per DynamoDB call and runs on a slice of a CPU proportional to
  * its memory; the cost table therefore also shows the Lambda line at three times the measured time.
- * Prices are list prices of us-east-1 (`prices` below). DynamoDB Local reports every read as
- * strongly consistent and a transaction's items at the transactional rate, as DynamoDB does.
+ * Prices are list prices of us-east-1 (`prices` below). Capacity units are what DynamoDB Local
+ * reports for each call (a total per call; the command tells reads from writes).
  */
 import { createServer } from 'node:http';
 import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
