@@ -124,14 +124,22 @@ export function stageConfig(context: (key: ContextKey) => unknown): StageConfig 
   const throttlingRateLimit = positive('throttlingRateLimit', base.throttlingRateLimit);
   const throttlingBurstLimit = positive('throttlingBurstLimit', base.throttlingBurstLimit);
   if (throttlingBurstLimit < throttlingRateLimit)
-    throw new ContextError('throttlingBurstLimit', throttlingBurstLimit, `at least the rate (${throttlingRateLimit})`);
+    throw new ContextError(
+      'throttlingBurstLimit',
+      throttlingBurstLimit,
+      `at least the rate (${throttlingRateLimit})`,
+    );
 
   const retentionDays = positive('logRetentionDays', base.logRetention);
   const retentions = Object.values(logs.RetentionDays).filter(
     (days): days is logs.RetentionDays => typeof days === 'number' && days !== logs.RetentionDays.INFINITE,
   );
   if (!retentions.includes(retentionDays))
-    throw new ContextError('logRetentionDays', retentionDays, `one of CloudWatch's periods: ${retentions.join(', ')}`);
+    throw new ContextError(
+      'logRetentionDays',
+      retentionDays,
+      `one of CloudWatch's periods: ${retentions.join(', ')}`,
+    );
 
   return {
     ...base,
