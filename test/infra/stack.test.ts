@@ -530,7 +530,7 @@ describe('CobroStack (prod)', () => {
       });
       // The same queue is the function's own dead-letter queue (runs that failed after Lambda's retries).
       const rule = Object.values(resources).find(
-        (r) => r.Type === 'AWS::Events::Rule' && r.Properties.ScheduleExpression === schedule.expression,
+        (r) => r.Type === 'AWS::Events::Rule' && r.Properties.Name === `cobro-prod-${schedule.name}`,
       );
       const ruleTargets = (rule?.Properties.Targets ?? []) as { DeadLetterConfig?: { Arn: unknown } }[];
       const dlq = ruleTargets[0]?.DeadLetterConfig?.Arn;
