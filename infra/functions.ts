@@ -147,7 +147,6 @@ export class CobroFunctions extends Construct {
       role,
       logGroup,
       environment,
-      deadLetterQueue: spec.deadLetterQueue,
       bundling: {
         format: OutputFormat.ESM,
         mainFields: ['module', 'main'],
@@ -160,6 +159,14 @@ export class CobroFunctions extends Construct {
         target: 'node24',
       },
     });
+    if (spec.deadLetterQueue) {
+      // Set on the function's resource rather than through the `deadLetterQueue` prop: the prop grants
+      // SendMessage, GetQueueAttributes and GetQueueUrl in a policy resource of its own, while Lambda
+      // needs SendMessage alone, which the role's inline policy already holds (see profile).
+      (fn.node.defaultChild as lambda.CfnFunction).deadLetterConfig = {
+        targetArn: spec.deadLetterQueue.queueArn,
+      };
+    }
     this.made.set(spec.handler, { handler: spec.handler, fn, access: spec.access });
     return fn;
   }
@@ -192,6 +199,10 @@ export class CobroFunctions extends Construct {
         actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
         resources: [logGroup.logGroupArn],
       }),
+      // Where its asynchronous invocations go after Lambda's last retry: this function's queue only.
+      ...(deadLetterQueue
+        ? [new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [deadLetterQueue.queueArn] })]
+        : []),
       ...accessStatements(access, {
         tableArn: data.table.tableArn,
         indexArn: (index) => `${data.table.tableArn}/index/${index}`,
