@@ -3,7 +3,7 @@
  * puts them on the bus (shared/events/outbox.ts); one rule per row of the event-rule table sends
  * them on to its target function, with retries and a dead-letter queue.
  */
-import { Duration, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -17,7 +17,7 @@ import { outboxFilterPattern } from '../shared/events/outbox.ts';
 import type { EventRule } from '../shared/http/area.ts';
 import type { CobroData } from './data.ts';
 import { type CobroFunctions, pascalCase } from './functions.ts';
-import { keepStackLevelId } from './logical-ids.ts';
+import { keepStackLevelId, stackLevelLogicalId, stackLevelUniqueId } from './logical-ids.ts';
 
 /** An encrypted, SSL-only queue that keeps what it catches for 14 days (SQS's longest). */
 export function deadLetterQueue(scope: Construct, id: string): sqs.Queue {
@@ -106,5 +106,17 @@ export class CobroEvents extends Construct {
       filters: [lambda.FilterCriteria.filter(outboxFilterPattern(outboxRelay.entities))],
     });
     this.relay.addEventSource(this.relayEventSource);
+    // The mapping keeps the logical id it had when the relay and the table sat under the stack: a
+    // new mapping would start again from the oldest record the stream holds (up to a day) and put
+    // those events on the bus a second time. Its function may change in place.
+    const mapping = this.relay.node.children.find((child) =>
+      child.node.id.startsWith('DynamoDBEventSource:'),
+    );
+    const element = mapping?.node.defaultChild as CfnElement | undefined;
+    if (!element) throw new Error('the outbox relay has no stream mapping');
+    const table = stackLevelUniqueId(Stack.of(this).node.id, [data.table.node.id]);
+    element.overrideLogicalId(
+      stackLevelLogicalId([this.relay.node.id, `DynamoDBEventSource:${table}`, 'Resource']),
+    );
   }
 }

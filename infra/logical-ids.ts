@@ -4,7 +4,7 @@
  * queues and the named rules and bus that would lose data or fail the deploy (a custom name cannot
  * exist twice). Each keeps the id it had when it sat directly under the stack.
  */
-import { App, type CfnElement, CfnResource, Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, CfnResource, Names, Stack } from 'aws-cdk-lib';
 import { Construct, type IConstruct } from 'constructs';
 
 /**
@@ -28,4 +28,15 @@ export function keepStackLevelId(construct: IConstruct): void {
   if (!element) throw new Error(`${construct.node.path} has no CloudFormation resource`);
   const below = element.node.path.slice(construct.node.path.length + 1).split('/');
   element.overrideLogicalId(stackLevelLogicalId([construct.node.id, ...below]));
+}
+
+/**
+ * The unique id (`Names.nodeUniqueId`) a construct had at `path` directly under the stack
+ * `stackId`: some constructs name their children after another construct's unique id (a stream
+ * mapping after its table), so keeping a child's logical id needs the parent's old unique id too.
+ */
+export function stackLevelUniqueId(stackId: string, path: readonly string[]): string {
+  let scope: Construct = new App({ autoSynth: false });
+  for (const id of [stackId, ...path]) scope = new Construct(scope, id);
+  return Names.nodeUniqueId(scope.node);
 }

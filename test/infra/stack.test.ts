@@ -742,6 +742,8 @@ describe('logical ids that must never change', () => {
         PayoutsRunSchedule51432BB0: 'AWS::Events::Rule',
         LedgerReconcileSchedule6B43423F: 'AWS::Events::Rule',
         ApiRestApiE35FEAFE: 'AWS::ApiGateway::RestApi',
+        // A new stream mapping would read the stream again from its oldest record.
+        RelayEventsFnDynamoDBEventSourcecobroprodTableC637B060A034C375: 'AWS::Lambda::EventSourceMapping',
       };
       for (const [id, type] of Object.entries(pinned)) expect(Resources[id]?.Type, id).toBe(type);
       // Every rule and queue keeps its id that way, not only the ones spelled out above.
