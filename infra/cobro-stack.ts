@@ -6,6 +6,7 @@
  * from the stage's configuration (infra/stage.ts).
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { eventRules, schedules } from '../shared/api/event-rules.ts';
 import { authorizer, fallback, routes } from '../shared/api/routes.ts';
@@ -57,6 +58,15 @@ export class CobroStack extends Stack {
   readonly events: CobroEvents;
   readonly schedules: CobroSchedules;
   readonly api: CobroApi;
+
+  /** Every dead-letter queue: each event rule's, each schedule's, and the outbox relay's. */
+  get deadLetterQueues(): sqs.Queue[] {
+    return [
+      ...[...this.events.rules.values()].map((rule) => rule.deadLetterQueue),
+      ...[...this.schedules.schedules.values()].map((schedule) => schedule.deadLetterQueue),
+      this.events.relayDeadLetters,
+    ];
+  }
 
   constructor(scope: Construct, id: string, props: CobroStackProps) {
     super(scope, id, props);
