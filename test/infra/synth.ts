@@ -69,6 +69,26 @@ function read(outdir: string): SharedSynth {
   return { outdir, template, unacknowledged };
 }
 
+/** The process that holds a lock directory, if it says (it writes its pid right after taking it). */
+function lockOwner(lock: string): number | undefined {
+  try {
+    return Number(fs.readFileSync(path.join(lock, 'pid'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a process runs; unknown (a lock just taken, its pid not written yet) counts as running. */
+function alive(pid: number | undefined): boolean {
+  if (pid === undefined || !Number.isInteger(pid)) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
 /** The shared prod synth: from the cache when the sources are unchanged, else made once here. */
 export async function sharedSynth(): Promise<SharedSynth> {
   const cache = path.join(root, 'node_modules/.cache/cobro-infra-synth');
@@ -83,13 +103,16 @@ export async function sharedSynth(): Promise<SharedSynth> {
       fs.mkdirSync(lock);
       mine = true;
     } catch {
-      // Another worker synthesizes: wait for its marker (or for its lock to go, if it failed).
+      // Another worker synthesizes: wait for its marker, or for its lock to go (it failed). A lock
+      // whose process is gone (a run killed mid-synth) is stale: take it away.
+      if (!alive(lockOwner(lock))) fs.rmSync(lock, { recursive: true, force: true });
       await new Promise((resolve) => setTimeout(resolve, 500));
       if (Date.now() > deadline) throw new Error(`no synth in ${outdir} after 10 minutes (${lock})`);
       continue;
     }
     if (mine) {
       try {
+        fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
         // Old entries of other source states are of no further use.
         for (const entry of fs.readdirSync(cache)) {
           if (entry !== path.basename(outdir) && !entry.endsWith('.lock'))
