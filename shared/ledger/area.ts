@@ -9,7 +9,12 @@ export const ledgerArea = defineArea({
       name: 'attempts-recovery',
       expression: 'rate(1 minute)',
       target: 'functions/ledger/recover-attempts.ts',
-      access: { table: 'write' },
+      access: {
+        table: {
+          actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+          indexes: ['gsi1', 'gsi2'],
+        },
+      },
       localEveryMs: 2_000,
     },
     {
@@ -17,7 +22,12 @@ export const ledgerArea = defineArea({
       name: 'ledger-reconcile',
       expression: 'rate(1 day)',
       target: 'functions/ledger/reconcile-ledger.ts',
-      access: { table: 'write' },
+      access: {
+        table: {
+          actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+          indexes: ['gsi1', 'gsi2'],
+        },
+      },
     },
   ],
 });

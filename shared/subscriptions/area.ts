@@ -32,20 +32,48 @@ export const subscriptionsArea = defineArea({
       name: 'plan-deleted-subscriptions',
       detailTypes: [planDeleted.type],
       target: 'functions/subscriptions/cancel-plan-subscriptions.ts',
-      access: { table: 'write' },
+      access: {
+        table: {
+          actions: [
+            'GetItem',
+            'BatchGetItem',
+            'Query',
+            'PutItem',
+            'UpdateItem',
+            'DeleteItem',
+            'BatchWriteItem',
+          ],
+          indexes: ['gsi1', 'gsi2'],
+        },
+      },
     },
     {
       name: 'subscription-cancel',
       source: internalEventSource,
       detailTypes: [subscriptionCancelRequested.type],
       target: 'functions/subscriptions/cancel-requested-subscription.ts',
-      access: { table: 'write' },
+      access: {
+        table: {
+          actions: [
+            'GetItem',
+            'BatchGetItem',
+            'Query',
+            'PutItem',
+            'UpdateItem',
+            'DeleteItem',
+            'BatchWriteItem',
+          ],
+        },
+      },
     },
     {
       name: 'subscription-email',
       detailTypes: [subscriptionActivated.type, subscriptionCanceled.type],
       target: 'functions/subscriptions/send-subscription-email.ts',
-      access: { table: 'write', mail: true },
+      access: {
+        table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+        mail: true,
+      },
     },
   ],
   schedules: [
@@ -54,7 +82,12 @@ export const subscriptionsArea = defineArea({
       name: 'billing-run',
       expression: 'rate(15 minutes)',
       target: 'functions/subscriptions/run-billing.ts',
-      access: { table: 'write' },
+      access: {
+        table: {
+          actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+          indexes: ['gsi1'],
+        },
+      },
     },
   ],
 });

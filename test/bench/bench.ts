@@ -190,7 +190,7 @@ interface Bundle {
 }
 
 /**
- * Bundles an entry as infra/cobro-stack.ts does (NodejsFunction: ESM, minified, node24, the
+ * Bundles an entry as infra/functions.ts does (NodejsFunction: ESM, minified, node24, the
  * createRequire banner), with the variant's SDK and source-map settings; a source map is linked
  * (`//# sourceMappingURL`), as NodejsFunction's `sourceMap: true` writes it.
  */
