@@ -1,19 +1,22 @@
 /**
- * CDK entry point: `cdk synth -c stage=dev|prod`, optionally with `-c mailFrom=billing@example.org`
- * and `-c baseUrl=https://pay.example.com` (a custom domain in front of the API).
+ * CDK entry point: `cdk synth -c stage=dev|staging|prod`, with the other context keys of
+ * infra/stage.ts (docs/operations.md lists them): `-c alarmEmail=ops@example.org` (required in
+ * staging and prod), `-c mailFrom=billing@example.org`, `-c baseUrl=https://pay.example.com`, ...
+ * A wrong value stops the synth with one line naming its key.
  */
 import { App } from 'aws-cdk-lib';
-import { CobroStack, parseBaseUrl } from '../infra/cobro-stack.ts';
+import { CobroStack } from '../infra/cobro-stack.ts';
 import { applyNag } from '../infra/nag.ts';
-import { parseStage } from '../infra/stage.ts';
+import { ContextError, stageConfig } from '../infra/stage.ts';
 
 const app = new App();
-const stage = parseStage(app.node.tryGetContext('stage'));
-const mailFrom: unknown = app.node.tryGetContext('mailFrom');
-const baseUrl = parseBaseUrl(app.node.tryGetContext('baseUrl'));
-new CobroStack(app, `cobro-${stage}`, {
-  stage,
-  mailFrom: typeof mailFrom === 'string' && mailFrom.length > 0 ? mailFrom : undefined,
-  baseUrl,
-});
+let config: ReturnType<typeof stageConfig>;
+try {
+  config = stageConfig((key) => app.node.tryGetContext(key));
+} catch (error) {
+  if (!(error instanceof ContextError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
+new CobroStack(app, `cobro-${config.stage}`, { config });
 applyNag(app);

@@ -3,7 +3,7 @@
  * method no route takes, the Lambda authorizer in front of `auth: true` routes, and the gateway's
  * own answers in the contract's error envelope.
  */
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -20,16 +20,14 @@ export interface CobroApiProps {
   readonly routes: readonly Route[];
   /** The function of a handler module named in shared/http/routes.ts (routes, fallback, authorizer). */
   readonly functionFor: (handler: string) => lambda.IFunction;
-  /**
-   * Steady-state requests per second the stage accepts before answering 429.
-   * @default 100
-   */
-  readonly throttlingRateLimit?: number;
-  /**
-   * Burst of requests the stage accepts above the rate.
-   * @default 200
-   */
-  readonly throttlingBurstLimit?: number;
+  /** Steady-state requests per second the stage accepts before answering 429. */
+  readonly throttlingRateLimit: number;
+  /** Burst of requests the stage accepts above the rate. */
+  readonly throttlingBurstLimit: number;
+  /** How long access logs are kept. */
+  readonly logRetention: logs.RetentionDays;
+  /** What deleting the stack does to the access log group. */
+  readonly removalPolicy: RemovalPolicy;
 }
 
 export class CobroApi extends Construct {
@@ -39,7 +37,10 @@ export class CobroApi extends Construct {
     super(scope, id);
     const { stage } = props;
 
-    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: logs.RetentionDays.ONE_MONTH });
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
     const api = new apigateway.RestApi(this, 'RestApi', {
       restApiName: `cobro-${stage}`,
       description: `cobro payments API (${stage})`,
@@ -53,8 +54,8 @@ export class CobroApi extends Construct {
         accessLogFormat: apigateway.AccessLogFormat.jsonWithStandardFields(),
         methodOptions: {
           '/*/*': {
-            throttlingRateLimit: props.throttlingRateLimit ?? 100,
-            throttlingBurstLimit: props.throttlingBurstLimit ?? 200,
+            throttlingRateLimit: props.throttlingRateLimit,
+            throttlingBurstLimit: props.throttlingBurstLimit,
             // Errors only, and never request data: bodies carry card and account details.
             loggingLevel: apigateway.MethodLoggingLevel.ERROR,
             dataTraceEnabled: false,

@@ -13,7 +13,7 @@ export const accountsArea = defineArea({
       detailTypes: [apiKeyRotated.type],
       target: 'functions/notifications/send-key-rotated-email.ts',
       // Writes the sent-once marker (shared/mail/once.ts).
-      access: { table: 'write', mail: true },
+      access: { table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, mail: true },
     },
   ],
 });

@@ -99,6 +99,12 @@ function commonErrors(route: Route): Record<number, ErrorAnswer> {
   }
   if (route.body || route.bodyTypes) errors[413] = { description: 'Body over 6 MB', body: 'MessageEnvelope' };
   errors[500] = { description: 'Unexpected failure, with a request id', body: 'MessageEnvelope' };
+  errors[503] = {
+    description:
+      'The service is busy (its database throttled the request): send it again after Retry-After seconds',
+    body: 'MessageEnvelope',
+    headers: { 'Retry-After': 'Seconds to wait before sending the request again' },
+  };
   return errors;
 }
 

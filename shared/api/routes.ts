@@ -11,7 +11,7 @@ const systemRoutes: readonly Route[] = [
     handler: 'functions/system/health.ts',
     operationId: 'health',
     auth: false,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem'] } },
     summary: 'Liveness, without credentials',
     answers: { 200: { description: 'Alive: the table answers', json: HealthSchema } },
     errors: {
@@ -72,7 +72,7 @@ export const authorizer = {
   identityHeader: 'Authorization',
   /** API Gateway caches a result per Authorization value this long; a rotated key dies within it. */
   cacheTtlSeconds: 60,
-  access: { table: 'read', tokenSecret: true } satisfies Access,
+  access: { table: { actions: ['GetItem', 'Query'] }, tokenSecret: true } satisfies Access,
 } as const;
 
 /**

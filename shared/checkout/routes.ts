@@ -44,7 +44,7 @@ export const checkoutRoutes: readonly Route[] = [
     handler: 'functions/checkout/show-checkout.ts',
     operationId: 'showCheckout',
     auth: false,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem', 'Query'] } },
     summary: 'The hosted checkout page (HTML)',
     answers: { 200: { description: 'The pay form, or the page saying the payment is made', media: html } },
     errors: checkoutPageErrors,
@@ -55,7 +55,12 @@ export const checkoutRoutes: readonly Route[] = [
     handler: 'functions/checkout/submit-checkout.ts',
     operationId: 'submitCheckout',
     auth: false,
-    access: { table: 'write' },
+    access: {
+      table: {
+        actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        indexes: ['gsi1'],
+      },
+    },
     summary:
       'Pay: the checkout form posts here (form-encoded); 303 to return_url on success (a payment link: 200, its receipt)',
     bodyTypes: ['application/x-www-form-urlencoded'],
@@ -79,7 +84,7 @@ export const checkoutRoutes: readonly Route[] = [
     handler: 'functions/checkout/show-checkout.ts',
     operationId: 'showCheckoutChallenge',
     auth: false,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem', 'Query'] } },
     summary:
       'The checkout page again (HTML): the pending 3-D Secure challenge, or what GET /checkout/{token} shows',
     answers: { 200: { description: 'The challenge, the pay form, or the paid page', media: html } },
@@ -91,7 +96,12 @@ export const checkoutRoutes: readonly Route[] = [
     handler: 'functions/checkout/complete-challenge.ts',
     operationId: 'completeChallenge',
     auth: false,
-    access: { table: 'write' },
+    access: {
+      table: {
+        actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        indexes: ['gsi1'],
+      },
+    },
     summary: 'The answer to the 3-D Secure challenge (form-encoded)',
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {

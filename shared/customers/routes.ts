@@ -24,7 +24,7 @@ export const customersRoutes: readonly Route[] = [
     handler: 'functions/customers/list-customers.ts',
     operationId: 'listCustomers',
     auth: true,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } },
     summary:
       'Customers, newest first, in Envelope B; with `search` and neither `page` nor `page_size`, the search view (a bare array of at most 100)',
     query: CustomerListQuerySchema,
@@ -47,7 +47,9 @@ export const customersRoutes: readonly Route[] = [
     handler: 'functions/customers/create-customer.ts',
     operationId: 'createCustomer',
     auth: true,
-    access: { table: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    },
     summary: 'Create a customer; the e-mail is unique in the account and mode (400 when taken)',
     body: CreateCustomerSchema,
     answers: {
@@ -60,7 +62,7 @@ export const customersRoutes: readonly Route[] = [
     handler: 'functions/customers/get-customer.ts',
     operationId: 'getCustomer',
     auth: true,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'] } },
     summary: 'One customer',
     answers: { 200: { description: 'The customer', json: CustomerViewSchema } },
     errors: notFound,
@@ -71,7 +73,9 @@ export const customersRoutes: readonly Route[] = [
     handler: 'functions/customers/update-customer.ts',
     operationId: 'updateCustomer',
     auth: true,
-    access: { table: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    },
     summary:
       'Change any of first_name, last_name, email, phone, country, metadata; omitted fields keep their values',
     body: UpdateCustomerSchema,
@@ -86,7 +90,9 @@ export const customersRoutes: readonly Route[] = [
     handler: 'functions/customers/delete-customer.ts',
     operationId: 'deleteCustomer',
     auth: true,
-    access: { table: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    },
     summary: 'Delete a customer and its addresses; its e-mail becomes free',
     answers: { 200: { description: 'Deleted', json: MessageSchema } },
     errors: notFound,
@@ -97,7 +103,10 @@ export const customersRoutes: readonly Route[] = [
     handler: 'functions/customers/update-customer-photo.ts',
     operationId: 'updateCustomerPhoto',
     auth: true,
-    access: { table: 'write', media: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+      media: 'write',
+    },
     summary: 'Replace the photo: multipart field `photo`, JPEG or PNG (by content), 5 MB at most',
     body: CustomerPhotoSchema,
     bodyTypes: ['multipart/form-data'],
@@ -112,7 +121,7 @@ export const customersRoutes: readonly Route[] = [
     handler: 'functions/customers/list-addresses.ts',
     operationId: 'listCustomerAddresses',
     auth: true,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'] } },
     summary: "The customer's addresses (at most 3), oldest first, as a bare array",
     answers: { 200: { description: 'The addresses', json: v.array(AddressViewSchema) } },
     errors: notFound,
@@ -123,7 +132,9 @@ export const customersRoutes: readonly Route[] = [
     handler: 'functions/customers/add-address.ts',
     operationId: 'addCustomerAddress',
     auth: true,
-    access: { table: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    },
     summary: 'Add an address; a fourth is 406',
     body: AddAddressSchema,
     answers: { 201: { description: 'Added; data is the address', json: messageEnvelope(AddressViewSchema) } },
@@ -138,7 +149,9 @@ export const customersRoutes: readonly Route[] = [
     handler: 'functions/customers/delete-address.ts',
     operationId: 'deleteCustomerAddress',
     auth: true,
-    access: { table: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    },
     summary: 'Delete one address of the customer',
     answers: { 200: { description: 'Deleted', json: MessageSchema } },
     errors: { 404: { description: 'No such customer or address', body: 'MessageEnvelope' } },

@@ -94,10 +94,39 @@ export class RawError extends Error {
   }
 }
 
+/** AWS error names that mean "too many requests right now", whichever service answered them. */
+const throttlingNames = new Set([
+  'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded',
+  'ThrottlingException',
+  'TooManyRequestsException',
+]);
+
+/**
+ * Whether an AWS service still refused for throughput after the SDK's own retries: DynamoDB over a
+ * partition's or the account's limit, a transaction cancelled for it, a throttled publish. Such a
+ * request is not broken and the service is not down: it answers 503 with `Retry-After`, never a
+ * 500. As every 5xx, it leaves an `Idempotency-Key` bound to its request, so a retry under the same
+ * key runs the same request again and moves no money twice.
+ */
+export function isThrottled(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if ((error as { $retryable?: { throttling?: boolean } }).$retryable?.throttling === true) return true;
+  if (throttlingNames.has(error.name)) return true;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+  return (
+    error.name === 'TransactionCanceledException' && !!reasons?.some((r) => r.Code === 'ThrottlingError')
+  );
+}
+
+/** Seconds a throttled request is told to wait: the SDK has already backed off for about that long. */
+export const busyRetryAfterSeconds = 1;
+
 /** The status an error answers; 500 for anything that is no failure the code meant to throw. */
 export function statusOf(error: unknown): number {
   if (error instanceof DomainError) return statusOfKind[error.kind];
   if (error instanceof HttpError || error instanceof RawError) return error.status;
+  if (isThrottled(error)) return 503;
   return 500;
 }
 
@@ -125,5 +154,12 @@ export function answerOf(error: unknown, lang: Lang): ApiAnswer | undefined {
     return { status: error.status, body, headers: error.headers };
   }
   if (error instanceof RawError) return { status: error.status, body: error.payload, headers: error.headers };
+  if (isThrottled(error)) {
+    return {
+      status: 503,
+      body: envelope(503, httpMessages.busy, lang, { type: 'error' }),
+      headers: { 'Retry-After': String(busyRetryAfterSeconds) },
+    };
+  }
   return undefined;
 }

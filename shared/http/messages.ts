@@ -27,6 +27,18 @@ export const httpMessages = /* @__PURE__ */ defineMessages({
       content: 'El cuerpo de la solicitud anida más de {limit} niveles.',
     },
   },
+  busy: {
+    en: {
+      title: 'Service busy',
+      content:
+        'Too many requests reach the service right now. Send the request again after Retry-After seconds.',
+    },
+    es: {
+      title: 'Servicio ocupado',
+      content:
+        'El servicio recibe demasiadas solicitudes en este momento. Envíe la solicitud de nuevo después de los segundos de Retry-After.',
+    },
+  },
   body_too_large: {
     en: { title: 'Request too large', content: 'The request body is larger than {limit}.' },
     es: { title: 'Solicitud demasiado grande', content: 'El cuerpo de la solicitud supera {limit}.' },

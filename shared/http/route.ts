@@ -8,10 +8,36 @@ import type { ErrorSchemaName } from '../core/envelopes.ts';
 import type { QuerySchema } from '../core/validation.ts';
 import { percentDecode } from './percent.ts';
 
+/**
+ * A DynamoDB API a function calls, as IAM names it. A transaction needs the action of each item
+ * kind it holds (PutItem, UpdateItem, DeleteItem, ConditionCheckItem): IAM has no action of its own
+ * for TransactWriteItems. Scan reads the whole table: no function on a request path may have it.
+ */
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem'
+  | 'Scan';
+
+/** A global secondary index of the table (shared/db/table.ts). */
+export type TableIndex = 'gsi1' | 'gsi2';
+
+/** What a function does with the table: the APIs it calls, and the indexes it queries by name. */
+export interface TableAccess {
+  readonly actions: readonly TableAction[];
+  /** Indexes it queries; Query on the table itself is in `actions`. @default none */
+  readonly indexes?: readonly TableIndex[];
+}
+
 /** What a function may touch; the CDK app grants exactly this and nothing more. */
 export interface Access {
-  /** DynamoDB table access. @default none */
-  table?: 'read' | 'write';
+  /** DynamoDB table access: exactly these APIs, on the table and the indexes named. @default none */
+  table?: TableAccess;
   /** May publish to the event bus. @default false */
   events?: boolean;
   /** May send e-mail through SES. @default false */

@@ -6,12 +6,8 @@
 import { partitionRuns, partitionSource } from '../events/partitions.ts';
 import { defineArea } from '../http/area.ts';
 
-/**
- * The dispatchers' access: they only put entries on the bus. Reading the table is more than they
- * need: it is the retry sweep's role, shared, rather than the outbox relay's (which reads the
- * table's stream) or a role, policy and log group of their own.
- */
-const handsOut = { table: 'read', events: true } as const;
+/** The dispatchers' access: they only put entries on the bus. */
+const handsOut = { events: true } as const;
 
 export const ledgerArea = defineArea({
   name: 'ledger',
@@ -23,7 +19,14 @@ export const ledgerArea = defineArea({
       source: partitionSource,
       detailTypes: [partitionRuns.billing, partitionRuns.recovery, partitionRuns.reconciliation],
       target: 'functions/ledger/run-partition.ts',
-      access: { table: 'write', events: true },
+      // What billing, recovery and reconciliation call, together; the bus to hand a partition on.
+      access: {
+        table: {
+          actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+          indexes: ['gsi1', 'gsi2'],
+        },
+        events: true,
+      },
     },
   ],
   schedules: [

@@ -22,7 +22,9 @@ export const paymentLinksRoutes: readonly Route[] = [
     handler: 'functions/payment-links/create-payment-link.ts',
     operationId: 'createPaymentLink',
     auth: true,
-    access: { table: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    },
     summary:
       'A payment link (its page is a hosted checkout), or one per customer; customers by id, or found or created by e-mail',
     body: CreatePaymentLinkSchema,
@@ -42,7 +44,7 @@ export const paymentLinksRoutes: readonly Route[] = [
     handler: 'functions/payment-links/list-payment-links.ts',
     operationId: 'listPaymentLinks',
     auth: true,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } },
     summary: 'Payment links, newest first, in Envelope B (`amount` a decimal string)',
     query: LinkListQuerySchema,
     answers: { 200: { description: 'Envelope B', json: linkedPageSchema(LinkListItemSchema) } },
@@ -53,7 +55,7 @@ export const paymentLinksRoutes: readonly Route[] = [
     handler: 'functions/payment-links/get-payment-link.ts',
     operationId: 'getPaymentLink',
     auth: true,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'] } },
     summary:
       'A payment link (`amount` a number) with its `payment_logs`: every payment attempt, newest first',
     answers: { 200: { description: 'The payment link', json: LinkViewSchema } },
@@ -65,7 +67,9 @@ export const paymentLinksRoutes: readonly Route[] = [
     handler: 'functions/payment-links/update-payment-link.ts',
     operationId: 'updatePaymentLink',
     auth: true,
-    access: { table: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    },
     summary:
       'Change product, customer, active, recurring, next_date_of_payment or status; a paid link cannot be modified (406)',
     body: UpdatePaymentLinkSchema,
@@ -82,7 +86,9 @@ export const paymentLinksRoutes: readonly Route[] = [
     handler: 'functions/payment-links/delete-payment-link.ts',
     operationId: 'deletePaymentLink',
     auth: true,
-    access: { table: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    },
     summary: 'Delete a payment link: its page stops taking payments; its charges stay',
     answers: { 200: { description: 'Deleted', json: MessageSchema } },
     errors: {

@@ -8,7 +8,12 @@ export const payoutsArea = defineArea({
       name: 'payouts-run',
       expression: 'rate(1 hour)',
       target: 'functions/payouts/run-payouts.ts',
-      access: { table: 'write' },
+      access: {
+        table: {
+          actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+          indexes: ['gsi1', 'gsi2'],
+        },
+      },
     },
   ],
 });

@@ -12,7 +12,7 @@ export const plansArea = defineArea({
       name: 'plan-deleted-email',
       detailTypes: [planDeleted.type],
       target: 'functions/plans/notify-plan-deleted.ts',
-      access: { table: 'write', mail: true },
+      access: { table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }, mail: true },
     },
   ],
 });

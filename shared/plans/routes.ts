@@ -12,7 +12,10 @@ export const plansRoutes: readonly Route[] = [
     handler: 'functions/plans/create-plan.ts',
     operationId: 'createPlan',
     auth: true,
-    access: { table: 'write', media: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+      media: 'write',
+    },
     summary: 'Create a plan; 201 with data.id',
     body: CreatePlanSchema,
     answers: {
@@ -25,7 +28,7 @@ export const plansRoutes: readonly Route[] = [
     handler: 'functions/plans/list-plans.ts',
     operationId: 'listPlans',
     auth: true,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } },
     summary: 'Plans, newest first, in Envelope A; filters combine with AND',
     query: PlanListQuerySchema,
     answers: { 200: { description: 'One page (Envelope A)', json: numberedPageSchema(PlanViewSchema) } },
@@ -37,7 +40,7 @@ export const plansRoutes: readonly Route[] = [
     handler: 'functions/plans/get-plan.ts',
     operationId: 'getPlan',
     auth: true,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'] } },
     summary: 'One plan',
     answers: { 200: { description: 'The plan', json: PlanViewSchema } },
   },
@@ -47,7 +50,10 @@ export const plansRoutes: readonly Route[] = [
     handler: 'functions/plans/update-plan.ts',
     operationId: 'updatePlan',
     auth: true,
-    access: { table: 'write', media: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+      media: 'write',
+    },
     summary: 'Change name, description, image, trial days or active; price and interval never change',
     body: UpdatePlanSchema,
     answers: {
@@ -63,7 +69,9 @@ export const plansRoutes: readonly Route[] = [
     handler: 'functions/plans/delete-plan.ts',
     operationId: 'deletePlan',
     auth: true,
-    access: { table: 'write' },
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    },
     summary: 'Delete a plan for good; its active subscriptions are canceled',
     answers: { 200: { description: 'Deleted', json: MessageSchema } },
   },

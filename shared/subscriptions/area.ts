@@ -32,32 +32,59 @@ export const subscriptionsArea = defineArea({
       name: 'plan-deleted-subscriptions',
       detailTypes: [planDeleted.type],
       target: 'functions/subscriptions/cancel-plan-subscriptions.ts',
-      access: { table: 'write' },
+      access: {
+        table: {
+          actions: [
+            'GetItem',
+            'BatchGetItem',
+            'Query',
+            'PutItem',
+            'UpdateItem',
+            'DeleteItem',
+            'BatchWriteItem',
+          ],
+          indexes: ['gsi1', 'gsi2'],
+        },
+      },
     },
     {
       name: 'subscription-cancel',
       source: internalEventSource,
       detailTypes: [subscriptionCancelRequested.type],
       target: 'functions/subscriptions/cancel-requested-subscription.ts',
-      access: { table: 'write' },
+      access: {
+        table: {
+          actions: [
+            'GetItem',
+            'BatchGetItem',
+            'Query',
+            'PutItem',
+            'UpdateItem',
+            'DeleteItem',
+            'BatchWriteItem',
+          ],
+        },
+      },
     },
     {
       name: 'subscription-email',
       detailTypes: [subscriptionActivated.type, subscriptionCanceled.type],
       target: 'functions/subscriptions/send-subscription-email.ts',
-      access: { table: 'write', mail: true },
+      access: {
+        table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+        mail: true,
+      },
     },
   ],
   schedules: [
     {
       // The same step as `billing run`, handed out one bus entry per partition (the ledger area's
       // `partition-run` rule takes them); a run does only what is due, so a missed one is caught up.
-      // It only puts entries on the bus; table read is the retry sweep's role, shared rather than
-      // made anew (the outbox relay's, the other bus-only role, also reads the table's stream).
+      // It only puts entries on the bus.
       name: 'billing-run',
       expression: 'rate(15 minutes)',
       target: 'functions/subscriptions/run-billing.ts',
-      access: { table: 'read', events: true },
+      access: { events: true },
     },
   ],
 });

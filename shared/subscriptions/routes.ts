@@ -23,7 +23,19 @@ export const subscriptionsRoutes: readonly Route[] = [
     handler: 'functions/subscriptions/create-subscription.ts',
     operationId: 'createSubscription',
     auth: true,
-    access: { table: 'write' },
+    access: {
+      table: {
+        actions: [
+          'GetItem',
+          'BatchGetItem',
+          'Query',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          'BatchWriteItem',
+        ],
+      },
+    },
     summary:
       'A pending subscription to a plan and its hosted checkout (the first charge, or a card check for a trial); activation follows the checkout',
     body: CreateSubscriptionSchema,
@@ -35,7 +47,7 @@ export const subscriptionsRoutes: readonly Route[] = [
     handler: 'functions/subscriptions/list-subscriptions.ts',
     operationId: 'listSubscriptions',
     auth: true,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2'] } },
     summary: 'Subscriptions, newest first, in Envelope A, by status and plan',
     query: SubscriptionListQuerySchema,
     answers: { 200: { description: 'Envelope A', json: numberedPageSchema(SubscriptionListItemSchema) } },
@@ -46,7 +58,7 @@ export const subscriptionsRoutes: readonly Route[] = [
     handler: 'functions/subscriptions/get-subscription.ts',
     operationId: 'getSubscription',
     auth: true,
-    access: { table: 'read' },
+    access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2'] } },
     summary: 'A subscription (`sub_…`), or the subscriptions of a plan (its key, a UUID) as a bare array',
     answers: {
       200: {
@@ -62,7 +74,19 @@ export const subscriptionsRoutes: readonly Route[] = [
     handler: 'functions/subscriptions/cancel-subscription.ts',
     operationId: 'cancelSubscription',
     auth: true,
-    access: { table: 'write' },
+    access: {
+      table: {
+        actions: [
+          'GetItem',
+          'BatchGetItem',
+          'Query',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          'BatchWriteItem',
+        ],
+      },
+    },
     summary: 'Cancel a subscription: never charged again; 409 when already canceled',
     answers: { 200: { description: 'Canceled', json: CanceledSubscriptionSchema } },
     errors: {

@@ -15,14 +15,19 @@ export const webhooksArea = defineArea({
       name: 'webhooks-fan-out',
       detailTypes: eventTypes,
       target: 'functions/webhooks/fan-out-event.ts',
-      access: { table: 'write' },
+      access: {
+        table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['gsi1'] },
+      },
     },
     {
       name: 'webhooks-deliver',
       source: taskDue.source,
       detailTypes: [taskDue.type],
       target: 'functions/webhooks/deliver-webhook.ts',
-      access: { table: 'write', webhookKey: true },
+      access: {
+        table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'] },
+        webhookKey: true,
+      },
     },
   ],
   schedules: [
@@ -31,7 +36,7 @@ export const webhooksArea = defineArea({
       name: 'webhooks-retry',
       expression: 'rate(1 minute)',
       target: 'functions/webhooks/retry-due.ts',
-      access: { table: 'read', events: true },
+      access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi2'] }, events: true },
       localEveryMs: 1_000,
     },
   ],

@@ -26,11 +26,14 @@
  *   8. payment links: p50/p99 of creating one, reading it and paying its page (--link-requests,
  *      default 200), and billing runs over --billing-links (default 10,000) due recurring links
  *      (test/bench/links.ts).
+ *   9. (--only cost, not part of a whole run) what one million operations of each kind cost on AWS,
+ *      from the invocations, durations, capacity units, bus events and e-mails each one causes
+ *      (test/bench/cost.ts; --cost-requests N each, default 100).
  *   6. webhook delivery: event stored → received by a loopback receiver, p50/p99 of --webhook-events
  *      sequential events (default 200), and deliveries per second when --webhook-burst events
  *      (default 1000) are stored at once (test/bench/webhooks.ts).
  * Options: --only bundles (part 0 only), --only cold (part 1 only), --only latency (parts 2-4), --only search (part 5) or
- *          --only webhooks (part 6), --only billing (part 7), --only links (part 8),
+ *          --only webhooks (part 6), --only billing (part 7), --only links (part 8), --only cost (part 9),
  *          --search-sizes (default 10,1000,10000; 10,1000,100000 adds the 100,000-record figures),
  *          --search-requests N (default 50),
  *          --search-subjects plans,products,customers (default all), --requests N (default 2000),
@@ -84,6 +87,7 @@ import {
   sharedFolderOf,
 } from '../support/bundles.ts';
 import { benchBilling } from './billing.ts';
+import { benchCost, startMeter } from './cost.ts';
 import { benchLinks } from './links.ts';
 import { benchSearches, isZephyr, type SearchSubject, serial } from './search.ts';
 import { benchWebhooks } from './webhooks.ts';
@@ -104,14 +108,15 @@ const { values } = parseArgs({
     'billing-subscriptions': { type: 'string', default: '10000' },
     'billing-links': { type: 'string', default: '10000' },
     'link-requests': { type: 'string', default: '200' },
+    'cost-requests': { type: 'string', default: '100' },
   },
 });
 if (
   values.only !== undefined &&
-  !['bundles', 'cold', 'latency', 'search', 'webhooks', 'billing', 'links'].includes(values.only)
+  !['bundles', 'cold', 'latency', 'search', 'webhooks', 'billing', 'links', 'cost'].includes(values.only)
 ) {
   throw new Error(
-    `--only takes bundles, cold, latency, search, webhooks, billing or links, not ${values.only}`,
+    `--only takes bundles, cold, latency, search, webhooks, billing, links or cost, not ${values.only}`,
   );
 }
 const payRequests = Number(values['pay-requests']);
@@ -186,7 +191,7 @@ interface Bundle {
 }
 
 /**
- * Bundles an entry as infra/cobro-stack.ts does (NodejsFunction: ESM, minified, node24, the
+ * Bundles an entry as infra/functions.ts does (NodejsFunction: ESM, minified, node24, the
  * createRequire banner), with the variant's SDK and source-map settings; a source map is linked
  * (`//# sourceMappingURL`), as NodejsFunction's `sourceMap: true` writes it.
  */
@@ -579,6 +584,17 @@ try {
       new GetCommand({ TableName: deps.table, Key: accountKeys.account(account.account.developer_id) }),
     );
   };
+  if (values.only === 'cost') {
+    // Its own meter (invocations, capacity units): the counters above would count its calls twice.
+    await benchCost({
+      deps,
+      db: documentClient(),
+      meter: startMeter(documentClient()),
+      info: stack.info,
+      requests: Number(values['cost-requests']),
+    });
+    process.exit(0);
+  }
   if (values.only === undefined || values.only === 'billing') {
     const owner = await createAccount(deps, {
       name: 'Bench billing',

@@ -13,10 +13,15 @@ import { type Access, type HttpMethod, type Route, segments } from '../../shared
 
 type Row = readonly [method: HttpMethod, path: string, handler: string, access: Access, auth?: false];
 
-const read: Access = { table: 'read' };
-const write: Access = { table: 'write' };
-const writeEvents: Access = { table: 'write', events: true };
-const writeMedia: Access = { table: 'write', media: 'write' };
+const read: Access = { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2'] } };
+const write: Access = {
+  table: {
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    indexes: ['gsi1', 'gsi2'],
+  },
+};
+const writeEvents: Access = { ...write, events: true };
+const writeMedia: Access = { ...write, media: 'write' };
 
 /** The contract's endpoints, in its order; `{id}` where two routes share a path parameter. */
 export const contractEndpoints: readonly Row[] = [

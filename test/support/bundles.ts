@@ -1,5 +1,5 @@
 /**
- * Every function bundled as the CDK app bundles it (infra/cobro-stack.ts: NodejsFunction with ESM,
+ * Every function bundled as the CDK app bundles it (infra/functions.ts: NodejsFunction with ESM,
  * minified, node24, the createRequire banner, infra/bundling.ts's SDK and source-map choice), with
  * esbuild's metafile: how many bytes each function ships and which message modules (an area's
  * `messages.ts`) land in it. `npm run bench -- --only bundles` prints it; the architecture test
