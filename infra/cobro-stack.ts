@@ -37,6 +37,10 @@ import type { EventRule, Schedule } from '../shared/http/area.ts';
 import type { Access, Route } from '../shared/http/route.ts';
 import { routeTableOf } from '../shared/http/route.ts';
 import { CobroApi } from './api.ts';
+import { functionId, pascalCase } from './function-id.ts';
+
+export { functionId } from './function-id.ts';
+
 import { esmRequireBanner, functionBundling } from './bundling.ts';
 import type { Stage } from './stage.ts';
 
@@ -70,14 +74,6 @@ export function parseBaseUrl(value: unknown): string | undefined {
 }
 
 /**
- * Construct id of a handler's function, from its file name (`functions/auth/get-api-keys.ts` →
- * `GetApiKeysFn`), so logical ids stay put when rows are reordered or added.
- */
-export function functionId(handler: string): string {
-  return `${pascalCase(path.basename(handler, path.extname(handler)))}Fn`;
-}
-
-/**
  * What a route's function may touch: its row's access, and the fingerprint secret for every
  * authenticated POST (they all honour Idempotency-Key, whose fingerprint is keyed with it).
  */
@@ -101,14 +97,6 @@ function profileName(access: Access): string {
     access.webhookKey && 'WebhookKey',
   ].filter((part): part is string => typeof part === 'string');
   return parts.length > 0 ? pascalCase(parts.join('-')) : 'NoData';
-}
-
-/** `api-key-rotated-email` → `ApiKeyRotatedEmail`. */
-function pascalCase(name: string): string {
-  return name
-    .split(/[^A-Za-z0-9]+/)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join('');
 }
 
 export interface CobroStackProps extends StackProps {
