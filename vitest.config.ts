@@ -14,7 +14,9 @@ export default defineConfig({
     include: ['shared/**/*.test.ts', 'functions/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', ...(rehearsing ? inProcessOnly : [])],
     globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 30_000,
+    // A rehearsal function starts cold on its first call (a worker, its bundle parsed): a test that
+    // walks through twenty functions for the first time needs longer than in-process.
+    testTimeout: rehearsing ? 60_000 : 30_000,
     hookTimeout: 180_000,
     // Two cores: the CDK synth and DynamoDB Local compete; a small pool keeps timings stable.
     maxWorkers: 2,
