@@ -162,6 +162,8 @@ describe('rehearsal mode against a broken copy of the assembly', () => {
       /ListPlansFn\w* may not dynamodb:\w+ on arn:aws:dynamodb:us-east-1:000000000000:table\/cobro-local/,
     );
 
+    // The stack's own process has TABLE_NAME set (in-process handlers read it there): the function
+    // failing without it shows that nothing of the stack's environment reaches a rehearsal function.
     const product = await call(stack.url, key, 'POST', '/v1/products/', { name: 'Tea', price: '3.00' });
     expect(product.status, product.text).toBeGreaterThanOrEqual(500);
     expect(logOf(broken.variable)).toContain('TABLE_NAME is not set');
