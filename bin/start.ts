@@ -4,6 +4,8 @@
  *   npm start                 data kept under .cobro/ across restarts
  *   npm start -- --in-memory  a throwaway run
  *   PORT=4000 npm start       another API port (without one: 3000, or a free port if 3000 is taken)
+ *   npm start -- --rehearsal  run what `cdk deploy` deploys: the bundled functions, each with the
+ *                             template's environment and IAM policies (docs/design.md#rehearsal-mode)
  */
 import { parseArgs } from 'node:util';
 import { ensureDemoAccount, keyIsCurrent } from '../infra/local/demo.ts';
@@ -20,8 +22,26 @@ const { values } = parseArgs({
     port: { type: 'string' },
     'state-dir': { type: 'string' },
     quiet: { type: 'boolean', default: false },
+    rehearsal: { type: 'boolean', default: false },
+    assembly: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
   },
 });
+
+if (values.help) {
+  console.log(`npm start [-- options]: the whole of cobro on 127.0.0.1 with no AWS account
+
+  --in-memory        a throwaway run: nothing kept under .cobro/
+  --port N           the API port (also PORT=N); without one 3000, or a free port if 3000 is taken
+  --state-dir DIR    where local.json and the data live (default .cobro/)
+  --quiet            no access log
+  --rehearsal        run what cdk deploy deploys: each function from the bundle CDK made, in its own
+                     worker, with only the template's variables, its IAM policies enforced by the
+                     local endpoints (synthesizes the app first when its cached assembly is stale)
+  --assembly DIR     with --rehearsal: run this cloud assembly folder instead of the app's`);
+  process.exit(0);
+}
+const rehearsal = values.rehearsal || values.assembly !== undefined;
 
 // A port named (--port, PORT) is that port or an error; none named: 3000, or a free one if taken.
 const named = values.port ?? process.env.PORT;
@@ -51,6 +71,7 @@ try {
   stack = await startLocalStack({
     ...(port === undefined ? {} : { port }),
     inMemory: values['in-memory'],
+    ...(rehearsal ? { rehearsal: values.assembly ? { outdir: values.assembly } : {} } : {}),
     ...(values['state-dir'] ? { stateDir: values['state-dir'] } : {}),
     // A part that died for good: the stack stops itself; say which part and why, and exit 1.
     onFatal: (message) => {
@@ -106,7 +127,13 @@ const { info } = stack;
 // One write, so whoever waits for the ready line has the keys in the same chunk.
 console.log(`cobro listening on ${info.api_url}
 
-  ready in ${((performance.now() - started) / 1000).toFixed(1)} s${values['in-memory'] ? ' (in memory: nothing is kept)' : ''}
+  ready in ${((performance.now() - started) / 1000).toFixed(1)} s${values['in-memory'] ? ' (in memory: nothing is kept)' : ''}${
+    rehearsal
+      ? `
+  rehearsal        the functions CDK bundled, under the template's IAM policies; their logs in
+                   ${stateDir}/rehearsal/logs/`
+      : ''
+  }
   demo account ${demo.developer_id} (${demo.email})${created ? ', created now' : ''}
     test key       ${demo.test_key}${testNote}
     live key       ${demo.live_key}${liveNote}

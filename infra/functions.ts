@@ -24,21 +24,11 @@ import type { StageConfig } from './stage.ts';
 /** Repository root: handler paths in `shared/` are relative to it, and bundling needs its lock file. */
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 
-/**
- * Construct id of a handler's function, from its file name (`functions/auth/get-api-keys.ts` →
- * `GetApiKeysFn`), so logical ids stay put when rows are reordered or added.
- */
-export function functionId(handler: string): string {
-  return `${pascalCase(path.basename(handler, path.extname(handler)))}Fn`;
-}
+// How a handler's function is named lives apart, so the local stack's rehearsal mode reads it
+// without loading the CDK.
+export { functionId, pascalCase } from './function-id.ts';
 
-/** `api-key-rotated-email` → `ApiKeyRotatedEmail`. */
-export function pascalCase(name: string): string {
-  return name
-    .split(/[^A-Za-z0-9]+/)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join('');
-}
+import { functionId } from './function-id.ts';
 
 /**
  * An access row in one canonical form (keys and lists sorted, defaults dropped): two rows that

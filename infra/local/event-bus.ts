@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { rulesFor } from '../../shared/api/event-rules.ts';
-import { invoke } from './lambda.ts';
+import { type Invoker, inProcess } from './lambda.ts';
 import { listenOnLoopback, readBody } from './server.ts';
 
 interface PutEventsEntry {
@@ -120,8 +120,19 @@ function detailMatches(detail: unknown, where: Outage['fail_detail']): boolean {
 export async function startEventBus(
   port: number,
   root: string,
-  options: { region: string; onDelivery?: (delivery: Delivery) => void },
+  options: {
+    region: string;
+    onDelivery?: (delivery: Delivery) => void;
+    /** Runs the targets. @default the handler modules under `root`, in this process */
+    invoke?: Invoker;
+    /** The targets of an event. @default the shared rule table's */
+    targetsFor?: (source: string, detailType: string) => string[];
+  },
 ): Promise<LocalEventBus> {
+  const invoke = options.invoke ?? inProcess(root);
+  const targetsFor =
+    options.targetsFor ??
+    ((source: string, detailType: string) => rulesFor(source, detailType).map((rule) => rule.target));
   const deliveries: Delivery[] = [];
   const pending = new Set<Promise<void>>();
   const outage: Outage = { down: false, fail_entries: 0, fail_detail: null };
@@ -154,7 +165,7 @@ export async function startEventBus(
     for (let attempt = 0; attempt <= retryDelaysMs.length; attempt++) {
       delivery.attempts = attempt + 1;
       try {
-        await invoke(root, target, event, 30_000);
+        await invoke(target, event, 30_000);
         delivery.ok = true;
         delete delivery.error;
         break;
@@ -229,8 +240,8 @@ export async function startEventBus(
         };
       }
       const eventId = randomUUID();
-      for (const rule of rulesFor(String(entry.Source), String(entry.DetailType))) {
-        const delivery = deliver(eventId, entry, detail, rule.target);
+      for (const target of targetsFor(String(entry.Source), String(entry.DetailType))) {
+        const delivery = deliver(eventId, entry, detail, target);
         pending.add(delivery);
         void delivery.finally(() => pending.delete(delivery));
       }

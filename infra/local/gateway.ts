@@ -11,7 +11,7 @@ import { authorizer, binaryMediaTypes, fallback, findRoute } from '../../shared/
 import { maxBodyBytes } from '../../shared/core/limits.ts';
 import { type GatewayAnswer, renderGatewayAnswer } from '../../shared/http/gateway-responses.ts';
 import { headerOf } from '../../shared/http/headers.ts';
-import { invoke } from './lambda.ts';
+import { type Invoker, inProcess } from './lambda.ts';
 import { BodyTooLarge, listenOnLoopback, readBody } from './server.ts';
 
 export interface GatewayOptions {
@@ -21,6 +21,8 @@ export interface GatewayOptions {
   port: number;
   /** Milliseconds clock for the authorizer cache. @default Date.now */
   now?: () => number;
+  /** Runs the functions. @default the handler modules under `root`, in this process */
+  invoke?: Invoker;
   /** Called after each request, for an access log. */
   onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
 }
@@ -112,6 +114,7 @@ function allows(result: APIGatewayAuthorizerResult, methodArn: string): boolean 
 /** Starts the gateway on 127.0.0.1. */
 export async function startGateway(options: GatewayOptions): Promise<LocalGateway> {
   const now = options.now ?? Date.now;
+  const invoke = options.invoke ?? inProcess(options.root);
   const cache = new Map<string, CachedDecision>();
 
   function send(response: ServerResponse, result: APIGatewayProxyResult, requestId: string) {
@@ -143,7 +146,6 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     const cached = cache.get(authorization);
     if (cached && cached.expiresAt > now()) return cached.result;
     const result = (await invoke(
-      options.root,
       authorizer.handler,
       asDelivered({
         type: 'REQUEST',
@@ -238,7 +240,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
       event.requestContext.authorizer = { ...context, principalId: decision.principalId };
     }
     try {
-      const result = (await invoke(options.root, handlerEntry, asDelivered(event))) as APIGatewayProxyResult;
+      const result = (await invoke(handlerEntry, asDelivered(event))) as APIGatewayProxyResult;
       if (!result || typeof result.statusCode !== 'number') throw new Error('malformed proxy result');
       return { result, requestId };
     } catch (error) {

@@ -10,6 +10,18 @@ import type { Context } from 'aws-lambda';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
+/**
+ * How the stack's parts (the gateway, the bus, the stream reader, the schedules) run a function: by
+ * its handler module (`functions/…/x.ts`), or by whatever target name the bus's rules give.
+ */
+export type Invoker = (target: string, event: unknown, timeoutMs?: number) => Promise<unknown>;
+
+/** The in-process invoker: the handler modules of the checkout under `root`. */
+export const inProcess =
+  (root: string): Invoker =>
+  (target, event, timeoutMs) =>
+    invoke(root, target, event, timeoutMs);
+
 const loaded = new Map<string, Promise<Handler>>();
 
 /** Imports `entry` (relative to `root`) once and returns its `handler` export. */

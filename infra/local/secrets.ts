@@ -46,8 +46,13 @@ export interface LocalSecretValues {
 export interface SecretsManagerOptions {
   port: number;
   region: string;
-  /** The only key pair whose signatures are accepted. */
+  /** The stack's key pair, whose signatures are accepted. */
   credentials: LocalCredentials;
+  /**
+   * Other key pairs accepted (rehearsal mode: each function's own, behind its IAM gate), by key id.
+   * @default none
+   */
+  otherCredentials?: (accessKeyId: string) => LocalCredentials | undefined;
   /** The secrets it holds, by name. */
   secrets: Readonly<Record<string, LocalSecretValues>>;
   /** A value was put (PutSecretValue): the stack keeps it, so a restart serves the same. @default none */
@@ -232,7 +237,9 @@ export async function startSecretsManager(options: SecretsManagerOptions): Promi
     void (async () => {
       try {
         const body = await readBody(request);
-        checkSignature(request, body, options.credentials);
+        const keyId = /Credential=([^/,\s]+)\//.exec(String(request.headers.authorization ?? ''))?.[1];
+        const other = keyId === undefined ? undefined : options.otherCredentials?.(keyId);
+        checkSignature(request, body, other ?? options.credentials);
         const target = String(request.headers['x-amz-target'] ?? '');
         const operation = target.startsWith('secretsmanager.')
           ? operations[target.slice('secretsmanager.'.length)]

@@ -10,17 +10,20 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { schedules } from '../../shared/api/event-rules.ts';
 import { outboxRelay } from '../../shared/api/outbox-relay.ts';
+import { envNames } from '../../shared/core/config.ts';
 import { startControl } from './control.ts';
 import { ensureTable, stopLeftoverDynamo, superviseDynamo } from './dynamodb.ts';
 import { startS3, startSes } from './emulators.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
 import { type LocalInfo, localEnvironment, localSecretNames, projectRoot } from './info.ts';
-import { invoke } from './lambda.ts';
+import { type Invoker, inProcess } from './lambda.ts';
 import { acquireLock } from './lock.ts';
 import { persistSentMail } from './mail.ts';
 import type { LocalPipeline } from './pipeline.ts';
 import { onFreePort, portIsFree } from './ports.ts';
+import { localMailFrom, rehearsalAssembly } from './rehearsal/assembly.ts';
+import { type Rehearsal, startRehearsal } from './rehearsal/index.ts';
 import { type LocalSecretValues, startSecretsManager } from './secrets.ts';
 import {
   legacyAccessKeyId,
@@ -82,6 +85,14 @@ export interface StartOptions {
   onFatal?: (message: string) => void;
   /** A part was restarted, or is being restarted. @default prints to stderr */
   onNotice?: (message: string) => void;
+  /**
+   * Rehearsal mode (./rehearsal/index.ts): run the functions CDK bundled, each in its own worker
+   * with the template's environment, behind IAM gates enforcing the template's policies. `outdir`
+   * names an assembly folder to run (a test's deliberately broken copy); without it the CDK app is
+   * synthesized, or its cached assembly reused (infra/assembly.ts).
+   * @default off: the handler modules of this checkout, in this process
+   */
+  rehearsal?: { outdir?: string };
 }
 
 export interface LocalStack {
@@ -158,6 +169,10 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
   const onFatal = options.onFatal ?? ((message: string) => console.error(`cobro: ${message}`));
   const onNotice = options.onNotice ?? ((message: string) => console.error(`cobro: ${message}`));
   try {
+    // First, as it may take minutes (a synth): nothing runs yet that would wait for it.
+    const assembly = options.rehearsal
+      ? await rehearsalAssembly(options.rehearsal.outdir, onNotice)
+      : undefined;
     const askedPort = options.port;
     if (askedPort !== undefined && askedPort > 0 && !(await portIsFree(askedPort)))
       throw new PortInUse(askedPort);
@@ -223,11 +238,18 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     // Functions read their secrets from here, as they do from Secrets Manager when deployed. A
     // value put here (a rotation tried locally) is kept in persistent.json by a persistent stack.
     const fields = Object.keys(localSecretNames) as SecretField[];
+    // Rehearsal: each function signs with its own key pair, known once the rehearsal starts.
+    let rehearsal: Rehearsal | undefined;
+    const functionKeys = new Map<string, string>();
     const secretsManager = await onFreePort(defaultPorts.secretsmanager, (port) =>
       startSecretsManager({
         port,
         region,
         credentials,
+        otherCredentials: (keyId) => {
+          const secret = functionKeys.get(keyId);
+          return secret === undefined ? undefined : { access_key_id: keyId, secret_access_key: secret };
+        },
         secrets: Object.fromEntries(
           fields.map((field) => [localSecretNames[field], secretValues(secrets, field)]),
         ),
@@ -246,10 +268,21 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     ports.secretsmanager = secretsManager.port;
     stops.push(secretsManager.close);
 
+    // What runs the functions: the checkout's handler modules here, or the rehearsal's bundles.
+    const local = inProcess(projectRoot);
+    const run: Invoker = (target, event, timeoutMs) =>
+      rehearsal ? rehearsal.invoke(target, event, timeoutMs) : local(target, event, timeoutMs);
     const bus = await onFreePort(defaultPorts.eventbridge, (port) => {
       ports.eventbridge = port;
       return startEventBus(port, projectRoot, {
         region,
+        invoke: run,
+        ...(assembly
+          ? {
+              targetsFor: (source: string, detailType: string) =>
+                rehearsal?.targetsFor(source, detailType) ?? [],
+            }
+          : {}),
         ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
       });
     });
@@ -260,7 +293,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       table: 'cobro-local',
       event_bus: 'cobro-local',
       media_bucket: mediaBucket,
-      mail_from: 'no-reply@cobro.local',
+      mail_from: localMailFrom,
       endpoints: {
         dynamodb: dynamo.endpoint,
         s3: `http://127.0.0.1:${ports.s3}`,
@@ -273,6 +306,67 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       ...(secrets.demo ? { demo: secrets.demo } : {}),
     };
     await ensureTable(dynamo.endpoint, partial.table, credentials);
+    // Set once the gateway listens: the functions' public base URL, and the ports they may not call.
+    let rehearsalInfo: LocalInfo | undefined;
+    if (assembly) {
+      const account = '000000000000';
+      rehearsal = await startRehearsal({
+        assembly,
+        names: {
+          region,
+          account,
+          table: partial.table,
+          eventBus: partial.event_bus,
+          mediaBucket,
+          secretArn: (constructId) => {
+            const field = (
+              {
+                TokenSecret: 'token_secret',
+                FingerprintSecret: 'fingerprint_secret',
+                WebhookKey: 'webhook_key',
+              } as const
+            )[constructId as 'TokenSecret'];
+            // The ARN the local endpoint gives the secret (infra/local/secrets.ts).
+            return (
+              field && `arn:aws:secretsmanager:${region}:${account}:secret:${localSecretNames[field]}-local`
+            );
+          },
+          apiUrl: () => rehearsalInfo?.api_url ?? '',
+        },
+        endpoints: {
+          dynamodb: partial.endpoints.dynamodb,
+          s3: partial.endpoints.s3,
+          ses: partial.endpoints.ses,
+          events: partial.endpoints.eventbridge,
+          secretsmanager: partial.endpoints.secretsmanager,
+        },
+        stackKeyId: credentials.access_key_id,
+        logDir: join(stateDir, 'rehearsal', 'logs'),
+        localAllowances: () => {
+          const local = rehearsalInfo ? localEnvironment(rehearsalInfo) : {};
+          const gatePorts = Object.values(rehearsal?.gates ?? {}).map((url) => new URL(url).port);
+          const refused = [local[envNames.webhookRefusedPorts], ...gatePorts].filter(Boolean).join(',');
+          // Only what a laptop needs that AWS does not: webhooks to loopback, never to the stack itself.
+          return {
+            [envNames.webhookPrivateTargets]: local[envNames.webhookPrivateTargets] ?? 'allow',
+            [envNames.webhookRefusedPorts]: refused,
+          };
+        },
+        onDenied: ({ service, caller, request }) =>
+          onNotice(
+            `rehearsal: ${caller.functionId} may not ${request.action} on ${request.resource} (${service})`,
+          ),
+      });
+      const started = rehearsal;
+      stops.push(() => started.close());
+      for (const key of started.credentials) {
+        functionKeys.set(key.access_key_id, key.secret_access_key);
+        s3Accounts.DUMMY_ACCOUNT.createKeyPair(key.access_key_id, key.secret_access_key);
+      }
+      stops.push(async () => {
+        for (const key of started.credentials) s3Accounts.DUMMY_ACCOUNT.revokeAccessKey(key.access_key_id);
+      });
+    }
     // Handlers read these when first imported, which happens only after this point.
     const placeholder: LocalInfo = {
       pid: process.pid,
@@ -296,6 +390,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       startGateway({
         root: projectRoot,
         port,
+        invoke: run,
         ...(options.onRequest ? { onRequest: options.onRequest } : {}),
       });
     const gateway =
@@ -322,13 +417,20 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     };
     // Before any request reaches a handler: public URLs start with the gateway's own origin.
     Object.assign(process.env, localEnvironment(info));
+    rehearsalInfo = info;
     // The outbox: stored events reach the bus through the table's stream, as in AWS.
     const reader = await startStreamReader({
       endpoint: dynamo.endpoint,
       region,
       credentials,
       table: partial.table,
-      relay: (event) => invoke(projectRoot, outboxRelay.handler, event, 30_000),
+      relay: (event) => {
+        if (!rehearsal) return run(outboxRelay.handler, event, 30_000);
+        // The function the template maps the table's stream to, and none if it maps none.
+        const [target] = rehearsal.template.streamTargets;
+        if (!target) throw new Error('the template maps no function to the table stream');
+        return rehearsal.invoke(target, event, 30_000);
+      },
       ...(inMemory ? {} : { checkpointFile: join(stateDir, 'stream-checkpoint.json') }),
       onNotice,
     });
@@ -337,15 +439,18 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     // Schedules the stack runs by itself (the webhook retry sweep); others run through the CLI.
     for (const schedule of schedules) {
       if (!schedule.localEveryMs) continue;
+      // Rehearsal runs the functions the template's schedule rule targets (none: nothing runs).
+      const targets = rehearsal
+        ? ([...rehearsal.template.schedules].find(([name]) => name.endsWith(`-${schedule.name}`))?.[1] ?? [])
+        : [schedule.target];
       let running = false;
       const timer = setInterval(() => {
         if (running) return;
         running = true;
-        invoke(
-          projectRoot,
-          schedule.target,
-          { source: 'aws.events', 'detail-type': 'Scheduled Event' },
-          60_000,
+        Promise.all(
+          targets.map((target) =>
+            run(target, { source: 'aws.events', 'detail-type': 'Scheduled Event' }, 60_000),
+          ),
         )
           .catch((error: Error) => onNotice(`${schedule.name}: ${error.message}`))
           .finally(() => {

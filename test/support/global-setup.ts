@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { rehearsalAssembly } from '../../infra/local/rehearsal/assembly.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -55,9 +56,25 @@ export async function stopCobro(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
+/**
+ * COBRO_REHEARSAL=1 runs the suites against a rehearsal stack (`npm start -- --rehearsal`): the
+ * functions CDK bundled, under the template's IAM policies. The assembly is made (or found cached)
+ * here, before the stack starts, so a synth never counts against the stack's ready timeout.
+ */
+export const rehearsing = process.env.COBRO_REHEARSAL === '1';
+
 export default async function setup(project: TestProject) {
   const stateDir = mkdtempSync(join(tmpdir(), 'cobro-test-'));
-  const started = startCobro(['--in-memory', '--port', '0', '--quiet', '--state-dir', stateDir]);
+  if (rehearsing) await rehearsalAssembly(undefined, (message) => console.log(`cobro: ${message}`));
+  const started = startCobro([
+    '--in-memory',
+    '--port',
+    '0',
+    '--quiet',
+    '--state-dir',
+    stateDir,
+    ...(rehearsing ? ['--rehearsal'] : []),
+  ]);
   const apiUrl = await started.ready;
   project.provide('stateDir', stateDir);
   project.provide('apiUrl', apiUrl);
