@@ -20,3 +20,12 @@ export function pascalCase(name: string): string {
 export function functionId(handler: string): string {
   return `${pascalCase(path.basename(handler, path.extname(handler)))}Fn`;
 }
+
+/** The template metadata key on each function naming its handler module (`functions/…/x.ts`). */
+export const handlerMetadataKey = 'cobro:handler';
+
+/** The handler module a template resource's metadata names, if any. */
+export const handlerOf = (resource: { Metadata?: Record<string, unknown> } | undefined) => {
+  const handler = resource?.Metadata?.[handlerMetadataKey];
+  return typeof handler === 'string' ? handler : undefined;
+};

@@ -28,7 +28,7 @@ export const repoRoot = path.resolve(import.meta.dirname, '..');
 // without loading the CDK.
 export { functionId, pascalCase } from './function-id.ts';
 
-import { functionId } from './function-id.ts';
+import { functionId, handlerMetadataKey } from './function-id.ts';
 
 /**
  * An access row in one canonical form (keys and lists sorted, defaults dropped): two rows that
@@ -149,6 +149,9 @@ export class CobroFunctions extends Construct {
         target: 'node24',
       },
     });
+    // The handler module the function bundles, in the template: whatever reads the template (the
+    // local stack's rehearsal mode) finds a handler's function by it, whatever construct holds it.
+    (fn.node.defaultChild as lambda.CfnFunction).addMetadata(handlerMetadataKey, spec.handler);
     if (spec.deadLetterQueue) {
       // Set on the function's resource rather than through the `deadLetterQueue` prop: the prop grants
       // SendMessage, GetQueueAttributes and GetQueueUrl in a policy resource of its own, while Lambda

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CachedAssembly, CfnResource } from '../../assembly.ts';
-import { functionId } from '../../function-id.ts';
+import { handlerOf } from '../../function-id.ts';
 
 /** The local stack's names the template's references resolve to. */
 export interface LocalNames {
@@ -276,8 +276,7 @@ export function readRehearsalTemplate(assembly: CachedAssembly, names: LocalName
     schedules,
     streamTargets,
     functionOf(handler) {
-      const id = functionId(handler);
-      for (const [logicalId, fn] of functions) if (logicalId.replace(/[0-9A-F]{8}$/, '') === id) return fn;
+      for (const [logicalId, fn] of functions) if (handlerOf(resources[logicalId]) === handler) return fn;
       return undefined;
     },
   };
