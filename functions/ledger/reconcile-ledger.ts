@@ -4,16 +4,19 @@
  * (`npm run -s cli -- reconcile` runs the same on demand).
  */
 import { acquirerDeps } from '../../shared/acquirer/configured.ts';
+import { observed } from '../../shared/core/invocation.ts';
 import { logger } from '../../shared/core/log.ts';
+import { countRun, metricNames } from '../../shared/core/metrics.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { reconcile } from '../../shared/ledger/reconcile.ts';
 
 const deps = { ...acquirerDeps(), baseUrl: publicBaseUrl() };
 
-export const handler = async () => {
+export const handler = observed(async () => {
   const until = deps.clock();
   const report = await reconcile(deps, { since: new Date(until.getTime() - 2 * 86_400_000), until });
   for (const mismatch of report.mismatches) logger.error('the books disagree', { ...mismatch });
+  countRun(metricNames.reconciliationMismatches, report.mismatches.length);
   logger.info('reconciliation', {
     since: report.since,
     until: report.until,
@@ -22,4 +25,4 @@ export const handler = async () => {
     mismatches: report.mismatches.length,
   });
   return { mismatches: report.mismatches.length };
-};
+});
