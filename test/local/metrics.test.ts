@@ -184,7 +184,7 @@ describe('business metrics', () => {
       'the counts',
     );
     const [line] = emfLinesOf('ChargesApproved');
-    const set = (line?._aws as { CloudWatchMetrics: Emf[] }).CloudWatchMetrics[0];
+    const set = (line?._aws as { CloudWatchMetrics?: Emf[] } | undefined)?.CloudWatchMetrics?.[0];
     expect(set?.Namespace).toBe('cobro');
     expect(set?.Dimensions).toEqual([['service', 'stage', 'mode']]);
     expect(set?.Metrics).toContainEqual({ Name: 'ChargesApproved', Unit: 'Count' });
