@@ -37,7 +37,8 @@ import type { EventRule, Schedule } from '../shared/http/area.ts';
 import type { Access, Route } from '../shared/http/route.ts';
 import { routeTableOf } from '../shared/http/route.ts';
 import { CobroApi } from './api.ts';
-import { esmRequireBanner, functionBundling } from './bundling.ts';
+import { esmRequireBanner, externalModulesOf, functionBundling } from './bundling.ts';
+import { Observability } from './observability.ts';
 import type { Stage } from './stage.ts';
 
 /** Placeholder sender; SES only sends from a verified identity, so set `mailFrom` before real mail. */
@@ -141,6 +142,8 @@ export interface CobroStackProps extends StackProps {
    * @default the handler path under the repository root
    */
   readonly entryFor?: (handler: string) => string;
+  /** Where the stage's alarms are e-mailed (infra/observability.ts). @default no subscription */
+  readonly alarmEmail?: string;
 }
 
 /** What a handler's function differs in; everything else is shared by all functions. */
@@ -354,6 +357,15 @@ export class CobroStack extends Stack {
       `https://${this.api.restApi.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${stage}`;
     for (const { fn } of this.functions.values()) fn.addEnvironment(envNames.publicBaseUrl, baseUrl);
 
+    new Observability(this, 'Observability', {
+      stage,
+      alarmEmail: props.alarmEmail,
+      functions: [...this.functions.values()].map(({ fn }) => fn),
+      deadLetterQueues: this.node.findAll().filter((child): child is sqs.Queue => child instanceof sqs.Queue),
+      restApi: this.api.restApi,
+      relay,
+    });
+
     new CfnOutput(this, 'PublicBaseUrl', {
       value: baseUrl,
       description: 'Start of every URL cobro answers: checkout pages, images, the OpenAPI server',
@@ -410,6 +422,7 @@ export class CobroStack extends Stack {
       logGroup,
       environment,
       deadLetterQueue: spec.deadLetterQueue,
+      tracing: lambda.Tracing.ACTIVE,
       bundling: {
         format: OutputFormat.ESM,
         mainFields: ['module', 'main'],
@@ -418,7 +431,8 @@ export class CobroStack extends Stack {
         minify: true,
         sourceMap: functionBundling.sourceMap,
         // Bundled, the SDK is tree-shaken and loads faster than the runtime's copy (infra/bundling.ts).
-        externalModules: functionBundling.bundleAwsSdk ? [] : ['@aws-sdk/*'],
+        // The SDK is in unless bundling says otherwise; Powertools Logger and Metrics come from its layer.
+        externalModules: externalModulesOf(functionBundling),
         target: 'node24',
       },
     });
