@@ -32,7 +32,7 @@ const inStack = (value: unknown): unknown => {
   const ref = (value as { Ref?: string } | undefined)?.Ref;
   if (!ref) return value;
   const nested = Object.values(resources).find((resource) => resource.Type === 'AWS::CloudFormation::Stack');
-  return (nested?.Properties.Parameters as Record<string, unknown>)[ref] ?? value;
+  return (nested?.Properties.Parameters as Record<string, unknown> | undefined)?.[ref] ?? value;
 };
 /** The one metric an alarm reads, whether written as a plain metric or as a labelled metric query. */
 const metricOf = (alarm: Record<string, unknown>) => {
