@@ -36,12 +36,12 @@ export async function asInvocation<T>(
 
 /**
  * A handler observed as above: `correlationOf` says which id of its event correlates (EventBridge's
- * `id` when left out).
+ * `id` when left out, or Lambda's request id for an event without one).
  */
 export function observed<E, R>(
   fn: (event: E, context?: Context) => Promise<R>,
-  correlationOf: (event: E, context?: Context) => string | undefined = (event) =>
-    (event as { id?: string } | undefined)?.id,
+  correlationOf: (event: E, context?: Context) => string | undefined = (event, context) =>
+    (event as { id?: string } | undefined)?.id ?? context?.awsRequestId,
 ) {
   // The context is optional so that tests and the CLI may call a handler with its event alone.
   return (event: E, context?: Context): Promise<R> =>

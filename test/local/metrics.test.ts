@@ -14,6 +14,7 @@ import { createAccount } from '../../shared/accounts/repository.ts';
 import { eventCatalogue } from '../../shared/api/events.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { eventMetrics } from '../../shared/events/metrics.ts';
+import { startReceiver } from '../support/receiver.ts';
 
 const lines: string[] = [];
 let stack: LocalStack;
@@ -71,9 +72,9 @@ const total = (name: string, dimensions: Json) =>
     .flatMap((line) => [line[name]].flat() as number[])
     .reduce((sum, value) => sum + value, 0);
 
-/** Polls `condition` until it holds (the relay runs every second locally), failing after 20 s. */
+/** Polls `condition` until it holds (the relay and the webhook sweep run every second locally), failing after 30 s. */
 async function until(condition: () => boolean, what: string) {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 30_000;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -113,12 +114,21 @@ describe('the events counted', () => {
 });
 
 describe('business metrics', () => {
-  it('count an approval and a decline once each, in namespace cobro with stage and mode', async () => {
+  it('count approvals, declines and webhook attempts once each, in namespace cobro with stage and mode', async () => {
     const created = await createAccount(makeDeps(), {
       name: 'Counted shop',
       email: `counted-${Date.now()}@example.com`,
     });
     const auth = { Authorization: `Api-Key ${created.testKey}` };
+    // A webhook endpoint for the approvals, failing its first delivery once.
+    const receiver = await startReceiver();
+    receiver.answer('/hook', 500);
+    const endpoint = await fetch(`${stack.info.api_url}/v1/webhook-endpoints/`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['charge.succeeded'] }),
+    });
+    expect(endpoint.status).toBe(201);
     const created201 = await fetch(`${stack.info.api_url}/v1/payments/`, {
       method: 'POST',
       headers: { ...auth, 'Content-Type': 'application/json' },
@@ -189,6 +199,10 @@ describe('business metrics', () => {
     expect(set?.Dimensions).toEqual([['service', 'stage', 'mode']]);
     expect(set?.Metrics).toContainEqual({ Name: 'ChargesApproved', Unit: 'Count' });
 
+    // Two approvals, two deliveries: the first attempt of one failed, its retry (5 s later) succeeded.
+    await until(() => total('WebhookDeliveries', test) >= 2, 'the webhook deliveries');
+    expect(total('WebhookFailures', test)).toBe(1);
+    expect(total('WebhookDeadLetters', test)).toBe(0);
     // The replay stored no second event: nothing was counted twice.
     expect(total('ChargesApproved', test)).toBe(2);
     expect(total('ChargesDeclined', test)).toBe(2);
