@@ -235,6 +235,10 @@ describe('the alarms', () => {
       `${count} alarms; ${Object.keys(resources).length} resources in the stack, ${Object.keys(alarmResources).length} in its nested stack of alarms`,
     );
     expect(count).toBeLessThan(40);
+    // What the nested stack reads of the stack (function and queue names, the API stage) are its
+    // parameters, of which CloudFormation takes 200.
+    const parameters = Object.keys(alarmTemplate.toJSON().Parameters ?? {});
+    expect(parameters.length).toBeLessThan(150);
     expect(unacknowledged).toEqual([]);
   });
 });
