@@ -236,4 +236,25 @@ describe('business metrics', () => {
       expect(run.length, name).toBeGreaterThan(0);
     }
   });
+
+  it.each([
+    ['functions/ledger/recover-attempts.ts', ['AttemptsRecovered', 'RecoveryErrors']],
+    ['functions/ledger/reconcile-ledger.ts', ['ReconciliationMismatches']],
+    ['functions/payouts/run-payouts.ts', ['PayoutsPaidOut', 'PayoutsRefused', 'PayoutsUnconfirmed']],
+  ])('report the summary of a run of %s', async (entry, names) => {
+    const { handler } = (await import(`../../${entry}`)) as {
+      handler: (event: unknown, context: unknown) => Promise<unknown>;
+    };
+    const before = new Map(names.map((name) => [name, emfLinesOf(name).length]));
+    await handler({ id: `run-${Date.now()}` }, lambdaContext(entry, 60_000));
+    // At least this run's line: the stack itself runs recovery every 2 seconds in this process too.
+    for (const name of names) {
+      const lines = emfLinesOf(name).slice(before.get(name));
+      expect(lines.length, name).toBeGreaterThanOrEqual(1);
+      for (const line of lines) {
+        expect(line, name).toMatchObject({ service: 'cobro', stage: 'local' });
+        expect(line, name).not.toHaveProperty('mode');
+      }
+    }
+  });
 });
