@@ -11,14 +11,14 @@ import { runAllBilling } from '../../shared/ledger/billing.ts';
 const deps = acquirerDeps();
 
 /**
- * The run's summary was once returned to EventBridge, which drops it: it is logged and counted
- * instead (subscriptions and recurring links together), so a failing step raises an alarm.
+ * EventBridge drops what a scheduled target returns: the run's summary is logged and counted
+ * (subscriptions and recurring links together), so that a failing step raises an alarm.
  */
 export const handler = observed(async () => {
   const summary = await runAllBilling(deps, deps.clock());
   const links = summary.payment_links;
   countRun(metricNames.billingDue, summary.due + links.due);
-  countRun(metricNames.billingRenewed, summary.renewed + links.pending_period);
+  countRun(metricNames.billingRenewed, summary.renewed);
   countRun(metricNames.billingPaymentFailed, summary.payment_failed);
   countRun(metricNames.billingCanceled, summary.canceled);
   countRun(metricNames.billingFailures, summary.failed + links.failed);

@@ -37,7 +37,10 @@ export const metricNames = {
   recoveryErrors: 'RecoveryErrors',
   /** Records on which the acquirer's books and cobro's disagree. */
   reconciliationMismatches: 'ReconciliationMismatches',
-  /** A billing run: subscriptions and links due, renewed, failed payments, cancellations, steps that threw. */
+  /**
+   * A billing run: subscriptions and recurring links due, subscriptions renewed, renewals whose
+   * payment failed, subscriptions canceled, and steps (of either) that threw.
+   */
   billingDue: 'BillingDue',
   billingRenewed: 'BillingRenewed',
   billingPaymentFailed: 'BillingPaymentFailed',
