@@ -430,8 +430,8 @@ export class CobroStack extends Stack {
         banner: esmRequireBanner,
         minify: true,
         sourceMap: functionBundling.sourceMap,
-        // Bundled, the SDK is tree-shaken and loads faster than the runtime's copy (infra/bundling.ts).
-        // The SDK is in unless bundling says otherwise; Powertools Logger and Metrics come from its layer.
+        // Bundled, the SDK is tree-shaken and loads faster than the runtime's copy; Powertools Logger
+        // and Metrics come from their layer instead, to keep bundles small (infra/bundling.ts).
         externalModules: externalModulesOf(functionBundling),
         target: 'node24',
       },

@@ -101,7 +101,13 @@ export class Observability extends Construct {
       masterKey: key,
       enforceSSL: true,
     });
-    if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    if (props.alarmEmail) {
+      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(props.alarmEmail))
+        throw new Error(
+          `Invalid alarmEmail ${JSON.stringify(props.alarmEmail)}: pass -c alarmEmail=ops@example.org.`,
+        );
+      this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    }
 
     const alarm = (alarmId: string, options: cloudwatch.AlarmProps) => {
       const made = new cloudwatch.Alarm(ops, alarmId, {

@@ -143,6 +143,13 @@ describe('the alarm topic', () => {
     }
   });
 
+  it('refuses an alarmEmail that is not an address', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    expect(() => new CobroStack(app, 'cobro-dev', { stage: 'dev', alarmEmail: 'ops at example' })).toThrow(
+      /Invalid alarmEmail/,
+    );
+  }, 300_000);
+
   it('has no subscription without alarmEmail', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     const dev = new CobroStack(app, 'cobro-dev', { stage: 'dev' });
