@@ -18,6 +18,7 @@ import { CobroApi } from './api.ts';
 import { CobroData } from './data.ts';
 import { CobroEvents } from './events.ts';
 import { CobroFunctions } from './functions.ts';
+import { Observability } from './observability.ts';
 import { CobroSchedules } from './schedules.ts';
 import { CobroSecrets } from './secrets.ts';
 import type { StageConfig } from './stage.ts';
@@ -127,6 +128,15 @@ export class CobroStack extends Stack {
       config.baseUrl ??
       `https://${this.api.restApi.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${config.stage}`;
     for (const { fn } of this.functions.all) fn.addEnvironment(envNames.publicBaseUrl, baseUrl);
+
+    new Observability(this, 'Observability', {
+      stage: config.stage,
+      alarmEmail: config.alarmEmail,
+      functions: this.functions.all.map(({ fn }) => fn),
+      deadLetterQueues: this.deadLetterQueues,
+      restApi: this.api.restApi,
+      relay: this.events.relay,
+    });
 
     new CfnOutput(this, 'PublicBaseUrl', {
       value: baseUrl,

@@ -15,7 +15,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { envNames } from '../shared/core/config.ts';
 import type { Access } from '../shared/http/route.ts';
-import { esmRequireBanner, functionBundling } from './bundling.ts';
+import { esmRequireBanner, externalModulesOf, functionBundling } from './bundling.ts';
 import type { CobroData } from './data.ts';
 import { accessStatements } from './permissions.ts';
 import type { CobroSecrets } from './secrets.ts';
@@ -144,11 +144,15 @@ export class CobroFunctions extends Construct {
         banner: esmRequireBanner,
         minify: true,
         sourceMap: functionBundling.sourceMap,
-        // Bundled, the SDK is tree-shaken and loads faster than the runtime's copy (infra/bundling.ts).
-        externalModules: functionBundling.bundleAwsSdk ? [] : ['@aws-sdk/*'],
+        // Bundled, the SDK is tree-shaken and loads faster than the runtime's copy; Powertools Logger
+        // and Metrics come from their layer instead, to keep bundles small (infra/bundling.ts).
+        externalModules: externalModulesOf(functionBundling),
         target: 'node24',
       },
     });
+    // Active tracing (X-Ray), set on the resource: the `tracing` prop would add the same two X-Ray
+    // actions as a policy resource per role, where the role's inline statements already hold them.
+    (fn.node.defaultChild as lambda.CfnFunction).tracingConfig = { mode: 'Active' };
     // The handler module the function bundles, in the template: whatever reads the template (the
     // local stack's rehearsal mode) finds a handler's function by it, whatever construct holds it.
     (fn.node.defaultChild as lambda.CfnFunction).addMetadata(handlerMetadataKey, spec.handler);
@@ -192,6 +196,11 @@ export class CobroFunctions extends Construct {
         actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
         resources: [logGroup.logGroupArn],
       }),
+      // Active tracing sends each invocation's segments to X-Ray; these two actions take no resource.
+      new iam.PolicyStatement({
+        actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
+        resources: ['*'],
+      }),
       // Where its asynchronous invocations go after Lambda's last retry: this function's queue only.
       ...(deadLetterQueue
         ? [new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [deadLetterQueue.queueArn] })]
@@ -214,6 +223,11 @@ export class CobroFunctions extends Construct {
       assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
       description: `cobro functions with access ${canonical}`.slice(0, 1000),
       inlinePolicies: { access: new iam.PolicyDocument({ statements }) },
+    });
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) take no resource: X-Ray has no resource ARN for them.',
     });
     if (access.media) {
       const bucket = stack.resolve((data.mediaBucket.node.defaultChild as CfnElement).logicalId) as string;

@@ -7,6 +7,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { authenticate } from '../../shared/auth/authenticate.ts';
 import { toAuthorizerContext } from '../../shared/core/account.ts';
 import { envNames } from '../../shared/core/config.ts';
+import { observed } from '../../shared/core/invocation.ts';
 import { stageSecret } from '../../shared/core/secrets.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { headerOf } from '../../shared/http/headers.ts';
@@ -27,22 +28,23 @@ function policy(effect: 'Allow' | 'Deny', resource: string) {
   };
 }
 
-export const handler = async (
-  event: APIGatewayRequestAuthorizerEvent,
-): Promise<APIGatewayAuthorizerResult> => {
-  const header = headerOf(event.headers, 'Authorization');
-  const result = await authenticate(deps, header, tokenSecret);
-  const resource = wholeStage(event.methodArn);
-  if (result.ok) {
+export const handler = observed(
+  async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+    const header = headerOf(event.headers, 'Authorization');
+    const result = await authenticate(deps, header, tokenSecret);
+    const resource = wholeStage(event.methodArn);
+    if (result.ok) {
+      return {
+        principalId: String(result.account.developerId),
+        policyDocument: policy('Allow', resource),
+        context: toAuthorizerContext(result.account),
+      };
+    }
     return {
-      principalId: String(result.account.developerId),
-      policyDocument: policy('Allow', resource),
-      context: toAuthorizerContext(result.account),
+      principalId: 'anonymous',
+      policyDocument: policy('Deny', resource),
+      context: { body: JSON.stringify(result.body) },
     };
-  }
-  return {
-    principalId: 'anonymous',
-    policyDocument: policy('Deny', resource),
-    context: { body: JSON.stringify(result.body) },
-  };
-};
+  },
+  (event) => event.requestContext?.requestId,
+);

@@ -6,6 +6,7 @@
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { outboxRelay } from '../../shared/api/outbox-relay.ts';
+import { observed } from '../../shared/core/invocation.ts';
 import { logger } from '../../shared/core/log.ts';
 import {
   type EventDetail,
@@ -13,6 +14,7 @@ import {
   eventSource,
   internalEventSource,
 } from '../../shared/events/event.ts';
+import { countEvent } from '../../shared/events/metrics.ts';
 import { isOutboxRecord, itemOfRecord, type OutboxRecord } from '../../shared/events/outbox.ts';
 import { type BusPublisher, busPublisher, putEventsBatch } from '../../shared/events/publish.ts';
 import { type TaskDueDetail, taskDue } from '../../shared/webhooks/task-due.ts';
@@ -41,8 +43,12 @@ export function relay(bus: BusPublisher) {
     for (let start = 0; start < records.length; start += putEventsBatch) {
       const chunk = records.slice(start, start + putEventsBatch);
       let failed: number;
+      const entries = chunk.map(entryOf);
       try {
-        failed = await bus.send(chunk.map(entryOf));
+        failed = await bus.send(entries);
+        // Each business fact is counted once, when the bus has its event (shared/events/metrics.ts).
+        for (const entry of failed >= 0 ? entries.slice(0, failed) : entries)
+          if (entry.source === eventSource) countEvent(entry.detail as EventDetail<unknown>);
         if (failed >= 0) {
           logger.warn('the bus refused an entry; the stream will hand it and the ones after it again', {
             refused: start + failed,
@@ -64,4 +70,5 @@ export function relay(bus: BusPublisher) {
   };
 }
 
-export const handler = relay(busPublisher());
+// A batch holds many records: Lambda's request id correlates its log lines.
+export const handler = observed(relay(busPublisher()), (_event, context) => context?.awsRequestId);

@@ -5,13 +5,15 @@
  * (docs/design.md#recovery).
  */
 import type { ScheduledEvent } from 'aws-lambda';
+import { observed } from '../../shared/core/invocation.ts';
 import { handOutPartitions, partitionRuns } from '../../shared/events/partitions.ts';
 import { busPublisher } from '../../shared/events/publish.ts';
 
 const bus = busPublisher();
 
-export const handler = (event?: Partial<ScheduledEvent>) =>
+export const handler = observed((event?: Partial<ScheduledEvent>) =>
   handOutPartitions(bus, partitionRuns.recovery, {
     at: new Date(),
     ...(event?.id ? { runId: event.id } : {}),
-  });
+  }),
+);

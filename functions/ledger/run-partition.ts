@@ -14,7 +14,9 @@
  */
 import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { acquirerDeps } from '../../shared/acquirer/configured.ts';
+import { observed } from '../../shared/core/invocation.ts';
 import { logger } from '../../shared/core/log.ts';
+import { countRun, metricNames } from '../../shared/core/metrics.ts';
 import {
   type PartitionDue,
   type PartitionRun,
@@ -33,16 +35,24 @@ const deps = { ...acquirerDeps(), baseUrl: publicBaseUrl(), bus: busPublisher() 
 /** How far back a daily reconciliation compares: two days, so a day missed is covered by the next. */
 const reconcileWindowMs = 2 * 86_400_000;
 
+// Each partition counts its own part of a run's metrics: CloudWatch sums them over the run.
 const bill = (due: PartitionDue, context: Context | undefined) =>
-  runPartition(deps, partitionRuns.billing, due, context, (stop) =>
-    billPartition(
+  runPartition(deps, partitionRuns.billing, due, context, async (stop) => {
+    const summary = await billPartition(
       deps,
       new Date(due.at),
       due.partition,
       due.developer_id === undefined ? undefined : { developerId: due.developer_id },
       stop,
-    ),
-  );
+    );
+    const links = summary.payment_links;
+    countRun(metricNames.billingDue, summary.due + links.due);
+    countRun(metricNames.billingRenewed, summary.renewed);
+    countRun(metricNames.billingPaymentFailed, summary.payment_failed);
+    countRun(metricNames.billingCanceled, summary.canceled);
+    countRun(metricNames.billingFailures, summary.failed + links.failed);
+    return summary;
+  });
 
 const recover = (due: PartitionDue, context: Context | undefined) =>
   runPartition(
@@ -50,7 +60,12 @@ const recover = (due: PartitionDue, context: Context | undefined) =>
     partitionRuns.recovery,
     due,
     context,
-    (stop) => runRecovery(deps, deps.clock(), { shard: due.partition, stop }),
+    async (stop) => {
+      const summary = await runRecovery(deps, deps.clock(), { shard: due.partition, stop });
+      countRun(metricNames.attemptsRecovered, summary.succeeded + summary.declined + summary.failed);
+      countRun(metricNames.recoveryErrors, summary.errors);
+      return summary;
+    },
     (summary) => summary.due > 0,
   );
 
@@ -66,6 +81,7 @@ const reconcilePartition = (due: PartitionDue) =>
     });
     for (const mismatch of report.mismatches)
       logger.error('the books disagree', { partition: due.partition, ...mismatch });
+    countRun(metricNames.reconciliationMismatches, report.mismatches.length);
     return {
       since: report.since,
       until: report.until,
@@ -76,11 +92,11 @@ const reconcilePartition = (due: PartitionDue) =>
     };
   });
 
-export const handler = async (event: EventBridgeEvent<string, unknown>, context?: Context) => {
+export const handler = observed(async (event: EventBridgeEvent<string, unknown>, context?: Context) => {
   const due = readPartitionDue(event.detail);
   const type = event['detail-type'] as PartitionRun;
   if (type === partitionRuns.billing) return bill(due, context);
   if (type === partitionRuns.recovery) return recover(due, context);
   if (type === partitionRuns.reconciliation) return reconcilePartition(due);
   throw new Error(`no partition run is called ${type}`);
-};
+});

@@ -5,6 +5,7 @@
  */
 import type { EventBridgeEvent } from 'aws-lambda';
 import { getAccount } from '../../shared/accounts/repository.ts';
+import { observed } from '../../shared/core/invocation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { scopeOfEvent } from '../../shared/events/event.ts';
 import { sendOnce } from '../../shared/mail/once.ts';
@@ -15,7 +16,7 @@ import { planDeleted } from '../../shared/plans/events.ts';
 const deps = makeDeps();
 const mailer = sesMailer();
 
-export const handler = async (event: EventBridgeEvent<'plan.deleted', unknown>): Promise<void> => {
+export const handler = observed(async (event: EventBridgeEvent<'plan.deleted', unknown>): Promise<void> => {
   const detail = planDeleted.read(event.detail);
   const { object: plan, account } = detail.data;
   if (!account.email) return; // the account is gone: nobody to tell
@@ -44,4 +45,4 @@ export const handler = async (event: EventBridgeEvent<'plan.deleted', unknown>):
     mail,
     owner,
   });
-};
+});

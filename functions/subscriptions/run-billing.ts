@@ -5,13 +5,14 @@
  * run grows out with the shard count. `billing run` runs every partition in its own process instead.
  */
 import type { ScheduledEvent } from 'aws-lambda';
+import { observed } from '../../shared/core/invocation.ts';
 import { logger } from '../../shared/core/log.ts';
 import { handOutPartitions, partitionRuns } from '../../shared/events/partitions.ts';
 import { busPublisher } from '../../shared/events/publish.ts';
 
 const bus = busPublisher();
 
-export const handler = async (event?: Partial<ScheduledEvent>) => {
+export const handler = observed(async (event?: Partial<ScheduledEvent>) => {
   // A retried delivery of the same scheduled event keeps its id, and so the tick's.
   const handed = await handOutPartitions(bus, partitionRuns.billing, {
     at: new Date(),
@@ -19,4 +20,4 @@ export const handler = async (event?: Partial<ScheduledEvent>) => {
   });
   logger.info('billing run handed out', { run_id: handed.runId, partitions: handed.partitions });
   return handed;
-};
+});

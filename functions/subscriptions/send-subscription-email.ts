@@ -6,6 +6,7 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import { merchantName } from '../../shared/accounts/account.ts';
 import { getAccount } from '../../shared/accounts/repository.ts';
+import { observed } from '../../shared/core/invocation.ts';
 import { formatAmount } from '../../shared/core/money/amount.ts';
 import { currencyOf } from '../../shared/core/money/fields.ts';
 import { findCustomer } from '../../shared/customers/repository.ts';
@@ -19,7 +20,7 @@ import { getSubscription } from '../../shared/subscriptions/repository.ts';
 const deps = makeDeps();
 const mailer = sesMailer();
 
-export const handler = async (event: EventBridgeEvent<string, unknown>): Promise<void> => {
+export const handler = observed(async (event: EventBridgeEvent<string, unknown>): Promise<void> => {
   const activated = event['detail-type'] === subscriptionActivated.type;
   const detail = activated
     ? subscriptionActivated.read(event.detail)
@@ -59,4 +60,4 @@ export const handler = async (event: EventBridgeEvent<string, unknown>): Promise
       ? mailTemplates.planDeletedCustomer({ ...common, canceledAt })
       : mailTemplates.subscriptionCanceled({ ...common, subscriptionId: subscription.id, canceledAt });
   await sendOnce(deps, mailer, { eventId: detail.id, to: customer.email, mail, owner: scope });
-};
+});

@@ -5,6 +5,7 @@
  * acquirer is asked; with an `Idempotency-Key` the attempt is the key's, so a retry of a request
  * whose answer was lost answers that charge and never charges the card a second time.
  */
+
 import { statementDescriptor } from '../accounts/account.ts';
 import { getAccount } from '../accounts/repository.ts';
 import {
@@ -31,6 +32,7 @@ import type { Scope } from '../core/account.ts';
 import { Conflict, Unconfirmed } from '../core/errors.ts';
 import { prefixedId } from '../core/ids.ts';
 import { coreMessages } from '../core/messages.ts';
+import { countFact, metricNames } from '../core/metrics.ts';
 import { amountField, assertMinimum, currencyOf } from '../core/money/fields.ts';
 import { InvalidInput } from '../core/validation.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
@@ -64,7 +66,10 @@ async function settleLegacy(
     const status = result.status === 'declined' ? 'declined' : 'failed';
     const outcome =
       result.status === 'declined' ? { decline_reason: result.declineReason } : { note: 'not_found' };
-    await moveAttempt(deps, finishWrite(deps.table, attempt, status, outcome, now));
+    const moved = await moveAttempt(deps, finishWrite(deps.table, attempt, status, outcome, now));
+    // A declined legacy charge stores no event: it is counted here, by the writer that finished its
+    // attempt (one that lost the race to another writer counts nothing).
+    if (moved && status === 'declined') countFact(metricNames.chargesDeclined, attempt.mode ?? 'test');
     return undefined;
   }
   const charge = legacyCharge(attempt, result, now);

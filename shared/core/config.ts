@@ -36,6 +36,8 @@ export const envNames = {
    * endpoint's `events` against them: their route rows give it, so they bundle no other area.
    */
   eventTypes: 'EVENT_TYPES',
+  /** The deployment stage (`dev`, `prod`): a dimension of every metric. Unset locally (`local`). */
+  stage: 'COBRO_STAGE',
 } as const;
 
 /** Reads a required variable, failing loudly at cold start rather than on the first request. */

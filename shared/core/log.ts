@@ -1,65 +1,46 @@
 /**
- * Structured logs: one JSON line per entry, `{"level","message","timestamp","service", …attributes}`,
- * with the X-Ray trace id when Lambda gives one and every Error in the attributes as `{name,
- * location, message, stack}`. Never log bodies, headers, keys or card data.
+ * Structured logs through Powertools Logger: one JSON line per entry, `{"level","message",
+ * "timestamp","service":"cobro", …}`, with the X-Ray trace id when Lambda gives one, every Error in
+ * the attributes spelled out as `{name, location, message, stack}`, and, inside an invocation
+ * (./invocation.ts), the function's name, its request id, whether it is a cold start and the
+ * correlation id of what it is handling (the API Gateway request id, the EventBridge event id, the
+ * schedule run's event id). Never log bodies, headers, keys or card data: callers pass ids and
+ * counts, never a request or a record.
  *
  * The level is LOG_LEVEL (DEBUG, INFO, WARN, ERROR or SILENT; INFO when unset), read at each entry
- * so a test or the local stack may change it. Entries go straight to stdout (DEBUG, INFO) and
- * stderr (WARN, ERROR): through `console` the Lambda runtime would prefix each line and break its
- * JSON. A few lines of its own rather than a logging library, which would be most of a small
- * function's bundle.
+ * so a test or the local stack may change it. Powertools writes through a console of its own bound
+ * to stdout (DEBUG, INFO) and stderr (WARN, ERROR), so the Lambda runtime adds no prefix that would
+ * break the JSON. Deployed, the library comes from the Powertools Lambda layer, not the bundle
+ * (infra/bundling.ts says why).
  */
-type Level = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Logger } from '@aws-lambda-powertools/logger';
 
-const ranks: Record<Level | 'SILENT', number> = { DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, SILENT: 28 };
+type Level = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+const levels: readonly Level[] = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'];
 
-const threshold = () => {
-  const named = (process.env.LOG_LEVEL ?? '').toUpperCase();
-  return Object.hasOwn(ranks, named) ? ranks[named as keyof typeof ranks] : ranks.INFO;
+const levelOf = (): Level => {
+  const named = (process.env.LOG_LEVEL ?? '').toUpperCase() as Level;
+  return levels.includes(named) ? named : 'INFO';
 };
 
-/** Where an error was thrown: `file:line` of the first frame of its stack. */
-const locationOf = (stack: string | undefined) => {
-  const frame = /\(?([^\s()]+):(\d+):\d+\)?$/m.exec(stack?.split('\n')[1] ?? '');
-  return frame ? `${frame[1]}:${frame[2]}` : '';
-};
+const base = new Logger({ serviceName: 'cobro', logLevel: levelOf() });
 
-/** JSON.stringify's replacer: errors spelled out, bigints as text, an object met again left out. */
-function replacer() {
-  const seen = new WeakSet<object>();
-  return (_key: string, value: unknown) => {
-    if (value instanceof Error) {
-      return {
-        name: value.name,
-        location: locationOf(value.stack),
-        message: value.message,
-        stack: value.stack,
-        ...(value.cause === undefined ? {} : { cause: value.cause }),
-      };
-    }
-    if (typeof value === 'bigint') return value.toString();
-    if (typeof value === 'object' && value !== null) {
-      if (seen.has(value)) return undefined;
-      seen.add(value);
-    }
-    return value;
-  };
-}
+/**
+ * The keys of the invocation running now. Kept per asynchronous context rather than appended to
+ * the one logger: the local stack runs many invocations at once in one process, and each entry must
+ * carry its own.
+ */
+export const invocationKeys = new AsyncLocalStorage<Record<string, unknown>>();
 
-function write(level: Level, message: string, attributes: Record<string, unknown> = {}): void {
-  if (ranks[level] < threshold()) return;
-  const trace = /Root=([^;]+)/.exec(process.env._X_AMZN_TRACE_ID ?? '')?.[1];
-  const entry = {
-    level,
-    message,
-    timestamp: new Date().toISOString(),
-    service: 'cobro',
-    ...(trace ? { xray_trace_id: trace } : {}),
-    ...attributes,
-  };
-  const line = `${JSON.stringify(entry, replacer())}\n`;
-  if (ranks[level] >= ranks.WARN) process.stderr.write(line);
-  else process.stdout.write(line);
+function write(level: Exclude<Level, 'SILENT'>, message: string, attributes: Record<string, unknown> = {}) {
+  const wanted = levelOf();
+  if (base.getLevelName() !== wanted) base.setLogLevel(wanted);
+  const entry = { ...invocationKeys.getStore(), ...attributes };
+  if (level === 'DEBUG') base.debug(message, entry);
+  else if (level === 'INFO') base.info(message, entry);
+  else if (level === 'WARN') base.warn(message, entry);
+  else base.error(message, entry);
 }
 
 export const logger = {

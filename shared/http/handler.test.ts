@@ -65,3 +65,49 @@ describe('messages', () => {
     );
   });
 });
+
+describe('an API invocation in the logs', () => {
+  it("carries API Gateway's request id as its correlation id, and the Lambda context, on every line", async () => {
+    const { publicEndpoint } = await import('./handler.ts');
+    const { logger } = await import('../core/log.ts');
+    const written: string[] = [];
+    const original = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: unknown) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = 'WARN';
+    try {
+      const handler = publicEndpoint(
+        async () => {
+          logger.warn('inside', { probe: 1 });
+          throw new Error('boom');
+        },
+        { parseBody: false },
+      );
+      const event = {
+        headers: {},
+        multiValueHeaders: {},
+        requestContext: { requestId: 'req-correlated-1' },
+      } as never;
+      const context = { functionName: 'cobro-fn', awsRequestId: 'lambda-req-1' } as never;
+      const answer = await handler(event, context);
+      expect(answer.statusCode).toBe(500);
+    } finally {
+      process.stderr.write = original;
+      process.env.LOG_LEVEL = level;
+    }
+    const lines = written.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line.message)).toEqual(['inside', 'unhandled error']);
+    for (const line of lines) {
+      expect(line).toMatchObject({
+        service: 'cobro',
+        correlation_id: 'req-correlated-1',
+        function_name: 'cobro-fn',
+        function_request_id: 'lambda-req-1',
+      });
+    }
+    expect(lines[1]?.error).toMatchObject({ name: 'Error', message: 'boom' });
+  });
+});

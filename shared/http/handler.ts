@@ -6,6 +6,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Mode, RequestAccount, Scope } from '../core/account.ts';
+import { asInvocation } from '../core/invocation.ts';
 import { type Lang, negotiateLang } from '../core/messages.ts';
 import { paramsOf, queryOf } from './event-maps.ts';
 import { headerOf } from './headers.ts';
@@ -64,7 +65,10 @@ export interface EndpointOptions {
   maxBodyBytes?: number;
 }
 
-/** A middy handler: error boundary, request parsing, then `extra` middleware, then `fn`. */
+/**
+ * A middy handler: error boundary, request parsing, then `extra` middleware, then `fn`; run as one
+ * observed invocation whose correlation id is API Gateway's request id.
+ */
 export function build(
   fn: (event: APIGatewayProxyEvent) => Promise<ApiAnswer>,
   options: EndpointOptions = {},
@@ -79,7 +83,9 @@ export function build(
       }),
     );
   for (const middleware of extra) handler.use(middleware);
-  return handler.handler(async (event) => respond(event, await fn(event)));
+  const run = handler.handler(async (event) => respond(event, await fn(event)));
+  return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>
+    asInvocation(context, event.requestContext?.requestId, () => run(event, context));
 }
 
 /** A route without credentials (health, the token endpoint, the fallback). */

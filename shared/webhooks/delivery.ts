@@ -6,7 +6,9 @@
  * task in the due index at its next retry time; the retry sweep (sweep.ts, every minute) hands due
  * tasks over again.
  */
+
 import { prefixedId } from '../core/ids.ts';
+import { countFact, metricNames } from '../core/metrics.ts';
 import type { Deps } from '../db/deps.ts';
 import { type EventDetail, scopeOfEvent } from '../events/event.ts';
 import { webhookBody } from '../events/webhook-body.ts';
@@ -143,6 +145,9 @@ async function record(
     },
     { status, disableEndpoint: gone, deadLetter: status === 'failed' && !gone },
   );
+  // Counted once the attempt is recorded: a task is claimed by one runner at a time.
+  countFact(ok ? metricNames.webhookDeliveries : metricNames.webhookFailures, task.mode);
+  if (status === 'failed' && !gone) countFact(metricNames.webhookDeadLetters, task.mode);
   if (ok) return 'succeeded';
   if (gone) return 'disabled';
   return retry ? 'retrying' : 'failed';

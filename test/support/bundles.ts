@@ -7,7 +7,12 @@
  */
 import { join } from 'node:path';
 import { type BuildOptions, build, type Metafile } from 'esbuild';
-import { esmRequireBanner, type FunctionBundling, functionBundling } from '../../infra/bundling.ts';
+import {
+  esmRequireBanner,
+  externalModulesOf,
+  type FunctionBundling,
+  functionBundling,
+} from '../../infra/bundling.ts';
 import { projectRoot } from '../../infra/local/info.ts';
 import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { outboxRelay } from '../../shared/api/outbox-relay.ts';
@@ -37,7 +42,7 @@ export function functionBuildOptions(
     minify: true,
     sourcemap: bundling.sourceMap ? 'linked' : false,
     mainFields: ['module', 'main'],
-    external: bundling.bundleAwsSdk ? [] : ['@aws-sdk/*'],
+    external: externalModulesOf(bundling),
     banner: { js: esmRequireBanner },
     metafile: true,
     logLevel: 'error',
