@@ -24,6 +24,7 @@ const { values } = parseArgs({
     quiet: { type: 'boolean', default: false },
     rehearsal: { type: 'boolean', default: false },
     assembly: { type: 'string' },
+    metrics: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -38,9 +39,13 @@ if (values.help) {
   --rehearsal        run what cdk deploy deploys: each function from the bundle CDK made, in its own
                      worker, with only the template's variables, its IAM policies enforced by the
                      local endpoints (synthesizes the app first when its cached assembly is stale)
-  --assembly DIR     with --rehearsal: run this cloud assembly folder instead of the app's`);
+  --assembly DIR     with --rehearsal: run this cloud assembly folder instead of the app's
+  --metrics          print the functions' metric lines (CloudWatch embedded metric format)`);
   process.exit(0);
 }
+// The functions' metric lines are for CloudWatch: in a terminal they would bury everything else
+// (recovery alone writes some every two seconds). Powertools Metrics reads this when it starts.
+if (!values.metrics) process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 const rehearsal = values.rehearsal || values.assembly !== undefined;
 
 // A port named (--port, PORT) is that port or an error; none named: 3000, or a free one if taken.

@@ -213,7 +213,8 @@ describe('the alarms', () => {
 
   it("watch every dead-letter queue's depth and the relay's iterator age", () => {
     const queues = Object.keys(resources).filter((id) => resources[id]?.Type === 'AWS::SQS::Queue');
-    expect(queues).toHaveLength(eventRules.length + 1);
+    // One per event rule, one per schedule, and the relay's.
+    expect(queues).toHaveLength(eventRules.length + schedules.length + 1);
     const watched = ofType('AWS::CloudWatch::Alarm')
       .map((alarm) => metricOf(alarm.Properties))
       .filter((metric) => metric.MetricName === 'ApproximateNumberOfMessagesVisible')

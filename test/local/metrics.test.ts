@@ -14,6 +14,7 @@ import { createAccount } from '../../shared/accounts/repository.ts';
 import { eventCatalogue } from '../../shared/api/events.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { eventMetrics } from '../../shared/events/metrics.ts';
+import { partitionRuns } from '../../shared/events/partitions.ts';
 import { startReceiver } from '../support/receiver.ts';
 
 const lines: string[] = [];
@@ -209,21 +210,41 @@ describe('business metrics', () => {
     expect(total('ChargesApproved', { ...test, mode: 'live' })).toBe(0);
   });
 
-  it("report a billing run's summary, and its log line carries the run's id and the Lambda context", async () => {
-    const { handler } = await import('../../functions/subscriptions/run-billing.ts');
+  it("report a billing run's summary, and its log lines carry the run's id and the Lambda context", async () => {
+    // The schedule's dispatcher hands the run out, one bus entry per partition...
+    const dispatcher = await import('../../functions/subscriptions/run-billing.ts');
     const runId = `run-${Date.now()}`;
     const context = lambdaContext('functions/subscriptions/run-billing.ts', 60_000);
-    await handler({ id: runId, 'detail-type': 'Scheduled Event' } as never, context);
-
-    const logged = parsed().find(
-      (entry) => entry.message === 'billing run' && entry.correlation_id === runId,
-    );
-    expect(logged).toMatchObject({
+    await dispatcher.handler({ id: runId, 'detail-type': 'Scheduled Event' } as never, context);
+    expect(
+      parsed().find((entry) => entry.message === 'billing run handed out' && entry.correlation_id === runId),
+    ).toMatchObject({
       level: 'INFO',
       service: 'cobro',
       function_name: 'subscriptions-run-billing',
       function_request_id: context.awsRequestId,
       correlation_id: runId,
+    });
+    // ...and a partition's worker logs and counts that partition's part of it.
+    const worker = await import('../../functions/ledger/run-partition.ts');
+    const entryId = `entry-${Date.now()}`;
+    const workerContext = lambdaContext('functions/ledger/run-partition.ts', 60_000);
+    await worker.handler(
+      {
+        id: entryId,
+        'detail-type': partitionRuns.billing,
+        detail: { partition: 0, runId, at: new Date().toISOString(), round: 0 },
+      } as never,
+      workerContext,
+    );
+    expect(
+      parsed().find((entry) => entry.message === 'partition run' && entry.correlation_id === entryId),
+    ).toMatchObject({
+      level: 'INFO',
+      function_name: 'ledger-run-partition',
+      function_request_id: workerContext.awsRequestId,
+      run_id: runId,
+      partition: 0,
     });
     for (const name of [
       'BillingDue',
@@ -238,15 +259,28 @@ describe('business metrics', () => {
   });
 
   it.each([
-    ['functions/ledger/recover-attempts.ts', ['AttemptsRecovered', 'RecoveryErrors']],
-    ['functions/ledger/reconcile-ledger.ts', ['ReconciliationMismatches']],
+    [partitionRuns.recovery, ['AttemptsRecovered', 'RecoveryErrors']],
+    [partitionRuns.reconciliation, ['ReconciliationMismatches']],
     ['functions/payouts/run-payouts.ts', ['PayoutsPaidOut', 'PayoutsRefused', 'PayoutsUnconfirmed']],
-  ])('report the summary of a run of %s', async (entry, names) => {
-    const { handler } = (await import(`../../${entry}`)) as {
-      handler: (event: unknown, context: unknown) => Promise<unknown>;
-    };
+  ])('report the summary of a run of %s', async (run, names) => {
     const before = new Map(names.map((name) => [name, emfLinesOf(name).length]));
-    await handler({ id: `run-${Date.now()}` }, lambdaContext(entry, 60_000));
+    if (run.endsWith('.ts')) {
+      const { handler } = (await import(`../../${run}`)) as {
+        handler: (event: unknown, context: unknown) => Promise<unknown>;
+      };
+      await handler({ id: `run-${Date.now()}` }, lambdaContext(run, 60_000));
+    } else {
+      // A fanned-out run: one partition's worker, as the bus delivers its entry.
+      const worker = await import('../../functions/ledger/run-partition.ts');
+      await worker.handler(
+        {
+          id: `entry-${Date.now()}`,
+          'detail-type': run,
+          detail: { partition: 1, runId: `run-${Date.now()}`, at: new Date().toISOString(), round: 0 },
+        } as never,
+        lambdaContext('functions/ledger/run-partition.ts', 60_000),
+      );
+    }
     // At least this run's line: the stack itself runs recovery every 2 seconds in this process too.
     for (const name of names) {
       const lines = emfLinesOf(name).slice(before.get(name));

@@ -10,6 +10,8 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { projectRoot } from '../info.ts';
+import { layerModules } from './layers.ts';
 import type { TemplateFunction } from './template.ts';
 
 export interface FunctionPoolOptions {
@@ -60,6 +62,7 @@ export function startFunctionPool(options: FunctionPoolOptions): FunctionPool {
         exportName: fn.exportName,
         functionName: fn.logicalId,
         memoryMb: fn.memoryMb,
+        layerModules: fn.layers.map((layer) => layerModules(layer, projectRoot)),
       },
       env: environment,
       stdout: true,

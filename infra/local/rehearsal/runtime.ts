@@ -5,6 +5,8 @@
  * invocation's error is logged the way Lambda logs it and answered to the stack.
  */
 import { randomUUID } from 'node:crypto';
+import { registerHooks } from 'node:module';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -13,6 +15,8 @@ interface Setup {
   exportName: string;
   functionName: string;
   memoryMb: number;
+  /** Each layer's `nodejs/node_modules` (Lambda's /opt/nodejs/node_modules), in order. */
+  layerModules: string[];
 }
 
 interface Invocation {
@@ -31,6 +35,30 @@ const describe = (error: unknown) => ({
   errorType:
     error instanceof Error ? (error.name === 'Error' ? error.constructor.name : error.name) : 'Error',
   errorMessage: error instanceof Error ? error.message : String(error),
+});
+
+// A package the bundle left out is looked for in the function's layers after the bundle's own
+// folder, as Lambda resolves a function's imports (ES modules included) in /opt/nodejs/node_modules.
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    try {
+      return nextResolve(specifier, context);
+    } catch (error) {
+      const bare = !/^(\.|\/|file:|node:|data:)/.test(specifier);
+      if (!bare || (error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+      for (const modules of setup.layerModules) {
+        try {
+          return nextResolve(specifier, {
+            ...context,
+            parentURL: pathToFileURL(join(modules, '..', 'index.mjs')).href,
+          });
+        } catch {
+          // not in this layer
+        }
+      }
+      throw error;
+    }
+  },
 });
 
 let handler: Handler;

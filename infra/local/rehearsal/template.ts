@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CachedAssembly, CfnResource } from '../../assembly.ts';
 import { handlerOf } from '../../function-id.ts';
+import { layerOf } from './layers.ts';
 
 /** The local stack's names the template's references resolve to. */
 export interface LocalNames {
@@ -43,6 +44,8 @@ export interface TemplateFunction {
   role: string;
   memoryMb: number;
   timeoutMs: number;
+  /** The layers it loads (`powertools@2.35.0`), in the template's order: see layers.ts. */
+  layers: string[];
 }
 
 export interface TemplateRule {
@@ -176,6 +179,7 @@ export function readRehearsalTemplate(assembly: CachedAssembly, names: LocalName
   const entries = Object.entries(resources);
   const ofType = (type: string) => entries.filter(([, resource]) => resource.Type === type);
 
+  const parameters = (assembly.template.Parameters ?? {}) as Record<string, { Default?: unknown }>;
   const functions = new Map<string, TemplateFunction>();
   for (const [logicalId, resource] of ofType('AWS::Lambda::Function')) {
     const properties = resource.Properties ?? {};
@@ -209,6 +213,7 @@ export function readRehearsalTemplate(assembly: CachedAssembly, names: LocalName
       role: roleId,
       memoryMb: Number(properties.MemorySize ?? 128),
       timeoutMs: Number(properties.Timeout ?? 3) * 1000,
+      layers: ((properties.Layers as Json[] | undefined) ?? []).map((entry) => layerOf(entry, parameters)),
     });
   }
 
