@@ -19,8 +19,9 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LocalInfo } from '../../infra/local/info.ts';
 import { invocation } from '../../infra/local/lambda.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
-import { schedules } from '../../shared/api/event-rules.ts';
+import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import type { Deps } from '../../shared/db/deps.ts';
+import { partitionSource } from '../../shared/events/partitions.ts';
 import { secretBox } from '../../shared/webhooks/secrets.ts';
 import { registerEndpoint } from '../../shared/webhooks/service.ts';
 
@@ -52,8 +53,14 @@ const readCommands = new Set([
   'TransactGetItemsCommand',
 ]);
 
-/** The schedules' functions run on their own clock, whatever the requests do: not counted. */
-const scheduled = new Set(schedules.map((schedule) => schedule.target));
+/**
+ * The schedules' functions, and the partition workers they hand their runs to, work on their own
+ * clock, whatever the requests do: not counted.
+ */
+const scheduled = new Set([
+  ...schedules.map((schedule) => schedule.target),
+  ...eventRules.filter((rule) => rule.source === partitionSource).map((rule) => rule.target),
+]);
 
 /** Counts what the stack does between `reset()` and `read()`. */
 export function startMeter(db: DynamoDBDocumentClient) {
