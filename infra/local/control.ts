@@ -7,13 +7,16 @@
  *   PUT    /acquirer/faults   replaces them: a JSON array of faults (shared/acquirer/faults.ts)
  *   POST   /acquirer/faults   adds one fault
  *   DELETE /acquirer/faults   clears them (`?merchant=ID`: only that merchant's)
+ *   POST   /acquirer/faults/take  `{"operation", "merchant"}`: the fault hitting that call, spent
+ *                             (`{"fault": null}` for none); rehearsal functions ask here
  *   GET    /pipeline          what the event pipeline did so far (infra/local/pipeline.ts)
  *   POST   /pipeline/drain    answers once everything stored so far, and all it caused, has gone
  *                             through the pipeline: `{"developer_id": N}` for one account's,
  *                             `"timeout_ms"` (default 30 s) before it gives up with 504
  *
  * The handlers run in the stack's own process, so the faults set here are the ones the simulated
- * acquirer of every function sees (processFaults).
+ * acquirer of every function sees (processFaults); rehearsal functions, each in a worker of its own,
+ * ask for them through `/acquirer/faults/take`, so one registry counts every call either way.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -26,6 +29,11 @@ import {
 } from '../../shared/acquirer/faults.ts';
 import { drainPipeline, type LocalPipeline, pipelineState } from './pipeline.ts';
 import { listenOnLoopback, readBody } from './server.ts';
+
+const TakeSchema = v.strictObject({
+  operation: v.picklist(acquirerOperations),
+  merchant: v.pipe(v.number(), v.integer()),
+});
 
 export const FaultSchema = v.strictObject({
   operation: v.picklist(acquirerOperations),
@@ -97,6 +105,17 @@ export async function startControl(
           if (!signal.aborted) return answer(503, { error: (error as Error).message });
           return answer(504, { error: `the event pipeline was not drained within ${timeoutMs} ms` });
         }
+      }
+      if (url.pathname === '/acquirer/faults/take') {
+        // A rehearsal function's simulated acquirer, asking whether its call is hit (and spending it).
+        if (request.method !== 'POST') return answer(405, { error: 'method' });
+        const body: unknown = JSON.parse((await readBody(request, maxBody)).toString('utf8') || '{}');
+        const parsed = v.safeParse(TakeSchema, body);
+        if (!parsed.success)
+          return answer(400, { error: parsed.issues.map((issue) => issue.message).join('; ') });
+        return answer(200, {
+          fault: processFaults.take(parsed.output.operation, parsed.output.merchant) ?? null,
+        });
       }
       if (url.pathname !== '/acquirer/faults') return answer(404, { error: 'no such control' });
       if (request.method === 'GET') return answer(200, { faults: processFaults.list() });

@@ -346,10 +346,18 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
           const local = rehearsalInfo ? localEnvironment(rehearsalInfo) : {};
           const gatePorts = Object.values(rehearsal?.gates ?? {}).map((url) => new URL(url).port);
           const refused = [local[envNames.webhookRefusedPorts], ...gatePorts].filter(Boolean).join(',');
-          // Only what a laptop needs that AWS does not: webhooks to loopback, never to the stack itself.
+          // Only what a laptop needs that AWS does not: webhooks to loopback, never to the stack
+          // itself, and the test faults of the simulated acquirer.
           return {
             [envNames.webhookPrivateTargets]: local[envNames.webhookPrivateTargets] ?? 'allow',
             [envNames.webhookRefusedPorts]: refused,
+            // The simulated acquirer's faults live in this process: a function asks for them here.
+            ...(rehearsalInfo?.control_url && rehearsalInfo.control_token
+              ? {
+                  [envNames.faultsUrl]: rehearsalInfo.control_url,
+                  [envNames.faultsToken]: rehearsalInfo.control_token,
+                }
+              : {}),
           };
         },
         onDenied: ({ service, caller, request }) =>

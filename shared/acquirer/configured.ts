@@ -6,7 +6,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { envNames, requireEnv } from '../core/config.ts';
 import { type Deps, makeDeps, newDocumentClient } from '../db/deps.ts';
 import type { Acquirer } from './acquirer.ts';
-import { processFaults } from './faults.ts';
+import { type FaultSource, processFaults, remoteFaults } from './faults.ts';
 import { createSimulatedAcquirer } from './simulated.ts';
 
 let ledgerDb: DynamoDBDocumentClient | undefined;
@@ -20,13 +20,20 @@ export function simulatedLedgerClient(): DynamoDBDocumentClient {
   return ledgerDb;
 }
 
+function faultsFromEnvironment(): FaultSource {
+  const url = process.env[envNames.faultsUrl];
+  const token = process.env[envNames.faultsToken];
+  return url && token ? remoteFaults(url, token) : processFaults;
+}
+
 export function configuredAcquirer(): Acquirer {
   const name = process.env.ACQUIRER ?? 'simulated';
   if (name === 'simulated') {
     return createSimulatedAcquirer({
       ledger: { db: simulatedLedgerClient(), table: requireEnv(envNames.table) },
       // Empty unless the local stack's control server fills it: a deployed stage never sees a fault.
-      faults: processFaults,
+      // A function the local stack runs apart (rehearsal) asks the stack's registry instead.
+      faults: faultsFromEnvironment(),
     });
   }
   throw new Error(`unknown ACQUIRER ${name}: only "simulated" is built in`);

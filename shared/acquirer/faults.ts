@@ -42,7 +42,10 @@ export interface AcquirerFault {
 /** Where the simulated acquirer asks whether a call is hit by a fault. */
 export interface FaultSource {
   /** The fault hitting this call, if any (a fault with `times` counts the call). */
-  take(operation: AcquirerOperation, merchant: number): AcquirerFault | undefined;
+  take(
+    operation: AcquirerOperation,
+    merchant: number,
+  ): AcquirerFault | undefined | Promise<AcquirerFault | undefined>;
 }
 
 interface Armed extends AcquirerFault {
@@ -94,3 +97,23 @@ export class FaultRegistry implements FaultSource {
  * stack runs the handlers in its own process); in Lambda it stays empty.
  */
 export const processFaults = new FaultRegistry();
+
+/**
+ * The faults of another process, asked for each call: the local stack's registry, through its
+ * control server, for functions that run apart from it (rehearsal mode runs each in a worker of its
+ * own). One registry then counts every function's calls, as it does when they share its process.
+ * Only the local stack gives a function the variables that point here; a deployed one never has them.
+ */
+export function remoteFaults(url: string, token: string): FaultSource {
+  return {
+    async take(operation, merchant) {
+      const answer = await fetch(`${url}/acquirer/faults/take`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ operation, merchant }),
+      });
+      if (answer.status !== 200) throw new Error(`the fault registry answered ${answer.status}`);
+      return ((await answer.json()) as { fault: AcquirerFault | null }).fault ?? undefined;
+    },
+  };
+}

@@ -316,7 +316,7 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
     operation: AcquirerOperation,
     merchant: number,
   ): Promise<'refuse' | 'lose' | undefined> {
-    const hit = options.faults?.take(operation, merchant);
+    const hit = await options.faults?.take(operation, merchant);
     if (!hit) return undefined;
     if (hit.effect === 'down') {
       throw new AcquirerUnavailable(`the simulated acquirer is unreachable (${operation})`);

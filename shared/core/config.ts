@@ -27,6 +27,12 @@ export const envNames = {
    * stack only. Deployed there is no such machine to protect: the functions run elsewhere.
    */
   webhookRefusedPorts: 'WEBHOOK_REFUSED_PORTS',
+  /**
+   * Where a function the local stack runs apart from itself (rehearsal) asks for the simulated
+   * acquirer's faults: the control server, and its token. Never set in a deployed stage.
+   */
+  faultsUrl: 'COBRO_FAULTS_URL',
+  faultsToken: 'COBRO_FAULTS_TOKEN',
   /** Where the stage is reached from outside (origin plus an optional path prefix, no trailing slash). */
   publicBaseUrl: 'PUBLIC_BASE_URL',
   /** The fallback's view of the route table (`[method, path]` pairs, JSON): it answers 405 from it. */
