@@ -13,102 +13,195 @@ import { UsageError } from './cli/options.ts';
 import { payoutsRun } from './cli/payouts.ts';
 import { reconcileLedger } from './cli/reconcile.ts';
 import { searchReindex } from './cli/search.ts';
+import { didYouMean } from './cli/suggest.ts';
 import { webhooksDeadLetters, webhooksListen } from './cli/webhooks.ts';
 
-const usage = `usage: cobro <command> [options]
-
-commands:
-  accounts create --name NAME --email EMAIL [--company-name NAME] [--page URL]
-                  [--logo URL] [--statement-descriptor TEXT] [--language en|es] [--json]
-      creates an account with its test and live keys and OAuth client credentials;
-      the keys and the client secret are shown only here.
-
-  accounts update --id ID [--company-name NAME] [--page URL] [--logo URL]
-                  [--statement-descriptor TEXT] [--language en|es] [--json]
-      sets the profile plans show (company_name, page, image_dev, credit_card_description)
-      and the language of the account's e-mails (default en);
-      an empty value ("") clears a field, an option left out keeps it.
-
-  accounts rotate-client-secret --id ID [--json]
-      gives the account's OAuth client a new secret, shown only here; the old secret stops
-      at once, access tokens already issued work until they expire.
-
-  billing run [--now ISO8601] [--account ID]
-      runs every recurring-billing step due at --now (default: now): renewals, trial ends
-      and retries of failed renewals (1, 3 and 5 days after; the third failed retry cancels),
-      and recurring payment links (paid_period -> pending_period at next_date_of_payment,
-      pending_period unpaid 5 days -> defaulter); --account limits it to one account.
-      Prints a JSON summary. The deployed stack runs it every 15 minutes.
-
-  payouts run [--now ISO8601]
-      marks the live charges due at --now (default: now) as paid out (older than the
-      2-day payout delay) and prints a JSON summary; the deployed stack runs it hourly.
-
-  webhooks listen [--key sk_test_...] [--forward-to URL] [--events TYPE,TYPE]
-      registers a temporary test-mode webhook endpoint on the local stack (for the account of
-      --key, default the demo account), prints each delivery as it arrives (type, event id, the
-      status answered, whether its signature verified), forwards it with its signature headers
-      to --forward-to when given (answering cobro with that status), and removes the endpoint
-      on Ctrl-C. Local stack only.
-
-  webhooks dead-letters [--days N] [--now ISO8601]
-      lists the webhook deliveries that ran out of retries in the N days (default 7) up to
-      --now (default: now), newest first, as JSON lines; redeliver one with
-      POST /v1/events/{id}/redeliver/ once its endpoint is mended.
-
-  reconcile [--since ISO8601] [--account ID] [--json]
-      runs recovery (finishing every money movement whose outcome is unknown, by asking the
-      acquirer by key), then compares the acquirer's own books with cobro's since --since
-      (default: 30 days ago): every charge, refund and payout, their amounts, currencies and
-      owners (--account: one account's only). Prints each mismatch; exits 0 when the books
-      agree, 1 otherwise. The deployed stack runs recovery every minute and reconciliation daily.
-
-  search reindex
-      writes the substring-search entries (plan names, product names and SKUs, customers'
-      first names and e-mails) of every stored record, for records stored before search
-      entries existed; prints a JSON summary. It reads the whole table (a Scan): run it
-      once after upgrading, not on a schedule.
-
-target: the local stack of this checkout (npm start), or --state-dir DIR for another one;
+/** Where every command works, as each help ends. */
+const targetNote = `target: the local stack of this checkout (npm start), or --state-dir DIR for another one;
         with TABLE_NAME (and AWS_REGION) set, that deployed table instead.`;
 
-/** Each command; one that answers a number exits with it (reconcile: 1 when the books disagree). */
-const commands: Record<string, (args: string[]) => Promise<unknown>> = {
-  reconcile: reconcileLedger,
-  'webhooks listen': webhooksListen,
-  'webhooks dead-letters': webhooksDeadLetters,
-  'search reindex': searchReindex,
-  'payouts run': payoutsRun,
-  'billing run': billingRun,
-  'accounts create': accountsCreate,
-  'accounts update': accountsUpdate,
-  'accounts rotate-client-secret': accountsRotateClientSecret,
-};
+/**
+ * Each command: its words, its help (the synopsis first, then what it does), and what runs it. One
+ * that answers a number exits with it (reconcile: 1 when the books disagree).
+ */
+interface Command {
+  name: string;
+  help: string;
+  run: (args: string[]) => Promise<unknown>;
+}
+
+const commands: readonly Command[] = [
+  {
+    name: 'accounts create',
+    help: `accounts create --name NAME --email EMAIL [--company-name NAME] [--page URL]
+                [--logo URL] [--statement-descriptor TEXT] [--language en|es] [--json]
+    creates an account with its test and live keys and OAuth client credentials;
+    the keys and the client secret are shown only here.`,
+    run: accountsCreate,
+  },
+  {
+    name: 'accounts update',
+    help: `accounts update --id ID [--company-name NAME] [--page URL] [--logo URL]
+                [--statement-descriptor TEXT] [--language en|es] [--json]
+    sets the profile plans show (company_name, page, image_dev, credit_card_description)
+    and the language of the account's e-mails (default en);
+    an empty value ("") clears a field, an option left out keeps it.`,
+    run: accountsUpdate,
+  },
+  {
+    name: 'accounts rotate-client-secret',
+    help: `accounts rotate-client-secret --id ID [--json]
+    gives the account's OAuth client a new secret, shown only here; the old secret stops
+    at once, access tokens already issued work until they expire.`,
+    run: accountsRotateClientSecret,
+  },
+  {
+    name: 'billing run',
+    help: `billing run [--now ISO8601] [--account ID]
+    runs every recurring-billing step due at --now (default: now): renewals, trial ends
+    and retries of failed renewals (1, 3 and 5 days after; the third failed retry cancels),
+    and recurring payment links (paid_period -> pending_period at next_date_of_payment,
+    pending_period unpaid 5 days -> defaulter); --account limits it to one account.
+    Prints a JSON summary. The deployed stack runs it every 15 minutes.`,
+    run: billingRun,
+  },
+  {
+    name: 'payouts run',
+    help: `payouts run [--now ISO8601]
+    marks the live charges due at --now (default: now) as paid out (older than the
+    2-day payout delay) and prints a JSON summary; the deployed stack runs it hourly.`,
+    run: payoutsRun,
+  },
+  {
+    name: 'webhooks listen',
+    help: `webhooks listen [--key sk_test_...] [--forward-to URL] [--events TYPE,TYPE] [--new-secret]
+    receives the test-mode webhooks of the account of --key (default: the demo account) on
+    the local stack: prints each delivery as it arrives (type, event id, the status answered,
+    whether its signature verified) and forwards it with its signature headers to
+    --forward-to when given (answering cobro with that status). Its endpoint and signing
+    secret are kept for the account between runs (disabled while it is stopped), so a
+    receiver configured once keeps verifying; --new-secret rotates the secret on purpose.
+    Local stack only.`,
+    run: webhooksListen,
+  },
+  {
+    name: 'webhooks dead-letters',
+    help: `webhooks dead-letters [--days N] [--now ISO8601]
+    lists the webhook deliveries that ran out of retries in the N days (default 7) up to
+    --now (default: now), newest first, as JSON lines; redeliver one with
+    POST /v1/events/{id}/redeliver/ once its endpoint is mended.`,
+    run: webhooksDeadLetters,
+  },
+  {
+    name: 'reconcile',
+    help: `reconcile [--since ISO8601] [--account ID] [--json]
+    runs recovery (finishing every money movement whose outcome is unknown, by asking the
+    acquirer by key), then compares the acquirer's own books with cobro's since --since
+    (default: 30 days ago): every charge, refund and payout, their amounts, currencies and
+    owners (--account: one account's only). Prints each mismatch; exits 0 when the books
+    agree, 1 otherwise. The deployed stack runs recovery every minute and reconciliation daily.`,
+    run: reconcileLedger,
+  },
+  {
+    name: 'search reindex',
+    help: `search reindex
+    writes the substring-search entries (plan names, product names and SKUs, customers'
+    first names and e-mails) of every stored record, for records stored before search
+    entries existed; prints a JSON summary. It reads the whole table (a Scan): run it
+    once after upgrading, not on a schedule.`,
+    run: searchReindex,
+  },
+];
+
+const see = (words: string) => `see: npm run -s cli -- ${words ? `${words} ` : ''}--help`;
+
+/** The options a command's help names (and --state-dir, which every command takes). */
+const optionsOf = (command: Command) => [
+  ...new Set([...command.help.matchAll(/--[a-z][a-z-]*/g)].map(([option]) => option)),
+  '--state-dir',
+];
+
+/** Node's parseArgs messages, made one short line; an unknown option gets the nearest known one. */
+function parseArgsProblem(error: TypeError & { code: unknown }, command: Command): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
+  if (unknown?.[1]) return `unknown option ${unknown[1]}${didYouMean(unknown[1], optionsOf(command))}`;
+  return error.message.split('. ')[0] ?? error.message;
+}
+
+const globalHelp = () => `usage: npm run -s cli -- <command> [options]   (or: cobro <command> [options])
+
+commands:
+${commands.map((command) => `  ${command.help.split('\n')[0]}`).join('\n')}
+
+For what a command does and its options: npm run -s cli -- <command> --help
+
+${targetNote}`;
+
+const groupHelp = (group: string) => `usage: npm run -s cli -- ${group} <subcommand> [options]
+
+${commands
+  .filter((command) => command.name.startsWith(`${group} `))
+  .map((command) => command.help)
+  .join('\n\n')}
+
+${targetNote}`;
+
+const commandHelp = (command: Command) => `usage: npm run -s cli -- ${command.help}
+
+${targetNote}`;
+
+/** A mistake in the command line: one line on stderr, exit 2. */
+function usageError(problem: string, helpWords: string): number {
+  console.error(`cobro: ${problem}${problem.endsWith('?') ? ' ' : '; '}${see(helpWords)}`);
+  return 2;
+}
 
 async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    console.log(usage);
-    return 0;
-  }
+  const help = argv.includes('--help') || argv.includes('-h');
   // The command is the words before the first option: `accounts create --name …`.
   const firstOption = argv.findIndex((word) => word.startsWith('-'));
-  const words = argv.slice(0, firstOption < 0 ? argv.length : firstOption).slice(0, 2);
-  // One-word commands (reconcile) take their options right after the word.
-  const single = words[0] !== undefined && commands[words[0]] ? [words[0]] : undefined;
-  const command = commands[(single ?? words).join(' ')];
+  const words = argv.slice(0, firstOption < 0 ? argv.length : firstOption);
+  const [first, second] = words;
+  if (first === undefined) {
+    if (help) {
+      console.log(globalHelp());
+      return 0;
+    }
+    return usageError('no command given', '');
+  }
+  const groups = [...new Set(commands.map((command) => command.name.split(' ')[0] ?? ''))];
+  if (!groups.includes(first))
+    return usageError(`unknown command "${first}"${didYouMean(first, groups)}`, '');
+  // One-word commands (reconcile) take what follows the word; the others are two words.
+  let command = commands.find((entry) => entry.name === first);
   if (!command) {
-    const problem = words.length === 0 ? 'no command given' : `unknown command "${words.join(' ')}"`;
-    console.error(`cobro: ${problem}\n\n${usage}`);
-    return 2;
+    const subcommands = commands.filter((entry) => entry.name.startsWith(`${first} `));
+    if (second === undefined) {
+      if (help) {
+        console.log(groupHelp(first));
+        return 0;
+      }
+      const names = subcommands.map((entry) => entry.name.slice(first.length + 1)).join(', ');
+      return usageError(`"${first}" needs a subcommand: ${names}`, first);
+    }
+    command = subcommands.find((entry) => entry.name === `${first} ${second}`);
+    if (!command) {
+      const typed = `${first} ${second}`;
+      const names = subcommands.map((entry) => entry.name);
+      return usageError(`unknown command "${typed}"${didYouMean(typed, names)}`, first);
+    }
+  }
+  if (help) {
+    console.log(commandHelp(command));
+    return 0;
   }
   try {
-    const code = await command(argv.slice(single ? 1 : 2));
+    const code = await command.run(argv.slice(command.name.split(' ').length));
     return typeof code === 'number' ? code : 0;
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error)) {
-      console.error(`cobro: ${error.message}\n\n${usage}`);
-      return 2;
-    }
+    if (error instanceof UsageError) return usageError(error.message, command.name);
+    if (error instanceof TypeError && 'code' in error)
+      return usageError(parseArgsProblem(error, command), command.name);
     if (error instanceof Failure) {
       console.error(`cobro: ${text(error.msg, 'en', error.params).content}`);
       return 1;

@@ -1,7 +1,7 @@
 /** What every command of the operator CLI shares in reading its options. */
 import * as v from 'valibot';
 
-/** A mistake in the command line: cobro prints it with the usage and exits 2. */
+/** A mistake in the command line: cobro prints it on one line, pointing to the command's help, and exits 2. */
 export class UsageError extends Error {}
 
 /** `input` as `schema` reads it, or a UsageError naming every problem. */

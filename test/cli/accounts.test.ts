@@ -191,16 +191,3 @@ describe('accounts rotate-client-secret', () => {
     );
   });
 });
-
-describe('the command line itself', () => {
-  it('with no command, or an unknown one, exits non-zero naming the problem and showing the usage', async () => {
-    await expectCliRefusal([], 2, /cobro: no command given[\s\S]*usage: cobro/);
-    await expectCliRefusal(['acounts', 'create'], 2, 'unknown command "acounts create"');
-    const help = await cli('--help');
-    expect(help.stdout).toContain('accounts rotate-client-secret');
-  });
-
-  it('says which option a command requires', async () => {
-    await expectCliRefusal(['accounts', 'create', '--name', 'No Mail'], 2, 'email is required');
-  });
-});
