@@ -1,6 +1,8 @@
 /** `cobro webhooks listen | dead-letters`: a receiver of the local stack's deliveries; the deliveries that gave up. */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readLocalInfo } from '../../infra/local/info.ts';
+import { projectRoot, readLocalInfo } from '../../infra/local/info.ts';
 import { findApiKey } from '../../shared/accounts/repository.ts';
 import { envNames } from '../../shared/core/config.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
@@ -8,7 +10,25 @@ import { deadLetters } from '../../shared/webhooks/repository.ts';
 import { secretBox } from '../../shared/webhooks/secrets.ts';
 import { timeOption, UsageError } from './options.ts';
 import { target } from './target.ts';
-import { listen } from './webhooks-listen.ts';
+import { type KeptEndpoint, listen } from './webhooks-listen.ts';
+
+/**
+ * The id of each account's `webhooks listen` endpoint, in the stack's state folder beside its data,
+ * so every run for an account reuses one endpoint and its secret. Only ids: the secret itself stays
+ * sealed in the endpoint's record.
+ */
+function keptEndpoint(stateDir: string | undefined, developerId: number): KeptEndpoint {
+  const path = join(stateDir ?? join(projectRoot, '.cobro'), 'webhooks-listen.json');
+  const read = (): Record<string, string> =>
+    existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>) : {};
+  return {
+    get: () => read()[String(developerId)],
+    set: (endpointId) =>
+      writeFileSync(path, `${JSON.stringify({ ...read(), [String(developerId)]: endpointId }, null, 2)}\n`, {
+        mode: 0o600,
+      }),
+  };
+}
 
 export async function webhooksListen(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -17,6 +37,7 @@ export async function webhooksListen(args: string[]): Promise<void> {
       key: { type: 'string' },
       'forward-to': { type: 'string' },
       events: { type: 'string' },
+      'new-secret': { type: 'boolean', default: false },
       'state-dir': { type: 'string' },
     },
   });
@@ -43,19 +64,26 @@ export async function webhooksListen(args: string[]): Promise<void> {
       ...(forwardTo ? { forwardTo } : {}),
       ...(values.events ? { events: values.events.split(',').map((type) => type.trim()) } : {}),
       print: (line) => console.log(line),
+      kept: keptEndpoint(values['state-dir'], found.developerId),
+      newSecret: values['new-secret'],
     },
   );
   console.log(
     `Ready. Test events of account ${found.developerId} come to ${listener.url} (endpoint ${listener.endpointId}).`,
   );
-  console.log(`Webhook signing secret: ${listener.secret}`);
+  const origin = {
+    created: 'a new endpoint: configure your receiver with it; later runs keep it',
+    reused: 'the same as the last run; --new-secret changes it',
+    'new secret': 'new (--new-secret): the previous one also signs for the next 24 hours',
+  }[listener.endpoint];
+  console.log(`Webhook signing secret: ${listener.secret}  (${origin})`);
   console.log(forwardTo ? `Forwarding to ${forwardTo}. Ctrl-C stops.` : 'Ctrl-C stops.');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   await listener.stop();
-  console.log(`Removed endpoint ${listener.endpointId}.`);
+  console.log(`Disabled endpoint ${listener.endpointId} (kept, with its secret, for the next run).`);
 }
 
 export async function webhooksDeadLetters(args: string[]): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * `cobro webhooks listen` as a developer runs it against the local stack: it prints each delivery,
- * forwards it signed, and removes its endpoint on Ctrl-C; `webhooks dead-letters` lists exhausted ones.
+ * forwards it signed, disables its endpoint on Ctrl-C and keeps it, with its secret, for the next run;
+ * `webhooks dead-letters` lists exhausted ones.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -60,10 +61,10 @@ function startListen(args: string[]) {
 }
 
 describe('webhooks listen', () => {
-  it('prints each delivery, forwards it verifiably, and removes its endpoint on Ctrl-C', async () => {
+  it('prints each delivery, forwards it verifiably, and disables its endpoint on Ctrl-C', async () => {
     const receiver = await startReceiver();
     const listener = startListen(['--key', account.testKey, '--forward-to', `${receiver.url}/app`]);
-    const ready = await listener.waitFor(/endpoint (we_\w+)\)[\s\S]*secret: (whsec_\S+)/);
+    const ready = await listener.waitFor(/endpoint (we_\w+)\)[\s\S]*secret: (whsec_\S+) {2}\(a new endpoint/);
     const [, endpointId, secret] = ready;
     const auth = apiKey(account.testKey);
     const listed = await api('GET', `/v1/webhook-endpoints/${endpointId}/`, { auth });
@@ -81,8 +82,48 @@ describe('webhooks listen', () => {
     verify(String(secret), forwarded as never); // the developer's app verifies with the printed secret
 
     expect(await listener.interrupt()).toBe(0);
-    expect(listener.output()).toContain(`Removed endpoint ${endpointId}`);
-    expect((await api('GET', `/v1/webhook-endpoints/${endpointId}/`, { auth })).status).toBe(404);
+    expect(listener.output()).toContain(`Disabled endpoint ${endpointId}`);
+    const stopped = await api('GET', `/v1/webhook-endpoints/${endpointId}/`, { auth });
+    expect(stopped.json.enabled).toBe(false);
+  });
+
+  it('a second run reuses the endpoint and its secret, so a receiver configured once still verifies', async () => {
+    const owner = await newAccount('listen-again');
+    const auth = apiKey(owner.testKey);
+    const first = startListen(['--key', owner.testKey]);
+    const [, endpointId, secret] = await first.waitFor(/endpoint (we_\w+)\)[\s\S]*secret: (whsec_\S+)/);
+    expect(await first.interrupt()).toBe(0);
+
+    const receiver = await startReceiver();
+    const second = startListen(['--key', owner.testKey, '--forward-to', `${receiver.url}/again`]);
+    const again = await second.waitFor(
+      /endpoint (we_\w+)\)[\s\S]*secret: (whsec_\S+) {2}\(the same as the last run/,
+    );
+    expect(again.slice(1)).toEqual([endpointId, secret]);
+    const listed = await api('GET', `/v1/webhook-endpoints/${endpointId}/`, { auth });
+    expect(listed.json).toMatchObject({ enabled: true, url: second.output().match(/come to (\S+) /)?.[1] });
+    await payThroughCheckout(auth);
+    const [forwarded] = await receiver.waitFor((request) => request.path === '/again', 1);
+    verify(String(secret), forwarded as never); // the first run's secret still verifies
+    expect(await second.interrupt()).toBe(0);
+
+    // --new-secret rotates it on purpose: the same endpoint, another secret.
+    const third = startListen(['--key', owner.testKey, '--new-secret']);
+    const rotated = await third.waitFor(/endpoint (we_\w+)\)[\s\S]*secret: (whsec_\S+) {2}\(new/);
+    expect(rotated[1]).toBe(endpointId);
+    expect(rotated[2]).not.toBe(secret);
+    expect(await third.interrupt()).toBe(0);
+    const fourth = startListen(['--key', owner.testKey]);
+    const kept = await fourth.waitFor(/secret: (whsec_\S+) {2}\(the same/);
+    expect(kept[1]).toBe(rotated[2]);
+    expect(await fourth.interrupt()).toBe(0);
+
+    // An endpoint deleted meanwhile is made again (a new secret, said so).
+    expect((await api('DELETE', `/v1/webhook-endpoints/${endpointId}/`, { auth })).status).toBeLessThan(300);
+    const fifth = startListen(['--key', owner.testKey]);
+    const remade = await fifth.waitFor(/endpoint (we_\w+)\)[\s\S]*secret: (whsec_\S+) {2}\(a new endpoint/);
+    expect(remade[1]).not.toBe(endpointId);
+    expect(await fifth.interrupt()).toBe(0);
   });
 
   it('refuses a live key and an unknown one', async () => {
