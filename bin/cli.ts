@@ -14,6 +14,7 @@ import { payoutsRun } from './cli/payouts.ts';
 import { reconcileLedger } from './cli/reconcile.ts';
 import { searchReindex } from './cli/search.ts';
 import { didYouMean } from './cli/suggest.ts';
+import { trigger } from './cli/trigger.ts';
 import { webhooksDeadLetters, webhooksListen } from './cli/webhooks.ts';
 
 /** Where every command works, as each help ends. */
@@ -83,6 +84,16 @@ const commands: readonly Command[] = [
     receiver configured once keeps verifying; --new-secret rotates the secret on purpose.
     Local stack only.`,
     run: webhooksListen,
+  },
+  {
+    name: 'trigger',
+    help: `trigger <event type> [--key sk_test_... | --account ID] [--json]
+    sends a made-up test-mode event of any type of the catalogue (payment.succeeded,
+    subscription.canceled, ...) to the account's webhook endpoints that take it (default: the
+    demo account), through the usual pipeline: stored (GET /v1/events lists it), fanned out,
+    signed, delivered and retried. Only webhooks receive it: no e-mail, no other effect.
+    With webhooks listen running, it shows there.`,
+    run: trigger,
   },
   {
     name: 'webhooks dead-letters',

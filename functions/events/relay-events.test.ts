@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { envNames } from '../../shared/core/config.ts';
 import { logger } from '../../shared/core/log.ts';
-import { eventItem, internalEventWrite, newEvent } from '../../shared/events/event.ts';
+import { eventItem, internalEventWrite, newEvent, triggeredEventWrite } from '../../shared/events/event.ts';
 import type { BusPublisher } from '../../shared/events/publish.ts';
 import { taskEntityTag } from '../../shared/webhooks/repository.ts';
 import { taskDue } from '../../shared/webhooks/task-due.ts';
@@ -119,6 +119,7 @@ describe('the outbox relay', () => {
       { type: 'subscription.cancel_requested', developerId: 7, test: true, data: {} },
       stamp,
     );
+    const triggered = newEvent({ type: 'payment.succeeded', developerId: 7, test: true, data: {} }, stamp);
     const task = {
       pk: 'DEV#7#test#WEBHOOK_ENDPOINT#we_1',
       sk: 'TASK#evt_1#0',
@@ -128,6 +129,7 @@ describe('the outbox relay', () => {
     const records = [
       streamRecord(eventItem(event)),
       streamRecord(internalEventWrite('table', internal).Put.Item),
+      streamRecord(triggeredEventWrite('table', triggered).Put.Item),
       streamRecord(task),
     ];
     const { bus, calls } = scriptedBus();
@@ -136,6 +138,7 @@ describe('the outbox relay', () => {
       [
         { source: 'cobro', type: 'refund.created', detail: event, time: stamp },
         { source: 'cobro.internal', type: 'subscription.cancel_requested', detail: internal, time: stamp },
+        { source: 'cobro.trigger', type: 'payment.succeeded', detail: triggered, time: stamp },
         {
           source: taskDue.source,
           type: taskDue.type,

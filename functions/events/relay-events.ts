@@ -13,6 +13,7 @@ import {
   eventEntity,
   eventSource,
   internalEventSource,
+  triggeredEventSource,
 } from '../../shared/events/event.ts';
 import { countEvent } from '../../shared/events/metrics.ts';
 import { isOutboxRecord, itemOfRecord, type OutboxRecord } from '../../shared/events/outbox.ts';
@@ -24,7 +25,13 @@ function entryOf(record: OutboxRecord) {
   const item = itemOfRecord(record);
   if (item.entity === eventEntity) {
     const detail = item.detail as EventDetail<unknown>;
-    const source = item.internal === true ? internalEventSource : eventSource;
+    // Internal events go to cobro's own rules only, test events sent on purpose to webhooks only.
+    const source =
+      item.internal === true
+        ? internalEventSource
+        : item.triggered === true
+          ? triggeredEventSource
+          : eventSource;
     return { source, type: detail.type, detail, time: new Date(detail.created_at) };
   }
   const detail: TaskDueDetail = { pk: String(item.pk), sk: String(item.sk), at: String(item.created_at) };

@@ -12,6 +12,12 @@ import { eventKeys } from './keys.ts';
 export const eventSource = 'cobro';
 /** The `source` of internal events (internalEventWrite): only cobro's own rules match it. */
 export const internalEventSource = 'cobro.internal';
+/**
+ * The `source` of test events an operator sends on purpose (triggeredEventWrite, `cobro trigger`):
+ * only the webhook fan-out matches it, so such an event reaches the account's endpoints like any
+ * other and no other consumer acts on its made-up data (no e-mail, no cancellation).
+ */
+export const triggeredEventSource = 'cobro.trigger';
 
 export interface DomainEvent<T = Record<string, unknown>> {
   /** Event type, e.g. `api_key.rotated`; it is the EventBridge detail-type. */
@@ -130,5 +136,19 @@ export function internalEventWrite(table: string, detail: EventDetail<unknown>) 
 export function eventWrite(table: string, detail: EventDetail<unknown>) {
   return {
     Put: { TableName: table, Item: eventItem(detail), ConditionExpression: 'attribute_not_exists(pk)' },
+  };
+}
+
+/**
+ * The item of a test event sent on purpose: stored, listed and redelivered as any event, but put on
+ * the bus under triggeredEventSource, so only webhooks receive it.
+ */
+export function triggeredEventWrite(table: string, detail: EventDetail<unknown>) {
+  return {
+    Put: {
+      TableName: table,
+      Item: { ...eventItem(detail), triggered: true },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
   };
 }

@@ -3,9 +3,14 @@
  * of the catalogue, the delivery of each task and the retry sweep. Its routes and its fan-out name
  * every event type, which the catalogue above it hands in.
  */
+import { triggeredEventSource } from '../events/event.ts';
 import { defineArea } from '../http/area.ts';
 import { webhooksRoutes } from './routes.ts';
 import { taskDue } from './task-due.ts';
+
+const fanOutAccess = {
+  table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['gsi1'] },
+} as const;
 
 export const webhooksArea = defineArea({
   name: 'webhooks',
@@ -15,9 +20,15 @@ export const webhooksArea = defineArea({
       name: 'webhooks-fan-out',
       detailTypes: eventTypes,
       target: 'functions/webhooks/fan-out-event.ts',
-      access: {
-        table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem'], indexes: ['gsi1'] },
-      },
+      access: fanOutAccess,
+    },
+    {
+      // Test events sent on purpose (`cobro trigger`): the same fan-out, and no other consumer.
+      name: 'webhooks-fan-out-triggered',
+      source: triggeredEventSource,
+      detailTypes: eventTypes,
+      target: 'functions/webhooks/fan-out-event.ts',
+      access: fanOutAccess,
     },
     {
       name: 'webhooks-deliver',
