@@ -148,6 +148,7 @@ console.log(`cobro listening on ${info.api_url}
   checkout         ${info.checkout_url}/<token>  (the redirect POST /v1/payments/ answers)
   sent e-mail      ${info.mail_inbox_url}  (every e-mail the stack sent, JSON at /store)
   webhooks         npm run cli -- webhooks listen [--forward-to URL]  (prints each delivery)
+                   npm run cli -- trigger payment.succeeded  (a test event of any type, to them)
                    deliveries: GET ${info.api_url}/v1/webhook-endpoints/<id>/deliveries/
                    events:     GET ${info.api_url}/v1/events/
   DynamoDB Local   ${info.endpoints.dynamodb}  (table ${info.table})
