@@ -351,6 +351,10 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
           return {
             [envNames.webhookPrivateTargets]: local[envNames.webhookPrivateTargets] ?? 'allow',
             [envNames.webhookRefusedPorts]: refused,
+            // `npm start` without --metrics keeps metric lines out of its output, the functions' too.
+            ...(process.env.POWERTOOLS_METRICS_DISABLED
+              ? { POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED }
+              : {}),
             // The simulated acquirer's faults live in this process: a function asks for them here.
             ...(rehearsalInfo?.control_url && rehearsalInfo.control_token
               ? {

@@ -72,6 +72,9 @@ const stateEntries = [
   'local.json',
   lockFile,
   'stream-checkpoint.json',
+  // The operator CLI's `webhooks listen` endpoints, and rehearsal mode's function logs.
+  'webhooks-listen.json',
+  'rehearsal',
   'dynamodb',
   's3',
   'ses',
