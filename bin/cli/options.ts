@@ -7,7 +7,14 @@ export class UsageError extends Error {}
 /** `input` as `schema` reads it, or a UsageError naming every problem. */
 export function parsedOptions<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
   const parsed = v.safeParse(schema, input);
-  if (!parsed.success) throw new UsageError(parsed.issues.map((issue) => issue.message).join('; '));
+  if (!parsed.success) {
+    // Each problem named by the option that carries the field (`--email: email is required`).
+    const described = parsed.issues.map((issue) => {
+      const key = issue.path?.[0]?.key;
+      return typeof key === 'string' ? `--${key.replaceAll('_', '-')}: ${issue.message}` : issue.message;
+    });
+    throw new UsageError(described.join('; '));
+  }
   return parsed.output;
 }
 

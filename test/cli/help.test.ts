@@ -70,7 +70,7 @@ describe('usage errors', () => {
   it("a command's own mistakes point to its help; an unknown option names the nearest", async () => {
     await expectOneLine(
       ['accounts', 'create', '--name', 'No Mail'],
-      /^cobro: .*email is required.*; see: npm run -s cli -- accounts create --help$/m,
+      /^cobro: --email: email is required; see: npm run -s cli -- accounts create --help$/m,
     );
     await expectOneLine(
       ['billing', 'run', '--nw', '2027-01-01T00:00:00Z'],
