@@ -138,7 +138,7 @@ function operation(route: Route): Json {
       name: query.name,
       in: 'query',
       required: false,
-      schema: { type: query.type },
+      schema: { type: query.type, ...query.keywords },
       description: query.description,
     });
   }
