@@ -140,6 +140,9 @@ export const integerField = (min: number, max: number) =>
       [v.pipe(v.number(), v.integer(rules.integer)), v.pipe(plainText(), v.regex(/^\d+$/, rules.integer))],
       rules.integer,
     ),
+    // The document describes the input, which ends at the transform: the bounds the checks below
+    // apply are stated before it too.
+    v.metadata({ minimum: min, maximum: max }),
     v.transform(Number),
     v.minValue(min),
     v.maxValue(max),
@@ -237,6 +240,9 @@ export const isEmail = (value: string) =>
   value.length <= maxEmailLength &&
   textRuleOf(value, 'one') === undefined &&
   /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
+
+/** How the OpenAPI document marks a field checked with isEmail (a metadata action for its pipe). */
+export const emailFormat = () => v.metadata<string, { format: 'email' }>({ format: 'email' });
 
 /** A query value of digits only, as a safe integer (a count, a stock level). */
 export const digitsQuery = () =>

@@ -7,6 +7,7 @@ import { pageParameters, pageRequestOf } from '../core/pagination.ts';
 import * as rules from '../core/rules.ts';
 import {
   booleanField,
+  emailFormat,
   isEmail,
   jsonTextRuleOf,
   maxEmailLength,
@@ -39,6 +40,7 @@ const email = v.pipe(
   v.maxLength(customerLimits.email),
   v.toLowerCase(),
   v.check(isEmail, rules.email),
+  emailFormat(),
   v.description('Unique among the customers of the account and mode (case-insensitive).'),
 );
 
