@@ -5,9 +5,12 @@
  */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { TokenRequestSchema } from '../auth/schemas.ts';
+import { clientCredentials } from '../auth/token-http.ts';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { amountField, assertMinimum } from '../core/money/fields.ts';
-import { CreateCustomerSchema } from '../customers/schemas.ts';
+import { CreateCustomerSchema, UpdateCustomerSchema } from '../customers/schemas.ts';
+import { idempotencyKeyPattern } from '../http/headers.ts';
 import { CreatePlanSchema } from '../plans/schemas.ts';
 import { CreateTaxSchema } from '../taxes/tax.ts';
 import { openApiDocument } from './openapi.ts';
@@ -119,5 +122,50 @@ describe('OpenAPI request bodies', () => {
     const customer = { first_name: 'Ana', last_name: 'Mora', email: 'not-an-address' };
     expect(accepts(CreateCustomerSchema, customer)).toBe(false);
     expect(accepts(CreateCustomerSchema, { ...customer, email: 'ana@example.com' })).toBe(true);
+  });
+
+  it('show the photo as a file, metadata as an object or null, and grant_type as required', () => {
+    const photo =
+      doc.paths['/v1/customers/{id}/photo/'].put.requestBody.content['multipart/form-data'].schema;
+    expect(photo.properties.photo).toMatchObject({ type: 'string', format: 'binary' });
+    for (const [path, method] of [
+      ['/v1/customers/', 'post'],
+      ['/v1/customers/{id}/', 'put'],
+    ] as const) {
+      expect(bodyOf(path, method).properties.metadata.anyOf, path).toEqual([
+        { type: 'object' },
+        { type: 'null' },
+      ]);
+    }
+    for (const metadata of [[1], 'text', 3]) {
+      expect(accepts(UpdateCustomerSchema, { metadata }), JSON.stringify(metadata)).toBe(false);
+    }
+    expect(accepts(UpdateCustomerSchema, { metadata: { plan: 'gold' } })).toBe(true);
+    expect(accepts(UpdateCustomerSchema, { metadata: null })).toBe(true);
+    const token = bodyOf('/authentication/token/', 'post');
+    expect(token.required).toEqual(['grant_type']);
+    expect(token.properties.grant_type.enum).toEqual(['client_credentials']);
+    // The schema lets it be absent so the handler answers the OAuth error; the handler refuses it.
+    expect(accepts(TokenRequestSchema, {})).toBe(true);
+    expect(() => clientCredentials({ client_id: 'a', client_secret: 'b' }, undefined)).toThrow();
+    expect(() =>
+      clientCredentials({ grant_type: 'password', client_id: 'a', client_secret: 'b' }, undefined),
+    ).toThrow();
+  });
+
+  it('give Idempotency-Key the pattern and length the middleware checks', () => {
+    const header = doc.paths['/v1/plans/'].post.parameters.find(
+      (parameter: { name: string }) => parameter.name === 'Idempotency-Key',
+    );
+    expect(header.schema).toEqual({
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      pattern: idempotencyKeyPattern.source,
+    });
+    const pattern = new RegExp(header.schema.pattern);
+    for (const key of ['a', 'order-42:retry', '~'.repeat(255)]) expect(pattern.test(key), key).toBe(true);
+    for (const key of ['', 'has space', 'tab\there', 'ñ', 'x'.repeat(256)])
+      expect(pattern.test(key), key).toBe(false);
   });
 });

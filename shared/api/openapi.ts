@@ -10,6 +10,7 @@ import { queryParametersOf } from '../core/validation.ts';
 import type { EventType } from '../events/event.ts';
 import { webhookBodySchema } from '../events/webhook-body.ts';
 import type { PublishedEvent } from '../http/area.ts';
+import { idempotencyKeyLength, idempotencyKeyPattern } from '../http/headers.ts';
 import { type Answer, type ErrorAnswer, type Route, segments } from '../http/route.ts';
 import { publishedEvents } from './areas.ts';
 import { routes } from './routes.ts';
@@ -121,7 +122,12 @@ const idempotencyParameter = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  schema: {
+    type: 'string',
+    minLength: idempotencyKeyLength.min,
+    maxLength: idempotencyKeyLength.max,
+    pattern: idempotencyKeyPattern.source,
+  },
   description:
     'Scoped to the account and mode, kept 24 hours: the same request replays the first 2xx answer (with `Idempotent-Replayed: true`); another request under the key, or one sent while the first runs, is 409.',
 };

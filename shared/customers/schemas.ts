@@ -54,6 +54,8 @@ const metadata = v.pipe(
         (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
         customerRules.json_object,
       ),
+      // What the check above takes: an object (null is the nullable's).
+      v.metadata({ type: 'object' }),
       v.check(
         (value) => Buffer.byteLength(JSON.stringify(value)) <= customerLimits.metadataBytes,
         customerRules.json_too_large,
@@ -112,6 +114,8 @@ export const CustomerPhotoSchema = v.strictObject({
   photo: v.pipe(
     plainText(),
     v.description(`A JPEG or PNG file, 5 MB at most, checked by its content: ${imageRule}.`),
+    // A file part of the multipart body, its bytes as they are.
+    v.metadata({ format: 'binary' }),
   ),
 });
 
