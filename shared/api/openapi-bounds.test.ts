@@ -168,4 +168,30 @@ describe('OpenAPI request bodies', () => {
     for (const key of ['', 'has space', 'tab\there', 'ñ', 'x'.repeat(256)])
       expect(pattern.test(key), key).toBe(false);
   });
+
+  it('list the 404 of a page past the last on every paged list, and the flat 400 of key rotation', () => {
+    const paged = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods as Record<string, { parameters?: { name: string }[] }>)
+        .filter(([, operation]) => operation.parameters?.some((parameter) => parameter.name === 'page'))
+        .map(([method]) => [path, method] as const),
+    );
+    expect(paged.map(([path]) => path)).toEqual(
+      expect.arrayContaining([
+        '/v1/subscriptions',
+        '/v1/payment-links/',
+        '/v1/webhook-endpoints/',
+        '/v1/webhook-endpoints/{id}/deliveries/',
+        '/v1/events/',
+      ]),
+    );
+    for (const [path, method] of paged) {
+      const notFound = doc.paths[path][method].responses['404'];
+      expect(notFound?.description, path).toMatch(/page past the last/);
+    }
+    const rotate = doc.paths['/v1/auth/api-keys/'].patch.responses['400'];
+    expect(rotate.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/WrappedOrMessageEnvelope',
+    );
+    expect(doc.components.schemas.WrappedOrMessageEnvelope.anyOf).toHaveLength(2);
+  });
 });
