@@ -11,6 +11,7 @@ import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { amountField, assertMinimum } from '../core/money/fields.ts';
 import { CreateCustomerSchema, UpdateCustomerSchema } from '../customers/schemas.ts';
 import { idempotencyKeyPattern } from '../http/headers.ts';
+import { newPlan } from '../plans/plan.ts';
 import { CreatePlanSchema } from '../plans/schemas.ts';
 import { CreateTaxSchema } from '../taxes/tax.ts';
 import { openApiDocument } from './openapi.ts';
@@ -39,6 +40,22 @@ describe('OpenAPI request bodies', () => {
     expect(accepts(CreatePlanSchema, { ...plan, interval_count: count.minimum - 1 })).toBe(false);
     expect(accepts(CreatePlanSchema, { ...plan, interval_count: String(count.maximum + 1) })).toBe(false);
     expect(accepts(CreatePlanSchema, { ...plan, trial_period_days: trial.maximum + 1 })).toBe(false);
+  });
+
+  it("bound a yearly plan's interval_count as newPlan does", () => {
+    const [yearly] = bodyOf('/v1/plans/', 'post').allOf;
+    expect(yearly.if.properties.interval.const).toBe('year');
+    const most = yearly.then.properties.interval_count.maximum;
+    expect(most).toBe(3);
+    const create = (interval_count: number) =>
+      newPlan(v.parse(CreatePlanSchema, { ...plan, interval: 'year', interval_count }), {
+        developerId: 1,
+        mode: 'test',
+        now: new Date(),
+        image: null,
+      });
+    expect(create(most).interval_count).toBe(most);
+    expect(() => create(most + 1)).toThrow();
   });
 
   it('list the currencies the checks take, and the plan interval, as enums', () => {
