@@ -16,7 +16,7 @@ interface Parameter {
   name: string;
   in: string;
   required: boolean;
-  schema: { type: string };
+  schema: { type: string; enum?: unknown[]; [keyword: string]: unknown };
   description: string;
 }
 
@@ -49,7 +49,11 @@ describe('OpenAPI query parameters', () => {
       const parameter = parameters.find((item) => item.name === name);
       expect(parameter?.description).toBe(v.getDescription(entry));
       expect(parameter?.description).toMatch(/\S/);
-      expect(parameter?.schema.type).toBe((v.getMetadata(entry) as { queryType: string }).queryType);
+      const { queryType, queryKeywords } = v.getMetadata(entry) as {
+        queryType: string;
+        queryKeywords: Record<string, unknown>;
+      };
+      expect(parameter?.schema).toEqual({ type: queryType, ...queryKeywords });
       expect(parameter?.required).toBe(false);
     }
   });
@@ -83,7 +87,8 @@ describe('OpenAPI query parameters', () => {
         name: 'limit',
         in: 'query',
         required: false,
-        schema: { type: 'integer' },
+        // Below 1 is refused; above 1000 is taken as 1000, so the document sets no maximum.
+        schema: { type: 'integer', minimum: 1 },
         description: 'At most this many charges (default 100, above 1000 taken as 1000).',
       },
       {
@@ -111,7 +116,56 @@ describe('OpenAPI query parameters', () => {
       ),
     ).toThrow(/undescribed/);
     expect(queryParametersOf(v.object({ q: queryParameter('string', 'Some text.', v.string()) }))).toEqual([
-      { name: 'q', type: 'string', description: 'Some text.' },
+      { name: 'q', type: 'string', description: 'Some text.', keywords: {} },
     ]);
+  });
+
+  it('bound each parameter as its check does: page, page_size and limit from 1, picklists as enums', () => {
+    const schemaOf = (path: string, name: string) =>
+      queryParametersIn(path, 'get').find((parameter) => parameter.name === name)?.schema;
+    for (const path of [
+      '/v1/plans/',
+      '/v1/products/',
+      '/v1/customers/',
+      '/v1/subscriptions',
+      '/v1/payment-links/',
+      '/v1/webhook-endpoints/',
+      '/v1/events/',
+    ]) {
+      // A page past the last is 404 and a size above the largest is clamped: neither has a maximum.
+      expect(schemaOf(path, 'page'), path).toEqual({ type: 'integer', minimum: 1 });
+      expect(schemaOf(path, 'page_size'), path).toEqual({ type: 'integer', minimum: 1 });
+    }
+    expect(schemaOf('/v1/payments/', 'limit')).toEqual({ type: 'integer', minimum: 1 });
+    expect(schemaOf('/v1/plans/', 'interval')).toEqual({ type: 'string', enum: ['month', 'year'] });
+    expect(schemaOf('/v1/plans/', 'interval_count')).toEqual({
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+    });
+    expect(schemaOf('/v1/products/', 'type')).toEqual({ type: 'string', enum: ['physical', 'digital'] });
+    expect(schemaOf('/v1/subscriptions', 'status')?.enum).toContain('past_due');
+    expect(schemaOf('/v1/events/', 'type')).toEqual({ type: 'string', maxLength: 100 });
+    expect(schemaOf('/v1/plans/', 'price_min')).toEqual({ type: 'number', minimum: 0 });
+  });
+
+  it('read the bounds off the checks themselves', () => {
+    const [parameter] = queryParametersOf(
+      v.object({
+        n: queryParameter(
+          'integer',
+          'A number.',
+          v.pipe(v.string(), v.transform(Number), v.minValue(2), v.maxValue(9)),
+        ),
+      }),
+    );
+    expect(parameter?.keywords).toEqual({ minimum: 2, maximum: 9 });
+    const parsed = v.safeParse(
+      v.object({
+        n: queryParameter('integer', 'A number.', v.pipe(v.string(), v.transform(Number), v.minValue(2))),
+      }),
+      { n: '1' },
+    );
+    expect(parsed.success).toBe(false);
   });
 });

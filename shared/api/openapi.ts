@@ -10,6 +10,7 @@ import { queryParametersOf } from '../core/validation.ts';
 import type { EventType } from '../events/event.ts';
 import { webhookBodySchema } from '../events/webhook-body.ts';
 import type { PublishedEvent } from '../http/area.ts';
+import { idempotencyKeyLength, idempotencyKeyPattern } from '../http/headers.ts';
 import { type Answer, type ErrorAnswer, type Route, segments } from '../http/route.ts';
 import { publishedEvents } from './areas.ts';
 import { routes } from './routes.ts';
@@ -66,6 +67,7 @@ function successResponse(answer: Answer): Json {
 
 const hasPathParameters = (route: Route) => segments(route.path).some((part) => part.startsWith('{'));
 const isIdempotent = (route: Route) => route.auth && route.method === 'POST';
+const isPaged = (route: Route) => route.query !== undefined && 'page' in route.query.entries;
 
 /**
  * The errors every route of a kind can answer, before its own `errors`: a request can be malformed
@@ -80,12 +82,12 @@ function commonErrors(route: Route): Record<number, ErrorAnswer> {
     errors[401] = { description: 'Missing or invalid credentials', body: 'AuthenticationError' };
     errors[403] = { description: 'The test parameter contradicts the key', body: 'MessageEnvelope' };
   }
-  if (hasPathParameters(route)) {
-    errors[404] = {
-      description: 'Not found (also records of another account or mode)',
-      body: 'MessageEnvelope',
-    };
-  }
+  // A list that reads `page` answers 404 "Invalid page" for a page past the last (core/pagination.ts).
+  const notFound = [
+    ...(hasPathParameters(route) ? ['Not found (also records of another account or mode)'] : []),
+    ...(isPaged(route) ? ['Invalid page: a page past the last (type warning)'] : []),
+  ];
+  if (notFound.length) errors[404] = { description: notFound.join('; or '), body: 'MessageEnvelope' };
   // Every write may lose a race with other requests changing the same record (db/optimistic.ts).
   const raced =
     'other requests changed the same record at the same time, every time it tried (send it again)';
@@ -121,7 +123,12 @@ const idempotencyParameter = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  schema: {
+    type: 'string',
+    minLength: idempotencyKeyLength.min,
+    maxLength: idempotencyKeyLength.max,
+    pattern: idempotencyKeyPattern.source,
+  },
   description:
     'Scoped to the account and mode, kept 24 hours: the same request replays the first 2xx answer (with `Idempotent-Replayed: true`); another request under the key, or one sent while the first runs, is 409.',
 };
@@ -138,7 +145,7 @@ function operation(route: Route): Json {
       name: query.name,
       in: 'query',
       required: false,
-      schema: { type: query.type },
+      schema: { type: query.type, ...query.keywords },
       description: query.description,
     });
   }

@@ -49,8 +49,9 @@ export const authRoutes: readonly Route[] = [
     },
     errors: {
       400: {
-        description: '`type` is not test or live (the envelope nested in `message`)',
-        body: 'WrappedMessageEnvelope',
+        description:
+          '`type` is not test or live (the envelope nested in `message`); a malformed body or a repeated query parameter (the flat envelope)',
+        body: 'WrappedOrMessageEnvelope',
       },
       403: {
         description: 'A test key may rotate only the test key; or the test parameter contradicts the key',

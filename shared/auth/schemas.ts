@@ -2,11 +2,30 @@
 import * as v from 'valibot';
 import { plainText } from '../core/validation.ts';
 
-export const TokenRequestSchema = v.object({
-  grant_type: v.optional(v.pipe(plainText(), v.description('Always `client_credentials`.'))),
-  client_id: v.optional(v.pipe(plainText(), v.description('Or send the client credentials as HTTP Basic.'))),
-  client_secret: v.optional(plainText()),
-});
+/** The only grant the token endpoint issues tokens for. */
+export const supportedGrant = 'client_credentials';
+
+/**
+ * The token request. `grant_type` is optional here only so that its absence is answered the OAuth
+ * way (invalid_request) by the handler, which then refuses any grant but supportedGrant: the
+ * document shows it as required, with that one value.
+ */
+export const TokenRequestSchema = v.pipe(
+  v.object({
+    grant_type: v.optional(
+      v.pipe(
+        plainText(),
+        v.description('Always `client_credentials`.'),
+        v.metadata({ enum: [supportedGrant] }),
+      ),
+    ),
+    client_id: v.optional(
+      v.pipe(plainText(), v.description('Or send the client credentials as HTTP Basic.')),
+    ),
+    client_secret: v.optional(plainText()),
+  }),
+  v.metadata({ required: ['grant_type'] }),
+);
 
 export const RotateApiKeySchema = v.object({
   type: v.pipe(v.picklist(['test', 'live']), v.description('Which key to replace.')),

@@ -11,7 +11,7 @@ import { bodyText, looksLikeJson, parseForm } from '../http/body.ts';
 import { RawError } from '../http/errors.ts';
 import { percentDecode } from '../http/percent.ts';
 import type { AccessToken } from './schemas.ts';
-import { TokenRequestSchema } from './schemas.ts';
+import { supportedGrant, TokenRequestSchema } from './schemas.ts';
 import { issueAccessToken } from './tokens.ts';
 
 const invalidRequest = (message: string) =>
@@ -71,7 +71,7 @@ export function clientCredentials(
   if (!parsed.success) throw invalidRequest('The body must be an object of string fields.');
   const { grant_type: grantType } = parsed.output;
   if (!grantType) throw invalidRequest('grant_type is required.');
-  if (grantType !== 'client_credentials') {
+  if (grantType !== supportedGrant) {
     throw new RawError(400, {
       error: {
         code: 'unsupported_grant_type',

@@ -105,6 +105,8 @@ export const errorSchemas = {
   SearchNoMatch: SearchNoMatchSchema,
   /** A list that is also a search view: no match (with `query`) or a page past the last. */
   SearchNoMatchOrMessageEnvelope: v.union([SearchNoMatchSchema, ErrorEnvelopeSchema]),
+  /** A handler's own 400 that nests the envelope, beside the flat one of the request's parsing. */
+  WrappedOrMessageEnvelope: v.union([WrappedErrorSchema, ErrorEnvelopeSchema]),
 } as const;
 
 export type ErrorSchemaName = keyof typeof errorSchemas;

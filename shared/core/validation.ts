@@ -140,6 +140,9 @@ export const integerField = (min: number, max: number) =>
       [v.pipe(v.number(), v.integer(rules.integer)), v.pipe(plainText(), v.regex(/^\d+$/, rules.integer))],
       rules.integer,
     ),
+    // The document describes the input, which ends at the transform: the bounds the checks below
+    // apply are stated before it too.
+    v.metadata({ minimum: min, maximum: max }),
     v.transform(Number),
     v.minValue(min),
     v.maxValue(max),
@@ -238,6 +241,9 @@ export const isEmail = (value: string) =>
   textRuleOf(value, 'one') === undefined &&
   /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
+/** How the OpenAPI document marks a field checked with isEmail (a metadata action for its pipe). */
+export const emailFormat = () => v.metadata<string, { format: 'email' }>({ format: 'email' });
+
 /** A query value of digits only, as a safe integer (a count, a stock level). */
 export const digitsQuery = () =>
   v.pipe(
@@ -245,6 +251,7 @@ export const digitsQuery = () =>
     v.regex(/^\d+$/, rules.integer),
     v.transform(Number),
     v.check((value: number) => Number.isSafeInteger(value), rules.integer),
+    v.metadata({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   );
 
 /** A non-negative decimal query value as an integer of `scale` implied decimals (price filters). */
@@ -259,16 +266,50 @@ export const scaledDecimalQuery = (scale: number) =>
       }
       return value;
     }),
+    v.metadata({ minimum: 0 }),
   );
 
 /** How the OpenAPI document types a query parameter. */
 export type QueryType = 'integer' | 'number' | 'string';
 
+/** JSON Schema keywords (`minimum`, `enum`, …) the OpenAPI document gives a value besides its type. */
+export type SchemaKeywords = Readonly<Record<string, unknown>>;
+
+type PipeItem = { kind: string; type: string; requirement?: unknown; options?: unknown; metadata?: unknown };
+
+const flatPipe = (schema: v.GenericSchema): PipeItem[] =>
+  'pipe' in schema
+    ? (schema.pipe as PipeItem[]).flatMap((item) =>
+        item.kind === 'schema' && 'pipe' in item ? flatPipe(item as unknown as v.GenericSchema) : [item],
+      )
+    : [schema as unknown as PipeItem];
+
+/**
+ * What a query value's own checks accept, as JSON Schema keywords, read off the checks themselves so
+ * the document cannot promise more than the handler takes: a picklist is an `enum`, a minimum or
+ * maximum value (of the number the text becomes) is `minimum` or `maximum`, a longest text is
+ * `maxLength`, and a `v.metadata` in the pipe adds its keys as they are.
+ */
+export function queryKeywordsOf(value: v.GenericSchema, type: QueryType): SchemaKeywords {
+  const keywords: Record<string, unknown> = {};
+  for (const item of flatPipe(value)) {
+    if (item.kind === 'schema' && item.type === 'picklist') keywords.enum = item.options;
+    else if (item.type === 'min_value' && typeof item.requirement === 'number' && type !== 'string') {
+      keywords.minimum = item.requirement;
+    } else if (item.type === 'max_value' && typeof item.requirement === 'number' && type !== 'string') {
+      keywords.maximum = item.requirement;
+    } else if (item.type === 'max_length' && type === 'string') keywords.maxLength = item.requirement;
+    else if (item.kind === 'metadata' && item.type === 'metadata') Object.assign(keywords, item.metadata);
+  }
+  return keywords;
+}
+
 /**
  * A query parameter: the raw text (absent, or the one value the adapter passes) trimmed, then
  * `value`'s output, or undefined when not given. Empty text is not given; blank text is too unless
- * `blank` is 'invalid', when `value` sees the empty string. It carries its OpenAPI type and
- * description, from which the document lists it (queryParametersOf).
+ * `blank` is 'invalid', when `value` sees the empty string. It carries its OpenAPI type,
+ * description and the keywords of what `value` accepts (queryKeywordsOf), from which the document
+ * lists it (queryParametersOf).
  */
 export function queryParameter<TOutput>(
   type: QueryType,
@@ -285,7 +326,7 @@ export function queryParameter<TOutput>(
     v.transform(given),
     v.optional(value),
     v.description(description),
-    v.metadata({ queryType: type }),
+    v.metadata({ queryType: type, queryKeywords: queryKeywordsOf(value, type) }),
   );
 }
 
@@ -299,6 +340,8 @@ export interface QueryParameterInfo {
   name: string;
   type: QueryType;
   description: string;
+  /** What its value's checks accept besides the type (queryKeywordsOf); empty when only the type. */
+  keywords: SchemaKeywords;
 }
 
 const queryTypes: readonly string[] = ['integer', 'number', 'string'] satisfies QueryType[];
@@ -306,11 +349,14 @@ const queryTypes: readonly string[] = ['integer', 'number', 'string'] satisfies 
 /** The parameters a query schema reads, in its order, with their types and descriptions. */
 export function queryParametersOf(schema: QuerySchema): QueryParameterInfo[] {
   return Object.entries(schema.entries).map(([name, entry]) => {
-    const type: unknown = (v.getMetadata(entry) as { queryType?: unknown }).queryType;
+    const { queryType: type, queryKeywords } = v.getMetadata(entry) as {
+      queryType?: unknown;
+      queryKeywords?: SchemaKeywords;
+    };
     const description = v.getDescription(entry);
     if (typeof type !== 'string' || !queryTypes.includes(type) || description === undefined) {
       throw new Error(`query parameter ${name} is not a queryParameter (no type or description)`);
     }
-    return { name, type: type as QueryType, description };
+    return { name, type: type as QueryType, description, keywords: queryKeywords ?? {} };
   });
 }

@@ -68,4 +68,8 @@ export const customerRules = /* @__PURE__ */ defineRules({
     en: '{field} is larger than 10 KB (10,240 bytes) as JSON.',
     es: '{field} supera los 10 KB (10.240 bytes) como JSON.',
   },
+  json_empty_key: {
+    en: '{field} has an empty key; every key needs at least one character.',
+    es: '{field} tiene una clave vacía; cada clave necesita al menos un carácter.',
+  },
 });

@@ -7,6 +7,7 @@ import { pageParameters, pageRequestOf } from '../core/pagination.ts';
 import * as rules from '../core/rules.ts';
 import {
   booleanField,
+  emailFormat,
   isEmail,
   jsonTextRuleOf,
   maxEmailLength,
@@ -39,12 +40,21 @@ const email = v.pipe(
   v.maxLength(customerLimits.email),
   v.toLowerCase(),
   v.check(isEmail, rules.email),
+  emailFormat(),
   v.description('Unique among the customers of the account and mode (case-insensitive).'),
 );
 
 const optionalText = (max: number) => v.nullable(textField(max, { allowEmpty: true }));
 
-/** A JSON object of at most 10 KB as UTF-8 JSON; null clears it. */
+/** Whether a JSON value has an empty object key at any depth: the table stores no map with one. */
+const hasEmptyKey = (value: unknown): boolean =>
+  Array.isArray(value)
+    ? value.some(hasEmptyKey)
+    : value !== null &&
+      typeof value === 'object' &&
+      Object.entries(value).some(([key, item]) => key === '' || hasEmptyKey(item));
+
+/** A JSON object of at most 10 KB as UTF-8 JSON, no key empty; null clears it. */
 const metadata = v.pipe(
   v.nullable(
     v.pipe(
@@ -52,6 +62,10 @@ const metadata = v.pipe(
         (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
         customerRules.json_object,
       ),
+      // What the checks take: an object (null is the nullable's), its keys not empty (the document
+      // shows the top level's; JSON Schema has no short way to say it of nested objects).
+      v.metadata({ type: 'object', propertyNames: { minLength: 1 } }),
+      v.check((value) => !hasEmptyKey(value), customerRules.json_empty_key),
       v.check(
         (value) => Buffer.byteLength(JSON.stringify(value)) <= customerLimits.metadataBytes,
         customerRules.json_too_large,
@@ -110,6 +124,8 @@ export const CustomerPhotoSchema = v.strictObject({
   photo: v.pipe(
     plainText(),
     v.description(`A JPEG or PNG file, 5 MB at most, checked by its content: ${imageRule}.`),
+    // A file part of the multipart body, its bytes as they are.
+    v.metadata({ format: 'binary' }),
   ),
 });
 

@@ -13,3 +13,14 @@ export function headerOf(
   }
   return undefined;
 }
+
+/** How long an Idempotency-Key may be, in characters. */
+export const idempotencyKeyLength = { min: 1, max: 255 } as const;
+
+/**
+ * An Idempotency-Key: printable ASCII without spaces, of idempotencyKeyLength (another is 400). The
+ * OpenAPI document shows this pattern as the header's.
+ */
+export const idempotencyKeyPattern = new RegExp(
+  `^[\\x21-\\x7e]{${idempotencyKeyLength.min},${idempotencyKeyLength.max}}$`,
+);

@@ -34,7 +34,7 @@ import { InvalidInput } from '../core/validation.ts';
 import { type Deps, makeDeps } from '../db/deps.ts';
 import { statusOf } from './errors.ts';
 import { queryOf } from './event-maps.ts';
-import { headerOf } from './headers.ts';
+import { headerOf, idempotencyKeyPattern } from './headers.ts';
 import { httpKeys } from './keys.ts';
 import { httpMessages } from './messages.ts';
 
@@ -103,8 +103,6 @@ export function fingerprint(method: string, path: string, body: unknown, secret:
     .digest('hex');
 }
 
-const validKey = /^[\x21-\x7e]{1,255}$/;
-
 let fingerprintSecret: Secret | undefined;
 
 /** The stage's fingerprint secret in use now, from Secrets Manager (cached; its id read on first use). */
@@ -168,7 +166,7 @@ export function idempotency(
       if (event.httpMethod !== 'POST') return undefined;
       const idempotencyKey = headerOf(event.headers, idempotencyHeader);
       if (idempotencyKey === undefined) return undefined;
-      if (!validKey.test(idempotencyKey))
+      if (!idempotencyKeyPattern.test(idempotencyKey))
         throw new InvalidInput([{ field: idempotencyHeader, rule: rules.key }]);
       const account = accountFromAuthorizer(event.requestContext.authorizer);
       const mode = resolveMode(account, queryOf(event).test);

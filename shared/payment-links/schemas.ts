@@ -1,11 +1,15 @@
 /** Request schemas of the payment links API (docs/design.md#payment-links). */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import { amountBoundsByCurrency } from '../core/money/fields.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
 import * as rules from '../core/rules.ts';
-import { booleanField, maxEmailLength, plainText, textField } from '../core/validation.ts';
+import { booleanField, emailFormat, maxEmailLength, plainText, textField } from '../core/validation.ts';
 import { customerLimits } from '../customers/schemas.ts';
 import { linkStatuses } from './link.ts';
+
+/** The currency of a link that names none. */
+const defaultLinkCurrency = 'USD';
 
 export const linkLimits = { description: 300, customers: 25, id: 100 } as const;
 
@@ -23,49 +27,57 @@ const CustomerRefSchema = v.union([
     first_name: v.optional(v.nullable(textField(customerLimits.name, { allowEmpty: true }))),
     last_name: v.optional(v.nullable(textField(customerLimits.name, { allowEmpty: true }))),
     email: v.optional(
-      v.nullable(v.pipe(plainText(), v.trim(), v.maxLength(maxEmailLength), v.toLowerCase())),
+      // The service checks it is an address (isEmail) once the customer is resolved.
+      v.nullable(v.pipe(plainText(), v.trim(), v.maxLength(maxEmailLength), v.toLowerCase(), emailFormat())),
     ),
   }),
 ]);
 export type CustomerRef = v.InferOutput<typeof CustomerRefSchema>;
 
-export const CreatePaymentLinkSchema = v.strictObject({
-  description: v.pipe(
-    plainText({ lines: 'many' }),
-    v.trim(),
-    v.minLength(1),
-    v.maxLength(linkLimits.description),
-    v.description('What the customer pays for; shown on the link page. Missing: 406 Missing Data.'),
-  ),
-  amount: v.pipe(
-    v.union([plainText(), v.number()], rules.amount),
-    v.description(
-      'Decimal in major units, a string ("10.50") or a JSON number, at the currency precision; at least the equivalent of USD 1.00.',
-    ),
-  ),
-  currency: v.optional(
-    v.pipe(
-      plainText({ message: rules.currency }),
+export const CreatePaymentLinkSchema = v.pipe(
+  v.strictObject({
+    description: v.pipe(
+      plainText({ lines: 'many' }),
       v.trim(),
-      v.toUpperCase(),
-      v.check((code) => findCurrency(code) !== undefined, rules.currency),
-      v.description(`One of ${currencyCodes.join(', ')} (default USD).`),
+      v.minLength(1),
+      v.maxLength(linkLimits.description),
+      v.description('What the customer pays for; shown on the link page. Missing: 406 Missing Data.'),
     ),
-    'USD',
-  ),
-  customers: v.optional(
-    v.pipe(
-      v.array(CustomerRefSchema),
-      v.maxLength(linkLimits.customers),
+    amount: v.pipe(
+      v.union([plainText(), v.number()], rules.amount),
       v.description(
-        `Up to ${linkLimits.customers} customers, one link each: ids, or objects with id, customer, or first_name, last_name and email.`,
+        'Decimal in major units, a string ("10.50") or a JSON number, at the currency precision; at least the equivalent of USD 1.00.',
       ),
     ),
-    [],
-  ),
-  test: v.optional(booleanField()),
-  is_test: v.optional(booleanField()),
-});
+    currency: v.optional(
+      v.pipe(
+        plainText({ message: rules.currency }),
+        v.trim(),
+        v.toUpperCase(),
+        v.check((code) => findCurrency(code) !== undefined, rules.currency),
+        // The codes the check finds, in the case answers use (any case is taken).
+        v.metadata({ enum: [...currencyCodes] }),
+        v.description(`One of ${currencyCodes.join(', ')} (default USD).`),
+      ),
+      defaultLinkCurrency,
+    ),
+    customers: v.optional(
+      v.pipe(
+        v.array(CustomerRefSchema),
+        v.maxLength(linkLimits.customers),
+        v.description(
+          `Up to ${linkLimits.customers} customers, one link each: ids, or objects with id, customer, or first_name, last_name and email.`,
+        ),
+      ),
+      [],
+    ),
+    test: v.optional(booleanField()),
+    is_test: v.optional(booleanField()),
+  }),
+  // The service checks the amount against its currency (amountField, assertMinimum): the document
+  // shows the same bounds per currency.
+  v.metadata(amountBoundsByCurrency('amount', 'currency', defaultLinkCurrency)),
+);
 export type CreatePaymentLinkInput = v.InferOutput<typeof CreatePaymentLinkSchema>;
 
 export const UpdatePaymentLinkSchema = v.strictObject({
@@ -77,7 +89,13 @@ export const UpdatePaymentLinkSchema = v.strictObject({
     v.nullable(v.pipe(plainText(), v.maxLength(40), v.description('`YYYY-MM-DD HH:MM:SS`, UTC.'))),
   ),
   status: v.optional(
-    v.pipe(plainText(), v.maxLength(40), v.description(`One of ${linkStatuses.join(', ')}.`)),
+    v.pipe(
+      plainText(),
+      v.maxLength(40),
+      v.description(`One of ${linkStatuses.join(', ')}.`),
+      // The service takes these, in any case.
+      v.metadata({ enum: [...linkStatuses] }),
+    ),
   ),
   test: v.optional(booleanField()),
   is_test: v.optional(booleanField()),

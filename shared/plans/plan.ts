@@ -13,7 +13,13 @@ import * as rules from '../core/rules.ts';
 import { InvalidInput } from '../core/validation.ts';
 import type { StoredImage } from '../media/images.ts';
 import { imageUrl } from '../media/images.ts';
-import { type CreatePlanInput, type Interval, type PlanView, planLimits } from './schemas.ts';
+import {
+  type CreatePlanInput,
+  type Interval,
+  maxYearsBetweenCharges,
+  type PlanView,
+  planLimits,
+} from './schemas.ts';
 
 /** Price filters compare amounts of every currency at this many decimals (the most any currency has). */
 export const priceScale = 3;
@@ -53,7 +59,9 @@ export function newPlan(
   const amount = amountField(input.amount, currency);
   const months = input.interval === 'year' ? input.interval_count * 12 : input.interval_count;
   if (months > planLimits.maxMonthsBetweenCharges) {
-    const limit = input.interval === 'year' ? '3' : String(planLimits.maxMonthsBetweenCharges);
+    const limit = String(
+      input.interval === 'year' ? maxYearsBetweenCharges : planLimits.maxMonthsBetweenCharges,
+    );
     throw new InvalidInput([{ field: 'interval_count', rule: rules.max_value, params: { limit } }]);
   }
   const now = context.now.toISOString();

@@ -25,6 +25,8 @@ const currency = v.pipe(
   v.trim(),
   v.toUpperCase(),
   v.check((code) => findCurrency(code) !== undefined, rules.currency),
+  // The codes the check finds, in the case answers use (any case is taken).
+  v.metadata({ enum: [...currencyCodes] }),
   v.description(`One of ${currencyCodes.join(', ')}.`),
 );
 
@@ -40,22 +42,40 @@ const image = v.pipe(
   v.description(`A data URI of a JPEG or PNG (base64, 10 MB at most; ${imageRule}) or an http(s) image URL.`),
 );
 
-export const CreatePlanSchema = v.strictObject({
-  name: v.pipe(textField(planLimits.name), v.description('Up to 50 characters; names need not be unique.')),
-  description: v.optional(textField(planLimits.description, { allowEmpty: true, lines: 'many' }), ''),
-  currency,
-  amount,
-  interval: v.picklist(intervals),
-  interval_count: v.pipe(
-    integerField(1, planLimits.maxMonthsBetweenCharges),
-    v.description('Intervals between charges; at most 36 months or 3 years in all.'),
-  ),
-  trial_period_days: v.optional(integerField(0, planLimits.maxTrialDays), 0),
-  image: v.optional(image),
-  active: v.optional(booleanField(), true),
-  test: v.optional(modeFlag),
-  is_test: v.optional(modeFlag),
-});
+/**
+ * How many years may pass between charges: newPlan refuses more months in all than
+ * maxMonthsBetweenCharges, so a yearly plan's interval_count is bounded lower than a monthly one's.
+ */
+export const maxYearsBetweenCharges = Math.floor(planLimits.maxMonthsBetweenCharges / 12);
+
+export const CreatePlanSchema = v.pipe(
+  v.strictObject({
+    name: v.pipe(textField(planLimits.name), v.description('Up to 50 characters; names need not be unique.')),
+    description: v.optional(textField(planLimits.description, { allowEmpty: true, lines: 'many' }), ''),
+    currency,
+    amount,
+    interval: v.picklist(intervals),
+    interval_count: v.pipe(
+      integerField(1, planLimits.maxMonthsBetweenCharges),
+      v.description('Intervals between charges; at most 36 months or 3 years in all.'),
+    ),
+    trial_period_days: v.optional(integerField(0, planLimits.maxTrialDays), 0),
+    image: v.optional(image),
+    active: v.optional(booleanField(), true),
+    test: v.optional(modeFlag),
+    is_test: v.optional(modeFlag),
+  }),
+  // The document shows newPlan's bound of a yearly plan too.
+  v.metadata({
+    allOf: [
+      {
+        if: { properties: { interval: { const: 'year' } }, required: ['interval'] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, a plain value never awaited
+        then: { properties: { interval_count: { maximum: maxYearsBetweenCharges } } },
+      },
+    ],
+  }),
+);
 export type CreatePlanInput = v.InferOutput<typeof CreatePlanSchema>;
 
 /** Fields a plan never changes after creation: a PUT naming one is 400, checked before the schema. */

@@ -39,6 +39,8 @@ const currency = v.pipe(
   v.trim(),
   v.toUpperCase(),
   v.check((code) => findCurrency(code) !== undefined, rules.currency),
+  // The codes the check finds, in the case answers use (any case is taken).
+  v.metadata({ enum: [...currencyCodes] }),
   v.description(`One of ${currencyCodes.join(', ')}; USD when absent.`),
 );
 

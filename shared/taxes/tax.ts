@@ -21,16 +21,31 @@ export interface Tax {
   created_at: string;
 }
 
+/** Most percent a tax is. */
+const maxPercent = 100;
+
+/**
+ * A percent as text (spaces around it aside): up to 3 digits, then up to 4 decimals, at most 100
+ * (100 itself only with zero decimals). The document shows it as the text branch's pattern.
+ */
+const percentText = /^\s*(?:100(?:\.0{1,4})?|0?\d{1,2}(?:\.\d{1,4})?)\s*$/;
+
 /** A percentage 0–100 with at most 4 decimals, from a JSON number or text, as ten-thousandths. */
 const percent = v.pipe(
-  v.union([v.number(), plainText()], taxRules.percent),
+  v.union(
+    [
+      v.pipe(v.number(), v.minValue(0, taxRules.percent), v.maxValue(maxPercent, taxRules.percent)),
+      v.pipe(plainText(), v.regex(percentText, taxRules.percent)),
+    ],
+    taxRules.percent,
+  ),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const text = String(dataset.value).trim();
     const match = /^(\d{1,3})(?:\.(\d{1,4}))?$/.exec(text);
     const scaledValue = match
       ? Number(match[1]) * percentScale + Number((match[2] ?? '').padEnd(4, '0'))
       : Number.NaN;
-    if (!match || scaledValue > 100 * percentScale) {
+    if (!match || scaledValue > maxPercent * percentScale) {
       addIssue({ message: taxRules.percent });
       return NEVER;
     }

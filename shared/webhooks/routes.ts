@@ -120,7 +120,12 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     summary: 'Every delivery attempt to the endpoint, newest first (Envelope B)',
     query: pageQuery,
     answers: { 200: { description: 'Envelope B', json: linkedPageSchema(DeliveryViewSchema) } },
-    errors: endpointNotFound,
+    errors: {
+      404: {
+        description: `${endpointNotFound[404].description}; or Invalid page: a page past the last (type warning)`,
+        body: 'MessageEnvelope',
+      },
+    },
   },
   {
     method: 'GET',

@@ -541,6 +541,20 @@ describe('every route answers as the document says', () => {
       const refused = await api('PATCH', path, { auth, body: { type: 'live' } });
       expectError('PATCH', path, refused, 403);
       expectError('PATCH', path, await api('PATCH', path, { auth, body: { type: 'both' } }), 400);
+      // The request's parsing answers its own 400s flat (not nested in `message`), which the document lists too.
+      for (const flat of [
+        await api('PATCH', path, {
+          auth,
+          rawBody: '{"type":',
+          headers: { 'Content-Type': 'application/json' },
+        }),
+        await api('PATCH', `${path}?test=true&test=true`, { auth, body: { type: 'test' } }),
+      ]) {
+        expectError('PATCH', path, flat, 400);
+        expect(issuesOf(v.safeParse(errorSchemas.MessageEnvelope, JSON.parse(flat.text))), flat.text).toEqual(
+          [],
+        );
+      }
       const rotated = await api('PATCH', path, { auth: apiKey(account.liveKey), body: { type: 'test' } });
       expectAnswer('PATCH', path, rotated);
       expect(rotated.json.data.key).toMatch(/^sk_test_/);
@@ -577,6 +591,10 @@ describe('every route answers as the document says', () => {
         404,
       );
       expectAnswer('PUT', '/v1/customers/{id}/', await api('PUT', path, { auth, body: { phone: '1' } }));
+      // The table stores no map with an empty key: such metadata is refused, never a 500.
+      for (const metadata of [{ '': 'x' }, { a: { '': 'x' } }]) {
+        expectError('PUT', '/v1/customers/{id}/', await api('PUT', path, { auth, body: { metadata } }), 400);
+      }
       expectAnswer('GET', '/v1/customers/', await api('GET', '/v1/customers/', { auth }));
       expectAnswer('GET', '/v1/customers/', await api('GET', '/v1/customers/?search=opal', { auth }));
       expectError(
@@ -699,6 +717,7 @@ describe('every route answers as the document says', () => {
       const id = created.json.data.id as string;
       expectError('POST', endpoints, await api('POST', endpoints, { auth, body: { url: 'ftp://x' } }), 400);
       expectAnswer('GET', endpoints, await api('GET', endpoints, { auth }));
+      expectError('GET', endpoints, await api('GET', `${endpoints}?page=99`, { auth }), 404);
       const one = `${endpoints}${id}/`;
       expectAnswer('GET', '/v1/webhook-endpoints/{id}/', await api('GET', one, { auth }));
       expectError(
@@ -722,10 +741,17 @@ describe('every route answers as the document says', () => {
         '/v1/webhook-endpoints/{id}/deliveries/',
         await api('GET', `${one}deliveries/`, { auth }),
       );
+      expectError(
+        'GET',
+        '/v1/webhook-endpoints/{id}/deliveries/',
+        await api('GET', `${one}deliveries/?page=99`, { auth }),
+        404,
+      );
       const { id: paymentId } = await payThroughCheckout(auth); // stores payment.succeeded
       const events = await api('GET', '/v1/events/', { auth });
       expectAnswer('GET', '/v1/events/', events);
       expectAnswer('GET', '/v1/events/', await api('GET', '/v1/events/?type=payment.succeeded', { auth }));
+      expectError('GET', '/v1/events/', await api('GET', '/v1/events/?page=99', { auth }), 404);
       const eventId = events.json.results[0]?.id as string;
       expect(events.json.results.map((event: Doc) => event.data.object.id)).toContain(paymentId);
       expectAnswer('GET', '/v1/events/{id}/', await api('GET', `/v1/events/${eventId}/`, { auth }));
@@ -783,6 +809,7 @@ describe('every route answers as the document says', () => {
         await api('GET', `/v1/subscriptions/${planId}`, { auth }),
       );
       expectError('GET', '/v1/subscriptions/{id}', await api('GET', '/v1/subscriptions/nope', { auth }), 404);
+      expectError('GET', '/v1/subscriptions', await api('GET', '/v1/subscriptions?page=99', { auth }), 404);
       expectAnswer(
         'GET',
         '/v1/subscriptions',
@@ -832,6 +859,7 @@ describe('every route answers as the document says', () => {
       expectError('POST', base, await api('POST', base, { auth, body: { description: 'x' } }), 400);
       const id = created.json.data.id as string;
       expectAnswer('GET', base, await api('GET', `${base}?page_size=2`, { auth }));
+      expectError('GET', base, await api('GET', `${base}?page=99`, { auth }), 404);
       expectAnswer('GET', one, await api('GET', `${base}${id}/`, { auth }));
       expectError(
         'GET',

@@ -6,8 +6,8 @@ import { Invalid } from '../errors.ts';
 import { coreMessages } from '../messages.ts';
 import * as rules from '../rules.ts';
 import { InvalidInput } from '../validation.ts';
-import { formatAmount, parseAmount } from './amount.ts';
-import { type Currency, findCurrency } from './currencies.ts';
+import { formatAmount, maxMinorUnits, parseAmount } from './amount.ts';
+import { type Currency, currencies, findCurrency } from './currencies.ts';
 import { minimumAmount, minimumMet } from './fees.ts';
 
 /** The currency of a stored record; an unknown one is a fault in the table, not the caller's. */
@@ -41,4 +41,52 @@ export function assertMinimum(minor: number, currency: Currency): void {
   if (minimumMet(minor, currency)) return;
   const minimum = formatAmount(minimumAmount(currency), currency);
   throw new Invalid(coreMessages.amount_below_minimum, { params: { currency: currency.code, minimum } });
+}
+
+/**
+ * What assertMinimum and amountField take in each currency, as JSON Schema keywords for the object
+ * that holds an amount and its currency (the OpenAPI document shows them): per currency, an amount
+ * of at least the USD 1.00 equivalent and at most the largest amount, as a JSON number, or as text
+ * with no more decimals than the currency has. JSON Schema cannot compare text as a number, so the
+ * text's bounds stay in the description. `defaultCode` is the currency when the field is absent.
+ */
+export function amountBoundsByCurrency(field: string, currencyField: string, defaultCode: string) {
+  const boundsIn = (currency: Currency) => ({
+    properties: {
+      [field]: {
+        anyOf: [
+          {
+            // Other JSON numbers reach the check as their source text, so decimals are fine.
+            type: 'number',
+            minimum: Number(formatAmount(minimumAmount(currency), currency)),
+            maximum: Number(formatAmount(maxMinorUnits, currency)),
+          },
+          {
+            type: 'string',
+            pattern:
+              currency.precision === 0
+                ? '^\\s*\\d+\\s*$'
+                : `^\\s*\\d+(?:\\.\\d{1,${currency.precision}})?\\s*$`,
+          },
+        ],
+      },
+    },
+  });
+  const inCurrency = (code: string) => ({
+    if: { properties: { [currencyField]: { const: code } }, required: [currencyField] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, a plain value never awaited
+    then: boundsIn(findCurrency(code) as Currency),
+  });
+  const fallback = findCurrency(defaultCode);
+  if (!fallback) throw new Error(`unknown default currency ${defaultCode}`);
+  return {
+    allOf: [
+      ...[...currencies.keys()].map(inCurrency),
+      {
+        if: { not: { required: [currencyField] } },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, a plain value never awaited
+        then: boundsIn(fallback),
+      },
+    ],
+  };
 }
