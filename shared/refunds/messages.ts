@@ -6,6 +6,18 @@ export const refundMessages = /* @__PURE__ */ defineMessages({
     en: { title: 'Charge not found', content: 'The charge object does not exist.' },
     es: { title: 'Cargo no encontrado', content: 'El objeto de cargo no existe.' },
   },
+  refund_charge_is_payment: {
+    en: {
+      title: 'Charge not found',
+      content:
+        "{id} is a payment id; refunds take the charge id (ch_…) shown in the payment's charge_id and in the payments list.",
+    },
+    es: {
+      title: 'Cargo no encontrado',
+      content:
+        '{id} es un id de pago; los reembolsos usan el id del cargo (ch_…) que muestran el charge_id del pago y la lista de pagos.',
+    },
+  },
   refund_above_charge: {
     en: { title: 'Invalid amount', content: 'The refund amount is greater than the payment.' },
     es: { title: 'Monto inválido', content: 'El monto del reembolso es mayor que el pago.' },

@@ -13,7 +13,12 @@ import { refundMessages } from './messages.ts';
 import { type RefundReason, type RefundView, refundReasons } from './schemas.ts';
 
 export const CreateRefundSchema = v.strictObject({
-  charge_id: v.pipe(plainText(), v.trim(), v.minLength(1), v.description('The `ch_…` id of the charge.')),
+  charge_id: v.pipe(
+    plainText(),
+    v.trim(),
+    v.minLength(1),
+    v.description("The `ch_…` id of the charge: a payment's `charge_id`, not its `pay_…` id."),
+  ),
   amount: v.optional(
     v.pipe(
       v.union([plainText(), v.number()], rules.amount),

@@ -20,7 +20,8 @@ export const refundsRoutes: readonly Route[] = [
     answers: { 201: { description: 'Refunded', json: RefundViewSchema } },
     errors: {
       400: {
-        description: 'Invalid input; the charge is absent, already refunded, or smaller than the amount',
+        description:
+          'Invalid input; the charge is absent (a `pay_…` payment id says to send its `ch_…` charge id), already refunded, or smaller than the amount',
         body: 'MessageEnvelope',
       },
       409: {

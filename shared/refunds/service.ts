@@ -218,7 +218,13 @@ export async function refundCharge(
     const refund = await getRefund(deps, scope, resumed.attempt.subject.refund_id);
     if (refund) return refund;
   }
-  if (!found) throw new Invalid(refundMessages.refund_charge_absent);
+  if (!found) {
+    // A payment id is the most common wrong id here: say which id a refund takes instead. Still the
+    // 400 of a charge named in the body that does not exist.
+    if (input.charge_id.startsWith('pay_'))
+      throw new Invalid(refundMessages.refund_charge_is_payment, { params: { id: input.charge_id } });
+    throw new Invalid(refundMessages.refund_charge_absent);
+  }
   let charge = found;
   const attempt = await retryOptimistic(
     async () => {

@@ -1,7 +1,7 @@
 /**
  * Refunds through the local gateway, of charges made by paying the hosted checkout over HTTP: full
  * and partial refunds and the charge's refund state, every refusal of the error table (an absent
- * charge named in the body is 400, not 404), reading and listing refunds (by id or `re_` id), the
+ * charge named in the body is 400, not 404; a payment id there says which id to send), reading and listing refunds (by id or `re_` id), the
  * charge's list view after a refund, racing refunds kept within the charge, a paid-out live charge
  * (409) and Idempotency-Key.
  */
@@ -202,6 +202,36 @@ describe('POST /v1/refunds/', () => {
     expect(await refundsOf(apiKey(other.testKey), othersCharge)).toEqual([]);
     expect(await refundsOf(apiKey(shop.account.liveKey), liveCharge)).toEqual([]);
     expect((await chargeView(apiKey(other.testKey), othersCharge)).refund).toBeNull();
+  });
+
+  it('a payment id (pay_…) as charge_id is 400 saying refunds take the ch_ id, in English and Spanish; nothing is refunded', async () => {
+    const paid = await payThroughCheckout(shop.auth);
+    expect(paid.id).toMatch(/^pay_/);
+    const response = await refund(shop.auth, { charge_id: paid.id, reason: 'duplicate' });
+    expectMessage(response, 400, {
+      title: 'Charge not found',
+      type: 'error',
+      content: `${paid.id} is a payment id; refunds take the charge id (ch_…) shown in the payment's charge_id and in the payments list.`,
+    });
+    const spanish = await api('POST', refundsPath, {
+      auth: shop.auth,
+      body: { charge_id: paid.id, reason: 'duplicate' },
+      headers: { 'Accept-Language': 'es' },
+    });
+    expectMessage(spanish, 400, {
+      title: 'Cargo no encontrado',
+      content: `${paid.id} es un id de pago; los reembolsos usan el id del cargo (ch_…) que muestran el charge_id del pago y la lista de pagos.`,
+    });
+    // An id that is neither keeps the plain "does not exist".
+    expect400(
+      await refund(shop.auth, { charge_id: `py_${randomAlnum(24)}`, reason: 'duplicate' }),
+      texts.absent,
+    );
+    expect(await refundsOf(shop.auth, paid.chargeId)).toEqual([]);
+    // The charge id the message points to refunds it.
+    expect((await refundOk(shop.auth, { charge_id: paid.chargeId, reason: 'duplicate' })).charge_id).toBe(
+      paid.chargeId,
+    );
   });
 
   it('a live charge is refunded with the live key, test false, and Basic credentials work', async () => {
