@@ -21,7 +21,18 @@ export interface Text {
 
 /** A message's texts, and how its envelope shows it when it answers a failure. */
 export interface MessageTexts extends Readonly<Record<Lang, Text>> {
-  /** The envelope's `type` when the message answers a failure. @default 'error' */
+  /**
+   * The envelope's `type` when the message answers a failure. @default 'error'
+   *
+   * One rule (test/architecture/envelope-types.test.ts holds it): a failure is `error`, except
+   * - `warning` when the request was well formed but its answer is empty: a search or filters that
+   *   match nothing, a range that can hold nothing (minimum above maximum), a page past the last,
+   *   an account without keys. Nothing named in the request is wrong or missing; asking otherwise
+   *   finds something.
+   * - `danger` for exactly two answers existing clients branch on: an amount with more decimals than
+   *   its currency takes, and an absent payment (`GET /v1/payments/{id}`). No other message may use it.
+   * Successes are `success`, a write that changed nothing is `info`; those are set where answered.
+   */
   readonly type?: EnvelopeType;
   /** The envelope sits in a top-level `message` field, as the contract answers this failure. @default false */
   readonly wrapped?: boolean;

@@ -41,7 +41,6 @@ export const customerMessages = /* @__PURE__ */ defineMessages({
     es: { title: 'No se encontraron clientes', content: 'Ningún cliente coincide con la búsqueda.' },
   },
   customer_address_limit: {
-    type: 'warning',
     en: { title: 'Address limit reached', content: 'The customer already has 3 addresses.' },
     es: { title: 'Límite de direcciones', content: 'El cliente ya tiene 3 direcciones.' },
   },
