@@ -25,6 +25,12 @@ export interface GatewayOptions {
   invoke?: Invoker;
   /** Called after each request, for an access log. */
   onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
+  /**
+   * Local pages at fixed paths of the API's origin, each redirecting (GET) to wherever its part
+   * listens now (the SES emulator's inbox moves to a free port when its own is taken), the rest of
+   * the path and the query kept. No such path exists deployed. @default none
+   */
+  localPages?: Readonly<Record<string, () => string | undefined>>;
 }
 
 export interface LocalGateway {
@@ -168,6 +174,18 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     return result;
   }
 
+  /** Where a GET of a local page's path (or below it) is sent, if it is one. */
+  function localPageOf(method: string, url: URL): string | undefined {
+    if (method !== 'GET' && method !== 'HEAD') return undefined;
+    for (const [prefix, target] of Object.entries(options.localPages ?? {})) {
+      if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) continue;
+      const base = target();
+      if (!base) return undefined;
+      return `${base.replace(/\/$/, '')}${url.pathname.slice(prefix.length) || '/'}${url.search}`;
+    }
+    return undefined;
+  }
+
   async function handle(
     request: IncomingMessage,
   ): Promise<{ result: APIGatewayProxyResult; requestId: string }> {
@@ -182,6 +200,8 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
         return { result: gatewayAnswer('REQUEST_TOO_LARGE', requestId), requestId };
       throw error;
     }
+    const page = localPageOf(method, url);
+    if (page) return { result: { statusCode: 302, headers: { Location: page }, body: '' }, requestId };
     const { headers, multiValueHeaders } = collectHeaders(request);
     const binary = isBinary(headerOf(headers, 'content-type'));
     const found = findRoute(method, url.pathname);

@@ -55,6 +55,8 @@ export interface LocalInfo {
   checkout_url: string;
   health_url: string;
   mail_inbox_url: string;
+  /** The same inbox at a fixed place of the API's origin (`<api_url>/_mail`, a redirect). */
+  mail_url?: string;
   region: string;
   table: string;
   event_bus: string;

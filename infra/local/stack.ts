@@ -47,6 +47,9 @@ const s3Accounts = createRequire(import.meta.url)('@20minutes/s3rver/lib/models/
   };
 };
 
+/** The sent-mail page's fixed place on the API's origin (it redirects to the SES emulator's inbox). */
+export const mailPagePath = '/_mail';
+
 export const defaultPorts = {
   api: 3000,
   dynamodb: 8000,
@@ -404,6 +407,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
         port,
         invoke: run,
         ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+        localPages: { [mailPagePath]: () => placeholder.mail_inbox_url },
       });
     const gateway =
       askedPort === undefined
@@ -425,6 +429,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       api_url: gateway.url,
       checkout_url: `${gateway.url}/checkout`,
       health_url: `${gateway.url}/health`,
+      mail_url: `${gateway.url}${mailPagePath}`,
       ports: { ...ports, api: apiPort },
     };
     // Before any request reaches a handler: public URLs start with the gateway's own origin.
