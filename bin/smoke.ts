@@ -121,11 +121,13 @@ async function main(argv: string[]): Promise<number> {
     const steps = results.map((result) => ({ ...result, detail: redact(result.detail) }));
     console.log(JSON.stringify({ ok, url: options.url, ms, steps, created }));
   } else {
-    const failed = results.filter((result) => result.outcome !== 'ok').length;
+    // A check skipped because an earlier one failed is counted apart: the failures are the cause.
+    const failed = results.filter((result) => result.outcome === 'FAIL').length;
+    const skipped = results.filter((result) => result.outcome === 'skip').length;
     console.log(
       ok
         ? `all ${results.length} checks passed in ${ms} ms`
-        : `${failed} of ${results.length} checks did not pass (${ms} ms)`,
+        : `${failed} of ${results.length} checks failed${skipped ? `, ${skipped} skipped after them` : ''} (${ms} ms)`,
     );
   }
   if (interrupt.signal.aborted) return 130;

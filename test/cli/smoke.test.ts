@@ -157,7 +157,7 @@ describe('npm run smoke', () => {
     const failed = result.stdout.split('\n').filter((line) => /^(FAIL|skip)/.test(line));
     expect(failed).toHaveLength(1);
     expect(result.stdout).toMatch(/^ok {4}clean-up: plan/m);
-    expect(result.stdout).toMatch(/^1 of 13 checks did not pass/m);
+    expect(result.stdout).toMatch(/^1 of 13 checks failed \(/m);
 
     const plan = idOn(result.stdout, 'plan', uuid);
     const endpoint = idOn(result.stdout, 'webhook endpoint', /we_\w+/);
@@ -189,6 +189,9 @@ describe('npm run smoke', () => {
     });
     expect(report.steps[1].detail).toContain('401');
     expect(report.created).toEqual({});
+    // In text, the summary tells the failure from the checks it left undone.
+    const text = await smoke('--key', wrong);
+    expect(text.stdout).toMatch(/^1 of 9 checks failed, 6 skipped after them \(/m);
   });
 
   it('refuses a live key before calling anything (exit 2)', async () => {
