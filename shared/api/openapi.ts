@@ -12,7 +12,8 @@ import { webhookBodySchema } from '../events/webhook-body.ts';
 import type { PublishedEvent } from '../http/area.ts';
 import { idempotencyKeyLength, idempotencyKeyPattern } from '../http/headers.ts';
 import { type Answer, type ErrorAnswer, type Route, segments } from '../http/route.ts';
-import { areas } from './areas.ts';
+import { EventViewSchema } from '../webhooks/events.ts';
+import { areas, publishedEvents } from './areas.ts';
 import { routeGroups, systemTag } from './routes.ts';
 
 type Json = Record<string, unknown>;
@@ -44,11 +45,49 @@ const schemaRef = (name: string) => `#/components/schemas/${name}`;
 
 /**
  * Schemas the document writes once, under `components.schemas`, and refers to wherever another
- * schema holds them (the error bodies inside the unions of error bodies).
+ * schema holds them: the error bodies (inside the unions of error bodies), and the event as the
+ * events API shows it, which is the `Event` union of the typed variants below.
  */
-const componentNames = new Map<unknown, string>(
-  Object.entries(errorSchemas).map(([name, schema]) => [schema, name]),
-);
+const componentNames = new Map<unknown, string>([
+  ...Object.entries(errorSchemas).map(([name, schema]) => [schema, name] as const),
+  [EventViewSchema, 'Event'],
+]);
+
+/** The component name of an event type's variant: `payment_link.paid` → `PaymentLinkPaidEvent`. */
+export const eventSchemaName = (type: string) =>
+  `${type
+    .split(/[._]/)
+    .map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`)
+    .join('')}Event`;
+
+/**
+ * The events as typed variants: per event type, the body its webhook delivers (`type` a constant,
+ * `data.object` the schema of its record), described by its webhook's line; and `Event`, any one
+ * of them, told apart by `type`, which is what the events API answers.
+ */
+function eventComponents(): Record<string, Json> {
+  const named = publishedEvents.map(({ event, summary }) => ({
+    event,
+    summary,
+    name: eventSchemaName(event.type),
+  }));
+  return {
+    ...Object.fromEntries(
+      named.map(({ event, summary, name }) => [
+        name,
+        { description: summary, ...openApiSchema(webhookBodySchema(event), 'output') },
+      ]),
+    ),
+    Event: {
+      description: 'An event, as the events API shows it and its webhook delivers it: one variant per type.',
+      oneOf: named.map(({ name }) => ({ $ref: schemaRef(name) })),
+      discriminator: {
+        propertyName: 'type',
+        mapping: Object.fromEntries(named.map(({ event, name }) => [event.type, schemaRef(name)])),
+      },
+    },
+  };
+}
 
 const errorRef = (body: ErrorAnswer['body']) => schemaRef(body);
 
@@ -245,7 +284,7 @@ function webhook({ event, summary }: PublishedEvent<EventType<unknown>>, tag: st
       parameters: webhookHeaders,
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: openApiSchema(webhookBodySchema(event), 'output') } },
+        content: { 'application/json': { schema: { $ref: schemaRef(eventSchemaName(event.type)) } } },
       },
       responses: {
         '2XX': { description: 'Received: the delivery is done (the answer body is ignored).' },
@@ -289,9 +328,12 @@ export function openApiDocument(serverUrl: string): Json {
       paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route, tag) };
     }
   }
-  const schemas = Object.fromEntries(
-    Object.entries(errorSchemas).map(([name, schema]) => [name, openApiSchema(schema, 'output', name)]),
-  );
+  const schemas = {
+    ...Object.fromEntries(
+      Object.entries(errorSchemas).map(([name, schema]) => [name, openApiSchema(schema, 'output', name)]),
+    ),
+    ...eventComponents(),
+  };
   return {
     openapi: '3.1.0',
     info: {

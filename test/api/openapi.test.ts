@@ -42,6 +42,12 @@ async function servedDocument(): Promise<Doc> {
   return response.json;
 }
 
+/** A schema, or the component its `$ref` names. */
+const resolved = (doc: Doc, schema: Doc): Doc =>
+  typeof schema.$ref === 'string'
+    ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')]
+    : schema;
+
 /** Every value under `node` for which `test` holds, with its JSON path. */
 function findAll(node: unknown, test: (key: string, value: unknown) => boolean, path = ''): string[] {
   if (!node || typeof node !== 'object') return [];
@@ -157,7 +163,7 @@ describe('the webhooks of GET /openapi.json', () => {
       expect(hook.summary, label).toMatch(/\S/);
       expect(hook.description, label).toContain('5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h');
       expect(hook.requestBody.required, label).toBe(true);
-      const body = hook.requestBody.content['application/json'].schema;
+      const body = resolved(doc, hook.requestBody.content['application/json'].schema);
       expect(body.required, label).toEqual(['id', 'type', 'created_at', 'test', 'data']);
       expect(body.properties.type.const, label).toBe(eventType.type);
       expect(body.properties.created_at.format, label).toBe('date-time');
@@ -178,10 +184,34 @@ describe('the webhooks of GET /openapi.json', () => {
       expect(Object.keys(hook.responses), label).toEqual(expect.arrayContaining(['2XX', '410']));
     }
     // Data that carries its record is sent as stored; any other is wrapped as `object`.
-    const paid = doc.webhooks['payment.succeeded'].post.requestBody.content['application/json'].schema;
+    const paid = resolved(
+      doc,
+      doc.webhooks['payment.succeeded'].post.requestBody.content['application/json'].schema,
+    );
     expect(paid.properties.data.properties.object.required).toEqual(expect.arrayContaining(['charge_id']));
-    const rotated = doc.webhooks['api_key.rotated'].post.requestBody.content['application/json'].schema;
+    const rotated = resolved(
+      doc,
+      doc.webhooks['api_key.rotated'].post.requestBody.content['application/json'].schema,
+    );
     expect(rotated.properties.data.properties.object.required).toEqual(['type', 'key', 'created_at']);
+  });
+
+  it('are typed variants of one Event, told apart by `type`, which the events API answers', async () => {
+    const doc = await servedDocument();
+    const event = doc.components.schemas.Event;
+    const variants = event.oneOf.map(({ $ref }: { $ref: string }) => $ref);
+    expect(event.discriminator.propertyName).toBe('type');
+    for (const eventType of eventCatalogue) {
+      const ref = doc.webhooks[eventType.type].post.requestBody.content['application/json'].schema.$ref;
+      expect(event.discriminator.mapping[eventType.type], eventType.type).toBe(ref);
+      expect(variants, eventType.type).toContain(ref);
+      expect(resolved(doc, { $ref: ref }).properties.type.const, eventType.type).toBe(eventType.type);
+    }
+    expect(variants).toHaveLength(eventCatalogue.length);
+    const one = doc.paths['/v1/events/{id}/'].get.responses['200'].content['application/json'].schema;
+    expect(one).toEqual({ $ref: '#/components/schemas/Event' });
+    const page = doc.paths['/v1/events/'].get.responses['200'].content['application/json'].schema;
+    expect(page.properties.results.items).toEqual({ $ref: '#/components/schemas/Event' });
   });
 
   it('sign with Standard Webhooks headers: one or two `v1,` signatures, a seconds timestamp', async () => {
