@@ -130,7 +130,7 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } },
     summary: 'Every delivery attempt to the endpoint, newest first (Envelope B)',
     description:
-      'Lists every attempt to deliver an event to the endpoint, newest first, with its outcome, so a merchant can see what failed and why.',
+      'Lists every attempt to deliver an event to the endpoint, newest first: the status code the endpoint answered or the error met, how long it took and when the next retry is due, so a merchant can see what failed and why.',
     query: pageQuery,
     answers: { 200: { description: 'Envelope B', json: linkedPageSchema(DeliveryViewSchema) } },
     errors: {
