@@ -5,6 +5,8 @@
  * shape the document names.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import * as v from 'valibot';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyRotated } from '../../shared/accounts/events.ts';
@@ -47,6 +49,25 @@ const resolved = (doc: Doc, schema: Doc): Doc =>
   typeof schema.$ref === 'string'
     ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')]
     : schema;
+
+/**
+ * A check of values against a component of the document, by a JSON Schema 2020-12 validator that
+ * knows nothing of valibot: the messages of what does not match, none when it does. Ajv reads no
+ * discriminator with a mapping, so the union is checked as the `oneOf` the discriminator qualifies.
+ */
+function componentCheck(doc: Doc, name: string): (value: unknown) => string[] {
+  const { discriminator: _read, ...union } = doc.components.schemas[name];
+  const schemas = { ...doc.components.schemas, [name]: union };
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const validate = ajv.compile({
+    $id: 'cobro',
+    components: { schemas },
+    $ref: `#/components/schemas/${name}`,
+  });
+  return (value) =>
+    validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+}
 
 /** Every value under `node` for which `test` holds, with its JSON path. */
 function findAll(node: unknown, test: (key: string, value: unknown) => boolean, path = ''): string[] {
@@ -784,7 +805,13 @@ describe('every route answers as the document says', () => {
       expectError('GET', '/v1/events/', await api('GET', '/v1/events/?page=99', { auth }), 404);
       const eventId = events.json.results[0]?.id as string;
       expect(events.json.results.map((event: Doc) => event.data.object.id)).toContain(paymentId);
-      expectAnswer('GET', '/v1/events/{id}/', await api('GET', `/v1/events/${eventId}/`, { auth }));
+      const event = await api('GET', `/v1/events/${eventId}/`, { auth });
+      expectAnswer('GET', '/v1/events/{id}/', event);
+      // Each event is the typed variant of its type that the document's Event union names.
+      const asEvent = componentCheck(await servedDocument(), 'Event');
+      for (const shown of [...events.json.results, event.json])
+        expect(asEvent(shown), shown.type).toEqual([]);
+      expect(asEvent({ ...event.json, type: 'plan.deleted' }), 'a payment as plan.deleted').not.toEqual([]);
       expectError(
         'GET',
         '/v1/events/{id}/',
