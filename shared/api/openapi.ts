@@ -54,7 +54,7 @@ const componentNames = new Map<unknown, string>([
 ]);
 
 /** The component name of an event type's variant: `payment_link.paid` → `PaymentLinkPaidEvent`. */
-export const eventSchemaName = (type: string) =>
+const eventSchemaName = (type: string) =>
   `${type
     .split(/[._]/)
     .map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`)
