@@ -4,6 +4,8 @@ import { apiKeyRotated } from './events.ts';
 
 export const accountsArea = defineArea({
   name: 'accounts',
+  description:
+    'The merchant account: its profile and its API keys as stored, and the event of a rotated key.',
   events: [
     { event: apiKeyRotated, summary: 'An API key was rotated: its mode, the new key masked, and when.' },
   ],

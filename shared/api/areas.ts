@@ -54,9 +54,15 @@ export const publishedEvents = areas.flatMap((area) => area.events ?? []);
 /** The type names of the catalogue: what rows naming every event type are given. */
 const eventTypes = publishedEvents.map(({ event }) => event.type);
 
+/** Rows of one area, with the catalogue's type names handed in. */
+export const rowsOfArea = <Row>(
+  area: Area<EventType<unknown>>,
+  part: (area: Area<EventType<unknown>>) => OfEventTypes<Row> | undefined,
+): readonly Row[] => {
+  const rows = part(area);
+  return typeof rows === 'function' ? rows(eventTypes) : (rows ?? []);
+};
+
 /** Rows of every area, in the list's order, with the catalogue's type names handed in. */
 export const rowsOfAreas = <Row>(part: (area: Area<EventType<unknown>>) => OfEventTypes<Row> | undefined) =>
-  areas.flatMap((area) => {
-    const rows = part(area);
-    return typeof rows === 'function' ? rows(eventTypes) : (rows ?? []);
-  });
+  areas.flatMap((area) => rowsOfArea(area, part));

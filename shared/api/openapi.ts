@@ -12,8 +12,9 @@ import { webhookBodySchema } from '../events/webhook-body.ts';
 import type { PublishedEvent } from '../http/area.ts';
 import { idempotencyKeyLength, idempotencyKeyPattern } from '../http/headers.ts';
 import { type Answer, type ErrorAnswer, type Route, segments } from '../http/route.ts';
-import { publishedEvents } from './areas.ts';
-import { routes } from './routes.ts';
+import { EventViewSchema } from '../webhooks/events.ts';
+import { areas, publishedEvents } from './areas.ts';
+import { routeGroups, systemTag } from './routes.ts';
 
 type Json = Record<string, unknown>;
 
@@ -22,16 +23,73 @@ type Json = Record<string, unknown>;
  * defaults make a field optional) or what it receives (`output`). The document's dialect is the
  * default, so the converter's `$schema` is left out.
  */
-export function openApiSchema(schema: GenericSchema, typeMode: ConversionConfig['typeMode']): Json {
+export function openApiSchema(
+  schema: GenericSchema,
+  typeMode: ConversionConfig['typeMode'],
+  /** The component being written, which is itself and not a reference to itself. */
+  self?: string,
+): Json {
   const { $schema: _dialect, ...json } = toJsonSchema(schema, {
     target: 'draft-2020-12',
     errorMode: 'ignore',
     typeMode,
+    overrideSchema: ({ valibotSchema }) => {
+      const name = componentNames.get(valibotSchema);
+      return name && name !== self ? { $ref: schemaRef(name) } : undefined;
+    },
   });
   return json;
 }
 
-const errorRef = (body: ErrorAnswer['body']) => `#/components/schemas/${body}`;
+const schemaRef = (name: string) => `#/components/schemas/${name}`;
+
+/**
+ * Schemas the document writes once, under `components.schemas`, and refers to wherever another
+ * schema holds them: the error bodies (inside the unions of error bodies), and the event as the
+ * events API shows it, which is the `Event` union of the typed variants below.
+ */
+const componentNames = new Map<unknown, string>([
+  ...Object.entries(errorSchemas).map(([name, schema]) => [schema, name] as const),
+  [EventViewSchema, 'Event'],
+]);
+
+/** The component name of an event type's variant: `payment_link.paid` → `PaymentLinkPaidEvent`. */
+const eventSchemaName = (type: string) =>
+  `${type
+    .split(/[._]/)
+    .map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`)
+    .join('')}Event`;
+
+/**
+ * The events as typed variants: per event type, the body its webhook delivers (`type` a constant,
+ * `data.object` the schema of its record), described by its webhook's line; and `Event`, any one
+ * of them, told apart by `type`, which is what the events API answers.
+ */
+function eventComponents(): Record<string, Json> {
+  const named = publishedEvents.map(({ event, summary }) => ({
+    event,
+    summary,
+    name: eventSchemaName(event.type),
+  }));
+  return {
+    ...Object.fromEntries(
+      named.map(({ event, summary, name }) => [
+        name,
+        { description: summary, ...openApiSchema(webhookBodySchema(event), 'output') },
+      ]),
+    ),
+    Event: {
+      description: 'An event, as the events API shows it and its webhook delivers it: one variant per type.',
+      oneOf: named.map(({ name }) => ({ $ref: schemaRef(name) })),
+      discriminator: {
+        propertyName: 'type',
+        mapping: Object.fromEntries(named.map(({ event, name }) => [event.type, schemaRef(name)])),
+      },
+    },
+  };
+}
+
+const errorRef = (body: ErrorAnswer['body']) => schemaRef(body);
 
 /** An answer's named headers as the document lists them (none: nothing). */
 function headersOf(named: Readonly<Record<string, string>> | undefined): Json {
@@ -135,7 +193,7 @@ const idempotencyParameter = {
 
 const defaultBodyTypes = ['application/json', 'application/x-www-form-urlencoded'] as const;
 
-function operation(route: Route): Json {
+function operation(route: Route, tag: string): Json {
   const parameters: unknown[] = segments(route.path)
     .filter((part) => part.startsWith('{'))
     .map((part) => ({ name: part.slice(1, -1), in: 'path', required: true, schema: { type: 'string' } }));
@@ -160,6 +218,8 @@ function operation(route: Route): Json {
   return {
     operationId: route.operationId,
     summary: route.summary,
+    description: route.description,
+    tags: [tag],
     ...(route.deprecated ? { deprecated: true } : {}),
     security: route.auth ? [{ basicAuth: [] }, { apiKeyAuth: [] }, { bearerAuth: [] }] : [],
     ...(parameters.length ? { parameters } : {}),
@@ -208,16 +268,23 @@ const webhookHeaders = [
   },
 ];
 
-/** The webhook of one event type: a POST to the endpoint with the event's body and signature headers. */
-function webhook({ event, summary }: PublishedEvent<EventType<unknown>>): Json {
+/**
+ * The webhook of one event type: a POST to the endpoint with the event's body and signature headers,
+ * tagged with the area that publishes it. cobro sends it, so it asks the receiver for no credentials:
+ * the signature headers are how a receiver knows it is cobro's.
+ */
+function webhook({ event, summary }: PublishedEvent<EventType<unknown>>, tag: string): Json {
   return {
     post: {
+      operationId: webhookOperationId(event.type),
       summary,
       description: `${summary}\n\n${deliveryDescription}`,
+      tags: [tag],
+      security: [],
       parameters: webhookHeaders,
       requestBody: {
         required: true,
-        content: { 'application/json': { schema: openApiSchema(webhookBodySchema(event), 'output') } },
+        content: { 'application/json': { schema: { $ref: schemaRef(eventSchemaName(event.type)) } } },
       },
       responses: {
         '2XX': { description: 'Received: the delivery is done (the answer body is ignored).' },
@@ -231,20 +298,42 @@ function webhook({ event, summary }: PublishedEvent<EventType<unknown>>): Json {
   };
 }
 
+/** A webhook's operationId, from its event type: `payment_link.paid` → `paymentLinkPaidWebhook`. */
+const webhookOperationId = (type: string) =>
+  `${type.replace(/[._]([a-z])/g, (_, letter: string) => letter.toUpperCase())}Webhook`;
+
 /** The `webhooks` of the document: one per event type the areas publish, keyed by the type. */
-function webhooks(published: readonly PublishedEvent<EventType<unknown>>[]): Record<string, Json> {
-  return Object.fromEntries(published.map((one) => [one.event.type, webhook(one)]));
+function webhooks(): Record<string, Json> {
+  return Object.fromEntries(
+    areas.flatMap((area) => (area.events ?? []).map((one) => [one.event.type, webhook(one, area.name)])),
+  );
+}
+
+/**
+ * The document's tags, one per group of routes and per area that publishes events, in the list's
+ * order, each with what it is.
+ */
+function tags(): Json[] {
+  const used = new Set(routeGroups.map((group) => group.tag));
+  for (const area of areas) if (area.events?.length) used.add(area.name);
+  const described = [systemTag, ...areas.map(({ name, description }) => ({ name, description }))];
+  return described.filter((tag) => used.has(tag.name));
 }
 
 /** The document, with `serverUrl` as its only server. */
 export function openApiDocument(serverUrl: string): Json {
   const paths: Record<string, Json> = {};
-  for (const route of routes) {
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
+  for (const { tag, routes } of routeGroups) {
+    for (const route of routes) {
+      paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route, tag) };
+    }
   }
-  const components = Object.fromEntries(
-    Object.entries(errorSchemas).map(([name, schema]) => [name, openApiSchema(schema, 'output')]),
-  );
+  const schemas = {
+    ...Object.fromEntries(
+      Object.entries(errorSchemas).map(([name, schema]) => [name, openApiSchema(schema, 'output', name)]),
+    ),
+    ...eventComponents(),
+  };
   return {
     openapi: '3.1.0',
     info: {
@@ -254,8 +343,9 @@ export function openApiDocument(serverUrl: string): Json {
         'Self-hostable payments and recurring billing API. POST, PUT and PATCH bodies may be JSON or form-encoded (bracketed keys nest) unless an operation says otherwise.',
     },
     servers: [{ url: serverUrl }],
+    tags: tags(),
     paths,
-    webhooks: webhooks(publishedEvents),
+    webhooks: webhooks(),
     components: {
       securitySchemes: {
         basicAuth: {
@@ -276,7 +366,7 @@ export function openApiDocument(serverUrl: string): Json {
           description: 'An access token from POST /authentication/token/.',
         },
       },
-      schemas: components,
+      schemas,
     },
   };
 }

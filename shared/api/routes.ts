@@ -1,7 +1,7 @@
 import { envNames } from '../core/config.ts';
 import { HealthSchema, OpenApiDocumentSchema } from '../core/envelopes.ts';
 import { type Access, matchPath, type Route, routeTableOf } from '../http/route.ts';
-import { rowsOfAreas } from './areas.ts';
+import { areas, rowsOfArea } from './areas.ts';
 
 /** Routes of no area: the probe, this API's own document, stored images. */
 const systemRoutes: readonly Route[] = [
@@ -13,6 +13,8 @@ const systemRoutes: readonly Route[] = [
     auth: false,
     access: { table: { actions: ['GetItem'] } },
     summary: 'Liveness, without credentials',
+    description:
+      'Reads one item of the table with a one-second budget: 200 when the table answers, 503 naming what went wrong when it does not, so a probe sees a dead database.',
     answers: { 200: { description: 'Alive: the table answers', json: HealthSchema } },
     errors: {
       503: { description: 'The table does not answer, or answers with an error', body: 'HealthUnavailable' },
@@ -26,6 +28,8 @@ const systemRoutes: readonly Route[] = [
     auth: false,
     access: {},
     summary: 'This document',
+    description:
+      "The OpenAPI 3.1 description of every route and webhook, built from the same route rows and schemas the handlers use; its server is the stage's public base URL, whatever Host the request named.",
     answers: { 200: { description: 'The OpenAPI 3.1 document', json: OpenApiDocumentSchema } },
   },
   {
@@ -36,12 +40,32 @@ const systemRoutes: readonly Route[] = [
     auth: false,
     access: { media: 'read' },
     summary: 'A stored image (plan, product and customer images), without credentials',
+    description:
+      'Serves an image by the name cobro gave it (its SHA-256 and extension), so a browser or an e-mail can load it. A name is never reused for other content, so the answer may be cached for a year.',
     answers: { 200: { description: 'The image', media: ['image/jpeg', 'image/png'] } },
   },
 ];
 
+/** The group of the routes of no area, as the OpenAPI document tags them. */
+export const systemTag = {
+  name: 'system',
+  description: 'The liveness probe, this document and stored images, all without credentials.',
+} as const;
+
+/** Routes under the tag the OpenAPI document gives them: the area's name, or `system`. */
+export interface RouteGroup {
+  tag: string;
+  routes: readonly Route[];
+}
+
+/** The routes by group: those of no area, then each area's (shared/api/areas.ts), in the list's order. */
+export const routeGroups: readonly RouteGroup[] = [
+  { tag: systemTag.name, routes: systemRoutes },
+  ...areas.map((area) => ({ tag: area.name, routes: rowsOfArea(area, (one) => one.routes) })),
+].filter((group) => group.routes.length > 0);
+
 /** Every route: those of no area, then each area's (shared/api/areas.ts), in the list's order. */
-export const routes: readonly Route[] = [...systemRoutes, ...rowsOfAreas((area) => area.routes)];
+export const routes: readonly Route[] = routeGroups.flatMap((group) => group.routes);
 
 /**
  * The variables route rows give their functions, all together: the local stack runs every handler

@@ -4,4 +4,7 @@
  */
 import { defineArea } from '../http/area.ts';
 
-export const attemptsArea = defineArea({ name: 'attempts' });
+export const attemptsArea = defineArea({
+  name: 'attempts',
+  description: 'Every movement of money stored as an attempt before the acquirer is asked, and its recovery.',
+});

@@ -2,4 +2,8 @@
 import { defineArea } from '../http/area.ts';
 import { authRoutes } from './routes.ts';
 
-export const authArea = defineArea({ name: 'auth', routes: authRoutes });
+export const authArea = defineArea({
+  name: 'auth',
+  description: 'Credentials: access tokens for Bearer authentication, and the API keys of the account.',
+  routes: authRoutes,
+});

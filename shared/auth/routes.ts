@@ -17,6 +17,8 @@ export const authRoutes: readonly Route[] = [
     auth: false,
     access: { table: { actions: ['GetItem', 'Query'] }, tokenSecret: true },
     summary: 'OAuth 2.0 client credentials: an access token for Bearer',
+    description:
+      "Exchanges the account's OAuth client id and secret (in the body, JSON or form, or as Basic credentials) for an HS256 JWT valid for one hour, sent afterwards as `Authorization: Bearer`. Wrong client credentials or a grant other than `client_credentials` answer the OAuth `error` object.",
     body: TokenRequestSchema,
     answers: { 200: { description: 'An access token, valid one hour', json: AccessTokenSchema } },
     errors: {
@@ -32,6 +34,8 @@ export const authRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'Query'] } },
     summary: 'Both API keys of the account, masked',
+    description:
+      'Shows the test and the live key of the account as their prefix and last four characters: keys are stored only as hashes, so a full key can never be read back.',
     answers: { 200: { description: 'Both keys, masked', json: ApiKeysViewSchema } },
     errors: { 404: { description: 'The account has no keys (type warning)', body: 'MessageEnvelope' } },
   },
@@ -43,6 +47,8 @@ export const authRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
     summary: 'Rotate the test or live key; the answer shows the new key once',
+    description:
+      'Replaces the test or the live key with a new one, shown in full in this answer and never again; the old key stops working within 60 seconds and the account is e-mailed. A test key may rotate only the test key.',
     body: RotateApiKeySchema,
     answers: {
       200: { description: 'The new key, in full this once', json: messageEnvelope(RotatedApiKeySchema) },

@@ -5,6 +5,7 @@ import { chargesRoutes } from './routes.ts';
 
 export const chargesArea = defineArea({
   name: 'charges',
+  description: 'Money taken from a card, whatever took it, and the deprecated direct charge.',
   routes: chargesRoutes,
   events: [
     {

@@ -13,6 +13,8 @@ export const chargesRoutes: readonly Route[] = [
       table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['gsi1'] },
     },
     summary: 'Deprecated (use /v1/payments/): charge a card directly; multipart or form fields',
+    description:
+      'Charges the card in the body at once, without a checkout page, for integrations written before payments; amounts are in major units. A card that needs a 3-D Secure challenge declines with `authentication_required`, and the charge is stored as an attempt before the acquirer is asked, so a retry with the same Idempotency-Key never charges twice.',
     body: LegacyChargeSchema,
     bodyTypes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
     deprecated: true,
@@ -37,6 +39,8 @@ export const chargesRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'Query'] } },
     summary: 'One charge (list view): what it pays for, and what was refunded of it',
+    description:
+      'Shows a charge of any source (a payment, a subscription period, a payment link or a direct charge) in the list view, amounts in major units, with what it pays for and the amount refunded so far.',
     answers: { 200: { description: 'The charge', json: ChargeViewSchema } },
     errors: { 404: { description: 'No such charge', body: 'DetailError' } },
   },

@@ -2,4 +2,8 @@
 import { defineArea } from '../http/area.ts';
 import { checkoutRoutes } from './routes.ts';
 
-export const checkoutArea = defineArea({ name: 'checkout', routes: checkoutRoutes });
+export const checkoutArea = defineArea({
+  name: 'checkout',
+  description: 'The hosted checkout pages where cardholders pay, with 3-D Secure.',
+  routes: checkoutRoutes,
+});

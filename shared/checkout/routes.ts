@@ -46,6 +46,8 @@ export const checkoutRoutes: readonly Route[] = [
     auth: false,
     access: { table: { actions: ['GetItem', 'Query'] } },
     summary: 'The hosted checkout page (HTML)',
+    description:
+      'Renders the payment form of a checkout session made by a payment, a subscription or a payment link: plain HTML that works without JavaScript, sent with a strict Content-Security-Policy and never cached. A paid, locked, expired (after 24 hours) or unknown session shows that instead.',
     answers: { 200: { description: 'The pay form, or the page saying the payment is made', media: html } },
     errors: checkoutPageErrors,
   },
@@ -63,6 +65,8 @@ export const checkoutRoutes: readonly Route[] = [
     },
     summary:
       'Pay: the checkout form posts here (form-encoded); 303 to return_url on success (a payment link: 200, its receipt)',
+    description:
+      'Checks the card fields and the CSRF token, stores the attempt and claims the session for it, then asks the acquirer with 3-D Secure, so a double submit charges once. A decline shows the form again with the reason (402) and five declines lock the session; a card that needs a challenge gets the challenge page.',
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {
       200: {
@@ -87,6 +91,8 @@ export const checkoutRoutes: readonly Route[] = [
     access: { table: { actions: ['GetItem', 'Query'] } },
     summary:
       'The checkout page again (HTML): the pending 3-D Secure challenge, or what GET /checkout/{token} shows',
+    description:
+      'Shows the pending 3-D Secure challenge of the session, where the cardholder completes or fails authentication; with no challenge pending it shows what GET /checkout/{token} shows.',
     answers: { 200: { description: 'The challenge, the pay form, or the paid page', media: html } },
     errors: checkoutPageErrors,
   },
@@ -103,6 +109,8 @@ export const checkoutRoutes: readonly Route[] = [
       },
     },
     summary: 'The answer to the 3-D Secure challenge (form-encoded)',
+    description:
+      "Records the cardholder's answer to the 3-D Secure challenge: a completed one charges and ends like an approved submit, a failed one shows the form again as a decline (402) that counts towards the lock.",
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {
       200: { description: 'Another challenge; or a paid payment link: its receipt', media: html },

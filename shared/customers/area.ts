@@ -2,4 +2,9 @@
 import { defineArea } from '../http/area.ts';
 import { customersRoutes } from './routes.ts';
 
-export const customersArea = defineArea({ name: 'customers', routes: customersRoutes });
+export const customersArea = defineArea({
+  name: 'customers',
+  description:
+    'Customers of the account: unique e-mail per mode, metadata, a photo and up to three addresses.',
+  routes: customersRoutes,
+});

@@ -27,6 +27,8 @@ export const customersRoutes: readonly Route[] = [
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } },
     summary:
       'Customers, newest first, in Envelope B; with `search` and neither `page` nor `page_size`, the search view (a bare array of at most 100)',
+    description:
+      "Lists the customers of the account in the request's mode, newest first, one page at a time; `search` narrows the list to the customers it matches. Given `search` without `page` or `page_size`, it answers the search view instead: at most 100 matches as a bare array.",
     query: CustomerListQuerySchema,
     answers: {
       200: {
@@ -51,6 +53,8 @@ export const customersRoutes: readonly Route[] = [
       table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     },
     summary: 'Create a customer; the e-mail is unique in the account and mode (400 when taken)',
+    description:
+      'Stores a customer with the required first name, last name and e-mail, and an optional phone, country and metadata (a JSON object of at most 10 KB). The e-mail is unique, whatever its case, among the customers of the account and mode, even when two requests race.',
     body: CreateCustomerSchema,
     answers: {
       201: { description: 'Created; data is the customer', json: messageEnvelope(CustomerViewSchema) },
@@ -64,6 +68,8 @@ export const customersRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'] } },
     summary: 'One customer',
+    description:
+      'Shows one customer of the account and mode as it is stored now; a customer of another account or mode is 404.',
     answers: { 200: { description: 'The customer', json: CustomerViewSchema } },
     errors: notFound,
   },
@@ -78,6 +84,8 @@ export const customersRoutes: readonly Route[] = [
     },
     summary:
       'Change any of first_name, last_name, email, phone, country, metadata; omitted fields keep their values',
+    description:
+      'Changes only the fields sent and keeps the others. A new e-mail must be free in the account and mode (400 when taken), and the old one becomes free.',
     body: UpdateCustomerSchema,
     answers: {
       200: { description: 'Updated; data is the customer', json: messageEnvelope(CustomerViewSchema) },
@@ -94,6 +102,8 @@ export const customersRoutes: readonly Route[] = [
       table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     },
     summary: 'Delete a customer and its addresses; its e-mail becomes free',
+    description:
+      'Deletes the customer and its addresses for good, and frees its e-mail for a new customer of the same account and mode.',
     answers: { 200: { description: 'Deleted', json: MessageSchema } },
     errors: notFound,
   },
@@ -108,6 +118,8 @@ export const customersRoutes: readonly Route[] = [
       media: 'write',
     },
     summary: 'Replace the photo: multipart field `photo`, JPEG or PNG (by content), 5 MB at most',
+    description:
+      "Stores the uploaded photo under its content hash and makes it the customer's photo. The file must be one whole JPEG or PNG, judged by its bytes rather than its name, of at most 5 MB.",
     body: CustomerPhotoSchema,
     bodyTypes: ['multipart/form-data'],
     answers: {
@@ -123,6 +135,8 @@ export const customersRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'] } },
     summary: "The customer's addresses (at most 3), oldest first, as a bare array",
+    description:
+      "Lists the customer's addresses, at most three, in the order they were added, as a bare array.",
     answers: { 200: { description: 'The addresses', json: v.array(AddressViewSchema) } },
     errors: notFound,
   },
@@ -136,6 +150,8 @@ export const customersRoutes: readonly Route[] = [
       table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     },
     summary: 'Add an address; a fourth is 406',
+    description:
+      'Adds an address to the customer. A customer holds at most three addresses, so a fourth is refused with 406 and nothing is stored.',
     body: AddAddressSchema,
     answers: { 201: { description: 'Added; data is the address', json: messageEnvelope(AddressViewSchema) } },
     errors: {
@@ -153,6 +169,7 @@ export const customersRoutes: readonly Route[] = [
       table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     },
     summary: 'Delete one address of the customer',
+    description: 'Deletes one address of the customer; an address that belongs to another customer is 404.',
     answers: { 200: { description: 'Deleted', json: MessageSchema } },
     errors: { 404: { description: 'No such customer or address', body: 'MessageEnvelope' } },
   },

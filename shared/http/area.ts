@@ -44,8 +44,10 @@ export interface PublishedEvent<Event> {
 export type OfEventTypes<Row> = readonly Row[] | ((eventTypes: readonly string[]) => readonly Row[]);
 
 export interface Area<Event> {
-  /** Its folder under shared/ (and functions/). */
+  /** Its folder under shared/ (and functions/); the OpenAPI document tags its operations and webhooks with it. */
   name: string;
+  /** One sentence on what it is: the description of its tag in the OpenAPI document. */
+  description: string;
   /** Its route rows, in the order they are matched and documented. @default none */
   routes?: OfEventTypes<Route>;
   /** The event types it publishes, in the catalogue's order. @default none */

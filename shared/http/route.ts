@@ -92,6 +92,11 @@ export interface Route {
   access: Access;
   /** One line for the OpenAPI document. */
   summary: string;
+  /**
+   * One or two sentences for the OpenAPI document: what the handler does and what a caller must
+   * know beyond the summary (what it stores, what it sends, when it refuses).
+   */
+  description: string;
   /** Success answers by status, each as the handler sends it. */
   answers: Readonly<Record<number, Answer>>;
   /**

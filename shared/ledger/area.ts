@@ -11,6 +11,8 @@ const handsOut = { events: true } as const;
 
 export const ledgerArea = defineArea({
   name: 'ledger',
+  description:
+    'The billing run, the recovery of unfinished attempts and the reconciliation with the acquirer.',
   eventRules: [
     {
       // One worker for the three runs: each rule target costs the stack a role, a log group, a

@@ -5,6 +5,7 @@ import { paymentLinksRoutes } from './routes.ts';
 
 export const paymentLinksArea = defineArea({
   name: 'payment-links',
+  description: 'Shareable payment pages for an amount, once or every month, optionally one per customer.',
   routes: paymentLinksRoutes,
   events: [{ event: paymentLinkPaid, summary: 'A payment link was paid.' }],
 });

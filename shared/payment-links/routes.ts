@@ -27,6 +27,8 @@ export const paymentLinksRoutes: readonly Route[] = [
     },
     summary:
       'A payment link (its page is a hosted checkout), or one per customer; customers by id, or found or created by e-mail',
+    description:
+      'Stores a payment link for a description and an amount (at least USD 1.00), whose hosted checkout page the merchant shares. With `customers` it makes one link per customer, each named by id or found or created by e-mail, and checks every entry before storing anything.',
     body: CreatePaymentLinkSchema,
     answers: {
       201: {
@@ -46,6 +48,8 @@ export const paymentLinksRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } },
     summary: 'Payment links, newest first, in Envelope B (`amount` a decimal string)',
+    description:
+      'Lists the payment links of the account and mode, newest first, one page at a time, with `amount` as a decimal string.',
     query: LinkListQuerySchema,
     answers: { 200: { description: 'Envelope B', json: linkedPageSchema(LinkListItemSchema) } },
   },
@@ -58,6 +62,8 @@ export const paymentLinksRoutes: readonly Route[] = [
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'] } },
     summary:
       'A payment link (`amount` a number) with its `payment_logs`: every payment attempt, newest first',
+    description:
+      'Shows one payment link with `amount` as a number and its `payment_logs`: every payment attempt made on its page, newest first.',
     answers: { 200: { description: 'The payment link', json: LinkViewSchema } },
     errors: notFound,
   },
@@ -72,6 +78,8 @@ export const paymentLinksRoutes: readonly Route[] = [
     },
     summary:
       'Change product, customer, active, recurring, next_date_of_payment or status; a paid link cannot be modified (406)',
+    description:
+      "Changes the link's product, customer, active flag, recurrence, next payment date or status; setting a status again reopens a page locked by five declines. A paid link cannot be changed (406), nor one whose page is taking a payment (409).",
     body: UpdatePaymentLinkSchema,
     answers: { 200: { description: 'Updated; data is the link', json: messageEnvelope(LinkListItemSchema) } },
     errors: {
@@ -90,6 +98,8 @@ export const paymentLinksRoutes: readonly Route[] = [
       table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     },
     summary: 'Delete a payment link: its page stops taking payments; its charges stay',
+    description:
+      'Deletes the link at once, even while a payment is under way, and its page is gone. Charges already made stay; a payment approved after the delete is recorded and refunded in full.',
     answers: { 200: { description: 'Deleted', json: MessageSchema } },
     errors: {
       ...notFound,

@@ -5,6 +5,7 @@ import { paymentsRoutes } from './routes.ts';
 
 export const paymentsArea = defineArea({
   name: 'payments',
+  description: 'One-off payments, each paid on a hosted checkout page.',
   routes: paymentsRoutes,
   events: [
     {

@@ -15,6 +15,8 @@ export const paymentsRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] } },
     summary: 'Create a payment; 202 with id_payment and the hosted checkout URL to redirect to',
+    description:
+      'Stores a payment for an amount and currency with a checkout session, and answers the URL of its hosted checkout page to send the cardholder to; the card is charged only when that page is paid. `return_url`, where the page sends the cardholder after paying, is checked here (https in live mode).',
     body: CreatePaymentSchema,
     answers: {
       202: { description: 'Pending, with its checkout page', json: messageEnvelope(CreatedPaymentSchema) },
@@ -28,6 +30,8 @@ export const paymentsRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'Query'], indexes: ['gsi1'] } },
     summary: 'Charges of the account (list view), newest first, as a bare array',
+    description:
+      'Lists every charge of the account and mode, whatever made it (payments, subscriptions, payment links, direct charges), newest first, in the list view with amounts in major units. At most `limit` charges (100 by default), older ones with `created_before`.',
     query: PaymentListQuerySchema,
     answers: { 200: { description: 'The charges (list view)', json: v.array(ChargeViewSchema) } },
   },
@@ -39,6 +43,7 @@ export const paymentsRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'Query'], indexes: ['gsi1'] } },
     summary: 'The same list as GET /v1/payments/',
+    description: 'Answers exactly what GET /v1/payments/ answers, under the path some older clients call.',
     query: PaymentListQuerySchema,
     answers: { 200: { description: 'The charges (list view)', json: v.array(ChargeViewSchema) } },
   },
@@ -50,6 +55,8 @@ export const paymentsRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'Query'] } },
     summary: 'One payment (single view, with charge_id)',
+    description:
+      'Shows one payment in its single view: decimal-string amounts, an upper-case currency, its status and `charge_id`, which is null until the payment is paid.',
     answers: { 200: { description: 'The payment (single view)', json: PaymentViewSchema } },
     errors: { 404: { description: 'Payments not found (type danger)', body: 'MessageEnvelope' } },
   },

@@ -3,6 +3,7 @@ import { defineArea } from '../http/area.ts';
 
 export const payoutsArea = defineArea({
   name: 'payouts',
+  description: 'Live charges paid out to the merchant two days after they are made.',
   schedules: [
     {
       name: 'payouts-run',

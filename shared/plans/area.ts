@@ -5,6 +5,7 @@ import { plansRoutes } from './routes.ts';
 
 export const plansArea = defineArea({
   name: 'plans',
+  description: 'Recurring prices that subscriptions are made to.',
   routes: plansRoutes,
   events: [{ event: planDeleted, summary: 'A plan was deleted: the plan as it was, and its owner.' }],
   eventRules: [

@@ -2,4 +2,8 @@
 import { defineArea } from '../http/area.ts';
 import { productsRoutes } from './routes.ts';
 
-export const productsArea = defineArea({ name: 'products', routes: productsRoutes });
+export const productsArea = defineArea({
+  name: 'products',
+  description: 'Products with prices, taxes, images and a recurrence, which payment links sell.',
+  routes: productsRoutes,
+});

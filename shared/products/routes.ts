@@ -26,6 +26,8 @@ export const productsRoutes: readonly Route[] = [
       media: 'write',
     },
     summary: 'Create a product (multipart form, with images); 201 with data.id',
+    description:
+      "Stores a product from a multipart form: a price in its currency's precision, tax ids of the account, a recurrence, a default image and up to four more. Its total price is computed from the price and the taxes.",
     body: CreateProductDocument,
     bodyTypes: formTypes,
     answers: {
@@ -40,6 +42,8 @@ export const productsRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } },
     summary: 'Active products, newest first, in Envelope A; filters combine with AND',
+    description:
+      'Lists the active products of the account and mode, newest first, one numbered page at a time; deleted products are left out.',
     query: ProductListQuerySchema,
     answers: { 200: { description: 'One page (Envelope A)', json: numberedPageSchema(ProductViewSchema) } },
     errors: { 404: { description: 'A page past the last (type warning)', body: 'MessageEnvelope' } },
@@ -52,6 +56,7 @@ export const productsRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'] } },
     summary: 'One product',
+    description: 'Shows one product with its taxes, total price and image URLs; a deleted product is 404.',
     answers: { 200: { description: 'The product', json: ProductViewSchema } },
     errors: notFound,
   },
@@ -67,6 +72,8 @@ export const productsRoutes: readonly Route[] = [
     },
     summary:
       'Change any field; `default` and `additional_images` keep (-1), remove (-remove-) or replace (files) images',
+    description:
+      'Changes the fields sent and keeps the others. For `default` and `additional_images`, `-1` keeps the images, `-remove-` removes them and files replace them.',
     body: UpdateProductDocument,
     bodyTypes: formTypes,
     answers: { 200: { description: 'Updated', json: messageEnvelope(ProductUpdatedSchema) } },
@@ -82,6 +89,8 @@ export const productsRoutes: readonly Route[] = [
       table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     },
     summary: 'Remove and deactivate a product; payment links that name it keep working',
+    description:
+      'Takes the product out of the API but keeps it stored, deactivated, so payment links that already name it keep working.',
     answers: { 200: { description: 'Deleted', json: MessageSchema } },
     errors: notFound,
   },

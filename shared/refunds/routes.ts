@@ -16,6 +16,8 @@ export const refundsRoutes: readonly Route[] = [
       table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['gsi1'] },
     },
     summary: 'Refund a charge in full or in part; 201 with the refund',
+    description:
+      'Refunds the rest of a charge, or `amount` of it, for a required reason. The amount is held on the charge before the acquirer is asked, so concurrent refunds never exceed the charge; a refusal by the acquirer stores nothing (502), and a lost answer (504) is settled by sending the same request with the same Idempotency-Key.',
     body: CreateRefundSchema,
     answers: { 201: { description: 'Refunded', json: RefundViewSchema } },
     errors: {
@@ -45,6 +47,8 @@ export const refundsRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'Query'], indexes: ['gsi1', 'gsi2'] } },
     summary: 'Refunds, newest first, as a bare array; charge_id narrows to one charge',
+    description:
+      'Lists the refunds of the account and mode, newest first, as a bare array; `charge_id` keeps those of one charge.',
     query: RefundListQuerySchema,
     answers: { 200: { description: 'The refunds', json: v.array(RefundViewSchema) } },
   },
@@ -56,6 +60,7 @@ export const refundsRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'Query'] } },
     summary: 'One refund, by its id or its re_ provider id',
+    description: 'Shows one refund, looked up by its id or by its `re_` provider id.',
     answers: { 200: { description: 'The refund', json: RefundViewSchema } },
     errors: { 404: { description: 'No such refund', body: 'DetailError' } },
   },

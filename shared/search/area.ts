@@ -1,4 +1,7 @@
 /** The search area for the stack: no routes of its own; the operator CLI rebuilds search entries. */
 import { defineArea } from '../http/area.ts';
 
-export const searchArea = defineArea({ name: 'search' });
+export const searchArea = defineArea({
+  name: 'search',
+  description: 'The search entries of plans, customers and products.',
+});

@@ -19,6 +19,7 @@ import { subscriptionsRoutes } from './routes.ts';
 
 export const subscriptionsArea = defineArea({
   name: 'subscriptions',
+  description: 'Subscriptions of customers to plans, billed every period, with dunning and cancellation.',
   routes: subscriptionsRoutes,
   events: [
     { event: subscriptionCreated, summary: 'A subscription was created.' },

@@ -38,6 +38,8 @@ export const subscriptionsRoutes: readonly Route[] = [
     },
     summary:
       'A pending subscription to a plan and its hosted checkout (the first charge, or a card check for a trial); activation follows the checkout',
+    description:
+      'Stores a pending subscription of a customer to an active plan, with a hosted checkout to send the customer to. That checkout charges the first period, or only checks the card when there is a trial; the subscription becomes active or trialing when it succeeds.',
     body: CreateSubscriptionSchema,
     answers: { 201: { description: 'Created', json: messageEnvelope(CreatedSubscriptionSchema) } },
   },
@@ -49,6 +51,8 @@ export const subscriptionsRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2'] } },
     summary: 'Subscriptions, newest first, in Envelope A, by status and plan',
+    description:
+      'Lists the subscriptions of the account and mode, pending ones included, newest first, one numbered page at a time, optionally of one status or plan.',
     query: SubscriptionListQuerySchema,
     answers: { 200: { description: 'Envelope A', json: numberedPageSchema(SubscriptionListItemSchema) } },
   },
@@ -60,6 +64,8 @@ export const subscriptionsRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2'] } },
     summary: 'A subscription (`sub_…`), or the subscriptions of a plan (its key, a UUID) as a bare array',
+    description:
+      "Shows one subscription when the id starts with `sub_`. Given a plan's key (a UUID), it answers that plan's subscriptions as a bare array, or 404 when the plan is absent.",
     answers: {
       200: {
         description: 'The subscription, or the plan’s subscriptions',
@@ -88,6 +94,8 @@ export const subscriptionsRoutes: readonly Route[] = [
       },
     },
     summary: 'Cancel a subscription: never charged again; 409 when already canceled',
+    description:
+      "Cancels the subscription: it is never charged again, leaves its plan's count, and the customer is e-mailed. It answers at once even while a charge is in flight; an approval that arrives afterwards is recorded and refunded.",
     answers: { 200: { description: 'Canceled', json: CanceledSubscriptionSchema } },
     errors: {
       ...notFound,

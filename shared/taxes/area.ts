@@ -2,4 +2,8 @@
 import { defineArea } from '../http/area.ts';
 import { taxesRoutes } from './routes.ts';
 
-export const taxesArea = defineArea({ name: 'taxes', routes: taxesRoutes });
+export const taxesArea = defineArea({
+  name: 'taxes',
+  description: 'Tax rates in percent that products name.',
+  routes: taxesRoutes,
+});

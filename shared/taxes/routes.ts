@@ -13,6 +13,7 @@ export const taxesRoutes: readonly Route[] = [
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } },
     summary: "The account's taxes in the request's mode, newest first, as a bare array",
+    description: "Lists the taxes of the account in the request's mode, newest first, as a bare array.",
     answers: { 200: { description: 'The taxes', json: v.array(TaxViewSchema) } },
   },
   {
@@ -25,6 +26,8 @@ export const taxesRoutes: readonly Route[] = [
       table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     },
     summary: 'Create a tax (name, value in percent); its id is an integer',
+    description:
+      'Stores a tax with a name and a value in percent, kept exactly as sent, under an integer id; products name their taxes by that id.',
     body: CreateTaxSchema,
     answers: { 201: { description: 'Created; data is the tax', json: messageEnvelope(TaxViewSchema) } },
   },

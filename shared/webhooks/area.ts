@@ -14,6 +14,7 @@ const fanOutAccess = {
 
 export const webhooksArea = defineArea({
   name: 'webhooks',
+  description: 'Webhook endpoints, their deliveries, and the events API.',
   routes: webhooksRoutes,
   eventRules: (eventTypes) => [
     {

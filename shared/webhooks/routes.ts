@@ -32,6 +32,8 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } },
     summary: 'Webhook endpoints of the account in the request mode, newest first (Envelope B)',
+    description:
+      'Lists the webhook endpoints of the account and mode, newest first, one page at a time, never with their secrets.',
     query: pageQuery,
     answers: { 200: { description: 'Envelope B', json: linkedPageSchema(EndpointViewSchema) } },
   },
@@ -47,6 +49,8 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     },
     summary:
       'Register an endpoint (live: https, public addresses only); the answer is the only one besides rotation that shows the secret',
+    description:
+      'Registers a URL to receive the chosen event types (or `*` for all), at most 16 endpoints per account and mode. The address is checked before it is stored (live: https and public addresses only); the answer shows the signing secret, which is stored encrypted.',
     body: createEndpointSchema(eventTypes),
     environment: eventTypesEnvironment(eventTypes),
     answers: {
@@ -61,6 +65,8 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'] } },
     summary: 'One endpoint (never its secret)',
+    description:
+      'Shows one endpoint: its URL, event types, description and whether it is enabled, never its secret.',
     answers: { 200: { description: 'The endpoint', json: EndpointViewSchema } },
     errors: endpointNotFound,
   },
@@ -74,6 +80,8 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
       table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     },
     summary: 'Change url, events, description or enabled (a disabled endpoint receives nothing)',
+    description:
+      'Changes the fields sent; a new URL is checked as on creation. `enabled: true` turns back on an endpoint that was disabled by a 410 answer.',
     body: updateEndpointSchema(eventTypes),
     environment: eventTypesEnvironment(eventTypes),
     answers: {
@@ -91,6 +99,7 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
       table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
     },
     summary: 'Remove an endpoint',
+    description: 'Removes the endpoint: it receives nothing more, from later events or from retries.',
     answers: { 200: { description: 'Deleted', json: MessageSchema } },
     errors: endpointNotFound,
   },
@@ -105,6 +114,8 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
       webhookKey: true,
     },
     summary: 'A new signing secret; for 24 hours deliveries carry signatures with both',
+    description:
+      'Makes a new signing secret and shows it once. For 24 hours each delivery carries two signatures, by the old and the new secret, so the receiver can switch without losing a delivery.',
     answers: {
       200: { description: 'Rotated; data has the new secret', json: messageEnvelope(RotatedSecretSchema) },
     },
@@ -118,6 +129,8 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } },
     summary: 'Every delivery attempt to the endpoint, newest first (Envelope B)',
+    description:
+      'Lists every attempt to deliver an event to the endpoint, newest first: the status code the endpoint answered or the error met, how long it took and when the next retry is due, so a merchant can see what failed and why.',
     query: pageQuery,
     answers: { 200: { description: 'Envelope B', json: linkedPageSchema(DeliveryViewSchema) } },
     errors: {
@@ -135,6 +148,8 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2'] } },
     summary: 'Events of the last 30 days, newest first (Envelope B), optionally of one `type`',
+    description:
+      "Lists the events of the account and mode stored in the last 30 days, newest first, one page at a time; `type` keeps those of one type. cobro's internal events are never listed.",
     query: EventListQuerySchema,
     answers: { 200: { description: 'Envelope B', json: linkedPageSchema(EventViewSchema) } },
   },
@@ -146,6 +161,8 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     auth: true,
     access: { table: { actions: ['GetItem', 'BatchGetItem', 'Query'] } },
     summary: 'One event, as webhooks deliver it',
+    description:
+      'Shows one event of the last 30 days with the body webhooks deliver: its id, type, creation time, mode and `data.object`.',
     answers: { 200: { description: 'The event', json: EventViewSchema } },
     errors: {
       404: {
@@ -168,6 +185,8 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     },
     summary:
       'Send the event again (same webhook-id) to `endpoint_id`, or to every enabled endpoint that takes its type',
+    description:
+      'Sends the event again with its original webhook-id, to one endpoint or to every enabled endpoint that takes its type, and answers 202 before the deliveries run. At most 5 redeliveries per event and 100 per account and mode each hour, then 429.',
     body: RedeliverSchema,
     answers: { 202: { description: 'Queued', json: MessageSchema } },
     errors: {

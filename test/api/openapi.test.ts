@@ -5,6 +5,8 @@
  * shape the document names.
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import * as v from 'valibot';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyRotated } from '../../shared/accounts/events.ts';
@@ -40,6 +42,31 @@ async function servedDocument(): Promise<Doc> {
   const response = await api('GET', '/openapi.json');
   expect(response.status, response.text).toBe(200);
   return response.json;
+}
+
+/** A schema, or the component its `$ref` names. */
+const resolved = (doc: Doc, schema: Doc): Doc =>
+  typeof schema.$ref === 'string'
+    ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')]
+    : schema;
+
+/**
+ * A check of values against a component of the document, by a JSON Schema 2020-12 validator that
+ * knows nothing of valibot: the messages of what does not match, none when it does. Ajv reads no
+ * discriminator with a mapping, so the union is checked as the `oneOf` the discriminator qualifies.
+ */
+function componentCheck(doc: Doc, name: string): (value: unknown) => string[] {
+  const { discriminator: _read, ...union } = doc.components.schemas[name];
+  const schemas = { ...doc.components.schemas, [name]: union };
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const validate = ajv.compile({
+    $id: 'cobro',
+    components: { schemas },
+    $ref: `#/components/schemas/${name}`,
+  });
+  return (value) =>
+    validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
 }
 
 /** Every value under `node` for which `test` holds, with its JSON path. */
@@ -157,7 +184,7 @@ describe('the webhooks of GET /openapi.json', () => {
       expect(hook.summary, label).toMatch(/\S/);
       expect(hook.description, label).toContain('5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h');
       expect(hook.requestBody.required, label).toBe(true);
-      const body = hook.requestBody.content['application/json'].schema;
+      const body = resolved(doc, hook.requestBody.content['application/json'].schema);
       expect(body.required, label).toEqual(['id', 'type', 'created_at', 'test', 'data']);
       expect(body.properties.type.const, label).toBe(eventType.type);
       expect(body.properties.created_at.format, label).toBe('date-time');
@@ -178,10 +205,34 @@ describe('the webhooks of GET /openapi.json', () => {
       expect(Object.keys(hook.responses), label).toEqual(expect.arrayContaining(['2XX', '410']));
     }
     // Data that carries its record is sent as stored; any other is wrapped as `object`.
-    const paid = doc.webhooks['payment.succeeded'].post.requestBody.content['application/json'].schema;
+    const paid = resolved(
+      doc,
+      doc.webhooks['payment.succeeded'].post.requestBody.content['application/json'].schema,
+    );
     expect(paid.properties.data.properties.object.required).toEqual(expect.arrayContaining(['charge_id']));
-    const rotated = doc.webhooks['api_key.rotated'].post.requestBody.content['application/json'].schema;
+    const rotated = resolved(
+      doc,
+      doc.webhooks['api_key.rotated'].post.requestBody.content['application/json'].schema,
+    );
     expect(rotated.properties.data.properties.object.required).toEqual(['type', 'key', 'created_at']);
+  });
+
+  it('are typed variants of one Event, told apart by `type`, which the events API answers', async () => {
+    const doc = await servedDocument();
+    const event = doc.components.schemas.Event;
+    const variants = event.oneOf.map(({ $ref }: { $ref: string }) => $ref);
+    expect(event.discriminator.propertyName).toBe('type');
+    for (const eventType of eventCatalogue) {
+      const ref = doc.webhooks[eventType.type].post.requestBody.content['application/json'].schema.$ref;
+      expect(event.discriminator.mapping[eventType.type], eventType.type).toBe(ref);
+      expect(variants, eventType.type).toContain(ref);
+      expect(resolved(doc, { $ref: ref }).properties.type.const, eventType.type).toBe(eventType.type);
+    }
+    expect(variants).toHaveLength(eventCatalogue.length);
+    const one = doc.paths['/v1/events/{id}/'].get.responses['200'].content['application/json'].schema;
+    expect(one).toEqual({ $ref: '#/components/schemas/Event' });
+    const page = doc.paths['/v1/events/'].get.responses['200'].content['application/json'].schema;
+    expect(page.properties.results.items).toEqual({ $ref: '#/components/schemas/Event' });
   });
 
   it('sign with Standard Webhooks headers: one or two `v1,` signatures, a seconds timestamp', async () => {
@@ -754,7 +805,13 @@ describe('every route answers as the document says', () => {
       expectError('GET', '/v1/events/', await api('GET', '/v1/events/?page=99', { auth }), 404);
       const eventId = events.json.results[0]?.id as string;
       expect(events.json.results.map((event: Doc) => event.data.object.id)).toContain(paymentId);
-      expectAnswer('GET', '/v1/events/{id}/', await api('GET', `/v1/events/${eventId}/`, { auth }));
+      const event = await api('GET', `/v1/events/${eventId}/`, { auth });
+      expectAnswer('GET', '/v1/events/{id}/', event);
+      // Each event is the typed variant of its type that the document's Event union names.
+      const asEvent = componentCheck(await servedDocument(), 'Event');
+      for (const shown of [...events.json.results, event.json])
+        expect(asEvent(shown), shown.type).toEqual([]);
+      expect(asEvent({ ...event.json, type: 'plan.deleted' }), 'a payment as plan.deleted').not.toEqual([]);
       expectError(
         'GET',
         '/v1/events/{id}/',

@@ -117,6 +117,7 @@ export const projectedRoutes: readonly Route[] = [
       auth: auth ?? true,
       access,
       summary: `${method} ${path} (projected)`,
+      description: 'A contract endpoint the route table does not have yet, projected for the resource count.',
       operationId: `projected ${method} ${path}`,
       answers: { 200: { description: 'Projected' } },
     })),

@@ -83,7 +83,9 @@ export function amountBoundsByCurrency(field: string, currencyField: string, def
     allOf: [
       ...[...currencies.keys()].map(inCurrency),
       {
-        if: { not: { required: [currencyField] } },
+        // Absent currency: the field is named under `properties` too (any value), as a schema
+        // that requires a property should define it; it changes nothing about what is valid.
+        if: { not: { properties: { [currencyField]: {} }, required: [currencyField] } },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, a plain value never awaited
         then: boundsIn(fallback),
       },
