@@ -14,6 +14,7 @@ import { type LocalStack, startLocalStack } from '../../infra/local/stack.ts';
 import { createAccount } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { fingerprintInput } from '../../shared/http/idempotency.ts';
+import { teeOutput } from '../support/output.ts';
 
 const cards = [
   '4242424242424242',
@@ -28,28 +29,9 @@ let stack: LocalStack;
 let state: string;
 let restore: () => void;
 
-function capture(): () => void {
-  const writes = {
-    out: process.stdout.write.bind(process.stdout),
-    err: process.stderr.write.bind(process.stderr),
-  };
-  const tap =
-    (write: typeof writes.out) =>
-    (chunk: unknown, ...rest: unknown[]): boolean => {
-      captured.push(String(chunk));
-      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    };
-  process.stdout.write = tap(writes.out) as typeof process.stdout.write;
-  process.stderr.write = tap(writes.err) as typeof process.stderr.write;
-  return () => {
-    process.stdout.write = writes.out;
-    process.stderr.write = writes.err;
-  };
-}
-
 beforeAll(async () => {
   process.env.LOG_LEVEL = 'DEBUG';
-  restore = capture();
+  restore = teeOutput((chunk) => captured.push(chunk));
   state = mkdtempSync(join(tmpdir(), 'cobro-card-data-'));
   stack = await startLocalStack({
     port: 0,

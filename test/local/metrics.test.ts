@@ -15,32 +15,13 @@ import { eventCatalogue } from '../../shared/api/events.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { eventMetrics } from '../../shared/events/metrics.ts';
 import { partitionRuns } from '../../shared/events/partitions.ts';
+import { teeOutput } from '../support/output.ts';
 import { startReceiver } from '../support/receiver.ts';
 
 const lines: string[] = [];
 let stack: LocalStack;
 let state: string;
 let restore: () => void;
-
-/** Tees stdout and stderr into `lines`, one entry per line written. */
-function capture(): () => void {
-  const writes = {
-    out: process.stdout.write.bind(process.stdout),
-    err: process.stderr.write.bind(process.stderr),
-  };
-  const tap =
-    (write: typeof writes.out) =>
-    (chunk: unknown, ...rest: unknown[]): boolean => {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-    };
-  process.stdout.write = tap(writes.out) as typeof process.stdout.write;
-  process.stderr.write = tap(writes.err) as typeof process.stderr.write;
-  return () => {
-    process.stdout.write = writes.out;
-    process.stderr.write = writes.err;
-  };
-}
 
 type Json = Record<string, unknown>;
 const parsed = (): Json[] =>
@@ -84,7 +65,7 @@ async function until(condition: () => boolean, what: string) {
 
 beforeAll(async () => {
   process.env.LOG_LEVEL = 'INFO'; // the run's summary is an INFO line
-  restore = capture();
+  restore = teeOutput((chunk) => lines.push(...chunk.split('\n').filter(Boolean)));
   state = mkdtempSync(join(tmpdir(), 'cobro-metrics-'));
   stack = await startLocalStack({ port: 0, inMemory: true, stateDir: state });
 });

@@ -218,10 +218,8 @@ export function readRehearsalTemplate(assembly: CachedAssembly, names: LocalName
   }
 
   const policies = new Map<string, Statement[]>();
-  for (const [, resource] of ofType('AWS::IAM::Policy')) {
-    const properties = resource.Properties ?? {};
-    const document = properties.PolicyDocument as { Statement?: Json[] } | undefined;
-    const statements = (document?.Statement ?? []).map((raw) => {
+  const statementsOf = (document: { Statement?: Json[] } | undefined): Statement[] =>
+    (document?.Statement ?? []).map((raw) => {
       const statement = resolve(raw) as Record<string, Json>;
       return {
         Effect: statement.Effect === 'Deny' ? 'Deny' : 'Allow',
@@ -230,26 +228,19 @@ export function readRehearsalTemplate(assembly: CachedAssembly, names: LocalName
         ...(statement.Condition ? { Condition: statement.Condition as Statement['Condition'] } : {}),
       } satisfies Statement;
     });
-    for (const role of (properties.Roles as { Ref?: string }[] | undefined) ?? []) {
-      if (!role.Ref) continue;
-      policies.set(role.Ref, [...(policies.get(role.Ref) ?? []), ...statements]);
-    }
+  const grant = (role: string, statements: Statement[]) =>
+    policies.set(role, [...(policies.get(role) ?? []), ...statements]);
+  // A policy resource attached to roles (the relay's stream grant) and a role's inline policies (what
+  // the CDK app writes for each access row) count the same.
+  for (const [, resource] of ofType('AWS::IAM::Policy')) {
+    const properties = resource.Properties ?? {};
+    const statements = statementsOf(properties.PolicyDocument as { Statement?: Json[] } | undefined);
+    for (const role of (properties.Roles as { Ref?: string }[] | undefined) ?? [])
+      if (role.Ref) grant(role.Ref, statements);
   }
-  // Inline policies of a role (none in this app today) count the same.
   for (const [logicalId, resource] of ofType('AWS::IAM::Role')) {
     const inline = (resource.Properties?.Policies as { PolicyDocument?: { Statement?: Json[] } }[]) ?? [];
-    for (const policy of inline) {
-      const statements = (policy.PolicyDocument?.Statement ?? []).map((raw) => {
-        const statement = resolve(raw) as Record<string, Json>;
-        return {
-          Effect: statement.Effect === 'Deny' ? 'Deny' : 'Allow',
-          Action: list(statement.Action),
-          Resource: list(statement.Resource),
-          ...(statement.Condition ? { Condition: statement.Condition as Statement['Condition'] } : {}),
-        } satisfies Statement;
-      });
-      policies.set(logicalId, [...(policies.get(logicalId) ?? []), ...statements]);
-    }
+    for (const policy of inline) grant(logicalId, statementsOf(policy.PolicyDocument));
   }
 
   const targetFunctions = (targets: Json): string[] =>
