@@ -92,6 +92,10 @@ import { benchLinks } from './links.ts';
 import { benchSearches, isZephyr, type SearchSubject, serial } from './search.ts';
 import { benchWebhooks } from './webhooks.ts';
 
+// The functions run in this process: their CloudWatch metric lines would bury the figures (as
+// `npm start` keeps them out of its terminal). Powertools Metrics reads this on first use.
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
 const { values } = parseArgs({
   options: {
     only: { type: 'string' },
