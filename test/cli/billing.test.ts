@@ -15,6 +15,7 @@ import { getSubscription } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';
+import { eventually } from '../support/ledger.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
 import { pipelineDrained } from '../support/pipeline.ts';
 import {
@@ -241,10 +242,16 @@ describe('exactly one charge per subscription and period', () => {
     expect(await charges(account)).toHaveLength(0);
     // While the dead step's call may still be running, another run leaves its attempt alone.
     expect(await runFor(account, '2027-06-20T00:00:30.000Z', spy)).toMatchObject({ raced: 1, renewed: 0 });
-    // Once it cannot be (its lease over), the next run (or the stack's recovery, whichever comes
-    // first) asks the acquirer again under the same key: one charge.
+    // Once it cannot be (its lease over), the next run or the stack's recovery, whichever takes the
+    // attempt first, asks the acquirer again under the same key. Recovery runs on the stack's own
+    // clock, through a partition worker the bus invokes: when it took the attempt, this run found
+    // it raced and the charge is recorded once that worker is done. Either way: one charge.
     await expireLease(renewalAttemptId(subscription, 1));
     await runFor(account, '2027-06-20T00:05:00.000Z', spy);
+    await eventually('the renewal recorded by the run or by recovery', async () =>
+      (await reread(subscription)).paid_through === 1 ? true : undefined,
+    );
+    await pipelineDrained(localInfo, account.developerId);
     expect(await charges(account)).toHaveLength(1);
     expect((await reread(subscription)).paid_through).toBe(1);
     expect(new Set(asked).size).toBe(1);
