@@ -52,9 +52,13 @@ export function accountFromAuthorizer(context: Record<string, unknown> | null | 
   return { developerId, credential, keyMode: mode === 'test' || mode === 'live' ? mode : null };
 }
 
-/** Parses a boolean query parameter (`true`/`false`, also `1`/`0`); undefined when absent. */
+/**
+ * Parses the `test` query parameter (`true`/`false`, also `1`/`0`); undefined when absent. A blank
+ * `test=` is refused like any other value it cannot read: it picks the mode, and read as absent it
+ * would quietly mean live to a bearer token.
+ */
 export function parseTestParam(value: string | undefined): boolean | undefined {
-  if (value === undefined || value === '') return undefined;
+  if (value === undefined) return undefined;
   const normalized = value.toLowerCase();
   if (normalized === 'true' || normalized === '1') return true;
   if (normalized === 'false' || normalized === '0') return false;

@@ -31,9 +31,10 @@ const defaultLimits: PageLimits = { defaultSize: 10, maxSize: 100 };
 /** A positive integer; one beyond any real list reads as "past the last page", not as malformed. */
 const positive = v.pipe(
   v.string(),
-  v.regex(/^\d+$/, rules.integer),
+  // `-130`, `0` and `1.5` are all refused the same way: the message says what a page number is.
+  v.regex(/^\d+$/, rules.positive_integer),
   v.transform(Number),
-  v.minValue(1),
+  v.minValue(1, rules.positive_integer),
   v.transform((value) => (Number.isSafeInteger(value) ? value : Number.MAX_SAFE_INTEGER)),
 );
 

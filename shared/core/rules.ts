@@ -45,6 +45,11 @@ export const integer = /* @__PURE__ */ defineRule('integer', {
   es: '{field} debe ser un número entero.',
 });
 
+export const positive_integer = /* @__PURE__ */ defineRule('positive_integer', {
+  en: '{field} must be a whole number of at least 1.',
+  es: '{field} debe ser un número entero mayor o igual que 1.',
+});
+
 export const boolean = /* @__PURE__ */ defineRule('boolean', {
   en: '{field} must be true or false.',
   es: '{field} debe ser true o false.',

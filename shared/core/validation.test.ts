@@ -52,6 +52,10 @@ describe('validate', () => {
     expect(problems({})).toEqual([{ field: 'name', rule: rules.required }]);
   });
 
+  it('reads no body as an empty object: the fields it needs are named', () => {
+    expect(problems(undefined)).toEqual([{ field: 'name', rule: rules.required }]);
+  });
+
   it('reports a field the schema does not have as unknown_field', () => {
     expect(problems({ name: 'Ana', colour: 'red' })).toEqual([
       { field: 'colour', rule: rules.unknown_field },
@@ -61,7 +65,6 @@ describe('validate', () => {
   it.each([
     ['an array', [{ name: 'Ana' }]],
     ['an empty array', []],
-    ['no body', undefined],
     ['null', null],
     ['a string', 'name=Ana'],
     ['a number', 12],

@@ -124,11 +124,16 @@ export function problemsOf(issues: readonly Issue[]): Problem[] {
   return problems;
 }
 
-/** The schema's output for `input`, or an InvalidInput naming every problem. */
+/**
+ * The schema's output for `input`, or an InvalidInput naming every problem. No input at all (a
+ * request without a body) reads as an empty object, on every route alike: a create then names the
+ * fields it needs, an update changes nothing. A body that is not an object (an array, a string,
+ * JSON null) is refused.
+ */
 export function validate<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
   // valibot's objects take arrays too; no body of this API is an array.
   if (Array.isArray(input)) throw new InvalidInput([{ field: 'body', rule: rules.body_object }]);
-  const result = v.safeParse(schema, input);
+  const result = v.safeParse(schema, input === undefined ? {} : input);
   if (!result.success) throw new InvalidInput(problemsOf(result.issues));
   return result.output;
 }

@@ -6,7 +6,8 @@ import { uuidParam } from '../core/ids.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { type Currency, findCurrency } from '../core/money/currencies.ts';
 import { currencyOf } from '../core/money/fields.ts';
-import { validate } from '../core/validation.ts';
+import * as rules from '../core/rules.ts';
+import { InvalidInput, validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import type { StoredImage } from '../media/images.ts';
 import { type MediaStore, saveImage } from '../media/store.ts';
@@ -34,9 +35,13 @@ export type ProductDeps = Deps & { media: MediaStore };
 export const productIdParam = (value: string | undefined): string =>
   uuidParam(value, () => new NotFound(productMessages.product_not_found));
 
-/** A body as named fields (multipart, form or JSON); anything else is an empty form. */
-const fieldsOf = (body: unknown): Record<string, unknown> =>
-  body && typeof body === 'object' && !Array.isArray(body) ? { ...(body as Record<string, unknown>) } : {};
+/** A body as named fields (multipart, form or JSON object); no body is an empty form, any other body 400. */
+function fieldsOf(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (body && typeof body === 'object' && !Array.isArray(body))
+    return { ...(body as Record<string, unknown>) };
+  throw new InvalidInput([{ field: 'body', rule: rules.body_object }]);
+}
 
 /** Splits the named fields off a form. */
 function take(fields: Record<string, unknown>, names: string[]): Record<string, unknown> {
