@@ -59,18 +59,24 @@ type GetParameters<TPath extends PathOf<'get'>> = paths[TPath]['get'] extends { 
   ? P
   : never;
 
+/**
+ * The answer of a list asked for a page: its numbered page (the customer list answers its search
+ * view, a bare array, only when asked for no page).
+ */
+type PageOf<TPath extends PathOf<'get'>> = Extract<AnswerOf<TPath, 'get'>, NumberedPage>;
+
 /** The lists read a page at a time: a `page` query parameter, and a numbered page as the answer. */
 export type PagedPath = {
   [P in PathOf<'get'>]: GetParameters<P> extends { query?: { page?: number } }
-    ? AnswerOf<P, 'get'> extends NumberedPage
-      ? P
-      : never
+    ? [PageOf<P>] extends [never]
+      ? never
+      : P
     : never;
 }[PathOf<'get'>];
 
 /** The item of a paged list. */
 export type ItemOf<TPath extends PagedPath> =
-  AnswerOf<TPath, 'get'> extends { results: readonly (infer Item)[] } ? Item : never;
+  PageOf<TPath> extends { results: readonly (infer Item)[] } ? Item : never;
 
 /** A paged list's parameters but `page`, which the helper sets: its filters, `page_size`, path parameters. */
 export type ListParams<TPath extends PagedPath> = Pick<
