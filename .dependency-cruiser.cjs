@@ -17,6 +17,9 @@
  *   functions, infra, bin  entry points; they may import anything in shared, never each other's, but
  *                          for bin's two launchers (app.ts builds infra's CDK stack, start.ts starts
  *                          infra/local) and the CLI's infra/local/info.ts (where a local stack runs)
+ *   shared/client          the typed client (@cobro/client): outside the layers, it reaches cobro over
+ *                          HTTP only; it imports nothing of the server, and nothing of the server
+ *                          imports it
  *
  * Cycles count `import type` too. Tests may import anything.
  */
@@ -187,6 +190,22 @@ module.exports = {
       to: { path: '^infra/', pathNot: '^infra/local/info\\.ts$', reachable: true },
     },
     {
+      name: 'client-imports-no-server',
+      comment:
+        "The typed client (shared/client, the @cobro/client package) reaches cobro over HTTP only: it imports its own files and its packages, never the server's code. What it knows of the API is the types generated from the OpenAPI document.",
+      severity: 'error',
+      from: { path: '^shared/client/' },
+      to: { path: '^(shared/(?!client/)|functions/|infra/|bin/|test/)' },
+    },
+    {
+      name: 'server-imports-no-client',
+      comment:
+        "cobro's own code never imports the typed client (by path or as @cobro/client): the client is built from the server's document, so the server cannot depend on it.",
+      severity: 'error',
+      from: { path: '^(shared/(?!client/)|functions/|infra/|bin/)' },
+      to: { path: '^shared/client/|(^|/)node_modules/@cobro/client/' },
+    },
+    {
       name: 'small-functions-bundle-no-schema',
       comment: 'health, not-routed and the authorizer must not bundle any area schema (or the route table).',
       severity: 'error',
@@ -200,6 +219,9 @@ module.exports = {
     // tsPreCompilationDeps is left out: it only asks for tsc, and set without one it warns on every
     // run that sources may be missed (test/architecture/sources.test.ts holds that none are).
     parser: 'swc',
+    // Packages resolve through their `exports`, as Node resolves them: @cobro/client (a workspace,
+    // linked in node_modules) resolves to its sources under shared/client, so the rules see it.
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'node', 'default'] },
     doNotFollow: { path: 'node_modules' },
     exclude: { path: 'node_modules|^cdk\\.out' },
   },

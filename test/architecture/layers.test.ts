@@ -3,7 +3,7 @@
  * and they bite: a small tree with one wrong import of each kind fails them, naming the rule.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -122,6 +122,18 @@ describe('the layer rules', () => {
       },
     ],
     [
+      'client-imports-no-server',
+      { 'shared/client/src/x.ts': ['../../api/openapi.ts'], 'shared/api/openapi.ts': [] },
+    ],
+    [
+      'client-imports-no-server (a type)',
+      { 'shared/client/src/x.ts': ['type ../../plans/schemas.ts'], 'shared/plans/schemas.ts': [] },
+    ],
+    [
+      'server-imports-no-client',
+      { 'shared/plans/x.ts': ['../client/src/index.ts'], 'shared/client/src/index.ts': [] },
+    ],
+    [
       'small-functions-bundle-no-schema',
       {
         'functions/system/health.ts': ['../../shared/core/x.ts'],
@@ -134,6 +146,26 @@ describe('the layer rules', () => {
     const dir = tree(name, files);
     const run = cruise(dir, [...new Set(Object.keys(files).map((path) => path.split('/')[0] ?? ''))]);
     expect(run.output).toContain(`error ${rule}:`);
+    expect(run.status).not.toBe(0);
+  });
+
+  it('fail on the client imported by its package name: server-imports-no-client', () => {
+    // As in the repository: @cobro/client is a workspace, linked in node_modules, that resolves
+    // to its sources through its package.json's exports.
+    const dir = tree('client-by-name', {
+      'functions/plans/x.ts': ['@cobro/client'],
+      'shared/client/src/index.ts': [],
+    });
+    writeFileSync(
+      join(dir, 'shared/client/package.json'),
+      JSON.stringify({ name: '@cobro/client', type: 'module', exports: { '.': './src/index.ts' } }),
+    );
+    mkdirSync(join(dir, 'node_modules/@cobro'), { recursive: true });
+    symlinkSync('../../shared/client', join(dir, 'node_modules/@cobro/client'));
+    const run = cruise(dir, ['functions', 'shared']);
+    expect(run.output).toContain(
+      'error server-imports-no-client: functions/plans/x.ts → shared/client/src/index.ts',
+    );
     expect(run.status).not.toBe(0);
   });
 });

@@ -28,7 +28,8 @@ const cruise = JSON.parse(run.stdout) as Cruise;
 function sourcesOnDisk(): string[] {
   return folders.flatMap((folder) =>
     readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
-      .filter((path) => /\.[cm]?ts$/.test(path))
+      // A workspace's own dependencies (bin/typegen/node_modules) are not sources of cobro.
+      .filter((path) => /\.[cm]?ts$/.test(path) && !path.split('/').includes('node_modules'))
       .map((path) => relative(root, join(root, folder, path))),
   );
 }
