@@ -140,9 +140,10 @@ export async function recordApproval(
   session: CheckoutSession,
   attempt: Attempt<'checkout'>,
   result: ApprovedCharge,
-  cardholder: Cardholder,
+  posted: Cardholder,
   known?: Promise<string | null | undefined>,
 ): Promise<CheckoutOutcome> {
+  const cardholder = payerOf(session, posted);
   const owner = deps.owners[session.kind];
   const checksOnly = owner.checksOnly?.(session) ?? false;
   const email = cardholder.email.toLowerCase();
@@ -313,13 +314,23 @@ async function leaveToRecovery(
   return { kind: 'unconfirmed', session: { ...session, status: 'confirming' } };
 }
 
+/**
+ * Who pays: a session made for a known customer (a subscription or link created with a
+ * `customer_id`) keeps that customer's e-mail whatever the form posts, so a crafted `email` field
+ * cannot move the payment, the subscription or its receipts to another customer. The page of such a
+ * session does not ask for the e-mail.
+ */
+const payerOf = (session: CheckoutSession, posted: Cardholder): Cardholder =>
+  session.customer_email ? { ...posted, email: session.customer_email } : posted;
+
 async function settle(
   deps: CheckoutDeps,
   session: CheckoutSession,
   attempt: Attempt<'checkout'>,
-  cardholder: Cardholder,
+  posted: Cardholder,
   call: () => Promise<ChargeResult>,
 ): Promise<CheckoutOutcome> {
+  const cardholder = payerOf(session, posted);
   // The payer's customer is looked up while the acquirer answers: an approval needs it at once.
   const known = customerIdByEmail(deps, scopeOf(session), cardholder.email).then(
     (id) => id ?? null,

@@ -188,6 +188,32 @@ describe('a subscription from creation to cancellation', () => {
   });
 });
 
+describe('a subscription made for a known customer', () => {
+  it('stays with that customer when the pay form posts another e-mail', async () => {
+    const planId = await newPlan();
+    const owner = await api('POST', '/v1/customers/', {
+      auth,
+      body: { first_name: 'Olga', last_name: 'Ruiz', email: `owner-${Date.now()}@example.com` },
+    });
+    expect(owner.status, owner.text).toBe(201);
+    const created = await subscribe({ plan_id: planId, customer_id: owner.json.data.id });
+    const csrf = csrfOf((await openPage(created.checkout_url)).html);
+    // The page asks no e-mail of a known customer; a crafted form sends one all the same.
+    const intruder = `intruder-${Date.now()}@example.com`;
+    const paid = await postForm(created.checkout_url, {
+      csrf_token: csrf,
+      ...cardFields({ email: intruder }),
+    });
+    expect(paid.status, paid.html).toBe(303);
+    expect(await view(created.subscription_id)).toMatchObject({
+      status: 'active',
+      customer_id: owner.json.data.id,
+    });
+    const found = await api('GET', `/v1/customers/?search=${encodeURIComponent(intruder)}`, { auth });
+    expect(found.status, found.text).toBe(404);
+  });
+});
+
 describe('what is refused', () => {
   it('an absent, foreign or archived plan and bad return URLs are 400; unknown ids are 404', async () => {
     const other = await newAccount('subscriptions-other');
