@@ -68,9 +68,10 @@ const commands: readonly Command[] = [
   },
   {
     name: 'payouts run',
-    help: `payouts run [--now ISO8601]
+    help: `payouts run [--now ISO8601] [--account ID]
     marks the live charges due at --now (default: now) as paid out (older than the
-    2-day payout delay) and prints a JSON summary; the deployed stack runs it hourly.`,
+    2-day payout delay) and prints a JSON summary; --account limits it to one account.
+    The deployed stack runs it hourly, for every account.`,
     run: payoutsRun,
   },
   {
