@@ -9,6 +9,7 @@ import { Failure } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';
 import { accountsCreate, accountsRotateClientSecret, accountsUpdate } from './cli/accounts.ts';
 import { billingRun } from './cli/billing.ts';
+import { keys } from './cli/keys.ts';
 import { UsageError } from './cli/options.ts';
 import { payoutsRun } from './cli/payouts.ts';
 import { reconcileLedger } from './cli/reconcile.ts';
@@ -18,7 +19,7 @@ import { trigger } from './cli/trigger.ts';
 import { webhooksDeadLetters, webhooksListen } from './cli/webhooks.ts';
 
 /** Where every command works, as each help ends. */
-const targetNote = `target: the local stack of this checkout (npm start), or --state-dir DIR for another one;
+const targetNote = `target: the local stack of this checkout (npm start), or --state-dir DIR (or COBRO_STATE_DIR) for another one;
         with TABLE_NAME (and AWS_REGION) set, that deployed table instead.`;
 
 /**
@@ -32,6 +33,16 @@ interface Command {
 }
 
 const commands: readonly Command[] = [
+  {
+    name: 'keys',
+    help: `keys [--live | --json]
+    prints the demo account's test key of the local stack, alone, for scripts:
+    KEY=$(npm run -s cli -- keys); --live its live key; --json every demo credential
+    (developer_id, email, test_key, live_key, client_id, client_secret) and the api_url.
+    Exits 1 when the key was rotated since the stack recorded it (cobro keeps only hashes:
+    use the key the PATCH answered) or when no stack runs. Local stack only.`,
+    run: keys,
+  },
   {
     name: 'accounts create',
     help: `accounts create --name NAME --email EMAIL [--company-name NAME] [--page URL]

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { projectRoot, readLocalInfo } from '../../infra/local/info.ts';
+import { defaultStateDir, readLocalInfo } from '../../infra/local/info.ts';
 import { findApiKey } from '../../shared/accounts/repository.ts';
 import { envNames } from '../../shared/core/config.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
@@ -18,7 +18,7 @@ import { type KeptEndpoint, listen } from './webhooks-listen.ts';
  * sealed in the endpoint's record.
  */
 function keptEndpoint(stateDir: string | undefined, developerId: number): KeptEndpoint {
-  const path = join(stateDir ?? join(projectRoot, '.cobro'), 'webhooks-listen.json');
+  const path = join(stateDir ?? defaultStateDir(), 'webhooks-listen.json');
   const read = (): Record<string, string> =>
     existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>) : {};
   return {
