@@ -87,11 +87,13 @@ const commands: readonly Command[] = [
   },
   {
     name: 'webhooks listen',
-    help: `webhooks listen [--key sk_test_...] [--forward-to URL] [--events TYPE,TYPE] [--new-secret]
+    help: `webhooks listen [--key sk_test_...] [--forward-to URL] [--events TYPE,TYPE] [--until TYPE,TYPE]
+                [--new-secret]
     receives the test-mode webhooks of the account of --key (default: the demo account) on
     the local stack: prints each delivery as it arrives (type, event id, the status answered,
     whether its signature verified) and forwards it with its signature headers to
-    --forward-to when given (answering cobro with that status). Its endpoint and signing
+    --forward-to when given (answering cobro with that status); --until stops it once a
+    delivery of one of those types has come (for scripts). Its endpoint and signing
     secret are kept for the account between runs (disabled while it is stopped), so a
     receiver configured once keeps verifying; --new-secret rotates the secret on purpose.
     Local stack only.`,
