@@ -9,6 +9,7 @@ import { Failure } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';
 import { accountsCreate, accountsRotateClientSecret, accountsUpdate } from './cli/accounts.ts';
 import { billingRun } from './cli/billing.ts';
+import { keys } from './cli/keys.ts';
 import { UsageError } from './cli/options.ts';
 import { payoutsRun } from './cli/payouts.ts';
 import { reconcileLedger } from './cli/reconcile.ts';
@@ -18,7 +19,7 @@ import { trigger } from './cli/trigger.ts';
 import { webhooksDeadLetters, webhooksListen } from './cli/webhooks.ts';
 
 /** Where every command works, as each help ends. */
-const targetNote = `target: the local stack of this checkout (npm start), or --state-dir DIR for another one;
+const targetNote = `target: the local stack of this checkout (npm start), or --state-dir DIR (or COBRO_STATE_DIR) for another one;
         with TABLE_NAME (and AWS_REGION) set, that deployed table instead.`;
 
 /**
@@ -32,6 +33,16 @@ interface Command {
 }
 
 const commands: readonly Command[] = [
+  {
+    name: 'keys',
+    help: `keys [--live | --json]
+    prints the demo account's test key of the local stack, alone, for scripts:
+    KEY=$(npm run -s cli -- keys); --live its live key; --json every demo credential
+    (developer_id, email, test_key, live_key, client_id, client_secret) and the api_url.
+    Exits 1 when the key was rotated since the stack recorded it (cobro keeps only hashes:
+    use the key the PATCH answered) or when no stack runs. Local stack only.`,
+    run: keys,
+  },
   {
     name: 'accounts create',
     help: `accounts create --name NAME --email EMAIL [--company-name NAME] [--page URL]
@@ -68,18 +79,21 @@ const commands: readonly Command[] = [
   },
   {
     name: 'payouts run',
-    help: `payouts run [--now ISO8601]
+    help: `payouts run [--now ISO8601] [--account ID]
     marks the live charges due at --now (default: now) as paid out (older than the
-    2-day payout delay) and prints a JSON summary; the deployed stack runs it hourly.`,
+    2-day payout delay) and prints a JSON summary; --account limits it to one account.
+    The deployed stack runs it hourly, for every account.`,
     run: payoutsRun,
   },
   {
     name: 'webhooks listen',
-    help: `webhooks listen [--key sk_test_...] [--forward-to URL] [--events TYPE,TYPE] [--new-secret]
+    help: `webhooks listen [--key sk_test_...] [--forward-to URL] [--events TYPE,TYPE] [--until TYPE,TYPE]
+                [--new-secret]
     receives the test-mode webhooks of the account of --key (default: the demo account) on
     the local stack: prints each delivery as it arrives (type, event id, the status answered,
     whether its signature verified) and forwards it with its signature headers to
-    --forward-to when given (answering cobro with that status). Its endpoint and signing
+    --forward-to when given (answering cobro with that status); --until stops it once a
+    delivery of one of those types has come (for scripts). Its endpoint and signing
     secret are kept for the account between runs (disabled while it is stopped), so a
     receiver configured once keeps verifying; --new-secret rotates the secret on purpose.
     Local stack only.`,

@@ -34,7 +34,7 @@ if (values.help) {
 
   --in-memory        a throwaway run: nothing kept under .cobro/
   --port N           the API port (also PORT=N); without one 3000, or a free port if 3000 is taken
-  --state-dir DIR    where local.json and the data live (default .cobro/)
+  --state-dir DIR    where local.json and the data live (default COBRO_STATE_DIR, else .cobro/)
   --quiet            no access log
   --rehearsal        run what cdk deploy deploys: each function from the bundle CDK made, in its own
                      worker, with only the template's variables, its IAM policies enforced by the

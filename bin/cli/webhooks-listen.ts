@@ -47,6 +47,8 @@ export async function listen(
     forwardTo?: string;
     events?: string[];
     print: (line: string) => void;
+    /** Told of each delivery whose signature verified, once it is answered and printed. */
+    delivered?: (type: string) => void;
     kept: KeptEndpoint;
     /** Give the kept endpoint a new signing secret (the old one signs beside it for a day). */
     newSecret?: boolean;
@@ -92,6 +94,7 @@ export async function listen(
       options.print(
         `${new Date().toISOString()}  ${event.type ?? '?'}  ${event.id ?? headers['webhook-id'] ?? '?'}  [${status}]${note}  ${verified}`,
       );
+      if (event.type !== undefined) options.delivered?.(event.type);
     });
   });
   await new Promise<void>((resolve, reject) => {

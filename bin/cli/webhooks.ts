@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { projectRoot, readLocalInfo } from '../../infra/local/info.ts';
+import { defaultStateDir, readLocalInfo } from '../../infra/local/info.ts';
 import { findApiKey } from '../../shared/accounts/repository.ts';
 import { envNames } from '../../shared/core/config.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
@@ -18,7 +18,7 @@ import { type KeptEndpoint, listen } from './webhooks-listen.ts';
  * sealed in the endpoint's record.
  */
 function keptEndpoint(stateDir: string | undefined, developerId: number): KeptEndpoint {
-  const path = join(stateDir ?? join(projectRoot, '.cobro'), 'webhooks-listen.json');
+  const path = join(stateDir ?? defaultStateDir(), 'webhooks-listen.json');
   const read = (): Record<string, string> =>
     existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>) : {};
   return {
@@ -37,6 +37,7 @@ export async function webhooksListen(args: string[]): Promise<void> {
       key: { type: 'string' },
       'forward-to': { type: 'string' },
       events: { type: 'string' },
+      until: { type: 'string' },
       'new-secret': { type: 'boolean', default: false },
       'state-dir': { type: 'string' },
     },
@@ -45,6 +46,8 @@ export async function webhooksListen(args: string[]): Promise<void> {
   const forwardTo = values['forward-to'];
   if (forwardTo !== undefined && !URL.canParse(forwardTo))
     throw new UsageError(`--forward-to: not a URL: ${forwardTo}`);
+  const until = values.until?.split(',').map((type) => type.trim());
+  if (until?.some((type) => type === '')) throw new UsageError('--until: event types, comma-separated');
   await target(values['state-dir']);
   const key = values.key ?? readLocalInfo(values['state-dir']).demo?.test_key;
   if (!key) throw new UsageError('--key is required (this stack has no demo account)');
@@ -57,6 +60,11 @@ export async function webhooksListen(args: string[]): Promise<void> {
   }
   if (!found) throw new UsageError('--key: not a key of this stack');
   if (found.mode !== 'test') throw new UsageError('--key: listen takes a test key (sk_test_…)');
+  // Stopped by Ctrl-C (or a TERM), or by the first verified delivery of an --until type.
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
   const listener = await listen(
     { ...deps, secrets: secretBox() },
     { developerId: found.developerId, mode: 'test' },
@@ -64,6 +72,7 @@ export async function webhooksListen(args: string[]): Promise<void> {
       ...(forwardTo ? { forwardTo } : {}),
       ...(values.events ? { events: values.events.split(',').map((type) => type.trim()) } : {}),
       print: (line) => console.log(line),
+      ...(until ? { delivered: (type: string) => until.includes(type) && stop() } : {}),
       kept: keptEndpoint(values['state-dir'], found.developerId),
       newSecret: values['new-secret'],
     },
@@ -77,11 +86,11 @@ export async function webhooksListen(args: string[]): Promise<void> {
     'new secret': 'new (--new-secret): the previous one also signs for the next 24 hours',
   }[listener.endpoint];
   console.log(`Webhook signing secret: ${listener.secret}  (${origin})`);
-  console.log(forwardTo ? `Forwarding to ${forwardTo}. Ctrl-C stops.` : 'Ctrl-C stops.');
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const stops = until ? `Ctrl-C, or a delivery of ${until.join(' or ')}, stops.` : 'Ctrl-C stops.';
+  console.log(forwardTo ? `Forwarding to ${forwardTo}. ${stops}` : stops);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await stopped;
   await listener.stop();
   console.log(`Disabled endpoint ${listener.endpointId} (kept, with its secret, for the next run).`);
 }

@@ -16,6 +16,12 @@ import { envNames } from '../../shared/core/config.ts';
 /** The checkout this code runs from: its `.cobro` folder is a stack's state folder unless one is given. */
 export const projectRoot = resolve(import.meta.dirname, '../..');
 
+/**
+ * The state folder a stack and its clients use when none is given (--state-dir): COBRO_STATE_DIR when
+ * set (a script, or a test, points every command at one stack with it), else this checkout's `.cobro`.
+ */
+export const defaultStateDir = (): string => process.env.COBRO_STATE_DIR || join(projectRoot, '.cobro');
+
 /** The access key pair every local client signs with. */
 export interface LocalCredentials {
   /**
@@ -122,7 +128,7 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
 }
 
 /** Reads `.cobro/local.json` of a running stack. */
-export function readLocalInfo(stateDir = join(projectRoot, '.cobro')): LocalInfo {
+export function readLocalInfo(stateDir = defaultStateDir()): LocalInfo {
   const path = join(stateDir, 'local.json');
   if (!existsSync(path)) throw new Error(`no local stack found (${path} is missing): run npm start first`);
   return JSON.parse(readFileSync(path, 'utf8')) as LocalInfo;

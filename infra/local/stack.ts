@@ -16,7 +16,7 @@ import { ensureTable, stopLeftoverDynamo, superviseDynamo } from './dynamodb.ts'
 import { startS3, startSes } from './emulators.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
-import { type LocalInfo, localEnvironment, localSecretNames, projectRoot } from './info.ts';
+import { defaultStateDir, type LocalInfo, localEnvironment, localSecretNames, projectRoot } from './info.ts';
 import { type Invoker, inProcess } from './lambda.ts';
 import { acquireLock } from './lock.ts';
 import { persistSentMail } from './mail.ts';
@@ -147,7 +147,7 @@ function secretValues(secrets: StackSecrets, field: SecretField): LocalSecretVal
 
 /** Starts every part; on any failure stops what already started. */
 export async function startLocalStack(options: StartOptions): Promise<LocalStack> {
-  const stateDir = resolve(options.stateDir ?? join(projectRoot, '.cobro'));
+  const stateDir = resolve(options.stateDir ?? defaultStateDir());
   const inMemory = options.inMemory ?? false;
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   // Before anything else: a second stack on this folder is refused, naming the one that runs.

@@ -56,7 +56,17 @@ interface DueCharge {
   payout_due_at: string;
 }
 
-async function dueIn(deps: Deps, shard: number, now: string): Promise<DueCharge[]> {
+/**
+ * The charges of one payout partition due at `now`, of `account` alone when given. The partitions
+ * are shared by every account, so one account's charges are read out of them with a filter: an
+ * operator's run for one account, never the scheduled one.
+ */
+async function dueIn(
+  deps: Deps,
+  shard: number,
+  now: string,
+  account?: { developerId: number },
+): Promise<DueCharge[]> {
   const due: DueCharge[] = [];
   await queryEach(
     deps,
@@ -64,7 +74,12 @@ async function dueIn(deps: Deps, shard: number, now: string): Promise<DueCharge[
       IndexName: 'gsi2',
       // Due times are ISO strings: every key up to "<now>#~" is due.
       KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk <= :now',
-      ExpressionAttributeValues: { ':pk': chargeKeys.payoutPartition(shard), ':now': `${now}#~` },
+      ExpressionAttributeValues: {
+        ':pk': chargeKeys.payoutPartition(shard),
+        ':now': `${now}#~`,
+        ...(account ? { ':developer': account.developerId } : {}),
+      },
+      ...(account ? { FilterExpression: 'developer_id = :developer' } : {}),
       ProjectionExpression:
         'id, developer_id, #mode, currency, net, refunded, acquirer_reference, payout_due_at',
       ExpressionAttributeNames: { '#mode': 'mode' },
@@ -164,8 +179,15 @@ export const payoutFinisher =
     return (await settlePayout(deps, attempt, result, now)) ? 'succeeded' : 'failed';
   };
 
-/** Pays out every charge due at `now`. */
-export async function runPayouts(deps: PayoutDeps, now: Date): Promise<PayoutSummary> {
+/**
+ * Pays out every charge due at `now`, or only `account`'s (the operator's `payouts run --account`:
+ * the same step, the other accounts' charges left for their own runs).
+ */
+export async function runPayouts(
+  deps: PayoutDeps,
+  now: Date,
+  account?: { developerId: number },
+): Promise<PayoutSummary> {
   const at = now.toISOString();
   const minorTotals = new Map<string, number>();
   const summary: PayoutSummary = {
@@ -177,7 +199,7 @@ export async function runPayouts(deps: PayoutDeps, now: Date): Promise<PayoutSum
     unconfirmed: 0,
   };
   for (let shard = 0; shard < payoutShards; shard++) {
-    for (const charge of await dueIn(deps, shard, at)) {
+    for (const charge of await dueIn(deps, shard, at, account)) {
       const amount = charge.net - charge.refunded;
       const fresh = newAttempt({
         id: payoutAttemptId(charge.id),

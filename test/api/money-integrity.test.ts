@@ -396,6 +396,8 @@ describe('a refund racing a payout', () => {
     return charged.json.id as string;
   }
   const payoutTime = () => new Date(Date.now() + 3 * 86_400_000);
+  // Every payout run here is the merchant's own (live(merchant)): a run for every account would pay
+  // other files' fresh live charges before their own tests refund them.
   const live = (merchant: Merchant) => ({ developerId: merchant.account.developerId, mode: 'live' as const });
 
   it('a refund under way holds the payout back; paid out afterwards, net of it', async () => {
@@ -413,13 +415,21 @@ describe('a refund racing a payout', () => {
           ? true
           : undefined,
       );
-      const during = await runPayouts({ ...makeDeps(), acquirer: simulatedAcquirer() }, payoutTime());
+      const during = await runPayouts(
+        { ...makeDeps(), acquirer: simulatedAcquirer() },
+        payoutTime(),
+        live(merchant),
+      );
       expect(during.charge_ids).not.toContain(chargeId);
       expect((await refunding).status).toBe(201);
     } finally {
       await clearFaults(developerId);
     }
-    const after = await runPayouts({ ...makeDeps(), acquirer: simulatedAcquirer() }, payoutTime());
+    const after = await runPayouts(
+      { ...makeDeps(), acquirer: simulatedAcquirer() },
+      payoutTime(),
+      live(merchant),
+    );
     expect(after.charge_ids).toContain(chargeId);
     const charge = await getCharge(makeDeps(), live(merchant), chargeId);
     expect(charge).toMatchObject({ refunded: 400, refunds_pending: 0, paid_out_at: expect.any(String) });
@@ -447,7 +457,7 @@ describe('a refund racing a payout', () => {
         return inner.payout(request);
       },
     };
-    const paying = runPayouts({ ...makeDeps(), acquirer }, payoutTime());
+    const paying = runPayouts({ ...makeDeps(), acquirer }, payoutTime(), live(merchant));
     await entered.opened;
     const refused = await api('POST', '/v1/refunds/', {
       auth: apiKey(merchant.account.liveKey),

@@ -44,6 +44,7 @@ function startListen(args: string[]) {
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   return {
     output: () => output,
+    exited,
     async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
       const until = Date.now() + timeoutMs;
       for (;;) {
@@ -124,6 +125,25 @@ describe('webhooks listen', () => {
     const remade = await fifth.waitFor(/endpoint (we_\w+)\)[\s\S]*secret: (whsec_\S+) {2}\(a new endpoint/);
     expect(remade[1]).not.toBe(endpointId);
     expect(await fifth.interrupt()).toBe(0);
+  });
+
+  it('--until stops it by itself once a delivery of one of those types came, disabling its endpoint', async () => {
+    const owner = await newAccount('listen-until');
+    const auth = apiKey(owner.testKey);
+    const listener = startListen(['--key', owner.testKey, '--until', 'refund.created, payment.succeeded']);
+    const [, endpointId] = await listener.waitFor(
+      /endpoint (we_\w+)\)[\s\S]*a delivery of refund\.created or payment\.succeeded, stops/,
+    );
+    // Another type does not stop it.
+    await cli('trigger', 'plan.deleted', '--key', owner.testKey);
+    await listener.waitFor(/plan\.deleted\s+evt_\w+\s+\[200\]\s+signature ok/);
+    await payThroughCheckout(auth);
+    expect(await listener.exited).toBe(0);
+    expect(listener.output()).toMatch(/payment\.succeeded\s+evt_\w+\s+\[200\]\s+signature ok\n/);
+    expect(listener.output()).toContain(`Disabled endpoint ${endpointId}`);
+    const stopped = await api('GET', `/v1/webhook-endpoints/${endpointId}/`, { auth });
+    expect(stopped.json.enabled).toBe(false);
+    await expectCliRefusal(['webhooks', 'listen', '--until', ','], 2, '--until: event types');
   });
 
   it('refuses a live key and an unknown one', async () => {

@@ -31,6 +31,16 @@ describe('npm start', () => {
     );
   });
 
+  it('takes its state folder from COBRO_STATE_DIR when --state-dir is not given', async () => {
+    const stateDir = tempDir();
+    const started = start(['--in-memory', '--port', '0', '--quiet'], {
+      ...process.env,
+      COBRO_STATE_DIR: stateDir,
+    });
+    const url = await started.ready;
+    expect(readInfo(stateDir)).toMatchObject({ api_url: url, pid: started.child.pid });
+  });
+
   it('says plainly when Java is missing', async () => {
     const withoutJava = { ...process.env, PATH: dirname(process.execPath) };
     const started = start(['--in-memory', '--port', '0', '--state-dir', tempDir()], withoutJava);

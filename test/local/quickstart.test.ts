@@ -1,0 +1,117 @@
+/**
+ * The README's quick start, run as a newcomer runs it: its one shell block, taken from README.md as
+ * it stands, pasted into bash beside a fresh `npm start`, and again. So the block cannot drift from
+ * what cobro does: every line must still work, and its output show the payment made, the
+ * subscription active and the signed webhook received.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../infra/local/info.ts';
+import { stackHarness } from './harness.ts';
+
+const { running } = stackHarness();
+
+/** The first ```sh block of the README's "## Quick start" section. */
+function quickStartBlock(): string {
+  const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+  const section = /^## Quick start\n([\s\S]*?)^## /m.exec(readme)?.[1];
+  const block = section && /^```sh\n([\s\S]*?)^```$/m.exec(section)?.[1];
+  if (!block) throw new Error('README.md has no ```sh block under "## Quick start"');
+  return block;
+}
+
+/**
+ * Runs `script` with bash in the checkout, the CLI pointed at the stack in `stateDir` (as a second
+ * terminal beside `npm start` finds it); answers its exit code and output. Everything it started is
+ * in its own process group, which must be empty once it ends: the block leaves nothing running.
+ */
+function runBash(script: string, stateDir: string, ms = 180_000) {
+  const child = spawn('bash', ['-c', script], {
+    cwd: projectRoot,
+    env: { ...process.env, COBRO_STATE_DIR: stateDir, TABLE_NAME: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const group = child.pid as number;
+  const killGroup = () => {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // nothing left in it
+    }
+  };
+  return new Promise<{ code: number | null; stdout: string; stderr: string; leftOver: boolean }>(
+    (resolve) => {
+      // A block that waits for ever (a webhook that never comes) fails here, not by hanging the suite.
+      const timer = setTimeout(killGroup, ms);
+      child.once('close', (code) => {
+        clearTimeout(timer);
+        let leftOver = true;
+        try {
+          process.kill(-group, 0);
+        } catch {
+          leftOver = false;
+        }
+        killGroup();
+        resolve({ code, stdout, stderr, leftOver });
+      });
+    },
+  );
+}
+
+describe('the README quick start', () => {
+  it('runs as written on a fresh npm start, and again: paid through the checkout and its 3-D Secure challenge, active, webhook received', {
+    timeout: 600_000,
+  }, async () => {
+    const block = quickStartBlock();
+    const { stateDir, info } = await running(['--in-memory']);
+    const subscriptions: string[] = [];
+    for (const run of ['first', 'second']) {
+      const { code, stdout, stderr, leftOver } = await runBash(block, stateDir);
+      const shown = `${run} run, stdout:\n${stdout}\nstderr:\n${stderr}`;
+      expect(code, shown).toBe(0);
+      expect(stderr, shown).toBe('');
+      // The card asked for 3-D Secure; passing the challenge paid, sending the payer back.
+      expect(stdout, shown).toContain('Complete authentication');
+      expect(stdout, shown).toMatch(/^HTTP\/1\.1 303 See Other\r?$/m);
+      const location = /^Location: http:\/\/localhost:8080\/welcome\?subscription_id=(sub_\w+)\r?$/m.exec(
+        stdout,
+      );
+      expect(location, shown).not.toBeNull();
+      subscriptions.push(location?.[1] as string);
+      expect(stdout, shown).toMatch(/^"status":"active"$/m);
+      // The webhook came to the receiver, signed, and the receiver stopped by itself.
+      expect(stdout, shown).toMatch(
+        /^\S+ {2}subscription\.activated {2}evt_\w+ {2}\[200\] {2}signature ok$/m,
+      );
+      expect(stdout, shown).toMatch(/^Disabled endpoint we_\w+ /m);
+      expect(leftOver, `${shown}\nsomething it started was still running`).toBe(false);
+    }
+    expect(new Set(subscriptions).size).toBe(2);
+
+    // What the output said is what the stack holds: each subscription active, its charge made.
+    const auth = `Api-Key ${info.demo?.test_key}`;
+    for (const id of subscriptions) {
+      const view = await fetch(`${info.api_url}/v1/subscriptions/${id}`, {
+        headers: { Authorization: auth },
+      });
+      expect(view.status).toBe(200);
+      expect(await view.json()).toMatchObject({ subscription_id: id, status: 'active' });
+    }
+    const charges = await fetch(`${info.api_url}/v1/payments/`, { headers: { Authorization: auth } });
+    const paid = ((await charges.json()) as { subscription_id: string | null; amount: number }[]).filter(
+      (charge) => charge.subscription_id !== null && subscriptions.includes(charge.subscription_id),
+    );
+    expect(paid.map((charge) => charge.amount)).toEqual([9.9, 9.9]);
+  });
+});
