@@ -9,6 +9,7 @@
 import type { CardInput } from '../acquirer/acquirer.ts';
 import { validateCard } from '../acquirer/cards.ts';
 import { acquirerDeps } from '../acquirer/configured.ts';
+import type { Lang } from '../core/messages.ts';
 import { isEmail, textRuleOf } from '../core/validation.ts';
 import { publicBaseUrl } from '../http/base-url.ts';
 import type { ApiAnswer } from '../http/render.ts';
@@ -31,6 +32,7 @@ import {
   confirmingPage,
   declinedPage,
   overLongText,
+  type PageContext,
   pageFor,
   receiptFor,
   retryPage,
@@ -52,7 +54,7 @@ export function pageDeps(owners: (deps: Omit<PageDeps, 'owners'>) => SessionOwne
   return { ...deps, owners: owners(deps) };
 }
 
-type Context = { url: string };
+type Context = PageContext;
 type Kept = { holderName: string; email: string };
 
 /** The page (or redirect) a submit's outcome answers. */
@@ -130,10 +132,15 @@ async function overLongAnswer(
 const keptName = (value: string) => (textRuleOf(value, 'one') === undefined ? value : '');
 
 /** POST /checkout/{token}: the pay form. */
-export async function submitPayForm(deps: PageDeps, token: string, form: PostedPayForm): Promise<ApiAnswer> {
+export async function submitPayForm(
+  deps: PageDeps,
+  token: string,
+  form: PostedPayForm,
+  lang: Lang = 'en',
+): Promise<ApiAnswer> {
   if (!isCheckoutToken(token)) return pageAnswer(unknownPage());
   const now = deps.clock();
-  const context = { url: pageUrl(deps.baseUrl, token) };
+  const context = { url: pageUrl(deps.baseUrl, token), lang, now };
   const overLong = overLongFields(form);
   if (overLong.length) return overLongAnswer(deps, token, form, context, overLong);
   const { cardholder_name: holderName, email: postedEmail, csrf_token: csrf } = form;
@@ -177,12 +184,13 @@ export async function submitChallenge(
   deps: PageDeps,
   token: string | undefined,
   form: PostedChallengeForm,
+  lang: Lang = 'en',
 ): Promise<ApiAnswer> {
   const session = await sessionOf(deps, token);
   if (!session) return pageAnswer(unknownPage());
   const closed = closedPageFor(session, deps.clock(), true);
   if (closed) return pageAnswer(closed);
-  const context = { url: pageUrl(deps.baseUrl, session.token) };
+  const context = { url: pageUrl(deps.baseUrl, session.token), lang, now: deps.clock() };
   // Both fields are bounded by what they must equal: the token by its length (403 otherwise), the
   // outcome by `pass` and `fail` (400 otherwise); neither is stored or shown again.
   if (!csrfMatches(session, form.csrf_token)) {

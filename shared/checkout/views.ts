@@ -3,6 +3,7 @@
 import type { DeclineReason } from '../acquirer/acquirer.ts';
 import type { CardProblem } from '../acquirer/cards.ts';
 import type { Charge } from '../charges/charge.ts';
+import type { Lang } from '../core/messages.ts';
 import {
   challengePage,
   closedPage,
@@ -56,7 +57,16 @@ export function cardProblemsText(problems: readonly CardProblem[]): string {
     .join(' ');
 }
 
-export function summaryOf(session: CheckoutSession): PageSummary {
+const day = 86_400_000;
+
+/**
+ * What a session's page shows of it, in `lang` at `now`: a subscription's or recurring link's page
+ * says how often it charges, and a trial when its first charge would come (the trial counted from
+ * now, as a checkout paid now starts it).
+ */
+export function summaryOf(session: CheckoutSession, view: { lang?: Lang; now?: Date } = {}): PageSummary {
+  const trialDays = session.trial_days ?? 0;
+  const now = view.now ?? new Date();
   return {
     merchantName: session.merchant_name,
     description: session.description,
@@ -64,13 +74,33 @@ export function summaryOf(session: CheckoutSession): PageSummary {
     amount: session.amount,
     currency: session.currency,
     test: session.mode === 'test',
+    lang: view.lang ?? 'en',
+    recurrence: session.recurrence
+      ? {
+          interval: session.recurrence.interval,
+          intervalCount: session.recurrence.interval_count,
+          trialDays,
+          ...(trialDays > 0
+            ? { firstChargeAt: new Date(now.getTime() + trialDays * day).toISOString() }
+            : {}),
+        }
+      : null,
   };
 }
 
 export interface PageContext {
   /** The page's own absolute URL (the pay form posts back to it). */
   url: string;
+  /** The payer's language (their browser's Accept-Language). @default 'en' */
+  lang?: Lang;
+  /** The time the page is shown at (a trial's first charge is counted from it). @default the clock's now */
+  now?: Date;
 }
+
+const viewOf = (context: PageContext) => ({
+  ...(context.lang ? { lang: context.lang } : {}),
+  ...(context.now ? { now: context.now } : {}),
+});
 
 function formOf(session: CheckoutSession, context: PageContext, extra: Partial<PayForm> = {}): PayForm {
   return {
@@ -90,7 +120,7 @@ export function retryPage(
   error: string,
   keep: { holderName?: string; email?: string },
 ): Page {
-  return payPage(summaryOf(session), formOf(session, context, { error, ...keep }), status);
+  return payPage(summaryOf(session, viewOf(context)), formOf(session, context, { error, ...keep }), status);
 }
 
 /** The page a session shows when it is not (or no longer) open, with its status; undefined when open. */
@@ -188,7 +218,7 @@ export function pageFor(session: CheckoutSession, now: Date, context: PageContex
       returnUrl: session.return_url,
     });
   }
-  return payPage(summaryOf(session), formOf(session, context));
+  return payPage(summaryOf(session, { ...viewOf(context), now }), formOf(session, context));
 }
 
 /**
