@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, formActionSource, payPage } from './pages.ts';
+import { challengePage, contentSecurityPolicy, formActionSource, payPage, unknownPage } from './pages.ts';
 
 /** Directive names of a policy, in order. */
 const directiveNames = (csp: string) => csp.split(';').map((part) => part.trim().split(/\s+/)[0]);
@@ -172,5 +172,33 @@ describe('what a recurring page says it charges, and when', () => {
     );
     expect(page.html).not.toContain('<script>');
     expect(page.html).toContain('<title>Pay &lt;script&gt;x&lt;/script&gt;</title>');
+  });
+});
+
+describe('the other pages in Spanish', () => {
+  it('the unknown checkout and the challenge', () => {
+    const unknown = unknownPage('es');
+    expect(unknown.status).toBe(404);
+    expect(unknown.html).toContain('<html lang="es">');
+    expect(unknown.html).toContain('Pago no encontrado');
+    expect(unknownPage().html).toContain('Checkout not found');
+    const challenge = challengePage(
+      {
+        merchantName: 'M',
+        description: 'd',
+        items: [],
+        amount: 1000,
+        currency: 'USD',
+        test: true,
+        lang: 'es',
+      },
+      {
+        action: 'https://pay.example.com/checkout/t/challenge',
+        csrf: 'c',
+        returnUrl: 'https://shop.example/',
+      },
+    );
+    expect(challenge.html).toContain('>Completar la autenticación</button>');
+    expect(challenge.html).toContain('Modo de prueba');
   });
 });

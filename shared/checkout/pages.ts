@@ -152,6 +152,13 @@ interface PageWords {
   pay: string;
   startTrial: string;
   payTitle(merchant: string): string;
+  confirmTitle: string;
+  bankAsks: string;
+  simulatedCheck: string;
+  completeAuthentication: string;
+  failAuthentication: string;
+  notFoundTitle: string;
+  notFound: string;
   trialTitle(merchant: string): string;
   cardNote(merchant: string): string;
 }
@@ -195,6 +202,13 @@ const pageWords: Record<Lang, PageWords> = {
     pay: 'Pay',
     startTrial: 'Start trial',
     payTitle: (merchant) => `Pay ${merchant}`,
+    confirmTitle: 'Confirm your payment',
+    bankAsks: 'Your bank asks you to confirm this payment',
+    simulatedCheck: "This is the simulated 3-D Secure check of cobro's test acquirer.",
+    completeAuthentication: 'Complete authentication',
+    failAuthentication: 'Fail authentication',
+    notFoundTitle: 'Checkout not found',
+    notFound: 'This payment link does not exist. Ask the merchant for a new one.',
     trialTitle: (merchant) => `Start your trial with ${merchant}`,
     cardNote: (merchant) =>
       `Your card details go straight to the payment processor and are never stored by ${merchant}.`,
@@ -220,6 +234,13 @@ const pageWords: Record<Lang, PageWords> = {
     pay: 'Pagar',
     startTrial: 'Iniciar prueba',
     payTitle: (merchant) => `Pagar a ${merchant}`,
+    confirmTitle: 'Confirma tu pago',
+    bankAsks: 'Tu banco te pide confirmar este pago',
+    simulatedCheck: 'Esta es la verificación 3-D Secure simulada del adquirente de prueba de cobro.',
+    completeAuthentication: 'Completar la autenticación',
+    failAuthentication: 'Hacer fallar la autenticación',
+    notFoundTitle: 'Pago no encontrado',
+    notFound: 'Este enlace de pago no existe. Pide uno nuevo al comercio.',
     trialTitle: (merchant) => `Empieza tu prueba con ${merchant}`,
     cardNote: (merchant) =>
       `Los datos de tu tarjeta van directamente al procesador de pagos y ${merchant} nunca los guarda.`,
@@ -325,20 +346,23 @@ export function challengePage(
   s: PageSummary,
   form: { action: string; csrf: string; returnUrl: string },
 ): Page {
+  const w = wordsOf(s);
   return page(
     200,
-    'Confirm your payment',
+    w.confirmTitle,
     `<div class="card">
 ${summary(s)}
-<h2>Your bank asks you to confirm this payment</h2>
-<p>This is the simulated 3-D Secure check of cobro's test acquirer.</p>
+<h2>${escapeHtml(w.bankAsks)}</h2>
+<p>${escapeHtml(w.simulatedCheck)}</p>
 <form method="post" action="${escapeHtml(form.action)}">
 <input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
-<button type="submit" name="outcome" value="pass">Complete authentication</button>
-<button type="submit" name="outcome" value="fail" class="secondary">Fail authentication</button>
+<button type="submit" name="outcome" value="pass">${escapeHtml(w.completeAuthentication)}</button>
+<button type="submit" name="outcome" value="fail" class="secondary">${escapeHtml(w.failAuthentication)}</button>
 </form>
 </div>`,
     [form.returnUrl],
+    undefined,
+    s.lang,
   );
 }
 
@@ -382,6 +406,7 @@ export function closedPage(
   title: string,
   message: string,
   refreshSeconds?: number,
+  lang: Lang = s?.lang ?? 'en',
 ): Page {
   return page(
     status,
@@ -389,15 +414,12 @@ export function closedPage(
     `<div class="card">${s ? summary(s) : ''}<h2>${escapeHtml(title)}</h2><p>${escapeHtml(message)}</p></div>`,
     [],
     refreshSeconds,
+    lang,
   );
 }
 
-/** An unknown checkout link. */
-export function unknownPage(): Page {
-  return closedPage(
-    undefined,
-    404,
-    'Checkout not found',
-    'This payment link does not exist. Ask the merchant for a new one.',
-  );
+/** An unknown checkout link, in the payer's language. */
+export function unknownPage(lang: Lang = 'en'): Page {
+  const w = pageWords[lang];
+  return closedPage(undefined, 404, w.notFoundTitle, w.notFound, undefined, lang);
 }

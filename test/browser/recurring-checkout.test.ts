@@ -2,7 +2,8 @@
  * The hosted checkout of what recurs, in real Chromium: a subscription's page says the price per
  * interval ("/ month", the quantity's total), a trial's page says nothing is charged today and
  * when the first charge comes, with a "Start trial" button that starts it; a recurring payment
- * link's page says it is paid every month; a Spanish browser gets the page in Spanish.
+ * link's page says it is paid every month; a Spanish browser gets the page, and a decline, in
+ * Spanish.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -188,5 +189,23 @@ describe('what a recurring checkout says it charges', () => {
     expect(await page.getByLabel('Número de tarjeta').count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Iniciar prueba', exact: true }).count()).toBe(1);
     expect(await page.locator('html').getAttribute('lang')).toBe('es');
+
+    // A declined card comes back with the reason in Spanish, and the form to try again.
+    await page.getByLabel('Correo electrónico').fill(`pagador-${Date.now()}@example.com`);
+    await page.getByLabel('Nombre del titular').fill('Ana Mora');
+    await page.getByLabel('Número de tarjeta').fill('4000 0000 0000 0002');
+    await page.getByLabel('Mes de vencimiento').fill('12');
+    await page.getByLabel('Año de vencimiento').fill(goodYear);
+    await page.getByLabel('Código de seguridad').fill('123');
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Iniciar prueba', exact: true }).click(),
+    ]);
+    expect(answer.status()).toBe(402);
+    await page.waitForLoadState('load');
+    expect(await page.getByRole('alert').innerText()).toBe(
+      'Tu tarjeta fue rechazada. Prueba con otra tarjeta.',
+    );
+    expect(await page.getByRole('button', { name: 'Iniciar prueba', exact: true }).count()).toBe(1);
   });
 });
