@@ -33,6 +33,14 @@ describe("a session's page in the payer's language", () => {
     expect(en).toContain('then 39.80 USD / month from December 8, 2026');
     const es = textOf(pageFor(subscriptionSession(14), now, context('es')).html);
     expect(es).toContain('luego 39.80 USD / mes a partir del 8 de diciembre de 2026');
+    // Once paid, the trial counts from the payment, however late the page is seen.
+    const paid = {
+      ...subscriptionSession(14),
+      status: 'paid' as const,
+      updated_at: '2026-11-25T08:00:00.000Z',
+    };
+    const later = new Date('2026-12-01T00:00:00.000Z');
+    expect(textOf(pageFor(paid, later, context('en')).html)).toContain('from December 9, 2026');
   });
 
   it('closed pages speak Spanish too: paid, locked, expired', () => {

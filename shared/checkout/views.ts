@@ -117,12 +117,13 @@ const day = 86_400_000;
 
 /**
  * What a session's page shows of it, in `lang` at `now`: a subscription's or recurring link's page
- * says how often it charges, and a trial when its first charge would come (the trial counted from
- * now, as a checkout paid now starts it).
+ * says how often it charges, and a trial when its first charge comes (the trial counted from now,
+ * as a checkout paid now starts it, or from the payment once paid).
  */
 export function summaryOf(session: CheckoutSession, view: { lang?: Lang; now?: Date } = {}): PageSummary {
   const trialDays = session.trial_days ?? 0;
-  const now = view.now ?? new Date();
+  // A paid session's trial started when it was paid (its last write), not when the page is seen.
+  const now = session.status === 'paid' ? new Date(session.updated_at) : (view.now ?? new Date());
   return {
     merchantName: session.merchant_name,
     description: session.description,
