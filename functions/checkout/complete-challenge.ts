@@ -11,6 +11,6 @@ import { sessionOwners } from '../../shared/ledger/owners.ts';
 const deps = pageDeps(sessionOwners);
 
 export const handler = publicEndpoint(
-  ({ params, body }) => submitChallenge(deps, params.token, formOf(ChallengeFormSchema, body)),
+  ({ params, body, lang }) => submitChallenge(deps, params.token, formOf(ChallengeFormSchema, body), lang),
   { maxBodyBytes: checkoutFormBytes },
 );

@@ -16,10 +16,11 @@ const deps = makeDeps();
 const baseUrl = publicBaseUrl();
 
 export const handler = publicEndpoint(
-  async ({ params }) => {
+  async ({ params, lang }) => {
     const session = await sessionOf(deps, params.token);
-    if (!session) return pageAnswer(unknownPage());
-    return pageAnswer(pageFor(session, deps.clock(), { url: pageUrl(baseUrl, session.token) }));
+    if (!session) return pageAnswer(unknownPage(lang));
+    // The pay form speaks the payer's language (their browser's Accept-Language), English by default.
+    return pageAnswer(pageFor(session, deps.clock(), { url: pageUrl(baseUrl, session.token), lang }));
   },
   { parseBody: false },
 );

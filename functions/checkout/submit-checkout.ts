@@ -7,6 +7,6 @@ import { sessionOwners } from '../../shared/ledger/owners.ts';
 const deps = pageDeps(sessionOwners);
 
 export const handler = publicEndpoint(
-  ({ params, body }) => submitPayForm(deps, params.token ?? '', formOf(PayFormSchema, body)),
+  ({ params, body, lang }) => submitPayForm(deps, params.token ?? '', formOf(PayFormSchema, body), lang),
   { maxBodyBytes: checkoutFormBytes },
 );

@@ -1,6 +1,6 @@
 /**
  * Target of `subscription.activated` and `subscription.canceled`: the customer's receipt, or the
- * notice that the subscription ended (the plan-deletion notice when its plan was deleted), in the
+ * notice that the subscription ended and why (the plan-deletion notice when its plan was deleted), in the
  * account's language with the merchant's name and logo. A second delivery sends nothing.
  */
 import type { EventBridgeEvent } from 'aws-lambda';
@@ -22,9 +22,8 @@ const mailer = sesMailer();
 
 export const handler = observed(async (event: EventBridgeEvent<string, unknown>): Promise<void> => {
   const activated = event['detail-type'] === subscriptionActivated.type;
-  const detail = activated
-    ? subscriptionActivated.read(event.detail)
-    : subscriptionCanceled.read(event.detail);
+  const canceledDetail = activated ? undefined : subscriptionCanceled.read(event.detail);
+  const detail = canceledDetail ?? subscriptionActivated.read(event.detail);
   const { object } = detail.data;
   const scope = {
     developerId: detail.developer_id,
@@ -44,7 +43,7 @@ export const handler = observed(async (event: EventBridgeEvent<string, unknown>)
     planName: subscription.plan.name,
   };
   const canceledAt = subscription.canceled_at ?? detail.created_at;
-  const reason = 'reason' in detail.data ? detail.data.reason : undefined;
+  const reason = canceledDetail?.data.reason;
   const mail = activated
     ? mailTemplates.subscriptionActivated({
         ...common,
@@ -58,6 +57,12 @@ export const handler = observed(async (event: EventBridgeEvent<string, unknown>)
       })
     : reason === 'plan_deleted'
       ? mailTemplates.planDeletedCustomer({ ...common, canceledAt })
-      : mailTemplates.subscriptionCanceled({ ...common, subscriptionId: subscription.id, canceledAt });
+      : mailTemplates.subscriptionCanceled({
+          ...common,
+          subscriptionId: subscription.id,
+          canceledAt,
+          // Why it ended, as the event says: the merchant's cancel, or dunning that ran out.
+          reason: reason ?? null,
+        });
   await sendOnce(deps, mailer, { eventId: detail.id, to: customer.email, mail, owner: scope });
 });

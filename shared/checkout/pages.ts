@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { isHostName } from '../core/host-name.ts';
 import { escapeHtml } from '../core/html.ts';
+import type { Lang } from '../core/messages.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import { payFormLimits } from './schemas.ts';
@@ -15,9 +16,26 @@ export interface PageSummary {
   merchantName: string;
   description: string;
   items: string[];
+  /** What is charged: today's charge, or each period's for a recurring page. */
   amount: number;
   currency: string;
   test: boolean;
+  /** The language of the pay form and of what the summary says about recurring charges. @default 'en' */
+  lang?: Lang;
+  /** A subscription's or recurring link's page: how often `amount` is charged. @default one-off */
+  recurrence?: PageRecurrence | null;
+}
+
+/**
+ * What recurs on a page: `amount` every `intervalCount` `interval`s. With a trial, nothing is charged
+ * today and the first charge comes at `firstChargeAt` (when the trial would end if started now).
+ */
+export interface PageRecurrence {
+  interval: string;
+  intervalCount: number;
+  trialDays: number;
+  /** ISO time of the first charge; set when `trialDays` > 0. */
+  firstChargeAt?: string;
 }
 
 export interface Page {
@@ -32,7 +50,7 @@ const styles = `
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
 main{max-width:28rem;margin:0 auto;padding:1.5rem 1rem}
 .card{background:#fff;border-radius:.75rem;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
-h1{font-size:1.1rem;margin:0 0 .25rem}.amount{font-size:2rem;font-weight:700;margin:.25rem 0}
+h1{font-size:1.1rem;margin:0 0 .25rem}.amount{font-size:2rem;font-weight:700;margin:.25rem 0}.then{margin:0 0 .5rem;color:#444}.trial{font-weight:600;margin:.5rem 0 0}
 ul{margin:.25rem 0 1rem;padding-left:1.2rem;color:#444}label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input{width:100%;box-sizing:border-box;font-size:1rem;padding:.6rem;border:1px solid #888;border-radius:.4rem}
 .row{display:flex;flex-wrap:wrap;gap:0 .75rem}.row>div{flex:1 1 11rem}
@@ -80,6 +98,7 @@ function page(
   body: string,
   formTargets: string[] = [],
   refreshSeconds?: number,
+  lang: Lang = 'en',
 ): Page {
   const nonce = randomBytes(16).toString('base64');
   // A page waiting for an outcome reloads itself, without JavaScript (the CSP allows no script).
@@ -87,7 +106,7 @@ function page(
   return {
     status,
     html: `<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -113,17 +132,158 @@ ${body}
   };
 }
 
-function summary(s: PageSummary): string {
+/** How a page writes what it charges and when, in one language. */
+interface PageWords {
+  testNote: string;
+  amountLabel: string;
+  todayLabel: string;
+  /** `19.90 USD / month`, `19.90 USD every 3 months`. */
+  per(amount: string, interval: string, count: number): string;
+  today(amount: string): string;
+  afterTrial(price: string, date: string): string;
+  trial(days: number): string;
+  date(iso: string): string;
+  email: string;
+  cardholderName: string;
+  cardNumber: string;
+  expMonth: string;
+  expYear: string;
+  securityCode: string;
+  pay: string;
+  startTrial: string;
+  payTitle(merchant: string): string;
+  confirmTitle: string;
+  bankAsks: string;
+  simulatedCheck: string;
+  completeAuthentication: string;
+  failAuthentication: string;
+  notFoundTitle: string;
+  notFound: string;
+  trialTitle(merchant: string): string;
+  cardNote(merchant: string): string;
+}
+
+const intervalNames: Record<Lang, Record<string, readonly [one: string, many: string]>> = {
+  en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
+  es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
+};
+
+const dateIn = (lang: Lang) => {
+  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' });
+  return (iso: string) => {
+    const date = new Date(iso);
+    return Number.isNaN(date.getTime()) ? iso : format.format(date);
+  };
+};
+
+/**
+ * The pay form's words. English is the contract's: its labels and the "Pay" button are fixed texts
+ * that clients and browser tests find by name; Spanish is for payers whose browser asks for it.
+ */
+const pageWords: Record<Lang, PageWords> = {
+  en: {
+    testNote: 'Test mode: no real money moves. Use a test card such as 4242 4242 4242 4242.',
+    amountLabel: 'Amount to pay',
+    todayLabel: 'Amount to pay today',
+    per(amount, interval, count) {
+      const [one, many] = intervalNames.en[interval] ?? [interval, `${interval}s`];
+      return count === 1 ? `${amount} / ${one}` : `${amount} every ${count} ${many}`;
+    },
+    today: (amount) => `${amount} today`,
+    afterTrial: (price, date) => `then ${price} from ${date}`,
+    trial: (days) => (days === 1 ? '1-day free trial' : `${days}-day free trial`),
+    date: dateIn('en'),
+    email: 'Email',
+    cardholderName: 'Cardholder name',
+    cardNumber: 'Card number',
+    expMonth: 'Expiration month',
+    expYear: 'Expiration year',
+    securityCode: 'Security code',
+    pay: 'Pay',
+    startTrial: 'Start trial',
+    payTitle: (merchant) => `Pay ${merchant}`,
+    confirmTitle: 'Confirm your payment',
+    bankAsks: 'Your bank asks you to confirm this payment',
+    simulatedCheck: "This is the simulated 3-D Secure check of cobro's test acquirer.",
+    completeAuthentication: 'Complete authentication',
+    failAuthentication: 'Fail authentication',
+    notFoundTitle: 'Checkout not found',
+    notFound: 'This payment link does not exist. Ask the merchant for a new one.',
+    trialTitle: (merchant) => `Start your trial with ${merchant}`,
+    cardNote: (merchant) =>
+      `Your card details go straight to the payment processor and are never stored by ${merchant}.`,
+  },
+  es: {
+    testNote: 'Modo de prueba: no se mueve dinero real. Usa una tarjeta de prueba como 4242 4242 4242 4242.',
+    amountLabel: 'Importe a pagar',
+    todayLabel: 'Importe a pagar hoy',
+    per(amount, interval, count) {
+      const [one, many] = intervalNames.es[interval] ?? [interval, interval];
+      return count === 1 ? `${amount} / ${one}` : `${amount} cada ${count} ${many}`;
+    },
+    today: (amount) => `${amount} hoy`,
+    afterTrial: (price, date) => `luego ${price} a partir del ${date}`,
+    trial: (days) => (days === 1 ? 'Prueba gratuita de 1 día' : `Prueba gratuita de ${days} días`),
+    date: dateIn('es'),
+    email: 'Correo electrónico',
+    cardholderName: 'Nombre del titular',
+    cardNumber: 'Número de tarjeta',
+    expMonth: 'Mes de vencimiento',
+    expYear: 'Año de vencimiento',
+    securityCode: 'Código de seguridad',
+    pay: 'Pagar',
+    startTrial: 'Iniciar prueba',
+    payTitle: (merchant) => `Pagar a ${merchant}`,
+    confirmTitle: 'Confirma tu pago',
+    bankAsks: 'Tu banco te pide confirmar este pago',
+    simulatedCheck: 'Esta es la verificación 3-D Secure simulada del adquirente de prueba de cobro.',
+    completeAuthentication: 'Completar la autenticación',
+    failAuthentication: 'Hacer fallar la autenticación',
+    notFoundTitle: 'Pago no encontrado',
+    notFound: 'Este enlace de pago no existe. Pide uno nuevo al comercio.',
+    trialTitle: (merchant) => `Empieza tu prueba con ${merchant}`,
+    cardNote: (merchant) =>
+      `Los datos de tu tarjeta van directamente al procesador de pagos y ${merchant} nunca los guarda.`,
+  },
+};
+
+const wordsOf = (s: PageSummary) => pageWords[s.lang ?? 'en'];
+
+/** Whether the page starts a trial: nothing is charged today, the card is only checked. */
+const startsTrial = (s: PageSummary) => (s.recurrence?.trialDays ?? 0) > 0;
+
+/**
+ * What the page says is charged. One-off: the amount. Recurring: the amount per interval, so the
+ * payer sees it comes back ("19.90 USD / month"). A trial: nothing today, then the amount per
+ * interval from the first charge's date, so nobody reads the period's price as today's charge.
+ */
+function price(s: PageSummary): string {
+  const w = wordsOf(s);
   const currency = findCurrency(s.currency);
-  const amount = currency ? formatAmount(s.amount, currency) : String(s.amount);
+  const format = (minor: number) =>
+    `${currency ? formatAmount(minor, currency) : String(minor)} ${s.currency}`;
+  const r = s.recurrence;
+  if (!r) {
+    return `<p class="amount" aria-label="${escapeHtml(w.amountLabel)}">${escapeHtml(currency ? formatAmount(s.amount, currency) : String(s.amount))} <span>${escapeHtml(s.currency)}</span></p>`;
+  }
+  const each = w.per(format(s.amount), r.interval, r.intervalCount);
+  if (!startsTrial(s)) {
+    return `<p class="amount" aria-label="${escapeHtml(w.amountLabel)}">${escapeHtml(each)}</p>`;
+  }
+  return `<p class="trial">${escapeHtml(w.trial(r.trialDays))}</p>
+<p class="amount" aria-label="${escapeHtml(w.todayLabel)}">${escapeHtml(w.today(format(0)))}</p>
+<p class="then">${escapeHtml(w.afterTrial(each, w.date(r.firstChargeAt ?? '')))}</p>`;
+}
+
+function summary(s: PageSummary): string {
   const items = s.items.length
     ? `<ul>${s.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
     : '';
-  return `${s.test ? '<p class="test" role="note">Test mode: no real money moves. Use a test card such as 4242 4242 4242 4242.</p>' : ''}
+  return `${s.test ? `<p class="test" role="note">${escapeHtml(wordsOf(s).testNote)}</p>` : ''}
 <h1>${escapeHtml(s.merchantName)}</h1>
 <p>${escapeHtml(s.description)}</p>
 ${items}
-<p class="amount" aria-label="Amount to pay">${escapeHtml(amount)} <span>${escapeHtml(s.currency)}</span></p>`;
+${price(s)}`;
 }
 
 export interface PayForm {
@@ -140,37 +300,44 @@ export interface PayForm {
 }
 
 const field = (id: string, label: string, attributes: string) =>
-  `<label for="${id}">${label}</label><input id="${id}" name="${id}" ${attributes}>`;
+  `<label for="${id}">${escapeHtml(label)}</label><input id="${id}" name="${id}" ${attributes}>`;
 
-/** The pay form; `status` 400 after invalid card data, 402 after a decline. */
+/**
+ * The pay form; `status` 400 after invalid card data, 402 after a decline. A trial's form says
+ * "Start trial": its submit checks the card and charges nothing.
+ */
 export function payPage(s: PageSummary, form: PayForm, status = 200): Page {
+  const w = wordsOf(s);
+  const trial = startsTrial(s);
   const error = form.error ? `<p class="error" role="alert">${escapeHtml(form.error)}</p>` : '';
   const email = form.askEmail
     ? field(
         'email',
-        'Email',
+        w.email,
         `type="email" autocomplete="email" required maxlength="${payFormLimits.email}" value="${escapeHtml(form.email ?? '')}"`,
       )
     : '';
   return page(
     status,
-    `Pay ${s.merchantName}`,
+    trial ? w.trialTitle(s.merchantName) : w.payTitle(s.merchantName),
     `<div class="card">
 ${summary(s)}
 ${error}
 <form method="post" action="${escapeHtml(form.action)}" novalidate>
 <input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
 ${email}
-${field('cardholder_name', 'Cardholder name', `autocomplete="cc-name" required maxlength="${payFormLimits.cardholder_name}" value="${escapeHtml(form.holderName ?? '')}"`)}
-${field('card_number', 'Card number', `inputmode="numeric" autocomplete="cc-number" required maxlength="${payFormLimits.card_number}"`)}
-<div class="row"><div>${field('exp_month', 'Expiration month', `inputmode="numeric" autocomplete="cc-exp-month" placeholder="MM" required maxlength="${payFormLimits.exp_month}"`)}</div>
-<div>${field('exp_year', 'Expiration year', `inputmode="numeric" autocomplete="cc-exp-year" placeholder="YYYY" required maxlength="${payFormLimits.exp_year}"`)}</div></div>
-${field('cvc', 'Security code', `inputmode="numeric" autocomplete="cc-csc" required maxlength="${payFormLimits.cvc}"`)}
-<button type="submit">Pay</button>
+${field('cardholder_name', w.cardholderName, `autocomplete="cc-name" required maxlength="${payFormLimits.cardholder_name}" value="${escapeHtml(form.holderName ?? '')}"`)}
+${field('card_number', w.cardNumber, `inputmode="numeric" autocomplete="cc-number" required maxlength="${payFormLimits.card_number}"`)}
+<div class="row"><div>${field('exp_month', w.expMonth, `inputmode="numeric" autocomplete="cc-exp-month" placeholder="MM" required maxlength="${payFormLimits.exp_month}"`)}</div>
+<div>${field('exp_year', w.expYear, `inputmode="numeric" autocomplete="cc-exp-year" placeholder="YYYY" required maxlength="${payFormLimits.exp_year}"`)}</div></div>
+${field('cvc', w.securityCode, `inputmode="numeric" autocomplete="cc-csc" required maxlength="${payFormLimits.cvc}"`)}
+<button type="submit">${escapeHtml(trial ? w.startTrial : w.pay)}</button>
 </form>
-<p><small>Your card details go straight to the payment processor and are never stored by ${escapeHtml(s.merchantName)}.</small></p>
+<p><small>${escapeHtml(w.cardNote(s.merchantName))}</small></p>
 </div>`,
     [form.returnUrl],
+    undefined,
+    s.lang,
   );
 }
 
@@ -179,20 +346,23 @@ export function challengePage(
   s: PageSummary,
   form: { action: string; csrf: string; returnUrl: string },
 ): Page {
+  const w = wordsOf(s);
   return page(
     200,
-    'Confirm your payment',
+    w.confirmTitle,
     `<div class="card">
 ${summary(s)}
-<h2>Your bank asks you to confirm this payment</h2>
-<p>This is the simulated 3-D Secure check of cobro's test acquirer.</p>
+<h2>${escapeHtml(w.bankAsks)}</h2>
+<p>${escapeHtml(w.simulatedCheck)}</p>
 <form method="post" action="${escapeHtml(form.action)}">
 <input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
-<button type="submit" name="outcome" value="pass">Complete authentication</button>
-<button type="submit" name="outcome" value="fail" class="secondary">Fail authentication</button>
+<button type="submit" name="outcome" value="pass">${escapeHtml(w.completeAuthentication)}</button>
+<button type="submit" name="outcome" value="fail" class="secondary">${escapeHtml(w.failAuthentication)}</button>
 </form>
 </div>`,
     [form.returnUrl],
+    undefined,
+    s.lang,
   );
 }
 
@@ -236,6 +406,7 @@ export function closedPage(
   title: string,
   message: string,
   refreshSeconds?: number,
+  lang: Lang = s?.lang ?? 'en',
 ): Page {
   return page(
     status,
@@ -243,15 +414,12 @@ export function closedPage(
     `<div class="card">${s ? summary(s) : ''}<h2>${escapeHtml(title)}</h2><p>${escapeHtml(message)}</p></div>`,
     [],
     refreshSeconds,
+    lang,
   );
 }
 
-/** An unknown checkout link. */
-export function unknownPage(): Page {
-  return closedPage(
-    undefined,
-    404,
-    'Checkout not found',
-    'This payment link does not exist. Ask the merchant for a new one.',
-  );
+/** An unknown checkout link, in the payer's language. */
+export function unknownPage(lang: Lang = 'en'): Page {
+  const w = pageWords[lang];
+  return closedPage(undefined, 404, w.notFoundTitle, w.notFound, undefined, lang);
 }

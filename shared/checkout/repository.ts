@@ -22,6 +22,7 @@ import {
   maxDeclines,
   type PendingChallenge,
   reopenedFields,
+  type SessionRecurrence,
 } from './session.ts';
 
 /** A checkout session, keyed by its token alone: the page knows nothing else. */
@@ -258,7 +259,7 @@ const heldValues = { ':charging': 'charging', ':confirming': 'confirming' };
 /**
  * A payment link's page brought in step with its link, as a transaction item: reopened (a new
  * session's state, no declines, a new CSRF token), closed (expired now), or kept as it is; the
- * payer's e-mail set in every case. Refused while a payment's claim holds the page, so a change
+ * payer's e-mail and whether the link recurs set in every case. Refused while a payment's claim holds the page, so a change
  * of the link never cuts a payment off half way.
  */
 export function linkPageWrite(
@@ -267,9 +268,12 @@ export function linkPageWrite(
   now: Date,
   change: 'reopen' | 'close' | 'keep',
   customerEmail: string | null,
+  recurrence: SessionRecurrence | null,
 ): TransactItem {
   const fields: Record<string, unknown> = {
     customer_email: customerEmail,
+    // The page says whether the link charges again each period, as the link says now.
+    recurrence,
     updated_at: now.toISOString(),
     ...(change === 'reopen' ? reopenedFields(now) : {}),
     ...(change === 'close' ? { expires_at_ms: now.getTime() } : {}),

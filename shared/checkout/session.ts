@@ -27,6 +27,12 @@ const keepDays = 7;
  */
 export const pageUrl = (baseUrl: string, token: string) => `${baseUrl}/checkout/${token}`;
 
+/** A recurring charge's period: `interval_count` `interval`s (a plan's, or a month for a link). */
+export interface SessionRecurrence {
+  interval: string;
+  interval_count: number;
+}
+
 export type SessionStatus = 'open' | 'charging' | 'confirming' | 'paid' | 'voided';
 
 export interface PendingChallenge {
@@ -51,6 +57,11 @@ export interface CheckoutSession {
   subscription_id?: string | null;
   /** A subscription's trial: days before the first charge (0: charged at checkout). */
   trial_days?: number;
+  /**
+   * How often `amount` is charged again, for a subscription's page and a recurring link's (the page
+   * says so); null or absent for a one-off payment.
+   */
+  recurrence?: SessionRecurrence | null;
   /** The payment link this page collects for; absent for other kinds. */
   link_id?: string;
   amount: number;
@@ -176,7 +187,14 @@ function collecting(
 
 /** The session that starts a subscription: the first period's amount, or a card check in a trial. */
 export function newSubscriptionSession(
-  subscription: { id: string; developer_id: number; mode: Mode; return_url: string; trial_days: number },
+  subscription: {
+    id: string;
+    developer_id: number;
+    mode: Mode;
+    return_url: string;
+    trial_days: number;
+    recurrence: SessionRecurrence;
+  },
   charge: Collected,
   merchant: Merchant,
   customerEmail: string | null,
@@ -187,6 +205,7 @@ export function newSubscriptionSession(
     kind: 'subscription',
     subscription_id: subscription.id,
     trial_days: subscription.trial_days,
+    recurrence: subscription.recurrence,
     ...freshState(now),
   };
 }

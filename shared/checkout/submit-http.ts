@@ -9,12 +9,13 @@
 import type { CardInput } from '../acquirer/acquirer.ts';
 import { validateCard } from '../acquirer/cards.ts';
 import { acquirerDeps } from '../acquirer/configured.ts';
+import type { Lang } from '../core/messages.ts';
 import { isEmail, textRuleOf } from '../core/validation.ts';
 import { publicBaseUrl } from '../http/base-url.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import { csrfMatches, isCheckoutToken, pageAnswer, redirectAnswer, sessionOf } from './http.ts';
 import type { SessionOwners } from './owner.ts';
-import { challengePage, closedPage, unknownPage } from './pages.ts';
+import { challengePage, unknownPage } from './pages.ts';
 import { SessionUnavailable } from './repository.ts';
 import {
   csrfLooksRight,
@@ -30,7 +31,10 @@ import {
   closedPageFor,
   confirmingPage,
   declinedPage,
+  formTextsOf,
+  noChallengePage,
   overLongText,
+  type PageContext,
   pageFor,
   receiptFor,
   retryPage,
@@ -52,7 +56,7 @@ export function pageDeps(owners: (deps: Omit<PageDeps, 'owners'>) => SessionOwne
   return { ...deps, owners: owners(deps) };
 }
 
-type Context = { url: string };
+type Context = PageContext;
 type Kept = { holderName: string; email: string };
 
 /** The page (or redirect) a submit's outcome answers. */
@@ -64,7 +68,7 @@ function answerOf(deps: PageDeps, outcome: CheckoutOutcome, context: Context, ke
       return pageAnswer(receiptFor(outcome.session, outcome.charge));
     case 'challenge':
       return pageAnswer(
-        challengePage(summaryOf(outcome.session), {
+        challengePage(summaryOf(outcome.session, { lang: context.lang, now: deps.clock() }), {
           action: `${context.url}/challenge`,
           csrf: outcome.session.csrf,
           returnUrl: outcome.session.return_url,
@@ -74,18 +78,18 @@ function answerOf(deps: PageDeps, outcome: CheckoutOutcome, context: Context, ke
       return pageAnswer(declinedPage(outcome.session, deps.clock(), context, outcome.reason, keep));
     // 202: accepted, the outcome is being confirmed; the payer must not pay again.
     case 'unconfirmed':
-      return pageAnswer(confirmingPage(outcome.session, 202));
+      return pageAnswer(confirmingPage(outcome.session, 202, context.lang));
     case 'voided':
-      return pageAnswer(voidedPage(outcome.session, 409));
+      return pageAnswer(voidedPage(outcome.session, 409, context.lang));
   }
 }
 
 /** Why a claim was refused: no such session, a closed one, or (while open) a wrong CSRF token. */
 function refused(deps: PageDeps, session: CheckoutSession | undefined, context: Context, keep: Kept) {
-  if (!session) return pageAnswer(unknownPage());
-  const closed = closedPageFor(session, deps.clock(), true);
+  if (!session) return pageAnswer(unknownPage(context.lang));
+  const closed = closedPageFor(session, deps.clock(), true, context.lang);
   if (closed) return pageAnswer(closed);
-  return pageAnswer(retryPage(session, context, 403, 'This form has expired. Please try again.', keep));
+  return pageAnswer(retryPage(session, context, 403, formTextsOf(context.lang).formExpired, keep));
 }
 
 async function pay(
@@ -116,24 +120,29 @@ async function overLongAnswer(
   fields: TypedField[],
 ): Promise<ApiAnswer> {
   const session = await sessionOf(deps, token);
-  if (!session) return pageAnswer(unknownPage());
-  const closed = closedPageFor(session, deps.clock(), true);
+  if (!session) return pageAnswer(unknownPage(context.lang));
+  const closed = closedPageFor(session, deps.clock(), true, context.lang);
   if (closed) return pageAnswer(closed);
   const keep = {
     holderName: fields.includes('cardholder_name') ? '' : keptName(form.cardholder_name),
     email: fields.includes('email') ? '' : keptName(form.email),
   };
-  return pageAnswer(retryPage(session, context, 400, overLongText(fields), keep));
+  return pageAnswer(retryPage(session, context, 400, overLongText(fields, context.lang), keep));
 }
 
 /** A posted text the page may show again: clean one-line text, else nothing. */
 const keptName = (value: string) => (textRuleOf(value, 'one') === undefined ? value : '');
 
 /** POST /checkout/{token}: the pay form. */
-export async function submitPayForm(deps: PageDeps, token: string, form: PostedPayForm): Promise<ApiAnswer> {
-  if (!isCheckoutToken(token)) return pageAnswer(unknownPage());
+export async function submitPayForm(
+  deps: PageDeps,
+  token: string,
+  form: PostedPayForm,
+  lang: Lang = 'en',
+): Promise<ApiAnswer> {
+  if (!isCheckoutToken(token)) return pageAnswer(unknownPage(lang));
   const now = deps.clock();
-  const context = { url: pageUrl(deps.baseUrl, token) };
+  const context = { url: pageUrl(deps.baseUrl, token), lang, now };
   const overLong = overLongFields(form);
   if (overLong.length) return overLongAnswer(deps, token, form, context, overLong);
   const { cardholder_name: holderName, email: postedEmail, csrf_token: csrf } = form;
@@ -158,14 +167,15 @@ export async function submitPayForm(deps: PageDeps, token: string, form: PostedP
   const session = await sessionOf(deps, token);
   const email = session?.customer_email ?? postedEmail;
   const keep = { holderName: keptName(holderName), email: keptName(email) };
-  if (!session || closedPageFor(session, now, true) || !csrfMatches(session, csrf)) {
+  if (!session || closedPageFor(session, now, true, lang) || !csrfMatches(session, csrf)) {
     return refused(deps, session, context, keep);
   }
   const problems: string[] = [];
-  if (session.customer_email === null && !isEmail(email)) problems.push('Enter a valid email address.');
-  if (!holderName) problems.push('Enter the cardholder name.');
-  else if (!nameOk) problems.push('Enter the cardholder name as plain text on one line.');
-  if (!card.ok) problems.push(cardProblemsText(card.problems));
+  const texts = formTextsOf(lang);
+  if (session.customer_email === null && !isEmail(email)) problems.push(texts.enterEmail);
+  if (!holderName) problems.push(texts.enterName);
+  else if (!nameOk) problems.push(texts.nameOneLine);
+  if (!card.ok) problems.push(cardProblemsText(card.problems, lang));
   if (problems.length || !card.ok)
     return pageAnswer(retryPage(session, context, 400, problems.join(' '), keep));
   // A session that already knows its customer does not ask for the e-mail.
@@ -177,19 +187,20 @@ export async function submitChallenge(
   deps: PageDeps,
   token: string | undefined,
   form: PostedChallengeForm,
+  lang: Lang = 'en',
 ): Promise<ApiAnswer> {
   const session = await sessionOf(deps, token);
-  if (!session) return pageAnswer(unknownPage());
-  const closed = closedPageFor(session, deps.clock(), true);
+  if (!session) return pageAnswer(unknownPage(lang));
+  const closed = closedPageFor(session, deps.clock(), true, lang);
   if (closed) return pageAnswer(closed);
-  const context = { url: pageUrl(deps.baseUrl, session.token) };
+  const context = { url: pageUrl(deps.baseUrl, session.token), lang, now: deps.clock() };
   // Both fields are bounded by what they must equal: the token by its length (403 otherwise), the
   // outcome by `pass` and `fail` (400 otherwise); neither is stored or shown again.
   if (!csrfMatches(session, form.csrf_token)) {
     return pageAnswer({ ...pageFor(session, deps.clock(), context), status: 403 });
   }
   // No challenge, or one whose attempt recovery gave up (its window passed): nothing to answer.
-  if (!session.challenge || !session.attempt_id) return pageAnswer(noChallengePage(session));
+  if (!session.challenge || !session.attempt_id) return pageAnswer(noChallengePage(session, lang));
   const outcome = form.outcome;
   if (outcome !== 'pass' && outcome !== 'fail')
     return pageAnswer({ ...pageFor(session, deps.clock(), context), status: 400 });
@@ -200,18 +211,11 @@ export async function submitChallenge(
     // The session changed since it was read: deleted with its link, closed, paid, or its challenge
     // answered or given up by someone else. Its state then decides the page, never a 500.
     if (error instanceof SessionUnavailable) {
-      if (!error.session) return pageAnswer(unknownPage());
-      return pageAnswer(closedPageFor(error.session, deps.clock(), true) ?? noChallengePage(error.session));
+      if (!error.session) return pageAnswer(unknownPage(lang));
+      return pageAnswer(
+        closedPageFor(error.session, deps.clock(), true, lang) ?? noChallengePage(error.session, lang),
+      );
     }
     throw error;
   }
 }
-
-/** The answer to a challenge the session no longer waits for. */
-const noChallengePage = (session: CheckoutSession) =>
-  closedPage(
-    summaryOf(session),
-    409,
-    'No authentication pending',
-    'Go back to the payment page and pay again.',
-  );

@@ -1,8 +1,9 @@
-/** Which page a checkout session shows, and the words for declines and card problems. */
+/** Which page a checkout session shows, and the words for declines and card problems (English, Spanish). */
 
 import type { DeclineReason } from '../acquirer/acquirer.ts';
 import type { CardProblem } from '../acquirer/cards.ts';
 import type { Charge } from '../charges/charge.ts';
+import type { Lang } from '../core/messages.ts';
 import {
   challengePage,
   closedPage,
@@ -15,48 +16,114 @@ import {
 import { payFormLimits, type TypedField } from './schemas.ts';
 import { type CheckoutSession, sessionState } from './session.ts';
 
-export const declineMessages: Record<DeclineReason, string> = {
-  generic_decline: 'Your card was declined. Try another card.',
-  insufficient_funds: 'Your card has insufficient funds. Try another card.',
-  expired_card: 'Your card has expired. Try another card.',
-  incorrect_cvc: 'The security code is incorrect. Check it and try again.',
-  authentication_required: 'Your bank asks for authentication this page cannot do. Try another card.',
-  authentication_failed: 'The authentication with your bank failed. Try again or use another card.',
-  processing_error: 'The payment could not be processed and nothing was charged. Please try again.',
+/** What the pay form says when it comes back with a problem, in each language it speaks. */
+interface FormTexts {
+  declines: Record<DeclineReason, string>;
+  problems: Record<CardProblem['field'], string>;
+  cardExpired: string;
+  fieldNames: Record<TypedField, string>;
+  takesAtMost(field: string, limit: number): string;
+  formExpired: string;
+  enterEmail: string;
+  enterName: string;
+  nameOneLine: string;
+}
+
+const formTexts: Record<Lang, FormTexts> = {
+  en: {
+    declines: {
+      generic_decline: 'Your card was declined. Try another card.',
+      insufficient_funds: 'Your card has insufficient funds. Try another card.',
+      expired_card: 'Your card has expired. Try another card.',
+      incorrect_cvc: 'The security code is incorrect. Check it and try again.',
+      authentication_required: 'Your bank asks for authentication this page cannot do. Try another card.',
+      authentication_failed: 'The authentication with your bank failed. Try again or use another card.',
+      processing_error: 'The payment could not be processed and nothing was charged. Please try again.',
+    },
+    problems: {
+      card_number: 'Enter a valid card number.',
+      exp_month: 'Enter the expiration month (1 to 12).',
+      exp_year: 'Enter the expiration year (2 or 4 digits).',
+      cvc: 'Enter the 3 or 4 digit security code.',
+    },
+    cardExpired: 'The card has expired.',
+    fieldNames: {
+      cardholder_name: 'The cardholder name',
+      email: 'The email address',
+      card_number: 'The card number',
+      exp_month: 'The expiration month',
+      exp_year: 'The expiration year',
+      cvc: 'The security code',
+    },
+    takesAtMost: (field, limit) => `${field} takes at most ${limit} characters.`,
+    formExpired: 'This form has expired. Please try again.',
+    enterEmail: 'Enter a valid email address.',
+    enterName: 'Enter the cardholder name.',
+    nameOneLine: 'Enter the cardholder name as plain text on one line.',
+  },
+  es: {
+    declines: {
+      generic_decline: 'Tu tarjeta fue rechazada. Prueba con otra tarjeta.',
+      insufficient_funds: 'Tu tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.',
+      expired_card: 'Tu tarjeta está vencida. Prueba con otra tarjeta.',
+      incorrect_cvc: 'El código de seguridad es incorrecto. Revísalo e inténtalo de nuevo.',
+      authentication_required:
+        'Tu banco pide una autenticación que esta página no puede hacer. Prueba con otra tarjeta.',
+      authentication_failed: 'La autenticación con tu banco falló. Inténtalo de nuevo o usa otra tarjeta.',
+      processing_error: 'No se pudo procesar el pago y no se cobró nada. Inténtalo de nuevo.',
+    },
+    problems: {
+      card_number: 'Escribe un número de tarjeta válido.',
+      exp_month: 'Escribe el mes de vencimiento (1 a 12).',
+      exp_year: 'Escribe el año de vencimiento (2 o 4 dígitos).',
+      cvc: 'Escribe el código de seguridad de 3 o 4 dígitos.',
+    },
+    cardExpired: 'La tarjeta está vencida.',
+    fieldNames: {
+      cardholder_name: 'El nombre del titular',
+      email: 'El correo electrónico',
+      card_number: 'El número de tarjeta',
+      exp_month: 'El mes de vencimiento',
+      exp_year: 'El año de vencimiento',
+      cvc: 'El código de seguridad',
+    },
+    takesAtMost: (field, limit) => `${field} admite como máximo ${limit} caracteres.`,
+    formExpired: 'Este formulario caducó. Inténtalo de nuevo.',
+    enterEmail: 'Escribe un correo electrónico válido.',
+    enterName: 'Escribe el nombre del titular.',
+    nameOneLine: 'Escribe el nombre del titular como texto simple en una línea.',
+  },
 };
 
-const problemMessages: Record<CardProblem['field'], string> = {
-  card_number: 'Enter a valid card number.',
-  exp_month: 'Enter the expiration month (1 to 12).',
-  exp_year: 'Enter the expiration year (2 or 4 digits).',
-  cvc: 'Enter the 3 or 4 digit security code.',
-};
-
-const fieldNames: Record<TypedField, string> = {
-  cardholder_name: 'The cardholder name',
-  email: 'The email address',
-  card_number: 'The card number',
-  exp_month: 'The expiration month',
-  exp_year: 'The expiration year',
-  cvc: 'The security code',
-};
+/** The pay form's problem texts in `lang` (the payer's language, as the form itself). */
+export const formTextsOf = (lang: Lang = 'en'): FormTexts => formTexts[lang];
 
 /** One sentence for every field of the pay form over its length limit. */
-export function overLongText(fields: readonly TypedField[]): string {
-  return fields
-    .map((name) => `${fieldNames[name]} takes at most ${payFormLimits[name]} characters.`)
-    .join(' ');
+export function overLongText(fields: readonly TypedField[], lang: Lang = 'en'): string {
+  const t = formTexts[lang];
+  return fields.map((name) => t.takesAtMost(t.fieldNames[name], payFormLimits[name])).join(' ');
 }
 
 /** One sentence for every field of the card that failed its checks. */
-export function cardProblemsText(problems: readonly CardProblem[]): string {
+export function cardProblemsText(problems: readonly CardProblem[], lang: Lang = 'en'): string {
+  const t = formTexts[lang];
   return problems
-    .map((problem) => (problem.code === 'expired' ? 'The card has expired.' : problemMessages[problem.field]))
+    .map((problem) => (problem.code === 'expired' ? t.cardExpired : t.problems[problem.field]))
     .filter((text, i, all) => all.indexOf(text) === i)
     .join(' ');
 }
 
-export function summaryOf(session: CheckoutSession): PageSummary {
+const day = 86_400_000;
+
+/**
+ * What a session's page shows of it, in `lang` at `now`: a subscription's or recurring link's page
+ * says how often it charges, and a trial when its first charge comes (the trial counted from now,
+ * as a checkout paid now starts it, or from the payment once paid).
+ */
+export function summaryOf(session: CheckoutSession, view: { lang?: Lang; now?: Date } = {}): PageSummary {
+  const trialDays = session.trial_days ?? 0;
+  // A paid session's trial started when it was paid (its last write), not when the page is seen.
+  const now = session.status === 'paid' ? new Date(session.updated_at) : (view.now ?? new Date());
   return {
     merchantName: session.merchant_name,
     description: session.description,
@@ -64,13 +131,33 @@ export function summaryOf(session: CheckoutSession): PageSummary {
     amount: session.amount,
     currency: session.currency,
     test: session.mode === 'test',
+    lang: view.lang ?? 'en',
+    recurrence: session.recurrence
+      ? {
+          interval: session.recurrence.interval,
+          intervalCount: session.recurrence.interval_count,
+          trialDays,
+          ...(trialDays > 0
+            ? { firstChargeAt: new Date(now.getTime() + trialDays * day).toISOString() }
+            : {}),
+        }
+      : null,
   };
 }
 
 export interface PageContext {
   /** The page's own absolute URL (the pay form posts back to it). */
   url: string;
+  /** The payer's language (their browser's Accept-Language). @default 'en' */
+  lang?: Lang;
+  /** The time the page is shown at (a trial's first charge is counted from it). @default the clock's now */
+  now?: Date;
 }
+
+const viewOf = (context: PageContext) => ({
+  ...(context.lang ? { lang: context.lang } : {}),
+  ...(context.now ? { now: context.now } : {}),
+});
 
 function formOf(session: CheckoutSession, context: PageContext, extra: Partial<PayForm> = {}): PayForm {
   return {
@@ -90,56 +177,122 @@ export function retryPage(
   error: string,
   keep: { holderName?: string; email?: string },
 ): Page {
-  return payPage(summaryOf(session), formOf(session, context, { error, ...keep }), status);
+  return payPage(summaryOf(session, viewOf(context)), formOf(session, context, { error, ...keep }), status);
 }
 
-/** The page a session shows when it is not (or no longer) open, with its status; undefined when open. */
-export function closedPageFor(session: CheckoutSession, now: Date, onSubmit: boolean): Page | undefined {
-  const summary = summaryOf(session);
+/** A closed page's title and sentence. */
+type Said = readonly [title: string, message: string];
+
+/** What the closed pages say, in each language the pay form speaks. */
+interface ClosedTexts {
+  alreadyPaid: Said;
+  complete: Said;
+  locked: Said;
+  linkUnavailable: Said;
+  expired: Said;
+  busy: Said;
+  confirming: Said;
+  refunded: string;
+  nothingCharged: string;
+  voidedBecause: Record<string, string>;
+  voidedOther: string;
+  refundedInFull: string;
+  cardNotCharged: string;
+  declined: string;
+  tooManyDeclines: string;
+  noChallenge: Said;
+}
+
+const closedTexts: Record<Lang, ClosedTexts> = {
+  en: {
+    alreadyPaid: ['Already paid', 'This payment has already been made. Nothing more was charged.'],
+    complete: ['Payment complete', 'This payment has been made. Thank you.'],
+    locked: ['Checkout locked', 'Too many attempts were declined. Ask the merchant for a new payment link.'],
+    linkUnavailable: [
+      'Payment link unavailable',
+      'This payment link is not taking payments now. Ask the merchant about it.',
+    ],
+    expired: ['Checkout expired', 'This payment link has expired. Ask the merchant for a new one.'],
+    busy: ['Payment in progress', 'This payment is being processed. Reload this page in a moment.'],
+    confirming: [
+      'Payment not confirmed yet',
+      'Your payment could not be confirmed with the card processor yet. Do not pay again: it is being confirmed now, and this page will show the result in a moment.',
+    ],
+    refunded: 'Payment refunded',
+    nothingCharged: 'Nothing was charged',
+    voidedBecause: {
+      subscription_canceled: 'The subscription was canceled while your payment was being made.',
+      payment_link_deleted: 'The payment link was removed while your payment was being made.',
+    },
+    voidedOther: 'What this payment was for is no longer available.',
+    refundedInFull: 'Your payment was refunded in full; the refund reaches your card in a few days.',
+    cardNotCharged: 'Your card was not charged.',
+    declined: 'Payment declined',
+    tooManyDeclines:
+      'Too many attempts were declined: this payment can no longer be paid here. Ask the merchant for a new link.',
+    noChallenge: ['No authentication pending', 'Go back to the payment page and pay again.'],
+  },
+  es: {
+    alreadyPaid: ['Ya pagado', 'Este pago ya se hizo. No se cobró nada más.'],
+    complete: ['Pago completado', 'Este pago se hizo. Gracias.'],
+    locked: [
+      'Pago bloqueado',
+      'Se rechazaron demasiados intentos. Pide al comercio un nuevo enlace de pago.',
+    ],
+    linkUnavailable: [
+      'Enlace de pago no disponible',
+      'Este enlace de pago no acepta pagos ahora. Pregunta al comercio.',
+    ],
+    expired: ['Pago caducado', 'Este enlace de pago caducó. Pide uno nuevo al comercio.'],
+    busy: ['Pago en curso', 'Este pago se está procesando. Vuelve a cargar esta página en un momento.'],
+    confirming: [
+      'Pago aún sin confirmar',
+      'Tu pago todavía no se pudo confirmar con el procesador de tarjetas. No pagues de nuevo: se está confirmando ahora y esta página mostrará el resultado en un momento.',
+    ],
+    refunded: 'Pago reembolsado',
+    nothingCharged: 'No se cobró nada',
+    voidedBecause: {
+      subscription_canceled: 'La suscripción se canceló mientras se hacía tu pago.',
+      payment_link_deleted: 'El enlace de pago se eliminó mientras se hacía tu pago.',
+    },
+    voidedOther: 'Lo que pagaba este pago ya no está disponible.',
+    refundedInFull: 'Tu pago se reembolsó por completo; el reembolso llega a tu tarjeta en unos días.',
+    cardNotCharged: 'No se hizo ningún cargo a tu tarjeta.',
+    declined: 'Pago rechazado',
+    tooManyDeclines:
+      'Se rechazaron demasiados intentos: este pago ya no se puede hacer aquí. Pide al comercio un nuevo enlace.',
+    noChallenge: ['No hay autenticación pendiente', 'Vuelve a la página de pago y paga de nuevo.'],
+  },
+};
+
+/**
+ * The page a session shows when it is not (or no longer) open, with its status, in the payer's
+ * language; undefined when open.
+ */
+export function closedPageFor(
+  session: CheckoutSession,
+  now: Date,
+  onSubmit: boolean,
+  lang: Lang = 'en',
+): Page | undefined {
+  const summary = summaryOf(session, { lang, now });
+  const t = closedTexts[lang];
+  const closed = ([title, message]: Said, status: number, refreshSeconds?: number) =>
+    closedPage(summary, status, title, message, refreshSeconds);
   switch (sessionState(session, now)) {
     case 'paid':
-      return onSubmit
-        ? closedPage(
-            summary,
-            409,
-            'Already paid',
-            'This payment has already been made. Nothing more was charged.',
-          )
-        : closedPage(summary, 200, 'Payment complete', 'This payment has been made. Thank you.');
+      return onSubmit ? closed(t.alreadyPaid, 409) : closed(t.complete, 200);
     case 'locked':
-      return closedPage(
-        summary,
-        423,
-        'Checkout locked',
-        'Too many attempts were declined. Ask the merchant for a new payment link.',
-      );
+      return closed(t.locked, 423);
     case 'expired':
       // A payment link's page closes when its link stops taking payments (status, active, deleted).
-      if (session.kind === 'link')
-        return closedPage(
-          summary,
-          410,
-          'Payment link unavailable',
-          'This payment link is not taking payments now. Ask the merchant about it.',
-        );
-      return closedPage(
-        summary,
-        410,
-        'Checkout expired',
-        'This payment link has expired. Ask the merchant for a new one.',
-      );
+      return closed(session.kind === 'link' ? t.linkUnavailable : t.expired, 410);
     case 'busy':
-      return closedPage(
-        summary,
-        onSubmit ? 409 : 200,
-        'Payment in progress',
-        'This payment is being processed. Reload this page in a moment.',
-        5,
-      );
+      return closed(t.busy, onSubmit ? 409 : 200, 5);
     case 'confirming':
-      return confirmingPage(session, onSubmit ? 409 : 200);
+      return confirmingPage(session, onSubmit ? 409 : 200, lang);
     case 'voided':
-      return voidedPage(session, onSubmit ? 409 : 200);
+      return voidedPage(session, onSubmit ? 409 : 200, lang);
     default:
       return undefined;
   }
@@ -150,45 +303,42 @@ export function closedPageFor(session: CheckoutSession, now: Date, onSubmit: boo
  * told it could not be confirmed and is not asked to pay again; the page reloads until recovery has
  * recorded what the acquirer did.
  */
-export const confirmingPage = (session: CheckoutSession, status: number): Page =>
-  closedPage(
-    summaryOf(session),
-    status,
-    'Payment not confirmed yet',
-    'Your payment could not be confirmed with the card processor yet. Do not pay again: it is being confirmed now, and this page will show the result in a moment.',
-    5,
-  );
-
-const voidedBecause: Record<string, string> = {
-  subscription_canceled: 'The subscription was canceled while your payment was being made.',
-  payment_link_deleted: 'The payment link was removed while your payment was being made.',
+export const confirmingPage = (session: CheckoutSession, status: number, lang: Lang = 'en'): Page => {
+  const [title, message] = closedTexts[lang].confirming;
+  return closedPage(summaryOf(session, { lang }), status, title, message, 5);
 };
 
 /** The answer for an approval whose purpose went away meanwhile: refunded in full at once. */
-export const voidedPage = (session: CheckoutSession, status: number): Page =>
-  closedPage(
-    summaryOf(session),
+export const voidedPage = (session: CheckoutSession, status: number, lang: Lang = 'en'): Page => {
+  const t = closedTexts[lang];
+  return closedPage(
+    summaryOf(session, { lang }),
     status,
-    session.charge_id ? 'Payment refunded' : 'Nothing was charged',
-    `${voidedBecause[session.voided_reason ?? ''] ?? 'What this payment was for is no longer available.'} ${
-      session.charge_id
-        ? 'Your payment was refunded in full; the refund reaches your card in a few days.'
-        : 'Your card was not charged.'
+    session.charge_id ? t.refunded : t.nothingCharged,
+    `${t.voidedBecause[session.voided_reason ?? ''] ?? t.voidedOther} ${
+      session.charge_id ? t.refundedInFull : t.cardNotCharged
     }`,
   );
+};
+
+/** The answer to a challenge the session no longer waits for. */
+export const noChallengePage = (session: CheckoutSession, lang: Lang = 'en'): Page => {
+  const [title, message] = closedTexts[lang].noChallenge;
+  return closedPage(summaryOf(session, { lang }), 409, title, message);
+};
 
 /** What GET shows: a closed page, the challenge the session holds, or the pay form. */
 export function pageFor(session: CheckoutSession, now: Date, context: PageContext): Page {
-  const closed = closedPageFor(session, now, false);
+  const closed = closedPageFor(session, now, false, context.lang);
   if (closed) return closed;
   if (session.challenge) {
-    return challengePage(summaryOf(session), {
+    return challengePage(summaryOf(session, { ...viewOf(context), now }), {
       action: `${context.url}/challenge`,
       csrf: session.csrf,
       returnUrl: session.return_url,
     });
   }
-  return payPage(summaryOf(session), formOf(session, context));
+  return payPage(summaryOf(session, { ...viewOf(context), now }), formOf(session, context));
 }
 
 /**
@@ -202,15 +352,13 @@ export function declinedPage(
   reason: DeclineReason,
   keep: { holderName?: string; email?: string },
 ): Page {
+  const lang = context.lang ?? 'en';
+  const decline = formTexts[lang].declines[reason];
   if (sessionState(session, now) === 'locked') {
-    return closedPage(
-      summaryOf(session),
-      402,
-      'Payment declined',
-      `${declineMessages[reason]} Too many attempts were declined: this payment can no longer be paid here. Ask the merchant for a new link.`,
-    );
+    const t = closedTexts[lang];
+    return closedPage(summaryOf(session, { lang, now }), 402, t.declined, `${decline} ${t.tooManyDeclines}`);
   }
-  return retryPage(session, context, 402, declineMessages[reason], keep);
+  return retryPage(session, context, 402, decline, keep);
 }
 
 /** The receipt of a paid payment link's page: the charge's reference, date and card. */

@@ -67,6 +67,21 @@ const samples = (
       subscriptionId: 'sub_123',
       planName: value,
       canceledAt: '2026-11-22T10:15:00.000Z',
+      reason: 'requested',
+    }),
+  refundIssued: (context) =>
+    mailTemplates.refundIssued({
+      ...context,
+      customerName: value,
+      amount: '4.50',
+      currency: 'USD',
+      chargeId: 'ch_0123456789abcdefghijklmn',
+      chargeAmount: '10.00',
+      chargeDescription: value,
+      chargedAt: '2026-11-20T09:00:00.000Z',
+      card: { brand: 'visa', last4: '4242' },
+      refundId: 're_abcdefghijklmnopqrstuvwx',
+      refundedAt: '2026-11-22T10:15:00.000Z',
     }),
 });
 
@@ -226,6 +241,112 @@ describe('the content', () => {
     expect(render('planDeletedCustomer', { language: 'es', merchant }).text).toContain(
       'canceló el 22 de noviembre de 2026',
     );
+  });
+});
+
+describe('the cancellation notice says why', () => {
+  const canceled = (language: Lang, reason?: 'requested' | 'payment_failed' | 'plan_deleted') =>
+    mailTemplates.subscriptionCanceled({
+      language,
+      merchant,
+      customerName: 'Ana',
+      subscriptionId: 'sub_123',
+      planName: 'Gold',
+      canceledAt: '2026-11-22T10:15:00.000Z',
+      ...(reason ? { reason } : {}),
+    });
+
+  it('requested: the merchant canceled it', () => {
+    const en = canceled('en', 'requested');
+    expect(en.text).toContain('Acme Café canceled your subscription to "Gold" on November 22, 2026.');
+    expect(en.text).toContain('Reason: Canceled by Acme Café');
+    expect(en.html).toContain('Canceled by Acme Café');
+    const es = canceled('es', 'requested');
+    expect(es.text).toContain('Acme Café canceló tu suscripción a "Gold" el 22 de noviembre de 2026.');
+    expect(es.text).toContain('Motivo: Cancelada por Acme Café');
+  });
+
+  it('payment_failed: the card was declined on every retry, and how to come back', () => {
+    const en = canceled('en', 'payment_failed');
+    expect(en.text).toContain('because its payment failed: your card was declined on every retry.');
+    expect(en.text).toContain('Reason: Payment failed');
+    expect(en.text).toContain('To subscribe again with another card, contact Acme Café.');
+    const es = canceled('es', 'payment_failed');
+    expect(es.text).toContain('porque su pago falló: tu tarjeta se rechazó en cada reintento.');
+    expect(es.text).toContain('Motivo: Pago fallido');
+  });
+
+  it('plan_deleted: the plan is no longer offered', () => {
+    expect(canceled('en', 'plan_deleted').text).toContain('Acme Café no longer offers the plan "Gold"');
+    expect(canceled('en', 'plan_deleted').text).toContain('Reason: Plan discontinued');
+    expect(canceled('es', 'plan_deleted').text).toContain('Motivo: Plan descontinuado');
+  });
+
+  it('without a reason (an older event), it says only that the subscription ended', () => {
+    const en = canceled('en');
+    expect(en.text).toContain('Your subscription to "Gold" was canceled on November 22, 2026.');
+    expect(en.text).not.toContain('Reason');
+    expect(canceled('es').text).not.toContain('Motivo');
+  });
+
+  it("escapes a hostile merchant's name where the reason names it", () => {
+    const mail = mailTemplates.subscriptionCanceled({
+      language: 'en',
+      merchant: { name: hostile },
+      planName: 'Gold',
+      canceledAt: '2026-11-22T10:15:00.000Z',
+      reason: 'requested',
+    });
+    expect(mail.html).not.toContain('<script');
+    expect(mail.html).toContain(`Canceled by ${escapeHtml(hostile)}`);
+  });
+});
+
+describe('the refund notice', () => {
+  it('names the merchant, the amount refunded, the charge it refunds and the date, in both languages', () => {
+    const en = render('refundIssued', { language: 'en', merchant }, 'Order 1001');
+    expect(en.subject).toBe('Acme Café: refund of 4.50 USD');
+    expect(en.text).toContain(
+      'Acme Café refunded 4.50 USD to your visa card ending in 4242 on November 22, 2026.',
+    );
+    expect(en.text).toContain('It refunds part of your payment of 10.00 USD made on November 20, 2026.');
+    expect(en.text).toContain('Payment reference: ch_0123456789abcdefghijklmn');
+    expect(en.text).toContain('Refund reference: re_abcdefghijklmnopqrstuvwx');
+    expect(en.text).toContain('For: Order 1001');
+    expect(en.html).toContain('ch_0123456789abcdefghijklmn');
+    const es = render('refundIssued', { language: 'es', merchant }, 'Pedido 1001');
+    expect(es.subject).toBe('Acme Café: reembolso de 4.50 USD');
+    expect(es.text).toContain(
+      'Acme Café te reembolsó 4.50 USD a tu tarjeta visa terminada en 4242 el 22 de noviembre de 2026.',
+    );
+    expect(es.text).toContain('Referencia del pago: ch_0123456789abcdefghijklmn');
+    expect(es.text).toContain('Fecha: 22 de noviembre de 2026');
+  });
+
+  it('a full refund says so; no card or description leaves those out', () => {
+    const mail = mailTemplates.refundIssued({
+      language: 'en',
+      merchant,
+      amount: '10.00',
+      currency: 'EUR',
+      chargeId: 'ch_x',
+      chargeAmount: '10.00',
+      chargedAt: '2026-11-20T09:00:00.000Z',
+      refundId: 're_y',
+      refundedAt: '2026-11-22T10:15:00.000Z',
+    });
+    expect(mail.text).toContain('refunded 10.00 EUR to your card on');
+    expect(mail.text).toContain('It refunds in full your payment of 10.00 EUR');
+    expect(mail.text).not.toContain('For:');
+    expect(mail.text).toContain('Hello,');
+  });
+
+  it('has no link but the logo, and that only when it is http(s)', () => {
+    const mail = render('refundIssued', {
+      language: 'en',
+      merchant: { name: 'Acme', logoUrl: 'javascript:alert(1)' },
+    });
+    expect(mail.html).not.toMatch(/href=|javascript:|<img/);
   });
 });
 

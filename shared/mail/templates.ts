@@ -164,7 +164,10 @@ function defineTemplate<Fields>(
 ): (input: Fields & MailContext) => RenderedMail {
   return (input) => {
     const language = mailLanguage(input.language);
-    const content = copy[language](input, words[language]);
+    const written = copy[language](input, words[language]);
+    // A details block left with no rows (every row optional and absent) is not shown at all.
+    const blocks = written.blocks.filter((block) => !('details' in block) || block.details.length > 0);
+    const content = { ...written, blocks };
     const subject = oneLine(content.subject);
     return {
       subject,
@@ -394,39 +397,202 @@ export const subscriptionActivated = defineTemplate<{
   }),
 });
 
-/** To the customer: the notice of a canceled subscription (`subscription.canceled`). */
+/**
+ * Why a subscription ended, as the cancellation notice tells its subscriber: its merchant canceled
+ * it (through the API), its payments kept failing until the retries ran out, or its plan was
+ * deleted. Unknown (an event from before reasons were carried): the notice says only that it ended.
+ */
+export type CancellationReason = 'requested' | 'payment_failed' | 'plan_deleted';
+
+const cancellationWhy: Record<
+  Lang,
+  Record<CancellationReason, (merchant: string, plan: string, on: string) => { why: string; label: string }>
+> = {
+  en: {
+    requested: (merchant, plan, on) => ({
+      why: `${merchant} canceled your subscription to "${plan}" on ${on}.`,
+      label: `Canceled by ${merchant}`,
+    }),
+    payment_failed: (_, plan, on) => ({
+      why: `Your subscription to "${plan}" was canceled on ${on} because its payment failed: your card was declined on every retry.`,
+      label: 'Payment failed',
+    }),
+    plan_deleted: (merchant, plan, on) => ({
+      why: `${merchant} no longer offers the plan "${plan}", so your subscription to it was canceled on ${on}.`,
+      label: 'Plan discontinued',
+    }),
+  },
+  es: {
+    requested: (merchant, plan, on) => ({
+      why: `${merchant} canceló tu suscripción a "${plan}" el ${on}.`,
+      label: `Cancelada por ${merchant}`,
+    }),
+    payment_failed: (_, plan, on) => ({
+      why: `Tu suscripción a "${plan}" se canceló el ${on} porque su pago falló: tu tarjeta se rechazó en cada reintento.`,
+      label: 'Pago fallido',
+    }),
+    plan_deleted: (merchant, plan, on) => ({
+      why: `${merchant} dejó de ofrecer el plan "${plan}", por lo que tu suscripción se canceló el ${on}.`,
+      label: 'Plan descontinuado',
+    }),
+  },
+};
+
+/** To the customer: the notice of a canceled subscription, saying why (`subscription.canceled`). */
 export const subscriptionCanceled = defineTemplate<{
   customerName?: string | null;
   subscriptionId?: string | null;
   planName: string;
   canceledAt: string;
+  /** Why it ended. @default not said */
+  reason?: CancellationReason | null;
 }>({
-  en: (input, w) => ({
-    subject: `${input.merchant.name}: your subscription to "${input.planName}" was canceled`,
-    heading: 'Your subscription was canceled',
-    blocks: [
-      { paragraph: greeting.en(input.customerName) },
-      {
-        paragraph: `Your subscription to "${input.planName}" was canceled on ${w.date(input.canceledAt)}. You will not be charged for it again.`,
-      },
-      ...(input.subscriptionId ? [{ details: [['Subscription', input.subscriptionId] as const] }] : []),
-      { paragraph: `If you did not expect this, contact ${input.merchant.name}.` },
-    ],
-    footer: customerFooter.en(input.merchant.name),
-  }),
-  es: (input, w) => ({
-    subject: `${input.merchant.name}: se canceló tu suscripción a "${input.planName}"`,
-    heading: 'Tu suscripción se canceló',
-    blocks: [
-      { paragraph: greeting.es(input.customerName) },
-      {
-        paragraph: `Tu suscripción a "${input.planName}" se canceló el ${w.date(input.canceledAt)}. No se te volverá a cobrar por ella.`,
-      },
-      ...(input.subscriptionId ? [{ details: [['Suscripción', input.subscriptionId] as const] }] : []),
-      { paragraph: `Si no esperabas este cambio, contacta a ${input.merchant.name}.` },
-    ],
-    footer: customerFooter.es(input.merchant.name),
-  }),
+  en: (input, w) => {
+    const on = w.date(input.canceledAt);
+    const because = input.reason
+      ? cancellationWhy.en[input.reason](input.merchant.name, input.planName, on)
+      : null;
+    return {
+      subject: `${input.merchant.name}: your subscription to "${input.planName}" was canceled`,
+      heading: 'Your subscription was canceled',
+      blocks: [
+        { paragraph: greeting.en(input.customerName) },
+        {
+          paragraph: `${because?.why ?? `Your subscription to "${input.planName}" was canceled on ${on}.`} You will not be charged for it again.`,
+        },
+        {
+          details: [
+            ...(because ? [['Reason', because.label] as const] : []),
+            ...(input.subscriptionId ? [['Subscription', input.subscriptionId] as const] : []),
+          ],
+        },
+        {
+          paragraph:
+            input.reason === 'payment_failed'
+              ? `To subscribe again with another card, contact ${input.merchant.name}.`
+              : `If you did not expect this, contact ${input.merchant.name}.`,
+        },
+      ],
+      footer: customerFooter.en(input.merchant.name),
+    };
+  },
+  es: (input, w) => {
+    const on = w.date(input.canceledAt);
+    const because = input.reason
+      ? cancellationWhy.es[input.reason](input.merchant.name, input.planName, on)
+      : null;
+    return {
+      subject: `${input.merchant.name}: se canceló tu suscripción a "${input.planName}"`,
+      heading: 'Tu suscripción se canceló',
+      blocks: [
+        { paragraph: greeting.es(input.customerName) },
+        {
+          paragraph: `${because?.why ?? `Tu suscripción a "${input.planName}" se canceló el ${on}.`} No se te volverá a cobrar por ella.`,
+        },
+        {
+          details: [
+            ...(because ? [['Motivo', because.label] as const] : []),
+            ...(input.subscriptionId ? [['Suscripción', input.subscriptionId] as const] : []),
+          ],
+        },
+        {
+          paragraph:
+            input.reason === 'payment_failed'
+              ? `Para suscribirte de nuevo con otra tarjeta, contacta a ${input.merchant.name}.`
+              : `Si no esperabas este cambio, contacta a ${input.merchant.name}.`,
+        },
+      ],
+      footer: customerFooter.es(input.merchant.name),
+    };
+  },
+});
+
+/** To the payer: a refund of one of their charges (`refund.created`). */
+export const refundIssued = defineTemplate<{
+  customerName?: string | null;
+  /** What was refunded, in the API's decimal (`12.50`), and the charge's currency. */
+  amount: string;
+  currency: string;
+  /** The charge refunded: its reference, amount, what it paid for and the card it was made on. */
+  chargeId: string;
+  chargeAmount: string;
+  chargeDescription?: string | null;
+  chargedAt: string;
+  card?: { brand: string; last4: string } | null;
+  /** The refund's reference (`re_…`). */
+  refundId: string;
+  refundedAt: string;
+}>({
+  en: (input, w) => {
+    const partial = input.amount !== input.chargeAmount;
+    const card = input.card?.last4
+      ? `your ${input.card.brand} card ending in ${input.card.last4}`
+      : 'your card';
+    return {
+      subject: `${input.merchant.name}: refund of ${input.amount} ${input.currency}`,
+      heading: 'Your refund is on its way',
+      blocks: [
+        { paragraph: greeting.en(input.customerName) },
+        {
+          paragraph: [
+            `${input.merchant.name} refunded ${input.amount} ${input.currency} to ${card} on ${w.date(input.refundedAt)}.`,
+            partial
+              ? `It refunds part of your payment of ${input.chargeAmount} ${input.currency} made on ${w.date(input.chargedAt)}.`
+              : `It refunds in full your payment of ${input.chargeAmount} ${input.currency} made on ${w.date(input.chargedAt)}.`,
+          ].join('\n'),
+        },
+        {
+          details: [
+            ['Refunded', `${input.amount} ${input.currency}`],
+            ['Original payment', `${input.chargeAmount} ${input.currency}`],
+            ...(input.chargeDescription ? [['For', input.chargeDescription] as const] : []),
+            ['Payment reference', input.chargeId],
+            ['Refund reference', input.refundId],
+            ['Date', w.date(input.refundedAt)],
+          ],
+        },
+        {
+          paragraph: `Depending on your bank, the money shows on your statement within a few business days. If you have questions, contact ${input.merchant.name}.`,
+        },
+      ],
+      footer: customerFooter.en(input.merchant.name),
+    };
+  },
+  es: (input, w) => {
+    const partial = input.amount !== input.chargeAmount;
+    const card = input.card?.last4
+      ? `tu tarjeta ${input.card.brand} terminada en ${input.card.last4}`
+      : 'tu tarjeta';
+    return {
+      subject: `${input.merchant.name}: reembolso de ${input.amount} ${input.currency}`,
+      heading: 'Tu reembolso está en camino',
+      blocks: [
+        { paragraph: greeting.es(input.customerName) },
+        {
+          paragraph: [
+            `${input.merchant.name} te reembolsó ${input.amount} ${input.currency} a ${card} el ${w.date(input.refundedAt)}.`,
+            partial
+              ? `Reembolsa una parte de tu pago de ${input.chargeAmount} ${input.currency} del ${w.date(input.chargedAt)}.`
+              : `Reembolsa el total de tu pago de ${input.chargeAmount} ${input.currency} del ${w.date(input.chargedAt)}.`,
+          ].join('\n'),
+        },
+        {
+          details: [
+            ['Reembolsado', `${input.amount} ${input.currency}`],
+            ['Pago original', `${input.chargeAmount} ${input.currency}`],
+            ...(input.chargeDescription ? [['Concepto', input.chargeDescription] as const] : []),
+            ['Referencia del pago', input.chargeId],
+            ['Referencia del reembolso', input.refundId],
+            ['Fecha', w.date(input.refundedAt)],
+          ],
+        },
+        {
+          paragraph: `Según tu banco, el dinero aparece en tu estado de cuenta en unos días hábiles. Si tienes preguntas, contacta a ${input.merchant.name}.`,
+        },
+      ],
+      footer: customerFooter.es(input.merchant.name),
+    };
+  },
 });
 
 /** Every template by name. */
@@ -436,6 +602,7 @@ export const mailTemplates = {
   planDeletedCustomer,
   subscriptionActivated,
   subscriptionCanceled,
+  refundIssued,
 } as const;
 
 export type MailTemplateName = keyof typeof mailTemplates;

@@ -10,7 +10,7 @@ import { linkPageWrite } from '../checkout/repository.ts';
 import { scopeOf } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
 import { type RunPart, stepEveryDue } from '../db/due.ts';
-import { nextDateOf, type PaymentLink, revised } from './link.ts';
+import { linkRecurrence, nextDateOf, type PaymentLink, revised } from './link.ts';
 import { dropStaleLinkDue, dueLinks, getLink, type LinkDueRef, PageBusy, saveLink } from './repository.ts';
 
 export type LinkStepOutcome = 'pending_period' | 'defaulter' | 'not_due' | 'raced';
@@ -35,7 +35,14 @@ export async function linkStep(deps: Deps, ref: LinkDueRef, now: Date): Promise<
       now,
     );
     // The page takes the new period's payment: open again, declines forgotten.
-    const page = linkPageWrite(deps.table, link.token, now, 'reopen', link.customer_email);
+    const page = linkPageWrite(
+      deps.table,
+      link.token,
+      now,
+      'reopen',
+      link.customer_email,
+      linkRecurrence(link),
+    );
     const saved = await saveLinkStep(deps, link, after, page);
     return saved ? 'pending_period' : 'raced';
   }

@@ -4,6 +4,7 @@
  * in lists, a number in the single view) at the edge.
  */
 import * as v from 'valibot';
+import type { SessionRecurrence } from '../checkout/session.ts';
 import type { Mode } from '../core/account.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { currencyOf } from '../core/money/fields.ts';
@@ -81,6 +82,10 @@ const monthsAfter = (anchor: string, months: number) =>
 /** The link's `next_date_of_payment` (ISO), or null when it has none. */
 export const nextDateOf = (link: Pick<PaymentLink, 'date_anchor' | 'months_from_anchor'>) =>
   link.date_anchor ? monthsAfter(link.date_anchor, link.months_from_anchor) : null;
+
+/** What a link's page says recurs: a recurring link is paid once a month; other links once. */
+export const linkRecurrence = (link: Pick<PaymentLink, 'recurring'>): SessionRecurrence | null =>
+  link.recurring ? { interval: 'month', interval_count: 1 } : null;
 
 /** When the billing step next has work for a link, or null. */
 export function dueAtOf(link: PaymentLink): string | null {

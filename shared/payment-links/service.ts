@@ -29,6 +29,7 @@ import {
   type LinkStatus,
   type LinkView,
   linkListItem,
+  linkRecurrence,
   linkStatuses,
   linkView,
   type PaymentLink,
@@ -305,7 +306,7 @@ export async function updateLink(
         deps,
         before,
         after,
-        linkPageWrite(deps.table, after.token, now, change, after.customer_email),
+        linkPageWrite(deps.table, after.token, now, change, after.customer_email, linkRecurrence(after)),
       );
       return saved ? linkListItem(after, pageUrl(deps.baseUrl, after.token)) : lostRace;
     } catch (error) {

@@ -107,11 +107,14 @@ export async function createSubscription(
       mode: scope.mode,
       return_url: returnUrl,
       trial_days: trialDays,
+      // The page says what is charged per period and, with a trial, from when.
+      recurrence: { interval: plan.interval, interval_count: plan.interval_count },
     },
     {
+      // Each period's charge: the plan's amount times the quantity (nothing today in a trial).
       amount: plan.amount * input.quantity,
       currency: plan.currency,
-      description: trialDays > 0 ? `${plan.name}: ${trialDays}-day free trial, then every period` : plan.name,
+      description: plan.name,
       items: input.quantity > 1 ? [`${plan.name} × ${input.quantity}`] : [plan.name],
     },
     { name: merchantName(owner), statementDescriptor: subscription.statement_descriptor },

@@ -15,19 +15,32 @@ import { mailKeys } from '../../shared/mail/keys.ts';
 import { mailSentRetentionDays, recipientHash, sendOnce } from '../../shared/mail/once.ts';
 import type { Mail, Mailer } from '../../shared/mail/send.ts';
 import { planDeleted } from '../../shared/plans/events.ts';
+import { payThroughCheckout } from '../support/checkout.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
-import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import { pipelineDrained } from '../support/pipeline.ts';
+import {
+  api,
+  apiKey,
+  basic,
+  localInfo,
+  newAccount,
+  type TestAccount,
+  useLocalEnvironment,
+} from '../support/stack.ts';
+import { storedEventItems } from '../support/table.ts';
 
 type Handler<T extends string> = (event: EventBridgeEvent<T, unknown>) => Promise<void>;
 
 let keyRotatedHandler: Handler<'api_key.rotated'>;
 let planDeletedHandler: Handler<'plan.deleted'>;
+let refundHandler: Handler<'refund.created'>;
 
 beforeAll(async () => {
   // The consumers build their clients at import: the environment must point at the stack first.
   useLocalEnvironment();
   ({ handler: keyRotatedHandler } = await import('../../functions/notifications/send-key-rotated-email.ts'));
   ({ handler: planDeletedHandler } = await import('../../functions/plans/notify-plan-deleted.ts'));
+  ({ handler: refundHandler } = await import('../../functions/refunds/send-refund-email.ts'));
 });
 
 /** The profile `accounts update` sets, `language` (of the account's e-mails) included. */
@@ -221,5 +234,89 @@ describe('one e-mail per event and recipient', () => {
     // The same recipient spelled differently is the same recipient.
     expect(await sendOnce(deps, flaky, { eventId, to: ` ${to.toLowerCase()} `, mail })).toBeUndefined();
     expect(sent).toHaveLength(1);
+  });
+});
+
+describe('the refund notice', () => {
+  /** POST /v1/refunds/ of `amount` (all that remains when absent); answers the refund's id. */
+  async function refund(auth: string, chargeId: string, amount?: string): Promise<string> {
+    const created = await api('POST', '/v1/refunds/', {
+      auth,
+      body: { charge_id: chargeId, reason: 'requested_by_customer', ...(amount ? { amount } : {}) },
+    });
+    expect(created.status, created.text).toBe(201);
+    return created.json.id as string;
+  }
+
+  it("a refund e-mails the payer once, in the account's language, however often its event comes", async () => {
+    const account = await newAccount('mail-refund');
+    await setProfile(account, { company_name: 'Tienda <Sol> & Co', language: 'es' });
+    const auth = apiKey(account.testKey);
+    const email = `payer-${randomUUID()}@example.com`;
+    const paid = await payThroughCheckout(auth, { card: { email } });
+    const refundId = await refund(auth, paid.chargeId, '4.00');
+
+    const subject = 'Tienda <Sol> & Co: reembolso de 4.00 USD';
+    const mail = await waitForMail(email, subject);
+    expect(mail, 'the refund notice').toBeDefined();
+    expect(mail?.body.text).toContain(
+      'Tienda <Sol> & Co te reembolsó 4.00 USD a tu tarjeta visa terminada en 4242',
+    );
+    expect(mail?.body.text).toContain('Reembolsa una parte de tu pago de 10.00 USD');
+    expect(mail?.body.text).toContain(`Referencia del pago: ${paid.chargeId}`);
+    expect(mail?.body.text).toContain(`Referencia del reembolso: re_${refundId}`);
+    expect(mail?.body.text).toContain('Concepto: Order 1001');
+    expect(mail?.body.html).toContain('<html lang="es">');
+    expect(mail?.body.html).toContain('Tienda &lt;Sol&gt; &amp; Co');
+    expect(mail?.body.html).not.toContain('<Sol>');
+
+    // The same event delivered again, twice at once: still one notice.
+    const [stored] = (await storedEventItems(account.developerId, 'test'))
+      .map((item) => item.detail)
+      .filter((detail) => detail.type === 'refund.created');
+    expect(stored?.data.object.id).toBe(refundId);
+    await Promise.all([
+      refundHandler(delivery('refund.created', stored)),
+      refundHandler(delivery('refund.created', stored)),
+    ]);
+    await pipelineDrained(localInfo, account.developerId);
+    expect(await countMail(email, subject)).toBe(1);
+
+    // Refunding the rest is another refund: another notice, for what it refunded.
+    await refund(auth, paid.chargeId);
+    expect(await waitForMail(email, 'Tienda <Sol> & Co: reembolso de 6.00 USD')).toBeDefined();
+    await pipelineDrained(localInfo, account.developerId);
+    expect((await sentMail()).filter((sent) => sent.destination.to.includes(email))).toHaveLength(2);
+  });
+
+  it('a refund of a charge with no e-mail (a legacy charge) sends nothing', async () => {
+    const account = await newAccount('mail-refund-legacy');
+    const charged = await api('POST', '/v1/charges/simple/create/', {
+      auth: basic(account.testKey),
+      rawBody: new URLSearchParams({
+        amount: '10.00',
+        currency: 'usd',
+        description: 'Legacy order',
+        entity_description: 'Shop',
+        credit_card_number: '4242424242424242',
+        credit_card_security_code_number: '123',
+        exp_month: '12',
+        exp_year: String(new Date().getUTCFullYear() + 3),
+      }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(charged.status, charged.text).toBe(201);
+    await refund(apiKey(account.testKey), charged.json.id as string);
+    // Every event of the account, the refund's included, has reached its targets.
+    await pipelineDrained(localInfo, account.developerId);
+    const refunded = (await storedEventItems(account.developerId, 'test'))
+      .map((item) => item.detail)
+      .find((detail) => detail.type === 'refund.created');
+    expect(refunded?.data.object.charge_id).toBe(charged.json.id);
+    // Its consumer finds the charge and no address on it: it answers, sending nothing.
+    await expect(refundHandler(delivery('refund.created', refunded))).resolves.toBeUndefined();
+    expect((await sentMail()).filter((sent) => sent.subject.startsWith('Test mail-refund-legacy'))).toEqual(
+      [],
+    );
   });
 });

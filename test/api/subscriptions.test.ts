@@ -19,6 +19,7 @@ import {
   type TestAccount,
   useLocalEnvironment,
 } from '../support/stack.ts';
+import { storedEventItems } from '../support/table.ts';
 
 let account: TestAccount;
 let auth: string;
@@ -143,6 +144,15 @@ describe('a subscription from creation to cancellation', () => {
     expect((await api('DELETE', `/v1/subscriptions/${created.subscription_id}`, { auth })).status).toBe(409);
     const notice = await waitForMail(email, 'Test subscriptions: your subscription to "Gold" was canceled');
     expect(notice?.body.html).toContain('Gold');
+    // It says why: the merchant canceled it (DELETE through the API), as the event says.
+    expect(notice?.body.text).toContain('Test subscriptions canceled your subscription to "Gold" on');
+    expect(notice?.body.text).toContain('Reason: Canceled by Test subscriptions');
+    expect(notice?.body.html).toContain('Canceled by Test subscriptions');
+    const canceledEvents = (await storedEventItems(account.developerId, 'test'))
+      .map((item) => item.detail)
+      .filter((detail) => detail.type === 'subscription.canceled')
+      .filter((detail) => detail.data.object.subscription_id === created.subscription_id);
+    expect(canceledEvents.map((detail) => detail.data.reason)).toEqual(['requested']);
   });
 
   it("a trial checks the card, charges nothing, and the billing step charges at the trial's end", async () => {
@@ -176,6 +186,13 @@ describe('a subscription from creation to cancellation', () => {
     const subject = 'Test subscriptions: the plan "Bronze" was discontinued';
     const mail = await waitForMail(email, subject);
     expect(mail?.body.text).toContain('Bronze');
+    // It says why: the plan is no longer offered (the event says `plan_deleted`).
+    expect(mail?.body.text).toContain('Test subscriptions no longer offers the plan "Bronze"');
+    const canceledEvents = (await storedEventItems(account.developerId, 'test'))
+      .map((item) => item.detail)
+      .filter((detail) => detail.type === 'subscription.canceled')
+      .filter((detail) => detail.data.object.subscription_id === created.subscription_id);
+    expect(canceledEvents.map((detail) => detail.data.reason)).toEqual(['plan_deleted']);
     // plan.deleted handled again (at-least-once): nothing left to cancel, nobody e-mailed twice.
     const scope = { developerId: account.developerId, mode: 'test' as const };
     expect(await requestPlanCancellations(makeDeps(), scope, planId)).toBe(0);

@@ -185,6 +185,12 @@ describe('dunning', () => {
     const mail = await waitForMail(email);
     expect(mail?.subject).toContain('"Gold" was canceled');
     expect(mail?.body.text).toContain('Rosa');
+    // It says why: the retries ran out (the event says `payment_failed`).
+    expect(mail?.body.text).toContain('because its payment failed: your card was declined on every retry.');
+    expect(mail?.body.text).toContain('Reason: Payment failed');
+    expect(events.find((event) => event.type === 'subscription.canceled')?.data.reason).toBe(
+      'payment_failed',
+    );
     expect(mail?.body.html).toContain('Gold');
     // Every event the runs stored has reached its e-mail function by now.
     await pipelineDrained(localInfo, account.developerId);

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { maxDeclines, newSubscriptionSession } from './session.ts';
+import { cardProblemsText, closedPageFor, declinedPage, overLongText, pageFor } from './views.ts';
+
+const now = new Date('2026-11-24T12:00:00.000Z');
+/** A subscription's session: 19.90 USD a month for 2, with a 14-day trial when asked. */
+const subscriptionSession = (trialDays = 0) =>
+  newSubscriptionSession(
+    {
+      id: 'sub_x',
+      developer_id: 1,
+      mode: 'live',
+      return_url: 'https://shop.example/welcome',
+      trial_days: trialDays,
+      recurrence: { interval: 'month', interval_count: 1 },
+    },
+    { amount: 3980, currency: 'USD', description: 'Basic', items: ['Basic × 2'] },
+    { name: 'Blue Mug', statementDescriptor: 'BLUEMUG' },
+    null,
+    now,
+  );
+const context = (lang: 'en' | 'es') => ({ url: 'https://pay.example/checkout/t', lang, now });
+const textOf = (html: string) =>
+  html
+    .replace(/<style[^>]*>[^<]*<\/style>/, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
+
+describe("a session's page in the payer's language", () => {
+  it('the pay form of a trial counts the first charge from now', () => {
+    const en = textOf(pageFor(subscriptionSession(14), now, context('en')).html);
+    expect(en).toContain('0.00 USD today');
+    expect(en).toContain('then 39.80 USD / month from December 8, 2026');
+    const es = textOf(pageFor(subscriptionSession(14), now, context('es')).html);
+    expect(es).toContain('luego 39.80 USD / mes a partir del 8 de diciembre de 2026');
+    // Once paid, the trial counts from the payment, however late the page is seen.
+    const paid = {
+      ...subscriptionSession(14),
+      status: 'paid' as const,
+      updated_at: '2026-11-25T08:00:00.000Z',
+    };
+    const later = new Date('2026-12-01T00:00:00.000Z');
+    expect(textOf(pageFor(paid, later, context('en')).html)).toContain('from December 9, 2026');
+  });
+
+  it('closed pages speak Spanish too: paid, locked, expired', () => {
+    const paid = closedPageFor({ ...subscriptionSession(), status: 'paid' }, now, false, 'es');
+    expect(paid?.status).toBe(200);
+    expect(paid?.html).toContain('<html lang="es">');
+    expect(textOf(paid?.html ?? '')).toContain('Pago completado');
+    const locked = closedPageFor({ ...subscriptionSession(), declines: maxDeclines }, now, true, 'es');
+    expect(locked?.status).toBe(423);
+    expect(textOf(locked?.html ?? '')).toContain('Se rechazaron demasiados intentos');
+    const expired = closedPageFor(
+      { ...subscriptionSession(), expires_at_ms: now.getTime() },
+      now,
+      false,
+      'es',
+    );
+    expect(expired?.status).toBe(410);
+    expect(textOf(expired?.html ?? '')).toContain('Pago caducado');
+    // English stays what it was.
+    const english = closedPageFor({ ...subscriptionSession(), status: 'paid' }, now, true);
+    expect(textOf(english?.html ?? '')).toContain(
+      'This payment has already been made. Nothing more was charged.',
+    );
+  });
+
+  it('a decline re-renders the Spanish form with the reason in Spanish; the locking one closes it', () => {
+    const keep = { holderName: 'Ana' };
+    const declined = declinedPage(subscriptionSession(), now, context('es'), 'insufficient_funds', keep);
+    expect(declined.status).toBe(402);
+    expect(textOf(declined.html)).toContain(
+      'Tu tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.',
+    );
+    expect(declined.html).toContain('<button type="submit">Pagar</button>');
+    const last = declinedPage(
+      { ...subscriptionSession(), declines: maxDeclines },
+      now,
+      context('es'),
+      'generic_decline',
+      keep,
+    );
+    expect(textOf(last.html)).toContain('Pago rechazado');
+    expect(last.html).not.toContain('<form');
+  });
+
+  it('card problems and over-long fields in Spanish, English by default', () => {
+    const problems = [
+      { field: 'card_number', code: 'luhn' },
+      { field: 'cvc', code: 'format' },
+    ] as const;
+    expect(cardProblemsText(problems, 'es')).toBe(
+      'Escribe un número de tarjeta válido. Escribe el código de seguridad de 3 o 4 dígitos.',
+    );
+    expect(cardProblemsText(problems)).toBe(
+      'Enter a valid card number. Enter the 3 or 4 digit security code.',
+    );
+    expect(overLongText(['cvc'], 'es')).toBe('El código de seguridad admite como máximo 4 caracteres.');
+    expect(overLongText(['cvc'])).toBe('The security code takes at most 4 characters.');
+  });
+});
