@@ -21,6 +21,7 @@ import { paymentLinksArea } from '../payment-links/area.ts';
 import { paymentsArea } from '../payments/area.ts';
 import { payoutsArea } from '../payouts/area.ts';
 import { plansArea } from '../plans/area.ts';
+import { portalArea } from '../portal/area.ts';
 import { productsArea } from '../products/area.ts';
 import { refundsArea } from '../refunds/area.ts';
 import { searchArea } from '../search/area.ts';
@@ -45,6 +46,7 @@ export const areas: readonly Area<EventType<unknown>>[] = [
   webhooksArea,
   subscriptionsArea,
   paymentLinksArea,
+  portalArea,
   ledgerArea,
 ];
 

@@ -53,6 +53,13 @@ export interface SessionOwner {
   approved(approval: Approval): Promise<Owned>;
   /** What the page answers once the session is paid (a redirect to the merchant, or a receipt). */
   answerOf(session: CheckoutSession): PaidAnswer;
+  /**
+   * What follows an approval once it is recorded (not when it was voided), in the same request: a
+   * replaced card charges what is overdue on it. It must be safe to run twice (the submit and
+   * recovery may both record one approval's outcome, once each, but either may stop before it),
+   * and a failure of it leaves the approval recorded. @default nothing
+   */
+  afterApproval?(session: CheckoutSession): Promise<void>;
   /** What a decline writes beside the session (an event, a log entry). */
   declined(session: CheckoutSession, reason: DeclineReason, now: Date): Promise<TransactItem[]>;
 }

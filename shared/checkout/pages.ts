@@ -24,6 +24,11 @@ export interface PageSummary {
   lang?: Lang;
   /** A subscription's or recurring link's page: how often `amount` is charged. @default one-off */
   recurrence?: PageRecurrence | null;
+  /**
+   * A subscriber's new card (from the customer portal): the card is checked, not charged, and the
+   * page says so ("Save card"). @default a payment
+   */
+  cardUpdate?: boolean;
 }
 
 /**
@@ -92,7 +97,11 @@ export function contentSecurityPolicy(nonce: string, formTargets: readonly strin
   return `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
-function page(
+/**
+ * A hosted page: the checkout's shell (styles under a per-page nonce, strict CSP, no framing, never
+ * cached), which the customer portal's page shares. `body` is HTML whose values are escaped already.
+ */
+export function page(
   status: number,
   title: string,
   body: string,
@@ -161,6 +170,9 @@ interface PageWords {
   notFound: string;
   trialTitle(merchant: string): string;
   cardNote(merchant: string): string;
+  cardTitle(merchant: string): string;
+  saveCard: string;
+  cardCheck: string;
 }
 
 const intervalNames: Record<Lang, Record<string, readonly [one: string, many: string]>> = {
@@ -212,6 +224,10 @@ const pageWords: Record<Lang, PageWords> = {
     trialTitle: (merchant) => `Start your trial with ${merchant}`,
     cardNote: (merchant) =>
       `Your card details go straight to the payment processor and are never stored by ${merchant}.`,
+    cardTitle: (merchant) => `Update your card for ${merchant}`,
+    saveCard: 'Save card',
+    cardCheck:
+      'Your new card is checked now and charged for your subscription from now on. If a payment is overdue, it is charged to this card at once.',
   },
   es: {
     testNote: 'Modo de prueba: no se mueve dinero real. Usa una tarjeta de prueba como 4242 4242 4242 4242.',
@@ -244,6 +260,10 @@ const pageWords: Record<Lang, PageWords> = {
     trialTitle: (merchant) => `Empieza tu prueba con ${merchant}`,
     cardNote: (merchant) =>
       `Los datos de tu tarjeta van directamente al procesador de pagos y ${merchant} nunca los guarda.`,
+    cardTitle: (merchant) => `Actualiza tu tarjeta para ${merchant}`,
+    saveCard: 'Guardar tarjeta',
+    cardCheck:
+      'Tu nueva tarjeta se verifica ahora y desde ahora se le cobra tu suscripción. Si hay un pago vencido, se cobra a esta tarjeta de inmediato.',
   },
 };
 
@@ -283,7 +303,7 @@ function summary(s: PageSummary): string {
 <h1>${escapeHtml(s.merchantName)}</h1>
 <p>${escapeHtml(s.description)}</p>
 ${items}
-${price(s)}`;
+${price(s)}${s.cardUpdate ? `\n<p class="then">${escapeHtml(wordsOf(s).cardCheck)}</p>` : ''}`;
 }
 
 export interface PayForm {
@@ -317,9 +337,15 @@ export function payPage(s: PageSummary, form: PayForm, status = 200): Page {
         `type="email" autocomplete="email" required maxlength="${payFormLimits.email}" value="${escapeHtml(form.email ?? '')}"`,
       )
     : '';
+  const title = s.cardUpdate
+    ? w.cardTitle(s.merchantName)
+    : trial
+      ? w.trialTitle(s.merchantName)
+      : w.payTitle(s.merchantName);
+  const button = s.cardUpdate ? w.saveCard : trial ? w.startTrial : w.pay;
   return page(
     status,
-    trial ? w.trialTitle(s.merchantName) : w.payTitle(s.merchantName),
+    title,
     `<div class="card">
 ${summary(s)}
 ${error}
@@ -331,7 +357,7 @@ ${field('card_number', w.cardNumber, `inputmode="numeric" autocomplete="cc-numbe
 <div class="row"><div>${field('exp_month', w.expMonth, `inputmode="numeric" autocomplete="cc-exp-month" placeholder="MM" required maxlength="${payFormLimits.exp_month}"`)}</div>
 <div>${field('exp_year', w.expYear, `inputmode="numeric" autocomplete="cc-exp-year" placeholder="YYYY" required maxlength="${payFormLimits.exp_year}"`)}</div></div>
 ${field('cvc', w.securityCode, `inputmode="numeric" autocomplete="cc-csc" required maxlength="${payFormLimits.cvc}"`)}
-<button type="submit">${escapeHtml(trial ? w.startTrial : w.pay)}</button>
+<button type="submit">${escapeHtml(button)}</button>
 </form>
 <p><small>${escapeHtml(w.cardNote(s.merchantName))}</small></p>
 </div>`,

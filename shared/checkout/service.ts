@@ -239,6 +239,12 @@ export async function recordApproval(
     };
     if (refund) await refundAtOnce(deps, refund);
     if (gone) return { kind: 'voided', session: after, reason: gone };
+    if (owner.afterApproval) {
+      // Recorded already: a failure here is logged and left to what runs later (billing, recovery).
+      await owner.afterApproval(after).catch((error: unknown) => {
+        logger.error('the step after an approval failed', { attempt_id: attempt.id, error });
+      });
+    }
     return { kind: 'paid', answer: owner.answerOf(after), session: after, charge };
   };
   return retryOptimistic(tryOnce, {

@@ -47,10 +47,12 @@ export interface CheckoutSession {
   developer_id: number;
   mode: Mode;
   /**
-   * A payment's checkout, a subscription's (the first charge, or a card check for a trial), or
-   * a payment link's page (paid once, or once per period for a recurring link).
+   * A payment's checkout, a subscription's (the first charge, or a card check for a trial), a
+   * payment link's page (paid once, or once per period for a recurring link), or a subscriber's new
+   * card (`card`: a card check from the customer portal whose approval replaces the card renewals
+   * charge).
    */
-  kind: 'payment' | 'subscription' | 'link';
+  kind: 'payment' | 'subscription' | 'link' | 'card';
   /** The payment collected; empty for a subscription's session. */
   payment_id: string;
   /** The subscription started; null for a payment's session. */
@@ -205,6 +207,32 @@ export function newSubscriptionSession(
     kind: 'subscription',
     subscription_id: subscription.id,
     trial_days: subscription.trial_days,
+    recurrence: subscription.recurrence,
+    ...freshState(now),
+  };
+}
+
+/**
+ * The page where a subscriber replaces the card of `subscription` (from the customer portal): a card
+ * check of the card typed in, charging nothing itself, for the customer it was made for (the page
+ * never asks for an e-mail). Once approved it answers with its own page, which then says the card
+ * was saved. `amount` is each period's charge, shown as such.
+ */
+export function newCardSession(
+  subscription: { id: string; developer_id: number; mode: Mode; recurrence: SessionRecurrence },
+  charge: Collected,
+  merchant: Merchant,
+  customerEmail: string,
+  baseUrl: string,
+  now: Date,
+): CheckoutSession {
+  const fields = collecting(subscription, charge, merchant, customerEmail, '');
+  return {
+    ...fields,
+    return_url: pageUrl(baseUrl, fields.token),
+    kind: 'card',
+    subscription_id: subscription.id,
+    trial_days: 0,
     recurrence: subscription.recurrence,
     ...freshState(now),
   };

@@ -132,6 +132,7 @@ export function summaryOf(session: CheckoutSession, view: { lang?: Lang; now?: D
     currency: session.currency,
     test: session.mode === 'test',
     lang: view.lang ?? 'en',
+    ...(session.kind === 'card' ? { cardUpdate: true } : {}),
     recurrence: session.recurrence
       ? {
           interval: session.recurrence.interval,
@@ -187,6 +188,7 @@ type Said = readonly [title: string, message: string];
 interface ClosedTexts {
   alreadyPaid: Said;
   complete: Said;
+  cardSaved: Said;
   locked: Said;
   linkUnavailable: Said;
   expired: Said;
@@ -207,6 +209,10 @@ const closedTexts: Record<Lang, ClosedTexts> = {
   en: {
     alreadyPaid: ['Already paid', 'This payment has already been made. Nothing more was charged.'],
     complete: ['Payment complete', 'This payment has been made. Thank you.'],
+    cardSaved: [
+      'Card updated',
+      'Your new card is saved: your subscription is charged to it from now on, an overdue payment included.',
+    ],
     locked: ['Checkout locked', 'Too many attempts were declined. Ask the merchant for a new payment link.'],
     linkUnavailable: [
       'Payment link unavailable',
@@ -235,6 +241,10 @@ const closedTexts: Record<Lang, ClosedTexts> = {
   es: {
     alreadyPaid: ['Ya pagado', 'Este pago ya se hizo. No se cobró nada más.'],
     complete: ['Pago completado', 'Este pago se hizo. Gracias.'],
+    cardSaved: [
+      'Tarjeta actualizada',
+      'Tu nueva tarjeta quedó guardada: desde ahora se le cobra tu suscripción, también un pago vencido.',
+    ],
     locked: [
       'Pago bloqueado',
       'Se rechazaron demasiados intentos. Pide al comercio un nuevo enlace de pago.',
@@ -281,6 +291,7 @@ export function closedPageFor(
     closedPage(summary, status, title, message, refreshSeconds);
   switch (sessionState(session, now)) {
     case 'paid':
+      if (session.kind === 'card') return closed(t.cardSaved, onSubmit ? 409 : 200);
       return onSubmit ? closed(t.alreadyPaid, 409) : closed(t.complete, 200);
     case 'locked':
       return closed(t.locked, 423);

@@ -20,6 +20,7 @@ import { mailKeys } from '../mail/keys.ts';
 import { linkKeys } from '../payment-links/keys.ts';
 import { paymentKeys } from '../payments/keys.ts';
 import { planKeys } from '../plans/keys.ts';
+import { portalKeys } from '../portal/keys.ts';
 import { productKeys } from '../products/keys.ts';
 import { refundKeys } from '../refunds/keys.ts';
 import { subscriptionKeys } from '../subscriptions/keys.ts';
@@ -318,6 +319,7 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
   ],
   'attemptKeys.dayPartition': [attemptKeys.dayPartition('2026-03-04', 7), 'ATTEMPTS#2026-03-04#7'],
   attemptDayShards: [attemptDayShards, 8],
+  'portalKeys.link': [portalKeys.link('abc123'), { pk: 'PORTAL#abc123', sk: 'PORTAL' }],
   'mailKeys.sent': [mailKeys.sent('evt_1', 'abc123'), { pk: 'MAIL_SENT#evt_1#abc123', sk: 'MAIL_SENT' }],
   // The gsi1 sort-key prefixes of counted lists and the payment log (records sort as `<tag>#…`).
   'planKeys.listTag': [planKeys.listTag, 'PLAN'],

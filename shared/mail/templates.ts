@@ -399,10 +399,10 @@ export const subscriptionActivated = defineTemplate<{
 
 /**
  * Why a subscription ended, as the cancellation notice tells its subscriber: its merchant canceled
- * it (through the API), its payments kept failing until the retries ran out, or its plan was
+ * it (through the API), the subscriber asked for it (from the customer portal), its payments kept failing until the retries ran out, or its plan was
  * deleted. Unknown (an event from before reasons were carried): the notice says only that it ended.
  */
-export type CancellationReason = 'requested' | 'payment_failed' | 'plan_deleted';
+export type CancellationReason = 'requested' | 'customer_requested' | 'payment_failed' | 'plan_deleted';
 
 const cancellationWhy: Record<
   Lang,
@@ -412,6 +412,10 @@ const cancellationWhy: Record<
     requested: (merchant, plan, on) => ({
       why: `${merchant} canceled your subscription to "${plan}" on ${on}.`,
       label: `Canceled by ${merchant}`,
+    }),
+    customer_requested: (_, plan, on) => ({
+      why: `As you asked, your subscription to "${plan}" was canceled on ${on}.`,
+      label: 'Canceled at your request',
     }),
     payment_failed: (_, plan, on) => ({
       why: `Your subscription to "${plan}" was canceled on ${on} because its payment failed: your card was declined on every retry.`,
@@ -426,6 +430,10 @@ const cancellationWhy: Record<
     requested: (merchant, plan, on) => ({
       why: `${merchant} canceló tu suscripción a "${plan}" el ${on}.`,
       label: `Cancelada por ${merchant}`,
+    }),
+    customer_requested: (_, plan, on) => ({
+      why: `Como pediste, tu suscripción a "${plan}" se canceló el ${on}.`,
+      label: 'Cancelada a tu pedido',
     }),
     payment_failed: (_, plan, on) => ({
       why: `Tu suscripción a "${plan}" se canceló el ${on} porque su pago falló: tu tarjeta se rechazó en cada reintento.`,

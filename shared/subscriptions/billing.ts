@@ -342,7 +342,20 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
     await dropStaleDue(deps, ref); // nothing to bill without a started period and a card
     return 'not_due';
   }
+  return chargePeriodDue(deps, subscription, now);
+}
 
+/**
+ * Charges the period `subscription` owes (`paid_through + 1`) on its card, under the attempt of that
+ * period and dunning round: a billing step and an overdue charge (chargeOverdue) ask the same
+ * attempt, so however they race, the acquirer is asked once under one key.
+ */
+async function chargePeriodDue(
+  deps: BillingDeps,
+  subscription: Subscription,
+  now: Date,
+): Promise<StepOutcome> {
+  if (!subscription.card_token) return 'not_due';
   const period = subscription.paid_through + 1;
   const attempt = await attemptFor(deps, subscription, period);
   if (!attempt) return 'raced';
@@ -371,6 +384,30 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
     { ...result, amountMinor: attempt.amount ?? 0, currency: plan.currency },
     now,
   );
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A past-due subscription whose card was just replaced: the unpaid period charged at once on the
+ * new card, settled as a renewal (active, its period advanced, `subscription.renewed`) or as another
+ * dunning decline. It goes through the billing step's own attempt, so a billing run racing it, or a
+ * second caller, asks the acquirer under the same key and the period is charged once; a
+ * subscription canceled meanwhile is not charged (or, canceled while the acquirer charges, the
+ * approval is refunded at once, as for any renewal). While another caller holds that attempt this
+ * waits for its outcome a few times: when that was a decline on the old card, the new card is
+ * charged in the next round.
+ */
+export async function chargeOverdue(deps: BillingDeps, scope: Scope, id: string): Promise<StepOutcome> {
+  let outcome: StepOutcome = 'not_due';
+  for (let round = 0; round < 6; round += 1) {
+    const subscription = await getSubscription(deps, scope, id);
+    if (subscription?.status !== 'past_due' || !subscription.anchor) return round ? outcome : 'not_due';
+    outcome = await chargePeriodDue(deps, subscription, deps.clock());
+    if (outcome !== 'raced' && outcome !== 'not_due') return outcome;
+    await pause(250 * (round + 1));
+  }
+  return outcome;
 }
 
 /**

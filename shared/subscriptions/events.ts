@@ -19,8 +19,11 @@ export const subscriptionPaymentFailed = defineEvent(
     next_retry_at: v.nullable(v.string()),
   }),
 );
-/** Why a subscription ended: its owner canceled it, its renewals kept failing, or its plan was deleted. */
-export const cancelReasons = ['requested', 'payment_failed', 'plan_deleted'] as const;
+/**
+ * Why a subscription ended: its merchant canceled it, its customer did (from the customer portal),
+ * its renewals kept failing, or its plan was deleted.
+ */
+export const cancelReasons = ['requested', 'customer_requested', 'payment_failed', 'plan_deleted'] as const;
 
 export const subscriptionCanceled = defineEvent(
   'subscription.canceled',

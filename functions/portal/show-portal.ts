@@ -1,0 +1,12 @@
+/** GET /portal/{token}: the customer portal page (docs/design.md#customer-portal). */
+import { makeDeps } from '../../shared/db/deps.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
+import { publicEndpoint } from '../../shared/http/handler.ts';
+import { showPortal } from '../../shared/portal/http.ts';
+import { stagePortalKeys } from '../../shared/portal/service.ts';
+
+const deps = { ...makeDeps(), keys: stagePortalKeys(), baseUrl: publicBaseUrl() };
+
+export const handler = publicEndpoint(({ params, lang }) => showPortal(deps, params.token ?? '', lang), {
+  parseBody: false,
+});

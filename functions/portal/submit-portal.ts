@@ -1,0 +1,14 @@
+/** POST /portal/{token}: a form of the customer portal (cancel, or replace a card); see shared/portal/http.ts. */
+import { makeDeps } from '../../shared/db/deps.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
+import { publicEndpoint } from '../../shared/http/handler.ts';
+import { submitPortal } from '../../shared/portal/http.ts';
+import { portalFormBytes, portalFormOf } from '../../shared/portal/schemas.ts';
+import { stagePortalKeys } from '../../shared/portal/service.ts';
+
+const deps = { ...makeDeps(), keys: stagePortalKeys(), baseUrl: publicBaseUrl() };
+
+export const handler = publicEndpoint(
+  ({ params, body, lang }) => submitPortal(deps, params.token ?? '', portalFormOf(body), lang),
+  { maxBodyBytes: portalFormBytes },
+);

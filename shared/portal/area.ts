@@ -1,0 +1,20 @@
+/**
+ * The customer portal for the stack: the link's route, the page's, the card replacement's event, and
+ * the failed-renewal notice that links to the portal.
+ */
+import { defineArea } from '../http/area.ts';
+import { subscriptionCardUpdated } from './events.ts';
+import { portalRoutes } from './routes.ts';
+
+export const portalArea = defineArea({
+  name: 'portal',
+  description:
+    'The hosted customer portal: a customer sees their subscriptions and payments, cancels a subscription and replaces its card.',
+  routes: portalRoutes,
+  events: [
+    {
+      event: subscriptionCardUpdated,
+      summary: 'A subscriber replaced the card a subscription is charged to.',
+    },
+  ],
+});

@@ -1,0 +1,87 @@
+/**
+ * The portal page's two requests as pages: what GET shows, and what a form's POST does (cancel a
+ * subscription, or go to the page that replaces its card). Every POST carries the page's CSRF token,
+ * compared in constant time; a wrong one changes nothing (403, the page again).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { Lang } from '../core/messages.ts';
+import type { Deps } from '../db/deps.ts';
+import type { ApiAnswer } from '../http/render.ts';
+import { closedPortalPage, type PortalNotice, portalPage } from './page.ts';
+import type { PostedPortalForm } from './schemas.ts';
+import {
+  cancelFromPortal,
+  openPortal,
+  type PortalKeys,
+  portalContents,
+  portalUrl,
+  startCardReplacement,
+} from './service.ts';
+
+export interface PortalPageDeps extends Deps {
+  keys: PortalKeys;
+  baseUrl: string;
+}
+
+const answer = (page: { status: number; html: string; headers: Record<string, string> }): ApiAnswer => ({
+  status: page.status,
+  html: page.html,
+  headers: page.headers,
+});
+
+function csrfMatches(expected: string, posted: string): boolean {
+  const a = Buffer.from(posted);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function shown(
+  deps: PortalPageDeps,
+  token: string,
+  lang: Lang,
+  notice?: PortalNotice,
+  status = 200,
+): Promise<ApiAnswer> {
+  const opened = await openPortal(deps, deps.keys, token);
+  if (opened.kind !== 'open') return answer(closedPortalPage(opened.kind, lang));
+  const contents = await portalContents(deps, opened.link, opened.scope);
+  return answer(portalPage(contents, { action: portalUrl(deps.baseUrl, token), lang }, notice, status));
+}
+
+/** GET /portal/{token}. */
+export const showPortal = (deps: PortalPageDeps, token: string, lang: Lang) => shown(deps, token, lang);
+
+/** POST /portal/{token}: one action of the page's forms. */
+export async function submitPortal(
+  deps: PortalPageDeps,
+  token: string,
+  form: PostedPortalForm,
+  lang: Lang,
+): Promise<ApiAnswer> {
+  const opened = await openPortal(deps, deps.keys, token);
+  if (opened.kind !== 'open') return answer(closedPortalPage(opened.kind, lang));
+  const { link, scope } = opened;
+  if (!csrfMatches(link.csrf, form.csrf_token)) return shown(deps, token, lang, 'form_expired', 403);
+  const id = form.subscription_id;
+  const done =
+    form.action === 'cancel'
+      ? await cancelFromPortal(deps, link, scope, id)
+      : form.action === 'card'
+        ? await startCardReplacement(deps, deps.baseUrl, link, scope, id)
+        : ({ kind: 'no_subscription' } as const);
+  switch (done.kind) {
+    case 'card_page':
+      return {
+        status: 303,
+        headers: { Location: done.url, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+      };
+    case 'canceled':
+      return shown(deps, token, lang, 'canceled');
+    case 'already_canceled':
+      return shown(deps, token, lang, 'already_canceled', 409);
+    case 'not_replaceable':
+      return shown(deps, token, lang, 'not_replaceable', 409);
+    case 'no_subscription':
+      return shown(deps, token, lang, 'no_such', 400);
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * The customer portal's page (docs/design.md#customer-portal), in the checkout's shell: plain HTML
+ * that works without JavaScript, every value escaped, a strict CSP, never framed or cached, in the
+ * reader's language (their browser's Accept-Language). Each form posts the page's CSRF token back.
+ */
+import { closedPage, type Page, page } from '../checkout/pages.ts';
+import { escapeHtml } from '../core/html.ts';
+import type { Lang } from '../core/messages.ts';
+import { formatAmount } from '../core/money/amount.ts';
+import { currencyOf } from '../core/money/fields.ts';
+import { subscriptionView } from '../subscriptions/subscription.ts';
+import { cardReplaceable } from './card.ts';
+import type { PortalContents } from './service.ts';
+
+interface PortalWords {
+  title(merchant: string): string;
+  hello(name: string): string;
+  subscriptions: string;
+  none: string;
+  status: Record<string, string>;
+  statusLabel: string;
+  nextBilling: string;
+  per(amount: string, interval: string, count: number): string;
+  cancel: string;
+  replaceCard: string;
+  charges: string;
+  noCharges: string;
+  refunded(amount: string): string;
+  ending(brand: string, last4: string): string;
+  canceledNotice: string;
+  alreadyCanceled: string;
+  formExpired: string;
+  noSuch: string;
+  notReplaceable: string;
+  notFound: readonly [string, string];
+  expired: readonly [string, string];
+  test: string;
+  date(iso: string): string;
+}
+
+const intervals: Record<Lang, Record<string, readonly [string, string]>> = {
+  en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
+  es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
+};
+
+const dateIn = (lang: Lang) => {
+  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' });
+  return (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : format.format(new Date(iso)));
+};
+
+const words: Record<Lang, PortalWords> = {
+  en: {
+    title: (merchant) => `Your account with ${merchant}`,
+    hello: (name) => `Hello ${name}`,
+    subscriptions: 'Your subscriptions',
+    none: 'You have no subscriptions.',
+    status: {
+      trialing: 'Trial',
+      active: 'Active',
+      past_due: 'Payment overdue',
+      canceled: 'Canceled',
+    },
+    statusLabel: 'Status',
+    nextBilling: 'Next billing date',
+    per(amount, interval, count) {
+      const [one, many] = intervals.en[interval] ?? [interval, `${interval}s`];
+      return count === 1 ? `${amount} / ${one}` : `${amount} every ${count} ${many}`;
+    },
+    cancel: 'Cancel subscription',
+    replaceCard: 'Replace card',
+    charges: 'Your payments',
+    noCharges: 'No payments yet.',
+    refunded: (amount) => `refunded ${amount}`,
+    ending: (brand, last4) => `${brand} ending in ${last4}`,
+    canceledNotice: 'Your subscription was canceled. You will not be charged for it again.',
+    alreadyCanceled: 'This subscription is already canceled.',
+    formExpired: 'This form expired. Please try again.',
+    noSuch: 'No such subscription.',
+    notReplaceable: 'This subscription is no longer billed: its card cannot be replaced.',
+    notFound: ['Page not found', 'This link does not exist. Ask the merchant for a new one.'],
+    expired: ['Link expired', 'This link has expired. Ask the merchant for a new one.'],
+    test: 'Test mode: no real money moves.',
+    date: dateIn('en'),
+  },
+  es: {
+    title: (merchant) => `Tu cuenta con ${merchant}`,
+    hello: (name) => `Hola ${name}`,
+    subscriptions: 'Tus suscripciones',
+    none: 'No tienes suscripciones.',
+    status: {
+      trialing: 'Prueba',
+      active: 'Activa',
+      past_due: 'Pago vencido',
+      canceled: 'Cancelada',
+    },
+    statusLabel: 'Estado',
+    nextBilling: 'Próximo cobro',
+    per(amount, interval, count) {
+      const [one, many] = intervals.es[interval] ?? [interval, interval];
+      return count === 1 ? `${amount} / ${one}` : `${amount} cada ${count} ${many}`;
+    },
+    cancel: 'Cancelar suscripción',
+    replaceCard: 'Cambiar tarjeta',
+    charges: 'Tus pagos',
+    noCharges: 'Aún no hay pagos.',
+    refunded: (amount) => `reembolsado ${amount}`,
+    ending: (brand, last4) => `${brand} terminada en ${last4}`,
+    canceledNotice: 'Tu suscripción se canceló. No se te volverá a cobrar por ella.',
+    alreadyCanceled: 'Esta suscripción ya está cancelada.',
+    formExpired: 'Este formulario caducó. Inténtalo de nuevo.',
+    noSuch: 'No existe esa suscripción.',
+    notReplaceable: 'Esta suscripción ya no se cobra: su tarjeta no se puede cambiar.',
+    notFound: ['Página no encontrada', 'Este enlace no existe. Pide uno nuevo al comercio.'],
+    expired: ['Enlace caducado', 'Este enlace caducó. Pide uno nuevo al comercio.'],
+    test: 'Modo de prueba: no se mueve dinero real.',
+    date: dateIn('es'),
+  },
+};
+
+export type PortalNotice = 'canceled' | 'already_canceled' | 'form_expired' | 'no_such' | 'not_replaceable';
+
+const noticeText = (w: PortalWords, notice: PortalNotice) =>
+  ({
+    canceled: w.canceledNotice,
+    already_canceled: w.alreadyCanceled,
+    form_expired: w.formExpired,
+    no_such: w.noSuch,
+    not_replaceable: w.notReplaceable,
+  })[notice];
+
+const money = (minor: number, currency: string) =>
+  `${formatAmount(minor, currencyOf({ currency }))} ${currency}`;
+
+/** A form posting one action on one subscription, with the page's CSRF token. */
+const actionForm = (action: string, csrf: string, name: string, subscriptionId: string, label: string) =>
+  `<form method="post" action="${escapeHtml(action)}">
+<input type="hidden" name="csrf_token" value="${escapeHtml(csrf)}">
+<input type="hidden" name="subscription_id" value="${escapeHtml(subscriptionId)}">
+<button type="submit" name="action" value="${name}"${name === 'cancel' ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>
+</form>`;
+
+/** The portal page; `notice` says what the last action did (with the status that goes with it). */
+export function portalPage(
+  contents: PortalContents,
+  context: { action: string; lang: Lang },
+  notice?: PortalNotice,
+  status = 200,
+): Page {
+  const w = words[context.lang];
+  const { link, customer } = contents;
+  const subscriptions = contents.subscriptions.map((subscription) => {
+    const view = subscriptionView(subscription);
+    const { plan, quantity } = subscription;
+    const amount = money(plan.amount, plan.currency);
+    const each = w.per(quantity > 1 ? `${amount} × ${quantity}` : amount, plan.interval, plan.interval_count);
+    const actions = cardReplaceable.includes(subscription.status)
+      ? `${actionForm(context.action, link.csrf, 'card', subscription.id, w.replaceCard)}
+${actionForm(context.action, link.csrf, 'cancel', subscription.id, w.cancel)}`
+      : '';
+    return `<section class="card" aria-label="${escapeHtml(plan.name)}">
+<h2>${escapeHtml(plan.name)}</h2>
+<p class="then">${escapeHtml(each)}</p>
+<dl>
+<dt>${escapeHtml(w.statusLabel)}</dt><dd data-status="${escapeHtml(subscription.status)}">${escapeHtml(w.status[subscription.status] ?? subscription.status)}</dd>
+${view.next_billing_date ? `<dt>${escapeHtml(w.nextBilling)}</dt><dd>${escapeHtml(w.date(view.next_billing_date))}</dd>` : ''}
+</dl>
+${actions}
+</section>`;
+  });
+  const charges = contents.charges.map((charge) => {
+    const refunded = charge.refunded > 0 ? ` (${w.refunded(money(charge.refunded, charge.currency))})` : '';
+    return `<li>${escapeHtml(w.date(charge.created_at))}: ${escapeHtml(charge.description ?? '')} ${escapeHtml(money(charge.amount, charge.currency))}${escapeHtml(refunded)}, ${escapeHtml(w.ending(charge.card.brand, charge.card.last4))}</li>`;
+  });
+  const said = notice ? `<p class="error" role="status">${escapeHtml(noticeText(w, notice))}</p>` : '';
+  return page(
+    status,
+    w.title(contents.merchant),
+    `${link.mode === 'test' ? `<p class="test" role="note">${escapeHtml(w.test)}</p>` : ''}
+<h1>${escapeHtml(w.title(contents.merchant))}</h1>
+<p>${escapeHtml(w.hello(customer.first_name))}</p>
+${said}
+<h2>${escapeHtml(w.subscriptions)}</h2>
+${subscriptions.length ? subscriptions.join('\n') : `<p>${escapeHtml(w.none)}</p>`}
+<h2>${escapeHtml(w.charges)}</h2>
+${charges.length ? `<ul>${charges.join('')}</ul>` : `<p>${escapeHtml(w.noCharges)}</p>`}`,
+    [],
+    undefined,
+    context.lang,
+  );
+}
+
+/** No portal under this token (404), or one whose link expired (410). */
+export function closedPortalPage(kind: 'unknown' | 'expired', lang: Lang): Page {
+  const [title, message] = kind === 'unknown' ? words[lang].notFound : words[lang].expired;
+  return closedPage(undefined, kind === 'unknown' ? 404 : 410, title, message, undefined, lang);
+}

@@ -1,0 +1,77 @@
+/** The customer portal's routes: the link a merchant asks for, and the page it opens. */
+import { sizeText } from '../core/limits.ts';
+import type { ErrorAnswer, Route } from '../http/route.ts';
+import { PortalLinkViewSchema, portalFormBytes } from './schemas.ts';
+
+const html = ['text/html'] as const;
+
+const pageErrors = {
+  404: { description: 'No portal under this token', body: 'html' },
+  410: { description: 'The portal link expired', body: 'html' },
+  500: { description: 'Unexpected failure, with a request id', body: 'MessageEnvelope' },
+} as const satisfies Record<number, ErrorAnswer>;
+
+export const portalRoutes: readonly Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/customers/{id}/portal/',
+    handler: 'functions/portal/create-portal.ts',
+    operationId: 'createCustomerPortal',
+    auth: true,
+    access: { table: { actions: ['GetItem', 'PutItem'] } },
+    summary: "A link to the customer's hosted portal, valid for one hour (201 `{url, expires_at}`)",
+    description:
+      'Makes a hosted page for one customer of the account and mode, where they see their subscriptions and payments, cancel a subscription and replace the card one is charged to. The link opens it for one hour; only a keyed hash of its token is stored.',
+    answers: { 201: { description: 'The portal link and when it expires', json: PortalLinkViewSchema } },
+    errors: { 404: { description: 'No such customer in this account and mode', body: 'MessageEnvelope' } },
+  },
+  {
+    method: 'GET',
+    path: '/portal/{token}',
+    handler: 'functions/portal/show-portal.ts',
+    operationId: 'showPortal',
+    auth: false,
+    access: { table: { actions: ['GetItem', 'Query'], indexes: ['gsi1'] }, fingerprintSecret: true },
+    summary: "The customer portal page (HTML): the customer's subscriptions and payments",
+    description:
+      "Renders one customer's subscriptions (plan, amount per interval, status, next billing date) with forms to cancel one or replace its card, and their payments, in the reader's language, under a strict Content-Security-Policy, never framed or cached. An unknown link is 404, an expired one 410.",
+    answers: { 200: { description: 'The portal page', media: html } },
+    errors: pageErrors,
+  },
+  {
+    method: 'POST',
+    path: '/portal/{token}',
+    handler: 'functions/portal/submit-portal.ts',
+    operationId: 'submitPortal',
+    auth: false,
+    access: {
+      table: {
+        actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        indexes: ['gsi1'],
+      },
+      fingerprintSecret: true,
+    },
+    summary:
+      'A portal form posts here (form-encoded): cancel a subscription, or 303 to the page that replaces its card',
+    description:
+      "Checks the CSRF token, then cancels one of the customer's subscriptions (as the merchant's cancellation does, saying the customer asked for it) or opens a card check page for it: once the new card is approved it is charged from then on, and a past-due period is charged on it at once.",
+    bodyTypes: ['application/x-www-form-urlencoded'],
+    answers: {
+      200: { description: 'The portal page again, saying what was done', media: html },
+      303: {
+        description: 'To the page where the new card is typed in',
+        headers: { Location: 'The card page (`/checkout/{token}`).' },
+      },
+    },
+    errors: {
+      ...pageErrors,
+      400: { description: 'No such subscription of this customer: the page again, saying so', body: 'html' },
+      403: { description: 'The form expired (CSRF token): the page again', body: 'html' },
+      409: {
+        description: 'The subscription is already canceled (or no longer billed): the page again, saying so',
+        body: 'html',
+      },
+      413: { description: `A form body over ${sizeText(portalFormBytes)}`, body: 'MessageEnvelope' },
+    },
+  },
+];

@@ -1,0 +1,203 @@
+/**
+ * The customer portal (docs/design.md#customer-portal): a hosted page where one customer of an
+ * account sees their subscriptions and charges, cancels a subscription and replaces the card one is
+ * charged to. The merchant asks for a link (1 hour), or the failed-renewal notice carries one (7
+ * days); the token is the only key to the page.
+ */
+
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { merchantName, statementDescriptor } from '../accounts/account.ts';
+import { getAccount } from '../accounts/repository.ts';
+import type { Charge } from '../charges/charge.ts';
+import { listCharges } from '../charges/repository.ts';
+import { sessionEntity } from '../checkout/repository.ts';
+import { newCardSession, pageUrl } from '../checkout/session.ts';
+import type { Scope } from '../core/account.ts';
+import { envNames } from '../core/config.ts';
+import { Conflict } from '../core/errors.ts';
+import { isToken } from '../core/ids.ts';
+import { type Secret, stageSecret } from '../core/secrets.ts';
+import type { Customer } from '../customers/customer.ts';
+import { getCustomer } from '../customers/repository.ts';
+import type { Deps } from '../db/deps.ts';
+import { eachSubscription, getSubscription } from '../subscriptions/repository.ts';
+import { cancelSubscription } from '../subscriptions/service.ts';
+import type { Subscription } from '../subscriptions/subscription.ts';
+import { cardReplaceable } from './card.ts';
+import { findPortalLink, issuePortalLink, type PortalLink, portalTokenLength } from './repository.ts';
+
+/** How long a link the merchant asks for opens the portal. */
+export const portalLifetimeMs = 3_600_000;
+/** How long the link in a failed-renewal notice opens it: time enough to read the e-mail and act. */
+export const noticePortalLifetimeMs = 7 * 86_400_000;
+/** The newest charges of the account the portal looks through for the customer's. */
+const chargesLooked = 200;
+
+/** The values of the secret that keys portal tokens: one to key new links with, all a link may be under. */
+export interface PortalKeys {
+  sign(): Promise<string>;
+  lookup(): Promise<readonly string[]>;
+}
+
+/**
+ * The stage's fingerprint secret, as portal tokens use it (read from Secrets Manager, cached): a
+ * link stays found after the secret is replaced once (its previous value is still tried).
+ */
+export function stagePortalKeys(secret: Secret = stageSecret(envNames.fingerprintSecret)): PortalKeys {
+  return {
+    sign: async () => (await secret.use()).sign,
+    lookup: async () => {
+      const { current, previous } = await secret.values();
+      return previous === undefined || previous === current ? [current] : [current, previous];
+    },
+  };
+}
+
+/** The portal page's URL for a token. */
+export const portalUrl = (baseUrl: string, token: string) => `${baseUrl}/portal/${token}`;
+
+/** A new portal link for one customer of the caller's account and mode (404 when it has none such). */
+export async function createPortal(
+  deps: Deps,
+  keys: PortalKeys,
+  baseUrl: string,
+  scope: Scope,
+  customerId: string,
+  lifetimeMs = portalLifetimeMs,
+): Promise<{ url: string; expires_at: string }> {
+  const customer = await getCustomer(deps, scope, customerId.toLowerCase());
+  const { token, expiresAt } = await issuePortalLink(
+    deps,
+    await keys.sign(),
+    { scope, customerId: customer.id },
+    lifetimeMs,
+  );
+  return { url: portalUrl(baseUrl, token), expires_at: expiresAt.toISOString() };
+}
+
+/** What a portal page shows. */
+export interface PortalContents {
+  link: PortalLink;
+  merchant: string;
+  customer: Customer;
+  subscriptions: Subscription[];
+  charges: Charge[];
+}
+
+export type Opened =
+  | { kind: 'unknown' }
+  | { kind: 'expired' }
+  | { kind: 'open'; link: PortalLink; scope: Scope };
+
+/** The link a token opens, and whether it still does. */
+export async function openPortal(deps: Deps, keys: PortalKeys, token: string): Promise<Opened> {
+  // A malformed token is looked up all the same: the time taken tells nothing of the token.
+  const link = await findPortalLink(deps, await keys.lookup(), token);
+  if (!link || !isToken(token, portalTokenLength)) return { kind: 'unknown' };
+  if (deps.clock().getTime() >= link.expires_at_ms) return { kind: 'expired' };
+  return { kind: 'open', link, scope: { developerId: link.developer_id, mode: link.mode } };
+}
+
+/** The customer's subscriptions (those started) and newest charges, for the page. */
+export async function portalContents(deps: Deps, link: PortalLink, scope: Scope): Promise<PortalContents> {
+  const subscriptions: Subscription[] = [];
+  const [customer, account, charges] = await Promise.all([
+    getCustomer(deps, scope, link.customer_id),
+    getAccount(deps, scope.developerId),
+    listCharges(deps, scope, { limit: chargesLooked }),
+    eachSubscription(deps, scope, {}, (subscription) => {
+      if (subscription.customer_id === link.customer_id && subscription.status !== 'pending')
+        subscriptions.push(subscription);
+    }),
+  ]);
+  return {
+    link,
+    merchant: account ? merchantName(account) : '',
+    customer,
+    subscriptions,
+    charges: charges.filter((charge) => charge.customer_id === link.customer_id),
+  };
+}
+
+/** One of the portal customer's own subscriptions, or undefined (another's, or none). */
+async function ownSubscription(deps: Deps, link: PortalLink, scope: Scope, id: string) {
+  const subscription = /^sub_[A-Za-z0-9]+$/.test(id) ? await getSubscription(deps, scope, id) : undefined;
+  return subscription?.customer_id === link.customer_id ? subscription : undefined;
+}
+
+export type PortalAction =
+  | { kind: 'canceled'; subscription: Subscription }
+  | { kind: 'already_canceled' }
+  | { kind: 'card_page'; url: string }
+  | { kind: 'not_replaceable' }
+  | { kind: 'no_subscription' };
+
+/**
+ * The customer cancels one of their subscriptions: the same cancellation as the merchant's DELETE,
+ * with the reason that the customer asked for it (which their cancellation notice says). A second
+ * cancel (a double submit) changes nothing.
+ */
+export async function cancelFromPortal(
+  deps: Deps,
+  link: PortalLink,
+  scope: Scope,
+  id: string,
+): Promise<PortalAction> {
+  const subscription = await ownSubscription(deps, link, scope, id);
+  if (!subscription) return { kind: 'no_subscription' };
+  if (subscription.status === 'canceled') return { kind: 'already_canceled' };
+  try {
+    return {
+      kind: 'canceled',
+      subscription: await cancelSubscription(deps, scope, id, 'customer_requested'),
+    };
+  } catch (error) {
+    if (error instanceof Conflict) return { kind: 'already_canceled' };
+    throw error;
+  }
+}
+
+/**
+ * The page where the customer types the new card of one of their subscriptions: a checkout session
+ * of its own (a card check, 3-D Secure included), made for this customer and subscription.
+ */
+export async function startCardReplacement(
+  deps: Deps,
+  baseUrl: string,
+  link: PortalLink,
+  scope: Scope,
+  id: string,
+): Promise<PortalAction> {
+  const subscription = await ownSubscription(deps, link, scope, id);
+  if (!subscription) return { kind: 'no_subscription' };
+  if (!cardReplaceable.includes(subscription.status)) return { kind: 'not_replaceable' };
+  const [customer, account] = await Promise.all([
+    getCustomer(deps, scope, link.customer_id),
+    getAccount(deps, scope.developerId),
+  ]);
+  const { plan, quantity } = subscription;
+  const session = newCardSession(
+    {
+      id: subscription.id,
+      developer_id: scope.developerId,
+      mode: scope.mode,
+      recurrence: { interval: plan.interval, interval_count: plan.interval_count },
+    },
+    {
+      amount: plan.amount * quantity,
+      currency: plan.currency,
+      description: plan.name,
+      items: quantity > 1 ? [`${plan.name} × ${quantity}`] : [plan.name],
+    },
+    {
+      name: account ? merchantName(account) : '',
+      statementDescriptor: account ? statementDescriptor(account) : subscription.statement_descriptor,
+    },
+    customer.email,
+    baseUrl,
+    deps.clock(),
+  );
+  const { Put } = sessionEntity.create(deps.table, session);
+  await deps.db.send(new PutCommand(Put));
+  return { kind: 'card_page', url: pageUrl(baseUrl, session.token) };
+}

@@ -1,0 +1,300 @@
+/**
+ * The customer portal through the local gateway: the link a merchant asks for, the page it opens
+ * (only that customer's subscriptions and payments), its expiry and CSRF check, a cancel from it, and
+ * a card replaced through its card check page: on an active subscription nothing is charged; on a
+ * past-due one the unpaid period is charged once, however many submits and billing runs race it.
+ */
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { portalKeys } from '../../shared/portal/keys.ts';
+import { portalTokenHash } from '../../shared/portal/repository.ts';
+import { stagePortalKeys } from '../../shared/portal/service.ts';
+import { runBilling } from '../../shared/subscriptions/billing.ts';
+import { simulatedAcquirer } from '../support/acquirer.ts';
+import {
+  cardFields,
+  csrfOf,
+  listCharges,
+  openPage,
+  postForm,
+  submitCard,
+  testCards,
+} from '../support/checkout.ts';
+import { waitForMail } from '../support/mail.ts';
+import { concurrently } from '../support/race.ts';
+import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import { subscribe } from '../support/subscriptions.ts';
+import { storedEventItems } from '../support/table.ts';
+
+let account: TestAccount;
+let other: TestAccount;
+let auth: string;
+let planId: string;
+beforeAll(async () => {
+  useLocalEnvironment();
+  [account, other] = await Promise.all([newAccount('portal'), newAccount('portal-other')]);
+  auth = apiKey(account.testKey);
+  const plan = await api('POST', '/v1/plans/', {
+    auth,
+    body: { name: 'Gold', amount: '10.50', currency: 'USD', interval: 'month', interval_count: 1 },
+  });
+  expect(plan.status, plan.text).toBe(201);
+  planId = plan.json.data.id as string;
+});
+
+const day = 86_400_000;
+const billingDeps = () => ({ ...makeDeps(), acquirer: simulatedAcquirer() });
+
+async function newCustomer(as = auth) {
+  const email = `portal-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const created = await api('POST', '/v1/customers/', {
+    auth: as,
+    body: { first_name: 'Grace', last_name: 'Hopper', email },
+  });
+  expect(created.status, created.text).toBe(201);
+  return { id: created.json.data.id as string, email };
+}
+
+async function portalOf(customerId: string, as = auth) {
+  const answer = await api('POST', `/v1/customers/${customerId}/portal/`, { auth: as });
+  expect(answer.status, answer.text).toBe(201);
+  return answer.json as { url: string; expires_at: string };
+}
+
+/** An active subscription of `customerId` whose period 1 fell due a day ago, charged to `card`. */
+const dueSubscription = (customerId: string, card: string = testCards.approved) =>
+  subscribe({
+    account,
+    planId,
+    anchor: new Date(Date.now() - 31 * day - day).toISOString(),
+    customerId,
+    card,
+  });
+
+/** A subscription whose renewal was declined: past due, its period 1 unpaid. */
+async function pastDue(customerId: string) {
+  const subscription = await dueSubscription(customerId, testCards.declinesWhenStored);
+  await runBilling(billingDeps(), new Date(), { developerId: account.developerId });
+  expect(await subscriptionStatus(subscription.id)).toBe('past_due');
+  return subscription;
+}
+
+/** The events of `type` stored about subscription `id`. */
+const eventsAbout = async (type: string, id: string) =>
+  (await storedEventItems(account.developerId, 'test'))
+    .map((item) => item.detail)
+    .filter((detail) => detail.type === type && detail.data.object.subscription_id === id);
+
+const subscriptionStatus = async (id: string) =>
+  (await api('GET', `/v1/subscriptions/${id}`, { auth })).json.status as string;
+
+const chargesOf = async (subscriptionId: string) =>
+  (await listCharges(auth, 'limit=1000')).filter((charge) => charge.subscription_id === subscriptionId);
+
+/** The portal page's form action posting `action` on `subscriptionId`, with the page's CSRF token. */
+async function act(url: string, action: string, subscriptionId: string, csrf?: string) {
+  const page = await openPage(url);
+  expect(page.status, page.html).toBe(200);
+  return postForm(url, {
+    csrf_token: csrf ?? csrfOf(page.html),
+    action,
+    subscription_id: subscriptionId,
+  });
+}
+
+describe('the portal link', () => {
+  it('is 201 {url, expires_at} an hour ahead, and opens that customer alone', async () => {
+    const customer = await newCustomer();
+    const before = Date.now();
+    const answer = await api('POST', `/v1/customers/${customer.id}/portal/`, { auth });
+    expect(answer.status, answer.text).toBe(201);
+    expect(Object.keys(answer.json).sort()).toEqual(['expires_at', 'url']);
+    const expires = Date.parse(answer.json.expires_at as string);
+    expect(expires).toBeGreaterThanOrEqual(before + 3_600_000 - 5_000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 3_600_000 + 5_000);
+    const token = (answer.json.url as string).split('/').pop() as string;
+    expect(token).toMatch(/^[A-Za-z0-9]{43}$/);
+    const page = await openPage(answer.json.url as string);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Hello Grace');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("is 404 for another account's customer, and for no customer at all", async () => {
+    const theirs = await newCustomer(apiKey(other.testKey));
+    const answer = await api('POST', `/v1/customers/${theirs.id}/portal/`, { auth });
+    expect(answer.status, answer.text).toBe(404);
+    const none = await api('POST', '/v1/customers/00000000000000000000000000000000/portal/', { auth });
+    expect(none.status, none.text).toBe(404);
+  });
+
+  it('stores no token: its item is keyed by a hash that is not the token', async () => {
+    const customer = await newCustomer();
+    const { url } = await portalOf(customer.id);
+    const token = url.split('/').pop() as string;
+    const deps = makeDeps();
+    const plain = await deps.db.send(new GetCommand({ TableName: deps.table, Key: portalKeys.link(token) }));
+    expect(plain.Item).toBeUndefined();
+  });
+
+  it('shows 404 for an unknown token and 410 once expired', async () => {
+    const unknown = await openPage(
+      `${new URL((await portalOf((await newCustomer()).id)).url).origin}/portal/${'x'.repeat(43)}`,
+    );
+    expect(unknown.status).toBe(404);
+    // An expired link: a link whose time ran out (written as the portal writes one, an hour ago).
+    const customer = await newCustomer();
+    const { url } = await portalOf(customer.id);
+    const token = url.split('/').pop() as string;
+    const deps = makeDeps();
+    const key = await stagePortalKeys().sign();
+    const stored = await deps.db.send(
+      new GetCommand({ TableName: deps.table, Key: portalKeys.link(portalTokenHash(token, key)) }),
+    );
+    expect(stored.Item).toBeDefined();
+    await deps.db.send(
+      new PutCommand({ TableName: deps.table, Item: { ...stored.Item, expires_at_ms: Date.now() - 1000 } }),
+    );
+    const expired = await openPage(url);
+    expect(expired.status, expired.html).toBe(410);
+    expect(expired.html).toContain('expired');
+  });
+});
+
+describe('the portal page', () => {
+  it("shows the customer's subscriptions and charges, and refuses a form without its CSRF token", async () => {
+    const customer = await newCustomer();
+    const subscription = await dueSubscription(customer.id);
+    await runBilling(billingDeps(), new Date(), { developerId: account.developerId });
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
+    const { url } = await portalOf(customer.id);
+    const page = await openPage(url);
+    expect(page.html).toContain('Gold');
+    expect(page.html).toContain('10.50 USD × 2 / month');
+    expect(page.html).toContain('data-status="active"');
+    expect(page.html).toContain('21.00 USD');
+    const refused = await act(url, 'cancel', subscription.id, 'A'.repeat(32));
+    expect(refused.status).toBe(403);
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
+  });
+
+  it('cancels a subscription as the customer asked, once; the notice says so', async () => {
+    const customer = await newCustomer();
+    const subscription = await dueSubscription(customer.id);
+    const { url } = await portalOf(customer.id);
+    const page = await openPage(url);
+    const csrf = csrfOf(page.html);
+    const [first, second] = await Promise.all([
+      postForm(url, { csrf_token: csrf, action: 'cancel', subscription_id: subscription.id }),
+      postForm(url, { csrf_token: csrf, action: 'cancel', subscription_id: subscription.id }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    expect(await subscriptionStatus(subscription.id)).toBe('canceled');
+    const events = await eventsAbout('subscription.canceled', subscription.id);
+    expect(events.map((detail) => detail.data.reason)).toEqual(['customer_requested']);
+    const notice = await waitForMail(customer.email);
+    expect(notice?.body.text).toContain('As you asked');
+  });
+
+  it("will not act on another customer's subscription", async () => {
+    const mine = await newCustomer();
+    const theirs = await newCustomer();
+    const subscription = await dueSubscription(theirs.id);
+    await dueSubscription(mine.id); // so that the page has forms, and their CSRF token
+    const { url } = await portalOf(mine.id);
+    const answer = await act(url, 'cancel', subscription.id);
+    expect(answer.status).toBe(400);
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
+  });
+});
+
+/** Opens the card page of `subscriptionId` from the portal: its URL. */
+async function cardPage(portal: string, subscriptionId: string) {
+  const answer = await act(portal, 'card', subscriptionId);
+  expect(answer.status, answer.html).toBe(303);
+  return answer.location as string;
+}
+
+describe('replacing a card', () => {
+  it('on an active subscription stores the new card and charges nothing', async () => {
+    const customer = await newCustomer();
+    const subscription = await dueSubscription(customer.id);
+    await runBilling(billingDeps(), new Date(), { developerId: account.developerId });
+    const before = await chargesOf(subscription.id);
+    const { url } = await portalOf(customer.id);
+    const card = await cardPage(url, subscription.id);
+    const page = await openPage(card);
+    expect(page.html).toContain('Save card');
+    expect(page.html).not.toContain('name="email"');
+    const saved = await submitCard(card, { card_number: '5555555555554444' });
+    expect(saved.status, saved.html).toBe(303);
+    const after = await openPage(saved.location as string);
+    expect(after.html).toContain('Card updated');
+    expect(await chargesOf(subscription.id)).toHaveLength(before.length);
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
+    const events = await eventsAbout('subscription.card_updated', subscription.id);
+    expect(events.map((detail) => detail.data.card.last4)).toEqual(['4444']);
+  });
+
+  it('on a past-due one charges the unpaid period once and makes it active, two submits at once', async () => {
+    const customer = await newCustomer();
+    const subscription = await pastDue(customer.id);
+    const { url } = await portalOf(customer.id);
+    // Two card pages (two tabs), both submitted at once, each twice.
+    const pages = [await cardPage(url, subscription.id), await cardPage(url, subscription.id)];
+    const forms = await Promise.all(pages.map(async (page) => csrfOf((await openPage(page)).html)));
+    const answers = await concurrently(4, (index) =>
+      postForm(pages[index % 2] as string, { csrf_token: forms[index % 2] as string, ...cardFields() }),
+    );
+    expect(answers.filter((answer) => answer.status === 303).length).toBeGreaterThanOrEqual(1);
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
+    const charges = await chargesOf(subscription.id);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ amount: 21, card_last4: '4242', refund: null });
+    const view = (await api('GET', `/v1/subscriptions/${subscription.id}`, { auth })).json;
+    expect(Date.parse(view.current_period_start as string)).toBeGreaterThan(
+      Date.parse(subscription.anchor as string) + 27 * day,
+    );
+  });
+
+  it('on a past-due one charges once while a billing run races it', async () => {
+    const customer = await newCustomer();
+    const subscription = await pastDue(customer.id);
+    const { url } = await portalOf(customer.id);
+    const card = await cardPage(url, subscription.id);
+    const csrf = csrfOf((await openPage(card)).html);
+    const runs = Array.from({ length: 3 }, (_, index) =>
+      new Promise((resolve) => setTimeout(resolve, index * 40)).then(() =>
+        runBilling(billingDeps(), new Date(), { developerId: account.developerId }),
+      ),
+    );
+    const [saved] = await Promise.all([postForm(card, { csrf_token: csrf, ...cardFields() }), ...runs]);
+    expect(saved.status, saved.html).toBe(303);
+    await runBilling(billingDeps(), new Date(), { developerId: account.developerId });
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
+    // Charged once: no second charge, not even one refunded.
+    const charges = await chargesOf(subscription.id);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ refund: null });
+  });
+
+  it('of a subscription canceled meanwhile charges nothing and keeps it canceled', async () => {
+    const customer = await newCustomer();
+    const subscription = await pastDue(customer.id);
+    const { url } = await portalOf(customer.id);
+    const card = await cardPage(url, subscription.id);
+    const csrf = csrfOf((await openPage(card)).html);
+    const [saved, canceled] = await Promise.all([
+      postForm(card, { csrf_token: csrf, ...cardFields() }),
+      api('DELETE', `/v1/subscriptions/${subscription.id}`, { auth }),
+    ]);
+    expect(canceled.status, canceled.text).toBe(200);
+    expect([200, 303, 409]).toContain(saved.status);
+    expect(await subscriptionStatus(subscription.id)).toBe('canceled');
+    const kept = (await chargesOf(subscription.id)).filter((charge) => charge.refund === null);
+    expect(kept).toHaveLength(0);
+  });
+});
