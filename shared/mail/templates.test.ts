@@ -69,6 +69,17 @@ const samples = (
       canceledAt: '2026-11-22T10:15:00.000Z',
       reason: 'requested',
     }),
+  renewalFailed: (context) =>
+    mailTemplates.renewalFailed({
+      ...context,
+      customerName: value,
+      planName: value,
+      amount: '21.00',
+      currency: 'USD',
+      nextRetryAt: '2026-11-23T10:15:00.000Z',
+      portalUrl: 'https://pay.example/portal/abcDEF123',
+      linkExpiresAt: '2026-11-29T10:15:00.000Z',
+    }),
   refundIssued: (context) =>
     mailTemplates.refundIssued({
       ...context,
@@ -169,6 +180,27 @@ describe('the subjects existing consumers and tests rely on', () => {
 });
 
 describe('the content', () => {
+  it('renewalFailed says what failed, when it is tried again, and links the portal in both parts', () => {
+    const mail = render('renewalFailed', { language: 'en', merchant }, 'Gold');
+    expect(mail.subject).toBe('Acme Café: your payment for "Gold" failed');
+    expect(mail.text).toContain('We could not charge 21.00 USD');
+    expect(mail.text).toContain('November 23, 2026');
+    expect(mail.text).toContain('https://pay.example/portal/abcDEF123');
+    expect(mail.html).toContain('https://pay.example/portal/abcDEF123');
+    const es = render('renewalFailed', { language: 'es', merchant }, 'Oro');
+    expect(es.text).toContain('No pudimos cobrar 21.00 USD');
+    expect(es.text).toContain('https://pay.example/portal/abcDEF123');
+  });
+
+  it('subscriptionCanceled says when the customer asked for it', () => {
+    const input = { merchant, customerName: 'Ana', planName: 'Gold', canceledAt: '2026-11-22T10:15:00.000Z' };
+    const en = mailTemplates.subscriptionCanceled({ ...input, language: 'en', reason: 'customer_requested' });
+    expect(en.text).toContain('As you asked, your subscription to "Gold" was canceled on November 22, 2026.');
+    expect(en.text).toContain('Reason: Canceled at your request');
+    const es = mailTemplates.subscriptionCanceled({ ...input, language: 'es', reason: 'customer_requested' });
+    expect(es.text).toContain('Como pediste');
+  });
+
   it('apiKeyRotated names the account and the key ending, never more of the key', () => {
     const mail = render('apiKeyRotated', { language: 'en', merchant });
     expect(mail.text).toContain('account 42');

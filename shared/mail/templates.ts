@@ -515,6 +515,66 @@ export const subscriptionCanceled = defineTemplate<{
   },
 });
 
+/**
+ * To the customer: a renewal of their subscription was declined (`subscription.payment_failed` with a
+ * retry ahead), with a link to the customer portal, valid for `linkExpiresAt`, to replace the card.
+ */
+export const renewalFailed = defineTemplate<{
+  customerName?: string | null;
+  planName: string;
+  /** The amount that could not be charged, in the API's decimal, and its currency. */
+  amount: string;
+  currency: string;
+  /** When the card is tried again. */
+  nextRetryAt: string;
+  /** The customer portal's address, and when it stops opening. */
+  portalUrl: string;
+  linkExpiresAt: string;
+}>({
+  en: (input, w) => ({
+    subject: `${input.merchant.name}: your payment for "${input.planName}" failed`,
+    heading: 'Your payment failed',
+    blocks: [
+      { paragraph: greeting.en(input.customerName) },
+      {
+        paragraph: `We could not charge ${input.amount} ${input.currency} for your subscription to "${input.planName}": your card was declined. We will try again on ${w.date(input.nextRetryAt)}.`,
+      },
+      {
+        paragraph: `To keep your subscription, update your card here (the link works until ${w.dateTime(input.linkExpiresAt)}); the amount due is then charged to the new card at once:\n${input.portalUrl}`,
+      },
+      {
+        details: [
+          ['Plan', input.planName],
+          ['Amount due', `${input.amount} ${input.currency}`],
+          ['Next attempt', w.date(input.nextRetryAt)],
+        ],
+      },
+    ],
+    footer: customerFooter.en(input.merchant.name),
+  }),
+  es: (input, w) => ({
+    subject: `${input.merchant.name}: falló tu pago de "${input.planName}"`,
+    heading: 'Tu pago falló',
+    blocks: [
+      { paragraph: greeting.es(input.customerName) },
+      {
+        paragraph: `No pudimos cobrar ${input.amount} ${input.currency} por tu suscripción a "${input.planName}": tu tarjeta fue rechazada. Lo intentaremos de nuevo el ${w.date(input.nextRetryAt)}.`,
+      },
+      {
+        paragraph: `Para conservar tu suscripción, actualiza tu tarjeta aquí (el enlace funciona hasta el ${w.dateTime(input.linkExpiresAt)}); el importe pendiente se cobra entonces a la nueva tarjeta de inmediato:\n${input.portalUrl}`,
+      },
+      {
+        details: [
+          ['Plan', input.planName],
+          ['Importe pendiente', `${input.amount} ${input.currency}`],
+          ['Próximo intento', w.date(input.nextRetryAt)],
+        ],
+      },
+    ],
+    footer: customerFooter.es(input.merchant.name),
+  }),
+});
+
 /** To the payer: a refund of one of their charges (`refund.created`). */
 export const refundIssued = defineTemplate<{
   customerName?: string | null;
@@ -610,6 +670,7 @@ export const mailTemplates = {
   planDeletedCustomer,
   subscriptionActivated,
   subscriptionCanceled,
+  renewalFailed,
   refundIssued,
 } as const;
 

@@ -3,6 +3,7 @@
  * the failed-renewal notice that links to the portal.
  */
 import { defineArea } from '../http/area.ts';
+import { subscriptionPaymentFailed } from '../subscriptions/events.ts';
 import { subscriptionCardUpdated } from './events.ts';
 import { portalRoutes } from './routes.ts';
 
@@ -15,6 +16,19 @@ export const portalArea = defineArea({
     {
       event: subscriptionCardUpdated,
       summary: 'A subscriber replaced the card a subscription is charged to.',
+    },
+  ],
+  eventRules: [
+    {
+      // A declined renewal with a retry ahead: the customer is told, with a link to replace the card.
+      name: 'renewal-failed-email',
+      detailTypes: [subscriptionPaymentFailed.type],
+      target: 'functions/portal/send-renewal-failed-email.ts',
+      access: {
+        table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'] },
+        mail: true,
+        fingerprintSecret: true,
+      },
     },
   ],
 });

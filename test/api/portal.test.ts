@@ -21,9 +21,17 @@ import {
   submitCard,
   testCards,
 } from '../support/checkout.ts';
-import { waitForMail } from '../support/mail.ts';
+import { sentMail, waitForMail } from '../support/mail.ts';
+import { pipelineDrained } from '../support/pipeline.ts';
 import { concurrently } from '../support/race.ts';
-import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import {
+  api,
+  apiKey,
+  localInfo,
+  newAccount,
+  type TestAccount,
+  useLocalEnvironment,
+} from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
 import { storedEventItems } from '../support/table.ts';
 
@@ -208,6 +216,38 @@ describe('the portal page', () => {
     const answer = await act(url, 'cancel', subscription.id);
     expect(answer.status).toBe(400);
     expect(await subscriptionStatus(subscription.id)).toBe('active');
+  });
+});
+
+describe('the failed-renewal notice', () => {
+  it('e-mails the payer once per declined renewal, with a portal link valid 7 days', async () => {
+    const customer = await newCustomer();
+    await pastDue(customer.id);
+    const notice = await waitForMail(customer.email, 'Test portal: your payment for "Gold" failed');
+    expect(notice, 'the notice').toBeDefined();
+    expect(notice?.body.text).toContain('We could not charge 21.00 USD');
+    expect(notice?.body.html).toContain('/portal/');
+    const url = /(https?:\/\/\S+\/portal\/[A-Za-z0-9]{43})/.exec(notice?.body.text ?? '')?.[1] as string;
+    expect(url).toBeDefined();
+    const page = await openPage(url);
+    expect(page.status, page.html).toBe(200);
+    expect(page.html).toContain('data-status="past_due"');
+    // Valid 7 days: the stored link's expiry.
+    const deps = makeDeps();
+    const token = url.split('/').pop() as string;
+    const key = await stagePortalKeys().sign();
+    const stored = await deps.db.send(
+      new GetCommand({ TableName: deps.table, Key: portalKeys.link(portalTokenHash(token, key)) }),
+    );
+    const expires = stored.Item?.expires_at_ms as number;
+    expect(expires).toBeGreaterThan(Date.now() + 7 * day - 120_000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 7 * day);
+    // Once: the event delivered again sends nothing more.
+    await pipelineDrained(localInfo, account.developerId);
+    const notices = (await sentMail()).filter(
+      (mail) => mail.destination.to.includes(customer.email) && mail.subject.includes('failed'),
+    );
+    expect(notices).toHaveLength(1);
   });
 });
 
