@@ -34,6 +34,7 @@ import {
 import { hostileRequest } from '../support/hostile.ts';
 import { jpeg } from '../support/images.ts';
 import { api, apiKey, apiUrl, clientCredentials, type Merchant, newMerchant } from '../support/stack.ts';
+import { subscribe } from '../support/subscriptions.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read at arbitrary paths
 type Doc = Record<string, any>;
@@ -930,6 +931,53 @@ describe('every route answers as the document says', () => {
       expectError('PUT', one, await api('PUT', `${base}${id}/`, { auth, body: { active: false } }), 406);
       expectAnswer('DELETE', one, await api('DELETE', `${base}${id}/`, { auth }));
       expectError('DELETE', one, await api('DELETE', `${base}${id}/`, { auth }), 404);
+    },
+  );
+
+  routeTest(
+    'the customer portal: its link, its page and a form of it',
+    ['POST /v1/customers/{id}/portal/', 'GET /portal/{token}', 'POST /portal/{token}'],
+    async ({ account, auth }) => {
+      const customer = await api('POST', '/v1/customers/', {
+        auth,
+        body: { first_name: 'Doc', last_name: 'Reader', email: `portal-docs-${Date.now()}@example.com` },
+      });
+      expect(customer.status, customer.text).toBe(201);
+      const customerId = customer.json.data.id as string;
+      const plan = await api('POST', '/v1/plans/', {
+        auth,
+        body: { name: 'Docs', amount: '1.00', currency: 'USD', interval: 'month', interval_count: 1 },
+      });
+      const subscription = await subscribe({
+        account,
+        planId: plan.json.data.id as string,
+        anchor: new Date().toISOString(),
+        customerId,
+      });
+      const path = '/v1/customers/{id}/portal/';
+      const link = await api('POST', `/v1/customers/${customerId}/portal/`, { auth });
+      expectAnswer('POST', path, link);
+      expectError(
+        'POST',
+        path,
+        await api('POST', '/v1/customers/00000000000000000000000000000000/portal/', { auth }),
+        404,
+      );
+      const asAnswer = (answer: Awaited<ReturnType<typeof openPage>>): Answered => ({
+        status: answer.status,
+        headers: answer.headers,
+        text: answer.html,
+      });
+      const url = link.json.url as string;
+      const page = await openPage(url);
+      expectAnswer('GET', '/portal/{token}', asAnswer(page));
+      const canceled = await postForm(url, {
+        csrf_token: csrfOf(page.html),
+        action: 'cancel',
+        subscription_id: subscription.id,
+      });
+      expect(canceled.status, canceled.html).toBe(200);
+      expectAnswer('POST', '/portal/{token}', asAnswer(canceled));
     },
   );
 

@@ -1,8 +1,8 @@
 /**
  * A path parameter that is not well-formed percent-encoded UTF-8 (`%ED%A0%80` encodes a lone
  * surrogate, `%FF` no character at all) names nothing: every route with a path parameter answers
- * 400 or 404 in its own shapes (the checkout's HTML page, JSON elsewhere), never 500. The routes
- * come from the route table, so a new one is checked the day it is added.
+ * 400 or 404 in its own shapes (the checkout's and the customer portal's HTML pages, JSON elsewhere),
+ * never 500. The routes come from the route table, so a new one is checked the day it is added.
  */
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../shared/api/routes.ts';
@@ -29,7 +29,8 @@ describe('malformed percent-encoding in a path parameter', () => {
 
   for (const route of withParameters) {
     it(`${route.method} ${route.path} answers 400 or 404 in its shapes`, async () => {
-      const page = route.path.startsWith('/checkout/');
+      const page = route.path.startsWith('/checkout/') || route.path.startsWith('/portal/');
+      const notFound = route.path.startsWith('/portal/') ? 'Page not found' : 'Checkout not found';
       for (const segment of malformed) {
         const headers: Record<string, string> = route.auth ? { Authorization: merchant.auth } : {};
         let body: string | undefined;
@@ -48,7 +49,7 @@ describe('malformed percent-encoding in a path parameter', () => {
         if (page) {
           expect(response.headers.get('content-type'), where).toMatch(/^text\/html/);
           expect(response.status, where).toBe(404);
-          expect(text, where).toContain('Checkout not found');
+          expect(text, where).toContain(notFound);
         } else {
           const json = JSON.parse(text) as { code?: unknown; detail?: unknown };
           // The message envelope carries its status as `code`; the 404s of refunds and charges `detail`.

@@ -10,7 +10,15 @@ import { fanOut, maxAttempts, retryScheduleMs } from '../../shared/webhooks/deli
 import { storedEvent } from '../../shared/webhooks/events.ts';
 import { deadLetters } from '../../shared/webhooks/repository.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
-import { createPayment, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
+import {
+  createPayment,
+  csrfOf,
+  openPage,
+  payThroughCheckout,
+  postForm,
+  submitCard,
+  testCards,
+} from '../support/checkout.ts';
 import { pipelineDrained, pipelineState, relayFailedSince } from '../support/pipeline.ts';
 import { type Receiver, startReceiver, verify } from '../support/receiver.ts';
 import {
@@ -247,7 +255,7 @@ describe('delivery (Standard Webhooks): every event type there is, signed and ve
     endpoint = await register(account);
   });
 
-  it('a checkout payment, a decline, a refund, a legacy charge, a plan deletion, a key rotation, renewals, dunning and a paid payment link', async () => {
+  it('a checkout payment, a decline, a refund, a legacy charge, a plan deletion, a key rotation, a card replaced from the portal, renewals, dunning and a paid payment link', async () => {
     const auth = apiKey(account.testKey);
     const paid = await payThroughCheckout(auth);
     const declined = await createPayment(auth);
@@ -291,6 +299,19 @@ describe('delivery (Standard Webhooks): every event type there is, signed and ve
     });
     expect(started.status, started.text).toBe(201);
     expect((await submitCard(started.json.data.checkout_url)).status).toBe(303);
+    // Its subscriber replaces its card from the customer portal.
+    const subscriptionId = started.json.data.subscription_id as string;
+    const subscriber = (await api('GET', `/v1/subscriptions/${subscriptionId}`, { auth })).json.customer_id;
+    const portal = await api('POST', `/v1/customers/${subscriber}/portal/`, { auth });
+    expect(portal.status, portal.text).toBe(201);
+    const portalPage = await openPage(portal.json.url as string);
+    const toCard = await postForm(portal.json.url as string, {
+      csrf_token: csrfOf(portalPage.html),
+      action: 'card',
+      subscription_id: subscriptionId,
+    });
+    expect(toCard.status, toCard.html).toBe(303);
+    expect((await submitCard(toCard.location as string)).status).toBe(303);
     // A payment link paid on its page.
     const link = await api('POST', '/v1/payment-links/', {
       auth,
