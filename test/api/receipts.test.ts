@@ -16,7 +16,7 @@ import { findReceiptLink } from '../../shared/receipts/repository.ts';
 import { stageReceiptKeys } from '../../shared/receipts/service.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
-import { cardFields, payThroughCheckout, testCards } from '../support/checkout.ts';
+import { cardFields, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
 import { type StoredMail, sentMail } from '../support/mail.ts';
 import { pdfContent } from '../support/pdf.ts';
 import { pipelineDrained } from '../support/pipeline.ts';
@@ -237,6 +237,52 @@ describe('a renewal', () => {
     const page = await fetchPage(receiptLink(mail as StoredMail));
     expect(page.status).toBe(200);
     expect(page.html).toContain(charge?.id);
+  });
+});
+
+describe('a payment link and a trial', () => {
+  it('a paid payment link e-mails its payer one receipt', async () => {
+    const merchant = await newMerchant('receipts-link');
+    const email = uniqueEmail('link-payer');
+    const created = await api('POST', '/v1/payment-links/', {
+      auth: merchant.auth,
+      body: { description: 'Workshop seat', amount: '45.00' },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect((await submitCard(created.json.data.link as string, { email })).status).toBe(200);
+    const [mail, ...more] = await receiptsAfterDrain(merchant, email);
+    expect(more).toEqual([]);
+    expect(mail?.subject).toBe('Test receipts-link: your receipt for "Workshop seat"');
+    expect(mail?.body.text).toContain('Amount: 45.00 USD');
+    expect((await fetchPage(receiptLink(mail as StoredMail))).status).toBe(200);
+  });
+
+  it("a trial's card check sends no receipt; the charge at the trial's end sends one", async () => {
+    const merchant = await newMerchant('receipts-trial');
+    const email = uniqueEmail('trialist');
+    const plan = await api('POST', '/v1/plans/', {
+      auth: merchant.auth,
+      body: { name: 'Gold', amount: '10.50', currency: 'USD', interval: 'month', interval_count: 1 },
+    });
+    expect(plan.status, plan.text).toBe(201);
+    const created = await api('POST', '/v1/subscriptions', {
+      auth: merchant.auth,
+      body: { plan_id: plan.json.data.id, trial_days: 7, return_url: 'https://shop.example/welcome' },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect((await submitCard(created.json.data.checkout_url as string, { email })).status).toBe(303);
+    expect(await receiptsAfterDrain(merchant, email)).toEqual([]);
+
+    const id = created.json.data.subscription_id as string;
+    const trialing = (await api('GET', `/v1/subscriptions/${id}`, { auth: merchant.auth })).json;
+    expect(trialing.status).toBe('trialing');
+    await runBilling({ ...makeDeps(), acquirer: simulatedAcquirer() }, new Date(trialing.trial_end), {
+      developerId: merchant.account.developerId,
+    });
+    const [mail, ...more] = await receiptsAfterDrain(merchant, email);
+    expect(more).toEqual([]);
+    expect(mail?.subject).toBe('Test receipts-trial: your receipt for "Gold"');
+    expect(mail?.body.text).toContain('Amount: 10.50 USD');
   });
 });
 
