@@ -7,7 +7,6 @@ import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { receiptPage, unknownReceiptPage } from '../../shared/receipts/page.ts';
-import { receiptPdf } from '../../shared/receipts/pdf.ts';
 import { asRequested, receiptPdfUrl } from '../../shared/receipts/receipt.ts';
 import { openReceipt, stageReceiptKeys } from '../../shared/receipts/service.ts';
 
@@ -27,6 +26,8 @@ export const handler = publicEndpoint(
       const page = receiptPage(view, receiptPdfUrl(baseUrl, token));
       return { status: page.status, html: page.html, headers: page.headers };
     }
+    // The PDF library is loaded on the first PDF asked for, not at a cold start: most opens are the page.
+    const { receiptPdf } = await import('../../shared/receipts/pdf.ts');
     return {
       status: 200,
       bytes: await receiptPdf(view),
