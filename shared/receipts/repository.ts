@@ -31,7 +31,10 @@ const receiptLinkEntity = defineEntity<ReceiptLink>('receipt_link', (link) =>
   receiptKeys.link(link.token_hash),
 );
 
-/** The keyed hash a token is stored under; `key` is a value of the stage's fingerprint secret. */
+/**
+ * The keyed hash a token is stored under; `key` is a value of the stage's fingerprint secret. The
+ * `receipt` label keeps these HMACs apart from the secret's other use (request fingerprints).
+ */
 export function receiptTokenHash(token: string, key: string): string {
   return createHmac('sha256', key).update(`receipt\u0000${token}`).digest('hex');
 }
