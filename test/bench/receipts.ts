@@ -110,6 +110,6 @@ export async function benchReceipts(options: Options): Promise<void> {
   });
   console.log(`receipt page and PDF through the local gateway (${options.requests} requests each)`);
   await timed(options, 'GET /receipts/{token}', receiptUrl(options.apiUrl, token), 'text/html');
-  await timed(options, 'GET /receipts/{token}/pdf', receiptPdfUrl(options.apiUrl, token), 'application/pdf');
+  await timed(options, 'GET /receipts/{token}.pdf', receiptPdfUrl(options.apiUrl, token), 'application/pdf');
   console.log('');
 }
