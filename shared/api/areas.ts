@@ -22,6 +22,7 @@ import { paymentsArea } from '../payments/area.ts';
 import { payoutsArea } from '../payouts/area.ts';
 import { plansArea } from '../plans/area.ts';
 import { productsArea } from '../products/area.ts';
+import { receiptsArea } from '../receipts/area.ts';
 import { refundsArea } from '../refunds/area.ts';
 import { searchArea } from '../search/area.ts';
 import { subscriptionsArea } from '../subscriptions/area.ts';
@@ -46,6 +47,7 @@ export const areas: readonly Area<EventType<unknown>>[] = [
   subscriptionsArea,
   paymentLinksArea,
   ledgerArea,
+  receiptsArea,
 ];
 
 /** Every event type the areas publish, in the list's order, with its webhook's line. */

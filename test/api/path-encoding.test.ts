@@ -19,10 +19,11 @@ const pathOf = (pattern: string, segment: string) => pattern.replace(/\{[^}]+\}/
 describe('malformed percent-encoding in a path parameter', () => {
   const merchant = suiteMerchant('path-encoding');
 
-  it('the route table has path parameters on the API, on the checkout pages and on media', () => {
+  it('the route table has path parameters on the API, on the checkout and receipt pages and on media', () => {
     const paths = withParameters.map((route) => route.path);
     expect(paths).toContain('/v1/plans/{id}/');
     expect(paths).toContain('/checkout/{token}');
+    expect(paths).toContain('/receipts/{token}');
     expect(paths).toContain('/media/{name}');
     expect(withParameters.length).toBeGreaterThanOrEqual(30);
   });
@@ -30,6 +31,12 @@ describe('malformed percent-encoding in a path parameter', () => {
   for (const route of withParameters) {
     it(`${route.method} ${route.path} answers 400 or 404 in its shapes`, async () => {
       const page = route.path.startsWith('/checkout/');
+      // The hosted pages answer HTML: the checkout's and the receipt's "not found" pages.
+      const notFound = page
+        ? 'Checkout not found'
+        : route.path.startsWith('/receipts/')
+          ? 'Receipt not found'
+          : '';
       for (const segment of malformed) {
         const headers: Record<string, string> = route.auth ? { Authorization: merchant.auth } : {};
         let body: string | undefined;
@@ -45,10 +52,10 @@ describe('malformed percent-encoding in a path parameter', () => {
         const text = await response.text();
         const where = `${route.method} ${pathOf(route.path, segment)}: ${response.status} ${text.slice(0, 300)}`;
         expect([400, 404], where).toContain(response.status);
-        if (page) {
+        if (notFound) {
           expect(response.headers.get('content-type'), where).toMatch(/^text\/html/);
           expect(response.status, where).toBe(404);
-          expect(text, where).toContain('Checkout not found');
+          expect(text, where).toContain(notFound);
         } else {
           const json = JSON.parse(text) as { code?: unknown; detail?: unknown };
           // The message envelope carries its status as `code`; the 404s of refunds and charges `detail`.
