@@ -9,6 +9,7 @@ import { TokenRequestSchema } from '../auth/schemas.ts';
 import { clientCredentials } from '../auth/token-http.ts';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { amountField, assertMinimum } from '../core/money/fields.ts';
+import { plainText } from '../core/validation.ts';
 import { CreateCustomerSchema, UpdateCustomerSchema } from '../customers/schemas.ts';
 import { idempotencyKeyPattern } from '../http/headers.ts';
 import { newPlan } from '../plans/plan.ts';
@@ -43,7 +44,9 @@ describe('OpenAPI request bodies', () => {
   });
 
   it("bound a yearly plan's interval_count as newPlan does", () => {
-    const [yearly] = bodyOf('/v1/plans/', 'post').allOf;
+    const yearly = bodyOf('/v1/plans/', 'post').allOf.find(
+      (condition: { if: { properties?: Record<string, unknown> } }) => condition.if.properties?.interval,
+    );
     expect(yearly.if.properties.interval.const).toBe('year');
     const most = yearly.then.properties.interval_count.maximum;
     expect(most).toBe(3);
@@ -76,7 +79,8 @@ describe('OpenAPI request bodies', () => {
 
   it("bound a tax's value as its check does: 0 to 100, text of at most 4 decimals", () => {
     const [number, text] = bodyOf('/v1/taxes/', 'post').properties.value.anyOf;
-    expect(number).toEqual({ type: 'number', minimum: 0, maximum: 100 });
+    // A JSON number with more decimals reaches the check as its text, and is refused: a step of 0.0001.
+    expect(number).toEqual({ type: 'number', minimum: 0, maximum: 100, multipleOf: 0.0001 });
     const pattern = new RegExp(text.pattern);
     for (const value of [number.minimum, number.maximum, 13.5]) {
       expect(accepts(CreateTaxSchema, { name: 'VAT', value }), String(value)).toBe(true);
@@ -88,48 +92,85 @@ describe('OpenAPI request bodies', () => {
       expect(pattern.test(value), value).toBe(true);
       expect(accepts(CreateTaxSchema, { name: 'VAT', value }), value).toBe(true);
     }
-    for (const value of ['100.0001', '101', '1000', '13.12345', '-1', '1e2', '']) {
+    for (const value of ['100.0001', '101', '1000', '13.12345', '-1', '1e2', '', '\n4.5', '4.5\t']) {
       expect(pattern.test(value), value).toBe(false);
       expect(accepts(CreateTaxSchema, { name: 'VAT', value }), value).toBe(false);
     }
   });
 
-  it("bound a payment link's amount per currency as the service checks it (USD when absent)", () => {
-    const conditions = bodyOf('/v1/payment-links/', 'post').allOf as {
-      if: { properties?: { currency: { const: string } } };
-      then: {
-        properties: { amount: { anyOf: [{ minimum: number; maximum: number }, { pattern: string }] } };
-      };
-    }[];
-    expect(conditions).toHaveLength(currencyCodes.length + 1);
-    for (const condition of conditions) {
-      const code = condition.if.properties?.currency.const ?? 'USD';
-      const currency = findCurrency(code);
-      if (!currency) throw new Error(`no currency ${code}`);
-      const [number, text] = condition.then.properties.amount.anyOf;
-      const takes = (amount: unknown) => {
-        try {
-          assertMinimum(amountField(amount, currency), currency);
-          return true;
-        } catch {
-          return false;
+  it.each([
+    ['/v1/payment-links/', 'amount', true],
+    ['/v1/payments/', 'amount', true],
+    ['/v1/plans/', 'amount', false],
+    ['/v1/products/', 'price', false],
+  ])(
+    'bound the amount of POST %s per currency as the service checks it (USD when absent)',
+    (path, field, least) => {
+      const body = bodyOf(path, 'post');
+      const conditions = (body.allOf as { if: { properties?: Record<string, unknown> } }[]).filter(
+        (condition) => !condition.if.properties?.interval,
+      ) as unknown as {
+        if: { properties?: { currency: { const: string } } };
+        then: {
+          properties: Record<
+            string,
+            { anyOf: [{ minimum: number; maximum: number; multipleOf: number }, { pattern: string }] }
+          >;
+        };
+      }[];
+      expect(conditions).toHaveLength(currencyCodes.length + 1);
+      for (const condition of conditions) {
+        const code = condition.if.properties?.currency.const ?? 'USD';
+        const currency = findCurrency(code);
+        if (!currency) throw new Error(`no currency ${code}`);
+        const [number, text] = (
+          condition.then.properties[field] as (typeof condition.then.properties)[string]
+        ).anyOf;
+        const takes = (amount: unknown) => {
+          try {
+            const minor = amountField(amount, currency);
+            if (least) assertMinimum(minor, currency);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        const step = 10 ** -currency.precision;
+        // A JSON number in steps of the currency's smallest unit: more decimals are refused.
+        expect(number.multipleOf, code).toBe(step);
+        expect(takes(String(number.minimum)), code).toBe(true);
+        expect(takes((number.minimum - step).toFixed(currency.precision)), code).toBe(false);
+        expect(takes(number.maximum.toFixed(currency.precision)), code).toBe(true);
+        expect(takes((number.maximum + step).toFixed(currency.precision)), code).toBe(false);
+        const pattern = new RegExp(text.pattern);
+        const tooPrecise = `5.${'1'.repeat(currency.precision + 1)}`;
+        expect(pattern.test(tooPrecise), code).toBe(false);
+        expect(takes(tooPrecise), code).toBe(false);
+        expect(
+          pattern.test(`2000${currency.precision ? `.${'5'.repeat(currency.precision)}` : ''}`),
+          code,
+        ).toBe(true);
+        // Text is what parseAmount takes: not zero, no tab or line break, no more digits than the largest.
+        for (const amount of ['0', '00', '-5', '1'.repeat(13)]) {
+          expect(pattern.test(amount), `${code} ${JSON.stringify(amount)}`).toBe(false);
+          expect(() => amountField(amount, currency), `${code} ${JSON.stringify(amount)}`).toThrow();
         }
-      };
-      const step = 10 ** -currency.precision;
-      expect(takes(String(number.minimum)), code).toBe(true);
-      expect(takes((number.minimum - step).toFixed(currency.precision)), code).toBe(false);
-      expect(takes(number.maximum.toFixed(currency.precision)), code).toBe(true);
-      expect(takes((number.maximum + step).toFixed(currency.precision)), code).toBe(false);
-      const pattern = new RegExp(text.pattern);
-      const tooPrecise = `5.${'1'.repeat(currency.precision + 1)}`;
-      expect(pattern.test(tooPrecise), code).toBe(false);
-      expect(takes(tooPrecise), code).toBe(false);
-      expect(
-        pattern.test(`2000${currency.precision ? `.${'5'.repeat(currency.precision)}` : ''}`),
-        code,
-      ).toBe(true);
-    }
-  });
+        // A tab or line break is not one line of text (plainText refuses it before the amount is read).
+        for (const amount of ['\t5', '5\n']) {
+          expect(pattern.test(amount), `${code} ${JSON.stringify(amount)}`).toBe(false);
+          expect(v.safeParse(plainText(), amount).success).toBe(false);
+        }
+        for (const amount of [
+          ' 7 ',
+          '0007',
+          currency.precision ? `0.${'0'.repeat(currency.precision - 1)}1` : '1',
+        ]) {
+          expect(pattern.test(amount), `${code} ${JSON.stringify(amount)}`).toBe(true);
+          expect(amountField(amount, currency), `${code} ${JSON.stringify(amount)}`).toBeGreaterThan(0);
+        }
+      }
+    },
+  );
 
   it('mark the e-mail fields the server checks as addresses with format email', () => {
     expect(bodyOf('/v1/customers/', 'post').properties.email.format).toBe('email');

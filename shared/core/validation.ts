@@ -10,6 +10,7 @@ import { coreMessages, type Lang } from './messages.ts';
 import { parseScaledDecimal } from './money/amount.ts';
 import { type Rule, ruleOf } from './rule.ts';
 import * as rules from './rules.ts';
+import { webUrlPattern } from './web-url.ts';
 
 type Issue = v.BaseIssue<unknown>;
 
@@ -156,6 +157,20 @@ export const booleanField = () =>
   );
 
 /**
+ * A body's `test` or `is_test`: a boolean as booleanField takes it, which must agree with the mode
+ * the request acts in (a key fixes it), as records never change mode (assertModeFlags answers 400).
+ * The description says so where the document shows the field.
+ */
+export const modeField = () =>
+  v.pipe(
+    v.union([v.boolean(), v.picklist(['true', 'false'], rules.boolean)], rules.boolean),
+    v.description(
+      'Must agree with the mode of the request (a key fixes it; absent = that mode): records never change mode, so a contradicting value is 400.',
+    ),
+    v.transform((value) => value === true || value === 'true'),
+  );
+
+/**
  * How many lines a text may have. Every string an input takes is well-formed Unicode (a lone
  * surrogate makes the JSON cobro answers unreadable to strict parsers such as jq) without control
  * characters (NUL, ESC, DEL, the C1 range: they corrupt logs, terminals, CSV exports and e-mail
@@ -241,6 +256,9 @@ export const isEmail = (value: string) =>
   textRuleOf(value, 'one') === undefined &&
   /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
+/** How the OpenAPI document marks a field checked with parseWebUrl (a metadata action for its pipe). */
+export const webUrlFormat = () => v.metadata<string, { pattern: string }>({ pattern: webUrlPattern });
+
 /** How the OpenAPI document marks a field checked with isEmail (a metadata action for its pipe). */
 export const emailFormat = () => v.metadata<string, { format: 'email' }>({ format: 'email' });
 
@@ -254,7 +272,11 @@ export const digitsQuery = () =>
     v.metadata({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   );
 
-/** A non-negative decimal query value as an integer of `scale` implied decimals (price filters). */
+/**
+ * A non-negative decimal query value as an integer of `scale` implied decimals (price filters). The
+ * document shows it as text of that pattern (a query value is text, and a decimal's digits are what
+ * count): at most `scale` decimals, and few enough digits that the integer stays safe.
+ */
 export const scaledDecimalQuery = (scale: number) =>
   v.pipe(
     plainText(),
@@ -266,7 +288,7 @@ export const scaledDecimalQuery = (scale: number) =>
       }
       return value;
     }),
-    v.metadata({ minimum: 0 }),
+    v.metadata({ pattern: `^\\d{1,${15 - scale}}(\\.\\d{1,${scale}})?$` }),
   );
 
 /** How the OpenAPI document types a query parameter. */

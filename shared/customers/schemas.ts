@@ -6,11 +6,11 @@ import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
 import * as rules from '../core/rules.ts';
 import {
-  booleanField,
   emailFormat,
   isEmail,
   jsonTextRuleOf,
   maxEmailLength,
+  modeField,
   plainText,
   queryParameter,
   textField,
@@ -82,7 +82,7 @@ const metadata = v.pipe(
   ),
 );
 
-const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request.'));
+const modeFlag = modeField();
 
 export const CreateCustomerSchema = v.strictObject({
   first_name: textField(customerLimits.name),

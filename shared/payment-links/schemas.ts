@@ -4,7 +4,14 @@ import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { amountBoundsByCurrency } from '../core/money/fields.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
 import * as rules from '../core/rules.ts';
-import { booleanField, emailFormat, maxEmailLength, plainText, textField } from '../core/validation.ts';
+import {
+  booleanField,
+  emailFormat,
+  maxEmailLength,
+  modeField,
+  plainText,
+  textField,
+} from '../core/validation.ts';
 import { customerLimits } from '../customers/schemas.ts';
 import { linkStatuses } from './link.ts';
 
@@ -71,8 +78,8 @@ export const CreatePaymentLinkSchema = v.pipe(
       ),
       [],
     ),
-    test: v.optional(booleanField()),
-    is_test: v.optional(booleanField()),
+    test: v.optional(modeField()),
+    is_test: v.optional(modeField()),
   }),
   // The service checks the amount against its currency (amountField, assertMinimum): the document
   // shows the same bounds per currency.
@@ -97,8 +104,8 @@ export const UpdatePaymentLinkSchema = v.strictObject({
       v.metadata({ enum: [...linkStatuses] }),
     ),
   ),
-  test: v.optional(booleanField()),
-  is_test: v.optional(booleanField()),
+  test: v.optional(modeField()),
+  is_test: v.optional(modeField()),
 });
 export type UpdatePaymentLinkInput = v.InferOutput<typeof UpdatePaymentLinkSchema>;
 

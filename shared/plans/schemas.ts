@@ -4,8 +4,9 @@
  */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import { amountBoundsByCurrency } from '../core/money/fields.ts';
 import * as rules from '../core/rules.ts';
-import { booleanField, integerField, plainText, textField } from '../core/validation.ts';
+import { booleanField, integerField, modeField, plainText, textField } from '../core/validation.ts';
 import { imageRule } from '../media/images.ts';
 import { mediaRules } from '../media/messages.ts';
 
@@ -35,7 +36,7 @@ const amount = v.pipe(
   v.description('Decimal in major units, as a string ("10.50") or a JSON number, at the currency precision.'),
 );
 
-const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request.'));
+const modeFlag = modeField();
 
 const image = v.pipe(
   plainText({ message: mediaRules.image }),
@@ -65,9 +66,10 @@ export const CreatePlanSchema = v.pipe(
     test: v.optional(modeFlag),
     is_test: v.optional(modeFlag),
   }),
-  // The document shows newPlan's bound of a yearly plan too.
+  // The document shows newPlan's bound of a yearly plan too, and the amount's bounds in its currency.
   v.metadata({
     allOf: [
+      ...amountBoundsByCurrency('amount', 'currency', 'USD', { minimum: false }).allOf,
       {
         if: { properties: { interval: { const: 'year' } }, required: ['interval'] },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, a plain value never awaited

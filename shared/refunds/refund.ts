@@ -8,7 +8,7 @@ import { coreMessages } from '../core/messages.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { amountField, currencyOf } from '../core/money/fields.ts';
 import * as rules from '../core/rules.ts';
-import { booleanField, plainText } from '../core/validation.ts';
+import { modeField, plainText } from '../core/validation.ts';
 import { refundMessages } from './messages.ts';
 import { type RefundReason, type RefundView, refundReasons } from './schemas.ts';
 
@@ -26,7 +26,7 @@ export const CreateRefundSchema = v.strictObject({
     ),
   ),
   reason: v.picklist(refundReasons),
-  test: v.optional(booleanField()),
+  test: v.optional(modeField()),
 });
 export type CreateRefundInput = v.InferOutput<typeof CreateRefundSchema>;
 
