@@ -14,6 +14,7 @@ import { CreateCustomerSchema, UpdateCustomerSchema } from '../customers/schemas
 import { idempotencyKeyPattern } from '../http/headers.ts';
 import { newPlan } from '../plans/plan.ts';
 import { CreatePlanSchema } from '../plans/schemas.ts';
+import { CreateSubscriptionSchema } from '../subscriptions/schemas.ts';
 import { CreateTaxSchema } from '../taxes/tax.ts';
 import { openApiDocument } from './openapi.ts';
 
@@ -252,5 +253,53 @@ describe('OpenAPI request bodies', () => {
       '#/components/schemas/WrappedOrMessageEnvelope',
     );
     expect(doc.components.schemas.WrappedOrMessageEnvelope.anyOf).toHaveLength(2);
+  });
+
+  it('state what the checks refuse that the conformance fuzz met: digits, blanks, references, files', () => {
+    const accepted = (schema: Record<string, unknown>, value: unknown) => {
+      const choices = (schema.anyOf ?? [schema]) as { type: string; pattern?: string; maximum?: number }[];
+      return choices.some((choice) =>
+        choice.type === 'string'
+          ? typeof value === 'string' && new RegExp(choice.pattern ?? '').test(value)
+          : typeof value === 'number' && value <= (choice.maximum ?? Number.POSITIVE_INFINITY),
+      );
+    };
+    // An integer sent as digits is bounded as a JSON number is.
+    const trial = bodyOf('/v1/subscriptions', 'post').properties.trial_days;
+    const subscription = { plan_id: 'p', return_url: 'https://shop.example.com/' };
+    for (const days of ['730', '731', '80608', 730, 731]) {
+      expect(accepted(trial, days), String(days)).toBe(
+        accepts(CreateSubscriptionSchema, { ...subscription, trial_days: days }),
+      );
+    }
+    // A trimmed text that may not be empty has a character other than a space.
+    const name = bodyOf('/v1/customers/', 'post').properties.first_name;
+    expect(name.pattern).toBe('\\S');
+    expect(accepts(CreateCustomerSchema, { first_name: '  ', last_name: 'L', email: 'a@b.co' })).toBe(false);
+    // A return URL has the form parseWebUrl takes.
+    const returnUrl = new RegExp(bodyOf('/v1/payments/', 'post').properties.return_url.pattern);
+    expect(returnUrl.test('https://shop.example.com/thanks?order=1')).toBe(true);
+    expect(returnUrl.test('tfIxlY5UaA0JRMaEEkYdf9LRZ48')).toBe(false);
+    // A refund's amount is positive, with at most the decimals any currency has.
+    const refund = bodyOf('/v1/refunds/', 'post').properties.amount;
+    expect(new RegExp(refund.anyOf[1].pattern).test('WLxTev')).toBe(false);
+    expect(refund.anyOf[0].minimum).toBeGreaterThan(0);
+    // A customer object of a payment link names an id, or has the three fields filled.
+    const reference = bodyOf('/v1/payment-links/', 'post').properties.customers.items.anyOf[1];
+    expect(reference.anyOf.map((choice: { required: string[] }) => choice.required)).toEqual([
+      ['id'],
+      ['customer'],
+      ['first_name', 'last_name', 'email'],
+    ]);
+    // Files come only in multipart: a JSON or form product has no file fields.
+    const product = doc.paths['/v1/products/'].post.requestBody.content;
+    expect(product['multipart/form-data'].schema.properties.image_default.format).toBe('binary');
+    expect(product['application/json'].schema.properties).not.toHaveProperty('image_default');
+    expect(product['application/json'].schema.properties).not.toHaveProperty('images');
+    const update = doc.paths['/v1/products/{id}/'].put.requestBody.content['application/json'].schema;
+    expect(update.properties.default.enum).toEqual(['-1', '-remove-']);
+    // A filtered list that matches nothing, and an e-mail already taken, are 400s the document names.
+    expect(doc.paths['/v1/plans/'].get.responses['400'].description).toMatch(/no plan matches/);
+    expect(doc.paths['/v1/customers/'].post.responses['400'].description).toMatch(/e-mail is already/);
   });
 });

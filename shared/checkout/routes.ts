@@ -120,6 +120,12 @@ export const checkoutRoutes: readonly Route[] = [
       },
       303: paidRedirect,
     },
-    errors: checkoutPostErrors,
+    errors: {
+      ...checkoutPostErrors,
+      409: {
+        description: `${checkoutPostErrors[409].description}; or no 3-D Secure challenge is pending`,
+        body: 'html',
+      },
+    },
   },
 ];

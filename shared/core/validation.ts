@@ -134,6 +134,31 @@ export function validate<S extends v.GenericSchema>(schema: S, input: unknown): 
   return result.output;
 }
 
+/**
+ * A regular expression of the decimal numbers from `min` to `max` (non-negative, written without
+ * leading zeros), so the document can bound an integer sent as text as it bounds a JSON number:
+ * the range is cut into runs that share their leading digits and then take every digit.
+ */
+export function integerRangePattern(min: number, max: number): string {
+  const runs: string[] = [];
+  let start = min;
+  if (start === 0 && max >= 0) {
+    runs.push('0');
+    start = 1;
+  }
+  while (start <= max) {
+    let step = 1;
+    while (start % (step * 10) === 0 && start + step * 10 - 1 <= max) step *= 10;
+    const digit = Math.floor(start / step) % 10;
+    const count = Math.min(10 - digit, Math.floor((max - start + 1) / step));
+    const prefix = Math.floor(start / (step * 10));
+    const digits = count === 1 ? String(digit) : `[${digit}-${digit + count - 1}]`;
+    runs.push(`${prefix || ''}${digits}${step > 1 ? `\\d{${Math.log10(step)}}` : ''}`);
+    start += count * step;
+  }
+  return `^(?:${runs.join('|')})$`;
+}
+
 /** An integer in [min, max] from a JSON number or a form field's digits ("12"). */
 export const integerField = (min: number, max: number) =>
   v.pipe(
@@ -142,8 +167,15 @@ export const integerField = (min: number, max: number) =>
       rules.integer,
     ),
     // The document describes the input, which ends at the transform: the bounds the checks below
-    // apply are stated before it too.
-    v.metadata({ minimum: min, maximum: max }),
+    // apply are stated before it too, for a JSON number and for digits alike.
+    v.metadata({
+      minimum: min,
+      maximum: max,
+      anyOf: [
+        { type: 'integer', minimum: min, maximum: max },
+        { type: 'string', pattern: integerRangePattern(min, max) },
+      ],
+    }),
     v.transform(Number),
     v.minValue(min),
     v.maxValue(max),
@@ -214,13 +246,26 @@ export const plainText = (options: { lines?: Lines; message?: Rule } = {}) =>
   v.pipe(v.string(options.message), textChecks[options.lines ?? 'one']);
 
 /**
+ * How the OpenAPI document marks text that is trimmed and then may not be empty (a metadata action
+ * for its pipe): it has a character other than a space.
+ */
+export const nonBlank = () => v.metadata<string, { pattern: string }>({ pattern: '\\S' });
+
+/**
  * Text of 1 to `max` characters (user-perceived characters), trimmed, clean (one line unless
  * `lines` says many).
  */
 export const textField = (max: number, options: { allowEmpty?: boolean; lines?: Lines } = {}) =>
   options.allowEmpty
     ? v.pipe(v.string(), v.trim(), textChecks[options.lines ?? 'one'], v.maxGraphemes(max))
-    : v.pipe(v.string(), v.trim(), textChecks[options.lines ?? 'one'], v.minLength(1), v.maxGraphemes(max));
+    : v.pipe(
+        v.string(),
+        nonBlank(),
+        v.trim(),
+        textChecks[options.lines ?? 'one'],
+        v.minLength(1),
+        v.maxGraphemes(max),
+      );
 
 /**
  * The rule the first string of a JSON value (an object's keys included) breaks: keys are one

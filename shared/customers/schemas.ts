@@ -135,7 +135,7 @@ export const CustomerListQuerySchema = v.pipe(
     search: queryParameter(
       'string',
       'Case-insensitive substring of first_name or email. Without page and page_size it answers the search view (a bare array); an empty search is 400.',
-      v.string(),
+      v.pipe(v.string(), v.metadata({ minLength: 1, pattern: '\\S' })),
       { blank: 'invalid' },
     ),
     ...pageParameters(),

@@ -6,7 +6,15 @@ import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { amountBoundsByCurrency } from '../core/money/fields.ts';
 import * as rules from '../core/rules.ts';
-import { booleanField, integerField, modeField, plainText, textField } from '../core/validation.ts';
+import {
+  booleanField,
+  integerField,
+  integerRangePattern,
+  modeField,
+  plainText,
+  textField,
+} from '../core/validation.ts';
+import { webUrlPattern } from '../core/web-url.ts';
 import { imageRule } from '../media/images.ts';
 import { mediaRules } from '../media/messages.ts';
 
@@ -40,6 +48,10 @@ const modeFlag = modeField();
 
 const image = v.pipe(
   plainText({ message: mediaRules.image }),
+  // The form a data URI or a URL must have; that the data is a whole image is in the description.
+  v.metadata({
+    pattern: `^(?:data:image/(?:png|jpeg);base64,[A-Za-z0-9+/]+={0,2}|${webUrlPattern.slice(1, -1)})$`,
+  }),
   v.description(`A data URI of a JPEG or PNG (base64, 10 MB at most; ${imageRule}) or an http(s) image URL.`),
 );
 
@@ -73,7 +85,17 @@ export const CreatePlanSchema = v.pipe(
       {
         if: { properties: { interval: { const: 'year' } }, required: ['interval'] },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, a plain value never awaited
-        then: { properties: { interval_count: { maximum: maxYearsBetweenCharges } } },
+        then: {
+          properties: {
+            interval_count: {
+              maximum: maxYearsBetweenCharges,
+              anyOf: [
+                { type: 'integer', maximum: maxYearsBetweenCharges },
+                { type: 'string', pattern: integerRangePattern(1, maxYearsBetweenCharges) },
+              ],
+            },
+          },
+        },
       },
     ],
   }),

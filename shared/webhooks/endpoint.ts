@@ -38,6 +38,12 @@ const eventsField = (knownTypes: readonly string[]) =>
     v.array(plainText({ message: rules.string }), 'array of event types'),
     v.minLength(1),
     v.maxLength(64),
+    v.metadata({
+      anyOf: [
+        { type: 'array', items: { const: '*' }, minItems: 1, maxItems: 1 },
+        { type: 'array', items: { enum: [...knownTypes] }, minItems: 1, maxItems: 64 },
+      ],
+    }),
     v.check(
       (types) => (types.length === 1 && types[0] === '*') || types.every((type) => knownTypes.includes(type)),
       `["*"] or event types among: ${knownTypes.join(', ')}`,

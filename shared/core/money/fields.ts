@@ -61,6 +61,26 @@ export function amountTextPattern(currency: Currency): string {
 }
 
 /**
+ * An amount whose currency the request does not name (a refund's is its charge's), as JSON Schema:
+ * positive, with no more decimals than any currency has; the currency's own are in the description.
+ */
+export function amountInAnyCurrency() {
+  const places = Math.max(...[...currencies.values()].map((currency) => currency.precision));
+  const widest = [...currencies.values()].find((currency) => currency.precision === places) as Currency;
+  return {
+    anyOf: [
+      {
+        type: 'number',
+        minimum: 10 ** -places,
+        maximum: Number(formatAmount(maxMinorUnits, widest)),
+        multipleOf: 10 ** -places,
+      },
+      { type: 'string', pattern: amountTextPattern(widest) },
+    ],
+  };
+}
+
+/**
  * What assertMinimum and amountField take in each currency, as JSON Schema keywords for the object
  * that holds an amount and its currency (the OpenAPI document shows them): per currency, an amount
  * of at least the USD 1.00 equivalent (or, with `minimum: false`, any positive amount) and at most
