@@ -47,10 +47,6 @@ export const productsRoutes: readonly Route[] = [
     query: ProductListQuerySchema,
     answers: { 200: { description: 'One page (Envelope A)', json: numberedPageSchema(ProductViewSchema) } },
     errors: {
-      400: {
-        description: 'Invalid input; or price_max below price_min, or stock_max below stock_min',
-        body: 'MessageEnvelope',
-      },
       404: { description: 'A page past the last (type warning)', body: 'MessageEnvelope' },
     },
   },

@@ -27,6 +27,8 @@ import { png } from '../support/images.ts';
 import { api, apiKey, apiUrl, clientBasic, newAccount, type TestAccount } from '../support/stack.ts';
 
 const runs = Number(process.env.FUZZ_RUNS ?? 40);
+/** A seed a failure printed: every operation draws its requests from it again. */
+const replay = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
 /**
  * Refusals the document predicts for a request its schemas call valid: each one's status is listed
@@ -105,10 +107,10 @@ const allowances: Allowance[] = [
     where: 'the 400 of creating or changing a customer: "the e-mail is already another customer\'s"',
   },
   {
-    operation: 'GET *',
+    operation: 'GET /v1/plans/',
     status: 400,
-    message: /Invalid (price|stock|subscribers?) range|greater than the maximum/,
-    where: 'the 400 of the plan and product lists: "price_max below price_min …"',
+    message: /Invalid (price|subscriber) range/,
+    where: 'its 400: "price_max below price_min, or subscribers_max below subscribers_min"',
   },
   {
     // Whether a host resolves, and to what, is not in the URL; and an account keeps 16 endpoints.
@@ -213,10 +215,10 @@ const fixtures: Record<string, string> = {};
 /** Resources PUT changes, so the shared ones keep the state the other operations rely on. */
 const mutable: Record<string, string> = {};
 
-async function created(method: string, path: string, body: unknown, status = 201): Promise<Json> {
+/** A POST of the fuzz account that must answer 201: its answer's body. */
+async function created(method: string, path: string, body: unknown): Promise<Json> {
   const answer = await api(method, path, { auth, body });
-  if (answer.status !== status)
-    throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text}`);
+  if (answer.status !== 201) throw new Error(`${method} ${path} answered ${answer.status}: ${answer.text}`);
   return answer.json;
 }
 
@@ -742,11 +744,11 @@ describe('the OpenAPI document, fuzzed with requests it calls valid', () => {
             );
         }),
         // A failing request is reported as drawn: shrinking would send more requests that change state.
-        { numRuns, endOnFailure: true },
+        { numRuns, endOnFailure: true, ...(replay ? { seed: replay } : {}) },
       );
       if (result.failed)
         findings.push(
-          `${operation.method} ${operation.path} (seed ${result.seed}, path ${result.counterexamplePath}): ${
+          `${operation.method} ${operation.path} (FUZZ_SEED=${result.seed} replays its draws): ${
             (result.errorInstance as Error)?.message
           }`,
         );
