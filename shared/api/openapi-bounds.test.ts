@@ -298,6 +298,15 @@ describe('OpenAPI request bodies', () => {
     expect(product['application/json'].schema.properties).not.toHaveProperty('images');
     const update = doc.paths['/v1/products/{id}/'].put.requestBody.content['application/json'].schema;
     expect(update.properties.default.enum).toEqual(['-1', '-remove-']);
+    // The checkout's forms list the fields the pages post, not any object.
+    const pay =
+      doc.paths['/checkout/{token}'].post.requestBody.content['application/x-www-form-urlencoded'].schema;
+    expect(pay.required).toEqual(expect.arrayContaining(['csrf_token', 'card_number', 'exp_year', 'cvc']));
+    expect(new RegExp(pay.properties.card_number.pattern).test('4242424242424242')).toBe(true);
+    const challenge =
+      doc.paths['/checkout/{token}/challenge'].post.requestBody.content['application/x-www-form-urlencoded']
+        .schema;
+    expect(challenge.properties.outcome.enum).toEqual(['pass', 'fail']);
     // A filtered list that matches nothing, and an e-mail already taken, are 400s the document names.
     expect(doc.paths['/v1/plans/'].get.responses['400'].description).toMatch(/no plan matches/);
     expect(doc.paths['/v1/customers/'].post.responses['400'].description).toMatch(/e-mail is already/);

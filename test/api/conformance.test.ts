@@ -185,7 +185,8 @@ const allowances: Allowance[] = [
     operation: 'POST /checkout/{token}',
     status: [400, 402],
     message: /<!doctype html>/i,
-    where: 'its 400 "The form has problems … the form again, saying which" and 402 "Declined"',
+    where:
+      'its 400 "a card number whose check digit is wrong, an expiry already past: the form again" and 402 "Declined"',
   },
 ];
 
