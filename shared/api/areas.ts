@@ -23,6 +23,7 @@ import { payoutsArea } from '../payouts/area.ts';
 import { plansArea } from '../plans/area.ts';
 import { portalArea } from '../portal/area.ts';
 import { productsArea } from '../products/area.ts';
+import { receiptsArea } from '../receipts/area.ts';
 import { refundsArea } from '../refunds/area.ts';
 import { searchArea } from '../search/area.ts';
 import { subscriptionsArea } from '../subscriptions/area.ts';
@@ -48,6 +49,7 @@ export const areas: readonly Area<EventType<unknown>>[] = [
   paymentLinksArea,
   portalArea,
   ledgerArea,
+  receiptsArea,
 ];
 
 /** Every event type the areas publish, in the list's order, with its webhook's line. */

@@ -64,8 +64,8 @@ describe('OpenAPI query parameters', () => {
     );
     expect(types).toEqual({
       name: 'string',
-      price_min: 'number',
-      price_max: 'number',
+      price_min: 'string',
+      price_max: 'string',
       interval: 'string',
       interval_count: 'integer',
       subscribers_min: 'integer',
@@ -95,7 +95,7 @@ describe('OpenAPI query parameters', () => {
         name: 'created_before',
         in: 'query',
         required: false,
-        schema: { type: 'string' },
+        schema: { type: 'string', format: 'date-time' },
         description: 'Only charges created before this ISO 8601 time.',
       },
       {
@@ -146,7 +146,11 @@ describe('OpenAPI query parameters', () => {
     expect(schemaOf('/v1/products/', 'type')).toEqual({ type: 'string', enum: ['physical', 'digital'] });
     expect(schemaOf('/v1/subscriptions', 'status')?.enum).toContain('past_due');
     expect(schemaOf('/v1/events/', 'type')).toEqual({ type: 'string', maxLength: 100 });
-    expect(schemaOf('/v1/plans/', 'price_min')).toEqual({ type: 'number', minimum: 0 });
+    // A price filter is decimal text, at most 3 decimals, as scaledDecimalQuery reads it.
+    expect(schemaOf('/v1/plans/', 'price_min')).toEqual({
+      type: 'string',
+      pattern: '^\\d{1,12}(\\.\\d{1,3})?$',
+    });
   });
 
   it('read the bounds off the checks themselves', () => {

@@ -193,6 +193,30 @@ const idempotencyParameter = {
 
 const defaultBodyTypes = ['application/json', 'application/x-www-form-urlencoded'] as const;
 
+const isFile = (schema: Json | undefined): boolean =>
+  schema?.format === 'binary' || (schema?.type === 'array' && isFile(schema.items as Json));
+
+/**
+ * A body schema as a content type other than multipart takes it: files come only in multipart, so a
+ * field that is a file is left out, and one that is a file or text keeps only the text.
+ */
+function withoutFiles(schema: Json): Json {
+  if (!schema.properties) return schema;
+  const properties: Record<string, Json> = {};
+  for (const [name, field] of Object.entries(schema.properties as Record<string, Json>)) {
+    if (isFile(field)) continue;
+    const choices = field.anyOf as Json[] | undefined;
+    const texts = choices?.filter((choice) => !isFile(choice));
+    if (!choices || !texts || texts.length === choices.length) properties[name] = field;
+    else {
+      const { anyOf: _files, ...rest } = field;
+      properties[name] = texts.length === 1 ? { ...texts[0], ...rest } : { ...rest, anyOf: texts };
+    }
+  }
+  const required = (schema.required as string[] | undefined)?.filter((name) => name in properties);
+  return { ...schema, properties, ...(required ? { required } : {}) };
+}
+
 function operation(route: Route, tag: string): Json {
   const parameters: unknown[] = segments(route.path)
     .filter((part) => part.startsWith('{'))
@@ -230,7 +254,12 @@ function operation(route: Route, tag: string): Json {
             required:
               route.method === 'POST' ||
               (Array.isArray(bodySchema.required) && bodySchema.required.length > 0),
-            content: Object.fromEntries(bodyTypes.map((type) => [type, { schema: bodySchema }])),
+            content: Object.fromEntries(
+              bodyTypes.map((type) => [
+                type,
+                { schema: type === 'multipart/form-data' ? bodySchema : withoutFiles(bodySchema) },
+              ]),
+            ),
           },
         }
       : {}),

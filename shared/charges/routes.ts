@@ -20,6 +20,11 @@ export const chargesRoutes: readonly Route[] = [
     deprecated: true,
     answers: { 201: { description: 'Charged (list view)', json: ChargeViewSchema } },
     errors: {
+      400: {
+        description:
+          'Invalid input or malformed body; or the amount is below the equivalent of USD 1.00 in its currency; or the card is not one: its number fails the Luhn check, or it has expired',
+        body: 'MessageEnvelope',
+      },
       402: {
         description: 'Declined: `type` payment_failed with `decline_reason`',
         body: 'ErrorObject',

@@ -1,6 +1,6 @@
 import { sizeText } from '../core/limits.ts';
 import type { Answer, ErrorAnswer, Route } from '../http/route.ts';
-import { checkoutFormBytes } from './schemas.ts';
+import { ChallengeFormDocument, checkoutFormBytes, PayFormDocument } from './schemas.ts';
 
 const html = ['text/html'] as const;
 
@@ -16,7 +16,7 @@ const checkoutPostErrors = {
   ...checkoutPageErrors,
   400: {
     description:
-      'The form has problems (a field over its length limit included): the form again, saying which',
+      'The form has problems (a field over its length limit, a card number whose check digit is wrong, an expiry already past): the form again, saying which',
     body: 'html',
   },
   402: { description: 'Declined: the form again, saying why', body: 'html' },
@@ -67,6 +67,7 @@ export const checkoutRoutes: readonly Route[] = [
       'Pay: the checkout form posts here (form-encoded); 303 to return_url on success (a payment link: 200, its receipt)',
     description:
       'Checks the card fields and the CSRF token, stores the attempt and claims the session for it, then asks the acquirer with 3-D Secure, so a double submit charges once. A decline shows the form again with the reason (402) and five declines lock the session; a card that needs a challenge gets the challenge page.',
+    body: PayFormDocument,
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {
       200: {
@@ -111,6 +112,7 @@ export const checkoutRoutes: readonly Route[] = [
     summary: 'The answer to the 3-D Secure challenge (form-encoded)',
     description:
       "Records the cardholder's answer to the 3-D Secure challenge: a completed one charges and ends like an approved submit, a failed one shows the form again as a decline (402) that counts towards the lock.",
+    body: ChallengeFormDocument,
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {
       200: { description: 'Another challenge; or a paid payment link: its receipt', media: html },
@@ -120,6 +122,12 @@ export const checkoutRoutes: readonly Route[] = [
       },
       303: paidRedirect,
     },
-    errors: checkoutPostErrors,
+    errors: {
+      ...checkoutPostErrors,
+      409: {
+        description: `${checkoutPostErrors[409].description}; or no 3-D Secure challenge is pending`,
+        body: 'html',
+      },
+    },
   },
 ];

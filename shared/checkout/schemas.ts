@@ -5,7 +5,7 @@
  * (overLongFields), and a form's whole body is bounded (checkoutFormBytes).
  */
 import * as v from 'valibot';
-import { maxEmailLength } from '../core/validation.ts';
+import { maxEmailLength, plainText } from '../core/validation.ts';
 import { csrfTokenLength } from './session.ts';
 
 const posted = v.optional(
@@ -52,6 +52,43 @@ export const payFormLimits = {
   exp_year: 4,
   cvc: 4,
 } as const satisfies Record<TypedField, number>;
+
+/**
+ * The forms as the OpenAPI document shows them: the fields the pages post and the form a field must
+ * have to be taken. What no schema states (a card number's check digit, an expiry already past, the
+ * acquirer's answer, the page's own CSRF token) is in the answers' descriptions.
+ */
+const csrfField = v.pipe(
+  plainText(),
+  v.metadata({ minLength: csrfTokenLength, maxLength: csrfTokenLength }),
+  v.description("The hidden `csrf_token` of the page's form."),
+);
+export const PayFormDocument = v.object({
+  csrf_token: csrfField,
+  cardholder_name: v.pipe(
+    plainText(),
+    v.metadata({ maxLength: payFormLimits.cardholder_name, pattern: '\\S' }),
+  ),
+  email: v.pipe(plainText(), v.metadata({ maxLength: payFormLimits.email, format: 'email' })),
+  card_number: v.pipe(
+    plainText(),
+    v.metadata({ pattern: '^[0-9]{12,19}$' }),
+    v.description(
+      '12 to 19 digits (spaces or dashes between groups allowed); the last is the Luhn check digit.',
+    ),
+  ),
+  exp_month: v.pipe(plainText(), v.metadata({ pattern: '^(?:0?[1-9]|1[0-2])$' })),
+  exp_year: v.pipe(
+    plainText(),
+    v.metadata({ pattern: '^(?:[0-9]{2}|20[0-9]{2})$' }),
+    v.description('2 or 4 digits; with exp_month, a month not yet over.'),
+  ),
+  cvc: v.pipe(plainText(), v.metadata({ pattern: '^[0-9]{3,4}$' })),
+});
+export const ChallengeFormDocument = v.object({
+  csrf_token: csrfField,
+  outcome: v.picklist(['pass', 'fail']),
+});
 
 /**
  * Whether a posted CSRF token has the length every session's token has: one of another length is

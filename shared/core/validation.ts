@@ -10,6 +10,7 @@ import { coreMessages, type Lang } from './messages.ts';
 import { parseScaledDecimal } from './money/amount.ts';
 import { type Rule, ruleOf } from './rule.ts';
 import * as rules from './rules.ts';
+import { webUrlPattern } from './web-url.ts';
 
 type Issue = v.BaseIssue<unknown>;
 
@@ -138,6 +139,31 @@ export function validate<S extends v.GenericSchema>(schema: S, input: unknown): 
   return result.output;
 }
 
+/**
+ * A regular expression of the decimal numbers from `min` to `max` (non-negative, written without
+ * leading zeros), so the document can bound an integer sent as text as it bounds a JSON number:
+ * the range is cut into runs that share their leading digits and then take every digit.
+ */
+export function integerRangePattern(min: number, max: number): string {
+  const runs: string[] = [];
+  let start = min;
+  if (start === 0 && max >= 0) {
+    runs.push('0');
+    start = 1;
+  }
+  while (start <= max) {
+    let step = 1;
+    while (start % (step * 10) === 0 && start + step * 10 - 1 <= max) step *= 10;
+    const digit = Math.floor(start / step) % 10;
+    const count = Math.min(10 - digit, Math.floor((max - start + 1) / step));
+    const prefix = Math.floor(start / (step * 10));
+    const digits = count === 1 ? String(digit) : `[${digit}-${digit + count - 1}]`;
+    runs.push(`${prefix || ''}${digits}${step > 1 ? `\\d{${Math.log10(step)}}` : ''}`);
+    start += count * step;
+  }
+  return `^(?:${runs.join('|')})$`;
+}
+
 /** An integer in [min, max] from a JSON number or a form field's digits ("12"). */
 export const integerField = (min: number, max: number) =>
   v.pipe(
@@ -146,8 +172,15 @@ export const integerField = (min: number, max: number) =>
       rules.integer,
     ),
     // The document describes the input, which ends at the transform: the bounds the checks below
-    // apply are stated before it too.
-    v.metadata({ minimum: min, maximum: max }),
+    // apply are stated before it too, for a JSON number and for digits alike.
+    v.metadata({
+      minimum: min,
+      maximum: max,
+      anyOf: [
+        { type: 'integer', minimum: min, maximum: max },
+        { type: 'string', pattern: integerRangePattern(min, max) },
+      ],
+    }),
     v.transform(Number),
     v.minValue(min),
     v.maxValue(max),
@@ -157,6 +190,20 @@ export const integerField = (min: number, max: number) =>
 export const booleanField = () =>
   v.pipe(
     v.union([v.boolean(), v.picklist(['true', 'false'], rules.boolean)], rules.boolean),
+    v.transform((value) => value === true || value === 'true'),
+  );
+
+/**
+ * A body's `test` or `is_test`: a boolean as booleanField takes it, which must agree with the mode
+ * the request acts in (a key fixes it), as records never change mode (assertModeFlags answers 400).
+ * The description says so where the document shows the field.
+ */
+export const modeField = () =>
+  v.pipe(
+    v.union([v.boolean(), v.picklist(['true', 'false'], rules.boolean)], rules.boolean),
+    v.description(
+      'Must agree with the mode of the request (a key fixes it; absent = that mode): records never change mode, so a contradicting value is 400.',
+    ),
     v.transform((value) => value === true || value === 'true'),
   );
 
@@ -204,13 +251,26 @@ export const plainText = (options: { lines?: Lines; message?: Rule } = {}) =>
   v.pipe(v.string(options.message), textChecks[options.lines ?? 'one']);
 
 /**
+ * How the OpenAPI document marks text that is trimmed and then may not be empty (a metadata action
+ * for its pipe): it has a character other than a space.
+ */
+export const nonBlank = () => v.metadata<string, { pattern: string }>({ pattern: '\\S' });
+
+/**
  * Text of 1 to `max` characters (user-perceived characters), trimmed, clean (one line unless
  * `lines` says many).
  */
 export const textField = (max: number, options: { allowEmpty?: boolean; lines?: Lines } = {}) =>
   options.allowEmpty
     ? v.pipe(v.string(), v.trim(), textChecks[options.lines ?? 'one'], v.maxGraphemes(max))
-    : v.pipe(v.string(), v.trim(), textChecks[options.lines ?? 'one'], v.minLength(1), v.maxGraphemes(max));
+    : v.pipe(
+        v.string(),
+        nonBlank(),
+        v.trim(),
+        textChecks[options.lines ?? 'one'],
+        v.minLength(1),
+        v.maxGraphemes(max),
+      );
 
 /**
  * The rule the first string of a JSON value (an object's keys included) breaks: keys are one
@@ -246,6 +306,9 @@ export const isEmail = (value: string) =>
   textRuleOf(value, 'one') === undefined &&
   /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
+/** How the OpenAPI document marks a field checked with parseWebUrl (a metadata action for its pipe). */
+export const webUrlFormat = () => v.metadata<string, { pattern: string }>({ pattern: webUrlPattern });
+
 /** How the OpenAPI document marks a field checked with isEmail (a metadata action for its pipe). */
 export const emailFormat = () => v.metadata<string, { format: 'email' }>({ format: 'email' });
 
@@ -259,7 +322,11 @@ export const digitsQuery = () =>
     v.metadata({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
   );
 
-/** A non-negative decimal query value as an integer of `scale` implied decimals (price filters). */
+/**
+ * A non-negative decimal query value as an integer of `scale` implied decimals (price filters). The
+ * document shows it as text of that pattern (a query value is text, and a decimal's digits are what
+ * count): at most `scale` decimals, and few enough digits that the integer stays safe.
+ */
 export const scaledDecimalQuery = (scale: number) =>
   v.pipe(
     plainText(),
@@ -271,7 +338,7 @@ export const scaledDecimalQuery = (scale: number) =>
       }
       return value;
     }),
-    v.metadata({ minimum: 0 }),
+    v.metadata({ pattern: `^\\d{1,${15 - scale}}(\\.\\d{1,${scale}})?$` }),
   );
 
 /** How the OpenAPI document types a query parameter. */

@@ -22,6 +22,15 @@ export type WebUrlProblem = 'malformed' | 'scheme' | 'credentials' | 'host' | 't
 
 const notInUrls = /[\s\p{Cc}"'<>\\`\u2028\u2029]/u;
 
+/**
+ * The URLs parseWebUrl takes, as the OpenAPI document shows them (a JSON Schema `pattern`): http or
+ * https, a host of DNS labels whose last begins with a letter (a number there would be read as an
+ * IPv4 address), an optional port, and a path and query of the characters a typed URL has. It is
+ * narrower than the check (an IP literal or user-visible Unicode is taken too), never wider.
+ */
+export const webUrlPattern =
+  '^https?://(?:[a-z0-9](?:[a-z0-9-]{0,20}[a-z0-9])?\\.){0,4}[a-z](?:[a-z0-9-]{0,20}[a-z0-9])?(?::[1-9][0-9]{0,3})?(?:/[A-Za-z0-9._~!$&()*+,;=:@%/-]*)?(?:\\?[A-Za-z0-9._~!$&()*+,;=:@%/?-]*)?$';
+
 /** `value` (trimmed) as an http(s) URL, or why it is not one. */
 export function parseWebUrl(value: string): { url: URL } | { problem: WebUrlProblem } {
   const text = value.trim();

@@ -56,6 +56,13 @@ export const customersRoutes: readonly Route[] = [
     description:
       'Stores a customer with the required first name, last name and e-mail, and an optional phone, country and metadata (a JSON object of at most 10 KB). The e-mail is unique, whatever its case, among the customers of the account and mode, even when two requests race.',
     body: CreateCustomerSchema,
+    errors: {
+      400: {
+        description:
+          "Invalid input or malformed body; or the e-mail is already another customer's in the account and mode (whatever its case)",
+        body: 'MessageEnvelope',
+      },
+    },
     answers: {
       201: { description: 'Created; data is the customer', json: messageEnvelope(CustomerViewSchema) },
     },
@@ -90,7 +97,14 @@ export const customersRoutes: readonly Route[] = [
     answers: {
       200: { description: 'Updated; data is the customer', json: messageEnvelope(CustomerViewSchema) },
     },
-    errors: notFound,
+    errors: {
+      ...notFound,
+      400: {
+        description:
+          "Invalid input or malformed body; or the e-mail is already another customer's in the account and mode (whatever its case)",
+        body: 'MessageEnvelope',
+      },
+    },
   },
   {
     method: 'DELETE',

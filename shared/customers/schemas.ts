@@ -6,11 +6,11 @@ import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
 import * as rules from '../core/rules.ts';
 import {
-  booleanField,
   emailFormat,
   isEmail,
   jsonTextRuleOf,
   maxEmailLength,
+  modeField,
   plainText,
   queryParameter,
   textField,
@@ -82,7 +82,7 @@ const metadata = v.pipe(
   ),
 );
 
-const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request.'));
+const modeFlag = modeField();
 
 export const CreateCustomerSchema = v.strictObject({
   first_name: textField(customerLimits.name),
@@ -135,7 +135,7 @@ export const CustomerListQuerySchema = v.pipe(
     search: queryParameter(
       'string',
       'Case-insensitive substring of first_name or email. Without page and page_size it answers the search view (a bare array); an empty search is 400.',
-      v.string(),
+      v.pipe(v.string(), v.metadata({ minLength: 1, pattern: '\\S' })),
       { blank: 'invalid' },
     ),
     ...pageParameters(),

@@ -22,6 +22,7 @@ import { paymentKeys } from '../payments/keys.ts';
 import { planKeys } from '../plans/keys.ts';
 import { portalKeys } from '../portal/keys.ts';
 import { productKeys } from '../products/keys.ts';
+import { receiptKeys } from '../receipts/keys.ts';
 import { refundKeys } from '../refunds/keys.ts';
 import { subscriptionKeys } from '../subscriptions/keys.ts';
 import { taxKeys } from '../taxes/keys.ts';
@@ -61,6 +62,7 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
     { pk: 'ACCOUNT#42#test#PAYMENT#pay_1', sk: 'PAYMENT' },
   ],
   'checkoutKeys.session': [checkoutKeys.session('tok_abc'), { pk: 'CHECKOUT#tok_abc', sk: 'CHECKOUT' }],
+  'receiptKeys.link': [receiptKeys.link('9f86d081'), { pk: 'RECEIPT#9f86d081', sk: 'RECEIPT' }],
   'chargeKeys.charge': [
     chargeKeys.charge(42, 'live', 'ch_1'),
     { pk: 'ACCOUNT#42#live#CHARGE#ch_1', sk: 'CHARGE' },

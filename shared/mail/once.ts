@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
@@ -35,6 +35,22 @@ const mailSentEntity = defineEntity<MailSent>('mail_sent', (marker) =>
 /** The SHA-256 (hex) of an address, trimmed and lower-cased: one recipient, however it is spelled. */
 export function recipientHash(address: string): string {
   return createHash('sha256').update(address.trim().toLowerCase()).digest('hex');
+}
+
+/**
+ * Whether the e-mail of `eventId` to `to` was already sent (its marker is stored): for a sender
+ * that makes something for the e-mail alone (a receipt's link), so a repeated delivery makes none.
+ * sendOnce still decides; this only spares the work when the answer is already known.
+ */
+export async function alreadySent(deps: Deps, eventId: string, to: string): Promise<boolean> {
+  const result = await deps.db.send(
+    new GetCommand({
+      TableName: deps.table,
+      Key: mailKeys.sent(eventId, recipientHash(to)),
+      ConsistentRead: true,
+    }),
+  );
+  return result.Item !== undefined;
 }
 
 export interface SendOnceInput {

@@ -3,6 +3,7 @@ import { escapeHtml } from '../core/html.ts';
 import { type Lang, langs } from '../core/messages.ts';
 import {
   type MailContext,
+  type MailReceipt,
   mailLanguage,
   mailTemplates,
   type RenderedMail,
@@ -10,6 +11,18 @@ import {
 } from './templates.ts';
 
 const hostile = '<script>alert("x")</script>';
+
+/** A receipt's fields; the free-text one (the description) comes from `samples`' value. */
+const receiptFields: MailReceipt = {
+  reference: 'ch_4fR9kq2LmN8pXz7VbT1cYw3e',
+  amount: '19.99',
+  currency: 'USD',
+  description: 'Order 1001',
+  paidAt: '2026-11-22T10:15:00.000Z',
+  cardBrand: 'visa',
+  cardLast4: '4242',
+  receiptUrl: 'https://pay.example/receipts/Zk3q9XbT0aLmP2sV8cYw1RfN6uJd4HgE7oQiKtBnWy5',
+};
 
 /** Each template with fields for it; `value` fills every free-text field (a name, a plan name). */
 const samples = (
@@ -93,6 +106,12 @@ const samples = (
       card: { brand: 'visa', last4: '4242' },
       refundId: 're_abcdefghijklmnopqrstuvwx',
       refundedAt: '2026-11-22T10:15:00.000Z',
+    }),
+  receipt: (context) =>
+    mailTemplates.receipt({
+      ...context,
+      customerName: value,
+      receipt: { ...receiptFields, description: value },
     }),
 });
 
@@ -379,6 +398,83 @@ describe('the refund notice', () => {
       merchant: { name: 'Acme', logoUrl: 'javascript:alert(1)' },
     });
     expect(mail.html).not.toMatch(/href=|javascript:|<img/);
+  });
+});
+
+describe('the receipt', () => {
+  const receipt = (language: Lang, fields: Partial<MailReceipt> = {}) =>
+    mailTemplates.receipt({
+      language,
+      merchant,
+      customerName: 'Ana',
+      receipt: { ...receiptFields, ...fields },
+    });
+
+  it('lists the merchant, amount and currency, description, date, card and reference, in English', () => {
+    const mail = receipt('en');
+    expect(mail.subject).toBe('Acme Café: your receipt for "Order 1001"');
+    for (const line of [
+      'Merchant: Acme Café',
+      'Amount: 19.99 USD',
+      'Description: Order 1001',
+      'Date: November 22, 2026 at 10:15:00 AM UTC',
+      'Card: visa ending in 4242',
+      'Reference: ch_4fR9kq2LmN8pXz7VbT1cYw3e',
+    ]) {
+      expect(mail.text).toContain(line);
+    }
+    for (const value of ['19.99 USD', 'Order 1001', 'visa ending in 4242', 'ch_4fR9kq2LmN8pXz7VbT1cYw3e']) {
+      expect(mail.html).toContain(value);
+    }
+  });
+
+  it('lists the same in Spanish', () => {
+    const mail = receipt('es');
+    expect(mail.subject).toBe('Acme Café: tu recibo de "Order 1001"');
+    for (const line of [
+      'Comercio: Acme Café',
+      'Importe: 19.99 USD',
+      'Descripción: Order 1001',
+      'Fecha: 22 de noviembre de 2026 a las 10:15:00 UTC',
+      'Tarjeta: visa terminada en 4242',
+      'Referencia: ch_4fR9kq2LmN8pXz7VbT1cYw3e',
+    ]) {
+      expect(mail.text).toContain(line);
+    }
+    expect(mail.text).toContain('Consulta o descarga este recibo (PDF):');
+  });
+
+  it('links to the receipt page: its address on a line of its own in text, a link in HTML', () => {
+    for (const language of langs) {
+      const mail = receipt(language);
+      expect(mail.text.split('\n')).toContain(receiptFields.receiptUrl);
+      expect(mail.html).toContain(`<a href="${receiptFields.receiptUrl}"`);
+    }
+  });
+
+  it('makes no link of an address that is not http(s)', () => {
+    const mail = receipt('en', { receiptUrl: 'javascript:alert(1)' });
+    expect(mail.html).not.toContain('<a ');
+    expect(mail.html).not.toContain('href="javascript');
+  });
+
+  it('escapes a hostile merchant name and description in the HTML part and keeps the subject one line', () => {
+    const mail = mailTemplates.receipt({
+      language: 'es',
+      merchant: { name: `${hostile}\r\nBcc: victim@example.com` },
+      receipt: { ...receiptFields, description: `"><img src=x onerror=alert(1)>` },
+    });
+    expect(mail.html).not.toContain('<script');
+    expect(mail.html).not.toContain('<img src=x');
+    expect(mail.html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    expect(mail.text).toContain('Descripción: "><img src=x onerror=alert(1)>');
+  });
+
+  it('leaves the description out when the charge has none', () => {
+    const mail = receipt('en', { description: null });
+    expect(mail.subject).toBe('Acme Café: your receipt');
+    expect(mail.text).not.toContain('Description');
   });
 });
 

@@ -36,7 +36,11 @@ export interface RenderedMail {
 }
 
 /** A piece of an e-mail's body, rendered once as text and once as HTML. */
-type Block = { paragraph: string } | { details: ReadonlyArray<readonly [label: string, value: string]> };
+type Block =
+  | { paragraph: string }
+  | { details: ReadonlyArray<readonly [label: string, value: string]> }
+  /** A link to one of cobro's own pages: the label as a link in HTML, the address on its own line in text. */
+  | { link: { label: string; url: string } };
 
 interface Content {
   subject: string;
@@ -110,7 +114,9 @@ function textOf(content: Content): string {
   const blocks = content.blocks.map((block) =>
     'paragraph' in block
       ? block.paragraph
-      : block.details.map(([label, value]) => `${label}: ${value}`).join('\n'),
+      : 'link' in block
+        ? `${block.link.label}:\n${block.link.url}`
+        : block.details.map(([label, value]) => `${label}: ${value}`).join('\n'),
   );
   // `-- ` on its own line is the signature separator mail clients recognize.
   return `${blocks.join('\n\n')}\n\n-- \n${content.footer}`;
@@ -129,6 +135,14 @@ function htmlOf(content: Content, language: Lang, merchant: MailMerchant): strin
     if ('paragraph' in block) {
       const lines = block.paragraph.split('\n').map(escapeHtml).join('<br>');
       return `<p style="margin:0 0 16px">${lines}</p>`;
+    }
+    if ('link' in block) {
+      // Only an http(s) address becomes a link; anything else is shown as text.
+      const href = safeLogoUrl(block.link.url);
+      const label = escapeHtml(block.link.label);
+      return href
+        ? `<p style="margin:0 0 16px"><a href="${escapeHtml(href)}" style="color:#1f5eff;font-weight:bold">${label}</a><br><span style="font-size:12px;color:${colors.muted};word-break:break-all">${escapeHtml(href)}</span></p>`
+        : `<p style="margin:0 0 16px">${label}: ${escapeHtml(block.link.url)}</p>`;
     }
     const rows = block.details
       .map(
@@ -663,6 +677,82 @@ export const refundIssued = defineTemplate<{
   },
 });
 
+// ---- Receipts: one per approved charge, to whoever paid it -------------------------------------
+
+/** What a receipt e-mail says of one approved charge; money is already formatted for display. */
+export interface MailReceipt {
+  /** The charge's id (`ch_…`): the reference a payer quotes to the merchant. */
+  reference: string;
+  /** The amount in major units as the API writes it (`19.99`). */
+  amount: string;
+  currency: string;
+  /** What was paid for; none when the charge has no description. */
+  description?: string | null;
+  /** When the charge was approved (ISO 8601). */
+  paidAt: string;
+  cardBrand: string;
+  cardLast4: string;
+  /** The hosted receipt page (no login), which also serves the PDF. */
+  receiptUrl: string;
+}
+
+const cardText = {
+  en: (brand: string, last4: string) => `${brand} ending in ${last4}`,
+  es: (brand: string, last4: string) => `${brand} terminada en ${last4}`,
+};
+
+/** To the payer: the receipt of an approved charge, with a link to its page and PDF (`charge.succeeded`). */
+export const receipt = defineTemplate<{ customerName?: string | null; receipt: MailReceipt }>({
+  en: ({ receipt: r, ...input }, w) => ({
+    subject: r.description
+      ? `${input.merchant.name}: your receipt for "${r.description}"`
+      : `${input.merchant.name}: your receipt`,
+    heading: `Receipt for ${r.amount} ${r.currency}`,
+    blocks: [
+      { paragraph: greeting.en(input.customerName) },
+      { paragraph: `${input.merchant.name} received your payment. Thank you!` },
+      {
+        details: [
+          ['Merchant', input.merchant.name],
+          ['Amount', `${r.amount} ${r.currency}`],
+          ...(r.description ? [['Description', r.description] as const] : []),
+          ['Date', w.dateTime(r.paidAt)],
+          ['Card', cardText.en(r.cardBrand, r.cardLast4)],
+          ['Reference', r.reference],
+        ],
+      },
+      { link: { label: 'View or download this receipt (PDF)', url: r.receiptUrl } },
+      { paragraph: `If you do not recognize this payment, contact ${input.merchant.name}.` },
+    ],
+    footer: customerFooter.en(input.merchant.name),
+  }),
+  es: ({ receipt: r, ...input }, w) => ({
+    subject: r.description
+      ? `${input.merchant.name}: tu recibo de "${r.description}"`
+      : `${input.merchant.name}: tu recibo`,
+    heading: `Recibo de ${r.amount} ${r.currency}`,
+    blocks: [
+      { paragraph: greeting.es(input.customerName) },
+      { paragraph: `${input.merchant.name} recibió tu pago. ¡Gracias!` },
+      {
+        details: [
+          ['Comercio', input.merchant.name],
+          ['Importe', `${r.amount} ${r.currency}`],
+          ...(r.description ? [['Descripción', r.description] as const] : []),
+          ['Fecha', w.dateTime(r.paidAt)],
+          ['Tarjeta', cardText.es(r.cardBrand, r.cardLast4)],
+          ['Referencia', r.reference],
+        ],
+      },
+      { link: { label: 'Consulta o descarga este recibo (PDF)', url: r.receiptUrl } },
+      { paragraph: `Si no reconoces este pago, contacta a ${input.merchant.name}.` },
+    ],
+    footer: customerFooter.es(input.merchant.name),
+  }),
+});
+
+// ---- End of receipts -----------------------------------------------------------------------------
+
 /** Every template by name. */
 export const mailTemplates = {
   apiKeyRotated,
@@ -672,6 +762,7 @@ export const mailTemplates = {
   subscriptionCanceled,
   renewalFailed,
   refundIssued,
+  receipt,
 } as const;
 
 export type MailTemplateName = keyof typeof mailTemplates;

@@ -37,6 +37,11 @@ export const paymentLinksRoutes: readonly Route[] = [
       },
     },
     errors: {
+      400: {
+        description:
+          'Invalid input or malformed body; or the amount is below the equivalent of USD 1.00 in its currency',
+        body: 'MessageEnvelope',
+      },
       406: { description: 'No description: title Missing Data', body: 'MessageEnvelope' },
     },
   },

@@ -4,7 +4,15 @@ import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { amountBoundsByCurrency } from '../core/money/fields.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
 import * as rules from '../core/rules.ts';
-import { booleanField, emailFormat, maxEmailLength, plainText, textField } from '../core/validation.ts';
+import {
+  booleanField,
+  emailFormat,
+  maxEmailLength,
+  modeField,
+  nonBlank,
+  plainText,
+  textField,
+} from '../core/validation.ts';
 import { customerLimits } from '../customers/schemas.ts';
 import { linkStatuses } from './link.ts';
 
@@ -13,7 +21,7 @@ const defaultLinkCurrency = 'USD';
 
 export const linkLimits = { description: 300, customers: 25, id: 100 } as const;
 
-const id = v.pipe(plainText(), v.trim(), v.minLength(1), v.maxLength(linkLimits.id));
+const id = v.pipe(plainText(), nonBlank(), v.trim(), v.minLength(1), v.maxLength(linkLimits.id));
 
 /**
  * A customer of a new link: an id (a string, or `id`/`customer`), or `first_name`, `last_name` and
@@ -21,16 +29,35 @@ const id = v.pipe(plainText(), v.trim(), v.minLength(1), v.maxLength(linkLimits.
  */
 const CustomerRefSchema = v.union([
   id,
-  v.strictObject({
-    id: v.optional(v.nullable(id)),
-    customer: v.optional(v.nullable(id)),
-    first_name: v.optional(v.nullable(textField(customerLimits.name, { allowEmpty: true }))),
-    last_name: v.optional(v.nullable(textField(customerLimits.name, { allowEmpty: true }))),
-    email: v.optional(
-      // The service checks it is an address (isEmail) once the customer is resolved.
-      v.nullable(v.pipe(plainText(), v.trim(), v.maxLength(maxEmailLength), v.toLowerCase(), emailFormat())),
-    ),
-  }),
+  v.pipe(
+    v.strictObject({
+      id: v.optional(v.nullable(id)),
+      customer: v.optional(v.nullable(id)),
+      first_name: v.optional(v.nullable(textField(customerLimits.name, { allowEmpty: true }))),
+      last_name: v.optional(v.nullable(textField(customerLimits.name, { allowEmpty: true }))),
+      email: v.optional(
+        // The service checks it is an address (isEmail) once the customer is resolved.
+        v.nullable(
+          v.pipe(plainText(), v.trim(), v.maxLength(maxEmailLength), v.toLowerCase(), emailFormat()),
+        ),
+      ),
+    }),
+    // What the service requires of an object (resolveCustomers): an id, or the three fields filled.
+    v.metadata({
+      anyOf: [
+        { required: ['id'], properties: { id: { type: 'string', pattern: '\\S' } } },
+        { required: ['customer'], properties: { customer: { type: 'string', pattern: '\\S' } } },
+        {
+          required: ['first_name', 'last_name', 'email'],
+          properties: {
+            first_name: { type: 'string', pattern: '\\S' },
+            last_name: { type: 'string', pattern: '\\S' },
+            email: { type: 'string' },
+          },
+        },
+      ],
+    }),
+  ),
 ]);
 export type CustomerRef = v.InferOutput<typeof CustomerRefSchema>;
 
@@ -38,6 +65,7 @@ export const CreatePaymentLinkSchema = v.pipe(
   v.strictObject({
     description: v.pipe(
       plainText({ lines: 'many' }),
+      nonBlank(),
       v.trim(),
       v.minLength(1),
       v.maxLength(linkLimits.description),
@@ -71,8 +99,8 @@ export const CreatePaymentLinkSchema = v.pipe(
       ),
       [],
     ),
-    test: v.optional(booleanField()),
-    is_test: v.optional(booleanField()),
+    test: v.optional(modeField()),
+    is_test: v.optional(modeField()),
   }),
   // The service checks the amount against its currency (amountField, assertMinimum): the document
   // shows the same bounds per currency.
@@ -86,7 +114,18 @@ export const UpdatePaymentLinkSchema = v.strictObject({
   active: v.optional(booleanField()),
   recurring: v.optional(booleanField()),
   next_date_of_payment: v.optional(
-    v.nullable(v.pipe(plainText(), v.maxLength(40), v.description('`YYYY-MM-DD HH:MM:SS`, UTC.'))),
+    v.nullable(
+      v.pipe(
+        plainText(),
+        v.maxLength(40),
+        // A date that exists (parseInterfaceDate refuses 2026-02-30); the pattern shows days to 28.
+        v.metadata({
+          pattern:
+            '^(?:19|20)[0-9]{2}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8]) (?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$',
+        }),
+        v.description('`YYYY-MM-DD HH:MM:SS`, UTC, a date that exists.'),
+      ),
+    ),
   ),
   status: v.optional(
     v.pipe(
@@ -97,8 +136,8 @@ export const UpdatePaymentLinkSchema = v.strictObject({
       v.metadata({ enum: [...linkStatuses] }),
     ),
   ),
-  test: v.optional(booleanField()),
-  is_test: v.optional(booleanField()),
+  test: v.optional(modeField()),
+  is_test: v.optional(modeField()),
 });
 export type UpdatePaymentLinkInput = v.InferOutput<typeof UpdatePaymentLinkSchema>;
 

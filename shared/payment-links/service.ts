@@ -281,7 +281,8 @@ export async function updateLink(
   id: string,
   body: unknown,
 ): Promise<LinkListItem> {
-  const input = validate(UpdatePaymentLinkSchema, body);
+  // No body changes nothing, as an empty object does (the same as every other update).
+  const input = validate(UpdatePaymentLinkSchema, body ?? {});
   assertModeFlags(input, scope.mode);
   // The product and customer named are read with the link, in one round trip.
   const named = Promise.all([

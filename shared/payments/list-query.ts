@@ -33,6 +33,8 @@ export const PaymentListQuerySchema = v.pipe(
         v.string(),
         v.check((text) => !Number.isNaN(Date.parse(text)), paymentRules.timestamp),
         v.transform((text) => new Date(Date.parse(text)).toISOString()),
+        // Any time Date.parse reads is taken; the document promises the RFC 3339 form.
+        v.metadata({ format: 'date-time' }),
       ),
     ),
     status: queryParameter(

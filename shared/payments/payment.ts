@@ -66,7 +66,7 @@ export function newPayment(
   input: CreatePaymentInput,
   context: { developerId: number; mode: Mode; now: Date },
 ): Payment {
-  const flag = input.test === undefined ? undefined : input.test === true || input.test === 'true';
+  const flag = input.test;
   if (flag !== undefined && flag !== (context.mode === 'test')) {
     throw new Invalid(coreMessages.mode_mismatch, { params: { field: 'test', mode: context.mode } });
   }

@@ -18,6 +18,13 @@ export const paymentsRoutes: readonly Route[] = [
     description:
       'Stores a payment for an amount and currency with a checkout session, and answers the URL of its hosted checkout page to send the cardholder to; the card is charged only when that page is paid. `return_url`, where the page sends the cardholder after paying, is checked here (https in live mode).',
     body: CreatePaymentSchema,
+    errors: {
+      400: {
+        description:
+          'Invalid input or malformed body; or the amount is below the equivalent of USD 1.00 in its currency',
+        body: 'MessageEnvelope',
+      },
+    },
     answers: {
       202: { description: 'Pending, with its checkout page', json: messageEnvelope(CreatedPaymentSchema) },
     },

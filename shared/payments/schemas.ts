@@ -1,44 +1,51 @@
 /** Request bodies of the payment endpoints; handlers validate with them, the OpenAPI document shows them. */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import { amountBoundsByCurrency } from '../core/money/fields.ts';
 import * as rules from '../core/rules.ts';
-import { plainText, textField } from '../core/validation.ts';
+import { modeField, plainText, textField, webUrlFormat } from '../core/validation.ts';
 
 export const paymentLimits = { description: 300, item: 100, items: 50, returnUrl: 2048 } as const;
 
-export const CreatePaymentSchema = v.strictObject({
-  amount: v.pipe(
-    v.union([plainText(), v.number()], rules.amount),
-    v.description('Decimal in major units at the currency precision; at least the equivalent of USD 1.00.'),
-  ),
-  description: v.pipe(
-    textField(paymentLimits.description, { lines: 'many' }),
-    v.description('Shown on the checkout page; tab and line breaks allowed.'),
-  ),
-  currency: v.pipe(
-    plainText({ message: rules.currency }),
-    v.trim(),
-    v.toUpperCase(),
-    v.check((code) => findCurrency(code) !== undefined, rules.currency),
-    // The codes the check finds, in the case answers use (any case is taken).
-    v.metadata({ enum: [...currencyCodes] }),
-    v.description(`One of ${currencyCodes.join(', ')}.`),
-  ),
-  items: v.pipe(
-    v.array(textField(paymentLimits.item)),
-    v.maxLength(paymentLimits.items),
-    v.description('Informational labels, shown on the checkout page.'),
-  ),
-  return_url: v.pipe(
-    plainText(),
-    v.trim(),
-    v.maxLength(paymentLimits.returnUrl),
-    v.description(
-      'Absolute https URL (http allowed in test mode); the cardholder returns there with id_payment.',
+export const CreatePaymentSchema = v.pipe(
+  v.strictObject({
+    amount: v.pipe(
+      v.union([plainText(), v.number()], rules.amount),
+      v.description('Decimal in major units at the currency precision; at least the equivalent of USD 1.00.'),
     ),
-  ),
-  test: v.optional(v.union([v.boolean(), v.picklist(['true', 'false'], rules.boolean)], rules.boolean)),
-});
+    description: v.pipe(
+      textField(paymentLimits.description, { lines: 'many' }),
+      v.description('Shown on the checkout page; tab and line breaks allowed.'),
+    ),
+    currency: v.pipe(
+      plainText({ message: rules.currency }),
+      v.trim(),
+      v.toUpperCase(),
+      v.check((code) => findCurrency(code) !== undefined, rules.currency),
+      // The codes the check finds, in the case answers use (any case is taken).
+      v.metadata({ enum: [...currencyCodes] }),
+      v.description(`One of ${currencyCodes.join(', ')}.`),
+    ),
+    items: v.pipe(
+      v.array(textField(paymentLimits.item)),
+      v.maxLength(paymentLimits.items),
+      v.description('Informational labels, shown on the checkout page.'),
+    ),
+    return_url: v.pipe(
+      plainText(),
+      v.trim(),
+      v.maxLength(paymentLimits.returnUrl),
+      webUrlFormat(),
+      v.description(
+        'Absolute https URL (http allowed in test mode); the cardholder returns there with id_payment.',
+      ),
+    ),
+    test: v.optional(modeField()),
+  }),
+  // The service checks the amount against its currency (amountField, assertMinimum): the document
+  // shows the same bounds per currency.
+  v.metadata(amountBoundsByCurrency('amount', 'currency', 'USD')),
+);
 export type CreatePaymentInput = v.InferOutput<typeof CreatePaymentSchema>;
 
 export const paymentStatuses = ['pending', 'completed'] as const;

@@ -48,12 +48,12 @@ export const PlanListQuerySchema = v.pipe(
       v.pipe(v.string(), v.toLowerCase()),
     ),
     price_min: queryParameter(
-      'number',
+      'string',
       'Lowest price, inclusive (decimal, any currency).',
       scaledDecimalQuery(priceScale),
     ),
     price_max: queryParameter(
-      'number',
+      'string',
       'Highest price, inclusive; below price_min is 400.',
       scaledDecimalQuery(priceScale),
     ),

@@ -36,7 +36,14 @@ export const plansRoutes: readonly Route[] = [
       "Lists the plans of the account and mode, newest first, one numbered page at a time; each shows the account's profile and `count`, its active subscriptions.",
     query: PlanListQuerySchema,
     answers: { 200: { description: 'One page (Envelope A)', json: numberedPageSchema(PlanViewSchema) } },
-    errors: { 404: { description: 'A page past the last (type warning)', body: 'MessageEnvelope' } },
+    errors: {
+      400: {
+        description:
+          'Invalid input; or price_max below price_min, or subscribers_max below subscribers_min; or no plan matches the filters (No plans found, type warning)',
+        body: 'MessageEnvelope',
+      },
+      404: { description: 'A page past the last (type warning)', body: 'MessageEnvelope' },
+    },
   },
   {
     method: 'GET',

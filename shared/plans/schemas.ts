@@ -4,8 +4,17 @@
  */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import { amountBoundsByCurrency } from '../core/money/fields.ts';
 import * as rules from '../core/rules.ts';
-import { booleanField, integerField, plainText, textField } from '../core/validation.ts';
+import {
+  booleanField,
+  integerField,
+  integerRangePattern,
+  modeField,
+  plainText,
+  textField,
+} from '../core/validation.ts';
+import { webUrlPattern } from '../core/web-url.ts';
 import { imageRule } from '../media/images.ts';
 import { mediaRules } from '../media/messages.ts';
 
@@ -35,10 +44,14 @@ const amount = v.pipe(
   v.description('Decimal in major units, as a string ("10.50") or a JSON number, at the currency precision.'),
 );
 
-const modeFlag = v.pipe(booleanField(), v.description('Must agree with the mode of the request.'));
+const modeFlag = modeField();
 
 const image = v.pipe(
   plainText({ message: mediaRules.image }),
+  // The form a data URI or a URL must have; that the data is a whole image is in the description.
+  v.metadata({
+    pattern: `^(?:data:image/(?:png|jpeg);base64,[A-Za-z0-9+/]+={0,2}|${webUrlPattern.slice(1, -1)})$`,
+  }),
   v.description(`A data URI of a JPEG or PNG (base64, 10 MB at most; ${imageRule}) or an http(s) image URL.`),
 );
 
@@ -65,13 +78,24 @@ export const CreatePlanSchema = v.pipe(
     test: v.optional(modeFlag),
     is_test: v.optional(modeFlag),
   }),
-  // The document shows newPlan's bound of a yearly plan too.
+  // The document shows newPlan's bound of a yearly plan too, and the amount's bounds in its currency.
   v.metadata({
     allOf: [
+      ...amountBoundsByCurrency('amount', 'currency', 'USD', { minimum: false }).allOf,
       {
         if: { properties: { interval: { const: 'year' } }, required: ['interval'] },
         // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, a plain value never awaited
-        then: { properties: { interval_count: { maximum: maxYearsBetweenCharges } } },
+        then: {
+          properties: {
+            interval_count: {
+              maximum: maxYearsBetweenCharges,
+              anyOf: [
+                { type: 'integer', maximum: maxYearsBetweenCharges },
+                { type: 'string', pattern: integerRangePattern(1, maxYearsBetweenCharges) },
+              ],
+            },
+          },
+        },
       },
     ],
   }),

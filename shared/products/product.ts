@@ -15,6 +15,7 @@ import { percentOf, percentScale } from '../taxes/tax.ts';
 import { productMessages, productRules } from './messages.ts';
 import {
   durationPeriods,
+  maxPayday,
   type ProductFilters,
   type ProductView,
   priceScale,
@@ -126,7 +127,7 @@ export function parseRecurrence(value: unknown): Recurrence | null {
   if (record.recurrence === 'specific_billing_day') {
     const payday = asInteger(record.payday);
     if (record.payday === undefined) problems.push({ field: 'recurrence.payday', rule: rules.required });
-    else if (!Number.isInteger(payday) || (payday as number) < 1 || (payday as number) > 28)
+    else if (!Number.isInteger(payday) || (payday as number) < 1 || (payday as number) > maxPayday)
       problems.push({ field: 'recurrence.payday', rule: productRules.payday });
     if (record.duration_period !== undefined)
       problems.push({ field: 'recurrence.duration_period', rule: rules.unknown_field });

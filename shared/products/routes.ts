@@ -46,7 +46,9 @@ export const productsRoutes: readonly Route[] = [
       'Lists the active products of the account and mode, newest first, one numbered page at a time; deleted products are left out.',
     query: ProductListQuerySchema,
     answers: { 200: { description: 'One page (Envelope A)', json: numberedPageSchema(ProductViewSchema) } },
-    errors: { 404: { description: 'A page past the last (type warning)', body: 'MessageEnvelope' } },
+    errors: {
+      404: { description: 'A page past the last (type warning)', body: 'MessageEnvelope' },
+    },
   },
   {
     method: 'GET',
@@ -77,7 +79,14 @@ export const productsRoutes: readonly Route[] = [
     body: UpdateProductDocument,
     bodyTypes: formTypes,
     answers: { 200: { description: 'Updated', json: messageEnvelope(ProductUpdatedSchema) } },
-    errors: notFound,
+    errors: {
+      ...notFound,
+      400: {
+        description:
+          'Invalid input or malformed body; or the price (the one sent, else the stored one) does not fit the currency (the one sent, else the stored one): more decimals than it takes (type danger), or above its largest amount',
+        body: 'MessageEnvelope',
+      },
+    },
   },
   {
     method: 'DELETE',

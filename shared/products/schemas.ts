@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import { amountBoundsByCurrency } from '../core/money/fields.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
 import * as rules from '../core/rules.ts';
 import {
@@ -11,6 +12,7 @@ import {
   digitsQuery,
   integerField,
   type Lines,
+  modeField,
   plainText,
   queryParameter,
   scaledDecimalQuery,
@@ -34,6 +36,9 @@ export const priceScale = 3;
 
 export const durationPeriods = [1, 2, 3, 4, 6, 12] as const;
 
+/** The last day of the month a `specific_billing_day` recurrence may name (every month has it). */
+export const maxPayday = 28;
+
 const currency = v.pipe(
   plainText({ message: rules.currency }),
   v.trim(),
@@ -50,6 +55,27 @@ const price = v.pipe(
     'Decimal at the currency precision ("10.50"; JPY "1000"; KWD "1.500"); more decimals is 400 (type danger).',
   ),
 );
+
+const recurrenceSchema = {
+  oneOf: [
+    {
+      type: 'object',
+      properties: { recurrence: { const: 'period' }, duration_period: { enum: [...durationPeriods] } },
+      required: ['recurrence', 'duration_period'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: {
+        recurrence: { const: 'specific_billing_day' },
+        payday: { type: 'integer', minimum: 1, maximum: maxPayday },
+      },
+      required: ['recurrence', 'payday'],
+      additionalProperties: false,
+    },
+  ],
+};
+const recurrenceTextPattern = `^(?:|null|\\{"recurrence":"period","duration_period":(?:${durationPeriods.join('|')})\\}|\\{"recurrence":"specific_billing_day","payday":(?:[1-9]|1[0-9]|2[0-${maxPayday - 20}])\\})$`;
 
 const optionalText = (max: number, lines: Lines = 'one') =>
   v.optional(textField(max, { allowEmpty: true, lines }));
@@ -68,6 +94,11 @@ const text = {
   recurrence: v.optional(
     v.pipe(
       v.unknown(),
+      // What parseRecurrence takes: either object, as JSON or as its JSON text (shown here in the
+      // compact form), or what clears it.
+      v.metadata({
+        anyOf: [recurrenceSchema, { type: 'null' }, { type: 'string', pattern: recurrenceTextPattern }],
+      }),
       v.description(
         'JSON object as text: {"recurrence":"period","duration_period":1|2|3|4|6|12} or {"recurrence":"specific_billing_day","payday":1..28}; empty or "null" clears it.',
       ),
@@ -75,52 +106,64 @@ const text = {
   ),
   stock: v.optional(integerField(0, productLimits.maxStock)),
   is_physical: v.optional(booleanField()),
-  test: v.optional(v.pipe(booleanField(), v.description('Must agree with the mode of the request.'))),
-  is_test: v.optional(booleanField()),
+  test: v.optional(modeField()),
+  is_test: v.optional(modeField()),
 };
 
 /** The text fields of POST /v1/products/ (files, `image_default` and `images`, are read apart). */
-export const CreateProductSchema = v.strictObject({
-  name: textField(productLimits.name),
-  price,
-  currency: v.optional(currency),
-  ...text,
-});
+// The service checks the price against its currency (priceOf): the document shows the same bounds.
+const priceBounds = amountBoundsByCurrency('price', 'currency', 'USD', { minimum: false });
+
+export const CreateProductSchema = v.pipe(
+  v.strictObject({
+    name: textField(productLimits.name),
+    price,
+    currency: v.optional(currency),
+    ...text,
+  }),
+  v.metadata(priceBounds),
+);
 export type CreateProductInput = v.InferOutput<typeof CreateProductSchema>;
 
 /** The text fields of PUT /v1/products/{id}/ (image flags, `default` and `additional_images`, apart). */
-export const UpdateProductSchema = v.strictObject({
-  name: v.optional(textField(productLimits.name)),
-  price: v.optional(price),
-  currency: v.optional(currency),
-  payment_link: v.optional(booleanField()),
-  ...text,
-});
+export const UpdateProductSchema = v.pipe(
+  v.strictObject({
+    name: v.optional(textField(productLimits.name)),
+    price: v.optional(price),
+    currency: v.optional(currency),
+    payment_link: v.optional(booleanField()),
+    ...text,
+  }),
+  v.metadata(priceBounds),
+);
 export type UpdateProductInput = v.InferOutput<typeof UpdateProductSchema>;
 
 const file = v.pipe(
   plainText(),
+  v.metadata({ format: 'binary' }),
   v.description(`A JPEG or PNG file (10 MB at most), checked by content: ${imageRule}.`),
 );
 
 /** The bodies as the OpenAPI document shows them, files included. */
-export const CreateProductDocument = v.strictObject({
-  ...CreateProductSchema.entries,
-  image_default: v.optional(file),
-  images: v.optional(v.pipe(v.array(file), v.description('At most 4 files.'))),
-});
-export const UpdateProductDocument = v.strictObject({
-  ...UpdateProductSchema.entries,
-  default: v.optional(
-    v.pipe(
-      plainText(),
-      v.description('-1 keeps the default image, -remove- removes it, a file replaces it.'),
-    ),
-  ),
-  additional_images: v.optional(
-    v.pipe(plainText(), v.description('-1 keeps, -remove- removes all, files (at most 4) replace them.')),
-  ),
-});
+export const CreateProductDocument = v.pipe(
+  v.strictObject({
+    ...CreateProductSchema.entries,
+    image_default: v.optional(file),
+    images: v.optional(v.pipe(v.array(file), v.description('At most 4 files.'))),
+  }),
+  v.metadata(priceBounds),
+);
+/** An image flag of PUT: keep (`-1`) or remove (`-remove-`) what is there, or a file to replace it. */
+const imageFlag = (description: string) =>
+  v.optional(v.pipe(v.union([v.picklist(['-1', '-remove-']), file]), v.description(description)));
+export const UpdateProductDocument = v.pipe(
+  v.strictObject({
+    ...UpdateProductSchema.entries,
+    default: imageFlag('-1 keeps the default image, -remove- removes it, a file replaces it.'),
+    additional_images: imageFlag('-1 keeps, -remove- removes all, files (at most 4) replace them.'),
+  }),
+  v.metadata(priceBounds),
+);
 
 /** The query of GET /v1/products/: paging and filters that combine with AND. */
 export const ProductListQuerySchema = v.pipe(
@@ -134,12 +177,12 @@ export const ProductListQuerySchema = v.pipe(
     stock_min: queryParameter('integer', 'Least stock, inclusive.', digitsQuery()),
     stock_max: queryParameter('integer', 'Most stock, inclusive.', digitsQuery()),
     price_min: queryParameter(
-      'number',
+      'string',
       "Lowest price, inclusive, in each product's own currency.",
       scaledDecimalQuery(priceScale),
     ),
     price_max: queryParameter(
-      'number',
+      'string',
       "Highest price, inclusive, in each product's own currency.",
       scaledDecimalQuery(priceScale),
     ),

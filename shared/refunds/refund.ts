@@ -6,15 +6,16 @@ import { Conflict, Invalid } from '../core/errors.ts';
 import { randomToken } from '../core/ids.ts';
 import { coreMessages } from '../core/messages.ts';
 import { formatAmount } from '../core/money/amount.ts';
-import { amountField, currencyOf } from '../core/money/fields.ts';
+import { amountField, amountInAnyCurrency, currencyOf } from '../core/money/fields.ts';
 import * as rules from '../core/rules.ts';
-import { booleanField, plainText } from '../core/validation.ts';
+import { modeField, nonBlank, plainText } from '../core/validation.ts';
 import { refundMessages } from './messages.ts';
 import { type RefundReason, type RefundView, refundReasons } from './schemas.ts';
 
 export const CreateRefundSchema = v.strictObject({
   charge_id: v.pipe(
     plainText(),
+    nonBlank(),
     v.trim(),
     v.minLength(1),
     v.description("The `ch_…` id of the charge: a payment's `charge_id`, not its `pay_…` id."),
@@ -22,11 +23,14 @@ export const CreateRefundSchema = v.strictObject({
   amount: v.optional(
     v.pipe(
       v.union([plainText(), v.number()], rules.amount),
-      v.description('Decimal in major units; omitted refunds what remains of the charge.'),
+      v.metadata(amountInAnyCurrency()),
+      v.description(
+        "Decimal in major units at the charge's currency precision; omitted refunds what remains of the charge.",
+      ),
     ),
   ),
   reason: v.picklist(refundReasons),
-  test: v.optional(booleanField()),
+  test: v.optional(modeField()),
 });
 export type CreateRefundInput = v.InferOutput<typeof CreateRefundSchema>;
 

@@ -23,7 +23,7 @@ export const refundsRoutes: readonly Route[] = [
     errors: {
       400: {
         description:
-          'Invalid input; the charge is absent (a `pay_…` payment id says to send its `ch_…` charge id), already refunded, or smaller than the amount',
+          "Invalid input; the charge is absent (a `pay_…` payment id says to send its `ch_…` charge id), already refunded, or smaller than the amount; or the amount has more decimals than the charge's currency",
         body: 'MessageEnvelope',
       },
       409: {

@@ -1,19 +1,33 @@
 /** Request and view schemas of the subscriptions API. */
 import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
-import { booleanField, integerField, plainText, queryParameter } from '../core/validation.ts';
+import {
+  integerField,
+  modeField,
+  nonBlank,
+  plainText,
+  queryParameter,
+  webUrlFormat,
+} from '../core/validation.ts';
 import { subscriptionStatuses } from './subscription.ts';
 
 export const subscriptionLimits = { quantity: 10_000, trialDays: 730, returnUrl: 2048 } as const;
 
 export const CreateSubscriptionSchema = v.strictObject({
-  plan_id: v.pipe(plainText(), v.trim(), v.minLength(1), v.maxLength(100)),
+  plan_id: v.pipe(plainText(), nonBlank(), v.trim(), v.minLength(1), v.maxLength(100)),
   customer_id: v.optional(v.pipe(plainText(), v.trim(), v.maxLength(100))),
   quantity: v.optional(integerField(1, subscriptionLimits.quantity), 1),
   trial_days: v.optional(integerField(0, subscriptionLimits.trialDays)),
-  return_url: v.pipe(plainText(), v.trim(), v.minLength(1), v.maxLength(subscriptionLimits.returnUrl)),
-  test: v.optional(booleanField()),
-  is_test: v.optional(booleanField()),
+  return_url: v.pipe(
+    plainText(),
+    v.trim(),
+    v.minLength(1),
+    v.maxLength(subscriptionLimits.returnUrl),
+    webUrlFormat(),
+    v.description('Absolute http(s) URL (https in live mode); the customer returns there after checkout.'),
+  ),
+  test: v.optional(modeField()),
+  is_test: v.optional(modeField()),
 });
 export type CreateSubscriptionInput = v.InferOutput<typeof CreateSubscriptionSchema>;
 

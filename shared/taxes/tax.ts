@@ -25,16 +25,23 @@ export interface Tax {
 const maxPercent = 100;
 
 /**
- * A percent as text (spaces around it aside): up to 3 digits, then up to 4 decimals, at most 100
- * (100 itself only with zero decimals). The document shows it as the text branch's pattern.
+ * A percent as text (spaces around it aside; a tab or line break is not one line of text): up to 3
+ * digits, then up to 4 decimals, at most 100 (100 itself only with zero decimals). The document
+ * shows it as the text branch's pattern.
  */
-const percentText = /^\s*(?:100(?:\.0{1,4})?|0?\d{1,2}(?:\.\d{1,4})?)\s*$/;
+const percentText = /^ *(?:100(?:\.0{1,4})?|0?\d{1,2}(?:\.\d{1,4})?) *$/;
 
 /** A percentage 0–100 with at most 4 decimals, from a JSON number or text, as ten-thousandths. */
 const percent = v.pipe(
   v.union(
     [
-      v.pipe(v.number(), v.minValue(0, taxRules.percent), v.maxValue(maxPercent, taxRules.percent)),
+      v.pipe(
+        v.number(),
+        v.minValue(0, taxRules.percent),
+        v.maxValue(maxPercent, taxRules.percent),
+        // A JSON number reaches the check below as its source text: at most 4 decimals there too.
+        v.metadata({ multipleOf: 1 / percentScale }),
+      ),
       v.pipe(plainText(), v.regex(percentText, taxRules.percent)),
     ],
     taxRules.percent,

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
 import { envNames, requireEnv } from '../core/config.ts';
 import * as rules from '../core/rules.ts';
-import { booleanField, plainText, textField } from '../core/validation.ts';
+import { booleanField, modeField, plainText, textField, webUrlFormat } from '../core/validation.ts';
 import { maxUrlLength } from '../core/web-url.ts';
 
 /** Endpoints per account and mode (as the big providers cap them): fan-out stays one small Query. */
@@ -38,6 +38,12 @@ const eventsField = (knownTypes: readonly string[]) =>
     v.array(plainText({ message: rules.string }), 'array of event types'),
     v.minLength(1),
     v.maxLength(64),
+    v.metadata({
+      anyOf: [
+        { type: 'array', items: { const: '*' }, minItems: 1, maxItems: 1 },
+        { type: 'array', items: { enum: [...knownTypes] }, minItems: 1, maxItems: 64 },
+      ],
+    }),
     v.check(
       (types) => (types.length === 1 && types[0] === '*') || types.every((type) => knownTypes.includes(type)),
       `["*"] or event types among: ${knownTypes.join(', ')}`,
@@ -56,7 +62,7 @@ export const eventTypesEnvironment = (types: readonly string[]) => ({
 /** The catalogue's type names, in its order, from the environment the function was given. */
 export const eventTypesOfEnvironment = (): string[] => requireEnv(envNames.eventTypes).split(',');
 
-const urlField = v.pipe(plainText(), v.trim(), v.minLength(1), v.maxLength(maxUrlLength));
+const urlField = v.pipe(plainText(), v.trim(), v.minLength(1), v.maxLength(maxUrlLength), webUrlFormat());
 
 export const createEndpointSchema = (knownTypes: readonly string[]) =>
   v.strictObject({
@@ -64,8 +70,8 @@ export const createEndpointSchema = (knownTypes: readonly string[]) =>
     events: v.optional(eventsField(knownTypes), ['*']),
     description: v.optional(textField(500, { allowEmpty: true, lines: 'many' }), ''),
     // Accepted when they agree with the credential's mode; a contradiction is 400.
-    test: v.optional(booleanField()),
-    is_test: v.optional(booleanField()),
+    test: v.optional(modeField()),
+    is_test: v.optional(modeField()),
   });
 export type CreateEndpointInput = v.InferOutput<ReturnType<typeof createEndpointSchema>>;
 
@@ -75,8 +81,8 @@ export const updateEndpointSchema = (knownTypes: readonly string[]) =>
     events: v.optional(eventsField(knownTypes)),
     description: v.optional(textField(500, { allowEmpty: true, lines: 'many' })),
     enabled: v.optional(booleanField()),
-    test: v.optional(booleanField()),
-    is_test: v.optional(booleanField()),
+    test: v.optional(modeField()),
+    is_test: v.optional(modeField()),
   });
 export type UpdateEndpointInput = v.InferOutput<ReturnType<typeof updateEndpointSchema>>;
 

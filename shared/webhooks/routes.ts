@@ -53,6 +53,13 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
       'Registers a URL to receive the chosen event types (or `*` for all), at most 16 endpoints per account and mode. The address is checked before it is stored (live: https and public addresses only); the answer shows the signing secret, which is stored encrypted.',
     body: createEndpointSchema(eventTypes),
     environment: eventTypesEnvironment(eventTypes),
+    errors: {
+      400: {
+        description:
+          "Invalid input or malformed body; or the URL is refused: its host does not resolve, or resolves to an address cobro never calls (link-local, cloud metadata, the stack's own services; in live mode any private address); or the account already has 16 endpoints in the mode",
+        body: 'MessageEnvelope',
+      },
+    },
     answers: {
       201: { description: 'Created; data has the secret', json: messageEnvelope(CreatedEndpointSchema) },
     },
@@ -87,7 +94,14 @@ export const webhooksRoutes = (eventTypes: readonly string[]): readonly Route[] 
     answers: {
       200: { description: 'Updated; data is the endpoint', json: messageEnvelope(EndpointViewSchema) },
     },
-    errors: endpointNotFound,
+    errors: {
+      ...endpointNotFound,
+      400: {
+        description:
+          "Invalid input or malformed body; or the URL is refused: its host does not resolve, or resolves to an address cobro never calls (link-local, cloud metadata, the stack's own services; in live mode any private address)",
+        body: 'MessageEnvelope',
+      },
+    },
   },
   {
     method: 'DELETE',

@@ -22,6 +22,7 @@ import {
 } from '../../shared/events/webhook-body.ts';
 import type { HttpMethod, Route } from '../../shared/http/route.ts';
 import {
+  cardFields,
   createPayment,
   csrfOf,
   openPage,
@@ -33,6 +34,7 @@ import {
 } from '../support/checkout.ts';
 import { hostileRequest } from '../support/hostile.ts';
 import { jpeg } from '../support/images.ts';
+import { waitForMail } from '../support/mail.ts';
 import { api, apiKey, apiUrl, clientCredentials, type Merchant, newMerchant } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
 
@@ -517,6 +519,35 @@ describe('every route answers as the document says', () => {
         expectAnswer('GET', path, list);
         expect(list.json).toHaveLength(2);
       }
+    },
+  );
+
+  routeTest(
+    "a charge's receipt: the page and the PDF its e-mail links to",
+    ['GET /receipts/{token}'],
+    async ({ auth, account }) => {
+      const email = `openapi-receipt-${account.developerId}@example.com`;
+      await payThroughCheckout(auth, { card: { ...cardFields({ email }) } });
+      const mail = await waitForMail(email, 'Test openapi: your receipt for "Order 1001"');
+      const url = /^\S+\/receipts\/[A-Za-z0-9]+$/m.exec(mail?.body.text ?? '')?.[0] ?? '';
+      const asAnswered = async (response: Response): Promise<Answered> => ({
+        status: response.status,
+        headers: response.headers,
+        text: response.headers.get('content-type')?.startsWith('application/pdf')
+          ? `${(await response.arrayBuffer()).byteLength} bytes`
+          : await response.text(),
+      });
+      expectAnswer('GET', '/receipts/{token}', await asAnswered(await fetch(url)));
+      const pdf = await asAnswered(await fetch(`${url}.pdf`));
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      expectAnswer('GET', '/receipts/{token}', pdf);
+      // An unknown token is the documented 404, an HTML page, for either form.
+      for (const suffix of ['', '.pdf']) {
+        const unknown = await fetch(`${apiUrl}/receipts/${'A'.repeat(43)}${suffix}`);
+        expect(unknown.status).toBe(404);
+        expect(unknown.headers.get('content-type')).toMatch(/^text\/html/);
+      }
+      expect(doc.paths['/receipts/{token}'].get.responses['404'].content['text/html']).toBeDefined();
     },
   );
 

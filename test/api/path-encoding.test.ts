@@ -1,7 +1,7 @@
 /**
  * A path parameter that is not well-formed percent-encoded UTF-8 (`%ED%A0%80` encodes a lone
  * surrogate, `%FF` no character at all) names nothing: every route with a path parameter answers
- * 400 or 404 in its own shapes (the checkout's and the customer portal's HTML pages, JSON elsewhere),
+ * 400 or 404 in its own shapes (the HTML pages of the checkout, the customer portal and receipts, JSON elsewhere),
  * never 500. The routes come from the route table, so a new one is checked the day it is added.
  */
 import { describe, expect, it } from 'vitest';
@@ -19,10 +19,11 @@ const pathOf = (pattern: string, segment: string) => pattern.replace(/\{[^}]+\}/
 describe('malformed percent-encoding in a path parameter', () => {
   const merchant = suiteMerchant('path-encoding');
 
-  it('the route table has path parameters on the API, on the checkout pages and on media', () => {
+  it('the route table has path parameters on the API, on the checkout and receipt pages and on media', () => {
     const paths = withParameters.map((route) => route.path);
     expect(paths).toContain('/v1/plans/{id}/');
     expect(paths).toContain('/checkout/{token}');
+    expect(paths).toContain('/receipts/{token}');
     expect(paths).toContain('/media/{name}');
     expect(withParameters.length).toBeGreaterThanOrEqual(30);
   });
@@ -30,7 +31,14 @@ describe('malformed percent-encoding in a path parameter', () => {
   for (const route of withParameters) {
     it(`${route.method} ${route.path} answers 400 or 404 in its shapes`, async () => {
       const page = route.path.startsWith('/checkout/') || route.path.startsWith('/portal/');
-      const notFound = route.path.startsWith('/portal/') ? 'Page not found' : 'Checkout not found';
+      // The hosted pages answer HTML: the checkout's, the customer portal's and the receipt's "not found" pages.
+      const notFound = route.path.startsWith('/checkout/')
+        ? 'Checkout not found'
+        : route.path.startsWith('/portal/')
+          ? 'Page not found'
+          : route.path.startsWith('/receipts/')
+            ? 'Receipt not found'
+            : '';
       for (const segment of malformed) {
         const headers: Record<string, string> = route.auth ? { Authorization: merchant.auth } : {};
         let body: string | undefined;
@@ -46,7 +54,7 @@ describe('malformed percent-encoding in a path parameter', () => {
         const text = await response.text();
         const where = `${route.method} ${pathOf(route.path, segment)}: ${response.status} ${text.slice(0, 300)}`;
         expect([400, 404], where).toContain(response.status);
-        if (page) {
+        if (notFound) {
           expect(response.headers.get('content-type'), where).toMatch(/^text\/html/);
           expect(response.status, where).toBe(404);
           expect(text, where).toContain(notFound);

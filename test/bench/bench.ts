@@ -29,11 +29,15 @@
  *   9. (--only cost, not part of a whole run) what one million operations of each kind cost on AWS,
  *      from the invocations, durations, capacity units, bus events and e-mails each one causes
  *      (test/bench/cost.ts; --cost-requests N each, default 100).
+ *  10. receipts: the receipt PDF rendered in process (wall and CPU time per receipt, goal under
+ *      100 ms of CPU) and p50/p99 of the receipt page and its PDF through the local gateway
+ *      (--receipt-requests, default 200) (test/bench/receipts.ts).
  *   6. webhook delivery: event stored → received by a loopback receiver, p50/p99 of --webhook-events
  *      sequential events (default 200), and deliveries per second when --webhook-burst events
  *      (default 1000) are stored at once (test/bench/webhooks.ts).
  * Options: --only bundles (part 0 only), --only cold (part 1 only), --only latency (parts 2-4), --only search (part 5) or
  *          --only webhooks (part 6), --only billing (part 7), --only links (part 8), --only cost (part 9),
+ *          --only receipts (part 10),
  *          --search-sizes (default 10,1000,10000; 10,1000,100000 adds the 100,000-record figures),
  *          --search-requests N (default 50),
  *          --search-subjects plans,products,customers (default all), --requests N (default 2000),
@@ -89,6 +93,7 @@ import {
 import { benchBilling } from './billing.ts';
 import { benchCost, startMeter } from './cost.ts';
 import { benchLinks } from './links.ts';
+import { benchReceipts } from './receipts.ts';
 import { benchSearches, isZephyr, type SearchSubject, serial } from './search.ts';
 import { benchWebhooks } from './webhooks.ts';
 
@@ -113,14 +118,17 @@ const { values } = parseArgs({
     'billing-links': { type: 'string', default: '10000' },
     'link-requests': { type: 'string', default: '200' },
     'cost-requests': { type: 'string', default: '100' },
+    'receipt-requests': { type: 'string', default: '200' },
   },
 });
 if (
   values.only !== undefined &&
-  !['bundles', 'cold', 'latency', 'search', 'webhooks', 'billing', 'links', 'cost'].includes(values.only)
+  !['bundles', 'cold', 'latency', 'search', 'webhooks', 'billing', 'links', 'receipts', 'cost'].includes(
+    values.only,
+  )
 ) {
   throw new Error(
-    `--only takes bundles, cold, latency, search, webhooks, billing, links or cost, not ${values.only}`,
+    `--only takes bundles, cold, latency, search, webhooks, billing, links, receipts or cost, not ${values.only}`,
   );
 }
 const payRequests = Number(values['pay-requests']);
@@ -634,6 +642,24 @@ try {
       percentile,
     });
     if (values.only === 'links') process.exit(0);
+  }
+  if (values.only === undefined || values.only === 'receipts') {
+    const owner = await createAccount(deps, {
+      name: 'Bench receipts',
+      email: `bench-receipts-${Date.now()}@example.com`,
+    });
+    await benchReceipts({
+      deps,
+      developerId: owner.account.developer_id,
+      apiUrl: stack.info.api_url,
+      requests: Number(values['receipt-requests']),
+      calls: () => dynamoCalls,
+      resetCalls: () => {
+        dynamoCalls = 0;
+      },
+      percentile,
+    });
+    if (values.only === 'receipts') process.exit(0);
   }
   if (values.only === undefined || values.only === 'webhooks') {
     await benchWebhooks({

@@ -204,8 +204,9 @@ describe('CobroStack (prod)', () => {
         for (const id of secretIds) expect(JSON.stringify(value), `${handler} ${name}`).not.toContain(id);
     }
     // The rows that read secrets, spelled out: the token secret for the authorizer and the token
-    // endpoint, the fingerprint secret for every authenticated POST (Idempotency-Key), the webhook
-    // key for the functions that seal or open webhook signing secrets.
+    // endpoint, the fingerprint secret for every authenticated POST (Idempotency-Key) and for the
+    // receipt functions (it keys receipt links), the webhook key for the functions that seal or
+    // open webhook signing secrets.
     const readers = (flag: keyof Access) =>
       handlers
         .filter((h) => h.access[flag])
@@ -213,7 +214,13 @@ describe('CobroStack (prod)', () => {
         .sort();
     expect(readers('tokenSecret')).toEqual([authorizer.handler, 'functions/auth/create-token.ts'].sort());
     expect(readers('fingerprintSecret')).toEqual(
-      [...new Set(routes.filter((r) => r.auth && r.method === 'POST').map((r) => r.handler))].sort(),
+      [
+        ...new Set([
+          ...routes.filter((r) => r.auth && r.method === 'POST').map((r) => r.handler),
+          'functions/receipts/send-receipt.ts',
+          'functions/receipts/show-receipt.ts',
+        ]),
+      ].sort(),
     );
     expect(readers('webhookKey').length).toBeGreaterThan(0);
   });

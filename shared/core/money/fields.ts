@@ -44,36 +44,77 @@ export function assertMinimum(minor: number, currency: Currency): void {
 }
 
 /**
+ * The text parseAmount takes as a positive amount of `currency`: spaces around it (trimmed; a tab or
+ * line break is not one line of text), digits, no more decimals than the currency has, not zero, and
+ * no more digits than the largest amount once leading zeros are dropped.
+ */
+export function amountTextPattern(currency: Currency): string {
+  const places = currency.precision;
+  const whole = `0*[1-9]\\d{0,${String(maxMinorUnits).length - places - 1}}`;
+  if (places === 0) return `^ *${whole} *$`;
+  // Below 1: some decimal is not zero (`0.05`), with no more decimals than the currency has.
+  const fractions = Array.from(
+    { length: places },
+    (_, zeros) => `${'0'.repeat(zeros)}[1-9]${zeros < places - 1 ? `\\d{0,${places - 1 - zeros}}` : ''}`,
+  );
+  return `^ *(?:${whole}(?:\\.\\d{1,${places}})?|0+\\.(?:${fractions.join('|')})) *$`;
+}
+
+/**
+ * An amount whose currency the request does not name (a refund's is its charge's), as JSON Schema:
+ * positive, with no more decimals than any currency has; the currency's own are in the description.
+ */
+export function amountInAnyCurrency() {
+  const places = Math.max(...[...currencies.values()].map((currency) => currency.precision));
+  const widest = [...currencies.values()].find((currency) => currency.precision === places) as Currency;
+  return {
+    anyOf: [
+      {
+        type: 'number',
+        minimum: 10 ** -places,
+        maximum: Number(formatAmount(maxMinorUnits, widest)),
+        multipleOf: 10 ** -places,
+      },
+      { type: 'string', pattern: amountTextPattern(widest) },
+    ],
+  };
+}
+
+/**
  * What assertMinimum and amountField take in each currency, as JSON Schema keywords for the object
  * that holds an amount and its currency (the OpenAPI document shows them): per currency, an amount
- * of at least the USD 1.00 equivalent and at most the largest amount, as a JSON number, or as text
- * with no more decimals than the currency has. JSON Schema cannot compare text as a number, so the
- * text's bounds stay in the description. `defaultCode` is the currency when the field is absent.
+ * of at least the USD 1.00 equivalent (or, with `minimum: false`, any positive amount) and at most
+ * the largest amount, as a JSON number in steps of the currency's smallest unit, or as text
+ * (amountTextPattern). JSON Schema cannot compare text as a number, so the text's minimum stays in
+ * the description. `defaultCode` is the currency when the field is absent; `lowerCaseCodes` names
+ * the currencies in lower case, as a form that documents them so sends them.
  */
-export function amountBoundsByCurrency(field: string, currencyField: string, defaultCode: string) {
+export function amountBoundsByCurrency(
+  field: string,
+  currencyField: string,
+  defaultCode: string,
+  options: { minimum?: boolean; lowerCaseCodes?: boolean } = {},
+) {
   const boundsIn = (currency: Currency) => ({
     properties: {
       [field]: {
         anyOf: [
           {
-            // Other JSON numbers reach the check as their source text, so decimals are fine.
             type: 'number',
-            minimum: Number(formatAmount(minimumAmount(currency), currency)),
+            minimum: Number(formatAmount(options.minimum === false ? 1 : minimumAmount(currency), currency)),
             maximum: Number(formatAmount(maxMinorUnits, currency)),
+            multipleOf: 10 ** -currency.precision,
           },
-          {
-            type: 'string',
-            pattern:
-              currency.precision === 0
-                ? '^\\s*\\d+\\s*$'
-                : `^\\s*\\d+(?:\\.\\d{1,${currency.precision}})?\\s*$`,
-          },
+          { type: 'string', pattern: amountTextPattern(currency) },
         ],
       },
     },
   });
   const inCurrency = (code: string) => ({
-    if: { properties: { [currencyField]: { const: code } }, required: [currencyField] },
+    if: {
+      properties: { [currencyField]: { const: options.lowerCaseCodes ? code.toLowerCase() : code } },
+      required: [currencyField],
+    },
     // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, a plain value never awaited
     then: boundsIn(findCurrency(code) as Currency),
   });

@@ -1,0 +1,58 @@
+/**
+ * Target of `charge.succeeded`: e-mails the payer the receipt of the charge, in the account's
+ * language, with a new link to the receipt's page and PDF. A charge with no customer (the legacy
+ * charge, which takes no e-mail address) has nobody to send it to. A second delivery of the event
+ * sends nothing, and makes no second link.
+ */
+import type { EventBridgeEvent } from 'aws-lambda';
+import { getAccount } from '../../shared/accounts/repository.ts';
+import { chargeSucceeded } from '../../shared/charges/events.ts';
+import { getCharge } from '../../shared/charges/repository.ts';
+import { observed } from '../../shared/core/invocation.ts';
+import { findCustomer } from '../../shared/customers/repository.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { scopeOfEvent } from '../../shared/events/event.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
+import { alreadySent, sendOnce } from '../../shared/mail/once.ts';
+import { sesMailer } from '../../shared/mail/send.ts';
+import { mailTemplates } from '../../shared/mail/templates.ts';
+import { receiptUrl, receiptView } from '../../shared/receipts/receipt.ts';
+import { issueReceiptLink } from '../../shared/receipts/repository.ts';
+import { stageReceiptKeys } from '../../shared/receipts/service.ts';
+
+const deps = makeDeps();
+const mailer = sesMailer();
+const baseUrl = publicBaseUrl();
+const keys = stageReceiptKeys();
+
+export const handler = observed(async (event: EventBridgeEvent<string, unknown>): Promise<void> => {
+  const detail = chargeSucceeded.read(event.detail);
+  const scope = scopeOfEvent(detail);
+  const { object } = detail.data;
+  if (!object.customer) return; // no payer's address: nobody to send it to
+  const [charge, account, customer] = await Promise.all([
+    getCharge(deps, scope, object.id),
+    getAccount(deps, detail.developer_id),
+    findCustomer(deps, scope, object.customer),
+  ]);
+  if (!charge || !account || !customer?.email) return; // gone since: nobody to tell
+  if (await alreadySent(deps, detail.id, customer.email)) return;
+  const token = await issueReceiptLink(deps, await keys.sign(), { scope, chargeId: charge.id });
+  const view = receiptView(charge, account);
+  const mail = mailTemplates.receipt({
+    language: view.language,
+    merchant: { name: view.merchant, logoUrl: view.logoUrl ?? null },
+    customerName: customer.first_name,
+    receipt: {
+      reference: view.reference,
+      amount: view.amount,
+      currency: view.currency,
+      description: view.description,
+      paidAt: view.paidAt,
+      cardBrand: view.cardBrand,
+      cardLast4: view.cardLast4,
+      receiptUrl: receiptUrl(baseUrl, token),
+    },
+  });
+  await sendOnce(deps, mailer, { eventId: detail.id, to: customer.email, mail, owner: scope });
+});

@@ -1,0 +1,48 @@
+/** A receipt's link made for an e-mail, and opened again from it (docs/design.md#receipts). */
+import { getAccount } from '../accounts/repository.ts';
+import { getCharge } from '../charges/repository.ts';
+import { envNames } from '../core/config.ts';
+import { type Secret, stageSecret } from '../core/secrets.ts';
+import type { Deps } from '../db/deps.ts';
+import { type ReceiptView, receiptView } from './receipt.ts';
+import { findReceiptLink } from './repository.ts';
+
+/** The values of the secret that keys receipt tokens: one to key new links with, all a link may be under. */
+export interface ReceiptKeys {
+  /** The value new links are keyed with. */
+  sign(): Promise<string>;
+  /** Every value a stored link may be keyed with: the current one and the one before it. */
+  lookup(): Promise<readonly string[]>;
+}
+
+/**
+ * The stage's fingerprint secret, as receipt tokens use it (read from Secrets Manager, cached). A
+ * link stays found after the secret is replaced once (its previous value is still tried); a second
+ * replacement makes the links keyed before the first unreachable (docs/operations.md).
+ */
+export function stageReceiptKeys(secret: Secret = stageSecret(envNames.fingerprintSecret)): ReceiptKeys {
+  return {
+    sign: async () => (await secret.use()).sign,
+    lookup: async () => {
+      const { current, previous } = await secret.values();
+      return previous === undefined || previous === current ? [current] : [current, previous];
+    },
+  };
+}
+
+/** The receipt a token opens, as it stands now (a refund since shows), or undefined. */
+export async function openReceipt(
+  deps: Deps,
+  keys: ReceiptKeys,
+  token: string,
+): Promise<ReceiptView | undefined> {
+  const link = await findReceiptLink(deps, await keys.lookup(), token);
+  if (!link) return undefined;
+  const scope = { developerId: link.developer_id, mode: link.mode };
+  const [charge, account] = await Promise.all([
+    getCharge(deps, scope, link.charge_id),
+    getAccount(deps, link.developer_id),
+  ]);
+  if (!charge || !account) return undefined;
+  return receiptView(charge, account);
+}
