@@ -5,8 +5,15 @@ import { publicEndpoint } from '../../shared/http/handler.ts';
 import { submitPortal } from '../../shared/portal/http.ts';
 import { portalFormBytes, portalFormOf } from '../../shared/portal/schemas.ts';
 import { stagePortalKeys } from '../../shared/portal/service.ts';
+import { stageReceiptKeys } from '../../shared/receipts/service.ts';
 
-const deps = { ...makeDeps(), keys: stagePortalKeys(), baseUrl: publicBaseUrl() };
+const receiptKeys = stageReceiptKeys();
+const deps = {
+  ...makeDeps(),
+  keys: stagePortalKeys(),
+  baseUrl: publicBaseUrl(),
+  receiptKey: () => receiptKeys.sign(),
+};
 
 export const handler = publicEndpoint(
   ({ params, body, lang }) => submitPortal(deps, params.token ?? '', portalFormOf(body), lang),

@@ -47,9 +47,9 @@ export const areas: readonly Area<EventType<unknown>>[] = [
   webhooksArea,
   subscriptionsArea,
   paymentLinksArea,
+  receiptsArea,
   portalArea,
   ledgerArea,
-  receiptsArea,
 ];
 
 /** Every event type the areas publish, in the list's order, with its webhook's line. */

@@ -15,12 +15,15 @@ import {
   type PortalKeys,
   portalContents,
   portalUrl,
+  receiptFromPortal,
   startCardReplacement,
 } from './service.ts';
 
 export interface PortalPageDeps extends Deps {
   keys: PortalKeys;
   baseUrl: string;
+  /** The value receipt links are keyed with now (the receipt area's secret). */
+  receiptKey: () => Promise<string>;
 }
 
 const answer = (page: { status: number; html: string; headers: Record<string, string> }): ApiAnswer => ({
@@ -68,9 +71,12 @@ export async function submitPortal(
       ? await cancelFromPortal(deps, link, scope, id)
       : form.action === 'card'
         ? await startCardReplacement(deps, deps.baseUrl, link, scope, id)
-        : ({ kind: 'no_subscription' } as const);
+        : form.action === 'receipt'
+          ? await receiptFromPortal(deps, deps.baseUrl, deps.receiptKey, link, scope, form.charge_id)
+          : ({ kind: 'no_subscription' } as const);
   switch (done.kind) {
     case 'card_page':
+    case 'receipt':
       return {
         status: 303,
         headers: { Location: done.url, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
@@ -83,5 +89,7 @@ export async function submitPortal(
       return shown(deps, token, lang, 'not_replaceable', 409);
     case 'no_subscription':
       return shown(deps, token, lang, 'no_such', 400);
+    case 'no_charge':
+      return shown(deps, token, lang, 'no_such_charge', 400);
   }
 }

@@ -31,6 +31,8 @@ interface PortalWords {
   alreadyCanceled: string;
   formExpired: string;
   noSuch: string;
+  noSuchCharge: string;
+  receipt: string;
   notReplaceable: string;
   notFound: readonly [string, string];
   expired: readonly [string, string];
@@ -76,6 +78,8 @@ const words: Record<Lang, PortalWords> = {
     alreadyCanceled: 'This subscription is already canceled.',
     formExpired: 'This form expired. Please try again.',
     noSuch: 'No such subscription.',
+    noSuchCharge: 'No such payment.',
+    receipt: 'Receipt',
     notReplaceable: 'This subscription is no longer billed: its card cannot be replaced.',
     notFound: ['Page not found', 'This link does not exist. Ask the merchant for a new one.'],
     expired: ['Link expired', 'This link has expired. Ask the merchant for a new one.'],
@@ -109,6 +113,8 @@ const words: Record<Lang, PortalWords> = {
     alreadyCanceled: 'Esta suscripción ya está cancelada.',
     formExpired: 'Este formulario caducó. Inténtalo de nuevo.',
     noSuch: 'No existe esa suscripción.',
+    noSuchCharge: 'No existe ese pago.',
+    receipt: 'Recibo',
     notReplaceable: 'Esta suscripción ya no se cobra: su tarjeta no se puede cambiar.',
     notFound: ['Página no encontrada', 'Este enlace no existe. Pide uno nuevo al comercio.'],
     expired: ['Enlace caducado', 'Este enlace caducó. Pide uno nuevo al comercio.'],
@@ -117,7 +123,13 @@ const words: Record<Lang, PortalWords> = {
   },
 };
 
-export type PortalNotice = 'canceled' | 'already_canceled' | 'form_expired' | 'no_such' | 'not_replaceable';
+export type PortalNotice =
+  | 'canceled'
+  | 'already_canceled'
+  | 'form_expired'
+  | 'no_such'
+  | 'no_such_charge'
+  | 'not_replaceable';
 
 const noticeText = (w: PortalWords, notice: PortalNotice) =>
   ({
@@ -125,17 +137,21 @@ const noticeText = (w: PortalWords, notice: PortalNotice) =>
     already_canceled: w.alreadyCanceled,
     form_expired: w.formExpired,
     no_such: w.noSuch,
+    no_such_charge: w.noSuchCharge,
     not_replaceable: w.notReplaceable,
   })[notice];
 
 const money = (minor: number, currency: string) =>
   `${formatAmount(minor, currencyOf({ currency }))} ${currency}`;
 
-/** A form posting one action on one subscription, with the page's CSRF token. */
-const actionForm = (action: string, csrf: string, name: string, subscriptionId: string, label: string) =>
+/**
+ * A form posting one action on one subscription (or, for `receipt`, one charge), with the page's
+ * CSRF token.
+ */
+const actionForm = (action: string, csrf: string, name: string, id: string, label: string) =>
   `<form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="csrf_token" value="${escapeHtml(csrf)}">
-<input type="hidden" name="subscription_id" value="${escapeHtml(subscriptionId)}">
+<input type="hidden" name="${name === 'receipt' ? 'charge_id' : 'subscription_id'}" value="${escapeHtml(id)}">
 <button type="submit" name="action" value="${name}"${name === 'cancel' ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>
 </form>`;
 
@@ -169,7 +185,8 @@ ${actions}
   });
   const charges = contents.charges.map((charge) => {
     const refunded = charge.refunded > 0 ? ` (${w.refunded(money(charge.refunded, charge.currency))})` : '';
-    return `<li>${escapeHtml(w.date(charge.created_at))}: ${escapeHtml(charge.description ?? '')} ${escapeHtml(money(charge.amount, charge.currency))}${escapeHtml(refunded)}, ${escapeHtml(w.ending(charge.card.brand, charge.card.last4))}</li>`;
+    return `<li>${escapeHtml(w.date(charge.created_at))}: ${escapeHtml(charge.description ?? '')} ${escapeHtml(money(charge.amount, charge.currency))}${escapeHtml(refunded)}, ${escapeHtml(w.ending(charge.card.brand, charge.card.last4))}
+${actionForm(context.action, link.csrf, 'receipt', charge.id, w.receipt)}</li>`;
   });
   const said = notice ? `<p class="error" role="status">${escapeHtml(noticeText(w, notice))}</p>` : '';
   return page(

@@ -18,8 +18,13 @@ const posted = v.optional(
   '',
 );
 
-/** What the page's forms post: the CSRF token, the action and the subscription it acts on. */
-export const PortalFormSchema = v.object({ csrf_token: posted, action: posted, subscription_id: posted });
+/** What the page's forms post: the CSRF token, the action and the subscription or charge it acts on. */
+export const PortalFormSchema = v.object({
+  csrf_token: posted,
+  action: posted,
+  subscription_id: posted,
+  charge_id: posted,
+});
 export type PostedPortalForm = v.InferOutput<typeof PortalFormSchema>;
 
 /** No form of the page comes near this. */

@@ -9,7 +9,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { merchantName, statementDescriptor } from '../accounts/account.ts';
 import { getAccount } from '../accounts/repository.ts';
 import type { Charge } from '../charges/charge.ts';
-import { listCharges } from '../charges/repository.ts';
+import { getCharge, listCharges } from '../charges/repository.ts';
 import { sessionEntity } from '../checkout/repository.ts';
 import { newCardSession, pageUrl } from '../checkout/session.ts';
 import type { Scope } from '../core/account.ts';
@@ -20,6 +20,8 @@ import { type Secret, stageSecret } from '../core/secrets.ts';
 import type { Customer } from '../customers/customer.ts';
 import { getCustomer } from '../customers/repository.ts';
 import type { Deps } from '../db/deps.ts';
+import { receiptUrl } from '../receipts/receipt.ts';
+import { issueReceiptLink } from '../receipts/repository.ts';
 import { eachSubscription, getSubscription } from '../subscriptions/repository.ts';
 import { cancelSubscription } from '../subscriptions/service.ts';
 import type { Subscription } from '../subscriptions/subscription.ts';
@@ -129,8 +131,10 @@ export type PortalAction =
   | { kind: 'canceled'; subscription: Subscription }
   | { kind: 'already_canceled' }
   | { kind: 'card_page'; url: string }
+  | { kind: 'receipt'; url: string }
   | { kind: 'not_replaceable' }
-  | { kind: 'no_subscription' };
+  | { kind: 'no_subscription' }
+  | { kind: 'no_charge' };
 
 /**
  * The customer cancels one of their subscriptions: the same cancellation as the merchant's DELETE,
@@ -155,6 +159,25 @@ export async function cancelFromPortal(
     if (error instanceof Conflict) return { kind: 'already_canceled' };
     throw error;
   }
+}
+
+/**
+ * The receipt of one of the customer's charges: a new receipt link for it (as a receipt e-mail
+ * carries), made when asked for, so a page view writes nothing and no receipt token is kept here.
+ * `key` is the receipt secret's value new links are keyed with.
+ */
+export async function receiptFromPortal(
+  deps: Deps,
+  baseUrl: string,
+  key: () => Promise<string>,
+  link: PortalLink,
+  scope: Scope,
+  chargeId: string,
+): Promise<PortalAction> {
+  const charge = await getCharge(deps, scope, chargeId);
+  if (charge?.customer_id !== link.customer_id) return { kind: 'no_charge' };
+  const token = await issueReceiptLink(deps, await key(), { scope, chargeId: charge.id });
+  return { kind: 'receipt', url: receiptUrl(baseUrl, token) };
 }
 
 /**

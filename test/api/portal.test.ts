@@ -173,7 +173,7 @@ describe('the portal link', () => {
 });
 
 describe('the portal page', () => {
-  it("shows the customer's subscriptions and charges, and refuses a form without its CSRF token", async () => {
+  it("shows the customer's subscriptions and charges with their receipts, and refuses a form without its CSRF token", async () => {
     const customer = await newCustomer();
     const subscription = await dueSubscription(customer.id);
     await runBilling(billingDeps(), new Date(), { developerId: account.developerId });
@@ -184,6 +184,29 @@ describe('the portal page', () => {
     expect(page.html).toContain('10.50 USD × 2 / month');
     expect(page.html).toContain('data-status="active"');
     expect(page.html).toContain('21.00 USD');
+    // Each charge links its receipt: a receipt link made when asked for.
+    const charge = (await chargesOf(subscription.id))[0] as { id: string };
+    const toReceipt = await postForm(url, {
+      csrf_token: csrfOf(page.html),
+      action: 'receipt',
+      charge_id: charge.id,
+    });
+    expect(toReceipt.status, toReceipt.html).toBe(303);
+    expect(toReceipt.location).toMatch(/\/receipts\/[A-Za-z0-9]{43}$/);
+    const receipt = await openPage(toReceipt.location as string);
+    expect(receipt.status, receipt.html).toBe(200);
+    expect(receipt.html).toContain(charge.id);
+    // Another customer's charge is no receipt of this page's.
+    const theirs = await newCustomer();
+    const theirSubscription = await dueSubscription(theirs.id);
+    await runBilling(billingDeps(), new Date(), { developerId: account.developerId });
+    const theirCharge = (await chargesOf(theirSubscription.id))[0] as { id: string };
+    const foreign = await postForm(url, {
+      csrf_token: csrfOf(page.html),
+      action: 'receipt',
+      charge_id: theirCharge.id,
+    });
+    expect(foreign.status).toBe(400);
     const refused = await act(url, 'cancel', subscription.id, 'A'.repeat(32));
     expect(refused.status).toBe(403);
     expect(await subscriptionStatus(subscription.id)).toBe('active');
