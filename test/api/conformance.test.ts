@@ -24,6 +24,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createPayment, csrfOf as csrfIn, openPage, payThroughCheckout } from '../support/checkout.ts';
 import { type Json, type Operation, operationsOf } from '../support/fuzz.ts';
 import { png } from '../support/images.ts';
+import { waitForMail } from '../support/mail.ts';
 import { api, apiKey, apiUrl, clientBasic, newAccount, type TestAccount } from '../support/stack.ts';
 
 const runs = Number(process.env.FUZZ_RUNS ?? 40);
@@ -188,6 +189,14 @@ const allowances: Allowance[] = [
     where:
       'its 400 "a card number whose check digit is wrong, an expiry already past: the form again" and 402 "Declined"',
   },
+  {
+    // The portal's forms name one of the customer's own subscriptions or charges, and an action on it.
+    operation: 'POST /portal/{token}',
+    status: [400, 409],
+    message: /<!doctype html>/i,
+    where:
+      'its 400 "No such subscription of this customer: the page again" and 409 "already canceled (or no longer billed)"',
+  },
 ];
 
 /** What was sent, as the allowances and the findings read it. */
@@ -306,6 +315,13 @@ const factories: Record<string, () => Promise<string>> = {
     return data.id;
   },
   token: async () => (await createPayment(auth)).token,
+  portal: async () => {
+    // The payer of the fixture charge: their page lists it, with a form (and so its CSRF token).
+    const charge = await api('GET', `/v1/charges/${fixtures.charge}/`, { auth });
+    const answer = await api('POST', `/v1/customers/${charge.json.customer}/portal/`, { auth });
+    expect(answer.status, answer.text).toBe(201);
+    return String(answer.json.url).split('/').pop() as string;
+  },
 };
 
 beforeAll(async () => {
@@ -324,10 +340,15 @@ beforeAll(async () => {
   fixtures.tax = String(
     (await created('POST', '/v1/taxes/', { name: 'VAT', value: 13 })).data.id as number | string,
   );
-  const paid = await payThroughCheckout(auth, { payment: { amount: '1000.00' } });
+  const payer = `conform-${Date.now()}@example.com`;
+  const paid = await payThroughCheckout(auth, { payment: { amount: '1000.00' }, card: { email: payer } });
   fixtures.payment = paid.id;
   fixtures.charge = paid.chargeId;
   fixtures.token = (await createPayment(auth)).token;
+  fixtures.portal = await (factories.portal as () => Promise<string>)();
+  // A receipt's token is only in the receipt e-mail its payer gets.
+  const receipt = await waitForMail(payer);
+  fixtures.receipt = /\/receipts\/([A-Za-z0-9]+)/.exec(receipt?.body.text ?? '')?.[1] as string;
   const refund = await created('POST', '/v1/refunds/', {
     charge_id: paid.chargeId,
     amount: '1.00',
@@ -354,7 +375,10 @@ beforeAll(async () => {
 /** The kind of resource a path parameter names. */
 function kindOf(path: string, name: string): string {
   if (name === 'address_id') return 'address';
-  if (name === 'token') return 'token';
+  if (name === 'token') {
+    if (path.startsWith('/portal/')) return 'portal';
+    return path.startsWith('/receipts/') ? 'receipt' : 'token';
+  }
   const kinds: [string, string][] = [
     ['/v1/customers/', 'customer'],
     ['/v1/charges/', 'charge'],
@@ -518,7 +542,7 @@ async function build(operation: Operation, seed: number, owner: string): Promise
     const kind = kindOf(operation.path, name as string);
     // DELETE gets a resource of its own, PUT one the other operations do not read, a checkout POST
     // a fresh session (declines lock one); everything else the shared fixtures.
-    const fresh = destroys || (kind === 'token' && operation.method === 'POST');
+    const fresh = destroys || ((kind === 'token' || kind === 'portal') && operation.method === 'POST');
     let id: string;
     if (!fresh) id = (changes ? mutable[kind] : undefined) ?? (fixtures[kind] as string);
     else if (kind === 'customer' && operation.path.includes('{address_id}')) {
@@ -592,7 +616,8 @@ async function build(operation: Operation, seed: number, owner: string): Promise
       } else headers.Authorization = clientBasic(account);
     }
     // A browser posts the CSRF token of the page it was shown.
-    if (operation.path.startsWith('/checkout/')) fields.csrf_token = await csrfOf(path);
+    if (operation.path.startsWith('/checkout/') || operation.path.startsWith('/portal/'))
+      fields.csrf_token = await csrfOf(path);
     if (saysFalse(fields.test) || saysFalse(fields.is_test)) sent.saysLive ??= 'body';
   }
   sent.shown = JSON.stringify(value, (_key, item) => (item instanceof Blob ? '<file>' : item));
