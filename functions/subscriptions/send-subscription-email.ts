@@ -1,7 +1,9 @@
 /**
- * Target of `subscription.activated` and `subscription.canceled`: the customer's receipt, or the
- * notice that the subscription ended and why (the plan-deletion notice when its plan was deleted), in the
- * account's language with the merchant's name and logo. A second delivery sends nothing.
+ * Target of `subscription.activated`, `subscription.canceled` and `subscription.payment_failed`: the
+ * customer's receipt, the notice that the subscription ended and why (the plan-deletion notice when
+ * its plan was deleted), or the failed-renewal notice with a link to the customer portal
+ * (shared/portal/notice.ts), in the account's language with the merchant's name and logo. A second
+ * delivery sends nothing.
  */
 import type { EventBridgeEvent } from 'aws-lambda';
 import { merchantName } from '../../shared/accounts/account.ts';
@@ -11,16 +13,28 @@ import { formatAmount } from '../../shared/core/money/amount.ts';
 import { currencyOf } from '../../shared/core/money/fields.ts';
 import { findCustomer } from '../../shared/customers/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { sendOnce } from '../../shared/mail/once.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
 import { mailLanguage, mailTemplates } from '../../shared/mail/templates.ts';
-import { subscriptionActivated, subscriptionCanceled } from '../../shared/subscriptions/events.ts';
+import { sendRenewalFailedNotice } from '../../shared/portal/notice.ts';
+import { stagePortalKeys } from '../../shared/portal/service.ts';
+import {
+  subscriptionActivated,
+  subscriptionCanceled,
+  subscriptionPaymentFailed,
+} from '../../shared/subscriptions/events.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
 
 const deps = makeDeps();
 const mailer = sesMailer();
+const portal = { ...deps, mailer, keys: stagePortalKeys(), baseUrl: publicBaseUrl() };
 
 export const handler = observed(async (event: EventBridgeEvent<string, unknown>): Promise<void> => {
+  if (event['detail-type'] === subscriptionPaymentFailed.type) {
+    await sendRenewalFailedNotice(portal, subscriptionPaymentFailed.read(event.detail));
+    return;
+  }
   const activated = event['detail-type'] === subscriptionActivated.type;
   const canceledDetail = activated ? undefined : subscriptionCanceled.read(event.detail);
   const detail = canceledDetail ?? subscriptionActivated.read(event.detail);

@@ -1,9 +1,9 @@
 /**
- * The customer portal for the stack: the link's route, the page's, the card replacement's event, and
- * the failed-renewal notice that links to the portal.
+ * The customer portal for the stack: the link's route, the page's and the card replacement's event.
+ * (The failed-renewal notice that links to the portal goes out with the subscription e-mails, from
+ * the subscriptions area's e-mail rule: one rule, one dead-letter queue and one alarm fewer.)
  */
 import { defineArea } from '../http/area.ts';
-import { subscriptionPaymentFailed } from '../subscriptions/events.ts';
 import { subscriptionCardUpdated } from './events.ts';
 import { portalRoutes } from './routes.ts';
 
@@ -16,19 +16,6 @@ export const portalArea = defineArea({
     {
       event: subscriptionCardUpdated,
       summary: 'A subscriber replaced the card a subscription is charged to.',
-    },
-  ],
-  eventRules: [
-    {
-      // A declined renewal with a retry ahead: the customer is told, with a link to replace the card.
-      name: 'renewal-failed-email',
-      detailTypes: [subscriptionPaymentFailed.type],
-      target: 'functions/portal/send-renewal-failed-email.ts',
-      access: {
-        table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'DeleteItem'] },
-        mail: true,
-        fingerprintSecret: true,
-      },
     },
   ],
 });

@@ -68,12 +68,15 @@ export const subscriptionsArea = defineArea({
       },
     },
     {
+      // The subscriber's e-mails: the activation receipt, the cancellation notice, and the
+      // failed-renewal notice with its portal link (which the fingerprint secret keys).
       name: 'subscription-email',
-      detailTypes: [subscriptionActivated.type, subscriptionCanceled.type],
+      detailTypes: [subscriptionActivated.type, subscriptionCanceled.type, subscriptionPaymentFailed.type],
       target: 'functions/subscriptions/send-subscription-email.ts',
       access: {
         table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
         mail: true,
+        fingerprintSecret: true,
       },
     },
   ],

@@ -204,9 +204,11 @@ describe('CobroStack (prod)', () => {
         for (const id of secretIds) expect(JSON.stringify(value), `${handler} ${name}`).not.toContain(id);
     }
     // The rows that read secrets, spelled out: the token secret for the authorizer and the token
-    // endpoint, the fingerprint secret for every authenticated POST (Idempotency-Key) and for the
-    // receipt functions (it keys receipt links), the webhook key for the functions that seal or
-    // open webhook signing secrets.
+    // endpoint, the fingerprint secret for every authenticated POST (Idempotency-Key), for the
+    // receipt functions (it keys receipt links), for the portal's page functions (it keys portal
+    // links; the form also makes receipt links) and the subscription e-mails (the failed-renewal
+    // notice makes a portal link), the webhook key for the functions that seal or open webhook
+    // signing secrets.
     const readers = (flag: keyof Access) =>
       handlers
         .filter((h) => h.access[flag])
@@ -219,6 +221,9 @@ describe('CobroStack (prod)', () => {
           ...routes.filter((r) => r.auth && r.method === 'POST').map((r) => r.handler),
           'functions/receipts/send-receipt.ts',
           'functions/receipts/show-receipt.ts',
+          'functions/portal/show-portal.ts',
+          'functions/portal/submit-portal.ts',
+          'functions/subscriptions/send-subscription-email.ts',
         ]),
       ].sort(),
     );

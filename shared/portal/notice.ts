@@ -1,0 +1,61 @@
+/**
+ * The failed-renewal notice (docs/design.md#customer-portal): when a renewal is declined and will be
+ * tried again, the customer is e-mailed what could not be charged, when it is tried next, and a
+ * link to their portal, valid 7 days, to replace the card; once per failure (the event's id), in the
+ * account's language, HTML and text. The last failure (the subscription then ends) sends none: the
+ * cancellation notice says it.
+ */
+import { merchantName } from '../accounts/account.ts';
+import { getAccount } from '../accounts/repository.ts';
+import { formatAmount } from '../core/money/amount.ts';
+import { currencyOf } from '../core/money/fields.ts';
+import { findCustomer } from '../customers/repository.ts';
+import type { Deps } from '../db/deps.ts';
+import { sendOnce } from '../mail/once.ts';
+import type { Mailer } from '../mail/send.ts';
+import { mailLanguage, mailTemplates } from '../mail/templates.ts';
+import type { subscriptionPaymentFailed } from '../subscriptions/events.ts';
+import { getSubscription } from '../subscriptions/repository.ts';
+import { createPortal, noticePortalLifetimeMs, type PortalKeys } from './service.ts';
+
+type PaymentFailed = ReturnType<typeof subscriptionPaymentFailed.read>;
+
+export async function sendRenewalFailedNotice(
+  deps: Deps & { mailer: Mailer; keys: PortalKeys; baseUrl: string },
+  detail: PaymentFailed,
+): Promise<void> {
+  const { object, next_retry_at: nextRetryAt } = detail.data;
+  if (!nextRetryAt || !object.customer_id) return; // the subscription ended, or nobody to tell
+  const scope = {
+    developerId: detail.developer_id,
+    mode: detail.test ? ('test' as const) : ('live' as const),
+  };
+  const [account, customer, subscription] = await Promise.all([
+    getAccount(deps, detail.developer_id),
+    findCustomer(deps, scope, object.customer_id),
+    getSubscription(deps, scope, object.subscription_id),
+  ]);
+  if (!account || !customer || !subscription) return; // gone since: nobody to tell
+  const { plan } = subscription;
+  // A second delivery makes a link nobody receives (sendOnce then sends nothing); it expires unused.
+  const portal = await createPortal(
+    deps,
+    deps.keys,
+    deps.baseUrl,
+    scope,
+    customer.id,
+    noticePortalLifetimeMs,
+  );
+  const mail = mailTemplates.renewalFailed({
+    language: mailLanguage(account.language),
+    merchant: { name: merchantName(account), logoUrl: account.logo ?? null },
+    customerName: customer.first_name,
+    planName: plan.name,
+    amount: formatAmount(plan.amount * subscription.quantity, currencyOf(plan)),
+    currency: plan.currency,
+    nextRetryAt,
+    portalUrl: portal.url,
+    linkExpiresAt: portal.expires_at,
+  });
+  await sendOnce(deps, deps.mailer, { eventId: detail.id, to: customer.email, mail, owner: scope });
+}
