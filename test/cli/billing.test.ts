@@ -182,7 +182,7 @@ describe('dunning', () => {
     await runFor(account, '2027-06-01T00:00:00.000Z');
     expect(await charges(account)).toHaveLength(0); // a canceled subscription is never charged
     // The customer is told, once, in both parts (subscription.canceled → e-mail).
-    const mail = await waitForMail(email);
+    const mail = await waitForMail(email, 'Test billing-dunning: your subscription to "Gold" was canceled');
     expect(mail?.subject).toContain('"Gold" was canceled');
     expect(mail?.body.text).toContain('Rosa');
     // It says why: the retries ran out (the event says `payment_failed`).
@@ -192,9 +192,15 @@ describe('dunning', () => {
       'payment_failed',
     );
     expect(mail?.body.html).toContain('Gold');
-    // Every event the runs stored has reached its e-mail function by now.
+    // Every event the runs stored has reached its e-mail function by now: the cancellation notice,
+    // and before it one failed-renewal notice (with its portal link) per decline with a retry ahead.
     await pipelineDrained(localInfo, account.developerId);
-    expect((await sentMail()).filter((sent) => sent.destination.to.includes(email))).toHaveLength(1);
+    const sent = (await sentMail()).filter((one) => one.destination.to.includes(email));
+    expect(sent.filter((one) => one.subject.includes('was canceled'))).toHaveLength(1);
+    const notices = sent.filter((one) => one.subject.includes('your payment for "Gold" failed'));
+    expect(notices).toHaveLength(3);
+    for (const notice of notices) expect(notice.body.text).toMatch(/\/portal\/[A-Za-z0-9]{43}/);
+    expect(sent).toHaveLength(4);
   });
 });
 
