@@ -40,7 +40,8 @@ const commands: readonly Command[] = [
     KEY=$(npm run -s cli -- keys); --live its live key; --json every demo credential
     (developer_id, email, test_key, live_key, client_id, client_secret) and the api_url.
     Exits 1 when the key was rotated since the stack recorded it (cobro keeps only hashes:
-    use the key the PATCH answered) or when no stack runs. Local stack only.`,
+    use the key the PATCH answered) or when no stack runs; --json then shows a rotated key
+    as null and names it in "rotated". Local stack only.`,
     run: keys,
   },
   {
@@ -153,10 +154,18 @@ function parseArgsProblem(error: TypeError & { code: unknown }, command: Command
   return error.message.split('. ')[0] ?? error.message;
 }
 
+/** A command's usage: its help's first line and the option lines that continue it (`[--logo URL] …`). */
+function usageLines(help: string): string {
+  const [first = '', ...rest] = help.split('\n');
+  const end = rest.findIndex((line) => !line.trimStart().startsWith('['));
+  const options = end === -1 ? rest : rest.slice(0, end);
+  return [first, ...options].join('\n');
+}
+
 const globalHelp = () => `usage: npm run -s cli -- <command> [options]   (or: cobro <command> [options])
 
 commands:
-${commands.map((command) => `  ${command.help.split('\n')[0]}`).join('\n')}
+${commands.map((command) => `  ${usageLines(command.help)}`).join('\n')}
 
 For what a command does and its options: npm run -s cli -- <command> --help
 

@@ -60,13 +60,9 @@ export class CobroStack extends Stack {
   readonly schedules: CobroSchedules;
   readonly api: CobroApi;
 
-  /** Every dead-letter queue: each event rule's, each schedule's, and the outbox relay's. */
+  /** Every dead-letter queue: the event rules', the schedules', and the outbox relay's. */
   get deadLetterQueues(): sqs.Queue[] {
-    return [
-      ...[...this.events.rules.values()].map((rule) => rule.deadLetterQueue),
-      ...[...this.schedules.schedules.values()].map((schedule) => schedule.deadLetterQueue),
-      this.events.relayDeadLetters,
-    ];
+    return [this.events.deadLetters, this.schedules.deadLetters, this.events.relayDeadLetters];
   }
 
   constructor(scope: Construct, id: string, props: CobroStackProps) {

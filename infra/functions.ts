@@ -53,8 +53,12 @@ export interface FunctionSpec {
   /** @default 512 */
   readonly memorySize?: number;
   readonly timeout: Duration;
-  /** Where asynchronous invocations that still fail after Lambda's retries end up. @default none */
-  readonly deadLetterQueue?: sqs.IQueue;
+  /**
+   * Where asynchronous invocations that still fail after Lambda's retries end up (`queue`, shared
+   * by the rules or schedules of a kind), and the name of the role and log group the function then
+   * has to itself (`profile`, its rule's or schedule's). @default none
+   */
+  readonly deadLetters?: { readonly queue: sqs.IQueue; readonly profile: string };
   /** Variables of this function alone. @default none */
   readonly environment?: Readonly<Record<string, string>>;
 }
@@ -111,7 +115,7 @@ export class CobroFunctions extends Construct {
       return existing.fn;
     }
     const { config, data, secrets } = this.props;
-    const { role, logGroup } = this.profile(spec.access, spec.deadLetterQueue);
+    const { role, logGroup } = this.profile(spec.access, spec.deadLetters);
 
     const environment: Record<string, string> = {
       [envNames.table]: data.table.tableName,
@@ -156,12 +160,12 @@ export class CobroFunctions extends Construct {
     // The handler module the function bundles, in the template: whatever reads the template (the
     // local stack's rehearsal mode) finds a handler's function by it, whatever construct holds it.
     (fn.node.defaultChild as lambda.CfnFunction).addMetadata(handlerMetadataKey, spec.handler);
-    if (spec.deadLetterQueue) {
+    if (spec.deadLetters) {
       // Set on the function's resource rather than through the `deadLetterQueue` prop: the prop grants
       // SendMessage, GetQueueAttributes and GetQueueUrl in a policy resource of its own, while Lambda
       // needs SendMessage alone, which the role's inline policy already holds (see profile).
       (fn.node.defaultChild as lambda.CfnFunction).deadLetterConfig = {
-        targetArn: spec.deadLetterQueue.queueArn,
+        targetArn: spec.deadLetters.queue.queueArn,
       };
     }
     this.made.set(spec.handler, { handler: spec.handler, fn, access: spec.access });
@@ -175,13 +179,19 @@ export class CobroFunctions extends Construct {
    * per-function cost at the function, its method and its invoke permission (a role and a log
    * group per function would take the API past CloudFormation's 500 resources). The statements sit
    * in the role itself (no separate policy resource). A function with a dead-letter queue gets a role
-   * of its own, since that queue is a grant only it has. Lambda names each log stream of a shared
-   * log group after its function (`YYYY/MM/DD/<function name>[<version>]<id>`).
+   * and log group of its own, named after its rule or schedule: sending to that queue is a grant the
+   * API's functions must not have, and those ids date from when each rule had a queue of its own (a
+   * new id would replace the log group, and staging and prod would keep the old one beside it,
+   * splitting the function's logs). Lambda names each log stream of a shared log group after its
+   * function (`YYYY/MM/DD/<function name>[<version>]<id>`).
    */
-  private profile(access: Access, deadLetterQueue?: sqs.IQueue): { role: iam.Role; logGroup: logs.LogGroup } {
+  private profile(
+    access: Access,
+    deadLetters?: FunctionSpec['deadLetters'],
+  ): { role: iam.Role; logGroup: logs.LogGroup } {
     const canonical = canonicalAccess(access);
     const hash = crypto.createHash('sha256').update(canonical).digest('hex').slice(0, 8).toUpperCase();
-    const name = `Access${hash}${deadLetterQueue?.node.id ?? ''}`;
+    const name = `Access${hash}${deadLetters?.profile ?? ''}`;
     const existing = this.profiles.get(name);
     if (existing) return existing;
     const { config, data, secrets } = this.props;
@@ -201,9 +211,9 @@ export class CobroFunctions extends Construct {
         actions: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'],
         resources: ['*'],
       }),
-      // Where its asynchronous invocations go after Lambda's last retry: this function's queue only.
-      ...(deadLetterQueue
-        ? [new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [deadLetterQueue.queueArn] })]
+      // Where its asynchronous invocations go after Lambda's last retry: its kind's queue only.
+      ...(deadLetters
+        ? [new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [deadLetters.queue.queueArn] })]
         : []),
       ...accessStatements(access, {
         tableArn: data.table.tableArn,

@@ -28,23 +28,30 @@ export async function keys(args: string[]): Promise<void> {
   const demo = info.demo;
   if (!demo) throw new Error(`the stack at ${info.api_url} has no demo account yet: wait for its banner`);
   // cobro keeps only hashes: a key rotated since the stack recorded it is dead, and the new one unknown here.
-  const shown = values.json
-    ? (['test', 'live'] as const)
-    : values.live
-      ? (['live'] as const)
-      : (['test'] as const);
-  for (const mode of shown) {
-    const key = mode === 'test' ? demo.test_key : demo.live_key;
-    if (!(await findApiKey(makeDeps(), key)))
-      throw new Error(
-        `the demo account's ${mode} key was rotated since the stack recorded it, and cobro keeps only a hash of the new one: use the key PATCH /v1/auth/api-keys/ answered`,
-      );
-  }
+  const known = async (key: string) => (await findApiKey(makeDeps(), key)) !== undefined;
   if (values.json) {
-    const { developer_id, email, test_key, live_key, client_id, client_secret } = demo;
-    const credentials = { developer_id, email, test_key, live_key, client_id, client_secret };
-    console.log(JSON.stringify({ ...credentials, api_url: info.api_url }));
+    // Everything else stays useful after a rotation: a rotated key is null, and `rotated` says which.
+    const [testLive, liveLive] = await Promise.all([known(demo.test_key), known(demo.live_key)]);
+    const { developer_id, email, client_id, client_secret } = demo;
+    console.log(
+      JSON.stringify({
+        developer_id,
+        email,
+        test_key: testLive ? demo.test_key : null,
+        live_key: liveLive ? demo.live_key : null,
+        client_id,
+        client_secret,
+        api_url: info.api_url,
+        rotated: [...(testLive ? [] : ['test']), ...(liveLive ? [] : ['live'])],
+      }),
+    );
     return;
   }
-  console.log(values.live ? demo.live_key : demo.test_key);
+  const mode = values.live ? 'live' : 'test';
+  const key = values.live ? demo.live_key : demo.test_key;
+  if (!(await known(key)))
+    throw new Error(
+      `the demo account's ${mode} key was rotated since the stack recorded it, and cobro keeps only a hash of the new one: use the key PATCH /v1/auth/api-keys/ answered`,
+    );
+  console.log(key);
 }

@@ -96,7 +96,11 @@ async function developerOf(
   const local = process.env[envNames.table] ? undefined : readLocalInfo(stateDir).demo?.test_key;
   const wanted = key ?? local;
   if (wanted === undefined)
-    throw new UsageError('give --key sk_test_… or --account ID (there is no demo account here)');
+    throw new UsageError(
+      process.env[envNames.table]
+        ? 'give --key sk_test_… or --account ID (a deployed table has no demo account)'
+        : 'give --key sk_test_… or --account ID (this stack has recorded no demo account)',
+    );
   const found = await findApiKey(deps, wanted);
   if (!found)
     throw new UsageError(

@@ -15,7 +15,7 @@ const baseUrl = publicBaseUrl();
 
 export const handler = endpoint(async ({ body, params, scope, mode, lang }) => {
   const id = customerIdParam(params.id);
-  const changes = customerChanges(validate(UpdateCustomerSchema, body === undefined ? {} : body), mode);
+  const changes = customerChanges(validate(UpdateCustomerSchema, body), mode);
   const customer = await updateCustomer(deps, scope, id, changes, deps.clock());
   return {
     status: 200,

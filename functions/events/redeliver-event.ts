@@ -11,12 +11,7 @@ import { eventIdParam } from '../../shared/webhooks/service.ts';
 const deps = makeDeps();
 
 export const handler = endpoint(async ({ params, body, scope, lang }) => {
-  const count = await redeliverEvent(
-    deps,
-    scope,
-    eventIdParam(params.id),
-    validate(RedeliverSchema, body ?? {}),
-  );
+  const count = await redeliverEvent(deps, scope, eventIdParam(params.id), validate(RedeliverSchema, body));
   return {
     status: 202,
     body: envelope(202, webhookMessages.event_redelivery_queued, lang, {

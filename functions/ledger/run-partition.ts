@@ -10,7 +10,7 @@
  * - `reconciliation.partition.due`: the movements of that partition over the two days before the
  *   tick, compared on both sides (docs/design.md#reconciliation); every mismatch logged as an error.
  * One function for the three runs: each is one rule target, and each target costs the stack its own
- * role, log group, dead-letter queue and rule.
+ * role, log group, rule and invoke permission.
  */
 import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { acquirerDeps } from '../../shared/acquirer/configured.ts';

@@ -25,7 +25,7 @@ export const handler = endpoint(async ({ body, params, scope, mode, lang }) => {
   if (immutable.length)
     throw new Invalid(planMessages.plan_immutable, { params: { fields: immutable.join(', ') } });
   // No body changes nothing; a body that is not an object (JSON null included) is 400.
-  const input = validate(UpdatePlanSchema, body === undefined ? {} : body);
+  const input = validate(UpdatePlanSchema, body);
   assertModeFlags(input, mode);
   const planId = planIdParam(params.id);
   const image = typeof input.image === 'string' ? imageField(input.image, 'image') : input.image;

@@ -19,7 +19,7 @@ export const handler = endpoint(async ({ params, body, scope, lang }) => {
   const id = endpointIdParam(params.id);
   await getEndpoint(deps, scope, id); // an absent endpoint is 404 before its body is judged
   // No body changes nothing, as an empty object does (the same as every other update).
-  const updated = await updateEndpoint(deps, scope, id, validate(schema, body ?? {}));
+  const updated = await updateEndpoint(deps, scope, id, validate(schema, body));
   return {
     status: 200,
     body: envelope(200, webhookMessages.webhook_endpoint_updated, lang, {

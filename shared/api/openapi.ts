@@ -11,7 +11,7 @@ import type { EventType } from '../events/event.ts';
 import { webhookBodySchema } from '../events/webhook-body.ts';
 import type { PublishedEvent } from '../http/area.ts';
 import { idempotencyKeyLength, idempotencyKeyPattern } from '../http/headers.ts';
-import { type Answer, type ErrorAnswer, type Route, segments } from '../http/route.ts';
+import { type Answer, type ErrorAnswer, type NamedHeader, type Route, segments } from '../http/route.ts';
 import { EventViewSchema } from '../webhooks/events.ts';
 import { areas, publishedEvents } from './areas.ts';
 import { routeGroups, systemTag } from './routes.ts';
@@ -91,11 +91,13 @@ function eventComponents(): Record<string, Json> {
 
 const errorRef = (body: ErrorAnswer['body']) => schemaRef(body);
 
-/** An answer's named headers as the document lists them (none: nothing). */
-function headersOf(named: Readonly<Record<string, string>> | undefined): Json {
-  const headers = Object.entries(named ?? {}).map(([name, description]) => [
+/** An answer's named headers as the document lists them (none: nothing); one always sent is required. */
+function headersOf(named: Readonly<Record<string, NamedHeader>> | undefined): Json {
+  const headers = Object.entries(named ?? {}).map(([name, header]) => [
     name,
-    { description, schema: { type: 'string' } },
+    typeof header === 'string'
+      ? { description: header, required: true, schema: { type: 'string' } }
+      : { description: header.description, schema: { type: 'string' } },
   ]);
   return headers.length ? { headers: Object.fromEntries(headers) } : {};
 }

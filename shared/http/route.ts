@@ -60,6 +60,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** Request body content types a handler reads. */
 export type BodyType = 'application/json' | 'application/x-www-form-urlencoded' | 'multipart/form-data';
 
+/**
+ * A response header worth naming: what it carries (always sent with that answer), or that and
+ * `sometimes` for one only some answers of the status carry (the PDF's Content-Disposition, not the
+ * page's).
+ */
+export type NamedHeader = string | { description: string; sometimes: true };
+
 /** A success answer: a JSON body in `json`'s shape, another body (`media`), or none (a redirect). */
 export interface Answer {
   description: string;
@@ -68,7 +75,7 @@ export interface Answer {
   /** Media types of a body that is not JSON (an HTML page, an image). @default none */
   media?: readonly string[];
   /** Response headers worth naming, with what they carry. @default none */
-  headers?: Readonly<Record<string, string>>;
+  headers?: Readonly<Record<string, NamedHeader>>;
 }
 
 /** An error answer: its body is one of the shared error shapes, or an HTML page. */
@@ -76,7 +83,7 @@ export interface ErrorAnswer {
   description: string;
   body: ErrorSchemaName | 'html';
   /** Response headers worth naming, with what they carry. @default none */
-  headers?: Readonly<Record<string, string>>;
+  headers?: Readonly<Record<string, NamedHeader>>;
 }
 
 export interface Route {

@@ -15,8 +15,8 @@ export const ledgerArea = defineArea({
     'The billing run, the recovery of unfinished attempts and the reconciliation with the acquirer.',
   eventRules: [
     {
-      // One worker for the three runs: each rule target costs the stack a role, a log group, a
-      // dead-letter queue and a rule of its own.
+      // One worker for the three runs: each rule target costs the stack a function, a role, a log
+      // group, a rule and an invoke permission of its own.
       name: 'partition-run',
       source: partitionSource,
       detailTypes: [partitionRuns.billing, partitionRuns.recovery, partitionRuns.reconciliation],

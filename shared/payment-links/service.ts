@@ -281,8 +281,9 @@ export async function updateLink(
   id: string,
   body: unknown,
 ): Promise<LinkListItem> {
-  // No body changes nothing, as an empty object does (the same as every other update).
-  const input = validate(UpdatePaymentLinkSchema, body ?? {});
+  // No body changes nothing, as an empty object does (validate reads it so, on every update);
+  // JSON null is a body that is not an object: 400.
+  const input = validate(UpdatePaymentLinkSchema, body);
   assertModeFlags(input, scope.mode);
   // The product and customer named are read with the link, in one round trip.
   const named = Promise.all([

@@ -22,7 +22,10 @@ export const receiptsRoutes: readonly Route[] = [
         description: 'The receipt page, or (`{token}.pdf`) the receipt as a PDF',
         media: ['text/html', 'application/pdf'],
         headers: {
-          'Content-Disposition': 'For the PDF: inline, with the file name `receipt-<charge id>.pdf`.',
+          'Content-Disposition': {
+            description: 'For the PDF: inline, with the file name `receipt-<charge id>.pdf`.',
+            sometimes: true,
+          },
         },
       },
     },

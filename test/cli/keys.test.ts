@@ -49,6 +49,7 @@ describe('keys', () => {
       client_id,
       client_secret,
       api_url: apiUrl,
+      rotated: [],
     });
     const token = await api('POST', '/authentication/token/', {
       body: { grant_type: 'client_credentials', client_id, client_secret },
@@ -56,7 +57,7 @@ describe('keys', () => {
     expect(token.status, token.text).toBe(200);
   });
 
-  it('a demo key rotated since the stack recorded it: one line saying so and what to do, exit 1', async () => {
+  it('a demo key rotated since the stack recorded it: one line saying so and what to do, exit 1; --json shows it null', async () => {
     // A stack whose recorded demo account is this fresh one, whose test key is then rotated.
     const account = await newAccount('keys-rotated');
     const recorded = {
@@ -78,8 +79,15 @@ describe('keys', () => {
     const line =
       /^cobro: the demo account's test key was rotated since the stack recorded it[^\n]*PATCH \/v1\/auth\/api-keys\/ answered\n$/;
     await expectCliRefusal(['keys'], 1, line, folder);
-    await expectCliRefusal(['keys', '--json'], 1, line, folder);
     await expect(cliAt(folder, 'keys')).rejects.toMatchObject({ stdout: '' });
+    // --json keeps what still works (the live key, the client credentials, the URL): the rotated key is null.
+    expect(JSON.parse((await cliAt(folder, 'keys', '--json')).stdout)).toMatchObject({
+      test_key: null,
+      live_key: account.liveKey,
+      client_id: account.clientId,
+      api_url: apiUrl,
+      rotated: ['test'],
+    });
     // The live key was not rotated: it is still shown.
     expect((await cliAt(folder, 'keys', '--live')).stdout).toBe(`${account.liveKey}\n`);
   });

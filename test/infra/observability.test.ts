@@ -213,8 +213,15 @@ describe('the alarms', () => {
 
   it("watch every dead-letter queue's depth and the relay's iterator age", () => {
     const queues = Object.keys(resources).filter((id) => resources[id]?.Type === 'AWS::SQS::Queue');
-    // One per event rule, one per schedule, and the relay's.
-    expect(queues).toHaveLength(eventRules.length + schedules.length + 1);
+    // One for the event rules, one for the schedules, and the relay's: an alarm each, not one per rule.
+    expect(queues).toHaveLength(3);
+    expect(eventRules.length + schedules.length).toBeGreaterThan(2);
+    const names = ofType('AWS::CloudWatch::Alarm')
+      .map((alarm) => String(alarm.Properties.AlarmName))
+      .filter((name) => name.startsWith('cobro-prod-dead-letters-'));
+    expect(names.sort()).toEqual(
+      ['EventRuleDlq', 'OutboxRelayDlq', 'ScheduleDlq'].map((id) => `cobro-prod-dead-letters-${id}`),
+    );
     const watched = ofType('AWS::CloudWatch::Alarm')
       .map((alarm) => metricOf(alarm.Properties))
       .filter((metric) => metric.MetricName === 'ApproximateNumberOfMessagesVisible')

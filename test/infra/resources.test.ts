@@ -23,7 +23,9 @@ import { prodConfig, type Resource, roleStatements, sharedSynth, stackName } fro
 
 /**
  * The most resources a template may hold: 50 below CloudFormation's 500, room for what is not
- * planned (exact per-function grants cost a role and a log group per distinct access row).
+ * planned (exact per-function grants cost a role and a log group per distinct access row, and each
+ * rule's or schedule's target a role and log group of its own; the dead-letter queues are one per
+ * kind, not one per rule, so a new rule costs no queue).
  */
 const resourceBudget = 450;
 const synthTimeout = 300_000;
@@ -180,11 +182,30 @@ describe('the template today', () => {
         JSON.stringify({ 'Fn::GetAtt': [roleA.logGroup, 'Arn'] }),
       );
     }
-    // A rule's or schedule's target has its dead-letter queue to itself: no other function may send to it.
+    // Only a rule's or schedule's target may send to a dead-letter queue, and only to its kind's.
     const sends = functions.filter((f) =>
       roleOf(today.resources, f.handler).actions.includes('sqs:SendMessage'),
     );
     expect(sends.map((f) => f.handler).sort()).toEqual([...withDlq].sort());
+    const queue = (prefix: string) =>
+      Object.keys(today.resources).find(
+        (id) =>
+          today.resources[id]?.Type === 'AWS::SQS::Queue' && new RegExp(`^${prefix}[0-9A-F]{8}$`).test(id),
+      );
+    for (const [prefix, rows] of [
+      ['EventRuleDlq', eventRules],
+      ['ScheduleDlq', schedules],
+    ] as const) {
+      const arn = { 'Fn::GetAtt': [queue(prefix), 'Arn'] };
+      for (const { target } of rows) {
+        const sqsStatements = roleOf(today.resources, target).statements.filter((s) =>
+          [s.Action].flat().some((action) => action.startsWith('sqs:')),
+        );
+        expect(sqsStatements, target).toEqual([
+          expect.objectContaining({ Action: 'sqs:SendMessage', Resource: arn }),
+        ]);
+      }
+    }
   });
 
   it('reports no unacknowledged cdk-nag finding', () => {

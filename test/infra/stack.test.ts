@@ -12,7 +12,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { functionBundling } from '../../infra/bundling.ts';
 import { routeAccess } from '../../infra/cobro-stack.ts';
-import { functionId } from '../../infra/functions.ts';
+import { functionId, pascalCase } from '../../infra/functions.ts';
 import { applyNag } from '../../infra/nag.ts';
 import { defaultMailFrom, parseBaseUrl, parseStage, stageConfig } from '../../infra/stage.ts';
 import { eventRules, schedules } from '../../shared/api/event-rules.ts';
@@ -524,7 +524,7 @@ describe('CobroStack (prod)', () => {
     );
   });
 
-  it('routes each event rule row to its target, with an encrypted dead-letter queue', () => {
+  it('routes each event rule row to its target, with an encrypted dead-letter queue per kind', () => {
     template.hasResourceProperties('AWS::Events::EventBus', { Name: 'cobro-prod' });
     template.resourceCountIs('AWS::Events::Rule', eventRules.length + schedules.length);
     for (const rule of eventRules) {
@@ -551,25 +551,59 @@ describe('CobroStack (prod)', () => {
           }),
         ],
       });
-      // The same queue is the function's own dead-letter queue (runs that failed after Lambda's retries).
-      const rule = Object.values(resources).find(
-        (r) => r.Type === 'AWS::Events::Rule' && r.Properties.Name === `cobro-prod-${schedule.name}`,
-      );
-      const ruleTargets = (rule?.Properties.Targets ?? []) as { DeadLetterConfig?: { Arn: unknown } }[];
-      const dlq = ruleTargets[0]?.DeadLetterConfig?.Arn;
-      expect(dlq, schedule.name).toBeDefined();
-      expect(fnProps(schedule.target).DeadLetterConfig, schedule.name).toEqual({ TargetArn: dlq });
     }
-    // One dead-letter queue per rule and per schedule, and the outbox relay's (see the next test).
-    template.resourceCountIs('AWS::SQS::Queue', eventRules.length + schedules.length + 1);
+    // One queue for every event rule, one for every schedule, and the outbox relay's (see the next
+    // test). Each is both its rules' dead-letter queue (what a rule could not deliver) and their
+    // targets' own (what a function still failed on after Lambda's retries).
+    template.resourceCountIs('AWS::SQS::Queue', 3);
     template.allResourcesProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
-    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
-      PolicyDocument: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-        ]),
-      },
-    });
+    for (const [queueId, rows, nameOf] of [
+      ['EventRuleDlq', eventRules, (name: string) => name],
+      ['ScheduleDlq', schedules, (name: string) => `cobro-prod-${name}`],
+    ] as const) {
+      const queueArn = { 'Fn::GetAtt': [logicalId(queueId), 'Arn'] };
+      const ruleIds = rows.map((row) => {
+        const [id, rule] =
+          Object.entries(resources).find(
+            ([, r]) => r.Type === 'AWS::Events::Rule' && r.Properties.Name === nameOf(row.name),
+          ) ?? [];
+        const ruleTargets = (rule?.Properties.Targets ?? []) as { DeadLetterConfig?: { Arn: unknown } }[];
+        expect(ruleTargets, row.name).toHaveLength(1);
+        expect(ruleTargets[0]?.DeadLetterConfig?.Arn, row.name).toEqual(queueArn);
+        expect(fnProps(row.target).DeadLetterConfig, row.name).toEqual({ TargetArn: queueArn });
+        return id;
+      });
+      // EventBridge may send to it for these rules alone, in one statement however many rules there
+      // are (a queue policy holds at most 20 statements), and only over TLS.
+      const policies = Object.values(resources).filter(
+        (r) =>
+          r.Type === 'AWS::SQS::QueuePolicy' &&
+          JSON.stringify(r.Properties.Queues) === JSON.stringify([{ Ref: logicalId(queueId) }]),
+      );
+      expect(policies, queueId).toHaveLength(1);
+      const statements = (
+        (policies[0] as Resource).Properties.PolicyDocument as {
+          Statement: {
+            Effect: string;
+            Principal?: unknown;
+            Condition?: Record<string, Record<string, unknown>>;
+          }[];
+        }
+      ).Statement;
+      expect(statements, queueId).toHaveLength(2);
+      expect(statements, queueId).toContainEqual(
+        expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+      );
+      const allow = statements.filter((statement) => statement.Effect === 'Allow');
+      expect(allow, queueId).toEqual([
+        expect.objectContaining({
+          Action: 'sqs:SendMessage',
+          Principal: { Service: 'events.amazonaws.com' },
+          Resource: queueArn,
+          Condition: { ArnEquals: { 'aws:SourceArn': ruleIds.map((id) => ({ 'Fn::GetAtt': [id, 'Arn'] })) } },
+        }),
+      ]);
+    }
   });
 
   it('generates the token signing secret without punctuation', () => {
@@ -758,9 +792,9 @@ describe('logical ids that must never change', () => {
         FingerprintSecret66C56949: 'AWS::SecretsManager::Secret',
         WebhookKeyFF363931: 'AWS::SecretsManager::Secret',
         OutboxRelayDlq09899D52: 'AWS::SQS::Queue',
-        ApiKeyRotatedEmailRuleDlqE39E79B4: 'AWS::SQS::Queue',
+        EventRuleDlq84CB8C02: 'AWS::SQS::Queue',
+        ScheduleDlqBC80447A: 'AWS::SQS::Queue',
         ApiKeyRotatedEmailRule0D47A395: 'AWS::Events::Rule',
-        WebhooksDeliverRuleDlq92E8AC1F: 'AWS::SQS::Queue',
         WebhooksDeliverRule78A320C1: 'AWS::Events::Rule',
         PayoutsRunSchedule51432BB0: 'AWS::Events::Rule',
         LedgerReconcileSchedule6B43423F: 'AWS::Events::Rule',
@@ -775,6 +809,24 @@ describe('logical ids that must never change', () => {
           expect(id, resource.Type).toMatch(
             /^(?!Events|Schedules)[A-Z][A-Za-z0-9]*(Rule|Schedule|Dlq)[0-9A-F]{8}$/,
           );
+      }
+      // A rule's or schedule's target keeps the role and log group of its own that are named after
+      // its rule (made when every rule had a queue of its own): a new log group would split its logs.
+      const profiles = new Map<string, string[]>();
+      const named = (handler: string, profile: string) =>
+        profiles.set(handler, [...(profiles.get(handler) ?? []), profile]);
+      for (const row of eventRules) named(row.target, `${pascalCase(row.name)}RuleDlq`);
+      for (const row of schedules) named(row.target, `${pascalCase(row.name)}ScheduleDlq`);
+      for (const [handler, names] of profiles) {
+        const fn = findFn(Resources, functionId(handler));
+        const { role } = statementsOf(Resources, fn);
+        const logGroup = (
+          (Resources[fn] as Resource).Properties.LoggingConfig as { LogGroup: { Ref: string } }
+        ).LogGroup.Ref;
+        const ofOneRule = (kind: string, id: string) =>
+          names.some((name) => new RegExp(`^FunctionsAccess[0-9A-F]{8}${name}${kind}[0-9A-F]{8}$`).test(id));
+        expect(ofOneRule('Role', role), `${handler} ${role}`).toBe(true);
+        expect(ofOneRule('Logs', logGroup), `${handler} ${logGroup}`).toBe(true);
       }
     },
     synthTimeout,

@@ -31,7 +31,10 @@ describe('npm start', () => {
     );
   });
 
-  it('takes its state folder from COBRO_STATE_DIR when --state-dir is not given', async () => {
+  // A whole stack starts: as long as the other tests here that wait for one to be ready.
+  it('takes its state folder from COBRO_STATE_DIR when --state-dir is not given', {
+    timeout: 120_000,
+  }, async () => {
     const stateDir = tempDir();
     const started = start(['--in-memory', '--port', '0', '--quiet'], {
       ...process.env,
