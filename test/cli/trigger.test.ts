@@ -81,10 +81,12 @@ describe('trigger', () => {
   });
 
   it('refuses an unknown type in one line, with the nearest and the list; and a live key', async () => {
+    // The list is the whole catalogue, whatever types areas add to it.
+    const types = eventCatalogue.map((event) => event.type).join(', ');
     await expectCliRefusal(
       ['trigger', 'paymnt.succeeded'],
       2,
-      /^cobro: unknown event type "paymnt\.succeeded"; did you mean "payment\.succeeded"\? types: api_key\.rotated, .*payment_link\.paid; see: npm run -s cli -- trigger --help\n$/,
+      `cobro: unknown event type "paymnt.succeeded"; did you mean "payment.succeeded"? types: ${types}; see: npm run -s cli -- trigger --help\n`,
     );
     await expectCliRefusal(['trigger'], 2, /^cobro: give an event type, one of: api_key\.rotated, /);
     await expectCliRefusal(['trigger', 'payment.succeeded', '--key', account.liveKey], 2, 'test key');
