@@ -83,6 +83,25 @@ describe('what a recurring page says it charges, and when', () => {
       .replace(/\s+/g, ' ')
       .trim();
 
+  it('the challenge asks to confirm a payment, or a card when nothing is charged (a trial, a new card)', () => {
+    const challenge = { action: '/checkout/t/challenge', csrf: 'c', returnUrl: 'https://shop.example/' };
+    expect(textOf(challengePage({ ...base, amount: 1990 }, challenge).html)).toContain(
+      'Your bank asks you to confirm this payment',
+    );
+    const trial = { ...monthly, trialDays: 14, firstChargeAt: '2026-12-10T00:00:00.000Z' };
+    for (const summary of [
+      { ...base, amount: 1990, recurrence: trial },
+      { ...base, amount: 1990, cardUpdate: true },
+    ]) {
+      const page = challengePage(summary, challenge);
+      expect(textOf(page.html)).toContain('Your bank asks you to confirm this card (nothing is charged now)');
+      expect(page.html).toContain('<title>Confirm your card');
+      expect(textOf(challengePage({ ...summary, lang: 'es' }, challenge).html)).toContain(
+        'Tu banco te pide confirmar esta tarjeta (ahora no se cobra nada)',
+      );
+    }
+  });
+
   it('a monthly plan with quantity 2: the line, and the total per month, with "Pay"', () => {
     const page = payPage({ ...base, items: ['Basic × 2'], amount: 3980, recurrence: monthly }, form);
     const text = textOf(page.html);

@@ -162,7 +162,9 @@ interface PageWords {
   startTrial: string;
   payTitle(merchant: string): string;
   confirmTitle: string;
+  confirmCardTitle: string;
   bankAsks: string;
+  bankAsksCard: string;
   simulatedCheck: string;
   completeAuthentication: string;
   failAuthentication: string;
@@ -215,7 +217,9 @@ const pageWords: Record<Lang, PageWords> = {
     startTrial: 'Start trial',
     payTitle: (merchant) => `Pay ${merchant}`,
     confirmTitle: 'Confirm your payment',
+    confirmCardTitle: 'Confirm your card',
     bankAsks: 'Your bank asks you to confirm this payment',
+    bankAsksCard: 'Your bank asks you to confirm this card (nothing is charged now)',
     simulatedCheck: "This is the simulated 3-D Secure check of cobro's test acquirer.",
     completeAuthentication: 'Complete authentication',
     failAuthentication: 'Fail authentication',
@@ -251,7 +255,9 @@ const pageWords: Record<Lang, PageWords> = {
     startTrial: 'Iniciar prueba',
     payTitle: (merchant) => `Pagar a ${merchant}`,
     confirmTitle: 'Confirma tu pago',
+    confirmCardTitle: 'Confirma tu tarjeta',
     bankAsks: 'Tu banco te pide confirmar este pago',
+    bankAsksCard: 'Tu banco te pide confirmar esta tarjeta (ahora no se cobra nada)',
     simulatedCheck: 'Esta es la verificación 3-D Secure simulada del adquirente de prueba de cobro.',
     completeAuthentication: 'Completar la autenticación',
     failAuthentication: 'Hacer fallar la autenticación',
@@ -373,12 +379,14 @@ export function challengePage(
   form: { action: string; csrf: string; returnUrl: string },
 ): Page {
   const w = wordsOf(s);
+  // A trial's start and a new card are checked, not charged: the bank confirms the card.
+  const checksOnly = s.cardUpdate === true || startsTrial(s);
   return page(
     200,
-    w.confirmTitle,
+    checksOnly ? w.confirmCardTitle : w.confirmTitle,
     `<div class="card">
 ${summary(s)}
-<h2>${escapeHtml(w.bankAsks)}</h2>
+<h2>${escapeHtml(checksOnly ? w.bankAsksCard : w.bankAsks)}</h2>
 <p>${escapeHtml(w.simulatedCheck)}</p>
 <form method="post" action="${escapeHtml(form.action)}">
 <input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">

@@ -211,7 +211,7 @@ const closedTexts: Record<Lang, ClosedTexts> = {
     complete: ['Payment complete', 'This payment has been made. Thank you.'],
     cardSaved: [
       'Card updated',
-      'Your new card is saved: your subscription is charged to it from now on, an overdue payment included.',
+      "Your new card is saved: your subscription's payments are charged to it from now on, and a payment that was overdue is charged to it now.",
     ],
     locked: ['Checkout locked', 'Too many attempts were declined. Ask the merchant for a new payment link.'],
     linkUnavailable: [
@@ -243,7 +243,7 @@ const closedTexts: Record<Lang, ClosedTexts> = {
     complete: ['Pago completado', 'Este pago se hizo. Gracias.'],
     cardSaved: [
       'Tarjeta actualizada',
-      'Tu nueva tarjeta quedó guardada: desde ahora se le cobra tu suscripción, también un pago vencido.',
+      'Tu nueva tarjeta quedó guardada: desde ahora los pagos de tu suscripción se cobran a ella, y si había un pago vencido, se cobra ahora.',
     ],
     locked: [
       'Pago bloqueado',

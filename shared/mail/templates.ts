@@ -554,8 +554,9 @@ export const renewalFailed = defineTemplate<{
         paragraph: `We could not charge ${input.amount} ${input.currency} for your subscription to "${input.planName}": your card was declined. We will try again on ${w.date(input.nextRetryAt)}.`,
       },
       {
-        paragraph: `To keep your subscription, update your card here (the link works until ${w.dateTime(input.linkExpiresAt)}); the amount due is then charged to the new card at once:\n${input.portalUrl}`,
+        paragraph: `To keep your subscription, update your card (the link works until ${w.dateTime(input.linkExpiresAt)}); the amount due is then charged to the new card at once.`,
       },
+      { link: { label: 'Update your card', url: input.portalUrl } },
       {
         details: [
           ['Plan', input.planName],
@@ -575,8 +576,9 @@ export const renewalFailed = defineTemplate<{
         paragraph: `No pudimos cobrar ${input.amount} ${input.currency} por tu suscripción a "${input.planName}": tu tarjeta fue rechazada. Lo intentaremos de nuevo el ${w.date(input.nextRetryAt)}.`,
       },
       {
-        paragraph: `Para conservar tu suscripción, actualiza tu tarjeta aquí (el enlace funciona hasta el ${w.dateTime(input.linkExpiresAt)}); el importe pendiente se cobra entonces a la nueva tarjeta de inmediato:\n${input.portalUrl}`,
+        paragraph: `Para conservar tu suscripción, actualiza tu tarjeta (el enlace funciona hasta el ${w.dateTime(input.linkExpiresAt)}); el importe pendiente se cobra entonces a la nueva tarjeta de inmediato.`,
       },
+      { link: { label: 'Actualizar tu tarjeta', url: input.portalUrl } },
       {
         details: [
           ['Plan', input.planName],

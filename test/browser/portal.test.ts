@@ -104,7 +104,9 @@ describe('a failed renewal, mended from the portal', () => {
         page.getByRole('button', { name: 'Save card', exact: true }).click(),
       ]);
       await page.waitForLoadState('load');
-      expect(await visibleText(page)).toContain('Your bank asks you to confirm this payment');
+      expect(await visibleText(page)).toContain(
+        'Your bank asks you to confirm this card (nothing is charged now)',
+      );
       await Promise.all([
         page.waitForURL((url) => !url.pathname.endsWith('/challenge')),
         page.getByRole('button', { name: 'Complete authentication', exact: true }).click(),
