@@ -18,7 +18,7 @@ import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
 import { cardFields, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
 import { type StoredMail, sentMail } from '../support/mail.ts';
-import { pdfContent } from '../support/pdf.ts';
+import { pdfContent, renderFirstPage } from '../support/pdf.ts';
 import { pipelineDrained } from '../support/pipeline.ts';
 import { api, apiUrl, localInfo, type Merchant, newMerchant, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
@@ -126,7 +126,8 @@ describe('a paid checkout', () => {
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(pdf.headers.get('content-disposition')).toBe(`inline; filename="receipt-${paid.chargeId}.pdf"`);
     expect(pdf.headers.get('cache-control')).toBe('no-store');
-    const content = await pdfContent(new Uint8Array(await pdf.arrayBuffer()));
+    const bytes = new Uint8Array(await pdf.arrayBuffer());
+    const content = await pdfContent(bytes);
     expect(content.pages).toBe(1);
     for (const value of [
       'Acme <Shop> & Co',
@@ -136,6 +137,29 @@ describe('a paid checkout', () => {
       paid.chargeId,
     ]) {
       expect(content.text).toContain(value);
+    }
+
+    // The first page as a reader draws it, at 1.5x: an A4 PNG with ink where the merchant and the
+    // amount are, on a page that is mostly paper; its text read from that same rendered page.
+    const rendered = await renderFirstPage(bytes, 1.5);
+    expect([rendered.width, rendered.height]).toEqual([893, 1263]);
+    const png = Buffer.from(rendered.png);
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([rendered.width, rendered.height]);
+    const upper = { x: 0, y: 0, width: rendered.width, height: rendered.height / 4 };
+    expect(rendered.darkShare(upper)).toBeGreaterThan(0.005);
+    expect(rendered.darkShare({ x: 0, y: 0, width: rendered.width, height: rendered.height })).toBeLessThan(
+      0.1,
+    );
+    for (const drawn of ['Acme <Shop> & Co', '12.34 USD']) {
+      const item = rendered.items.find((one) => one.text === drawn);
+      expect(item, `${drawn} among ${rendered.items.map((one) => one.text).join(' | ')}`).toBeDefined();
+      const box = item?.box ?? upper;
+      expect(box.y + box.height).toBeLessThanOrEqual(upper.height);
+      expect(rendered.darkShare(box)).toBeGreaterThan(0.1);
+    }
+    for (const value of ['Acme <Shop> & Co', '12.34 USD', '4242', paid.chargeId]) {
+      expect(rendered.text).toContain(value);
     }
   });
 

@@ -32,12 +32,16 @@
  *  10. receipts: the receipt PDF rendered in process (wall and CPU time per receipt, goal under
  *      100 ms of CPU) and p50/p99 of the receipt page and its PDF through the local gateway
  *      (--receipt-requests, default 200) (test/bench/receipts.ts).
+ *  11. the customer portal: p50/p99 of creating a portal link and of the portal page it opens
+ *      through the local gateway, for a customer with a few subscriptions and charges in an account
+ *      where another customer has --portal-others of each (default 200), with the DynamoDB calls
+ *      each request makes (--portal-requests, default 200) (test/bench/portal.ts).
  *   6. webhook delivery: event stored → received by a loopback receiver, p50/p99 of --webhook-events
  *      sequential events (default 200), and deliveries per second when --webhook-burst events
  *      (default 1000) are stored at once (test/bench/webhooks.ts).
  * Options: --only bundles (part 0 only), --only cold (part 1 only), --only latency (parts 2-4), --only search (part 5) or
  *          --only webhooks (part 6), --only billing (part 7), --only links (part 8), --only cost (part 9),
- *          --only receipts (part 10),
+ *          --only receipts (part 10), --only portal (part 11),
  *          --search-sizes (default 10,1000,10000; 10,1000,100000 adds the 100,000-record figures),
  *          --search-requests N (default 50),
  *          --search-subjects plans,products,customers (default all), --requests N (default 2000),
@@ -93,6 +97,7 @@ import {
 import { benchBilling } from './billing.ts';
 import { benchCost, startMeter } from './cost.ts';
 import { benchLinks } from './links.ts';
+import { benchPortal } from './portal.ts';
 import { benchReceipts } from './receipts.ts';
 import { benchSearches, isZephyr, type SearchSubject, serial } from './search.ts';
 import { benchWebhooks } from './webhooks.ts';
@@ -119,16 +124,27 @@ const { values } = parseArgs({
     'link-requests': { type: 'string', default: '200' },
     'cost-requests': { type: 'string', default: '100' },
     'receipt-requests': { type: 'string', default: '200' },
+    'portal-requests': { type: 'string', default: '200' },
+    'portal-others': { type: 'string', default: '200' },
   },
 });
 if (
   values.only !== undefined &&
-  !['bundles', 'cold', 'latency', 'search', 'webhooks', 'billing', 'links', 'receipts', 'cost'].includes(
-    values.only,
-  )
+  ![
+    'bundles',
+    'cold',
+    'latency',
+    'search',
+    'webhooks',
+    'billing',
+    'links',
+    'receipts',
+    'portal',
+    'cost',
+  ].includes(values.only)
 ) {
   throw new Error(
-    `--only takes bundles, cold, latency, search, webhooks, billing, links, receipts or cost, not ${values.only}`,
+    `--only takes bundles, cold, latency, search, webhooks, billing, links, receipts, portal or cost, not ${values.only}`,
   );
 }
 const payRequests = Number(values['pay-requests']);
@@ -660,6 +676,26 @@ try {
       percentile,
     });
     if (values.only === 'receipts') process.exit(0);
+  }
+  if (values.only === undefined || values.only === 'portal') {
+    const owner = await createAccount(deps, {
+      name: 'Bench portal',
+      email: `bench-portal-${Date.now()}@example.com`,
+    });
+    await benchPortal({
+      deps,
+      developerId: owner.account.developer_id,
+      apiUrl: stack.info.api_url,
+      testKey: owner.testKey,
+      requests: Number(values['portal-requests']),
+      others: Number(values['portal-others']),
+      calls: () => dynamoCalls,
+      resetCalls: () => {
+        dynamoCalls = 0;
+      },
+      percentile,
+    });
+    if (values.only === 'portal') process.exit(0);
   }
   if (values.only === undefined || values.only === 'webhooks') {
     await benchWebhooks({
