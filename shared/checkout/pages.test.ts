@@ -102,6 +102,19 @@ describe('what a recurring page says it charges, and when', () => {
     }
   });
 
+  it('lists no item that only repeats the description, and asks the year in the page language', () => {
+    const page = payPage(
+      { ...base, description: 'Gold', items: ['Gold'], amount: 1990, recurrence: monthly },
+      form,
+    );
+    expect(page.html).not.toContain('<li>Gold</li>');
+    expect(page.html).toContain('placeholder="YYYY"');
+    const es = payPage({ ...base, items: ['Basic', 'Mug'], amount: 1990, lang: 'es' }, form);
+    expect(es.html).toContain('<li>Mug</li>');
+    expect(es.html).not.toContain('<li>Basic</li>');
+    expect(es.html).toContain('placeholder="AAAA"');
+  });
+
   it('a monthly plan with quantity 2: the line, and the total per month, with "Pay"', () => {
     const page = payPage({ ...base, items: ['Basic × 2'], amount: 3980, recurrence: monthly }, form);
     const text = textOf(page.html);

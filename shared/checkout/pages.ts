@@ -160,6 +160,7 @@ interface PageWords {
   securityCode: string;
   pay: string;
   startTrial: string;
+  yearPlaceholder: string;
   payTitle(merchant: string): string;
   confirmTitle: string;
   confirmCardTitle: string;
@@ -215,6 +216,7 @@ const pageWords: Record<Lang, PageWords> = {
     securityCode: 'Security code',
     pay: 'Pay',
     startTrial: 'Start trial',
+    yearPlaceholder: 'YYYY',
     payTitle: (merchant) => `Pay ${merchant}`,
     confirmTitle: 'Confirm your payment',
     confirmCardTitle: 'Confirm your card',
@@ -253,6 +255,7 @@ const pageWords: Record<Lang, PageWords> = {
     securityCode: 'Código de seguridad',
     pay: 'Pagar',
     startTrial: 'Iniciar prueba',
+    yearPlaceholder: 'AAAA',
     payTitle: (merchant) => `Pagar a ${merchant}`,
     confirmTitle: 'Confirma tu pago',
     confirmCardTitle: 'Confirma tu tarjeta',
@@ -302,8 +305,10 @@ function price(s: PageSummary): string {
 }
 
 function summary(s: PageSummary): string {
-  const items = s.items.length
-    ? `<ul>${s.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
+  // An item that only repeats the description (a plan's name) is not listed a second time.
+  const listed = s.items.filter((item) => item !== s.description);
+  const items = listed.length
+    ? `<ul>${listed.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
     : '';
   return `${s.test ? `<p class="test" role="note">${escapeHtml(wordsOf(s).testNote)}</p>` : ''}
 <h1>${escapeHtml(s.merchantName)}</h1>
@@ -361,7 +366,7 @@ ${email}
 ${field('cardholder_name', w.cardholderName, `autocomplete="cc-name" required maxlength="${payFormLimits.cardholder_name}" value="${escapeHtml(form.holderName ?? '')}"`)}
 ${field('card_number', w.cardNumber, `inputmode="numeric" autocomplete="cc-number" required maxlength="${payFormLimits.card_number}"`)}
 <div class="row"><div>${field('exp_month', w.expMonth, `inputmode="numeric" autocomplete="cc-exp-month" placeholder="MM" required maxlength="${payFormLimits.exp_month}"`)}</div>
-<div>${field('exp_year', w.expYear, `inputmode="numeric" autocomplete="cc-exp-year" placeholder="YYYY" required maxlength="${payFormLimits.exp_year}"`)}</div></div>
+<div>${field('exp_year', w.expYear, `inputmode="numeric" autocomplete="cc-exp-year" placeholder="${escapeHtml(w.yearPlaceholder)}" required maxlength="${payFormLimits.exp_year}"`)}</div></div>
 ${field('cvc', w.securityCode, `inputmode="numeric" autocomplete="cc-csc" required maxlength="${payFormLimits.cvc}"`)}
 <button type="submit">${escapeHtml(button)}</button>
 </form>
