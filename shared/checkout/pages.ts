@@ -98,8 +98,53 @@ export function contentSecurityPolicy(nonce: string, formTargets: readonly strin
 }
 
 /**
- * A hosted page: the checkout's shell (styles under a per-page nonce, strict CSP, no framing, never
- * cached), which the customer portal's page shares. `body` is HTML whose values are escaped already.
+ * The shell of every hosted page (the checkout, the customer portal, the receipt): a per-page nonce
+ * for its styles under the page's Content-Security-Policy, never framed, never cached, no referrer.
+ * `body` and `head` are HTML whose values are escaped already; `headers` adds to the shell's.
+ */
+export function hostedPage(shell: {
+  status: number;
+  title: string;
+  body: string;
+  lang: Lang;
+  styles: string;
+  policy: (nonce: string) => string;
+  head?: string;
+  headers?: Record<string, string>;
+}): Page {
+  const nonce = randomBytes(16).toString('base64');
+  return {
+    status: shell.status,
+    html: `<!doctype html>
+<html lang="${shell.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">${shell.head ?? ''}
+<title>${escapeHtml(shell.title)}</title>
+<style nonce="${nonce}">${shell.styles}</style>
+</head>
+<body>
+<main>
+${shell.body}
+</main>
+</body>
+</html>
+`,
+    headers: {
+      'Content-Security-Policy': shell.policy(nonce),
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+      ...shell.headers,
+    },
+  };
+}
+
+/**
+ * A checkout page (the customer portal's too): the hosted shell with the checkout's styles and
+ * icon, forms allowed to post to the page and to `formTargets`' origins.
  */
 export function page(
   status: number,
@@ -109,36 +154,17 @@ export function page(
   refreshSeconds?: number,
   lang: Lang = 'en',
 ): Page {
-  const nonce = randomBytes(16).toString('base64');
   // A page waiting for an outcome reloads itself, without JavaScript (the CSP allows no script).
   const refresh = refreshSeconds ? `\n<meta http-equiv="refresh" content="${refreshSeconds}">` : '';
-  return {
+  return hostedPage({
     status,
-    html: `<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">${refresh}
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="${icon}">
-<style nonce="${nonce}">${styles}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`,
-    headers: {
-      'Content-Security-Policy': contentSecurityPolicy(nonce, formTargets),
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    },
-  };
+    title,
+    body,
+    lang,
+    styles,
+    policy: (nonce) => contentSecurityPolicy(nonce, formTargets),
+    head: `${refresh}\n<link rel="icon" href="${icon}">`,
+  });
 }
 
 /** How a page writes what it charges and when, in one language. */

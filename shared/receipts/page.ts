@@ -3,16 +3,12 @@
  * styled by a per-page nonce under a strict Content-Security-Policy, never framed, never cached and
  * kept out of search engines, since its address is all that guards it.
  */
-import { randomBytes } from 'node:crypto';
+import { hostedPage, type Page } from '../checkout/pages.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { type ReceiptView, receiptRows, receiptTexts } from './receipt.ts';
 
-export interface ReceiptPage {
-  status: number;
-  html: string;
-  headers: Record<string, string>;
-}
+export type ReceiptPage = Page;
 
 const styles = `
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
@@ -29,37 +25,18 @@ small{color:#555}`;
 const policy = (nonce: string) =>
   `default-src 'none'; style-src 'nonce-${nonce}'; img-src https: data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
 
-function page(status: number, language: Lang, title: string, body: string): ReceiptPage {
-  const nonce = randomBytes(16).toString('base64');
-  return {
+/** The hosted pages' shell, with the receipt's styles and policy, kept out of search engines. */
+const page = (status: number, language: Lang, title: string, body: string): ReceiptPage =>
+  hostedPage({
     status,
-    html: `<!doctype html>
-<html lang="${language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style nonce="${nonce}">${styles}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`,
-    headers: {
-      'Content-Security-Policy': policy(nonce),
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-      'X-Robots-Tag': 'noindex',
-    },
-  };
-}
+    title,
+    body,
+    lang: language,
+    styles,
+    policy,
+    head: '\n<meta name="robots" content="noindex">',
+    headers: { 'X-Robots-Tag': 'noindex' },
+  });
 
 /** The receipt, with the link to its PDF (`pdfUrl`, built from the configured base URL). */
 export function receiptPage(view: ReceiptView, pdfUrl: string): ReceiptPage {
