@@ -5,6 +5,7 @@
  * those of another customer of the same account (`others` of each, which the page looks through and
  * leaves out), are stored straight into the table as checkout and billing leave them.
  */
+
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { newCharge } from '../../shared/charges/charge.ts';
@@ -14,6 +15,7 @@ import type { Deps } from '../../shared/db/deps.ts';
 import { periodAt } from '../../shared/subscriptions/periods.ts';
 import { storeSubscription } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
+import { timed } from './timing.ts';
 
 interface Options {
   deps: Deps;
@@ -31,8 +33,6 @@ interface Options {
 /** The portal customer's own: a few subscriptions and charges. */
 const ownSubscriptions = 3;
 const ownCharges = 5;
-
-const ms = (value: number) => `${value.toFixed(2)} ms`;
 
 /** An active monthly subscription of `customerId`, its first period paid (the page charges nothing). */
 function subscription(developerId: number, customerId: string, now: Date): Subscription {
@@ -82,23 +82,6 @@ async function storeCharge(deps: Deps, developerId: number, customerId: string, 
   });
   await deps.db.send(new PutCommand(chargeEntity.create(deps.table, charge).Put));
   return charge.id;
-}
-
-async function timed(options: Options, label: string, request: () => Promise<void>): Promise<void> {
-  for (let i = 0; i < 20; i++) await request(); // warm: modules imported, caches filled
-  options.resetCalls();
-  const times: number[] = [];
-  for (let i = 0; i < options.requests; i++) {
-    const started = performance.now();
-    await request();
-    times.push(performance.now() - started);
-  }
-  const calls = options.calls() / options.requests;
-  times.sort((a, b) => a - b);
-  const p = options.percentile;
-  console.log(
-    `  ${label}: p50 ${ms(p(times, 50))}, p99 ${ms(p(times, 99))}, ${calls.toFixed(1)} DynamoDB calls per request`,
-  );
 }
 
 export async function benchPortal(options: Options): Promise<void> {

@@ -4,6 +4,7 @@
  * and of its PDF through the local gateway, with the DynamoDB calls each request makes. The charge
  * and its link are stored straight into the table, as the receipt e-mail's function leaves them.
  */
+
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { newCharge } from '../../shared/charges/charge.ts';
 import { chargeEntity } from '../../shared/charges/repository.ts';
@@ -13,6 +14,7 @@ import { receiptPdf } from '../../shared/receipts/pdf.ts';
 import { type ReceiptView, receiptPdfUrl, receiptUrl } from '../../shared/receipts/receipt.ts';
 import { issueReceiptLink } from '../../shared/receipts/repository.ts';
 import { stageReceiptKeys } from '../../shared/receipts/service.ts';
+import { ms, timed } from './timing.ts';
 
 interface Options {
   deps: Deps;
@@ -38,8 +40,6 @@ const view: ReceiptView = {
   test: true,
 };
 
-const ms = (value: number) => `${value.toFixed(2)} ms`;
-
 async function renders(options: Options): Promise<void> {
   for (let i = 0; i < 20; i++) await receiptPdf(view); // warm: modules loaded, code compiled
   const wall: number[] = [];
@@ -61,28 +61,13 @@ async function renders(options: Options): Promise<void> {
   console.log(`  CPU   p50 ${ms(p(cpu, 50))}   p99 ${ms(p(cpu, 99))}   (goal: under 100 ms)`);
 }
 
-async function timed(options: Options, label: string, url: string, type: string): Promise<void> {
-  const get = async () => {
-    const response = await fetch(url);
-    if (response.status !== 200 || !response.headers.get('content-type')?.startsWith(type))
-      throw new Error(`${label} answered ${response.status}`);
-    await response.arrayBuffer();
-  };
-  for (let i = 0; i < 20; i++) await get(); // warm
-  options.resetCalls();
-  const times: number[] = [];
-  for (let i = 0; i < options.requests; i++) {
-    const started = performance.now();
-    await get();
-    times.push(performance.now() - started);
-  }
-  const calls = options.calls() / options.requests;
-  times.sort((a, b) => a - b);
-  const p = options.percentile;
-  console.log(
-    `  ${label}: p50 ${ms(p(times, 50))}, p99 ${ms(p(times, 99))}, ${calls.toFixed(1)} DynamoDB calls per request`,
-  );
-}
+/** GETs `url` through the gateway, which must answer 200 with a body of `type`. */
+const fetched = (label: string, url: string, type: string) => async () => {
+  const response = await fetch(url);
+  if (response.status !== 200 || !response.headers.get('content-type')?.startsWith(type))
+    throw new Error(`${label} answered ${response.status}`);
+  await response.arrayBuffer();
+};
 
 export async function benchReceipts(options: Options): Promise<void> {
   await renders(options);
@@ -109,7 +94,9 @@ export async function benchReceipts(options: Options): Promise<void> {
     chargeId: charge.id,
   });
   console.log(`receipt page and PDF through the local gateway (${options.requests} requests each)`);
-  await timed(options, 'GET /receipts/{token}', receiptUrl(options.apiUrl, token), 'text/html');
-  await timed(options, 'GET /receipts/{token}.pdf', receiptPdfUrl(options.apiUrl, token), 'application/pdf');
+  const page = 'GET /receipts/{token}';
+  const pdf = 'GET /receipts/{token}.pdf';
+  await timed(options, page, fetched(page, receiptUrl(options.apiUrl, token), 'text/html'));
+  await timed(options, pdf, fetched(pdf, receiptPdfUrl(options.apiUrl, token), 'application/pdf'));
   console.log('');
 }
