@@ -21,6 +21,8 @@ import {
   submitCard,
   testCards,
 } from '../support/checkout.ts';
+import { addFault, armedFaults, clearFaults } from '../support/faults.ts';
+import { eventually } from '../support/ledger.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
 import { pipelineDrained } from '../support/pipeline.ts';
 import { concurrently } from '../support/race.ts';
@@ -342,6 +344,36 @@ describe('replacing a card', () => {
     const charges = await chargesOf(subscription.id);
     expect(charges).toHaveLength(1);
     expect(charges[0]).toMatchObject({ refund: null });
+  });
+
+  it('on a past-due one whose charge loses its answer: charged once, recorded by the next billing run', async () => {
+    const customer = await newCustomer();
+    const subscription = await pastDue(customer.id);
+    const { url } = await portalOf(customer.id);
+    const card = await cardPage(url, subscription.id);
+    // The acquirer charges the new card, then its answer never comes back to the stack.
+    await addFault({ operation: 'chargeStored', effect: 'lose', merchant: account.developerId, times: 1 });
+    try {
+      const saved = await submitCard(card);
+      expect(saved.status, saved.html).toBe(303);
+      // The fault was met (spent), and with no answer nothing is recorded yet.
+      const mine = (await armedFaults()).filter((fault) => fault.merchant === account.developerId);
+      expect(mine).toEqual([]);
+      expect(await subscriptionStatus(subscription.id)).toBe('past_due');
+      expect(await chargesOf(subscription.id)).toEqual([]);
+      // A run reaches the period's own attempt and asks under its key: the charge made is recorded,
+      // never made again.
+      await eventually('the lost charge to be recorded', async () => {
+        await runBilling(billingDeps(), new Date(), { developerId: account.developerId });
+        return (await subscriptionStatus(subscription.id)) === 'active' ? true : undefined;
+      });
+      await runBilling(billingDeps(), new Date(), { developerId: account.developerId });
+      const charges = await chargesOf(subscription.id);
+      expect(charges).toHaveLength(1);
+      expect(charges[0]).toMatchObject({ amount: 21, card_last4: '4242', refund: null });
+    } finally {
+      await clearFaults(account.developerId);
+    }
   });
 
   it('of a subscription canceled meanwhile charges nothing and keeps it canceled', async () => {
