@@ -1,9 +1,12 @@
 /**
  * How a customer's texts (e-mails, receipts, the hosted pages) write dates, times and cards, one way
  * per language, so the same moment or card never reads two ways in two places. Times are UTC and
- * say so; money is written by displayAmount (shared/core/money/amount.ts).
+ * say so; money is written by displayAmount (shared/core/money/amount.ts), and a recurring price
+ * from it here.
  */
 import type { Lang } from './messages.ts';
+import { displayAmount } from './money/amount.ts';
+import type { Currency } from './money/currencies.ts';
 
 const months: Record<Lang, readonly string[]> = {
   en: ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'],
@@ -59,4 +62,48 @@ export function displayCardBrand(brand: string | null | undefined, language: Lan
 export function displayCard(card: { brand?: string | null; last4?: string | null }, language: Lang): string {
   const brand = displayCardBrand(card.brand, language);
   return card.last4 ? `${brand} •••• ${card.last4}` : brand;
+}
+
+/** A span of days: "26 Nov 2026 – 26 Dec 2026". */
+export function displayPeriod(start: string, end: string, language: Lang): string {
+  return `${displayDate(start, language)} – ${displayDate(end, language)}`;
+}
+
+const intervalNames: Record<Lang, Record<string, readonly [one: string, many: string]>> = {
+  en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
+  es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
+};
+
+/** How often a price comes back: "/ month", "/ year", "every 3 months" ("/ mes", "cada 3 meses"). */
+export function displayEvery(interval: string, count: number, language: Lang): string {
+  const [one, many] = intervalNames[language]?.[interval] ?? [interval, interval];
+  if (count === 1) return `/ ${one}`;
+  return language === 'es' ? `cada ${count} ${many}` : `every ${count} ${many}`;
+}
+
+/** What a subscription sells, as its e-mails and receipts list it. */
+export interface RecurringItem {
+  name: string;
+  quantity: number;
+  /** The price of one, in minor units. */
+  unitAmount: number;
+  currency: Currency;
+  interval: string;
+  intervalCount: number;
+}
+
+/** The item and how many: "Silver × 2"; just "Silver" for one. */
+export function displayItem(item: Pick<RecurringItem, 'name' | 'quantity'>): string {
+  return item.quantity === 1 ? item.name : `${item.name} × ${item.quantity}`;
+}
+
+/**
+ * The price per interval, unit price times quantity when more than one: "9.90 USD × 2 = 19.80 USD /
+ * month", "9,90 USD cada 3 meses". The total is multiplied in minor units, never in decimals.
+ */
+export function displayPrice(item: Omit<RecurringItem, 'name'>, language: Lang): string {
+  const every = displayEvery(item.interval, item.intervalCount, language);
+  const total = displayAmount(item.unitAmount * item.quantity, item.currency, language);
+  if (item.quantity === 1) return `${total} ${every}`;
+  return `${displayAmount(item.unitAmount, item.currency, language)} × ${item.quantity} = ${total} ${every}`;
 }
