@@ -174,12 +174,8 @@ describe.each(names)('%s', (name) => {
     expect(es.text).not.toBe(en.text);
   });
 
-  it('escapes every interpolated value in the HTML part', () => {
-    const mail = render(
-      name,
-      { language: 'en', merchant: { name: hostile, logoUrl: merchant.logoUrl } },
-      hostile,
-    );
+  it.each(langs)('escapes every interpolated value in the HTML part, in %s', (language) => {
+    const mail = render(name, { language, merchant: { name: hostile, logoUrl: merchant.logoUrl } }, hostile);
     expect(mail.html).not.toContain('<script');
     expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     expect(mail.html).toContain(`alt="${escapeHtml(hostile)}"`);
