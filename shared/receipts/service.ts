@@ -57,8 +57,8 @@ export async function openReceipt(
  * What `charge` bought, read once when its receipt's link is made and kept on the link, so the
  * receipt keeps saying it whatever the subscription becomes: for a subscription's charge, its plan,
  * quantity and unit price as subscribed, and the period it pays for (a renewal's attempt names that
- * period; the charge at checkout pays for the first). Nothing for any other charge, or when the
- * subscription is gone.
+ * period; the charge at checkout pays for the first). Nothing for any other charge, when the
+ * subscription is gone, or when its plan × quantity is not what the charge took.
  */
 export async function receiptBought(deps: Deps, scope: Scope, charge: Charge): Promise<ReceiptBought> {
   if (!charge.subscription_id) return {};
@@ -75,6 +75,9 @@ export async function receiptBought(deps: Deps, scope: Scope, charge: Charge): P
     interval: plan.interval,
     interval_count: plan.interval_count,
   };
+  // The receipt states what was paid for: a plan × quantity that does not add up to the charge
+  // (changed between the charge and this e-mail) is not stated at all.
+  if (item.unit_amount * item.quantity !== charge.amount) return {};
   const index =
     attempt?.kind === 'renewal' ? (attempt as Attempt<'renewal'>).subject.period : attempt ? 0 : undefined;
   if (!subscription.anchor || index === undefined) return { item };

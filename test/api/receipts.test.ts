@@ -8,6 +8,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { updateProfile } from '../../shared/accounts/repository.ts';
+import { getCharge } from '../../shared/charges/repository.ts';
 import { displayDate } from '../../shared/core/display.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { transactWrite } from '../../shared/db/transact.ts';
@@ -15,7 +16,7 @@ import { eventSource } from '../../shared/events/event.ts';
 import { eventKeys } from '../../shared/events/keys.ts';
 import { receiptKeys } from '../../shared/receipts/keys.ts';
 import { findReceiptLink } from '../../shared/receipts/repository.ts';
-import { stageReceiptKeys } from '../../shared/receipts/service.ts';
+import { receiptBought, stageReceiptKeys } from '../../shared/receipts/service.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { getSubscription, subscriptionWrites } from '../../shared/subscriptions/repository.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
@@ -290,6 +291,10 @@ describe('a renewal', () => {
       );
     }
     expect((await fetchPage(url)).html).toContain('<dd>Gold × 2</dd>');
+    // A link made now would state nothing of it: 5 × 10.50 USD is not what the charge took.
+    const stored = await getCharge(deps, subscriptionScope, charge?.id ?? '');
+    expect(stored).toBeDefined();
+    if (stored) expect(await receiptBought(deps, subscriptionScope, stored)).toEqual({});
   });
 });
 
