@@ -30,9 +30,9 @@ describe("a session's page in the payer's language", () => {
   it('the pay form of a trial counts the first charge from now', () => {
     const en = textOf(pageFor(subscriptionSession(14), now, context('en')).html);
     expect(en).toContain('0.00 USD today');
-    expect(en).toContain('then 39.80 USD / month from December 8, 2026');
+    expect(en).toContain('then 39.80 USD / month from 8 Dec 2026');
     const es = textOf(pageFor(subscriptionSession(14), now, context('es')).html);
-    expect(es).toContain('luego 39.80 USD / mes a partir del 8 de diciembre de 2026');
+    expect(es).toContain('luego 39,80 USD / mes a partir del 8 dic 2026');
     // Once paid, the trial counts from the payment, however late the page is seen.
     const paid = {
       ...subscriptionSession(14),
@@ -40,7 +40,7 @@ describe("a session's page in the payer's language", () => {
       updated_at: '2026-11-25T08:00:00.000Z',
     };
     const later = new Date('2026-12-01T00:00:00.000Z');
-    expect(textOf(pageFor(paid, later, context('en')).html)).toContain('from December 9, 2026');
+    expect(textOf(pageFor(paid, later, context('en')).html)).toContain('from 9 Dec 2026');
   });
 
   it('closed pages speak Spanish too: paid, locked, expired', () => {

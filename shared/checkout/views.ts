@@ -372,9 +372,9 @@ export function declinedPage(
   return retryPage(session, context, 402, decline, keep);
 }
 
-/** The receipt of a paid payment link's page: the charge's reference, date and card. */
-export const receiptFor = (session: CheckoutSession, charge: Charge): Page =>
-  receiptPage(summaryOf(session), {
+/** The receipt of a paid payment link's page, in the page's language: the charge's reference, date and card. */
+export const receiptFor = (session: CheckoutSession, charge: Charge, lang: Lang = 'en'): Page =>
+  receiptPage(summaryOf(session, { lang }), {
     reference: charge.id,
     paidAt: charge.created_at,
     cardBrand: charge.card.brand,
