@@ -26,7 +26,14 @@ import { eachSubscription, getSubscription } from '../subscriptions/repository.t
 import { cancelSubscription } from '../subscriptions/service.ts';
 import type { Subscription } from '../subscriptions/subscription.ts';
 import { cardReplaceable } from './card.ts';
-import { findPortalLink, issuePortalLink, type PortalLink, portalTokenLength } from './repository.ts';
+import {
+  askCancelConfirmation,
+  findPortalLink,
+  issuePortalLink,
+  type PortalLink,
+  portalTokenLength,
+  spendCancelConfirmation,
+} from './repository.ts';
 
 /** How long a link the merchant asks for opens the portal. */
 export const portalLifetimeMs = 3_600_000;
@@ -128,8 +135,10 @@ async function ownSubscription(deps: Deps, link: PortalLink, scope: Scope, id: s
 }
 
 export type PortalAction =
+  | { kind: 'confirm_cancel'; subscription: Subscription; csrf: string }
   | { kind: 'canceled'; subscription: Subscription }
   | { kind: 'already_canceled' }
+  | { kind: 'form_expired' }
   | { kind: 'card_page'; url: string }
   | { kind: 'receipt'; url: string }
   | { kind: 'not_replaceable' }
@@ -137,11 +146,10 @@ export type PortalAction =
   | { kind: 'no_charge' };
 
 /**
- * The customer cancels one of their subscriptions: the same cancellation as the merchant's DELETE,
- * with the reason that the customer asked for it (which their cancellation notice says). A second
- * cancel (a double submit) changes nothing.
+ * The first step of a cancel: nothing is canceled yet; the customer is asked to confirm, with a
+ * CSRF token of that confirmation's own (single use), on a page that says what cancelling does.
  */
-export async function cancelFromPortal(
+export async function askCancel(
   deps: Deps,
   link: PortalLink,
   scope: Scope,
@@ -149,6 +157,33 @@ export async function cancelFromPortal(
 ): Promise<PortalAction> {
   const subscription = await ownSubscription(deps, link, scope, id);
   if (!subscription) return { kind: 'no_subscription' };
+  if (subscription.status === 'canceled') return { kind: 'already_canceled' };
+  return {
+    kind: 'confirm_cancel',
+    subscription,
+    csrf: await askCancelConfirmation(deps, link, subscription.id),
+  };
+}
+
+/**
+ * The confirmed cancel: the confirmation's token is spent (once: a second post of it, or one of
+ * an older confirmation, changes nothing), then the same cancellation as the merchant's DELETE,
+ * with the reason that the customer asked for it (which their cancellation notice says).
+ */
+export async function cancelFromPortal(
+  deps: Deps,
+  link: PortalLink,
+  scope: Scope,
+  id: string,
+  csrf: string,
+): Promise<PortalAction> {
+  const subscription = await ownSubscription(deps, link, scope, id);
+  if (!subscription) return { kind: 'no_subscription' };
+  if (!(await spendCancelConfirmation(deps, link, subscription.id, csrf))) {
+    // Spent already (a double submit) or never asked: the page says which, from what is stored now.
+    const now = await getSubscription(deps, scope, subscription.id);
+    return now?.status === 'canceled' ? { kind: 'already_canceled' } : { kind: 'form_expired' };
+  }
   if (subscription.status === 'canceled') return { kind: 'already_canceled' };
   try {
     return {

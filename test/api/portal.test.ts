@@ -183,7 +183,7 @@ describe('the portal page', () => {
     const { url } = await portalOf(customer.id);
     const page = await openPage(url);
     expect(page.html).toContain('Gold');
-    expect(page.html).toContain('10.50 USD × 2 / month');
+    expect(page.html).toContain('10.50 USD × 2 = 21.00 USD / month');
     expect(page.html).toContain('data-status="active"');
     expect(page.html).toContain('21.00 USD');
     // Each charge links its receipt: a receipt link made when asked for.
@@ -214,22 +214,66 @@ describe('the portal page', () => {
     expect(await subscriptionStatus(subscription.id)).toBe('active');
   });
 
-  it('cancels a subscription as the customer asked, once; the notice says so', async () => {
+  it("cancels only once confirmed, with the confirmation's own token, once; the notice says so", async () => {
     const customer = await newCustomer();
     const subscription = await dueSubscription(customer.id);
     const { url } = await portalOf(customer.id);
-    const page = await openPage(url);
-    const csrf = csrfOf(page.html);
-    const [first, second] = await Promise.all([
-      postForm(url, { csrf_token: csrf, action: 'cancel', subscription_id: subscription.id }),
-      postForm(url, { csrf_token: csrf, action: 'cancel', subscription_id: subscription.id }),
-    ]);
-    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const pageCsrf = csrfOf((await openPage(url)).html);
+    // The first post only asks: what cancelling does, "Yes, cancel" and "Keep it"; nothing changes.
+    const asked = await act(url, 'cancel', subscription.id);
+    expect(asked.status, asked.html).toBe(200);
+    expect(asked.html).toContain('Cancel Gold × 2?');
+    expect(asked.html).toContain('It ends now, not at the end of the period already paid for');
+    expect(asked.html).toContain('Keep it');
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
+    const confirm = csrfOf(asked.html);
+    expect(confirm).not.toBe(pageCsrf);
+    // The page's token is not the confirmation's: it cancels nothing.
+    const withPageToken = await postForm(url, {
+      csrf_token: pageCsrf,
+      action: 'confirm_cancel',
+      subscription_id: subscription.id,
+    });
+    expect(withPageToken.status).toBe(403);
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
+    // "Yes, cancel" posted twice at once: its token is spent once, and the subscription canceled once.
+    const yes = { csrf_token: confirm, action: 'confirm_cancel', subscription_id: subscription.id };
+    const [first, second] = await Promise.all([postForm(url, yes), postForm(url, yes)]);
+    const statuses = [first.status, second.status].sort();
+    expect(statuses[0]).toBe(200);
+    expect([403, 409]).toContain(statuses[1]);
     expect(await subscriptionStatus(subscription.id)).toBe('canceled');
+    const done = first.status === 200 ? first : second;
+    expect(done.html).toContain('Your subscription was canceled');
+    // Posted again: spent, and the subscription is already canceled.
+    expect((await postForm(url, yes)).status).toBe(409);
     const events = await eventsAbout('subscription.canceled', subscription.id);
     expect(events.map((detail) => detail.data.reason)).toEqual(['customer_requested']);
     const notice = await waitForMail(customer.email);
     expect(notice?.body.text).toContain('As you asked');
+  });
+
+  it('asks in Spanish, and "Keep it" changes nothing', async () => {
+    const customer = await newCustomer();
+    const subscription = await dueSubscription(customer.id);
+    const { url } = await portalOf(customer.id);
+    const page = await fetch(url, { headers: { 'Accept-Language': 'es' } });
+    const csrf = csrfOf(await page.text());
+    const asked = await fetch(url, {
+      method: 'POST',
+      body: new URLSearchParams({ csrf_token: csrf, action: 'cancel', subscription_id: subscription.id }),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept-Language': 'es' },
+    });
+    const html = await asked.text();
+    expect(asked.status, html).toBe(200);
+    expect(html).toContain('¿Cancelar Gold × 2?');
+    expect(html).toContain('Termina ahora');
+    expect(html).toContain('Sí, cancelar');
+    const keep = /<a href="([^"]+)">Conservarla<\/a>/.exec(html)?.[1];
+    expect(keep).toBe(url);
+    const back = await openPage(keep as string);
+    expect(back.status).toBe(200);
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
   });
 
   it("will not act on another customer's subscription", async () => {
