@@ -76,7 +76,7 @@ export async function submitPortal(
       : form.action === 'confirm_cancel'
         ? await cancelFromPortal(deps, link, scope, id, form.csrf_token)
         : form.action === 'card'
-          ? await startCardReplacement(deps, deps.baseUrl, link, scope, id)
+          ? await startCardReplacement(deps, deps.baseUrl, link, scope, id, { token, key: deps.keys.sign })
           : form.action === 'receipt'
             ? await receiptFromPortal(deps, deps.baseUrl, deps.receiptKey, link, scope, form.charge_id)
             : ({ kind: 'no_subscription' } as const);

@@ -34,6 +34,7 @@ import {
   portalTokenLength,
   spendCancelConfirmation,
 } from './repository.ts';
+import { sealPortalToken } from './return.ts';
 
 /** How long a link the merchant asks for opens the portal. */
 export const portalLifetimeMs = 3_600_000;
@@ -217,7 +218,9 @@ export async function receiptFromPortal(
 
 /**
  * The page where the customer types the new card of one of their subscriptions: a checkout session
- * of its own (a card check, 3-D Secure included), made for this customer and subscription.
+ * of its own (a card check, 3-D Secure included), made for this customer and subscription. It keeps
+ * the portal token it was opened from sealed (`back.key`: the fingerprint secret's value new links
+ * are keyed with), so that once the card is saved it links back to this page while the link is valid.
  */
 export async function startCardReplacement(
   deps: Deps,
@@ -225,6 +228,7 @@ export async function startCardReplacement(
   link: PortalLink,
   scope: Scope,
   id: string,
+  back: { token: string; key: () => Promise<string> },
 ): Promise<PortalAction> {
   const subscription = await ownSubscription(deps, link, scope, id);
   if (!subscription) return { kind: 'no_subscription' };
@@ -254,6 +258,11 @@ export async function startCardReplacement(
     customer.email,
     baseUrl,
     deps.clock(),
+    {
+      sealed_token: sealPortalToken(await back.key(), back.token),
+      until_ms: link.expires_at_ms,
+      was_past_due: subscription.status === 'past_due',
+    },
   );
   const { Put } = sessionEntity.create(deps.table, session);
   await deps.db.send(new PutCommand(Put));

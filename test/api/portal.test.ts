@@ -4,13 +4,15 @@
  * a card replaced through its card check page: on an active subscription nothing is charged; on a
  * past-due one the unpaid period is charged once, however many submits and billing runs race it.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { checkoutKeys } from '../../shared/checkout/keys.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { portalKeys } from '../../shared/portal/keys.ts';
 import { portalTokenHash } from '../../shared/portal/repository.ts';
 import { stagePortalKeys } from '../../shared/portal/service.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
+import { subscriptionKeys } from '../../shared/subscriptions/keys.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
 import {
   cardFields,
@@ -95,6 +97,28 @@ const eventsAbout = async (type: string, id: string) =>
   (await storedEventItems(account.developerId, 'test'))
     .map((item) => item.detail)
     .filter((detail) => detail.type === type && detail.data.object.subscription_id === id);
+
+/** The subscription's item as stored. */
+async function subscriptionItem(id: string) {
+  const deps = makeDeps();
+  const answer = await deps.db.send(
+    new GetCommand({
+      TableName: deps.table,
+      Key: subscriptionKeys.subscription(account.developerId, 'test', id),
+    }),
+  );
+  return answer.Item;
+}
+
+/** A checkout session's item as stored, by its page's URL. */
+async function sessionItem(pageUrl: string) {
+  const deps = makeDeps();
+  const token = pageUrl.split('/').pop() as string;
+  const answer = await deps.db.send(
+    new GetCommand({ TableName: deps.table, Key: checkoutKeys.session(token) }),
+  );
+  return answer.Item;
+}
 
 const subscriptionStatus = async (id: string) =>
   (await api('GET', `/v1/subscriptions/${id}`, { auth })).json.status as string;
@@ -342,6 +366,12 @@ describe('replacing a card', () => {
     expect(saved.status, saved.html).toBe(303);
     const after = await openPage(saved.location as string);
     expect(after.html).toContain('Card updated');
+    // The new card, as the subscription now stores it, and the way back to the portal page.
+    expect(after.html).toContain('New card: mastercard ending in 4444.');
+    expect(after.html).toContain(`<a href="${url}">Back to your account</a>`);
+    expect(after.html).not.toContain('overdue');
+    const stored = await subscriptionItem(subscription.id);
+    expect(stored?.card).toEqual({ brand: 'mastercard', last4: '4444' });
     expect(await chargesOf(subscription.id)).toHaveLength(before.length);
     expect(await subscriptionStatus(subscription.id)).toBe('active');
     const events = await eventsAbout('subscription.card_updated', subscription.id);
@@ -358,8 +388,11 @@ describe('replacing a card', () => {
     const answers = await concurrently(4, (index) =>
       postForm(pages[index % 2] as string, { csrf_token: forms[index % 2] as string, ...cardFields() }),
     );
-    expect(answers.filter((answer) => answer.status === 303).length).toBeGreaterThanOrEqual(1);
+    const redirected = answers.filter((answer) => answer.status === 303);
+    expect(redirected.length).toBeGreaterThanOrEqual(1);
     expect(await subscriptionStatus(subscription.id)).toBe('active');
+    const after = await openPage(redirected[0]?.location as string);
+    expect(after.html).toContain('The 21.00 USD that was overdue is paid with it.');
     const charges = await chargesOf(subscription.id);
     expect(charges).toHaveLength(1);
     expect(charges[0]).toMatchObject({ amount: 21, card_last4: '4242', refund: null });
@@ -412,6 +445,74 @@ describe('replacing a card', () => {
         return (await subscriptionStatus(subscription.id)) === 'active' ? true : undefined;
       });
       await runBilling(billingDeps(), new Date(), { developerId: account.developerId });
+      const charges = await chargesOf(subscription.id);
+      expect(charges).toHaveLength(1);
+      expect(charges[0]).toMatchObject({ amount: 21, card_last4: '4242', refund: null });
+    } finally {
+      await clearFaults(account.developerId);
+    }
+  });
+
+  it('keeps the portal token sealed on the card page, and links back only while the portal link is valid', async () => {
+    const customer = await newCustomer();
+    const subscription = await dueSubscription(customer.id);
+    const { url } = await portalOf(customer.id);
+    const token = url.split('/').pop() as string;
+    const card = await cardPage(url, subscription.id);
+    // The table holds the token sealed, never in clear.
+    const item = await sessionItem(card);
+    expect(item?.from_portal?.sealed_token).toMatch(/^v1\./);
+    expect(JSON.stringify(item)).not.toContain(token);
+    // The portal link ran out while the card was typed in: the card is saved, and no link back.
+    const deps = makeDeps();
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: checkoutKeys.session(card.split('/').pop() as string),
+        UpdateExpression: 'SET from_portal.until_ms = :past',
+        ExpressionAttributeValues: { ':past': Date.now() - 1000 },
+      }),
+    );
+    const saved = await submitCard(card);
+    expect(saved.status, saved.html).toBe(303);
+    const after = await openPage(saved.location as string);
+    expect(after.html).toContain('New card: visa ending in 4242.');
+    expect(after.html).not.toContain('Back to your account');
+    expect(after.html).not.toContain('/portal/');
+  });
+
+  it('on a past-due one whose new card the acquirer refuses to charge: still past due, nothing charged, the page says so; a later attempt charges once', async () => {
+    const customer = await newCustomer();
+    const subscription = await pastDue(customer.id);
+    const { url } = await portalOf(customer.id);
+    const card = await cardPage(url, subscription.id);
+    // The new card passes its check, then the charge of the unpaid period is refused.
+    await addFault({ operation: 'chargeStored', effect: 'refuse', merchant: account.developerId, times: 1 });
+    try {
+      const saved = await submitCard(card);
+      expect(saved.status, saved.html).toBe(303);
+      expect((await armedFaults()).filter((fault) => fault.merchant === account.developerId)).toEqual([]);
+      expect(await subscriptionStatus(subscription.id)).toBe('past_due');
+      expect(await chargesOf(subscription.id)).toEqual([]);
+      const stored = await subscriptionItem(subscription.id);
+      expect(stored?.card).toEqual({ brand: 'visa', last4: '4242' });
+      expect(stored?.failed_attempts).toBe(2);
+      // The card page says the card is saved but the overdue payment was declined, and when it is tried next.
+      const after = await openPage(saved.location as string);
+      expect(after.html).toContain('New card: visa ending in 4242.');
+      expect(after.html).toContain('The 21.00 USD that was overdue could not be charged to it');
+      expect(after.html).toContain('nothing was charged');
+      expect(after.html).not.toContain('is paid with it');
+      expect(after.html).toContain(`<a href="${url}">Back to your account</a>`);
+      // So does the portal page it links back to.
+      const portal = await openPage(url);
+      expect(portal.html).toContain('data-status="past_due"');
+      expect(portal.html).toContain('Payment failed: 21.00 USD due since');
+      // The next attempt (the billing step at its retry time) charges the new card, once.
+      const retryAt = new Date(Date.parse(stored?.next_action_at as string));
+      await runBilling(billingDeps(), retryAt, { developerId: account.developerId });
+      await runBilling(billingDeps(), retryAt, { developerId: account.developerId });
+      expect(await subscriptionStatus(subscription.id)).toBe('active');
       const charges = await chargesOf(subscription.id);
       expect(charges).toHaveLength(1);
       expect(charges[0]).toMatchObject({ amount: 21, card_last4: '4242', refund: null });
