@@ -322,6 +322,7 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
   'attemptKeys.dayPartition': [attemptKeys.dayPartition('2026-03-04', 7), 'ATTEMPTS#2026-03-04#7'],
   attemptDayShards: [attemptDayShards, 8],
   'portalKeys.link': [portalKeys.link('abc123'), { pk: 'PORTAL#abc123', sk: 'PORTAL' }],
+  'portalKeys.cancel': [portalKeys.cancel('abc123', 'sub_1'), { pk: 'PORTAL#abc123', sk: 'CANCEL#sub_1' }],
   'mailKeys.sent': [mailKeys.sent('evt_1', 'abc123'), { pk: 'MAIL_SENT#evt_1#abc123', sk: 'MAIL_SENT' }],
   // The gsi1 sort-key prefixes of counted lists and the payment log (records sort as `<tag>#…`).
   'planKeys.listTag': [planKeys.listTag, 'PLAN'],
