@@ -5,6 +5,7 @@
  */
 import { sizeText } from '../core/limits.ts';
 import type { Access, Answer, ErrorAnswer, Route } from '../http/route.ts';
+import { PaymentListQuerySchema } from '../payments/list-query.ts';
 
 const html = ['text/html'] as const;
 
@@ -143,6 +144,7 @@ export const dashboardRoutes: readonly Route[] = [
       'The charges (HTML): the payments list, with its paging (`limit`, `created_before`) and `status`',
     description:
       'Lists the charges of the account and mode as GET /v1/payments/ does, newest first, with a link to the older ones.',
+    query: PaymentListQuerySchema,
     answers: { 200: { description: 'The page', media: html }, 303: toSignIn },
     errors: {
       ...pageErrors,
