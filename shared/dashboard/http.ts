@@ -185,8 +185,11 @@ export function signedInForm(
   };
 }
 
+/** What the sign-in form alone needs: no table, no secret. */
+type SignInFormDeps = Pick<DashboardDeps, 'baseUrl'>;
+
 /** The sign-in form's token: the request's sign-in cookie, or a new one (then set with the page). */
-function signInToken(deps: DashboardDeps, request: ApiRequest): { token: string; set?: string } {
+function signInToken(deps: SignInFormDeps, request: ApiRequest): { token: string; set?: string } {
   const held = cookieOf(request, cookieNames.signIn);
   if (held && /^[A-Za-z0-9]{32}$/.test(held)) return { token: held };
   const token = randomToken(32);
@@ -194,7 +197,7 @@ function signInToken(deps: DashboardDeps, request: ApiRequest): { token: string;
 }
 
 function signInAnswer(
-  deps: DashboardDeps,
+  deps: SignInFormDeps,
   request: ApiRequest,
   problem?: 'wrong_key' | 'form_expired',
 ): ApiAnswer {
@@ -203,8 +206,9 @@ function signInAnswer(
   return pageAnswer(page, set ? { 'Set-Cookie': set } : {});
 }
 
-/** GET /dashboard/sign-in: the form. */
-export const showSignIn = (deps: DashboardDeps) => async (request: ApiRequest) => signInAnswer(deps, request);
+/** GET /dashboard/sign-in: the form (it reads nothing stored, so its function gets no table and no secret). */
+export const showSignIn = (deps: SignInFormDeps) => async (request: ApiRequest) =>
+  signInAnswer(deps, request);
 
 /**
  * POST /dashboard/sign-in: a secret key opens a session in its mode (303 to the dashboard, the
