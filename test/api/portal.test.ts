@@ -6,9 +6,9 @@
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkoutKeys } from '../../shared/checkout/keys.ts';
 import { newCharge } from '../../shared/charges/charge.ts';
 import { chargeEntity } from '../../shared/charges/repository.ts';
+import { checkoutKeys } from '../../shared/checkout/keys.ts';
 import { prefixedId } from '../../shared/core/ids.ts';
 import { putAll } from '../../shared/db/batch.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
