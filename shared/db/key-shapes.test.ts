@@ -24,6 +24,7 @@ import { portalKeys } from '../portal/keys.ts';
 import { productKeys } from '../products/keys.ts';
 import { receiptKeys } from '../receipts/keys.ts';
 import { refundKeys } from '../refunds/keys.ts';
+import { statsKeys } from '../stats/keys.ts';
 import { subscriptionKeys } from '../subscriptions/keys.ts';
 import { taxKeys } from '../taxes/keys.ts';
 import { webhookKeys } from '../webhooks/keys.ts';
@@ -322,6 +323,18 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
   'attemptKeys.dayPartition': [attemptKeys.dayPartition('2026-03-04', 7), 'ATTEMPTS#2026-03-04#7'],
   attemptDayShards: [attemptDayShards, 8],
   'portalKeys.link': [portalKeys.link('abc123'), { pk: 'PORTAL#abc123', sk: 'PORTAL' }],
+  'statsKeys.partition': [statsKeys.partition(42, 'test'), 'ACCOUNT#42#test#STATS'],
+  'statsKeys.day': [
+    statsKeys.day(42, 'live', '2026-03-04'),
+    { pk: 'ACCOUNT#42#live#STATS', sk: 'DAY#2026-03-04' },
+  ],
+  'statsKeys.daySort': [statsKeys.daySort('2026-03-04'), 'DAY#2026-03-04'],
+  'statsKeys.gauge': [statsKeys.gauge(42, 'test'), { pk: 'ACCOUNT#42#test#STATS', sk: 'GAUGE' }],
+  'statsKeys.subscription': [
+    statsKeys.subscription(42, 'test', 'sub_abc'),
+    { pk: 'ACCOUNT#42#test#STATS#SUB#sub_abc', sk: 'STATS_SUB' },
+  ],
+  'statsKeys.counted': [statsKeys.counted('evt_abc'), { pk: 'STATS_COUNTED#evt_abc', sk: 'STATS_COUNTED' }],
   'mailKeys.sent': [mailKeys.sent('evt_1', 'abc123'), { pk: 'MAIL_SENT#evt_1#abc123', sk: 'MAIL_SENT' }],
   // The gsi1 sort-key prefixes of counted lists and the payment log (records sort as `<tag>#…`).
   'planKeys.listTag': [planKeys.listTag, 'PLAN'],

@@ -14,7 +14,7 @@ import { eventWrite } from '../events/event.ts';
 import { subscriptionActivated } from './events.ts';
 import { periodAt } from './periods.ts';
 import { getSubscription, planCountChange, subscriptionWrites } from './repository.ts';
-import { type Subscription, subscriptionView } from './subscription.ts';
+import { type Subscription, subscriptionPrice, subscriptionView } from './subscription.ts';
 
 const day = 86_400_000;
 
@@ -64,7 +64,11 @@ export function subscriptionPages(deps: Deps): SessionOwner {
         { customerId: customer.id, cardToken, paidAt: now, trialDays: session.trial_days ?? 0 },
         now,
       );
-      const event = subscriptionActivated.of(scopeOf(session), { object: subscriptionView(after) }, now);
+      const event = subscriptionActivated.of(
+        scopeOf(session),
+        { object: subscriptionView(after), price: subscriptionPrice(after) },
+        now,
+      );
       return {
         kind: 'apply',
         items: [...subscriptionWrites(deps.table, before, after), eventWrite(deps.table, event)],
