@@ -14,6 +14,7 @@ import { UsageError } from './cli/options.ts';
 import { payoutsRun } from './cli/payouts.ts';
 import { reconcileLedger } from './cli/reconcile.ts';
 import { searchReindex } from './cli/search.ts';
+import { statsRebuild } from './cli/stats.ts';
 import { didYouMean } from './cli/suggest.ts';
 import { trigger } from './cli/trigger.ts';
 import { webhooksDeadLetters, webhooksListen } from './cli/webhooks.ts';
@@ -136,6 +137,16 @@ const commands: readonly Command[] = [
     entries existed; prints a JSON summary. It reads the whole table (a Scan): run it
     once after upgrading, not on a schedule.`,
     run: searchReindex,
+  },
+  {
+    name: 'stats rebuild',
+    help: `stats rebuild --account ID
+    recomputes the account's dashboard counters (per-day charges, volume, refunds, declines and
+    failed renewals; active subscriptions and monthly recurring revenue), in both modes, from its
+    charges, refunds, subscriptions and last 30 days of events, reading them page by page; prints
+    a JSON summary. For accounts with records from before the counters existed: it replaces the
+    counters, so run it at a quiet hour (an event counted meanwhile may be lost or doubled).`,
+    run: statsRebuild,
   },
 ];
 

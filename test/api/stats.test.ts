@@ -1,0 +1,240 @@
+/**
+ * The dashboard overview's counters against the local stack: real payments (one after two declined
+ * tries), a refund, a subscription activated at checkout and one canceled, a renewal declined by the
+ * billing run; once the pipeline carried their events, overview() answers their figures. The same
+ * event handed to the rule's function again counts nothing; another account, and the other mode,
+ * see none of it. Then the rebuild command, from the records alone, lands on the same figures.
+ */
+import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventBridgeEvent } from 'aws-lambda';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { eventSource } from '../../shared/events/event.ts';
+import { mrrScale } from '../../shared/stats/counters.ts';
+import { statsKeys } from '../../shared/stats/keys.ts';
+import { type Overview, overview } from '../../shared/stats/repository.ts';
+import { runBilling } from '../../shared/subscriptions/billing.ts';
+import { simulatedAcquirer } from '../support/acquirer.ts';
+import { createPayment, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
+import { cli } from '../support/cli.ts';
+import { pipelineDrained } from '../support/pipeline.ts';
+import {
+  api,
+  apiKey,
+  localInfo,
+  newAccount,
+  type TestAccount,
+  useLocalEnvironment,
+} from '../support/stack.ts';
+import { subscribe } from '../support/subscriptions.ts';
+import { storedEventItems } from '../support/table.ts';
+
+type Handler = (event: EventBridgeEvent<string, unknown>) => Promise<void>;
+let countEvent: Handler;
+
+let account: TestAccount;
+let other: TestAccount;
+let auth: string;
+const day = 86_400_000;
+
+beforeAll(async () => {
+  // The function builds its clients at import: the environment must point at the stack first.
+  useLocalEnvironment();
+  ({ handler: countEvent } = await import('../../functions/stats/count-event.ts'));
+  [account, other] = await Promise.all([newAccount('stats'), newAccount('stats-other')]);
+  auth = apiKey(account.testKey);
+});
+
+const test = (developerId: number) => ({ developerId, mode: 'test' as const });
+
+async function newPlan(body: Record<string, unknown>) {
+  const plan = await api('POST', '/v1/plans/', {
+    auth,
+    body: { name: 'Stats plan', currency: 'USD', ...body },
+  });
+  expect(plan.status, plan.text).toBe(201);
+  return plan.json.data.id as string;
+}
+
+/** A subscription paid at its checkout with an approved card: activated. */
+async function activated(planId: string, quantity: number) {
+  const created = await api('POST', '/v1/subscriptions', {
+    auth,
+    body: { plan_id: planId, quantity, return_url: 'https://shop.example/welcome' },
+  });
+  expect(created.status, created.text).toBe(201);
+  const { subscription_id: id, checkout_url: url } = created.json.data as Record<string, string>;
+  const paid = await submitCard(url as string, { email: `stats-${Date.now()}@example.com` });
+  expect(paid.status, paid.html).toBe(303);
+  return id as string;
+}
+
+/** The overview's figures that tests compare (the exact revenue, a bigint, as text). */
+const figures = (seen: Overview) => ({
+  totals: { ...seen.totals, day: undefined },
+  active: seen.active_subscriptions,
+  mrr: seen.mrr,
+  exact: Object.fromEntries(Object.entries(seen.mrrExact).map(([code, value]) => [code, String(value)])),
+});
+
+let counted: Overview;
+
+describe('the overview of an account', () => {
+  it('counts charges, volume per currency, refunds, declines with retries, subscriptions and failed renewals', async () => {
+    // A payment in USD, refunded in part; one in EUR.
+    const first = await payThroughCheckout(auth, { payment: { amount: '12.34' } });
+    const refund = await api('POST', '/v1/refunds/', {
+      auth,
+      body: { charge_id: first.chargeId, amount: '2.00', reason: 'requested_by_customer' },
+    });
+    expect(refund.status, refund.text).toBe(201);
+    await payThroughCheckout(auth, { payment: { amount: '5.00', currency: 'EUR' } });
+
+    // Declined twice at the checkout, then paid: two declines and one charge.
+    const retried = await createPayment(auth, { amount: '7.00' });
+    for (const card of [testCards.genericDecline, testCards.insufficientFunds]) {
+      const declined = await submitCard(retried.url, { card_number: card });
+      expect(declined.status, declined.html).toBe(402);
+    }
+    expect((await submitCard(retried.url)).status).toBe(303);
+
+    // 30.00 every 3 months × 2 stays; 120.00 a year is canceled. Each paid its first period.
+    const quarterly = await activated(
+      await newPlan({ amount: '30.00', interval: 'month', interval_count: 3 }),
+      2,
+    );
+    const yearly = await activated(
+      await newPlan({ amount: '120.00', interval: 'year', interval_count: 1 }),
+      1,
+    );
+    const canceled = await api('DELETE', `/v1/subscriptions/${yearly}`, { auth });
+    expect(canceled.status, canceled.text).toBe(200);
+
+    // A renewal declined by the billing run (a card that declines charges without its holder).
+    const due = await subscribe({
+      account,
+      planId: await newPlan({ amount: '10.50', interval: 'month', interval_count: 1 }),
+      anchor: new Date(Date.now() - 33 * day).toISOString(),
+      card: testCards.declinesWhenStored,
+    });
+    await runBilling({ ...makeDeps(), acquirer: simulatedAcquirer() }, new Date(), {
+      developerId: account.developerId,
+    });
+    expect((await api('GET', `/v1/subscriptions/${due.id}`, { auth })).json.status).toBe('past_due');
+
+    await pipelineDrained(localInfo, account.developerId);
+    counted = await overview(makeDeps(), test(account.developerId), new Date());
+    expect(counted.totals).toMatchObject({
+      charges: 5,
+      volume: { USD: 1234 + 700 + 6000 + 12000, EUR: 500 },
+      refunds: 1,
+      refunded: { USD: 200 },
+      declines: 2,
+      failed_renewals: 1,
+    });
+    // Active: the quarterly one only (the yearly was canceled; the past-due one was stored without
+    // a checkout, so no activation counted it). Its revenue: 60.00 / 3 a month, exactly.
+    expect(counted.active_subscriptions).toBe(1);
+    expect(counted.mrr).toEqual({ USD: 2000 });
+    expect(counted.mrrExact).toEqual({ USD: 2000n * mrrScale });
+    expect(quarterly).toMatch(/^sub_/);
+    // 30 days, today last; the days add up to the totals.
+    expect(counted.days).toHaveLength(30);
+    expect(counted.days.reduce((sum, d) => sum + d.charges, 0)).toBe(5);
+    expect(counted.days.at(-1)?.day).toBe(new Date().toISOString().slice(0, 10));
+  });
+
+  it('counts an event delivered twice once', async () => {
+    const stored = await storedEventItems(account.developerId, 'test');
+    const again = [
+      'charge.succeeded',
+      'refund.created',
+      'payment.failed',
+      'subscription.activated',
+      'subscription.canceled',
+      'subscription.payment_failed',
+    ].map((type) => stored.find((item) => item.detail.type === type)?.detail);
+    expect(again.every(Boolean)).toBe(true);
+    for (const detail of again)
+      await countEvent({
+        id: 'repeat',
+        version: '0',
+        account: '000000000000',
+        time: detail.created_at,
+        region: 'us-east-1',
+        resources: [],
+        source: eventSource,
+        'detail-type': detail.type,
+        detail,
+      });
+    const after = await overview(makeDeps(), test(account.developerId), new Date());
+    expect(figures(after)).toEqual(figures(counted));
+  });
+
+  it('another account, and the same account in the other mode, see none of it', async () => {
+    const empty = {
+      charges: 0,
+      declines: 0,
+      refunds: 0,
+      failed_renewals: 0,
+      volume: {},
+      refunded: {},
+    };
+    for (const scope of [
+      test(other.developerId),
+      { developerId: account.developerId, mode: 'live' as const },
+    ]) {
+      const seen = await overview(makeDeps(), scope, new Date());
+      expect(seen.totals).toMatchObject(empty);
+      expect(seen.active_subscriptions).toBe(0);
+      expect(seen.mrr).toEqual({});
+      expect(seen.days.every((d) => d.charges === 0)).toBe(true);
+    }
+  });
+});
+
+describe('stats rebuild', () => {
+  it('recomputes the counters from the records alone, and again lands on the same', async () => {
+    // As an account from before the counters: none of its counter items.
+    useLocalEnvironment();
+    const deps = makeDeps();
+    const items = await deps.db.send(
+      new QueryCommand({
+        TableName: deps.table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': statsKeys.partition(account.developerId, 'test') },
+      }),
+    );
+    expect(items.Items?.length).toBeGreaterThan(1);
+    for (const item of items.Items ?? [])
+      await deps.db.send(new DeleteCommand({ TableName: deps.table, Key: { pk: item.pk, sk: item.sk } }));
+    expect((await overview(deps, test(account.developerId), new Date())).totals.charges).toBe(0);
+
+    const run = async () =>
+      JSON.parse((await cli('stats', 'rebuild', '--account', String(account.developerId))).stdout);
+    const summary = await run();
+    expect(summary).toEqual({
+      account: account.developerId,
+      modes: {
+        test: { days: 1, charges: 5, refunds: 1, declines: 2, failed_renewals: 1, active_subscriptions: 2 },
+        live: { days: 0, charges: 0, refunds: 0, declines: 0, failed_renewals: 0, active_subscriptions: 0 },
+      },
+    });
+    const rebuilt = await overview(deps, test(account.developerId), new Date());
+    expect(rebuilt.totals).toEqual(counted.totals);
+    // The records also hold the past-due subscription, stored without a checkout (2 × 10.50 a month).
+    expect(rebuilt.active_subscriptions).toBe(2);
+    expect(rebuilt.mrr).toEqual({ USD: 2000 + 2100 });
+
+    await run();
+    expect(figures(await overview(deps, test(account.developerId), new Date()))).toEqual(figures(rebuilt));
+  });
+
+  it('names a missing or wrong --account', async () => {
+    await expect(cli('stats', 'rebuild')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--account is required'),
+    });
+    await expect(cli('stats', 'rebuild', '--account', 'x')).rejects.toMatchObject({ code: 2 });
+  });
+});
