@@ -5,6 +5,7 @@
  * event handed to the rule's function again counts nothing; another account, and the other mode,
  * see none of it. Then the rebuild command, from the records alone, lands on the same figures.
  */
+import { randomUUID } from 'node:crypto';
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +170,37 @@ describe('the overview of an account', () => {
       });
     const after = await overview(makeDeps(), test(account.developerId), new Date());
     expect(figures(after)).toEqual(figures(counted));
+  });
+
+  it('reads the price an activation carries, or the subscription for one stored without it, and counts a subscription once', async () => {
+    const stored = await storedEventItems(account.developerId, 'test');
+    const quarterly = stored
+      .map((item) => item.detail)
+      .find((detail) => detail.type === 'subscription.activated' && detail.data.price?.interval_count === 3);
+    expect(quarterly?.data.price).toEqual({
+      amount: '30.00',
+      currency: 'USD',
+      interval: 'month',
+      interval_count: 3,
+      quantity: 2,
+    });
+    // Another event activating the same subscription, without the price: still counted once.
+    const { price: _price, ...data } = quarterly.data;
+    const older = { ...quarterly, id: `evt_${randomUUID().replaceAll('-', '').slice(0, 24)}`, data };
+    await countEvent({
+      id: 'older',
+      version: '0',
+      account: '000000000000',
+      time: older.created_at,
+      region: 'us-east-1',
+      resources: [],
+      source: eventSource,
+      'detail-type': older.type,
+      detail: older,
+    });
+    expect(figures(await overview(makeDeps(), test(account.developerId), new Date()))).toEqual(
+      figures(counted),
+    );
   });
 
   it('another account, and the same account in the other mode, see none of it', async () => {
