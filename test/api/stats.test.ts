@@ -70,6 +70,23 @@ async function activated(planId: string, quantity: number) {
   return id as string;
 }
 
+/** A stored event's detail, read by any path (as the table support answers it). */
+type Detail = Awaited<ReturnType<typeof storedEventItems>>[number];
+
+/** Hands an event's detail to the counting rule's function, as the bus would. */
+const deliver = (detail: Detail) =>
+  countEvent({
+    id: 'delivery',
+    version: '0',
+    account: '000000000000',
+    time: detail.created_at,
+    region: 'us-east-1',
+    resources: [],
+    source: eventSource,
+    'detail-type': detail.type,
+    detail,
+  });
+
 /** The overview's figures that tests compare (the exact revenue, a bigint, as text). */
 const figures = (seen: Overview) => ({
   totals: { ...seen.totals, day: undefined },
@@ -156,18 +173,7 @@ describe('the overview of an account', () => {
       'subscription.payment_failed',
     ].map((type) => stored.find((item) => item.detail.type === type)?.detail);
     expect(again.every(Boolean)).toBe(true);
-    for (const detail of again)
-      await countEvent({
-        id: 'repeat',
-        version: '0',
-        account: '000000000000',
-        time: detail.created_at,
-        region: 'us-east-1',
-        resources: [],
-        source: eventSource,
-        'detail-type': detail.type,
-        detail,
-      });
+    for (const detail of again) await deliver(detail);
     const after = await overview(makeDeps(), test(account.developerId), new Date());
     expect(figures(after)).toEqual(figures(counted));
   });
@@ -187,20 +193,41 @@ describe('the overview of an account', () => {
     // Another event activating the same subscription, without the price: still counted once.
     const { price: _price, ...data } = quarterly.data;
     const older = { ...quarterly, id: `evt_${randomUUID().replaceAll('-', '').slice(0, 24)}`, data };
-    await countEvent({
-      id: 'older',
-      version: '0',
-      account: '000000000000',
-      time: older.created_at,
-      region: 'us-east-1',
-      resources: [],
-      source: eventSource,
-      'detail-type': older.type,
-      detail: older,
-    });
+    await deliver(older);
     expect(figures(await overview(makeDeps(), test(account.developerId), new Date()))).toEqual(
       figures(counted),
     );
+  });
+
+  it('a cancellation the bus hands over before its activation leaves nothing counted', async () => {
+    const stored = (await storedEventItems(account.developerId, 'test')).map((item) => item.detail);
+    const activation = stored.find((detail) => detail.type === 'subscription.activated');
+    const cancellation = stored.find((detail) => detail.type === 'subscription.canceled');
+    const third = await newAccount('stats-order');
+    const newId = () => `evt_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+    const about = (detail: Detail) => ({
+      ...detail,
+      id: newId(),
+      developer_id: third.developerId,
+      data: { ...detail.data, object: { ...detail.data.object, subscription_id: 'sub_out_of_order' } },
+    });
+    // Canceled first, then activated: the activation finds it canceled and adds nothing.
+    for (const detail of [about(cancellation), about(activation)]) await deliver(detail);
+    const seen = await overview(makeDeps(), test(third.developerId), new Date());
+    expect([seen.active_subscriptions, seen.mrr]).toEqual([0, {}]);
+    // In order, another one counts, then is taken away: nothing left, and the revenue back to zero.
+    const inOrder = (detail: Detail) => ({
+      ...about(detail),
+      data: { ...detail.data, object: { ...detail.data.object, subscription_id: 'sub_in_order' } },
+    });
+    await deliver(inOrder(activation));
+    expect((await overview(makeDeps(), test(third.developerId), new Date())).active_subscriptions).toBe(1);
+    await deliver(inOrder(cancellation));
+    const after = await overview(makeDeps(), test(third.developerId), new Date());
+    expect([after.active_subscriptions, after.mrrExact]).toEqual([
+      0,
+      { [activation.data.price.currency]: 0n },
+    ]);
   });
 
   it('another account, and the same account in the other mode, see none of it', async () => {
