@@ -143,7 +143,8 @@ const commands: readonly Command[] = [
     help: `stats rebuild --account ID
     recomputes the account's dashboard counters (per-day charges, volume, refunds, declines and
     failed renewals; active subscriptions and monthly recurring revenue), in both modes, from its
-    charges, refunds, subscriptions and last 30 days of events, reading them page by page; prints
+    charges, refunds, subscriptions and last 30 days of events (internal ones, the declines at
+    subscription and payment-link checkouts, are in no list), reading them page by page; prints
     a JSON summary. For accounts with records from before the counters existed: it replaces the
     counters, so run it at a quiet hour (an event counted meanwhile may be lost or doubled).`,
     run: statsRebuild,

@@ -2,8 +2,9 @@
  * The stats area for the stack: the counters behind the dashboard's overview, kept as the events
  * happen by one event rule (docs/design.md#dashboard-overview-counters), read by `overview()`.
  */
+import { internalEventSource } from '../events/event.ts';
 import { defineArea } from '../http/area.ts';
-import { countedEventTypes } from './count.ts';
+import { countedEventTypes, countedInternalTypes } from './count.ts';
 
 export const statsArea = defineArea({
   name: 'stats',
@@ -14,6 +15,14 @@ export const statsArea = defineArea({
       // subscriptions activated and canceled. Counted once each, whatever the bus repeats.
       name: 'stats-count',
       detailTypes: countedEventTypes,
+      target: 'functions/stats/count-event.ts',
+      access: { table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] } },
+    },
+    {
+      // Declines at a subscription's or a payment link's checkout: internal events, to the same function.
+      name: 'stats-count-internal',
+      source: internalEventSource,
+      detailTypes: countedInternalTypes,
       target: 'functions/stats/count-event.ts',
       access: { table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] } },
     },

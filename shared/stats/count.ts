@@ -6,6 +6,8 @@
  * - `refund.created`: one refund and its amount to what was refunded in its currency;
  * - `payment.failed`: one decline. A payment's checkout stores one for every declined attempt, so
  *   a cardholder who is declined twice and then pays counts two declines and one charge;
+ * - `checkout.declined` (internal): one decline at a subscription's or a payment link's checkout,
+ *   whose owners store no `payment.failed`;
  * - `subscription.payment_failed`: one failed renewal (each declined try of a period: the first and
  *   each dunning retry);
  * - `subscription.activated`: one more active subscription, and its price in the monthly recurring
@@ -17,7 +19,7 @@ import { chargeSucceeded } from '../charges/events.ts';
 import type { Deps } from '../db/deps.ts';
 import type { EventDetail } from '../events/event.ts';
 import { scopeOfEvent } from '../events/event.ts';
-import { paymentFailed } from '../payments/events.ts';
+import { checkoutDeclined, paymentFailed } from '../payments/events.ts';
 import { refundCreated } from '../refunds/events.ts';
 import {
   subscriptionActivated,
@@ -29,7 +31,10 @@ import { subscriptionPrice } from '../subscriptions/subscription.ts';
 import { dayOf, minorOf, sumAttribute, weightOf } from './counters.ts';
 import { countActivation, countCancellation, countDay } from './repository.ts';
 
-/** The event types the counters take (the rule's detail-types). */
+/** The internal event types the counters take (a rule of their own: another source). */
+export const countedInternalTypes = [checkoutDeclined.type] as const;
+
+/** The event types of the catalogue the counters take (the rule's detail-types). */
 export const countedEventTypes = [
   chargeSucceeded.type,
   refundCreated.type,
@@ -70,6 +75,9 @@ export async function countEvent(deps: Deps, detail: EventDetail<unknown>): Prom
     }
     case paymentFailed.type:
       paymentFailed.read(detail);
+      return outcome(await countDay(deps, scope, on, { declines: 1 }));
+    case checkoutDeclined.type:
+      checkoutDeclined.read(detail);
       return outcome(await countDay(deps, scope, on, { declines: 1 }));
     case subscriptionPaymentFailed.type:
       subscriptionPaymentFailed.read(detail);

@@ -21,6 +21,7 @@ import { eventKeys } from '../events/keys.ts';
 import { paymentFailed } from '../payments/events.ts';
 import { refundKeys } from '../refunds/keys.ts';
 import type { Refund } from '../refunds/refund.ts';
+import { refundEntity } from '../refunds/repository.ts';
 import { subscriptionPaymentFailed } from '../subscriptions/events.ts';
 import { eachSubscription } from '../subscriptions/repository.ts';
 import { countedStatuses } from '../subscriptions/subscription.ts';
@@ -38,20 +39,20 @@ export interface RebuildSummary {
   active_subscriptions: number;
 }
 
-/** Every item of a gsi list partition, page after page. */
+/** Every item of a gsi list partition (those whose sort key begins with `prefix`, when given), page after page. */
 const eachInIndex = (
   deps: Deps,
   index: 'gsi1' | 'gsi2',
   partition: string,
-  prefix: string,
+  prefix: string | undefined,
   visit: (item: Record<string, unknown>) => void,
 ) =>
   queryEach(
     deps,
     {
       IndexName: index,
-      KeyConditionExpression: `${index}pk = :pk AND begins_with(${index}sk, :prefix)`,
-      ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix },
+      KeyConditionExpression: `${index}pk = :pk${prefix === undefined ? '' : ` AND begins_with(${index}sk, :prefix)`}`,
+      ExpressionAttributeValues: { ':pk': partition, ...(prefix === undefined ? {} : { ':prefix': prefix }) },
     },
     (item) => {
       visit(item);
@@ -88,7 +89,8 @@ export async function rebuildScope(deps: Deps, scope: Scope): Promise<RebuildSum
       summary.charges += 1;
     },
   );
-  await eachInIndex(deps, 'gsi1', refundKeys.list(developerId, mode), 'REFUND#', (item) => {
+  await eachInIndex(deps, 'gsi1', refundKeys.list(developerId, mode), undefined, (item) => {
+    if (item.entity !== refundEntity.tag) return;
     const refund = recordOf<Refund>(item);
     add(dayOf(refund.created_at), { refunds: 1, [sumAttribute('refunded', refund.currency)]: refund.amount });
     summary.refunds += 1;

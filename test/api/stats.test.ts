@@ -57,14 +57,18 @@ async function newPlan(body: Record<string, unknown>) {
   return plan.json.data.id as string;
 }
 
-/** A subscription paid at its checkout with an approved card: activated. */
-async function activated(planId: string, quantity: number) {
+/** A subscription paid at its checkout with an approved card (after `declined` tries): activated. */
+async function activated(planId: string, quantity: number, declined: readonly string[] = []) {
   const created = await api('POST', '/v1/subscriptions', {
     auth,
     body: { plan_id: planId, quantity, return_url: 'https://shop.example/welcome' },
   });
   expect(created.status, created.text).toBe(201);
   const { subscription_id: id, checkout_url: url } = created.json.data as Record<string, string>;
+  for (const card of declined) {
+    const answer = await submitCard(url as string, { card_number: card });
+    expect(answer.status, answer.html).toBe(402);
+  }
   const paid = await submitCard(url as string, { email: `stats-${Date.now()}@example.com` });
   expect(paid.status, paid.html).toBe(303);
   return id as string;
@@ -116,10 +120,12 @@ describe('the overview of an account', () => {
     }
     expect((await submitCard(retried.url)).status).toBe(303);
 
-    // 30.00 every 3 months × 2 stays; 120.00 a year is canceled. Each paid its first period.
+    // 30.00 every 3 months × 2 stays (paid after one declined try at its checkout, which stores
+    // no payment.failed); 120.00 a year is canceled. Each paid its first period.
     const quarterly = await activated(
       await newPlan({ amount: '30.00', interval: 'month', interval_count: 3 }),
       2,
+      [testCards.expiredCard],
     );
     const yearly = await activated(
       await newPlan({ amount: '120.00', interval: 'year', interval_count: 1 }),
@@ -147,7 +153,7 @@ describe('the overview of an account', () => {
       volume: { USD: 1234 + 700 + 6000 + 12000, EUR: 500 },
       refunds: 1,
       refunded: { USD: 200 },
-      declines: 2,
+      declines: 3,
       failed_renewals: 1,
     });
     // Active: the quarterly one only (the yearly was canceled; the past-due one was stored without
@@ -280,7 +286,9 @@ describe('stats rebuild', () => {
       },
     });
     const rebuilt = await overview(deps, test(account.developerId), new Date());
-    expect(rebuilt.totals).toEqual(counted.totals);
+    // Everything but the decline at the subscription's checkout: only an internal event told it,
+    // which no list keeps.
+    expect(rebuilt.totals).toEqual({ ...counted.totals, declines: counted.totals.declines - 1 });
     // The records also hold the past-due subscription, stored without a checkout (2 × 10.50 a month).
     expect(rebuilt.active_subscriptions).toBe(2);
     expect(rebuilt.mrr).toEqual({ USD: 2000 + 2100 });
