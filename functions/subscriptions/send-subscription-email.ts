@@ -1,6 +1,6 @@
 /**
  * Target of `subscription.activated`, `subscription.canceled` and `subscription.payment_failed`: the
- * customer's receipt, the notice that the subscription ended and why (the plan-deletion notice when
+ * customer's receipt (with a link to their customer portal, made here and open 7 days), the notice that the subscription ended and why (the plan-deletion notice when
  * its plan was deleted), or the failed-renewal notice with a link to the customer portal
  * (shared/portal/notice.ts), in the account's language with the merchant's name and logo. A second
  * delivery sends nothing.
@@ -14,11 +14,11 @@ import { currencyOf } from '../../shared/core/money/fields.ts';
 import { findCustomer } from '../../shared/customers/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
-import { sendOnce } from '../../shared/mail/once.ts';
+import { alreadySent, sendOnce } from '../../shared/mail/once.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
 import { mailLanguage, mailTemplates } from '../../shared/mail/templates.ts';
 import { sendRenewalFailedNotice } from '../../shared/portal/notice.ts';
-import { stagePortalKeys } from '../../shared/portal/service.ts';
+import { createPortal, noticePortalLifetimeMs, stagePortalKeys } from '../../shared/portal/service.ts';
 import {
   subscriptionActivated,
   subscriptionCanceled,
@@ -58,18 +58,41 @@ export const handler = observed(async (event: EventBridgeEvent<string, unknown>)
   };
   const canceledAt = subscription.canceled_at ?? detail.created_at;
   const reason = canceledDetail?.data.reason;
-  const mail = activated
-    ? mailTemplates.subscriptionActivated({
-        ...common,
-        subscriptionId: subscription.id,
-        amount: formatAmount(subscription.plan.amount * subscription.quantity, currencyOf(subscription.plan)),
-        currency: subscription.plan.currency,
-        interval: subscription.plan.interval,
-        intervalCount: subscription.plan.interval_count,
-        nextBillingAt: subscription.next_action_at,
-        trialEndsAt: subscription.trial_end,
-      })
-    : reason === 'plan_deleted'
+  if (activated) {
+    // A second delivery sends nothing: it makes no portal link either.
+    if (await alreadySent(deps, detail.id, customer.email)) return;
+    // The subscriber manages it from their portal, as the failed-renewal notice's link does: a link
+    // made now for this customer, open as long as that notice's.
+    const link = await createPortal(
+      deps,
+      portal.keys,
+      portal.baseUrl,
+      scope,
+      customer.id,
+      noticePortalLifetimeMs,
+    );
+    const { plan } = subscription;
+    const mail = mailTemplates.subscriptionActivated({
+      ...common,
+      subscriptionId: subscription.id,
+      item: {
+        name: plan.name,
+        quantity: subscription.quantity,
+        unitAmount: formatAmount(plan.amount, currencyOf(plan)),
+        currency: plan.currency,
+        interval: plan.interval,
+        intervalCount: plan.interval_count,
+      },
+      nextBillingAt: subscription.next_action_at,
+      trialEndsAt: subscription.trial_end,
+      portalUrl: link.url,
+      linkExpiresAt: link.expires_at,
+    });
+    await sendOnce(deps, mailer, { eventId: detail.id, to: customer.email, mail, owner: scope });
+    return;
+  }
+  const mail =
+    reason === 'plan_deleted'
       ? mailTemplates.planDeletedCustomer({ ...common, canceledAt })
       : mailTemplates.subscriptionCanceled({
           ...common,

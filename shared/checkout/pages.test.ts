@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { challengePage, contentSecurityPolicy, formActionSource, payPage, unknownPage } from './pages.ts';
+import {
+  challengePage,
+  contentSecurityPolicy,
+  formActionSource,
+  payPage,
+  receiptPage,
+  unknownPage,
+} from './pages.ts';
 
 /** Directive names of a policy, in order. */
 const directiveNames = (csp: string) => csp.split(';').map((part) => part.trim().split(/\s+/)[0]);
@@ -144,7 +151,7 @@ describe('what a recurring page says it charges, and when', () => {
     const text = textOf(page.html);
     expect(text).toContain('14-day free trial');
     expect(text).toContain('0.00 USD today');
-    expect(text).toContain('then 19.90 USD / month from December 10, 2026');
+    expect(text).toContain('then 19.90 USD / month from 10 Dec 2026');
     expect(page.html).toContain('<button type="submit">Start trial</button>');
     expect(page.html).not.toContain('>Pay<');
     // The period's price is never shown as the big amount of today.
@@ -158,7 +165,7 @@ describe('what a recurring page says it charges, and when', () => {
     );
     const text = textOf(charged.html);
     expect(charged.html).toContain('<html lang="es">');
-    expect(text).toContain('39.80 USD / mes');
+    expect(text).toContain('39,80 USD / mes');
     expect(charged.html).toContain('<button type="submit">Pagar</button>');
     for (const label of [
       'Correo electrónico',
@@ -185,14 +192,14 @@ describe('what a recurring page says it charges, and when', () => {
     );
     const trialText = textOf(trial.html);
     expect(trialText).toContain('Prueba gratuita de 7 días');
-    expect(trialText).toContain('0.00 USD hoy');
-    expect(trialText).toContain('luego 19.90 USD cada 3 meses a partir del 3 de diciembre de 2026');
+    expect(trialText).toContain('0,00 USD hoy');
+    expect(trialText).toContain('luego 19,90 USD cada 3 meses a partir del 3 dic 2026');
     expect(trial.html).toContain('<button type="submit">Iniciar prueba</button>');
   });
 
   it('a one-off payment is unchanged: the amount alone and "Pay"', () => {
     const page = payPage({ ...base, amount: 1000 }, form);
-    expect(page.html).toContain('<p class="amount" aria-label="Amount to pay">10.00 <span>USD</span></p>');
+    expect(page.html).toContain('<p class="amount" aria-label="Amount to pay">10.00 USD</p>');
     expect(page.html).toContain('<button type="submit">Pay</button>');
     expect(textOf(page.html)).not.toMatch(/\/ month|today/);
   });
@@ -232,5 +239,41 @@ describe('the other pages in Spanish', () => {
     );
     expect(challenge.html).toContain('>Completar la autenticación</button>');
     expect(challenge.html).toContain('Modo de prueba');
+  });
+});
+
+describe('money, dates and cards as every customer text writes them', () => {
+  const summary = { merchantName: 'M', description: 'd', items: [], currency: 'USD', test: false };
+  const form = {
+    action: 'https://pay.example.com/checkout/t',
+    csrf: 'c',
+    askEmail: false,
+    returnUrl: 'https://shop.example/',
+  };
+
+  it('amounts in the page language: thousands and decimals', () => {
+    expect(payPage({ ...summary, amount: 123_456 }, form).html).toContain('>1,234.56 USD</p>');
+    expect(payPage({ ...summary, amount: 123_456, lang: 'es' }, form).html).toContain('>1.234,56 USD</p>');
+    expect(payPage({ ...summary, amount: 123_456, currency: 'JPY', lang: 'es' }, form).html).toContain(
+      '>123.456 JPY</p>',
+    );
+  });
+
+  it("a paid payment link's receipt: the date to the minute in UTC, the card one way, in the page's language", () => {
+    const details = {
+      reference: 'ch_1',
+      paidAt: '2026-11-26T14:05:59.000Z',
+      cardBrand: 'VISA',
+      cardLast4: '3220',
+    };
+    const en = receiptPage({ ...summary, amount: 4500 }, details).html;
+    expect(en).toContain('<dt>Date</dt><dd>26 Nov 2026, 14:05 UTC</dd>');
+    expect(en).toContain('<dt>Card</dt><dd>Visa •••• 3220</dd>');
+    expect(en).toContain('Payment received');
+    const es = receiptPage({ ...summary, amount: 4500, lang: 'es' }, details).html;
+    expect(es).toContain('<html lang="es">');
+    expect(es).toContain('<dt>Fecha</dt><dd>26 nov 2026, 14:05 UTC</dd>');
+    expect(es).toContain('<dt>Tarjeta</dt><dd>Visa •••• 3220</dd>');
+    expect(es).toContain('>45,00 USD</p>');
   });
 });

@@ -2,13 +2,15 @@
  * The hosted checkout's pages (docs/design.md#checkout): plain, accessible HTML that works without
  * JavaScript and reads well on a phone. Every value is escaped; styles carry a per-page nonce under a
  * strict CSP; pages refuse framing and are never cached. Card fields are never echoed back into a
- * page.
+ * page. Money, dates and cards are written as every customer text writes them (shared/core/display.ts,
+ * displayAmount): "1.234,56 USD" on a Spanish page.
  */
 import { randomBytes } from 'node:crypto';
+import { displayCard, displayDate, displayDateTime, displayEvery } from '../core/display.ts';
 import { isHostName } from '../core/host-name.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
-import { formatAmount } from '../core/money/amount.ts';
+import { displayAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import { payFormLimits } from './schemas.ts';
 
@@ -204,19 +206,6 @@ interface PageWords {
   cardCheck: string;
 }
 
-const intervalNames: Record<Lang, Record<string, readonly [one: string, many: string]>> = {
-  en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
-  es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
-};
-
-const dateIn = (lang: Lang) => {
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' });
-  return (iso: string) => {
-    const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? iso : format.format(date);
-  };
-};
-
 /**
  * The pay form's words. English is the contract's: its labels and the "Pay" button are fixed texts
  * that clients and browser tests find by name; Spanish is for payers whose browser asks for it.
@@ -226,14 +215,11 @@ const pageWords: Record<Lang, PageWords> = {
     testNote: 'Test mode: no real money moves. Use a test card such as 4242 4242 4242 4242.',
     amountLabel: 'Amount to pay',
     todayLabel: 'Amount to pay today',
-    per(amount, interval, count) {
-      const [one, many] = intervalNames.en[interval] ?? [interval, `${interval}s`];
-      return count === 1 ? `${amount} / ${one}` : `${amount} every ${count} ${many}`;
-    },
+    per: (amount, interval, count) => `${amount} ${displayEvery(interval, count, 'en')}`,
     today: (amount) => `${amount} today`,
     afterTrial: (price, date) => `then ${price} from ${date}`,
     trial: (days) => (days === 1 ? '1-day free trial' : `${days}-day free trial`),
-    date: dateIn('en'),
+    date: (iso) => displayDate(iso, 'en'),
     email: 'Email',
     cardholderName: 'Cardholder name',
     cardNumber: 'Card number',
@@ -265,14 +251,11 @@ const pageWords: Record<Lang, PageWords> = {
     testNote: 'Modo de prueba: no se mueve dinero real. Usa una tarjeta de prueba como 4242 4242 4242 4242.',
     amountLabel: 'Importe a pagar',
     todayLabel: 'Importe a pagar hoy',
-    per(amount, interval, count) {
-      const [one, many] = intervalNames.es[interval] ?? [interval, interval];
-      return count === 1 ? `${amount} / ${one}` : `${amount} cada ${count} ${many}`;
-    },
+    per: (amount, interval, count) => `${amount} ${displayEvery(interval, count, 'es')}`,
     today: (amount) => `${amount} hoy`,
     afterTrial: (price, date) => `luego ${price} a partir del ${date}`,
     trial: (days) => (days === 1 ? 'Prueba gratuita de 1 día' : `Prueba gratuita de ${days} días`),
-    date: dateIn('es'),
+    date: (iso) => displayDate(iso, 'es'),
     email: 'Correo electrónico',
     cardholderName: 'Nombre del titular',
     cardNumber: 'Número de tarjeta',
@@ -316,10 +299,10 @@ function price(s: PageSummary): string {
   const w = wordsOf(s);
   const currency = findCurrency(s.currency);
   const format = (minor: number) =>
-    `${currency ? formatAmount(minor, currency) : String(minor)} ${s.currency}`;
+    currency ? displayAmount(minor, currency, s.lang ?? 'en') : `${minor} ${s.currency}`;
   const r = s.recurrence;
   if (!r) {
-    return `<p class="amount" aria-label="${escapeHtml(w.amountLabel)}">${escapeHtml(currency ? formatAmount(s.amount, currency) : String(s.amount))} <span>${escapeHtml(s.currency)}</span></p>`;
+    return `<p class="amount" aria-label="${escapeHtml(w.amountLabel)}">${escapeHtml(format(s.amount))}</p>`;
   }
   const each = w.per(format(s.amount), r.interval, r.intervalCount);
   if (!startsTrial(s)) {
@@ -439,25 +422,64 @@ export interface ReceiptDetails {
   cardLast4: string;
 }
 
-/** The receipt a payment link's page answers once it is paid. */
+/** The words of a paid payment link's receipt page. */
+const receiptWords: Record<
+  Lang,
+  {
+    title: string;
+    received: string;
+    approved: string;
+    reference: string;
+    date: string;
+    card: string;
+    keep: string;
+  }
+> = {
+  en: {
+    title: 'Payment receipt',
+    received: 'Payment received',
+    approved: 'Thank you: your payment was approved.',
+    reference: 'Reference',
+    date: 'Date',
+    card: 'Card',
+    keep: 'Keep this page as your receipt.',
+  },
+  es: {
+    title: 'Recibo de pago',
+    received: 'Pago recibido',
+    approved: 'Gracias: tu pago fue aprobado.',
+    reference: 'Referencia',
+    date: 'Fecha',
+    card: 'Tarjeta',
+    keep: 'Guarda esta página como recibo.',
+  },
+};
+
+/** The receipt a payment link's page answers once it is paid, in the page's language. */
 export function receiptPage(s: PageSummary, receipt: ReceiptDetails): Page {
-  const card = [receipt.cardBrand, receipt.cardLast4 ? `ending in ${receipt.cardLast4}` : '']
-    .filter(Boolean)
-    .join(' ');
+  const lang = s.lang ?? 'en';
+  const w = receiptWords[lang];
+  const card =
+    receipt.cardBrand || receipt.cardLast4
+      ? displayCard({ brand: receipt.cardBrand, last4: receipt.cardLast4 }, lang)
+      : '';
   return page(
     200,
-    'Payment receipt',
+    w.title,
     `<div class="card">
 ${summary(s)}
-<h2>Payment received</h2>
-<p>Thank you: your payment was approved.</p>
+<h2>${escapeHtml(w.received)}</h2>
+<p>${escapeHtml(w.approved)}</p>
 <dl>
-<dt>Reference</dt><dd>${escapeHtml(receipt.reference)}</dd>
-<dt>Date</dt><dd>${escapeHtml(receipt.paidAt.replace('T', ' ').slice(0, 19))} UTC</dd>
-${card ? `<dt>Card</dt><dd>${escapeHtml(card)}</dd>` : ''}
+<dt>${escapeHtml(w.reference)}</dt><dd>${escapeHtml(receipt.reference)}</dd>
+<dt>${escapeHtml(w.date)}</dt><dd>${escapeHtml(displayDateTime(receipt.paidAt, lang))}</dd>
+${card ? `<dt>${escapeHtml(w.card)}</dt><dd>${escapeHtml(card)}</dd>` : ''}
 </dl>
-<p><small>Keep this page as your receipt.</small></p>
+<p><small>${escapeHtml(w.keep)}</small></p>
 </div>`,
+    [],
+    undefined,
+    lang,
   );
 }
 
@@ -480,6 +502,28 @@ export function closedPage(
     [],
     refreshSeconds,
     lang,
+  );
+}
+
+/**
+ * A closed page that says more than one sentence (a saved card's page: the card, what became of
+ * an overdue payment), with a link on when there is one (back to the customer portal).
+ */
+export function savedPage(
+  s: PageSummary,
+  title: string,
+  paragraphs: readonly string[],
+  link?: { label: string; url: string },
+): Page {
+  const said = paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join('');
+  const back = link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '';
+  return page(
+    200,
+    title,
+    `<div class="card">${summary(s)}<h2>${escapeHtml(title)}</h2>${said}${back}</div>`,
+    [],
+    undefined,
+    s.lang ?? 'en',
   );
 }
 

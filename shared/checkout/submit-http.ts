@@ -65,7 +65,7 @@ function answerOf(deps: PageDeps, outcome: CheckoutOutcome, context: Context, ke
     case 'paid':
       if (outcome.answer.kind === 'redirect') return redirectAnswer(outcome.answer.location);
       if (!outcome.charge) throw new Error('a receipt needs its charge');
-      return pageAnswer(receiptFor(outcome.session, outcome.charge));
+      return pageAnswer(receiptFor(outcome.session, outcome.charge, context.lang));
     case 'challenge':
       return pageAnswer(
         challengePage(summaryOf(outcome.session, { lang: context.lang, now: deps.clock() }), {

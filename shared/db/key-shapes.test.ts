@@ -335,6 +335,7 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
     { pk: 'ACCOUNT#42#test#STATS#SUB#sub_abc', sk: 'STATS_SUB' },
   ],
   'statsKeys.counted': [statsKeys.counted('evt_abc'), { pk: 'STATS_COUNTED#evt_abc', sk: 'STATS_COUNTED' }],
+  'portalKeys.cancel': [portalKeys.cancel('abc123', 'sub_1'), { pk: 'PORTAL#abc123', sk: 'CANCEL#sub_1' }],
   'mailKeys.sent': [mailKeys.sent('evt_1', 'abc123'), { pk: 'MAIL_SENT#evt_1#abc123', sk: 'MAIL_SENT' }],
   // The gsi1 sort-key prefixes of counted lists and the payment log (records sort as `<tag>#…`).
   'planKeys.listTag': [planKeys.listTag, 'PLAN'],

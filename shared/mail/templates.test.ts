@@ -3,6 +3,7 @@ import { escapeHtml } from '../core/html.ts';
 import { type Lang, langs } from '../core/messages.ts';
 import {
   type MailContext,
+  type MailItem,
   type MailReceipt,
   mailLanguage,
   mailTemplates,
@@ -23,6 +24,17 @@ const receiptFields: MailReceipt = {
   cardLast4: '4242',
   receiptUrl: 'https://pay.example/receipts/Zk3q9XbT0aLmP2sV8cYw1RfN6uJd4HgE7oQiKtBnWy5',
 };
+
+/** A subscription of 2 "Silver" at 9.90 USD a month. */
+const silver: MailItem = {
+  name: 'Silver',
+  quantity: 2,
+  unitAmount: '9.90',
+  currency: 'USD',
+  interval: 'month',
+  intervalCount: 1,
+};
+const activationPortalUrl = 'https://pay.example/portal/Act1vat10nT0ken';
 
 /** Each template with fields for it; `value` fills every free-text field (a name, a plan name). */
 const samples = (
@@ -65,13 +77,11 @@ const samples = (
       ...context,
       customerName: value,
       subscriptionId: 'sub_123',
-      planName: value,
-      amount: '19.99',
-      currency: 'USD',
-      interval: 'month',
-      intervalCount: 1,
+      item: { ...silver, name: value },
       nextBillingAt: '2026-12-22T00:00:00.000Z',
       trialEndsAt: '2026-12-06T00:00:00.000Z',
+      portalUrl: activationPortalUrl,
+      linkExpiresAt: '2026-11-29T10:15:00.000Z',
     }),
   subscriptionCanceled: (context) =>
     mailTemplates.subscriptionCanceled({
@@ -111,9 +121,26 @@ const samples = (
     mailTemplates.receipt({
       ...context,
       customerName: value,
-      receipt: { ...receiptFields, description: value },
+      receipt: {
+        ...receiptFields,
+        description: value,
+        item: { ...silver, name: value },
+        period: { start: '2026-11-22T10:15:00.000Z', end: '2026-12-22T10:15:00.000Z' },
+      },
     }),
 });
+
+/** The links each template carries in its body (the logo is an image, not a link). */
+const links: Record<keyof typeof mailTemplates, string[]> = {
+  apiKeyRotated: [],
+  planDeletedMerchant: [],
+  planDeletedCustomer: [],
+  subscriptionActivated: [activationPortalUrl],
+  subscriptionCanceled: [],
+  renewalFailed: ['https://pay.example/portal/abcDEF123'],
+  refundIssued: [],
+  receipt: [receiptFields.receiptUrl],
+};
 
 const names = Object.keys(mailTemplates) as (keyof typeof mailTemplates)[];
 const merchant = { name: 'Acme Café', logoUrl: 'https://acme.example/logo.png' };
@@ -147,18 +174,24 @@ describe.each(names)('%s', (name) => {
     expect(es.text).not.toBe(en.text);
   });
 
-  it('escapes every interpolated value in the HTML part', () => {
-    const mail = render(
-      name,
-      { language: 'en', merchant: { name: hostile, logoUrl: merchant.logoUrl } },
-      hostile,
-    );
+  it.each(langs)('escapes every interpolated value in the HTML part, in %s', (language) => {
+    const mail = render(name, { language, merchant: { name: hostile, logoUrl: merchant.logoUrl } }, hostile);
     expect(mail.html).not.toContain('<script');
     expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     expect(mail.html).toContain(`alt="${escapeHtml(hostile)}"`);
     // The text part is not HTML: it shows the value as it is.
     expect(mail.text).toContain(hostile);
   });
+
+  it.each(langs)(
+    'links only to its own pages, each a link in HTML and on a line of its own in text, in %s',
+    (language) => {
+      const mail = render(name, { language, merchant });
+      const hrefs = [...mail.html.matchAll(/<a [^>]*href="([^"]*)"/g)].map((match) => match[1]);
+      expect(hrefs).toEqual(links[name]);
+      for (const url of links[name]) expect(mail.text.split('\n')).toContain(url);
+    },
+  );
 
   it('shows the logo only for an http(s) URL', () => {
     const withLogo = render(name, { language: 'es', merchant });
@@ -203,14 +236,15 @@ describe('the content', () => {
     const mail = render('renewalFailed', { language: 'en', merchant }, 'Gold');
     expect(mail.subject).toBe('Acme Café: your payment for "Gold" failed');
     expect(mail.text).toContain('We could not charge 21.00 USD');
-    expect(mail.text).toContain('November 23, 2026');
+    expect(mail.text).toContain('We will try again on 23 Nov 2026.');
+    expect(mail.text).toContain('the link works until 29 Nov 2026, 10:15 UTC');
     expect(mail.text).toContain('https://pay.example/portal/abcDEF123');
     // A link the customer can click, not an address in a paragraph.
     expect(mail.html).toMatch(
       /<a [^>]*href="https:\/\/pay\.example\/portal\/abcDEF123"[^>]*>Update your card<\/a>/,
     );
     const es = render('renewalFailed', { language: 'es', merchant }, 'Oro');
-    expect(es.text).toContain('No pudimos cobrar 21.00 USD');
+    expect(es.text).toContain('No pudimos cobrar 21,00 USD');
     expect(es.text).toContain('https://pay.example/portal/abcDEF123');
     expect(es.html).toMatch(
       /<a [^>]*href="https:\/\/pay\.example\/portal\/abcDEF123"[^>]*>Actualizar tu tarjeta<\/a>/,
@@ -220,7 +254,7 @@ describe('the content', () => {
   it('subscriptionCanceled says when the customer asked for it', () => {
     const input = { merchant, customerName: 'Ana', planName: 'Gold', canceledAt: '2026-11-22T10:15:00.000Z' };
     const en = mailTemplates.subscriptionCanceled({ ...input, language: 'en', reason: 'customer_requested' });
-    expect(en.text).toContain('As you asked, your subscription to "Gold" was canceled on November 22, 2026.');
+    expect(en.text).toContain('As you asked, your subscription to "Gold" was canceled on 22 Nov 2026.');
     expect(en.text).toContain('Reason: Canceled at your request');
     const es = mailTemplates.subscriptionCanceled({ ...input, language: 'es', reason: 'customer_requested' });
     expect(es.text).toContain('Como pediste');
@@ -237,11 +271,11 @@ describe('the content', () => {
   it('planDeletedMerchant shows the plan, its price and mode, and counts subscriptions', () => {
     const mail = render('planDeletedMerchant', { language: 'en', merchant }, 'Gold');
     expect(mail.text).toContain('d3b07384-d9a0-4c9b-8f3e-1a2b3c4d5e6f');
-    expect(mail.text).toContain('1200 JPY every month');
+    expect(mail.text).toContain('1,200 JPY every month');
     expect(mail.text).toContain('The live plan "Gold"');
     expect(mail.text).toContain('Its 3 active subscriptions are canceled');
     const es = render('planDeletedMerchant', { language: 'es', merchant }, 'Oro');
-    expect(es.text).toContain('1200 JPY cada mes');
+    expect(es.text).toContain('1.200 JPY cada mes');
     expect(es.text).toContain('Sus 3 suscripciones activas quedan canceladas');
   });
 
@@ -258,31 +292,60 @@ describe('the content', () => {
       }).text;
     expect(yearly('en', 2)).toContain('10.00 MXN every 2 years');
     expect(yearly('en', 1)).toContain('Its 1 active subscription is canceled');
-    expect(yearly('es', 2)).toContain('10.00 MXN cada 2 años');
+    expect(yearly('es', 2)).toContain('10,00 MXN cada 2 años');
     expect(yearly('es', 1)).toContain('El plan de prueba "P"');
   });
 
-  it('subscriptionActivated is a receipt: price, next billing date, and the trial end only when trialing', () => {
-    const trialing = render('subscriptionActivated', { language: 'en', merchant });
-    expect(trialing.text).toContain('Price: 19.99 USD every month');
-    expect(trialing.text).toContain('Next billing date: December 22, 2026');
-    expect(trialing.text).toContain('Trial ends: December 6, 2026');
-    const es = render('subscriptionActivated', { language: 'es', merchant });
-    expect(es.text).toContain('Precio: 19.99 USD cada mes');
-    expect(es.text).toContain('Próximo cobro: 22 de diciembre de 2026');
+  it('subscriptionActivated is a receipt: what and how many, unit price and total per interval, next billing date, the trial end only when trialing', () => {
+    const trialing = render('subscriptionActivated', { language: 'en', merchant }, 'Silver');
+    expect(trialing.subject).toBe('Acme Café: your subscription to "Silver" is active');
+    expect(trialing.text).toContain('Your subscription to "Silver × 2" is active.');
+    expect(trialing.text).toContain('Plan: Silver × 2');
+    expect(trialing.text).toContain('Price: 9.90 USD × 2 = 19.80 USD / month');
+    expect(trialing.text).toContain('Next billing date: 22 Dec 2026');
+    expect(trialing.text).toContain('Trial ends: 6 Dec 2026');
+    expect(trialing.html).toContain('9.90 USD × 2 = 19.80 USD / month');
+    const es = render('subscriptionActivated', { language: 'es', merchant }, 'Plata');
+    expect(es.text).toContain('Plan: Plata × 2');
+    expect(es.text).toContain('Precio: 9,90 USD × 2 = 19,80 USD / mes');
+    expect(es.text).toContain('Próximo cobro: 22 dic 2026');
     expect(es.html).toContain('Fin del periodo de prueba');
-    const paying = mailTemplates.subscriptionActivated({
-      language: 'en',
-      merchant,
-      planName: 'Gold',
-      amount: '19.99',
-      currency: 'USD',
-      interval: 'month',
-      intervalCount: 1,
-      nextBillingAt: '2026-12-22T00:00:00.000Z',
-    });
-    expect(paying.text).not.toContain('Trial');
-    expect(paying.text).toContain('Hello,');
+    const paying = (item: MailItem, language: Lang = 'en') =>
+      mailTemplates.subscriptionActivated({
+        language,
+        merchant,
+        item,
+        nextBillingAt: '2026-12-22T00:00:00.000Z',
+        portalUrl: activationPortalUrl,
+        linkExpiresAt: '2026-11-29T10:15:00.000Z',
+      }).text;
+    expect(paying(silver)).not.toContain('Trial');
+    expect(paying(silver)).toContain('Hello,');
+    expect(paying({ ...silver, quantity: 1 })).toContain('Plan: Silver\nPrice: 9.90 USD / month');
+    expect(paying({ ...silver, intervalCount: 3 })).toContain(
+      'Price: 9.90 USD × 2 = 19.80 USD every 3 months',
+    );
+    expect(paying({ ...silver, unitAmount: '1200.00', interval: 'year' }, 'es')).toContain(
+      'Precio: 1.200,00 USD × 2 = 2.400,00 USD / año',
+    );
+  });
+
+  it('subscriptionActivated links the customer portal, says until when, and no longer says to contact the merchant', () => {
+    const en = render('subscriptionActivated', { language: 'en', merchant });
+    expect(en.text).toContain(
+      'To cancel or change your subscription, or to replace your card, open your customer portal. This link works until 29 Nov 2026, 10:15 UTC; ask Acme Café for a new one after.',
+    );
+    expect(en.html).toMatch(
+      /<a [^>]*href="https:\/\/pay\.example\/portal\/Act1vat10nT0ken"[^>]*>Manage your subscription<\/a>/,
+    );
+    const es = render('subscriptionActivated', { language: 'es', merchant });
+    expect(es.text).toContain(
+      'Este enlace funciona hasta el 29 nov 2026, 10:15 UTC; después, pide uno nuevo a Acme Café.',
+    );
+    expect(es.html).toMatch(
+      /<a [^>]*href="https:\/\/pay\.example\/portal\/Act1vat10nT0ken"[^>]*>Gestionar tu suscripción<\/a>/,
+    );
+    for (const mail of [en, es]) expect(mail.text).not.toMatch(/contact|contacta/);
   });
 
   it('the cancellation notices say that nothing more is charged', () => {
@@ -296,7 +359,7 @@ describe('the content', () => {
       'You will not be charged for it again.',
     );
     expect(render('planDeletedCustomer', { language: 'es', merchant }).text).toContain(
-      'canceló el 22 de noviembre de 2026',
+      'canceló el 22 nov 2026',
     );
   });
 });
@@ -315,11 +378,11 @@ describe('the cancellation notice says why', () => {
 
   it('requested: the merchant canceled it', () => {
     const en = canceled('en', 'requested');
-    expect(en.text).toContain('Acme Café canceled your subscription to "Gold" on November 22, 2026.');
+    expect(en.text).toContain('Acme Café canceled your subscription to "Gold" on 22 Nov 2026.');
     expect(en.text).toContain('Reason: Canceled by Acme Café');
     expect(en.html).toContain('Canceled by Acme Café');
     const es = canceled('es', 'requested');
-    expect(es.text).toContain('Acme Café canceló tu suscripción a "Gold" el 22 de noviembre de 2026.');
+    expect(es.text).toContain('Acme Café canceló tu suscripción a "Gold" el 22 nov 2026.');
     expect(es.text).toContain('Motivo: Cancelada por Acme Café');
   });
 
@@ -341,7 +404,7 @@ describe('the cancellation notice says why', () => {
 
   it('without a reason (an older event), it says only that the subscription ended', () => {
     const en = canceled('en');
-    expect(en.text).toContain('Your subscription to "Gold" was canceled on November 22, 2026.');
+    expect(en.text).toContain('Your subscription to "Gold" was canceled on 22 Nov 2026.');
     expect(en.text).not.toContain('Reason');
     expect(canceled('es').text).not.toContain('Motivo');
   });
@@ -363,21 +426,17 @@ describe('the refund notice', () => {
   it('names the merchant, the amount refunded, the charge it refunds and the date, in both languages', () => {
     const en = render('refundIssued', { language: 'en', merchant }, 'Order 1001');
     expect(en.subject).toBe('Acme Café: refund of 4.50 USD');
-    expect(en.text).toContain(
-      'Acme Café refunded 4.50 USD to your visa card ending in 4242 on November 22, 2026.',
-    );
-    expect(en.text).toContain('It refunds part of your payment of 10.00 USD made on November 20, 2026.');
+    expect(en.text).toContain('Acme Café refunded 4.50 USD to your card Visa •••• 4242 on 22 Nov 2026.');
+    expect(en.text).toContain('It refunds part of your payment of 10.00 USD made on 20 Nov 2026.');
     expect(en.text).toContain('Payment reference: ch_0123456789abcdefghijklmn');
     expect(en.text).toContain('Refund reference: re_abcdefghijklmnopqrstuvwx');
     expect(en.text).toContain('For: Order 1001');
     expect(en.html).toContain('ch_0123456789abcdefghijklmn');
     const es = render('refundIssued', { language: 'es', merchant }, 'Pedido 1001');
-    expect(es.subject).toBe('Acme Café: reembolso de 4.50 USD');
-    expect(es.text).toContain(
-      'Acme Café te reembolsó 4.50 USD a tu tarjeta visa terminada en 4242 el 22 de noviembre de 2026.',
-    );
+    expect(es.subject).toBe('Acme Café: reembolso de 4,50 USD');
+    expect(es.text).toContain('Acme Café te reembolsó 4,50 USD a tu tarjeta Visa •••• 4242 el 22 nov 2026.');
     expect(es.text).toContain('Referencia del pago: ch_0123456789abcdefghijklmn');
-    expect(es.text).toContain('Fecha: 22 de noviembre de 2026');
+    expect(es.text).toContain('Fecha: 22 nov 2026');
   });
 
   it('a full refund says so; no card or description leaves those out', () => {
@@ -423,13 +482,13 @@ describe('the receipt', () => {
       'Merchant: Acme Café',
       'Amount: 19.99 USD',
       'Description: Order 1001',
-      'Date: November 22, 2026 at 10:15:00 AM UTC',
-      'Card: visa ending in 4242',
+      'Date: 22 Nov 2026, 10:15 UTC',
+      'Card: Visa •••• 4242',
       'Reference: ch_4fR9kq2LmN8pXz7VbT1cYw3e',
     ]) {
       expect(mail.text).toContain(line);
     }
-    for (const value of ['19.99 USD', 'Order 1001', 'visa ending in 4242', 'ch_4fR9kq2LmN8pXz7VbT1cYw3e']) {
+    for (const value of ['19.99 USD', 'Order 1001', 'Visa •••• 4242', 'ch_4fR9kq2LmN8pXz7VbT1cYw3e']) {
       expect(mail.html).toContain(value);
     }
   });
@@ -439,10 +498,10 @@ describe('the receipt', () => {
     expect(mail.subject).toBe('Acme Café: tu recibo de "Order 1001"');
     for (const line of [
       'Comercio: Acme Café',
-      'Importe: 19.99 USD',
+      'Importe: 19,99 USD',
       'Descripción: Order 1001',
-      'Fecha: 22 de noviembre de 2026 a las 10:15:00 UTC',
-      'Tarjeta: visa terminada en 4242',
+      'Fecha: 22 nov 2026, 10:15 UTC',
+      'Tarjeta: Visa •••• 4242',
       'Referencia: ch_4fR9kq2LmN8pXz7VbT1cYw3e',
     ]) {
       expect(mail.text).toContain(line);
@@ -475,6 +534,44 @@ describe('the receipt', () => {
     expect(mail.html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
     expect(mail.subject).not.toMatch(/[\r\n]/);
     expect(mail.text).toContain('Descripción: "><img src=x onerror=alert(1)>');
+  });
+
+  it("a subscription's receipt says what and how many, the price per interval and the period it pays for", () => {
+    const renewal = {
+      item: silver,
+      description: 'Silver',
+      period: { start: '2026-11-22T10:15:00.000Z', end: '2026-12-22T10:15:00.000Z' },
+    };
+    const en = receipt('en', { ...renewal, amount: '19.80' });
+    for (const line of [
+      'Amount: 19.80 USD',
+      'Item: Silver × 2',
+      'Price: 9.90 USD × 2 = 19.80 USD / month',
+      'Period: 22 Nov 2026 – 22 Dec 2026',
+    ]) {
+      expect(en.text).toContain(line);
+    }
+    // The plan's name as the charge's description is not listed a second time.
+    expect(en.text).not.toContain('Description:');
+    expect(en.html).toContain('9.90 USD × 2 = 19.80 USD / month');
+    const es = receipt('es', { ...renewal, amount: '19.80', item: { ...silver, intervalCount: 3 } });
+    for (const line of [
+      'Importe: 19,80 USD',
+      'Concepto: Silver × 2',
+      'Precio: 9,90 USD × 2 = 19,80 USD cada 3 meses',
+      'Periodo: 22 nov 2026 – 22 dic 2026',
+    ]) {
+      expect(es.text).toContain(line);
+    }
+    // Any other charge (or a receipt made before these were kept) lists none of them.
+    expect(receipt('en').text).not.toMatch(/Item:|Price:|Period:/);
+  });
+
+  it('writes thousands in each language', () => {
+    expect(receipt('en', { amount: '1234.56' }).text).toContain('Amount: 1,234.56 USD');
+    expect(receipt('es', { amount: '1234.56' }).text).toContain('Importe: 1.234,56 USD');
+    expect(receipt('es', { amount: '1234.56' }).subject).not.toContain('1.234');
+    expect(receipt('es', { amount: '12345', currency: 'JPY' }).html).toContain('Recibo de 12.345 JPY');
   });
 
   it('leaves the description out when the charge has none', () => {

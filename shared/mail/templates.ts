@@ -2,11 +2,24 @@
  * The e-mails cobro sends, in English and Spanish (the account's language), as a typed catalogue:
  * each template takes the language, the merchant (name and logo) and its own fields, and answers the
  * subject, a plain-text part and an HTML part built from the same blocks. Every value that reaches
- * the HTML is escaped here; callers pass raw values.
+ * the HTML is escaped here; callers pass raw values. Money, dates and cards are written by the
+ * display functions every customer text shares (shared/core/display.ts, displayAmount), in the
+ * e-mail's language: "1.234,56 USD" in Spanish, "26 Nov 2026, 14:05 UTC", "Visa •••• 4242".
  */
 import type { Mode } from '../core/account.ts';
+import {
+  displayCard,
+  displayDate,
+  displayDateTime,
+  displayEvery,
+  displayItem,
+  displayPeriod,
+  displayPrice,
+} from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
 import { isLang, type Lang } from '../core/messages.ts';
+import { displayAmount, parseScaledDecimal } from '../core/money/amount.ts';
+import { findCurrency } from '../core/money/currencies.ts';
 
 /**
  * The language an account's `language` field names (set with `accounts update`): English when unset
@@ -66,31 +79,43 @@ const oneLine = (value: string) =>
     .join('')
     .trim();
 
-/** How one language writes dates, periods and modes. */
+/** How one language writes dates, money, cards, periods and modes. */
 interface Words {
   dateTime(iso: string): string;
   date(iso: string): string;
+  /** An amount given as the API's decimal ("1234.5") in `currency`: "1,234.50 USD" / "1.234,50 USD". */
+  money(amount: string, currency: string): string;
+  card(card: { brand?: string | null; last4?: string | null }): string;
+  /** "every month", "every 3 months" ("cada mes", "cada 3 meses"), for a sentence. */
   every(interval: string, count: number): string;
   mode(mode: Mode): string;
 }
 
-const intl = (language: Lang, options: Intl.DateTimeFormatOptions) => {
-  const format = new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' });
-  return (iso: string) => {
-    const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? iso : format.format(date);
-  };
-};
+/**
+ * An amount a caller gives as the API's decimal, written for `language` from its exact digits (never
+ * through a float); one in a currency cobro does not know is shown as given.
+ */
+function money(amount: string, code: string, language: Lang): string {
+  const currency = findCurrency(code);
+  const minor = currency ? parseScaledDecimal(amount, currency.precision) : undefined;
+  return currency && minor !== undefined ? displayAmount(minor, currency, language) : `${amount} ${code}`;
+}
 
 const intervalNames: Record<Lang, Record<string, readonly [one: string, many: string]>> = {
   en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
   es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
 };
 
+const wordsIn = (language: Lang) => ({
+  dateTime: (iso: string) => displayDateTime(iso, language),
+  date: (iso: string) => displayDate(iso, language),
+  money: (amount: string, currency: string) => money(amount, currency, language),
+  card: (card: { brand?: string | null; last4?: string | null }) => displayCard(card, language),
+});
+
 const words: Record<Lang, Words> = {
   en: {
-    dateTime: intl('en', { dateStyle: 'long', timeStyle: 'long' }),
-    date: intl('en', { dateStyle: 'long' }),
+    ...wordsIn('en'),
     every(interval, count) {
       const [one, many] = intervalNames.en[interval] ?? [interval, `${interval}s`];
       return count === 1 ? `every ${one}` : `every ${count} ${many}`;
@@ -98,8 +123,7 @@ const words: Record<Lang, Words> = {
     mode: (mode) => mode,
   },
   es: {
-    dateTime: intl('es', { dateStyle: 'long', timeStyle: 'long' }),
-    date: intl('es', { dateStyle: 'long' }),
+    ...wordsIn('es'),
     every(interval, count) {
       const [one, many] = intervalNames.es[interval] ?? [interval, interval];
       return count === 1 ? `cada ${one}` : `cada ${count} ${many}`;
@@ -273,7 +297,7 @@ export const planDeletedMerchant = defineTemplate<{
       { paragraph: greeting.en(input.ownerName) },
       {
         paragraph: [
-          `The ${w.mode(input.mode)} plan "${plan.name}" (${plan.id}), ${plan.amount} ${plan.currency} ${w.every(plan.interval, plan.intervalCount)}, was deleted at ${w.dateTime(input.deletedAt)}.`,
+          `The ${w.mode(input.mode)} plan "${plan.name}" (${plan.id}), ${w.money(plan.amount, plan.currency)} ${w.every(plan.interval, plan.intervalCount)}, was deleted at ${w.dateTime(input.deletedAt)}.`,
           input.activeSubscriptions === 0
             ? 'It had no active subscriptions.'
             : input.activeSubscriptions === 1
@@ -295,7 +319,7 @@ export const planDeletedMerchant = defineTemplate<{
       { paragraph: greeting.es(input.ownerName) },
       {
         paragraph: [
-          `El plan ${w.mode(input.mode)} "${plan.name}" (${plan.id}), ${plan.amount} ${plan.currency} ${w.every(plan.interval, plan.intervalCount)}, se eliminó el ${w.dateTime(input.deletedAt)}.`,
+          `El plan ${w.mode(input.mode)} "${plan.name}" (${plan.id}), ${w.money(plan.amount, plan.currency)} ${w.every(plan.interval, plan.intervalCount)}, se eliminó el ${w.dateTime(input.deletedAt)}.`,
           input.activeSubscriptions === 0
             ? 'No tenía suscripciones activas.'
             : input.activeSubscriptions === 1
@@ -348,67 +372,109 @@ export const planDeletedCustomer = defineTemplate<{
   }),
 });
 
-/** To the customer: the receipt of an activated subscription (`subscription.activated`). */
+/**
+ * What a subscription sells, as its e-mails list it: the plan, how many, the price of one (the API's
+ * decimal) and how often it is charged.
+ */
+export interface MailItem {
+  name: string;
+  quantity: number;
+  unitAmount: string;
+  currency: string;
+  interval: string;
+  intervalCount: number;
+}
+
+/** "Silver × 2" and "9.90 USD × 2 = 19.80 USD / month", in `language`. */
+function itemLines(item: MailItem, language: Lang): { name: string; price: string } {
+  const name = displayItem(item);
+  const currency = findCurrency(item.currency);
+  const unit = currency ? parseScaledDecimal(item.unitAmount, currency.precision) : undefined;
+  if (!currency || unit === undefined) {
+    // A currency cobro does not know: the figures as given, never a wrong total.
+    const each = `${item.unitAmount} ${item.currency}`;
+    const every = displayEvery(item.interval, item.intervalCount, language);
+    return { name, price: item.quantity === 1 ? `${each} ${every}` : `${each} × ${item.quantity} ${every}` };
+  }
+  return { name, price: displayPrice({ ...item, unitAmount: unit, currency }, language) };
+}
+
+/**
+ * To the customer: the receipt of an activated subscription (`subscription.activated`): what was
+ * subscribed to and how many, the price per interval, and a link to the customer portal (made when
+ * the e-mail is sent, open until `linkExpiresAt`) to cancel it, change it or replace the card.
+ */
 export const subscriptionActivated = defineTemplate<{
   customerName?: string | null;
   /** The subscription's id, listed for reference. @default not shown */
   subscriptionId?: string | null;
-  planName: string;
-  amount: string;
-  currency: string;
-  interval: string;
-  intervalCount: number;
+  item: MailItem;
   /** When the next charge is due. @default not shown */
   nextBillingAt?: string | null;
   /** When the trial ends, for a trialing subscription. @default no trial */
   trialEndsAt?: string | null;
+  /** The customer portal's address, and when it stops opening. */
+  portalUrl: string;
+  linkExpiresAt: string;
 }>({
-  en: (input, w) => ({
-    subject: `${input.merchant.name}: your subscription to "${input.planName}" is active`,
-    heading: 'Your subscription is active',
-    blocks: [
-      { paragraph: greeting.en(input.customerName) },
-      {
-        paragraph: input.trialEndsAt
-          ? `Your subscription to "${input.planName}" is active. Your free trial ends on ${w.date(input.trialEndsAt)}.`
-          : `Your subscription to "${input.planName}" is active. Thank you!`,
-      },
-      {
-        details: [
-          ['Plan', input.planName],
-          ['Price', `${input.amount} ${input.currency} ${w.every(input.interval, input.intervalCount)}`],
-          ...(input.trialEndsAt ? [['Trial ends', w.date(input.trialEndsAt)] as const] : []),
-          ...(input.nextBillingAt ? [['Next billing date', w.date(input.nextBillingAt)] as const] : []),
-          ...(input.subscriptionId ? [['Subscription', input.subscriptionId] as const] : []),
-        ],
-      },
-      { paragraph: `To cancel or change your subscription, contact ${input.merchant.name}.` },
-    ],
-    footer: customerFooter.en(input.merchant.name),
-  }),
-  es: (input, w) => ({
-    subject: `${input.merchant.name}: tu suscripción a "${input.planName}" está activa`,
-    heading: 'Tu suscripción está activa',
-    blocks: [
-      { paragraph: greeting.es(input.customerName) },
-      {
-        paragraph: input.trialEndsAt
-          ? `Tu suscripción a "${input.planName}" está activa. Tu periodo de prueba gratuito termina el ${w.date(input.trialEndsAt)}.`
-          : `Tu suscripción a "${input.planName}" está activa. ¡Gracias!`,
-      },
-      {
-        details: [
-          ['Plan', input.planName],
-          ['Precio', `${input.amount} ${input.currency} ${w.every(input.interval, input.intervalCount)}`],
-          ...(input.trialEndsAt ? [['Fin del periodo de prueba', w.date(input.trialEndsAt)] as const] : []),
-          ...(input.nextBillingAt ? [['Próximo cobro', w.date(input.nextBillingAt)] as const] : []),
-          ...(input.subscriptionId ? [['Suscripción', input.subscriptionId] as const] : []),
-        ],
-      },
-      { paragraph: `Para cancelar o cambiar tu suscripción, contacta a ${input.merchant.name}.` },
-    ],
-    footer: customerFooter.es(input.merchant.name),
-  }),
+  en: (input, w) => {
+    const { name, price } = itemLines(input.item, 'en');
+    return {
+      subject: `${input.merchant.name}: your subscription to "${input.item.name}" is active`,
+      heading: 'Your subscription is active',
+      blocks: [
+        { paragraph: greeting.en(input.customerName) },
+        {
+          paragraph: input.trialEndsAt
+            ? `Your subscription to "${name}" is active. Your free trial ends on ${w.date(input.trialEndsAt)}.`
+            : `Your subscription to "${name}" is active. Thank you!`,
+        },
+        {
+          details: [
+            ['Plan', name],
+            ['Price', price],
+            ...(input.trialEndsAt ? [['Trial ends', w.date(input.trialEndsAt)] as const] : []),
+            ...(input.nextBillingAt ? [['Next billing date', w.date(input.nextBillingAt)] as const] : []),
+            ...(input.subscriptionId ? [['Subscription', input.subscriptionId] as const] : []),
+          ],
+        },
+        {
+          paragraph: `To cancel or change your subscription, or to replace your card, open your customer portal. This link works until ${w.dateTime(input.linkExpiresAt)}; ask ${input.merchant.name} for a new one after.`,
+        },
+        { link: { label: 'Manage your subscription', url: input.portalUrl } },
+      ],
+      footer: customerFooter.en(input.merchant.name),
+    };
+  },
+  es: (input, w) => {
+    const { name, price } = itemLines(input.item, 'es');
+    return {
+      subject: `${input.merchant.name}: tu suscripción a "${input.item.name}" está activa`,
+      heading: 'Tu suscripción está activa',
+      blocks: [
+        { paragraph: greeting.es(input.customerName) },
+        {
+          paragraph: input.trialEndsAt
+            ? `Tu suscripción a "${name}" está activa. Tu periodo de prueba gratuito termina el ${w.date(input.trialEndsAt)}.`
+            : `Tu suscripción a "${name}" está activa. ¡Gracias!`,
+        },
+        {
+          details: [
+            ['Plan', name],
+            ['Precio', price],
+            ...(input.trialEndsAt ? [['Fin del periodo de prueba', w.date(input.trialEndsAt)] as const] : []),
+            ...(input.nextBillingAt ? [['Próximo cobro', w.date(input.nextBillingAt)] as const] : []),
+            ...(input.subscriptionId ? [['Suscripción', input.subscriptionId] as const] : []),
+          ],
+        },
+        {
+          paragraph: `Para cancelar o cambiar tu suscripción, o reemplazar tu tarjeta, abre tu portal de cliente. Este enlace funciona hasta el ${w.dateTime(input.linkExpiresAt)}; después, pide uno nuevo a ${input.merchant.name}.`,
+        },
+        { link: { label: 'Gestionar tu suscripción', url: input.portalUrl } },
+      ],
+      footer: customerFooter.es(input.merchant.name),
+    };
+  },
 });
 
 /**
@@ -551,7 +617,7 @@ export const renewalFailed = defineTemplate<{
     blocks: [
       { paragraph: greeting.en(input.customerName) },
       {
-        paragraph: `We could not charge ${input.amount} ${input.currency} for your subscription to "${input.planName}": your card was declined. We will try again on ${w.date(input.nextRetryAt)}.`,
+        paragraph: `We could not charge ${w.money(input.amount, input.currency)} for your subscription to "${input.planName}": your card was declined. We will try again on ${w.date(input.nextRetryAt)}.`,
       },
       {
         paragraph: `To keep your subscription, update your card (the link works until ${w.dateTime(input.linkExpiresAt)}); the amount due is then charged to the new card at once.`,
@@ -560,7 +626,7 @@ export const renewalFailed = defineTemplate<{
       {
         details: [
           ['Plan', input.planName],
-          ['Amount due', `${input.amount} ${input.currency}`],
+          ['Amount due', w.money(input.amount, input.currency)],
           ['Next attempt', w.date(input.nextRetryAt)],
         ],
       },
@@ -573,7 +639,7 @@ export const renewalFailed = defineTemplate<{
     blocks: [
       { paragraph: greeting.es(input.customerName) },
       {
-        paragraph: `No pudimos cobrar ${input.amount} ${input.currency} por tu suscripción a "${input.planName}": tu tarjeta fue rechazada. Lo intentaremos de nuevo el ${w.date(input.nextRetryAt)}.`,
+        paragraph: `No pudimos cobrar ${w.money(input.amount, input.currency)} por tu suscripción a "${input.planName}": tu tarjeta fue rechazada. Lo intentaremos de nuevo el ${w.date(input.nextRetryAt)}.`,
       },
       {
         paragraph: `Para conservar tu suscripción, actualiza tu tarjeta (el enlace funciona hasta el ${w.dateTime(input.linkExpiresAt)}); el importe pendiente se cobra entonces a la nueva tarjeta de inmediato.`,
@@ -582,7 +648,7 @@ export const renewalFailed = defineTemplate<{
       {
         details: [
           ['Plan', input.planName],
-          ['Importe pendiente', `${input.amount} ${input.currency}`],
+          ['Importe pendiente', w.money(input.amount, input.currency)],
           ['Próximo intento', w.date(input.nextRetryAt)],
         ],
       },
@@ -609,26 +675,24 @@ export const refundIssued = defineTemplate<{
 }>({
   en: (input, w) => {
     const partial = input.amount !== input.chargeAmount;
-    const card = input.card?.last4
-      ? `your ${input.card.brand} card ending in ${input.card.last4}`
-      : 'your card';
+    const card = input.card?.last4 ? `your card ${w.card(input.card)}` : 'your card';
     return {
-      subject: `${input.merchant.name}: refund of ${input.amount} ${input.currency}`,
+      subject: `${input.merchant.name}: refund of ${w.money(input.amount, input.currency)}`,
       heading: 'Your refund is on its way',
       blocks: [
         { paragraph: greeting.en(input.customerName) },
         {
           paragraph: [
-            `${input.merchant.name} refunded ${input.amount} ${input.currency} to ${card} on ${w.date(input.refundedAt)}.`,
+            `${input.merchant.name} refunded ${w.money(input.amount, input.currency)} to ${card} on ${w.date(input.refundedAt)}.`,
             partial
-              ? `It refunds part of your payment of ${input.chargeAmount} ${input.currency} made on ${w.date(input.chargedAt)}.`
-              : `It refunds in full your payment of ${input.chargeAmount} ${input.currency} made on ${w.date(input.chargedAt)}.`,
+              ? `It refunds part of your payment of ${w.money(input.chargeAmount, input.currency)} made on ${w.date(input.chargedAt)}.`
+              : `It refunds in full your payment of ${w.money(input.chargeAmount, input.currency)} made on ${w.date(input.chargedAt)}.`,
           ].join('\n'),
         },
         {
           details: [
-            ['Refunded', `${input.amount} ${input.currency}`],
-            ['Original payment', `${input.chargeAmount} ${input.currency}`],
+            ['Refunded', w.money(input.amount, input.currency)],
+            ['Original payment', w.money(input.chargeAmount, input.currency)],
             ...(input.chargeDescription ? [['For', input.chargeDescription] as const] : []),
             ['Payment reference', input.chargeId],
             ['Refund reference', input.refundId],
@@ -644,26 +708,24 @@ export const refundIssued = defineTemplate<{
   },
   es: (input, w) => {
     const partial = input.amount !== input.chargeAmount;
-    const card = input.card?.last4
-      ? `tu tarjeta ${input.card.brand} terminada en ${input.card.last4}`
-      : 'tu tarjeta';
+    const card = input.card?.last4 ? `tu tarjeta ${w.card(input.card)}` : 'tu tarjeta';
     return {
-      subject: `${input.merchant.name}: reembolso de ${input.amount} ${input.currency}`,
+      subject: `${input.merchant.name}: reembolso de ${w.money(input.amount, input.currency)}`,
       heading: 'Tu reembolso está en camino',
       blocks: [
         { paragraph: greeting.es(input.customerName) },
         {
           paragraph: [
-            `${input.merchant.name} te reembolsó ${input.amount} ${input.currency} a ${card} el ${w.date(input.refundedAt)}.`,
+            `${input.merchant.name} te reembolsó ${w.money(input.amount, input.currency)} a ${card} el ${w.date(input.refundedAt)}.`,
             partial
-              ? `Reembolsa una parte de tu pago de ${input.chargeAmount} ${input.currency} del ${w.date(input.chargedAt)}.`
-              : `Reembolsa el total de tu pago de ${input.chargeAmount} ${input.currency} del ${w.date(input.chargedAt)}.`,
+              ? `Reembolsa una parte de tu pago de ${w.money(input.chargeAmount, input.currency)} del ${w.date(input.chargedAt)}.`
+              : `Reembolsa el total de tu pago de ${w.money(input.chargeAmount, input.currency)} del ${w.date(input.chargedAt)}.`,
           ].join('\n'),
         },
         {
           details: [
-            ['Reembolsado', `${input.amount} ${input.currency}`],
-            ['Pago original', `${input.chargeAmount} ${input.currency}`],
+            ['Reembolsado', w.money(input.amount, input.currency)],
+            ['Pago original', w.money(input.chargeAmount, input.currency)],
             ...(input.chargeDescription ? [['Concepto', input.chargeDescription] as const] : []),
             ['Referencia del pago', input.chargeId],
             ['Referencia del reembolso', input.refundId],
@@ -681,15 +743,19 @@ export const refundIssued = defineTemplate<{
 
 // ---- Receipts: one per approved charge, to whoever paid it -------------------------------------
 
-/** What a receipt e-mail says of one approved charge; money is already formatted for display. */
+/** What a receipt e-mail says of one approved charge. */
 export interface MailReceipt {
   /** The charge's id (`ch_…`): the reference a payer quotes to the merchant. */
   reference: string;
-  /** The amount in major units as the API writes it (`19.99`). */
+  /** The amount in major units as the API writes it (`19.99`); the e-mail writes it in its language. */
   amount: string;
   currency: string;
   /** What was paid for; none when the charge has no description. */
   description?: string | null;
+  /** What a subscription's charge bought: the plan, how many, the price per interval. @default not shown */
+  item?: MailItem | null;
+  /** The period a subscription's charge pays for. @default not shown */
+  period?: { start: string; end: string } | null;
   /** When the charge was approved (ISO 8601). */
   paidAt: string;
   cardBrand: string;
@@ -698,10 +764,20 @@ export interface MailReceipt {
   receiptUrl: string;
 }
 
-const cardText = {
-  en: (brand: string, last4: string) => `${brand} ending in ${last4}`,
-  es: (brand: string, last4: string) => `${brand} terminada en ${last4}`,
-};
+/** The description, unless it only repeats the item's name (a subscription's charge is described by its plan's). */
+const shownDescription = (r: MailReceipt) =>
+  r.description && r.description !== r.item?.name ? r.description : null;
+
+/** The rows of what a subscription's charge bought, in `language`; none for any other charge. */
+function boughtRows(r: MailReceipt, language: Lang, labels: { item: string; price: string; period: string }) {
+  const rows: (readonly [string, string])[] = [];
+  if (r.item) {
+    const { name, price } = itemLines(r.item, language);
+    rows.push([labels.item, name], [labels.price, price]);
+  }
+  if (r.period) rows.push([labels.period, displayPeriod(r.period.start, r.period.end, language)]);
+  return rows;
+}
 
 /** To the payer: the receipt of an approved charge, with a link to its page and PDF (`charge.succeeded`). */
 export const receipt = defineTemplate<{ customerName?: string | null; receipt: MailReceipt }>({
@@ -709,17 +785,18 @@ export const receipt = defineTemplate<{ customerName?: string | null; receipt: M
     subject: r.description
       ? `${input.merchant.name}: your receipt for "${r.description}"`
       : `${input.merchant.name}: your receipt`,
-    heading: `Receipt for ${r.amount} ${r.currency}`,
+    heading: `Receipt for ${w.money(r.amount, r.currency)}`,
     blocks: [
       { paragraph: greeting.en(input.customerName) },
       { paragraph: `${input.merchant.name} received your payment. Thank you!` },
       {
         details: [
           ['Merchant', input.merchant.name],
-          ['Amount', `${r.amount} ${r.currency}`],
-          ...(r.description ? [['Description', r.description] as const] : []),
+          ['Amount', w.money(r.amount, r.currency)],
+          ...(shownDescription(r) ? [['Description', shownDescription(r) ?? ''] as const] : []),
+          ...boughtRows(r, 'en', { item: 'Item', price: 'Price', period: 'Period' }),
           ['Date', w.dateTime(r.paidAt)],
-          ['Card', cardText.en(r.cardBrand, r.cardLast4)],
+          ['Card', w.card({ brand: r.cardBrand, last4: r.cardLast4 })],
           ['Reference', r.reference],
         ],
       },
@@ -732,17 +809,18 @@ export const receipt = defineTemplate<{ customerName?: string | null; receipt: M
     subject: r.description
       ? `${input.merchant.name}: tu recibo de "${r.description}"`
       : `${input.merchant.name}: tu recibo`,
-    heading: `Recibo de ${r.amount} ${r.currency}`,
+    heading: `Recibo de ${w.money(r.amount, r.currency)}`,
     blocks: [
       { paragraph: greeting.es(input.customerName) },
       { paragraph: `${input.merchant.name} recibió tu pago. ¡Gracias!` },
       {
         details: [
           ['Comercio', input.merchant.name],
-          ['Importe', `${r.amount} ${r.currency}`],
-          ...(r.description ? [['Descripción', r.description] as const] : []),
+          ['Importe', w.money(r.amount, r.currency)],
+          ...(shownDescription(r) ? [['Descripción', shownDescription(r) ?? ''] as const] : []),
+          ...boughtRows(r, 'es', { item: 'Concepto', price: 'Precio', period: 'Periodo' }),
           ['Fecha', w.dateTime(r.paidAt)],
-          ['Tarjeta', cardText.es(r.cardBrand, r.cardLast4)],
+          ['Tarjeta', w.card({ brand: r.cardBrand, last4: r.cardLast4 })],
           ['Referencia', r.reference],
         ],
       },

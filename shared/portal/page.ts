@@ -8,7 +8,7 @@ import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { currencyOf } from '../core/money/fields.ts';
-import { subscriptionView } from '../subscriptions/subscription.ts';
+import { currentPeriod, type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
 import { cardReplaceable } from './card.ts';
 import type { PortalContents } from './service.ts';
 
@@ -21,7 +21,20 @@ interface PortalWords {
   statusLabel: string;
   nextBilling: string;
   per(amount: string, interval: string, count: number): string;
+  /** `9.90 USD × 2 = 19.80 USD`: the unit price, the quantity and what each period charges. */
+  times(unit: string, quantity: number, total: string): string;
+  /** A past-due subscription: what failed, since when, and when it is tried again. */
+  overdue(amount: string, since: string, next: string | null): string;
+  /** Over the past-due subscription's Replace card: the new card pays what is due at once. */
+  overdueReplace(amount: string): string;
   cancel: string;
+  /** The cancel confirmation: its title and question, what cancelling does, and its two buttons. */
+  confirmTitle: string;
+  confirmCancel(plan: string): string;
+  cancelEffect: string;
+  cancelEffectOverdue(amount: string): string;
+  yesCancel: string;
+  keepIt: string;
   replaceCard: string;
   charges: string;
   noCharges: string;
@@ -68,7 +81,20 @@ const words: Record<Lang, PortalWords> = {
       const [one, many] = intervals.en[interval] ?? [interval, `${interval}s`];
       return count === 1 ? `${amount} / ${one}` : `${amount} every ${count} ${many}`;
     },
+    times: (unit, quantity, total) => `${unit} × ${quantity} = ${total}`,
+    overdue: (amount, since, next) =>
+      `Payment failed: ${amount} due since ${since}${next ? `; next attempt ${next}` : ''}.`,
+    overdueReplace: (amount) =>
+      `Replace your card to pay it: the ${amount} due is charged to the new card right away.`,
     cancel: 'Cancel subscription',
+    confirmTitle: 'Cancel your subscription?',
+    confirmCancel: (plan) => `Cancel ${plan}?`,
+    cancelEffect:
+      'It ends now, not at the end of the period already paid for: you will not be charged for it again, and nothing already paid is refunded.',
+    cancelEffectOverdue: (amount) =>
+      `It ends now: the ${amount} due is not charged, and you will not be charged for it again.`,
+    yesCancel: 'Yes, cancel',
+    keepIt: 'Keep it',
     replaceCard: 'Replace card',
     charges: 'Your payments',
     noCharges: 'No payments yet.',
@@ -103,7 +129,20 @@ const words: Record<Lang, PortalWords> = {
       const [one, many] = intervals.es[interval] ?? [interval, interval];
       return count === 1 ? `${amount} / ${one}` : `${amount} cada ${count} ${many}`;
     },
+    times: (unit, quantity, total) => `${unit} × ${quantity} = ${total}`,
+    overdue: (amount, since, next) =>
+      `Pago fallido: ${amount} pendiente desde el ${since}${next ? `; próximo intento el ${next}` : ''}.`,
+    overdueReplace: (amount) =>
+      `Cambia tu tarjeta para pagarlo: los ${amount} pendientes se cobran a la nueva tarjeta de inmediato.`,
     cancel: 'Cancelar suscripción',
+    confirmTitle: '¿Cancelar tu suscripción?',
+    confirmCancel: (plan) => `¿Cancelar ${plan}?`,
+    cancelEffect:
+      'Termina ahora, no al final del periodo ya pagado: no se te volverá a cobrar por ella y no se reembolsa nada de lo ya pagado.',
+    cancelEffectOverdue: (amount) =>
+      `Termina ahora: no se cobran los ${amount} pendientes y no se te volverá a cobrar por ella.`,
+    yesCancel: 'Sí, cancelar',
+    keepIt: 'Conservarla',
     replaceCard: 'Cambiar tarjeta',
     charges: 'Tus pagos',
     noCharges: 'Aún no hay pagos.',
@@ -144,16 +183,81 @@ const noticeText = (w: PortalWords, notice: PortalNotice) =>
 const money = (minor: number, currency: string) =>
   `${formatAmount(minor, currencyOf({ currency }))} ${currency}`;
 
+/** What one period of a subscription charges: the plan's amount times its quantity. */
+const periodAmount = (subscription: Subscription) =>
+  money(subscription.plan.amount * subscription.quantity, subscription.plan.currency);
+
 /**
- * A form posting one action on one subscription (or, for `receipt`, one charge), with the page's
- * CSRF token.
+ * A form posting one action on one subscription (or, for `receipt`, one charge), with a CSRF token
+ * (the page's, or a confirmation's own).
  */
-const actionForm = (action: string, csrf: string, name: string, id: string, label: string) =>
+const actionForm = (
+  action: string,
+  csrf: string,
+  name: string,
+  id: string,
+  label: string,
+  secondary = name === 'cancel',
+) =>
   `<form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="csrf_token" value="${escapeHtml(csrf)}">
 <input type="hidden" name="${name === 'receipt' ? 'charge_id' : 'subscription_id'}" value="${escapeHtml(id)}">
-<button type="submit" name="action" value="${name}"${name === 'cancel' ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>
+<button type="submit" name="action" value="${name}"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>
 </form>`;
+
+/** How a subscription is named to its customer: the plan, and how many when more than one. */
+const subscriptionName = (subscription: Subscription) =>
+  subscription.quantity > 1 ? `${subscription.plan.name} × ${subscription.quantity}` : subscription.plan.name;
+
+/**
+ * A past-due subscription's failed payment: what is due (one period's charge), since when (the
+ * unpaid period's start, which is when its renewal fell due), and when the billing step tries it
+ * again (its next due time while dunning), as the subscription stores them.
+ */
+function overdueOf(subscription: Subscription) {
+  if (subscription.status !== 'past_due') return undefined;
+  const since = currentPeriod(subscription)?.start.toISOString() ?? subscription.failed_at ?? '';
+  return { amount: periodAmount(subscription), since, next: subscription.next_action_at };
+}
+
+function subscriptionSection(
+  w: PortalWords,
+  subscription: Subscription,
+  context: { action: string; csrf: string },
+) {
+  const view = subscriptionView(subscription);
+  const { plan, quantity } = subscription;
+  const unit = money(plan.amount, plan.currency);
+  const charged = quantity > 1 ? w.times(unit, quantity, periodAmount(subscription)) : unit;
+  const each = w.per(charged, plan.interval, plan.interval_count);
+  const overdue = overdueOf(subscription);
+  const replace = actionForm(context.action, context.csrf, 'card', subscription.id, w.replaceCard);
+  const cancel = actionForm(context.action, context.csrf, 'cancel', subscription.id, w.cancel);
+  // Past due: what failed comes first, and replacing the card (which pays it at once) is the action.
+  const actions = !cardReplaceable.includes(subscription.status)
+    ? ''
+    : overdue
+      ? `<p class="error" role="alert">${escapeHtml(w.overdue(overdue.amount, w.date(overdue.since), overdue.next ? w.date(overdue.next) : null))}</p>
+<p><strong>${escapeHtml(w.overdueReplace(overdue.amount))}</strong></p>
+${replace}
+${cancel}`
+      : `${replace}
+${cancel}`;
+  // While past due the period shown is the unpaid one: its end is no next billing date.
+  const next =
+    view.next_billing_date && !overdue
+      ? `<dt>${escapeHtml(w.nextBilling)}</dt><dd>${escapeHtml(w.date(view.next_billing_date))}</dd>`
+      : '';
+  return `<section class="card" aria-label="${escapeHtml(plan.name)}">
+<h2>${escapeHtml(plan.name)}</h2>
+<p class="then">${escapeHtml(each)}</p>
+<dl>
+<dt>${escapeHtml(w.statusLabel)}</dt><dd data-status="${escapeHtml(subscription.status)}">${escapeHtml(w.status[subscription.status] ?? subscription.status)}</dd>
+${next}
+</dl>
+${actions}
+</section>`;
+}
 
 /** The portal page; `notice` says what the last action did (with the status that goes with it). */
 export function portalPage(
@@ -164,25 +268,9 @@ export function portalPage(
 ): Page {
   const w = words[context.lang];
   const { link, customer } = contents;
-  const subscriptions = contents.subscriptions.map((subscription) => {
-    const view = subscriptionView(subscription);
-    const { plan, quantity } = subscription;
-    const amount = money(plan.amount, plan.currency);
-    const each = w.per(quantity > 1 ? `${amount} × ${quantity}` : amount, plan.interval, plan.interval_count);
-    const actions = cardReplaceable.includes(subscription.status)
-      ? `${actionForm(context.action, link.csrf, 'card', subscription.id, w.replaceCard)}
-${actionForm(context.action, link.csrf, 'cancel', subscription.id, w.cancel)}`
-      : '';
-    return `<section class="card" aria-label="${escapeHtml(plan.name)}">
-<h2>${escapeHtml(plan.name)}</h2>
-<p class="then">${escapeHtml(each)}</p>
-<dl>
-<dt>${escapeHtml(w.statusLabel)}</dt><dd data-status="${escapeHtml(subscription.status)}">${escapeHtml(w.status[subscription.status] ?? subscription.status)}</dd>
-${view.next_billing_date ? `<dt>${escapeHtml(w.nextBilling)}</dt><dd>${escapeHtml(w.date(view.next_billing_date))}</dd>` : ''}
-</dl>
-${actions}
-</section>`;
-  });
+  const subscriptions = contents.subscriptions.map((subscription) =>
+    subscriptionSection(w, subscription, { action: context.action, csrf: link.csrf }),
+  );
   const charges = contents.charges.map((charge) => {
     const refunded = charge.refunded > 0 ? ` (${w.refunded(money(charge.refunded, charge.currency))})` : '';
     return `<li>${escapeHtml(w.date(charge.created_at))}: ${escapeHtml(charge.description ?? '')} ${escapeHtml(money(charge.amount, charge.currency))}${escapeHtml(refunded)}, ${escapeHtml(w.ending(charge.card.brand, charge.card.last4))}
@@ -200,6 +288,34 @@ ${said}
 ${subscriptions.length ? subscriptions.join('\n') : `<p>${escapeHtml(w.none)}</p>`}
 <h2>${escapeHtml(w.charges)}</h2>
 ${charges.length ? `<ul>${charges.join('')}</ul>` : `<p>${escapeHtml(w.noCharges)}</p>`}`,
+    [],
+    undefined,
+    context.lang,
+  );
+}
+
+/**
+ * The cancel's confirmation: which subscription, what cancelling it does (it ends at once: nothing
+ * more is charged, nothing paid is refunded), "Yes, cancel" with the confirmation's own single-use
+ * CSRF token, and "Keep it", a link back to the portal page that changes nothing.
+ */
+export function cancelConfirmationPage(
+  subscription: Subscription,
+  context: { action: string; lang: Lang; mode: 'test' | 'live' },
+  csrf: string,
+): Page {
+  const w = words[context.lang];
+  const overdue = overdueOf(subscription);
+  return page(
+    200,
+    w.confirmTitle,
+    `${context.mode === 'test' ? `<p class="test" role="note">${escapeHtml(w.test)}</p>` : ''}
+<section class="card" aria-label="${escapeHtml(subscription.plan.name)}">
+<h1>${escapeHtml(w.confirmCancel(subscriptionName(subscription)))}</h1>
+<p>${escapeHtml(overdue ? w.cancelEffectOverdue(overdue.amount) : w.cancelEffect)}</p>
+${actionForm(context.action, csrf, 'confirm_cancel', subscription.id, w.yesCancel, true)}
+<p><a href="${escapeHtml(context.action)}">${escapeHtml(w.keepIt)}</a></p>
+</section>`,
     [],
     undefined,
     context.lang,

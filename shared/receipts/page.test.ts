@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { currencyOf } from '../../test/support/money.ts';
 import { receiptPage, unknownReceiptPage } from './page.ts';
 import type { ReceiptView } from './receipt.ts';
 
@@ -6,8 +7,8 @@ const view: ReceiptView = {
   language: 'en',
   merchant: 'Acme Café',
   logoUrl: 'https://acme.example/logo.png',
-  amount: '1200',
-  currency: 'JPY',
+  amount: 1200,
+  currency: currencyOf('JPY'),
   description: 'Order 1001',
   paidAt: '2026-11-22T10:15:00.000Z',
   cardBrand: 'mastercard',
@@ -24,10 +25,10 @@ describe('the receipt page', () => {
     expect(page.html).toContain('<html lang="en">');
     for (const value of [
       'Acme Café',
-      '1200 JPY',
+      '<p class="amount">1,200 JPY</p>',
       'Order 1001',
-      'November 22, 2026 at 10:15 AM UTC',
-      'mastercard ending in 4444',
+      '22 Nov 2026, 10:15 UTC',
+      'Mastercard •••• 4444',
       'ch_4fR9kq2LmN8pXz7VbT1cYw3e',
     ]) {
       expect(page.html).toContain(value);
@@ -40,16 +41,49 @@ describe('the receipt page', () => {
   it('is in Spanish for a Spanish account, with the test note in test mode', () => {
     const page = receiptPage({ ...view, language: 'es', test: true }, pdfUrl);
     expect(page.html).toContain('<html lang="es">');
-    for (const value of ['Recibo de pago', 'Importe', 'mastercard terminada en 4444', 'Descargar el PDF']) {
+    for (const value of [
+      'Recibo de pago',
+      'Importe',
+      '1.200 JPY',
+      'Mastercard •••• 4444',
+      'Descargar el PDF',
+    ]) {
       expect(page.html).toContain(value);
     }
     expect(page.html).toContain('Modo de prueba');
   });
 
+  it("shows a subscription's item with its quantity, the price per interval and the period it pays for", () => {
+    const page = receiptPage(
+      {
+        ...view,
+        amount: 1980,
+        currency: currencyOf('USD'),
+        description: 'Silver',
+        item: { name: 'Silver', quantity: 2, unit_amount: 990, interval: 'month', interval_count: 1 },
+        period: { start: '2026-11-22T10:15:00.000Z', end: '2026-12-22T10:15:00.000Z' },
+      },
+      pdfUrl,
+    );
+    for (const value of [
+      '<dt>Item</dt><dd>Silver × 2</dd>',
+      '<dt>Price</dt><dd>9.90 USD × 2 = 19.80 USD / month</dd>',
+      '<dt>Period</dt><dd>22 Nov 2026 – 22 Dec 2026</dd>',
+    ]) {
+      expect(page.html).toContain(value);
+    }
+    expect(page.html).not.toContain('<dt>Description</dt>');
+  });
+
   it('escapes every value a merchant or an API caller chose', () => {
     const hostile = '<script>alert("x")</script>';
     const page = receiptPage(
-      { ...view, merchant: hostile, description: `"><img src=x onerror=alert(1)>` },
+      {
+        ...view,
+        merchant: hostile,
+        description: `"><img src=x onerror=alert(1)>`,
+        item: { name: hostile, quantity: 3, unit_amount: 100, interval: 'year', interval_count: 1 },
+      },
       pdfUrl,
     );
     expect(page.html).not.toContain('<script');

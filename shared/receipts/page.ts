@@ -6,7 +6,7 @@
 import { hostedPage, type Page } from '../checkout/pages.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
-import { type ReceiptView, receiptRows, receiptTexts } from './receipt.ts';
+import { type ReceiptView, receiptAmount, receiptRows, receiptTexts } from './receipt.ts';
 
 export type ReceiptPage = Page;
 
@@ -55,7 +55,7 @@ export function receiptPage(view: ReceiptView, pdfUrl: string): ReceiptPage {
     `<div class="card">
 ${view.test ? `<p class="test" role="note">${escapeHtml(t.test)}</p>` : ''}
 ${logo}<h1>${escapeHtml(view.merchant)}</h1>
-<p class="amount">${escapeHtml(view.amount)} <span>${escapeHtml(view.currency)}</span></p>
+<p class="amount">${escapeHtml(receiptAmount(view))}</p>
 <h2>${escapeHtml(t.heading)}</h2>
 <p>${escapeHtml(t.thanks(view.merchant))}</p>
 <dl>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { currencyOf } from '../../test/support/money.ts';
 import { pdfContent } from '../../test/support/pdf.ts';
 import { drawable, receiptPdf } from './pdf.ts';
 import type { ReceiptView } from './receipt.ts';
@@ -6,8 +7,8 @@ import type { ReceiptView } from './receipt.ts';
 const view: ReceiptView = {
   language: 'en',
   merchant: 'Acme Café',
-  amount: '19.99',
-  currency: 'USD',
+  amount: 1999,
+  currency: currencyOf('USD'),
   description: 'Order 1001',
   paidAt: '2026-11-22T10:15:00.000Z',
   cardBrand: 'visa',
@@ -26,8 +27,8 @@ describe('the receipt PDF', () => {
       'Acme Café',
       '19.99 USD',
       'Order 1001',
-      'November 22, 2026 at 10:15 AM UTC',
-      'visa ending in 4242',
+      '22 Nov 2026, 10:15 UTC',
+      'Visa •••• 4242',
       'ch_4fR9kq2LmN8pXz7VbT1cYw3e',
       'Test mode',
     ]) {
@@ -42,8 +43,9 @@ describe('the receipt PDF', () => {
       'Recibo de pago',
       'Importe',
       'Descripción',
-      '22 de noviembre de 2026',
-      'visa terminada en 4242',
+      '22 nov 2026, 10:15 UTC',
+      'Visa •••• 4242',
+      '19,99 USD',
     ]) {
       expect(pdf.text).toContain(value);
     }
@@ -56,12 +58,35 @@ describe('the receipt PDF', () => {
         ...view,
         merchant: 'Tienda 東京 <b>&\u0007',
         description: `${'word '.repeat(60)}${'x'.repeat(200)}`,
-        refunded: '5.00',
+        refunded: 500,
       }),
     );
     expect(pdf.text).toContain('Tienda ?? <b>&');
     expect(pdf.text).toContain('Refunded');
     expect(pdf.text).toContain('5.00 USD');
+  });
+
+  it("draws a subscription's item, price per interval and period; × – and • are drawable", async () => {
+    const pdf = await pdfContent(
+      await receiptPdf({
+        ...view,
+        language: 'es',
+        amount: 123_456,
+        description: 'Silver',
+        item: { name: 'Silver', quantity: 2, unit_amount: 61_728, interval: 'month', interval_count: 3 },
+        period: { start: '2026-11-22T10:15:00.000Z', end: '2027-02-22T10:15:00.000Z' },
+      }),
+    );
+    for (const value of [
+      '1.234,56 USD',
+      'Silver × 2',
+      '617,28 USD × 2 = 1.234,56 USD cada 3 meses',
+      '22 nov 2026 – 22 feb 2027',
+      'Visa •••• 4242',
+    ]) {
+      expect(pdf.text).toContain(value);
+    }
+    expect(pdf.text).not.toContain('?');
   });
 });
 

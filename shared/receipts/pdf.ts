@@ -6,7 +6,7 @@
  * or a description is shown as `?` rather than failing the receipt.
  */
 import { PDFDocument, type PDFFont, rgb, StandardFonts } from 'pdf-lib';
-import { type ReceiptView, receiptRows, receiptTexts } from './receipt.ts';
+import { type ReceiptView, receiptAmount, receiptRows, receiptTexts } from './receipt.ts';
 
 /** The characters Windows-1252 has beyond Latin-1 (0x80–0x9F), which the standard fonts draw. */
 const cp1252Extras = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
@@ -81,7 +81,7 @@ export async function receiptPdf(view: ReceiptView): Promise<Uint8Array> {
   y -= 4;
   lines(t.heading, regular, 12, muted);
   y -= 10;
-  lines(`${view.amount} ${view.currency}`, bold, 28, accent);
+  lines(receiptAmount(view), bold, 28, accent);
   y -= 8;
   lines(t.thanks(view.merchant), regular, 11);
   y -= 14;

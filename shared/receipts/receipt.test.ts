@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { currencyOf } from '../../test/support/money.ts';
 import type { Account } from '../accounts/repository.ts';
 import { newCharge } from '../charges/charge.ts';
 import { asRequested, receiptPdfUrl, receiptRows, receiptUrl, receiptView } from './receipt.ts';
@@ -33,16 +34,16 @@ const charge = (overrides: { amount?: number; currency?: string; description?: s
   });
 
 describe('receiptView', () => {
-  it('formats the amount in its currency, names the brand, and keeps only an http(s) logo', () => {
+  it('keeps the amount in minor units of its currency, the card, and only an http(s) logo', () => {
     const view = receiptView(charge({ amount: 1200, currency: 'JPY' }), account);
     expect(view).toEqual({
       language: 'en',
       merchant: 'Acme',
-      amount: '1200',
-      currency: 'JPY',
+      amount: 1200,
+      currency: currencyOf('JPY'),
       description: 'Order 1001',
       paidAt: '2026-11-22T10:15:00.000Z',
-      cardBrand: 'Mastercard',
+      cardBrand: 'mastercard',
       cardLast4: '4444',
       reference: 'ch_4fR9kq2LmN8pXz7VbT1cYw3e',
       test: false,
@@ -58,12 +59,47 @@ describe('receiptView', () => {
     expect(view.language).toBe('es');
     expect(receiptRows(view)).toEqual([
       ['Comercio', 'Acme'],
-      ['Importe', '19.99 USD'],
+      ['Importe', '19,99 USD'],
       ['Descripción', 'Order 1001'],
-      ['Fecha', '22 de noviembre de 2026 a las 10:15 UTC'],
-      ['Tarjeta', 'Mastercard terminada en 4444'],
+      ['Fecha', '22 nov 2026, 10:15 UTC'],
+      ['Tarjeta', 'Mastercard •••• 4444'],
       ['Referencia', 'ch_4fR9kq2LmN8pXz7VbT1cYw3e'],
-      ['Reembolsado', '5.00 USD'],
+      ['Reembolsado', '5,00 USD'],
+    ]);
+  });
+
+  it("lists a subscription's item, price per interval and period from what its link kept", () => {
+    const bought = {
+      item: { name: 'Silver', quantity: 2, unit_amount: 990, interval: 'month', interval_count: 1 },
+      period: { start: '2026-11-22T10:15:00.000Z', end: '2026-12-22T10:15:00.000Z' },
+    };
+    const renewal = charge({ amount: 1980, description: 'Silver' });
+    expect(receiptRows(receiptView(renewal, account, bought))).toEqual([
+      ['Merchant', 'Acme'],
+      ['Amount', '19.80 USD'],
+      ['Item', 'Silver × 2'],
+      ['Price', '9.90 USD × 2 = 19.80 USD / month'],
+      ['Period', '22 Nov 2026 – 22 Dec 2026'],
+      ['Date', '22 Nov 2026, 10:15 UTC'],
+      ['Card', 'Mastercard •••• 4444'],
+      ['Reference', 'ch_4fR9kq2LmN8pXz7VbT1cYw3e'],
+    ]);
+    const yearly = {
+      ...bought,
+      item: { ...bought.item, interval: 'year', quantity: 1, unit_amount: 123_456 },
+    };
+    expect(receiptRows(receiptView(renewal, { ...account, language: 'es' }, yearly))).toContainEqual([
+      'Precio',
+      '1.234,56 USD / año',
+    ]);
+    // A link made before these were kept (no item, no period) still renders, without them.
+    expect(receiptRows(receiptView(renewal, account, {})).map(([label]) => label)).toEqual([
+      'Merchant',
+      'Amount',
+      'Description',
+      'Date',
+      'Card',
+      'Reference',
     ]);
   });
 

@@ -1,35 +1,67 @@
 /**
  * A receipt (docs/design.md#receipts): what the payer of one approved charge is shown, the same in
  * the e-mail, on the hosted page and in the PDF: the merchant, the amount and currency, the
- * description, the date, the card's brand and last 4 digits (never more of the card) and the
- * charge's id as its reference. Written in the account's language, never the reader's browser's:
+ * description, for a subscription's charge what it bought (plan × quantity, the price per interval)
+ * and the period it pays for, the date, the card's brand and last 4 digits (never more of the card)
+ * and the charge's id as its reference. Written in the account's language, never the reader's browser's:
  * the payer sees the receipt the merchant's e-mails speak.
  */
 import { merchantName } from '../accounts/account.ts';
 import type { Account } from '../accounts/repository.ts';
 import type { Charge } from '../charges/charge.ts';
+import { displayCard, displayDateTime, displayItem, displayPeriod, displayPrice } from '../core/display.ts';
 import { isLang, type Lang } from '../core/messages.ts';
-import { formatAmount } from '../core/money/amount.ts';
+import { displayAmount } from '../core/money/amount.ts';
+import type { Currency } from '../core/money/currencies.ts';
 import { currencyOf } from '../core/money/fields.ts';
+
+/**
+ * What a subscription's charge bought, kept on the receipt's link when the link is made (the
+ * subscription may change or go later; the receipt says what was paid then): the plan's name, how
+ * many, the price of one in minor units of the charge's currency, and how often it is charged.
+ */
+export interface ReceiptItem {
+  name: string;
+  quantity: number;
+  unit_amount: number;
+  interval: string;
+  interval_count: number;
+}
+
+/** The billing period a subscription's charge pays for (ISO 8601 UTC, the end exclusive). */
+export interface ReceiptPeriod {
+  start: string;
+  end: string;
+}
+
+/** What a receipt's link keeps besides the charge: none on any other charge, or on links made before. */
+export interface ReceiptBought {
+  item?: ReceiptItem | null;
+  period?: ReceiptPeriod | null;
+}
 
 export interface ReceiptView {
   language: Lang;
   merchant: string;
   /** The merchant's logo, when it is an http(s) URL. @default none */
   logoUrl?: string;
-  /** The amount in major units, as the API writes it (`19.99`, `1200` for JPY). */
-  amount: string;
-  /** The upper-case code (`USD`). */
-  currency: string;
+  /** The amount paid, in minor units of `currency`. */
+  amount: number;
+  currency: Currency;
   description: string | null;
+  /** What a subscription's charge bought. @default not shown */
+  item?: ReceiptItem | null;
+  /** The period a subscription's charge pays for. @default not shown */
+  period?: ReceiptPeriod | null;
   /** When the charge was approved (ISO 8601 UTC). */
   paidAt: string;
+  /** The brand as the acquirer names it (`visa`); shown by displayCard. */
   cardBrand: string;
   cardLast4: string;
   /** The charge's id (`ch_…`). */
   reference: string;
-  /** What refunds have given back so far, in major units; none when nothing was refunded. */
-  refunded?: string;
+  /** What refunds have given back so far, in minor units; none when nothing was refunded. */
+  refunded?: number;
   test: boolean;
 }
 
@@ -44,35 +76,32 @@ function httpUrl(url: string | null | undefined): string | undefined {
   }
 }
 
-/** How a receipt names a card's brand; an unknown one is just "card" (the last 4 digits follow). */
-const brandNames: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  jcb: 'JCB',
-  unionpay: 'UnionPay',
-};
-
-/** The receipt of `charge`, in the language of the account it belongs to (English when unset). */
-export function receiptView(charge: Charge, account: Account): ReceiptView {
-  const currency = currencyOf(charge);
+/**
+ * The receipt of `charge`, in the language of the account it belongs to (English when unset), with
+ * what its link kept of what was bought (`bought`; a link made before it was kept has none).
+ */
+export function receiptView(charge: Charge, account: Account, bought: ReceiptBought = {}): ReceiptView {
   const logo = httpUrl(account.logo);
   return {
     language: isLang(account.language) ? account.language : 'en',
     merchant: merchantName(account),
     ...(logo ? { logoUrl: logo } : {}),
-    amount: formatAmount(charge.amount, currency),
-    currency: currency.code,
+    amount: charge.amount,
+    currency: currencyOf(charge),
     description: charge.description || null,
+    ...(bought.item ? { item: bought.item } : {}),
+    ...(bought.period ? { period: bought.period } : {}),
     paidAt: charge.created_at,
-    cardBrand: brandNames[charge.card.brand] ?? charge.card.brand,
+    cardBrand: charge.card.brand,
     cardLast4: charge.card.last4,
     reference: charge.id,
-    ...(charge.refunded > 0 ? { refunded: formatAmount(charge.refunded, currency) } : {}),
+    ...(charge.refunded > 0 ? { refunded: charge.refunded } : {}),
     test: charge.mode === 'test',
   };
 }
+
+/** The amount paid, as the receipt's language writes it ("1.234,56 USD" in Spanish). */
+export const receiptAmount = (view: ReceiptView) => displayAmount(view.amount, view.currency, view.language);
 
 /** The words of a receipt, per language: the page and the PDF share them. */
 export interface ReceiptTexts {
@@ -84,7 +113,9 @@ export interface ReceiptTexts {
   description: string;
   date: string;
   card: string;
-  cardValue(brand: string, last4: string): string;
+  item: string;
+  price: string;
+  period: string;
   reference: string;
   refunded: string;
   test: string;
@@ -92,21 +123,7 @@ export interface ReceiptTexts {
   keep: string;
   notFoundTitle: string;
   notFoundMessage: string;
-  /** A date and time, written out in this language, in UTC. */
-  dateTime(iso: string): string;
 }
-
-const dateTimeIn = (language: Lang) => {
-  const format = new Intl.DateTimeFormat(language, {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  });
-  return (iso: string) => {
-    const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? iso : `${format.format(date)} UTC`;
-  };
-};
 
 export const receiptTexts: Record<Lang, ReceiptTexts> = {
   en: {
@@ -118,7 +135,9 @@ export const receiptTexts: Record<Lang, ReceiptTexts> = {
     description: 'Description',
     date: 'Date',
     card: 'Card',
-    cardValue: (brand, last4) => `${brand} ending in ${last4}`,
+    item: 'Item',
+    price: 'Price',
+    period: 'Period',
     reference: 'Reference',
     refunded: 'Refunded',
     test: 'Test mode: no real money moved.',
@@ -126,7 +145,6 @@ export const receiptTexts: Record<Lang, ReceiptTexts> = {
     keep: 'Keep this receipt for your records.',
     notFoundTitle: 'Receipt not found',
     notFoundMessage: 'This receipt link does not exist. Check the link in your e-mail, or ask the merchant.',
-    dateTime: dateTimeIn('en'),
   },
   es: {
     title: 'Recibo',
@@ -137,7 +155,9 @@ export const receiptTexts: Record<Lang, ReceiptTexts> = {
     description: 'Descripción',
     date: 'Fecha',
     card: 'Tarjeta',
-    cardValue: (brand, last4) => `${brand} terminada en ${last4}`,
+    item: 'Concepto',
+    price: 'Precio',
+    period: 'Periodo',
     reference: 'Referencia',
     refunded: 'Reembolsado',
     test: 'Modo de prueba: no se movió dinero real.',
@@ -145,22 +165,49 @@ export const receiptTexts: Record<Lang, ReceiptTexts> = {
     keep: 'Guarda este recibo.',
     notFoundTitle: 'Recibo no encontrado',
     notFoundMessage: 'Este enlace de recibo no existe. Revisa el enlace de tu correo o pregunta al comercio.',
-    dateTime: dateTimeIn('es'),
   },
 };
 
-/** The label and value rows every form of the receipt lists, in order. */
+/**
+ * The label and value rows every form of the receipt lists, in order; money, dates and the card as
+ * every customer text writes them. A subscription's charge adds what it bought and the period it
+ * pays for; its description, the plan's name, is then not repeated.
+ */
 export function receiptRows(view: ReceiptView): [label: string, value: string][] {
   const t = receiptTexts[view.language];
-  return [
+  const lang = view.language;
+  const rows: [string, string][] = [
     [t.merchant, view.merchant],
-    [t.amount, `${view.amount} ${view.currency}`],
-    ...(view.description ? [[t.description, view.description] as [string, string]] : []),
-    [t.date, t.dateTime(view.paidAt)],
-    [t.card, t.cardValue(view.cardBrand, view.cardLast4)],
-    [t.reference, view.reference],
-    ...(view.refunded ? [[t.refunded, `${view.refunded} ${view.currency}`] as [string, string]] : []),
+    [t.amount, receiptAmount(view)],
   ];
+  if (view.description && view.description !== view.item?.name) rows.push([t.description, view.description]);
+  if (view.item) {
+    const { item } = view;
+    rows.push(
+      [t.item, displayItem(item)],
+      [
+        t.price,
+        displayPrice(
+          {
+            quantity: item.quantity,
+            unitAmount: item.unit_amount,
+            currency: view.currency,
+            interval: item.interval,
+            intervalCount: item.interval_count,
+          },
+          lang,
+        ),
+      ],
+    );
+  }
+  if (view.period) rows.push([t.period, displayPeriod(view.period.start, view.period.end, lang)]);
+  rows.push(
+    [t.date, displayDateTime(view.paidAt, lang)],
+    [t.card, displayCard({ brand: view.cardBrand, last4: view.cardLast4 }, lang)],
+    [t.reference, view.reference],
+  );
+  if (view.refunded) rows.push([t.refunded, displayAmount(view.refunded, view.currency, lang)]);
+  return rows;
 }
 
 /** The receipt page's address: from the stage's configured base URL, never from a request. */

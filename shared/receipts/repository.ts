@@ -13,16 +13,22 @@ import { randomToken } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { receiptKeys } from './keys.ts';
+import type { ReceiptBought, ReceiptItem, ReceiptPeriod } from './receipt.ts';
 
 /** A receipt token's length: 43 characters of [A-Za-z0-9], 256 bits. */
 export const receiptTokenLength = 43;
 
-/** One receipt link: which charge a token opens. */
+/**
+ * One receipt link: which charge a token opens, and what the charge bought as it stood when the
+ * link was made (absent on links made before these were kept: such a receipt shows without them).
+ */
 export interface ReceiptLink {
   token_hash: string;
   developer_id: number;
   mode: Mode;
   charge_id: string;
+  item?: ReceiptItem | null;
+  period?: ReceiptPeriod | null;
   created_at: string;
   updated_at: string;
 }
@@ -40,13 +46,14 @@ export function receiptTokenHash(token: string, key: string): string {
 }
 
 /**
- * A new link to the receipt of charge `chargeId`: answers the token, which only the e-mail that
- * carries it will hold. `key` is the secret's value to key new items with.
+ * A new link to the receipt of charge `chargeId`, keeping what it bought (`bought`): answers the
+ * token, which only the e-mail that carries it will hold. `key` is the secret's value to key new
+ * items with.
  */
 export async function issueReceiptLink(
   deps: Deps,
   key: string,
-  charge: { scope: Scope; chargeId: string },
+  charge: { scope: Scope; chargeId: string; bought?: ReceiptBought },
 ): Promise<string> {
   const token = randomToken(receiptTokenLength);
   const now = deps.clock().toISOString();
@@ -55,6 +62,8 @@ export async function issueReceiptLink(
     developer_id: charge.scope.developerId,
     mode: charge.scope.mode,
     charge_id: charge.chargeId,
+    ...(charge.bought?.item ? { item: charge.bought.item } : {}),
+    ...(charge.bought?.period ? { period: charge.bought.period } : {}),
     created_at: now,
     updated_at: now,
   });

@@ -68,8 +68,8 @@ export const subscriptionsArea = defineArea({
       },
     },
     {
-      // The subscriber's e-mails: the activation receipt, the cancellation notice, and the
-      // failed-renewal notice with its portal link (which the fingerprint secret keys).
+      // The subscriber's e-mails: the activation receipt and the failed-renewal notice, each with a
+      // portal link (which the fingerprint secret keys), and the cancellation notice.
       name: 'subscription-email',
       detailTypes: [subscriptionActivated.type, subscriptionCanceled.type, subscriptionPaymentFailed.type],
       target: 'functions/subscriptions/send-subscription-email.ts',

@@ -36,6 +36,11 @@ export interface Subscription {
   checkout_token?: string | null;
   /** The acquirer's token of the card approved at checkout: renewals charge it (never a card number). */
   card_token: string | null;
+  /**
+   * The card `card_token` stands for, as its owner may be shown it (brand and last 4 digits, never
+   * more); set when the subscriber replaces the card from the customer portal, absent before.
+   */
+  card?: { brand: string; last4: string } | null;
   /** The first period's start (the anchor periods count from), or null before checkout. */
   anchor: string | null;
   trial_end: string | null;

@@ -9,18 +9,20 @@ import type { EventBridgeEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyRotated } from '../../shared/accounts/events.ts';
 import { type AccountProfile, updateProfile } from '../../shared/accounts/repository.ts';
+import { displayDateTime, displayPeriod } from '../../shared/core/display.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { eventSource } from '../../shared/events/event.ts';
 import { mailKeys } from '../../shared/mail/keys.ts';
 import { mailSentRetentionDays, recipientHash, sendOnce } from '../../shared/mail/once.ts';
 import type { Mail, Mailer } from '../../shared/mail/send.ts';
 import { planDeleted } from '../../shared/plans/events.ts';
-import { payThroughCheckout } from '../support/checkout.ts';
+import { payThroughCheckout, submitCard } from '../support/checkout.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
 import { pipelineDrained } from '../support/pipeline.ts';
 import {
   api,
   apiKey,
+  apiUrl,
   basic,
   localInfo,
   newAccount,
@@ -191,7 +193,7 @@ describe('one e-mail per event and recipient', () => {
     const [mail] = (await sentMail()).filter(
       (sent) => sent.destination.to.includes(account.email) && sent.subject === subject,
     );
-    expect(mail?.body.text).toContain(`El plan de producción "${name}" (${planId}), 149.50 MXN cada 3 meses`);
+    expect(mail?.body.text).toContain(`El plan de producción "${name}" (${planId}), 149,50 MXN cada 3 meses`);
     expect(mail?.body.text).toContain('Sus 2 suscripciones activas quedan canceladas');
     expect(mail?.body.html).toContain('<html lang="es">');
     expect(mail?.body.html).not.toContain('<img');
@@ -237,6 +239,65 @@ describe('one e-mail per event and recipient', () => {
   });
 });
 
+describe('the activation e-mail', () => {
+  it('says what was bought and how many, the price per interval, and links a portal that opens, valid 7 days', async () => {
+    const account = await newAccount('mail-activation');
+    await setProfile(account, { company_name: 'Tienda <Sol> & Co', language: 'es' });
+    const auth = apiKey(account.testKey);
+    const email = `subscriber-${randomUUID()}@example.com`;
+    const plan = await api('POST', '/v1/plans/', {
+      auth,
+      body: { name: 'Plata', amount: '9.90', currency: 'USD', interval: 'month', interval_count: 1 },
+    });
+    expect(plan.status, plan.text).toBe(201);
+    const created = await api('POST', '/v1/subscriptions', {
+      auth,
+      body: { plan_id: plan.json.data.id, quantity: 2, return_url: 'https://shop.example/welcome' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const before = Date.now();
+    expect((await submitCard(created.json.data.checkout_url as string, { email })).status).toBe(303);
+
+    const mail = await waitForMail(email, 'Tienda <Sol> & Co: tu suscripción a "Plata" está activa');
+    expect(mail, 'the activation e-mail').toBeDefined();
+    const after = Date.now();
+    const text = mail?.body.text ?? '';
+    expect(text).toContain('Plan: Plata × 2');
+    expect(text).toContain('Precio: 9,90 USD × 2 = 19,80 USD / mes');
+    expect(text).not.toContain('contacta a');
+    // A portal link made when the e-mail was sent, open 7 days, and the e-mail says until when.
+    const portal = /^(\S+\/portal\/[A-Za-z0-9]{43})$/m.exec(text)?.[1] ?? '';
+    expect(portal.startsWith(`${apiUrl}/portal/`), text).toBe(true);
+    expect(mail?.body.html).toContain(`<a href="${portal}"`);
+    const week = 7 * 86_400_000;
+    const until = [before, after].map((at) => displayDateTime(new Date(at + week).toISOString(), 'es'));
+    expect(
+      until.some((when) =>
+        text.includes(`Este enlace funciona hasta el ${when}; después, pide uno nuevo a Tienda <Sol> & Co.`),
+      ),
+      text,
+    ).toBe(true);
+    const page = await fetch(portal, { headers: { 'Accept-Language': 'es' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Plata');
+
+    // The first charge's receipt says the same, and the period it pays for: the first one.
+    const id = created.json.data.subscription_id as string;
+    const view = (await api('GET', `/v1/subscriptions/${id}`, { auth })).json;
+    const receipt = await waitForMail(email, 'Tienda <Sol> & Co: tu recibo de "Plata"');
+    expect(receipt, 'the receipt').toBeDefined();
+    for (const line of [
+      'Importe: 19,80 USD',
+      'Concepto: Plata × 2',
+      'Precio: 9,90 USD × 2 = 19,80 USD / mes',
+      `Periodo: ${displayPeriod(view.current_period_start, view.current_period_end, 'es')}`,
+      'Tarjeta: Visa •••• 4242',
+    ]) {
+      expect(receipt?.body.text).toContain(line);
+    }
+  });
+});
+
 describe('the refund notice', () => {
   /** POST /v1/refunds/ of `amount` (all that remains when absent); answers the refund's id. */
   async function refund(auth: string, chargeId: string, amount?: string): Promise<string> {
@@ -256,13 +317,11 @@ describe('the refund notice', () => {
     const paid = await payThroughCheckout(auth, { card: { email } });
     const refundId = await refund(auth, paid.chargeId, '4.00');
 
-    const subject = 'Tienda <Sol> & Co: reembolso de 4.00 USD';
+    const subject = 'Tienda <Sol> & Co: reembolso de 4,00 USD';
     const mail = await waitForMail(email, subject);
     expect(mail, 'the refund notice').toBeDefined();
-    expect(mail?.body.text).toContain(
-      'Tienda <Sol> & Co te reembolsó 4.00 USD a tu tarjeta visa terminada en 4242',
-    );
-    expect(mail?.body.text).toContain('Reembolsa una parte de tu pago de 10.00 USD');
+    expect(mail?.body.text).toContain('Tienda <Sol> & Co te reembolsó 4,00 USD a tu tarjeta Visa •••• 4242');
+    expect(mail?.body.text).toContain('Reembolsa una parte de tu pago de 10,00 USD');
     expect(mail?.body.text).toContain(`Referencia del pago: ${paid.chargeId}`);
     expect(mail?.body.text).toContain(`Referencia del reembolso: re_${refundId}`);
     expect(mail?.body.text).toContain('Concepto: Order 1001');
@@ -284,13 +343,13 @@ describe('the refund notice', () => {
 
     // Refunding the rest is another refund: another notice, for what it refunded.
     await refund(auth, paid.chargeId);
-    expect(await waitForMail(email, 'Tienda <Sol> & Co: reembolso de 6.00 USD')).toBeDefined();
+    expect(await waitForMail(email, 'Tienda <Sol> & Co: reembolso de 6,00 USD')).toBeDefined();
     await pipelineDrained(localInfo, account.developerId);
     // The payer's mail: the charge's receipt and one notice per refund, nothing more.
     const payerMail = (await sentMail()).filter((sent) => sent.destination.to.includes(email));
     expect(payerMail.map((sent) => sent.subject).sort()).toEqual([
-      'Tienda <Sol> & Co: reembolso de 4.00 USD',
-      'Tienda <Sol> & Co: reembolso de 6.00 USD',
+      'Tienda <Sol> & Co: reembolso de 4,00 USD',
+      'Tienda <Sol> & Co: reembolso de 6,00 USD',
       expect.stringContaining('tu recibo'),
     ]);
   });

@@ -833,7 +833,7 @@ describe('DELETE /v1/plans/{id}/', () => {
     const mail = await waitForMail(account.email, `Your cobro plan "${name}" was deleted`);
     expect(mail).toBeDefined();
     expect(mail?.body.text).toContain(id);
-    expect(mail?.body.text).toContain('1200 JPY');
+    expect(mail?.body.text).toContain('1,200 JPY');
     expect(mail?.body.text).toContain('live');
   });
   it('concurrent DELETEs of one plan: exactly one 200, the rest 404, one e-mail', async () => {

@@ -8,13 +8,17 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventBridgeEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { updateProfile } from '../../shared/accounts/repository.ts';
+import { getCharge } from '../../shared/charges/repository.ts';
+import { displayDate } from '../../shared/core/display.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { transactWrite } from '../../shared/db/transact.ts';
 import { eventSource } from '../../shared/events/event.ts';
 import { eventKeys } from '../../shared/events/keys.ts';
 import { receiptKeys } from '../../shared/receipts/keys.ts';
 import { findReceiptLink } from '../../shared/receipts/repository.ts';
-import { stageReceiptKeys } from '../../shared/receipts/service.ts';
+import { receiptBought, stageReceiptKeys } from '../../shared/receipts/service.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
+import { getSubscription, subscriptionWrites } from '../../shared/subscriptions/repository.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
 import { cardFields, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
 import { type StoredMail, sentMail } from '../support/mail.ts';
@@ -80,7 +84,7 @@ describe('a paid checkout', () => {
       'Merchant: Acme <Shop> & Co',
       'Amount: 12.34 USD',
       'Description: Order <b>7</b>',
-      'Card: Visa ending in 4242',
+      'Card: Visa •••• 4242',
       `Reference: ${paid.chargeId}`,
     ]) {
       expect(text).toContain(line);
@@ -112,9 +116,9 @@ describe('a paid checkout', () => {
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     for (const value of [
       'Acme &lt;Shop&gt; &amp; Co',
-      '12.34 <span>USD</span>',
+      '<p class="amount">12.34 USD</p>',
       'Order &lt;b&gt;7&lt;/b&gt;',
-      'Visa ending in 4242',
+      'Visa •••• 4242',
       paid.chargeId,
     ]) {
       expect(page.html).toContain(value);
@@ -133,7 +137,7 @@ describe('a paid checkout', () => {
       'Acme <Shop> & Co',
       '12.34 USD',
       'Order <b>7</b>',
-      'Visa ending in 4242',
+      'Visa •••• 4242',
       paid.chargeId,
     ]) {
       expect(content.text).toContain(value);
@@ -209,7 +213,7 @@ describe('a paid checkout', () => {
     });
     const [mail] = await receiptsAfterDrain(merchant, email);
     expect(mail?.subject).toBe('Panadería Sol: tu recibo de "Pan dulce"');
-    expect(mail?.body.text).toContain('Importe: 250.00 MXN');
+    expect(mail?.body.text).toContain('Importe: 250,00 MXN');
     expect(mail?.body.text).toContain(`Referencia: ${paid.chargeId}`);
     expect(mail?.body.html).toContain('<html lang="es">');
     const url = receiptLink(mail as StoredMail);
@@ -217,7 +221,7 @@ describe('a paid checkout', () => {
     const page = await fetchPage(url, { 'Accept-Language': 'en' });
     expect(page.html).toContain('<html lang="es">');
     expect(page.html).toContain('Recibo de pago');
-    expect(page.html).toContain('250.00 <span>MXN</span>');
+    expect(page.html).toContain('<p class="amount">250,00 MXN</p>');
     const content = await pdfContent(new Uint8Array(await (await fetch(`${url}.pdf`)).arrayBuffer()));
     expect(content.text).toContain('Recibo de pago');
     expect(content.text).toContain('Panadería Sol');
@@ -250,17 +254,47 @@ describe('a renewal', () => {
       subscription_id: string | null;
     }[];
     const charge = charges.find((item) => item.subscription_id === subscription.id);
+    const subscriptionScope = { developerId: merchant.account.developerId, mode: 'test' as const };
     expect(charge).toBeDefined();
 
     const [mail, ...more] = await receiptsAfterDrain(merchant, email);
     expect(more).toEqual([]);
     expect(mail?.subject).toBe('Test receipts-renewal: your receipt for "Gold"');
     expect(mail?.body.text).toContain('Hello Sam,');
-    expect(mail?.body.text).toContain('Amount: 21.00 USD');
-    expect(mail?.body.text).toContain(`Reference: ${charge?.id}`);
-    const page = await fetchPage(receiptLink(mail as StoredMail));
+    // What it bought (2 of the plan at 10.50 USD a month) and the period it pays for, the second.
+    const bought = [
+      'Amount: 21.00 USD',
+      'Item: Gold × 2',
+      'Price: 10.50 USD × 2 = 21.00 USD / month',
+      'Period: 15 Feb 2031 – 15 Mar 2031',
+      `Reference: ${charge?.id}`,
+    ];
+    for (const line of bought) expect(mail?.body.text).toContain(line);
+    const url = receiptLink(mail as StoredMail);
+    const page = await fetchPage(url);
     expect(page.status).toBe(200);
     expect(page.html).toContain(charge?.id);
+    const pdf = await pdfContent(new Uint8Array(await (await fetch(`${url}.pdf`)).arrayBuffer()));
+    for (const line of bought) {
+      const [label = '', value = ''] = line.split(': ');
+      expect(page.html).toContain(`<dt>${label}</dt><dd>${value}</dd>`);
+      expect(pdf.text).toContain(value);
+    }
+    // Kept on the link when it was made: a change to the subscription since does not change it.
+    const deps = makeDeps();
+    const now = await getSubscription(deps, subscriptionScope, subscription.id);
+    expect(now).toBeDefined();
+    if (now) {
+      await transactWrite(
+        deps,
+        subscriptionWrites(deps.table, now, { ...now, quantity: 5, version: now.version + 1 }),
+      );
+    }
+    expect((await fetchPage(url)).html).toContain('<dd>Gold × 2</dd>');
+    // A link made now would state nothing of it: 5 × 10.50 USD is not what the charge took.
+    const stored = await getCharge(deps, subscriptionScope, charge?.id ?? '');
+    expect(stored).toBeDefined();
+    if (stored) expect(await receiptBought(deps, subscriptionScope, stored)).toEqual({});
   });
 });
 
@@ -307,6 +341,9 @@ describe('a payment link and a trial', () => {
     expect(more).toEqual([]);
     expect(mail?.subject).toBe('Test receipts-trial: your receipt for "Gold"');
     expect(mail?.body.text).toContain('Amount: 10.50 USD');
+    // The charge at the trial's end pays for the first period, which starts there.
+    expect(mail?.body.text).toContain('Price: 10.50 USD / month');
+    expect(mail?.body.text).toMatch(new RegExp(`^Period: ${displayDate(trialing.trial_end, 'en')} – `, 'm'));
   });
 });
 

@@ -14,6 +14,7 @@ import { receiptPdf } from '../../shared/receipts/pdf.ts';
 import { type ReceiptView, receiptPdfUrl, receiptUrl } from '../../shared/receipts/receipt.ts';
 import { issueReceiptLink } from '../../shared/receipts/repository.ts';
 import { stageReceiptKeys } from '../../shared/receipts/service.ts';
+import { currencyOf } from '../support/money.ts';
 import { ms, timed } from './timing.ts';
 
 interface Options {
@@ -29,8 +30,8 @@ interface Options {
 const view: ReceiptView = {
   language: 'es',
   merchant: 'Panadería Sol y Hijos',
-  amount: '1234.56',
-  currency: 'MXN',
+  amount: 123_456,
+  currency: currencyOf('MXN'),
   description:
     'Pedido 1001: pan dulce, conchas y café de olla para la oficina, entrega el viernes por la mañana',
   paidAt: '2026-11-22T10:15:00.000Z',

@@ -91,7 +91,7 @@ describe('a payment link in the browser', () => {
     expect(receipt.status()).toBe(200);
     expect(await page.getByRole('heading', { name: 'Payment received' }).isVisible()).toBe(true);
     const receiptText = await page.locator('body').innerText();
-    expect(receiptText).toContain('ending in 3220');
+    expect(receiptText).toContain('Visa •••• 3220');
     expect(receiptText).toMatch(/ch_[A-Za-z0-9]+/);
 
     const view = await linkView(link.id);

@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { displayDate } from '../../shared/core/display.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { goodYear } from '../support/checkout.ts';
 import { api, apiKey, newAccount, type TestAccount } from '../support/stack.ts';
@@ -109,9 +110,7 @@ describe('what a recurring checkout says it charges', () => {
     const text = await visibleText(page);
     expect(text).toContain('14-day free trial');
     expect(text).toContain('0.00 USD today');
-    const firstCharge = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(
-      new Date(Date.now() + 14 * 86_400_000),
-    );
+    const firstCharge = displayDate(new Date(Date.now() + 14 * 86_400_000).toISOString(), 'en');
     expect(text).toContain(`then 19.90 USD / month from ${firstCharge}`);
     expect(await page.getByRole('button', { name: 'Pay', exact: true }).count()).toBe(0);
 
@@ -184,8 +183,8 @@ describe('what a recurring checkout says it charges', () => {
     await page.goto((await subscribe({ plan_id: planId })).checkout_url);
     const text = await visibleText(page);
     expect(text).toContain('Prueba gratuita de 7 días');
-    expect(text).toContain('0.00 USD hoy');
-    expect(text).toMatch(/luego 19\.90 USD \/ año a partir del \d+ de \p{L}+ de \d{4}/u);
+    expect(text).toContain('0,00 USD hoy');
+    expect(text).toMatch(/luego 19,90 USD \/ año a partir del \d+ \p{L}+ \d{4}/u);
     expect(await page.getByLabel('Número de tarjeta').count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Iniciar prueba', exact: true }).count()).toBe(1);
     expect(await page.locator('html').getAttribute('lang')).toBe('es');

@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anyCurrency, anyMinor, currencyOf } from '../../../test/support/money.ts';
-import { formatAmount, maxMinorUnits, parseAmount, parseScaledDecimal, scaled } from './amount.ts';
+import {
+  displayAmount,
+  formatAmount,
+  maxMinorUnits,
+  parseAmount,
+  parseScaledDecimal,
+  scaled,
+} from './amount.ts';
 import { type Currency, currencies, currencyCodes, findCurrency } from './currencies.ts';
 
 const USD = currencyOf('USD');
@@ -277,6 +284,54 @@ describe('parseScaledDecimal', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('displayAmount', () => {
+  it('writes thousands and decimals the way each language does', () => {
+    expect(displayAmount(1980, USD, 'en')).toBe('19.80 USD');
+    expect(displayAmount(1980, USD, 'es')).toBe('19,80 USD');
+    expect(displayAmount(123456, USD, 'en')).toBe('1,234.56 USD');
+    expect(displayAmount(123456, USD, 'es')).toBe('1.234,56 USD');
+    expect(displayAmount(999_999_999_999, USD, 'en')).toBe('9,999,999,999.99 USD');
+    expect(displayAmount(0, USD, 'es')).toBe('0,00 USD');
+    expect(displayAmount(5, USD, 'en')).toBe('0.05 USD');
+    expect(displayAmount(-123456, USD, 'es')).toBe('-1.234,56 USD');
+  });
+
+  it('writes a 0-decimal currency with no decimal mark and a 3-decimal one with three', () => {
+    expect(displayAmount(1200, JPY, 'en')).toBe('1,200 JPY');
+    expect(displayAmount(1200, JPY, 'es')).toBe('1.200 JPY');
+    expect(displayAmount(999, JPY, 'es')).toBe('999 JPY');
+    expect(displayAmount(1234567, KWD, 'en')).toBe('1,234.567 KWD');
+    expect(displayAmount(1234567, KWD, 'es')).toBe('1.234,567 KWD');
+  });
+
+  it('reads back to the same minor units in every currency and language', () => {
+    const marks = { en: { thousands: ',', decimal: '.' }, es: { thousands: '.', decimal: ',' } } as const;
+    fc.assert(
+      fc.property(
+        anyCurrency,
+        fc.integer({ min: 0, max: maxMinorUnits }),
+        fc.constantFrom('en', 'es'),
+        (currency, minor, lang) => {
+          const shown = displayAmount(minor, currency, lang);
+          const { thousands, decimal } = marks[lang];
+          const match = new RegExp(
+            `^(\\d{1,3}(?:\\${thousands}\\d{3})*)(?:\\${decimal}(\\d+))? ${currency.code}$`,
+          ).exec(shown);
+          expect(match, shown).not.toBeNull();
+          const [, whole = '', fraction = ''] = match ?? [];
+          // The decimals are exactly the currency's precision, and the digits are the amount's.
+          expect(fraction.length).toBe(currency.precision);
+          expect(Number(whole.split(thousands).join('') + fraction)).toBe(minor);
+          // The wire format is untouched: the same digits, a plain point, no grouping.
+          expect(formatAmount(minor, currency).replace('.', '')).toBe(
+            String(minor).padStart(currency.precision + 1, '0'),
+          );
+        },
+      ),
     );
   });
 });

@@ -3,6 +3,7 @@
  * JSON numbers), are parsed exactly from their digits, never through a float, and leave as decimal
  * strings at the currency's precision.
  */
+import type { Lang } from '../messages.ts';
 import type { Currency } from './currencies.ts';
 
 /** Largest amount cobro takes, in minor units: 12 digits, far inside Number.MAX_SAFE_INTEGER. */
@@ -68,4 +69,26 @@ export function parseScaledDecimal(text: string, scale: number): number | undefi
   if (fraction.length > scale) return undefined;
   const value = Number((match[1] as string) + fraction.padEnd(scale, '0'));
   return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/** How each language writes a number: the thousands separator and the decimal mark. */
+const numberMarks: Record<Lang, { thousands: string; decimal: string }> = {
+  en: { thousands: ',', decimal: '.' },
+  es: { thousands: '.', decimal: ',' },
+};
+
+/**
+ * Minor units as a person reads them in `language`, with the currency's code after: 123456 USD is
+ * "1,234.56 USD" in English and "1.234,56 USD" in Spanish, 1200 JPY "1,200 JPY". Every text a
+ * customer reads (e-mails, receipts, hosted pages) writes money with this; the API's JSON keeps
+ * formatAmount's plain decimal ("19.80"), which machines read. Built from formatAmount's digits,
+ * never through a float, so it always shows exactly the amount held.
+ */
+export function displayAmount(minor: number, currency: Currency, language: Lang): string {
+  const marks = numberMarks[language] ?? numberMarks.en;
+  const plain = formatAmount(minor, currency);
+  const sign = plain.startsWith('-') ? '-' : '';
+  const [whole = '', fraction] = plain.slice(sign.length).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, marks.thousands);
+  return `${sign}${grouped}${fraction === undefined ? '' : marks.decimal + fraction} ${currency.code}`;
 }
