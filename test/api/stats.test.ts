@@ -134,6 +134,16 @@ describe('the overview of an account', () => {
     const canceled = await api('DELETE', `/v1/subscriptions/${yearly}`, { auth });
     expect(canceled.status, canceled.text).toBe(200);
 
+    // A payment link's page: declined once (an internal event tells it), then paid.
+    const link = await api('POST', '/v1/payment-links/', {
+      auth,
+      body: { description: 'Lesson', amount: '25.50' },
+    });
+    expect(link.status, link.text).toBe(201);
+    const page = link.json.data.link as string;
+    expect((await submitCard(page, { card_number: testCards.insufficientFunds })).status).toBe(402);
+    expect((await submitCard(page)).status).toBe(200);
+
     // A renewal declined by the billing run (a card that declines charges without its holder).
     const due = await subscribe({
       account,
@@ -149,11 +159,11 @@ describe('the overview of an account', () => {
     await pipelineDrained(localInfo, account.developerId);
     counted = await overview(makeDeps(), test(account.developerId), new Date());
     expect(counted.totals).toMatchObject({
-      charges: 5,
-      volume: { USD: 1234 + 700 + 6000 + 12000, EUR: 500 },
+      charges: 6,
+      volume: { USD: 1234 + 700 + 6000 + 12000 + 2550, EUR: 500 },
       refunds: 1,
       refunded: { USD: 200 },
-      declines: 3,
+      declines: 4,
       failed_renewals: 1,
     });
     // Active: the quarterly one only (the yearly was canceled; the past-due one was stored without
@@ -164,7 +174,7 @@ describe('the overview of an account', () => {
     expect(quarterly).toMatch(/^sub_/);
     // 30 days, today last; the days add up to the totals.
     expect(counted.days).toHaveLength(30);
-    expect(counted.days.reduce((sum, d) => sum + d.charges, 0)).toBe(5);
+    expect(counted.days.reduce((sum, d) => sum + d.charges, 0)).toBe(6);
     expect(counted.days.at(-1)?.day).toBe(new Date().toISOString().slice(0, 10));
   });
 
@@ -281,14 +291,14 @@ describe('stats rebuild', () => {
     expect(summary).toEqual({
       account: account.developerId,
       modes: {
-        test: { days: 1, charges: 5, refunds: 1, declines: 2, failed_renewals: 1, active_subscriptions: 2 },
+        test: { days: 1, charges: 6, refunds: 1, declines: 2, failed_renewals: 1, active_subscriptions: 2 },
         live: { days: 0, charges: 0, refunds: 0, declines: 0, failed_renewals: 0, active_subscriptions: 0 },
       },
     });
     const rebuilt = await overview(deps, test(account.developerId), new Date());
-    // Everything but the decline at the subscription's checkout: only an internal event told it,
-    // which no list keeps.
-    expect(rebuilt.totals).toEqual({ ...counted.totals, declines: counted.totals.declines - 1 });
+    // Everything but the declines at the subscription's and the link's checkouts: only internal
+    // events told them, which no list keeps.
+    expect(rebuilt.totals).toEqual({ ...counted.totals, declines: counted.totals.declines - 2 });
     // The records also hold the past-due subscription, stored without a checkout (2 × 10.50 a month).
     expect(rebuilt.active_subscriptions).toBe(2);
     expect(rebuilt.mrr).toEqual({ USD: 2000 + 2100 });
