@@ -14,6 +14,7 @@ import { authArea } from '../auth/area.ts';
 import { chargesArea } from '../charges/area.ts';
 import { checkoutArea } from '../checkout/area.ts';
 import { customersArea } from '../customers/area.ts';
+import { dashboardArea } from '../dashboard/area.ts';
 import type { EventType } from '../events/event.ts';
 import type { Area, OfEventTypes } from '../http/area.ts';
 import { ledgerArea } from '../ledger/area.ts';
@@ -52,6 +53,7 @@ export const areas: readonly Area<EventType<unknown>>[] = [
   portalArea,
   ledgerArea,
   statsArea,
+  dashboardArea,
 ];
 
 /** Every event type the areas publish, in the list's order, with its webhook's line. */

@@ -122,12 +122,12 @@ describe("a saved card's page (a card session from the customer portal)", () => 
   it('shows the new card and links back to the portal page', () => {
     const page = shown({ card, overdue: null, backUrl: back });
     expect(page.status).toBe(200);
-    expect(textOf(page.html)).toContain('New card: visa ending in 4444.');
+    expect(textOf(page.html)).toContain('New card: Visa •••• 4444.');
     expect(page.html).toContain(`<a href="${back}">Back to your account</a>`);
     expect(textOf(page.html)).not.toContain('overdue');
     expect(textOf(page.html)).not.toContain('is checked now');
     const es = shown({ card, overdue: null, backUrl: back }, 'es');
-    expect(textOf(es.html)).toContain('Nueva tarjeta: visa terminada en 4444.');
+    expect(textOf(es.html)).toContain('Nueva tarjeta: Visa •••• 4444.');
     expect(es.html).toContain(`<a href="${back}">Volver a tu cuenta</a>`);
   });
 
@@ -147,11 +147,11 @@ describe("a saved card's page (a card session from the customer portal)", () => 
     const declined = { state: 'declined', nextAttemptAt: '2026-11-27T12:00:00.000Z' } as const;
     const en = textOf(shown({ card, overdue: declined, backUrl: back }).html);
     expect(en).toContain('could not be charged to it: the bank declined it, and nothing was charged');
-    expect(en).toContain('tried again on November 27, 2026');
+    expect(en).toContain('tried again on 27 Nov 2026');
     expect(en).not.toContain('is paid');
     const es = textOf(shown({ card, overdue: declined, backUrl: back }, 'es').html);
     expect(es).toContain('no se pudieron cobrar a esta tarjeta');
-    expect(es).toContain('se intenta de nuevo el 27 de noviembre de 2026');
+    expect(es).toContain('se intenta de nuevo el 27 nov 2026');
   });
 
   it('without what the portal tells, says the plain sentence (a page shown before it knew)', () => {

@@ -3,8 +3,9 @@
 import type { DeclineReason } from '../acquirer/acquirer.ts';
 import type { CardProblem } from '../acquirer/cards.ts';
 import type { Charge } from '../charges/charge.ts';
+import { displayCard, displayDate } from '../core/display.ts';
 import type { Lang } from '../core/messages.ts';
-import { formatAmount } from '../core/money/amount.ts';
+import { displayAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import {
   challengePage,
@@ -118,11 +119,6 @@ export function cardProblemsText(problems: readonly CardProblem[], lang: Lang = 
 
 const day = 86_400_000;
 
-const dateIn = (lang: Lang) => {
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' });
-  return (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : format.format(new Date(iso)));
-};
-
 /**
  * What a session's page shows of it, in `lang` at `now`: a subscription's or recurring link's page
  * says how often it charges, and a trial when its first charge comes (the trial counted from now,
@@ -219,12 +215,11 @@ interface ClosedTexts {
   complete: Said;
   cardSaved: Said;
   cardSavedLead: string;
-  newCard(brand: string, last4: string): string;
+  newCard(card: string): string;
   overduePaid(amount: string): string;
   overdueCharging(amount: string): string;
   overdueDeclined(amount: string, next: string | null): string;
   backToAccount: string;
-  date(iso: string): string;
   locked: Said;
   linkUnavailable: Said;
   expired: Said;
@@ -250,14 +245,13 @@ const closedTexts: Record<Lang, ClosedTexts> = {
       "Your new card is saved: your subscription's payments are charged to it from now on, and a payment that was overdue is charged to it now.",
     ],
     cardSavedLead: "Your new card is saved: your subscription's payments are charged to it from now on.",
-    newCard: (brand, last4) => `New card: ${brand} ending in ${last4}.`,
+    newCard: (card) => `New card: ${card}.`,
     overduePaid: (amount) => `The ${amount} that was overdue is paid with it.`,
     overdueCharging: (amount) =>
       `The ${amount} that was overdue is being charged to it; your account page shows when it is paid.`,
     overdueDeclined: (amount, next) =>
       `The ${amount} that was overdue could not be charged to it: the bank declined it, and nothing was charged. Your subscription is still overdue${next ? `; it is tried again on ${next}` : ''}. You can also try another card.`,
     backToAccount: 'Back to your account',
-    date: dateIn('en'),
     locked: ['Checkout locked', 'Too many attempts were declined. Ask the merchant for a new payment link.'],
     linkUnavailable: [
       'Payment link unavailable',
@@ -292,14 +286,13 @@ const closedTexts: Record<Lang, ClosedTexts> = {
     ],
     cardSavedLead:
       'Tu nueva tarjeta quedó guardada: desde ahora los pagos de tu suscripción se cobran a ella.',
-    newCard: (brand, last4) => `Nueva tarjeta: ${brand} terminada en ${last4}.`,
+    newCard: (card) => `Nueva tarjeta: ${card}.`,
     overduePaid: (amount) => `Los ${amount} vencidos quedaron pagados con ella.`,
     overdueCharging: (amount) =>
       `Los ${amount} vencidos se le están cobrando; la página de tu cuenta muestra cuándo quedan pagados.`,
     overdueDeclined: (amount, next) =>
       `Los ${amount} vencidos no se pudieron cobrar a esta tarjeta: el banco los rechazó y no se cobró nada. Tu suscripción sigue con el pago vencido${next ? `; se intenta de nuevo el ${next}` : ''}. También puedes probar con otra tarjeta.`,
     backToAccount: 'Volver a tu cuenta',
-    date: dateIn('es'),
     locked: [
       'Pago bloqueado',
       'Se rechazaron demasiados intentos. Pide al comercio un nuevo enlace de pago.',
@@ -395,15 +388,17 @@ export const voidedPage = (session: CheckoutSession, status: number, lang: Lang 
 export function cardSavedPage(session: CheckoutSession, saved: CardSaved, lang: Lang = 'en'): Page {
   const t = closedTexts[lang];
   const currency = findCurrency(session.currency);
-  const amount = `${currency ? formatAmount(session.amount, currency) : String(session.amount)} ${session.currency}`;
+  const amount = currency
+    ? displayAmount(session.amount, currency, lang)
+    : `${session.amount} ${session.currency}`;
   const overdue = saved.overdue;
   const said = [
     t.cardSavedLead,
-    ...(saved.card ? [t.newCard(saved.card.brand, saved.card.last4)] : []),
+    ...(saved.card ? [t.newCard(displayCard(saved.card, lang))] : []),
     ...(overdue?.state === 'paid' ? [t.overduePaid(amount)] : []),
     ...(overdue?.state === 'charging' ? [t.overdueCharging(amount)] : []),
     ...(overdue?.state === 'declined'
-      ? [t.overdueDeclined(amount, overdue.nextAttemptAt ? t.date(overdue.nextAttemptAt) : null)]
+      ? [t.overdueDeclined(amount, overdue.nextAttemptAt ? displayDate(overdue.nextAttemptAt, lang) : null)]
       : []),
   ];
   const back = saved.backUrl ? { label: t.backToAccount, url: saved.backUrl } : undefined;

@@ -14,6 +14,7 @@ import { attemptDayShards, attemptKeys } from '../attempts/keys.ts';
 import { chargeKeys, payoutShards } from '../charges/keys.ts';
 import { checkoutKeys } from '../checkout/keys.ts';
 import { customerKeys } from '../customers/keys.ts';
+import { dashboardKeys } from '../dashboard/keys.ts';
 import { eventKeys } from '../events/keys.ts';
 import { httpKeys } from '../http/keys.ts';
 import { mailKeys } from '../mail/keys.ts';
@@ -336,6 +337,10 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
   ],
   'statsKeys.counted': [statsKeys.counted('evt_abc'), { pk: 'STATS_COUNTED#evt_abc', sk: 'STATS_COUNTED' }],
   'portalKeys.cancel': [portalKeys.cancel('abc123', 'sub_1'), { pk: 'PORTAL#abc123', sk: 'CANCEL#sub_1' }],
+  'dashboardKeys.session': [
+    dashboardKeys.session('abc123'),
+    { pk: 'DASHBOARD_SESSION#abc123', sk: 'DASHBOARD_SESSION' },
+  ],
   'mailKeys.sent': [mailKeys.sent('evt_1', 'abc123'), { pk: 'MAIL_SENT#evt_1#abc123', sk: 'MAIL_SENT' }],
   // The gsi1 sort-key prefixes of counted lists and the payment log (records sort as `<tag>#…`).
   'planKeys.listTag': [planKeys.listTag, 'PLAN'],

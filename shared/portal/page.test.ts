@@ -85,8 +85,8 @@ describe('the portal page', () => {
     expect(every('month', 1)).toContain('9.90 USD × 2 = 19.80 USD / month');
     expect(every('month', 3)).toContain('9.90 USD × 2 = 19.80 USD every 3 months');
     expect(every('year', 1)).toContain('9.90 USD × 2 = 19.80 USD / year');
-    expect(every('month', 3, 'es')).toContain('9.90 USD × 2 = 19.80 USD cada 3 meses');
-    expect(every('year', 1, 'es')).toContain('9.90 USD × 2 = 19.80 USD / año');
+    expect(every('month', 3, 'es')).toContain('9,90 USD × 2 = 19,80 USD cada 3 meses');
+    expect(every('year', 1, 'es')).toContain('9,90 USD × 2 = 19,80 USD / año');
     const one = portalPage(contents([{ ...subscription('active'), quantity: 1 }]), {
       action: '/portal/t',
       lang: 'en',
@@ -106,16 +106,16 @@ describe('the portal page', () => {
     };
     const en = portalPage(contents([overdue]), { action: '/portal/t', lang: 'en' }).html;
     expect(en).toContain(
-      'Payment failed: 21.00 USD due since November 26, 2026; next attempt November 27, 2026.',
+      'Payment failed: 21.00 USD due since 26 Nov 2026; next attempt 27 Nov 2026.',
     );
     expect(en).toContain('the 21.00 USD due is charged to the new card right away');
     expect(en.indexOf('value="card"')).toBeLessThan(en.indexOf('value="cancel"'));
     expect(en).not.toContain('Next billing date');
     const es = portalPage(contents([overdue]), { action: '/portal/t', lang: 'es' }).html;
     expect(es).toContain(
-      'Pago fallido: 21.00 USD pendiente desde el 26 de noviembre de 2026; próximo intento el 27 de noviembre de 2026.',
+      'Pago fallido: 21,00 USD pendiente desde el 26 nov 2026; próximo intento el 27 nov 2026.',
     );
-    expect(es).toContain('los 21.00 USD pendientes se cobran a la nueva tarjeta de inmediato');
+    expect(es).toContain('los 21,00 USD pendientes se cobran a la nueva tarjeta de inmediato');
     // An active one says none of it.
     const active = portalPage(contents([subscription('active')]), { action: '/portal/t', lang: 'en' }).html;
     expect(active).not.toContain('Payment failed');
@@ -161,7 +161,7 @@ describe('the portal page', () => {
     expect(page.html).toContain('<html lang="es">');
     expect(page.html).toContain('Pago vencido');
     expect(page.html).toContain('Cambiar tarjeta');
-    expect(page.html).toContain('10.50 USD × 2 = 21.00 USD / mes');
+    expect(page.html).toContain('10,50 USD × 2 = 21,00 USD / mes');
     expect(closedPortalPage('expired', 'es').html).toContain('Enlace caducado');
     expect(closedPortalPage('expired', 'es').status).toBe(410);
     expect(closedPortalPage('unknown', 'en').status).toBe(404);

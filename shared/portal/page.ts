@@ -4,9 +4,10 @@
  * reader's language (their browser's Accept-Language). Each form posts the page's CSRF token back.
  */
 import { closedPage, type Page, page } from '../checkout/pages.ts';
+import { displayCard, displayDate, displayPrice } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
-import { formatAmount } from '../core/money/amount.ts';
+import { displayAmount } from '../core/money/amount.ts';
 import { currencyOf } from '../core/money/fields.ts';
 import { currentPeriod, type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
 import { cardReplaceable } from './card.ts';
@@ -20,9 +21,6 @@ interface PortalWords {
   status: Record<string, string>;
   statusLabel: string;
   nextBilling: string;
-  per(amount: string, interval: string, count: number): string;
-  /** `9.90 USD × 2 = 19.80 USD`: the unit price, the quantity and what each period charges. */
-  times(unit: string, quantity: number, total: string): string;
   /** A past-due subscription: what failed, since when, and when it is tried again. */
   overdue(amount: string, since: string, next: string | null): string;
   /** Over the past-due subscription's Replace card: the new card pays what is due at once. */
@@ -39,7 +37,6 @@ interface PortalWords {
   charges: string;
   noCharges: string;
   refunded(amount: string): string;
-  ending(brand: string, last4: string): string;
   canceledNotice: string;
   alreadyCanceled: string;
   formExpired: string;
@@ -50,18 +47,9 @@ interface PortalWords {
   notFound: readonly [string, string];
   expired: readonly [string, string];
   test: string;
-  date(iso: string): string;
+  /** The language of these words: amounts, dates, cards and prices are written in its way. */
+  lang: Lang;
 }
-
-const intervals: Record<Lang, Record<string, readonly [string, string]>> = {
-  en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
-  es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
-};
-
-const dateIn = (lang: Lang) => {
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' });
-  return (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : format.format(new Date(iso)));
-};
 
 const words: Record<Lang, PortalWords> = {
   en: {
@@ -77,11 +65,6 @@ const words: Record<Lang, PortalWords> = {
     },
     statusLabel: 'Status',
     nextBilling: 'Next billing date',
-    per(amount, interval, count) {
-      const [one, many] = intervals.en[interval] ?? [interval, `${interval}s`];
-      return count === 1 ? `${amount} / ${one}` : `${amount} every ${count} ${many}`;
-    },
-    times: (unit, quantity, total) => `${unit} × ${quantity} = ${total}`,
     overdue: (amount, since, next) =>
       `Payment failed: ${amount} due since ${since}${next ? `; next attempt ${next}` : ''}.`,
     overdueReplace: (amount) =>
@@ -99,7 +82,6 @@ const words: Record<Lang, PortalWords> = {
     charges: 'Your payments',
     noCharges: 'No payments yet.',
     refunded: (amount) => `refunded ${amount}`,
-    ending: (brand, last4) => `${brand} ending in ${last4}`,
     canceledNotice: 'Your subscription was canceled. You will not be charged for it again.',
     alreadyCanceled: 'This subscription is already canceled.',
     formExpired: 'This form expired. Please try again.',
@@ -110,7 +92,7 @@ const words: Record<Lang, PortalWords> = {
     notFound: ['Page not found', 'This link does not exist. Ask the merchant for a new one.'],
     expired: ['Link expired', 'This link has expired. Ask the merchant for a new one.'],
     test: 'Test mode: no real money moves.',
-    date: dateIn('en'),
+    lang: 'en',
   },
   es: {
     title: (merchant) => `Tu cuenta con ${merchant}`,
@@ -125,11 +107,6 @@ const words: Record<Lang, PortalWords> = {
     },
     statusLabel: 'Estado',
     nextBilling: 'Próximo cobro',
-    per(amount, interval, count) {
-      const [one, many] = intervals.es[interval] ?? [interval, interval];
-      return count === 1 ? `${amount} / ${one}` : `${amount} cada ${count} ${many}`;
-    },
-    times: (unit, quantity, total) => `${unit} × ${quantity} = ${total}`,
     overdue: (amount, since, next) =>
       `Pago fallido: ${amount} pendiente desde el ${since}${next ? `; próximo intento el ${next}` : ''}.`,
     overdueReplace: (amount) =>
@@ -147,7 +124,6 @@ const words: Record<Lang, PortalWords> = {
     charges: 'Tus pagos',
     noCharges: 'Aún no hay pagos.',
     refunded: (amount) => `reembolsado ${amount}`,
-    ending: (brand, last4) => `${brand} terminada en ${last4}`,
     canceledNotice: 'Tu suscripción se canceló. No se te volverá a cobrar por ella.',
     alreadyCanceled: 'Esta suscripción ya está cancelada.',
     formExpired: 'Este formulario caducó. Inténtalo de nuevo.',
@@ -158,7 +134,7 @@ const words: Record<Lang, PortalWords> = {
     notFound: ['Página no encontrada', 'Este enlace no existe. Pide uno nuevo al comercio.'],
     expired: ['Enlace caducado', 'Este enlace caducó. Pide uno nuevo al comercio.'],
     test: 'Modo de prueba: no se mueve dinero real.',
-    date: dateIn('es'),
+    lang: 'es',
   },
 };
 
@@ -180,12 +156,12 @@ const noticeText = (w: PortalWords, notice: PortalNotice) =>
     not_replaceable: w.notReplaceable,
   })[notice];
 
-const money = (minor: number, currency: string) =>
-  `${formatAmount(minor, currencyOf({ currency }))} ${currency}`;
+const money = (minor: number, currency: string, lang: Lang) =>
+  displayAmount(minor, currencyOf({ currency }), lang);
 
 /** What one period of a subscription charges: the plan's amount times its quantity. */
-const periodAmount = (subscription: Subscription) =>
-  money(subscription.plan.amount * subscription.quantity, subscription.plan.currency);
+const periodAmount = (subscription: Subscription, lang: Lang) =>
+  money(subscription.plan.amount * subscription.quantity, subscription.plan.currency, lang);
 
 /**
  * A form posting one action on one subscription (or, for `receipt`, one charge), with a CSRF token
@@ -214,10 +190,10 @@ const subscriptionName = (subscription: Subscription) =>
  * unpaid period's start, which is when its renewal fell due), and when the billing step tries it
  * again (its next due time while dunning), as the subscription stores them.
  */
-function overdueOf(subscription: Subscription) {
+function overdueOf(subscription: Subscription, lang: Lang) {
   if (subscription.status !== 'past_due') return undefined;
   const since = currentPeriod(subscription)?.start.toISOString() ?? subscription.failed_at ?? '';
-  return { amount: periodAmount(subscription), since, next: subscription.next_action_at };
+  return { amount: periodAmount(subscription, lang), since, next: subscription.next_action_at };
 }
 
 function subscriptionSection(
@@ -227,17 +203,24 @@ function subscriptionSection(
 ) {
   const view = subscriptionView(subscription);
   const { plan, quantity } = subscription;
-  const unit = money(plan.amount, plan.currency);
-  const charged = quantity > 1 ? w.times(unit, quantity, periodAmount(subscription)) : unit;
-  const each = w.per(charged, plan.interval, plan.interval_count);
-  const overdue = overdueOf(subscription);
+  const each = displayPrice(
+    {
+      quantity,
+      unitAmount: plan.amount,
+      currency: currencyOf(plan),
+      interval: plan.interval,
+      intervalCount: plan.interval_count,
+    },
+    w.lang,
+  );
+  const overdue = overdueOf(subscription, w.lang);
   const replace = actionForm(context.action, context.csrf, 'card', subscription.id, w.replaceCard);
   const cancel = actionForm(context.action, context.csrf, 'cancel', subscription.id, w.cancel);
   // Past due: what failed comes first, and replacing the card (which pays it at once) is the action.
   const actions = !cardReplaceable.includes(subscription.status)
     ? ''
     : overdue
-      ? `<p class="error" role="alert">${escapeHtml(w.overdue(overdue.amount, w.date(overdue.since), overdue.next ? w.date(overdue.next) : null))}</p>
+      ? `<p class="error" role="alert">${escapeHtml(w.overdue(overdue.amount, displayDate(overdue.since, w.lang), overdue.next ? displayDate(overdue.next, w.lang) : null))}</p>
 <p><strong>${escapeHtml(w.overdueReplace(overdue.amount))}</strong></p>
 ${replace}
 ${cancel}`
@@ -246,7 +229,7 @@ ${cancel}`;
   // While past due the period shown is the unpaid one: its end is no next billing date.
   const next =
     view.next_billing_date && !overdue
-      ? `<dt>${escapeHtml(w.nextBilling)}</dt><dd>${escapeHtml(w.date(view.next_billing_date))}</dd>`
+      ? `<dt>${escapeHtml(w.nextBilling)}</dt><dd>${escapeHtml(displayDate(view.next_billing_date, w.lang))}</dd>`
       : '';
   return `<section class="card" aria-label="${escapeHtml(plan.name)}">
 <h2>${escapeHtml(plan.name)}</h2>
@@ -272,8 +255,9 @@ export function portalPage(
     subscriptionSection(w, subscription, { action: context.action, csrf: link.csrf }),
   );
   const charges = contents.charges.map((charge) => {
-    const refunded = charge.refunded > 0 ? ` (${w.refunded(money(charge.refunded, charge.currency))})` : '';
-    return `<li>${escapeHtml(w.date(charge.created_at))}: ${escapeHtml(charge.description ?? '')} ${escapeHtml(money(charge.amount, charge.currency))}${escapeHtml(refunded)}, ${escapeHtml(w.ending(charge.card.brand, charge.card.last4))}
+    const refunded =
+      charge.refunded > 0 ? ` (${w.refunded(money(charge.refunded, charge.currency, w.lang))})` : '';
+    return `<li>${escapeHtml(displayDate(charge.created_at, w.lang))}: ${escapeHtml(charge.description ?? '')} ${escapeHtml(money(charge.amount, charge.currency, w.lang))}${escapeHtml(refunded)}, ${escapeHtml(displayCard(charge.card, w.lang))}
 ${actionForm(context.action, link.csrf, 'receipt', charge.id, w.receipt)}</li>`;
   });
   const said = notice ? `<p class="error" role="status">${escapeHtml(noticeText(w, notice))}</p>` : '';
@@ -305,7 +289,7 @@ export function cancelConfirmationPage(
   csrf: string,
 ): Page {
   const w = words[context.lang];
-  const overdue = overdueOf(subscription);
+  const overdue = overdueOf(subscription, context.lang);
   return page(
     200,
     w.confirmTitle,

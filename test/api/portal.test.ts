@@ -367,7 +367,7 @@ describe('replacing a card', () => {
     const after = await openPage(saved.location as string);
     expect(after.html).toContain('Card updated');
     // The new card, as the subscription now stores it, and the way back to the portal page.
-    expect(after.html).toContain('New card: mastercard ending in 4444.');
+    expect(after.html).toContain('New card: Mastercard •••• 4444.');
     expect(after.html).toContain(`<a href="${url}">Back to your account</a>`);
     expect(after.html).not.toContain('overdue');
     const stored = await subscriptionItem(subscription.id);
@@ -476,7 +476,7 @@ describe('replacing a card', () => {
     const saved = await submitCard(card);
     expect(saved.status, saved.html).toBe(303);
     const after = await openPage(saved.location as string);
-    expect(after.html).toContain('New card: visa ending in 4242.');
+    expect(after.html).toContain('New card: Visa •••• 4242.');
     expect(after.html).not.toContain('Back to your account');
     expect(after.html).not.toContain('/portal/');
   });
@@ -499,7 +499,7 @@ describe('replacing a card', () => {
       expect(stored?.failed_attempts).toBe(2);
       // The card page says the card is saved but the overdue payment was declined, and when it is tried next.
       const after = await openPage(saved.location as string);
-      expect(after.html).toContain('New card: visa ending in 4242.');
+      expect(after.html).toContain('New card: Visa •••• 4242.');
       expect(after.html).toContain('The 21.00 USD that was overdue could not be charged to it');
       expect(after.html).toContain('nothing was charged');
       expect(after.html).not.toContain('is paid with it');

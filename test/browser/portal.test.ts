@@ -116,7 +116,7 @@ describe('a failed renewal, mended from the portal', () => {
       ]);
       const saved = await visibleText(page);
       expect(saved).toContain('Card updated');
-      expect(saved).toContain('New card: visa ending in 3220.');
+      expect(saved).toContain('New card: Visa •••• 3220.');
       expect(saved).toContain('The 12.00 USD that was overdue is paid with it.');
       // Back to the portal page the card page was opened from: the subscription active again.
       await Promise.all([
