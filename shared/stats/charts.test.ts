@@ -100,20 +100,20 @@ describe('the overview section', () => {
     const html = overviewSection(overview, 'en');
     expect(count(html, /<svg role="img"/)).toBe(2 + 4);
     expect(count(html, /<rect class="bar"/)).toBe(6 * 30);
-    expect(html).toContain('<title id="volume-USD-title">Volume in USD: USD 17.50</title>');
-    expect(html).toContain('<title id="volume-JPY-title">Volume in JPY: JPY 300</title>');
-    expect(html).toContain('Refunds: 1 (USD 1.00 refunded)');
+    expect(html).toContain('<title id="volume-USD-title">Volume in USD: 17.50 USD</title>');
+    expect(html).toContain('<title id="volume-JPY-title">Volume in JPY: 300 JPY</title>');
+    expect(html).toContain('Refunds: 1 (1.00 USD refunded)');
     expect(html).toContain('<title id="declines-title">Declines: 2</title>');
     expect(html).toContain('<title id="failed-renewals-title">Failed renewals: 1</title>');
     expect(html).toContain('<dt>Active subscriptions</dt><dd>3</dd>');
-    expect(html).toContain('<dt>Monthly recurring revenue</dt><dd>USD 43.33</dd>');
-    expect(html).toContain('<title>2026-03-30: USD 2.50</title>');
+    expect(html).toContain('<dt>Monthly recurring revenue</dt><dd>43.33 USD</dd>');
+    expect(html).toContain('<title>2026-03-30: 2.50 USD</title>');
   });
 
   it('with nothing counted says so, in Spanish too', () => {
     const empty = overviewSection(overviewWith({}), 'es');
     expect(empty).toContain('Aún no hay cobros');
-    expect(empty).toContain('<h2>Últimos 30 días</h2>');
+    expect(empty).toContain('<h2 id="overview-figures">Últimos 30 días</h2>');
     expect(count(empty, /<svg role="img"/)).toBe(1 + 4);
     expect(volumeCharts([], emptyDay('2026-03-01'), 'en')[0]).toContain('No charges yet');
   });

@@ -70,10 +70,10 @@ export function barChart(input: {
   ].join('');
 }
 
-/** An amount in minor units as read: `USD 1234.50`. */
+/** An amount in minor units as the dashboard writes it: `1234.50 USD` (the currency's own decimals). */
 export const moneyText = (minor: number, code: string): string => {
   const currency = findCurrency(code);
-  return currency ? `${currency.code} ${formatAmount(minor, currency)}` : `${code} ${minor}`;
+  return currency ? `${formatAmount(minor, currency)} ${currency.code}` : `${minor} ${code}`;
 };
 
 const texts = {
@@ -159,8 +159,8 @@ export function overviewSection(overview: Overview, lang: Lang): string {
   const { days, totals } = overview;
   const refunds = `${totals.refunds} (${amountsText(totals.refunded, '0')} ${t.refunded})`;
   return [
-    '<section class="overview">',
-    `<h2>${escapeHtml(t.heading)}</h2>`,
+    '<section class="card overview" aria-labelledby="overview-figures">',
+    `<h2 id="overview-figures">${escapeHtml(t.heading)}</h2>`,
     '<div class="charts-large">',
     ...volumeCharts(days, totals, lang),
     '</div>',

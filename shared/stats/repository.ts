@@ -253,6 +253,12 @@ export interface Overview {
   mrrExact: Record<string, bigint>;
 }
 
+/** The overview of an account with nothing counted: 30 days of zeros. */
+export function emptyOverview(now: Date): Overview {
+  const days = daysEnding(now).map(emptyDay);
+  return { days, totals: emptyDay(days[0]?.day ?? ''), active_subscriptions: 0, mrr: {}, mrrExact: {} };
+}
+
 /**
  * The overview at `now`: the window's day items in one Query and the gauge in one Get, both at
  * once, so its cost stays flat however many charges the account has.
