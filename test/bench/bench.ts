@@ -32,8 +32,8 @@
  *  10. receipts: the receipt PDF rendered in process (wall and CPU time per receipt, goal under
  *      100 ms of CPU) and p50/p99 of the receipt page and its PDF through the local gateway
  *      (--receipt-requests, default 200) (test/bench/receipts.ts).
- *  12. the dashboard overview: p50/p99 of overview() and its DynamoDB calls for accounts of 10, 1,000
- *      and 100,000 charges (--overview-sizes; --overview-requests, default 200), each account's
+ *  12. the dashboard overview: p50/p99 of overview() and of GET /dashboard/ (signed in, through the
+ *      local gateway), with their DynamoDB calls, for accounts of 10, 1,000 and 100,000 charges (--overview-sizes; --overview-requests, default 200), each account's
  *      charges and day counters seeded with batch writes (test/bench/overview.ts).
  *  11. the customer portal: p50/p99 of creating a portal link and of the portal page it opens
  *      through the local gateway, for a customer with a few subscriptions and charges in an account
@@ -707,6 +707,7 @@ try {
   if (values.only === undefined || values.only === 'overview') {
     await benchOverview({
       deps,
+      apiUrl: stack.info.api_url,
       sizes: values['overview-sizes'].split(',').map(Number),
       requests: Number(values['overview-requests']),
       calls: () => dynamoCalls,

@@ -1,7 +1,8 @@
 /**
  * The dashboard overview: p50/p99 of `overview()` (the 30 days' counters in one Query and the gauge
- * in one Get) for accounts holding 10, 1,000 and 100,000 charges (--overview-sizes), with the
- * DynamoDB calls each makes. Each account's charges, spread over the last 90 days, and their day
+ * in one Get), and of the dashboard's first page that shows it (GET /dashboard/ through the local
+ * gateway, signed in), for accounts holding 10, 1,000 and 100,000 charges (--overview-sizes), with
+ * the DynamoDB calls each makes. Each account's charges, spread over the last 90 days, and their day
  * counters (as the counting rule leaves them) are stored with batch writes, progress shown. The
  * figure must stay flat: the overview never reads a charge.
  */
@@ -19,6 +20,7 @@ import { timed } from './timing.ts';
 
 interface Options {
   deps: Deps;
+  apiUrl: string;
   sizes: number[];
   requests: number;
   calls: () => number;
@@ -52,6 +54,33 @@ function* charges(developerId: number, count: number, now: Date, progress: (done
     if ((i + 1) % step === 0) progress(i + 1);
     yield charge;
   }
+}
+
+/** The cookies a response sets, added to `jar`. */
+function keepCookies(jar: Map<string, string>, response: Response) {
+  for (const line of response.headers.getSetCookie()) {
+    const [pair = ''] = line.split(';');
+    const at = pair.indexOf('=');
+    jar.set(pair.slice(0, at), pair.slice(at + 1));
+  }
+}
+
+/** Signs in to the dashboard with a secret key as a browser does: the Cookie header of its session. */
+async function signIn(apiUrl: string, key: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const header = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const form = await fetch(`${apiUrl}/dashboard/sign-in`);
+  keepCookies(jar, form);
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+  const signed = await fetch(`${apiUrl}/dashboard/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: header() },
+    body: new URLSearchParams({ api_key: key, csrf_token: csrf }).toString(),
+  });
+  if (signed.status !== 303) throw new Error(`POST /dashboard/sign-in answered ${signed.status}`);
+  keepCookies(jar, signed);
+  return header();
 }
 
 export async function benchOverview(options: Options): Promise<void> {
@@ -111,6 +140,16 @@ export async function benchOverview(options: Options): Promise<void> {
     );
     await timed(options, `overview() at ${String(size).padStart(6)} charges`, async () => {
       await overview(deps, scope, now);
+    });
+    const cookie = await signIn(options.apiUrl, owner.testKey);
+    await timed(options, `GET /dashboard/ at ${String(size).padStart(6)} charges`, async () => {
+      const response = await fetch(`${options.apiUrl}/dashboard/`, {
+        headers: { Cookie: cookie },
+        redirect: 'manual',
+      });
+      const html = await response.text();
+      if (response.status !== 200 || !html.includes('role="img"'))
+        throw new Error(`GET /dashboard/ answered ${response.status} without the overview`);
     });
   }
   console.log('');
