@@ -10,6 +10,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  QueryCommand,
   ResourceNotFoundException,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
@@ -208,7 +209,37 @@ export function localClient(endpoint: string, credentials: LocalCredentials): Dy
   });
 }
 
-/** Creates the table (on-demand, the GSIs, TTL) unless it exists. */
+/**
+ * Waits until a just-added index answers a Query: DynamoDB Local reports it ACTIVE at once, but for
+ * a moment after refuses every read and write of the table (InternalFailure).
+ */
+async function untilIndexAnswers(
+  client: DynamoDBClient,
+  tableName: string,
+  index: { indexName: string; partitionKey: string },
+): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: index.indexName,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': index.partitionKey },
+          ExpressionAttributeValues: { ':pk': { S: 'none' } },
+          Limit: 1,
+        }),
+      );
+      return;
+    } catch (error) {
+      if ((error as Error).name !== 'InternalFailure' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** Creates the table (on-demand, the GSIs, TTL) unless it exists; adds the GSIs an older one lacks. */
 export async function ensureTable(
   endpoint: string,
   tableName: string,
@@ -225,6 +256,34 @@ export async function ensureTable(
           StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView },
         }),
       );
+    }
+    // A table made before an index existed gets it now (one per update, as DynamoDB allows);
+    // `npm run -s cli -- reindex` then gives older records their keys in it.
+    const present = new Set((table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+    for (const index of tableDefinition.globalSecondaryIndexes) {
+      if (present.has(index.indexName)) continue;
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: [
+            { AttributeName: index.partitionKey, AttributeType: 'S' },
+            { AttributeName: index.sortKey, AttributeType: 'S' },
+          ],
+          GlobalSecondaryIndexUpdates: [
+            {
+              Create: {
+                IndexName: index.indexName,
+                KeySchema: [
+                  { AttributeName: index.partitionKey, KeyType: 'HASH' },
+                  { AttributeName: index.sortKey, KeyType: 'RANGE' },
+                ],
+                Projection: { ProjectionType: 'ALL' },
+              },
+            },
+          ],
+        }),
+      );
+      await untilIndexAnswers(client, tableName, index);
     }
     client.destroy();
     return;

@@ -105,9 +105,7 @@ describe('the portal page', () => {
       next_action_at: '2026-11-27T00:00:00.000Z',
     };
     const en = portalPage(contents([overdue]), { action: '/portal/t', lang: 'en' }).html;
-    expect(en).toContain(
-      'Payment failed: 21.00 USD due since 26 Nov 2026; next attempt 27 Nov 2026.',
-    );
+    expect(en).toContain('Payment failed: 21.00 USD due since 26 Nov 2026; next attempt 27 Nov 2026.');
     expect(en).toContain('the 21.00 USD due is charged to the new card right away');
     expect(en.indexOf('value="card"')).toBeLessThan(en.indexOf('value="cancel"'));
     expect(en).not.toContain('Next billing date');

@@ -113,6 +113,8 @@ describe('the overview section', () => {
   it('with nothing counted says so, in Spanish too', () => {
     const empty = overviewSection(overviewWith({}), 'es');
     expect(empty).toContain('Aún no hay cobros');
+    const spanish = overviewSection(overviewWith({ 0: { charges: 1, volume: { USD: 123456 } } }), 'es');
+    expect(spanish).toContain('<title id="volume-USD-title">Volumen en USD: 1.234,56 USD</title>');
     expect(empty).toContain('<h2 id="overview-figures">Últimos 30 días</h2>');
     expect(count(empty, /<svg role="img"/)).toBe(1 + 4);
     expect(volumeCharts([], emptyDay('2026-03-01'), 'en')[0]).toContain('No charges yet');

@@ -9,7 +9,7 @@
 
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
-import { formatAmount } from '../core/money/amount.ts';
+import { displayAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import type { DayFigures } from './counters.ts';
 import type { Overview } from './repository.ts';
@@ -70,10 +70,10 @@ export function barChart(input: {
   ].join('');
 }
 
-/** An amount in minor units as the dashboard writes it: `1234.50 USD` (the currency's own decimals). */
-export const moneyText = (minor: number, code: string): string => {
+/** An amount in minor units as the dashboard writes it: `1,234.50 USD`, in the reader's number format. */
+export const moneyText = (minor: number, code: string, lang: Lang): string => {
   const currency = findCurrency(code);
-  return currency ? `${formatAmount(minor, currency)} ${currency.code}` : `${minor} ${code}`;
+  return currency ? displayAmount(minor, currency, lang) : `${minor} ${code}`;
 };
 
 const texts = {
@@ -117,11 +117,11 @@ export function volumeCharts(days: readonly DayFigures[], totals: DayFigures, la
     barChart({
       id: `volume-${code}`,
       title: t.volume(code),
-      figure: moneyText(totals.volume[code] ?? 0, code),
+      figure: moneyText(totals.volume[code] ?? 0, code, lang),
       bars: days.map((day) => ({
         label: day.day,
         value: day.volume[code] ?? 0,
-        shown: moneyText(day.volume[code] ?? 0, code),
+        shown: moneyText(day.volume[code] ?? 0, code, lang),
       })),
       size: 'large',
     }),
@@ -145,9 +145,9 @@ const countChart = (
   });
 
 /** Amounts by currency as one text (`USD 12.00, EUR 3.50`), or `none`. */
-const amountsText = (amounts: Record<string, number>, none: string) => {
+const amountsText = (amounts: Record<string, number>, none: string, lang: Lang) => {
   const codes = Object.keys(amounts).sort();
-  return codes.length ? codes.map((code) => moneyText(amounts[code] ?? 0, code)).join(', ') : none;
+  return codes.length ? codes.map((code) => moneyText(amounts[code] ?? 0, code, lang)).join(', ') : none;
 };
 
 /**
@@ -157,7 +157,7 @@ const amountsText = (amounts: Record<string, number>, none: string) => {
 export function overviewSection(overview: Overview, lang: Lang): string {
   const t = texts[lang];
   const { days, totals } = overview;
-  const refunds = `${totals.refunds} (${amountsText(totals.refunded, '0')} ${t.refunded})`;
+  const refunds = `${totals.refunds} (${amountsText(totals.refunded, '0', lang)} ${t.refunded})`;
   return [
     '<section class="card overview" aria-labelledby="overview-figures">',
     `<h2 id="overview-figures">${escapeHtml(t.heading)}</h2>`,
@@ -178,7 +178,7 @@ export function overviewSection(overview: Overview, lang: Lang): string {
     '</div>',
     '<dl class="figures">',
     `<div><dt>${escapeHtml(t.active)}</dt><dd>${overview.active_subscriptions}</dd></div>`,
-    `<div><dt>${escapeHtml(t.mrr)}</dt><dd>${escapeHtml(amountsText(overview.mrr, t.noMrr))}</dd></div>`,
+    `<div><dt>${escapeHtml(t.mrr)}</dt><dd>${escapeHtml(amountsText(overview.mrr, t.noMrr, lang))}</dd></div>`,
     '</dl>',
     '</section>',
   ].join('');

@@ -37,8 +37,9 @@
  *      charges and day counters seeded with batch writes (test/bench/overview.ts).
  *  11. the customer portal: p50/p99 of creating a portal link and of the portal page it opens
  *      through the local gateway, for a customer with a few subscriptions and charges in an account
- *      where another customer has --portal-others of each (default 200), with the DynamoDB calls
- *      each request makes (--portal-requests, default 200) (test/bench/portal.ts).
+ *      where another customer has --portal-others of each (default 200), and the page again once a
+ *      third customer has --portal-crowd charges (default 2000), with the DynamoDB calls each
+ *      request makes (--portal-requests, default 200) (test/bench/portal.ts).
  *   6. webhook delivery: event stored → received by a loopback receiver, p50/p99 of --webhook-events
  *      sequential events (default 200), and deliveries per second when --webhook-burst events
  *      (default 1000) are stored at once (test/bench/webhooks.ts).
@@ -132,6 +133,7 @@ const { values } = parseArgs({
     'portal-others': { type: 'string', default: '200' },
     'overview-requests': { type: 'string', default: '200' },
     'overview-sizes': { type: 'string', default: '10,1000,100000' },
+    'portal-crowd': { type: 'string', default: '2000' },
   },
 });
 if (
@@ -696,6 +698,7 @@ try {
       testKey: owner.testKey,
       requests: Number(values['portal-requests']),
       others: Number(values['portal-others']),
+      crowd: Number(values['portal-crowd']),
       calls: () => dynamoCalls,
       resetCalls: () => {
         dynamoCalls = 0;
