@@ -176,7 +176,7 @@ describe('the overview of an account', () => {
     expect(counted.days).toHaveLength(30);
     expect(counted.days.reduce((sum, d) => sum + d.charges, 0)).toBe(6);
     expect(counted.days.at(-1)?.day).toBe(new Date().toISOString().slice(0, 10));
-  });
+  }, 90_000);
 
   it('counts an event delivered twice once', async () => {
     const stored = await storedEventItems(account.developerId, 'test');
