@@ -15,7 +15,7 @@ export const statsArea = defineArea({
       // subscriptions activated and canceled. Counted once each, whatever the bus repeats.
       name: 'stats-count',
       detailTypes: countedEventTypes,
-      target: 'functions/stats/count-event.ts',
+      target: 'functions/dashboard/count-events.ts',
       access: { table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] } },
     },
     {
@@ -23,7 +23,7 @@ export const statsArea = defineArea({
       name: 'stats-count-internal',
       source: internalEventSource,
       detailTypes: countedInternalTypes,
-      target: 'functions/stats/count-event.ts',
+      target: 'functions/dashboard/count-events.ts',
       access: { table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] } },
     },
   ],

@@ -41,7 +41,7 @@ const day = 86_400_000;
 beforeAll(async () => {
   // The function builds its clients at import: the environment must point at the stack first.
   useLocalEnvironment();
-  ({ handler: countEvent } = await import('../../functions/stats/count-event.ts'));
+  ({ handler: countEvent } = await import('../../functions/dashboard/count-events.ts'));
   [account, other] = await Promise.all([newAccount('stats'), newAccount('stats-other')]);
   auth = apiKey(account.testKey);
 });
