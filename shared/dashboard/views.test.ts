@@ -98,13 +98,7 @@ describe('the dashboard shell', () => {
     expect(html).toContain('<a href="https://pay.example.com/dashboard/webhooks">Webhooks</a>');
     expect(html).toContain('<a href="https://pay.example.com/dashboard/events">Events</a>');
     expect(html).toContain('<a href="https://pay.example.com/dashboard/api-keys">API keys</a>');
-    for (const name of [
-      'Customers',
-      'Subscriptions',
-      'Plans',
-      'Products',
-      'Payment links',
-    ]) {
+    for (const name of ['Customers', 'Subscriptions', 'Plans', 'Products', 'Payment links']) {
       expect(html).toMatch(new RegExp(`<span class="soon"[^>]*>${name}</span>`));
       expect(html).not.toMatch(new RegExp(`<a [^>]*>${name}</a>`));
     }
