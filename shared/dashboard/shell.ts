@@ -76,7 +76,8 @@ small,.help{color:#555}code{font-size:.9em}
 fieldset{border:1px solid #ccc;border-radius:.4rem;margin:.75rem 0;max-width:40rem}legend{font-weight:600}
 .checks{list-style:none;padding:0;margin:0;columns:16rem}.checks input{width:auto}label.inline{display:inline;font-weight:400;margin:0}
 button.small{margin:0;padding:.3rem .6rem;font-size:.9rem}code.secret{word-break:break-all}
-pre.json{margin:0;white-space:pre-wrap;word-break:break-word;font-size:.85rem}`;
+pre.json{margin:0;white-space:pre-wrap;word-break:break-word;font-size:.85rem}
+h1,dd,p{overflow-wrap:anywhere}`;
 
 /** The shell's headers and policy around `body`, which is HTML whose values are escaped already. */
 export function shell(status: number, title: string, body: string, lang: Lang): Page {
