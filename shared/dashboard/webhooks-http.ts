@@ -202,25 +202,17 @@ async function endpointAnswer(
   problem?: Problem,
 ): Promise<ApiAnswer> {
   const { scope, view, request } = signed;
-  let id: string;
-  try {
-    id = endpointIdParam(request.params.id);
-  } catch (error) {
-    if (error instanceof NotFound) return endpointMissing(signed);
-    throw error;
-  }
+  const endpoint = await namedEndpoint(deps, signed);
+  if (!endpoint) return endpointMissing(signed);
   const read = await orProblem(view.lang, async () => {
     const page = parsePageRequest(request.query);
-    const endpoint = await getEndpoint(deps, scope, id);
-    const { count, attempts } = await listAttempts(deps, scope, id, page);
-    return { endpoint, count, attempts, page };
+    return { ...(await listAttempts(deps, scope, endpoint.id, page)), page };
   });
   if ('problem' in read) {
-    if (read.problem.status === 404) return endpointMissing(signed);
-    // A malformed page or page size: the endpoint's first page, saying so.
+    // A malformed page or page size, or a page past the last: the first page, saying so.
     return endpointAnswer(deps, { ...signed, request: { ...request, query: {} } }, notice, read.problem);
   }
-  const { endpoint, count, attempts, page } = read.value;
+  const { count, attempts, page } = read.value;
   const rows = attempts.map((attempt) => ({ delivery: deliveryView(attempt), redeliverKey: newFormKey() }));
   return pageAnswer(
     endpointPage(

@@ -15,10 +15,8 @@ const endpointNotFound = {
 } as const;
 const pageQuery = pageRequestSchema();
 const badPage = {
-  400: {
-    description: 'A malformed `page` or `page_size`, or a page past the last: the page, saying so',
-    body: 'html',
-  },
+  400: { description: 'A malformed `page` or `page_size`: the page, saying so', body: 'html' },
+  404: { description: 'A page past the last, as the API refuses it: the page, saying so', body: 'html' },
 } as const;
 /** What the endpoints' reads and writes ask of the table, as the API's endpoint routes do. */
 const endpointReads = { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } as const;
@@ -68,7 +66,6 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
           'Refused as POST /v1/webhook-endpoints/ refuses it (a malformed or unsafe URL, an unknown event type, 16 endpoints already): the form again, saying so',
         body: 'html',
       },
-      409: { description: 'The same form is still being submitted', body: 'html' },
     },
   },
   {
@@ -83,7 +80,15 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
       'Shows the endpoint (never its secret) and its delivery attempts as GET /v1/webhook-endpoints/{id}/deliveries/ lists them, newest first and paged: the event, the attempt, the answer code, the error or answer recorded, the time taken and the next retry. Links to rotate its secret and to delete it, each through a confirmation step.',
     query: pageQuery,
     answers: { 200: page, 303: toSignIn },
-    errors: { ...pageErrors, ...endpointNotFound, ...badPage },
+    errors: {
+      ...pageErrors,
+      ...badPage,
+      404: {
+        description:
+          'No such webhook endpoint in this account and mode, or a page of deliveries past the last (then the first page, saying so)',
+        body: 'html',
+      },
+    },
   },
   {
     method: 'POST',
@@ -104,13 +109,14 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
     },
     errors: {
       ...formErrors,
-      ...endpointNotFound,
-      400: {
-        description: 'No such event of the last 30 days, or a form without its key: the page, saying so',
+      400: { description: 'A form without its idempotency key: the page, saying so', body: 'html' },
+      404: {
+        description:
+          'No such webhook endpoint in this account and mode, or no such event of the last 30 days',
         body: 'html',
       },
       409: {
-        description: 'The endpoint is disabled, or the same form is still being submitted',
+        description: 'The endpoint is disabled',
         body: 'html',
       },
       429: { description: 'Past the redelivery limits: the page, saying when to try again', body: 'html' },
