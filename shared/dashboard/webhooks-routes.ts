@@ -192,7 +192,7 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'GET',
     path: '/dashboard/events',
-    handler: 'functions/dashboard/list-events.ts',
+    handler: 'functions/dashboard/list-dashboard-events.ts',
     operationId: 'showDashboardEvents',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2'] }),
@@ -248,7 +248,7 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'POST',
     path: '/dashboard/api-keys/rotate',
-    handler: 'functions/dashboard/rotate-api-key.ts',
+    handler: 'functions/dashboard/rotate-key-from-dashboard.ts',
     operationId: 'rotateApiKeyFromDashboard',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }),
