@@ -9,7 +9,7 @@
 import { apiKeysOf, rotateKeyAs } from '../auth/api-keys.ts';
 import { authMessages } from '../auth/messages.ts';
 import type { Mode } from '../core/account.ts';
-import { DomainError, Invalid, NotFound } from '../core/errors.ts';
+import { DomainError, Invalid, NotFound, TooOften } from '../core/errors.ts';
 import { isPrefixedId, randomToken } from '../core/ids.ts';
 import { type PageRequest, parsePageRequest } from '../core/pagination.ts';
 import { validate } from '../core/validation.ts';
@@ -288,7 +288,11 @@ export async function submitRedeliver(deps: Deps, signed: SignedIn): Promise<Api
     const problem = problemOf(error, view.lang);
     if (problem.status === 404 && !(await endpointExists(deps, signed, endpointId)))
       return endpointMissing(signed);
-    return endpointAnswer(deps, signed, undefined, problem);
+    const page = await endpointAnswer(deps, signed, undefined, problem);
+    // Past the limits, the page says when as the API's 429 does: in Retry-After too.
+    return error instanceof TooOften
+      ? { ...page, headers: { ...page.headers, 'Retry-After': String(error.retryAfterSeconds) } }
+      : page;
   }
 }
 

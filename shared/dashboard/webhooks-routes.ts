@@ -119,7 +119,10 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
         description: 'The endpoint is disabled',
         body: 'html',
       },
-      429: { description: 'Past the redelivery limits: the page, saying when to try again', body: 'html' },
+      429: {
+        description: 'Past the redelivery limits: the page, saying when to try again (also in Retry-After)',
+        body: 'html',
+      },
     },
   },
   {

@@ -285,6 +285,8 @@ describe('deliveries and redelivery', () => {
     const { fields } = await redeliverForm(id, eventId);
     const refused = await browser.post(`webhooks/${id}/redeliver`, fields);
     expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
     expect(refused.html).toContain('role="alert"');
     expect(refused.html).toContain(String(redeliveryLimits.perEvent));
     expect(await tasksOf(id, eventId)).toHaveLength(1 + redeliveryLimits.perEvent);
