@@ -10,4 +10,12 @@ export const dashboardKeys = {
     pk: `DASHBOARD_SESSION#${tokenHash}`,
     sk: 'DASHBOARD_SESSION',
   }),
+  /**
+   * A dashboard form that creates something, claimed by its idempotency key before it acts, so a
+   * form submitted twice acts once (scoped to the account, the mode and the form's action).
+   */
+  form: (developerId: number, mode: string, action: string, key: string): ItemKey => ({
+    pk: `DASHBOARD_FORM#${developerId}#${mode}#${action}#${key}`,
+    sk: 'DASHBOARD_FORM',
+  }),
 };

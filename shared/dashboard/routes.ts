@@ -7,21 +7,21 @@ import { sizeText } from '../core/limits.ts';
 import type { Access, Answer, ErrorAnswer, Route } from '../http/route.ts';
 import { PaymentListQuerySchema } from '../payments/list-query.ts';
 
-const html = ['text/html'] as const;
+export const html = ['text/html'] as const;
 
 /** The most a dashboard form's body may be: no form of it comes near. */
 export const dashboardFormBytes = 4 * 1024;
 
-const toSignIn: Answer = {
+export const toSignIn: Answer = {
   description: 'No session in force (none, expired, signed out, or its key rotated): to the sign-in form',
   headers: { Location: 'The sign-in form, `/dashboard/sign-in`.' },
 };
 
-const pageErrors = {
+export const pageErrors = {
   500: { description: 'Unexpected failure, with a request id', body: 'MessageEnvelope' },
 } as const satisfies Record<number, ErrorAnswer>;
 
-const formErrors = {
+export const formErrors = {
   ...pageErrors,
   403: {
     description: 'The form expired (its CSRF token is not the session’s): nothing changed',
@@ -30,11 +30,11 @@ const formErrors = {
   413: { description: `A form body over ${sizeText(dashboardFormBytes)}`, body: 'MessageEnvelope' },
 } as const satisfies Record<number, ErrorAnswer>;
 
-const form = ['application/x-www-form-urlencoded'] as const;
+export const form = ['application/x-www-form-urlencoded'] as const;
 
 /** What every signed-in page reads: the session and the account, in one BatchGetItem. */
 const session = ['BatchGetItem'] as const;
-const signedIn = (access: Access['table'] = { actions: [] }): Access => ({
+export const signedIn = (access: Access['table'] = { actions: [] }): Access => ({
   table: { ...access, actions: [...session, ...access.actions] },
   fingerprintSecret: true,
 });

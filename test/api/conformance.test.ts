@@ -78,7 +78,8 @@ const allowances: Allowance[] = [
   {
     operation: '*',
     status: 404,
-    message: /Invalid page/,
+    // The API's envelope titles it; a dashboard page shows its sentence.
+    message: /Invalid page|Page \d+ does not exist/,
     where: 'the 404 of every paged list: "Invalid page: a page past the last"',
     when: (sent) => /[?&]page=/.test(sent.path),
   },
@@ -198,6 +199,11 @@ const allowances: Allowance[] = [
       'POST /dashboard/sign-out',
       'POST /dashboard/language',
       'POST /dashboard/charges/{id}/refunds',
+      'POST /dashboard/webhooks',
+      'POST /dashboard/webhooks/{id}/redeliver',
+      'POST /dashboard/webhooks/{id}/rotate-secret',
+      'POST /dashboard/webhooks/{id}/delete',
+      'POST /dashboard/api-keys/rotate',
     ],
     status: 403,
     message: /<!doctype html>/i,
@@ -396,6 +402,8 @@ function kindOf(path: string, name: string): string {
   if (path.startsWith('/receipts/')) return 'receipt';
   if (path.startsWith('/portal/')) return 'portal';
   if (path.startsWith('/dashboard/charges/')) return 'charge';
+  if (path.startsWith('/dashboard/webhooks/')) return 'endpoint';
+  if (path.startsWith('/dashboard/events/')) return 'event';
   if (name === 'token') return 'token';
   const kinds: [string, string][] = [
     ['/v1/customers/', 'customer'],
