@@ -85,7 +85,7 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
       ...badPage,
       404: {
         description:
-          'No such webhook endpoint in this account and mode, or a page of deliveries past the last (then the first page, saying so)',
+          'No such webhook endpoint in this account and mode, or a page past the last of its deliveries (then the first page, saying so)',
         body: 'html',
       },
     },

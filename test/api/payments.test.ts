@@ -517,7 +517,8 @@ describe('the checkout page', () => {
   it('shows a JPY amount without decimals', async () => {
     const created = await createPayment(auth, { currency: 'JPY', amount: 1500 });
     const page = await openPage(created.url);
-    expectPage(page, 200, '1500', 'JPY');
+    expectPage(page, 200, '1,500 JPY');
+    expect(page.html).not.toContain('1,500.00');
   });
 
   it('an unknown or malformed token is 404 to GET and POST', async () => {

@@ -80,7 +80,15 @@ function nestedFiles(dir: string): string[] {
 
 describe('rehearsal reading a stack with a nested route group', () => {
   it("finds each dashboard function in the nested template, named after the nested stack's resource", () => {
-    for (const [, , handler] of dashboardEndpoints) {
+    const handlers = [
+      ...new Set(
+        projectedRoutes
+          .map((route) => route.handler)
+          .filter((handler) => handler.startsWith('functions/dashboard/')),
+      ),
+    ];
+    expect(handlers.length).toBeGreaterThanOrEqual(dashboardEndpoints.length);
+    for (const handler of handlers) {
       const fn = template.functionOf(handler);
       expect(fn, handler).toBeDefined();
       expect(fn?.logicalId, handler).toMatch(/^DashboardRoutes\w+\.Functions\w+Fn[0-9A-F]{8}$/);
@@ -98,7 +106,7 @@ describe('rehearsal reading a stack with a nested route group', () => {
     expect(environment.TABLE_NAME).toBe(names.table);
     expect(environment.EVENT_BUS_NAME).toBe(names.eventBus);
     expect(environment.MEDIA_BUCKET).toBe(names.mediaBucket);
-    expect(environment.TOKEN_SECRET_ID).toBe(names.secretArn('TokenSecret'));
+    expect(environment.FINGERPRINT_SECRET_ID).toBe(names.secretArn('FingerprintSecret'));
     expect(environment.PUBLIC_BASE_URL).toBe(names.apiUrl());
     expect(fn?.layers).toEqual([expect.stringMatching(/^powertools@\d+\.\d+\.\d+$/)]);
   });
@@ -115,23 +123,22 @@ describe('rehearsal reading a stack with a nested route group', () => {
     expect(statements(page?.role)).toContainEqual(
       expect.objectContaining({
         Action: ['secretsmanager:GetSecretValue'],
-        Resource: [names.secretArn('TokenSecret')],
+        Resource: [names.secretArn('FingerprintSecret')],
       }),
     );
     expect(actions(page?.role)).not.toContain('dynamodb:PutItem');
     expect(actions(page?.role)).not.toContain('events:PutEvents');
+    // The refund form writes (its events go out through the table's stream, not the bus).
     expect(statements(form?.role)).toContainEqual(
-      expect.objectContaining({
-        Action: ['events:PutEvents'],
-        Resource: [`arn:aws:events:${names.region}:${names.account}:event-bus/${names.eventBus}`],
-      }),
+      expect.objectContaining({ Action: expect.arrayContaining(['dynamodb:PutItem']), Resource: [tableArn] }),
     );
+    expect(actions(form?.role)).not.toContain('events:PutEvents');
   });
 
   it("delivers the nested rule's events to the nested function; the stream stays the relay's", () => {
     const counter = template.functionOf('functions/dashboard/count-events.ts');
     expect(counter).toBeDefined();
-    expect(ruleTargets(template.rules, 'cobro', 'charge.refunded')).toContain(counter?.logicalId);
+    expect(ruleTargets(template.rules, 'cobro', 'refund.created')).toContain(counter?.logicalId);
     expect(template.streamTargets).toEqual([template.functionOf(outboxRelay.handler)?.logicalId]);
   });
 });
