@@ -81,8 +81,11 @@ export type StopWhen = () => boolean;
  * nothing due is left that this run can move: an outcome other than `raced` (another runner took
  * the entry) has moved its entry on, and a page in which nothing moved ends the run. A step that
  * throws is counted as `failed` and logged with the entry's id (`id`); its entry stays due, so the
- * next run tries it again, and this run leaves it alone and goes on with the rest. Once `stop`
- * answers true no new step starts (those running finish) and the run ends, the rest left due.
+ * next run tries it again, and this run leaves it alone and goes on with the rest. An outcome in
+ * `parked` (the acquirer gave no answer: recovery owns the entry now) leaves its entry due, but this
+ * run does not step it again: an acquirer that keeps losing answers would otherwise be asked again
+ * on every pass, as long as the run lasts. Once `stop` answers true no new step starts (those
+ * running finish) and the run ends, the rest left due.
  */
 export async function stepEveryDue<R extends { developer_id: number }, O extends string>(
   read: (limit: number) => Promise<R[]>,
@@ -91,10 +94,12 @@ export async function stepEveryDue<R extends { developer_id: number }, O extends
   id: { name: string; of: (entry: R) => string },
   account?: { developerId: number },
   stop: StopWhen = () => false,
+  parked: readonly O[] = [],
 ): Promise<number> {
-  const failed = new Set<string>();
+  /** Entries this run does not step again: their step threw, or left them to recovery. */
+  const setAside = new Set<string>();
   const mine = (entry: R) =>
-    (!account || entry.developer_id === account.developerId) && !failed.has(id.of(entry));
+    (!account || entry.developer_id === account.developerId) && !setAside.has(id.of(entry));
   let seen = 0;
   for (;;) {
     const due = (await read(pageLimit)).filter(mine);
@@ -107,7 +112,7 @@ export async function stepEveryDue<R extends { developer_id: number }, O extends
       try {
         outcome = await step(entry);
       } catch (error) {
-        failed.add(id.of(entry));
+        setAside.add(id.of(entry));
         outcomes.failed += 1;
         logger.error('a billing step failed; the next run tries it again', {
           [id.name]: id.of(entry),
@@ -116,7 +121,9 @@ export async function stepEveryDue<R extends { developer_id: number }, O extends
         return;
       }
       outcomes[outcome] += 1;
-      if (outcome !== 'raced') moved += 1;
+      if (outcome === 'raced') return;
+      if (parked.includes(outcome)) setAside.add(id.of(entry));
+      else moved += 1;
     });
     if (moved === 0 || stop()) return seen;
     if (due.length < pageLimit && !(await read(1)).some(mine)) return seen;

@@ -443,6 +443,8 @@ export async function runBilling(
     { name: 'subscription_id', of: (ref) => ref.subscription_id },
     account,
     part.stop,
+    // No answer from the acquirer: recovery asks it by key; this run does not ask again.
+    ['unconfirmed'],
   );
   return { now: now.toISOString(), due, ...outcomes };
 }

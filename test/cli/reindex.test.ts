@@ -189,5 +189,5 @@ describe('reindex', () => {
       ],
     ] as const)
       expect((await deps.db.send(new GetCommand({ TableName: deps.table, Key: key }))).Item).toEqual(item);
-  });
+  }, 180_000);
 });
