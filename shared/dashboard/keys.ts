@@ -1,4 +1,5 @@
 /** The keys of the merchant dashboard's sign-in sessions. */
+import type { Mode } from '../core/account.ts';
 import type { ItemKey } from '../db/keys.ts';
 
 export const dashboardKeys = {
@@ -9,5 +10,13 @@ export const dashboardKeys = {
   session: (tokenHash: string): ItemKey => ({
     pk: `DASHBOARD_SESSION#${tokenHash}`,
     sk: 'DASHBOARD_SESSION',
+  }),
+  /**
+   * A create form's idempotency key, claimed by its first submit (shared/dashboard/form-once.ts),
+   * scoped to the account and mode.
+   */
+  formSubmit: (developerId: number, mode: Mode, formKey: string): ItemKey => ({
+    pk: `DASHBOARD_FORM#${developerId}#${mode}#${formKey}`,
+    sk: 'DASHBOARD_FORM',
   }),
 };
