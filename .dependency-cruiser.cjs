@@ -149,7 +149,10 @@ module.exports = {
       comment:
         "An area's HTTP adapters import their own area's adapters, never another area's: a shared piece moves down into that area's rules.",
       severity: 'error',
-      from: { path: '^shared/([^/]+)/(area|[a-z-]*routes|[a-z-]*http)\\.ts$', pathNot: '^shared/(api|http)/' },
+      from: {
+        path: '^shared/([^/]+)/(area|[a-z-]*routes|[a-z-]*http)\\.ts$',
+        pathNot: '^shared/(api|http)/',
+      },
       to: { path: areaAdapter, pathNot: '^shared/($1|api|http)/' },
     },
     ...upward,
