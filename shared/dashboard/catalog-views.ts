@@ -71,6 +71,7 @@ function select(
   chosen: string,
   choices: readonly (readonly [string, string])[],
   error?: string,
+  id = name,
 ): string {
   const options = choices
     .map(
@@ -78,9 +79,9 @@ function select(
         `<option value="${esc(value)}"${value === chosen ? ' selected' : ''}>${esc(shown)}</option>`,
     )
     .join('');
-  return `<label for="${name}">${esc(label)}</label>
-<select id="${name}" name="${name}"${error ? ` aria-invalid="true" aria-describedby="${name}_error"` : ''}>${options}</select>${
-    error ? `\n<p id="${name}_error" class="error">${esc(error)}</p>` : ''
+  return `<label for="${id}">${esc(label)}</label>
+<select id="${id}" name="${name}"${error ? ` aria-invalid="true" aria-describedby="${id}_error"` : ''}>${options}</select>${
+    error ? `\n<p id="${id}_error" class="error">${esc(error)}</p>` : ''
   }`;
 }
 
@@ -205,15 +206,26 @@ ${pager(base, query, list, w)}`
   const filters = `<form method="get" action="${esc(base)}" aria-label="${esc(w.filters)}">
 <label for="filter_name">${esc(c.name)}</label>
 <input id="filter_name" name="name" value="${esc(query.name ?? '')}" maxlength="50">
-${select('filter_interval', w.fields.interval, query.interval ?? '', [
-  ['', w.any],
-  ...intervals.map((interval) => [interval, w.intervals[interval]] as const),
-]).replace('name="filter_interval"', 'name="interval"')}
-${select('filter_status', w.fields.status, query.status ?? '', [
-  ['', w.any],
-  ['active', w.active],
-  ['inactive', w.inactive],
-]).replace('name="filter_status"', 'name="status"')}
+${select(
+  'interval',
+  w.fields.interval,
+  query.interval ?? '',
+  [['', w.any], ...intervals.map((interval) => [interval, w.intervals[interval]] as const)],
+  undefined,
+  'filter_interval',
+)}
+${select(
+  'status',
+  w.fields.status,
+  query.status ?? '',
+  [
+    ['', w.any],
+    ['active', w.active],
+    ['inactive', w.inactive],
+  ],
+  undefined,
+  'filter_status',
+)}
 <button type="submit">${esc(w.filter)}</button> <a href="${esc(base)}">${esc(w.clearFilters)}</a>
 </form>`;
   const values = {
