@@ -9,7 +9,7 @@
  * a form submitted twice creates once. Each delete is two steps: a page that says what deleting
  * does, then its form.
  */
-import { DomainError } from '../core/errors.ts';
+import { DomainError, Failure } from '../core/errors.ts';
 import type { Lang } from '../core/messages.ts';
 import { InvalidInput, validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
@@ -48,6 +48,9 @@ export type CatalogDeps = DashboardDeps & { media: MediaStore };
 
 /** The create schema's message for each refused field (the API's `data.errors`), by field name. */
 function fieldErrorsOf(error: DomainError, lang: Lang): Record<string, string> {
+  // A refusal of one field past the schema (an amount's decimals in its currency) names it.
+  if (error instanceof Failure && !(error instanceof InvalidInput) && error.params.field)
+    return { [error.params.field]: problemOf(error, lang).message };
   if (!(error instanceof InvalidInput)) return {};
   const { data } = error.details(lang) as { data: { errors: { field: string; message: string }[] } };
   return Object.fromEntries(data.errors.map(({ field: name, message }) => [name, message]));

@@ -78,6 +78,7 @@ describe('plans', () => {
       planForm(page.html, { name: 'Too precise', amount: '9.999' }),
     );
     expect(precise.status).toBe(400);
+    expect(precise.html).toContain('<p id="amount_error" class="error">');
     expect(await planNames()).not.toContain('Too precise');
   });
 
