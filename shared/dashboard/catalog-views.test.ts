@@ -159,6 +159,13 @@ describe('the catalog pages', () => {
     expect(notFoundPage(view(), 'plans').status).toBe(404);
   });
 
+  it('are linked in the navigation, the current one marked', () => {
+    const { html } = plansPage(view(), {}, undefined, fresh);
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/plans" aria-current="page">Plans</a>');
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/products">Products</a>');
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/links">Payment links</a>');
+  });
+
   it('have every word in both languages', () => {
     const keysOf = (words: object): string[] =>
       Object.entries(words).flatMap(([name, value]) =>

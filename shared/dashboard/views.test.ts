@@ -98,9 +98,6 @@ describe('the dashboard shell', () => {
     for (const name of [
       'Customers',
       'Subscriptions',
-      'Plans',
-      'Products',
-      'Payment links',
       'Webhooks',
       'Events',
       'API keys',
