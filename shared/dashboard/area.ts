@@ -5,6 +5,6 @@ import { dashboardRoutes } from './routes.ts';
 export const dashboardArea = defineArea({
   name: 'dashboard',
   description:
-    'The merchant dashboard: pages under /dashboard/ where a merchant signed in with a secret key sees and refunds charges, through the same code as the API.',
+    'The merchant dashboard: pages under /dashboard/ where a merchant signed in with a secret key sees and refunds charges and keeps plans, products and payment links, through the same code as the API.',
   routes: dashboardRoutes,
 });
