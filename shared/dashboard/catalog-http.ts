@@ -10,7 +10,7 @@
  * does, then its form.
  */
 import { DomainError, Failure } from '../core/errors.ts';
-import type { Lang } from '../core/messages.ts';
+import { type Lang, text } from '../core/messages.ts';
 import { InvalidInput, validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import type { ApiAnswer } from '../http/render.ts';
@@ -78,7 +78,11 @@ async function listed<T>(
     return { list: await read() };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return { problem: problemOf(error, lang) };
+    const problem = problemOf(error, lang);
+    // The list's refusals say what they are in their title ("Invalid page", "No plans found").
+    if (!(error instanceof Failure) || error instanceof InvalidInput) return { problem };
+    const { title } = text(error.msg, lang, error.params);
+    return { problem: { ...problem, message: `${title}: ${problem.message}` } };
   }
 }
 

@@ -188,6 +188,7 @@ export const catalogRoutes: readonly Route[] = [
     errors: {
       ...pageErrors,
       400: { description: 'A malformed `page` or `page_size`: the page, saying so', body: 'html' },
+      404: { description: 'A page past the last: the page, saying so', body: 'html' },
     },
   },
   {

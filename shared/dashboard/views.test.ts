@@ -95,13 +95,7 @@ describe('the dashboard shell', () => {
     const { html } = overviewPage(view('en', { section: 'overview', here: '' }), []);
     expect(html).toContain('<a href="https://pay.example.com/dashboard/" aria-current="page">Overview</a>');
     expect(html).toContain('<a href="https://pay.example.com/dashboard/charges">Payments and charges</a>');
-    for (const name of [
-      'Customers',
-      'Subscriptions',
-      'Webhooks',
-      'Events',
-      'API keys',
-    ]) {
+    for (const name of ['Customers', 'Subscriptions', 'Webhooks', 'Events', 'API keys']) {
       expect(html).toMatch(new RegExp(`<span class="soon"[^>]*>${name}</span>`));
       expect(html).not.toMatch(new RegExp(`<a [^>]*>${name}</a>`));
     }
