@@ -48,7 +48,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/plans',
-    handler: 'functions/dashboard/list-plans.ts',
+    handler: 'functions/dashboard/show-plans.ts',
     operationId: 'showDashboardPlans',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }),
@@ -70,7 +70,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/plans',
-    handler: 'functions/dashboard/create-plan.ts',
+    handler: 'functions/dashboard/submit-plan.ts',
     operationId: 'createPlanFromDashboard',
     auth: false,
     access: { ...signedIn({ actions: [...writes], indexes: ['gsi1'] }), media: 'write' },
@@ -85,7 +85,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/plans/{id}/delete',
-    handler: 'functions/dashboard/confirm-plan-delete.ts',
+    handler: 'functions/dashboard/show-plan-delete.ts',
     operationId: 'showDashboardPlanDelete',
     auth: false,
     access: signedIn({ actions: ['GetItem'] }),
@@ -99,7 +99,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/plans/{id}/delete',
-    handler: 'functions/dashboard/delete-plan.ts',
+    handler: 'functions/dashboard/submit-plan-delete.ts',
     operationId: 'deletePlanFromDashboard',
     auth: false,
     access: signedIn({ actions: [...writes, 'BatchGetItem'], indexes: ['gsi1'] }),
@@ -114,7 +114,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/products',
-    handler: 'functions/dashboard/list-products.ts',
+    handler: 'functions/dashboard/show-products.ts',
     operationId: 'showDashboardProducts',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }),
@@ -133,7 +133,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/products',
-    handler: 'functions/dashboard/create-product.ts',
+    handler: 'functions/dashboard/submit-product.ts',
     operationId: 'createProductFromDashboard',
     auth: false,
     access: { ...signedIn({ actions: [...writes], indexes: ['gsi1'] }), media: 'write' },
@@ -148,7 +148,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/products/{id}/delete',
-    handler: 'functions/dashboard/confirm-product-delete.ts',
+    handler: 'functions/dashboard/show-product-delete.ts',
     operationId: 'showDashboardProductDelete',
     auth: false,
     access: signedIn({ actions: ['GetItem'] }),
@@ -161,7 +161,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/products/{id}/delete',
-    handler: 'functions/dashboard/delete-product.ts',
+    handler: 'functions/dashboard/submit-product-delete.ts',
     operationId: 'deleteProductFromDashboard',
     auth: false,
     access: signedIn({ actions: [...writes], indexes: ['gsi1'] }),
@@ -175,7 +175,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/links',
-    handler: 'functions/dashboard/list-links.ts',
+    handler: 'functions/dashboard/show-links.ts',
     operationId: 'showDashboardLinks',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }),
@@ -194,7 +194,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/links',
-    handler: 'functions/dashboard/create-link.ts',
+    handler: 'functions/dashboard/submit-link.ts',
     operationId: 'createLinkFromDashboard',
     auth: false,
     access: signedIn({ actions: [...writes], indexes: ['gsi1'] }),
@@ -214,7 +214,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/links/{id}/delete',
-    handler: 'functions/dashboard/confirm-link-delete.ts',
+    handler: 'functions/dashboard/show-link-delete.ts',
     operationId: 'showDashboardLinkDelete',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'] }),
@@ -227,7 +227,7 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/links/{id}/delete',
-    handler: 'functions/dashboard/delete-link.ts',
+    handler: 'functions/dashboard/submit-link-delete.ts',
     operationId: 'deleteLinkFromDashboard',
     auth: false,
     access: signedIn({ actions: [...writes], indexes: ['gsi1'] }),
