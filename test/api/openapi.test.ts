@@ -1088,7 +1088,7 @@ describe('every route answers as the document says', () => {
         text: answer.html,
       });
       const browser = await new DashboardClient().signedIn(account.testKey);
-      const sections = [
+      const sections: { list: string; fields: Record<string, string> }[] = [
         {
           list: 'plans',
           fields: {
