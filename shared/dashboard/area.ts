@@ -9,6 +9,6 @@ import { webhookDashboardRoutes } from './webhooks-routes.ts';
 export const dashboardArea = defineArea({
   name: 'dashboard',
   description:
-    'The merchant dashboard: pages under /dashboard/ where a merchant signed in with a secret key sees and refunds charges, manages webhook endpoints and their deliveries, reads events and rotates API keys, through the same code as the API.',
+    'The merchant dashboard: pages under /dashboard/ where a merchant signed in with a secret key sees and refunds charges, keeps plans, products and payment links, manages webhook endpoints and their deliveries, reads events and rotates API keys, through the same code as the API.',
   routes: (eventTypes) => [...dashboardRoutes, ...webhookDashboardRoutes(eventTypes)],
 });

@@ -101,7 +101,10 @@ describe('the dashboard shell', () => {
     expect(html).toContain('<a href="https://pay.example.com/dashboard/webhooks">Webhooks</a>');
     expect(html).toContain('<a href="https://pay.example.com/dashboard/events">Events</a>');
     expect(html).toContain('<a href="https://pay.example.com/dashboard/api-keys">API keys</a>');
-    for (const name of ['Customers', 'Subscriptions', 'Plans', 'Products', 'Payment links']) {
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/plans">Plans</a>');
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/products">Products</a>');
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/links">Payment links</a>');
+    for (const name of ['Customers', 'Subscriptions']) {
       expect(html).toMatch(new RegExp(`<span class="soon"[^>]*>${name}</span>`));
       expect(html).not.toMatch(new RegExp(`<a [^>]*>${name}</a>`));
     }

@@ -1065,6 +1065,63 @@ describe('every route answers as the document says', () => {
     },
   );
 
+  routeTest(
+    'the dashboard’s plans, products and payment links: lists, create forms, delete confirmations and forms',
+    [
+      'GET /dashboard/plans',
+      'POST /dashboard/plans',
+      'GET /dashboard/plans/{id}/delete',
+      'POST /dashboard/plans/{id}/delete',
+      'GET /dashboard/products',
+      'POST /dashboard/products',
+      'GET /dashboard/products/{id}/delete',
+      'POST /dashboard/products/{id}/delete',
+      'GET /dashboard/links',
+      'POST /dashboard/links',
+      'GET /dashboard/links/{id}/delete',
+      'POST /dashboard/links/{id}/delete',
+    ],
+    async ({ account }) => {
+      const asAnswer = (answer: DashboardAnswer): Answered => ({
+        status: answer.status,
+        headers: answer.headers,
+        text: answer.html,
+      });
+      const browser = await new DashboardClient().signedIn(account.testKey);
+      const sections: { list: string; fields: Record<string, string> }[] = [
+        {
+          list: 'plans',
+          fields: {
+            name: 'Doc plan',
+            amount: '9.90',
+            currency: 'USD',
+            interval: 'month',
+            interval_count: '1',
+          },
+        },
+        { list: 'products', fields: { name: 'Doc product', price: '5.00' } },
+        { list: 'links', fields: { description: 'Doc link', amount: '5.00' } },
+      ];
+      for (const { list, fields } of sections) {
+        const page = await browser.get(list);
+        expectAnswer('GET', `/dashboard/${list}`, asAnswer(page));
+        const created = await browser.post(list, {
+          csrf_token: formToken(page.html),
+          idempotency_key: hiddenField(page.html, 'idempotency_key'),
+          ...fields,
+        });
+        expect(created.status, created.html).toBe(303);
+        expectAnswer('POST', `/dashboard/${list}`, asAnswer(created));
+        const id = new URL(created.location as string).searchParams.get('created') as string;
+        const confirm = await browser.get(`${list}/${id}/delete`);
+        expectAnswer('GET', `/dashboard/${list}/{id}/delete`, asAnswer(confirm));
+        const deleted = await browser.post(`${list}/${id}/delete`, { csrf_token: formToken(confirm.html) });
+        expect(deleted.status, deleted.html).toBe(303);
+        expectAnswer('POST', `/dashboard/${list}/{id}/delete`, asAnswer(deleted));
+      }
+    },
+  );
+
   it('the tests above exercise every route of the table between them', () => {
     const covered = new Set(declared);
     expect(routes.map(routeName).filter((name) => !covered.has(name))).toEqual([]);
