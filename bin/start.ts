@@ -146,6 +146,7 @@ console.log(`cobro listening on ${info.api_url}
     client_secret  ${demo.client_secret}
   health           ${info.health_url}
   checkout         ${info.checkout_url}/<token>  (the redirect POST /v1/payments/ answers)
+  dashboard        ${info.api_url}/dashboard/  (sign in with the test or live key above)
   sent e-mail      ${info.mail_url ?? info.mail_inbox_url}  (every e-mail the stack sent; JSON: curl -L ${info.mail_url ?? ''}/store)
   webhooks         npm run cli -- webhooks listen [--forward-to URL]  (prints each delivery)
                    npm run cli -- trigger payment.succeeded  (a test event of any type, to them)

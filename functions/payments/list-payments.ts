@@ -3,17 +3,13 @@
  * list view, newest first, at most `limit` (default 100, max 1000), older ones with `created_before`.
  */
 import { chargeView } from '../../shared/charges/charge.ts';
-import { listCharges } from '../../shared/charges/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
-import { parsePaymentListQuery } from '../../shared/payments/list-query.ts';
+import { listPaymentCharges, parsePaymentListQuery } from '../../shared/payments/list-query.ts';
 
 const deps = makeDeps();
 
 export const handler = endpoint(async ({ query, scope }) => {
-  const listQuery = parsePaymentListQuery(query);
-  // Every charge succeeded when it was made; a status filter for anything else lists nothing.
-  if (listQuery.status !== undefined && listQuery.status !== 'succeeded') return { status: 200, body: [] };
-  const charges = await listCharges(deps, scope, listQuery);
+  const charges = await listPaymentCharges(deps, scope, parsePaymentListQuery(query));
   return { status: 200, body: charges.map(chargeView) };
 });

@@ -14,6 +14,7 @@ import { authArea } from '../auth/area.ts';
 import { chargesArea } from '../charges/area.ts';
 import { checkoutArea } from '../checkout/area.ts';
 import { customersArea } from '../customers/area.ts';
+import { dashboardArea } from '../dashboard/area.ts';
 import type { EventType } from '../events/event.ts';
 import type { Area, OfEventTypes } from '../http/area.ts';
 import { ledgerArea } from '../ledger/area.ts';
@@ -50,6 +51,7 @@ export const areas: readonly Area<EventType<unknown>>[] = [
   receiptsArea,
   portalArea,
   ledgerArea,
+  dashboardArea,
 ];
 
 /** Every event type the areas publish, in the list's order, with its webhook's line. */

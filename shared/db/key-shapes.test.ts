@@ -14,6 +14,7 @@ import { attemptDayShards, attemptKeys } from '../attempts/keys.ts';
 import { chargeKeys, payoutShards } from '../charges/keys.ts';
 import { checkoutKeys } from '../checkout/keys.ts';
 import { customerKeys } from '../customers/keys.ts';
+import { dashboardKeys } from '../dashboard/keys.ts';
 import { eventKeys } from '../events/keys.ts';
 import { httpKeys } from '../http/keys.ts';
 import { mailKeys } from '../mail/keys.ts';
@@ -322,6 +323,10 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
   'attemptKeys.dayPartition': [attemptKeys.dayPartition('2026-03-04', 7), 'ATTEMPTS#2026-03-04#7'],
   attemptDayShards: [attemptDayShards, 8],
   'portalKeys.link': [portalKeys.link('abc123'), { pk: 'PORTAL#abc123', sk: 'PORTAL' }],
+  'dashboardKeys.session': [
+    dashboardKeys.session('abc123'),
+    { pk: 'DASHBOARD_SESSION#abc123', sk: 'DASHBOARD_SESSION' },
+  ],
   'mailKeys.sent': [mailKeys.sent('evt_1', 'abc123'), { pk: 'MAIL_SENT#evt_1#abc123', sk: 'MAIL_SENT' }],
   // The gsi1 sort-key prefixes of counted lists and the payment log (records sort as `<tag>#…`).
   'planKeys.listTag': [planKeys.listTag, 'PLAN'],

@@ -1,7 +1,11 @@
 /** The query of the payments list (docs/design.md#lists): `limit`, `created_before`, `status`. */
 import * as v from 'valibot';
+import type { Charge } from '../charges/charge.ts';
+import { listCharges } from '../charges/repository.ts';
+import type { Scope } from '../core/account.ts';
 import * as rules from '../core/rules.ts';
 import { queryParameter, validate } from '../core/validation.ts';
+import type { Deps } from '../db/deps.ts';
 import { paymentRules } from './messages.ts';
 
 export const paymentListLimits = { defaultLimit: 100, maxLimit: 1000 } as const;
@@ -55,3 +59,13 @@ export const PaymentListQuerySchema = v.pipe(
 /** The query of the payments list; a malformed value is InvalidInput. */
 export const parsePaymentListQuery = (query: Record<string, string | undefined>): PaymentListQuery =>
   validate(PaymentListQuerySchema, query);
+
+/**
+ * The charges a payments list query answers, newest first: GET /v1/payments/ and the dashboard's
+ * charges page both list through here. Every charge succeeded when it was made, so a status filter
+ * for anything else lists nothing.
+ */
+export function listPaymentCharges(deps: Deps, scope: Scope, query: PaymentListQuery): Promise<Charge[]> {
+  if (query.status !== undefined && query.status !== 'succeeded') return Promise.resolve([]);
+  return listCharges(deps, scope, query);
+}

@@ -22,6 +22,7 @@ import fc from 'fast-check';
 import { generate } from 'json-schema-faker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createPayment, csrfOf as csrfIn, openPage, payThroughCheckout } from '../support/checkout.ts';
+import { DashboardClient } from '../support/dashboard.ts';
 import { type Json, type Operation, operationsOf } from '../support/fuzz.ts';
 import { png } from '../support/images.ts';
 import { waitForMail } from '../support/mail.ts';
@@ -190,6 +191,19 @@ const allowances: Allowance[] = [
       'its 400 "a card number whose check digit is wrong, an expiry already past: the form again" and 402 "Declined"',
   },
   {
+    // The dashboard's forms post the CSRF token of the page they are on (the sign-in form, its own
+    // cookie's); a request drawn from the document carries none.
+    operation: [
+      'POST /dashboard/sign-in',
+      'POST /dashboard/sign-out',
+      'POST /dashboard/language',
+      'POST /dashboard/charges/{id}/refunds',
+    ],
+    status: 403,
+    message: /<!doctype html>/i,
+    where: 'their 403: "The form expired (its CSRF token is not the session’s): nothing changed"',
+  },
+  {
     // The portal's forms name one of the customer's own subscriptions or charges, and an action on it.
     operation: 'POST /portal/{token}',
     status: [400, 409],
@@ -215,6 +229,8 @@ interface Sent {
 
 let doc: Json;
 let account: TestAccount;
+/** The Cookie header of a dashboard session of the fuzz account: dashboard requests reach its pages. */
+let dashboardCookie: string;
 /** PATCH /v1/auth/api-keys/ rotates keys: it gets an account of its own. */
 let rotating: TestAccount;
 let auth: string;
@@ -349,6 +365,8 @@ beforeAll(async () => {
   fixtures.receipt = /\/receipts\/([A-Za-z0-9]+)$/m.exec(receipt?.body.text ?? '')?.[1] ?? '';
   fixtures.token = (await createPayment(auth)).token;
   fixtures.portal = await (factories.portal as () => Promise<string>)();
+  const dashboard = await new DashboardClient().signedIn(account.testKey);
+  dashboardCookie = [...dashboard.jar].map(([name, value]) => `${name}=${value}`).join('; ');
   const refund = await created('POST', '/v1/refunds/', {
     charge_id: paid.chargeId,
     amount: '1.00',
@@ -377,6 +395,7 @@ function kindOf(path: string, name: string): string {
   if (name === 'address_id') return 'address';
   if (path.startsWith('/receipts/')) return 'receipt';
   if (path.startsWith('/portal/')) return 'portal';
+  if (path.startsWith('/dashboard/charges/')) return 'charge';
   if (name === 'token') return 'token';
   const kinds: [string, string][] = [
     ['/v1/customers/', 'customer'],
@@ -558,6 +577,7 @@ async function build(operation: Operation, seed: number, owner: string): Promise
   path = path.replace(encodeURIComponent('{owner}'), addressOwners.get(address ?? '') ?? 'cus_none');
   const headers: Record<string, string> = {};
   if (Array.isArray(operation.op.security) && operation.op.security.length) headers.Authorization = owner;
+  if (operation.path.startsWith('/dashboard/')) headers.Cookie = dashboardCookie;
   const query = new URLSearchParams();
   for (const [index, parameter] of ((operation.op.parameters ?? []) as Json[]).entries()) {
     if (parameter.in === 'path' || (!parameter.required && random() < 0.5)) continue;

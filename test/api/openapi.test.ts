@@ -32,6 +32,7 @@ import {
   submitCard,
   testCards,
 } from '../support/checkout.ts';
+import { type DashboardAnswer, DashboardClient, formToken, hiddenField } from '../support/dashboard.ts';
 import { hostileRequest } from '../support/hostile.ts';
 import { jpeg } from '../support/images.ts';
 import { waitForMail } from '../support/mail.ts';
@@ -1009,6 +1010,58 @@ describe('every route answers as the document says', () => {
       });
       expect(canceled.status, canceled.html).toBe(200);
       expectAnswer('POST', '/portal/{token}', asAnswer(canceled));
+    },
+  );
+
+  routeTest(
+    'the merchant dashboard: sign-in, its pages, a refund, the language switch and sign-out',
+    [
+      'GET /dashboard/sign-in',
+      'POST /dashboard/sign-in',
+      'GET /dashboard/',
+      'GET /dashboard/charges',
+      'GET /dashboard/charges/{id}',
+      'POST /dashboard/charges/{id}/refunds',
+      'POST /dashboard/language',
+      'POST /dashboard/sign-out',
+    ],
+    async ({ account, auth }) => {
+      const { chargeId } = await payThroughCheckout(auth);
+      const asAnswer = (answer: DashboardAnswer): Answered => ({
+        status: answer.status,
+        headers: answer.headers,
+        text: answer.html,
+      });
+      const browser = new DashboardClient();
+      expectAnswer('GET', '/dashboard/', asAnswer(await browser.get('')));
+      const form = await browser.get('sign-in');
+      expectAnswer('GET', '/dashboard/sign-in', asAnswer(form));
+      const signedIn = await browser.post('sign-in', {
+        csrf_token: formToken(form.html),
+        api_key: account.testKey,
+      });
+      expect(signedIn.status, signedIn.html).toBe(303);
+      expectAnswer('POST', '/dashboard/sign-in', asAnswer(signedIn));
+      expectAnswer('GET', '/dashboard/', asAnswer(await browser.get('')));
+      expectAnswer('GET', '/dashboard/charges', asAnswer(await browser.get('charges')));
+      const page = await browser.get(`charges/${chargeId}`);
+      expectAnswer('GET', '/dashboard/charges/{id}', asAnswer(page));
+      const refunded = await browser.post(`charges/${chargeId}/refunds`, {
+        csrf_token: formToken(page.html),
+        idempotency_key: hiddenField(page.html, 'idempotency_key'),
+        amount: '',
+        reason: 'duplicate',
+      });
+      expect(refunded.status, refunded.html).toBe(303);
+      expectAnswer('POST', '/dashboard/charges/{id}/refunds', asAnswer(refunded));
+      const switched = await browser.post('language', {
+        csrf_token: formToken(page.html),
+        lang: 'es',
+        back: '',
+      });
+      expectAnswer('POST', '/dashboard/language', asAnswer(switched));
+      const out = await browser.post('sign-out', { csrf_token: formToken(page.html) });
+      expectAnswer('POST', '/dashboard/sign-out', asAnswer(out));
     },
   );
 

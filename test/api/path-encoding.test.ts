@@ -1,11 +1,13 @@
 /**
  * A path parameter that is not well-formed percent-encoded UTF-8 (`%ED%A0%80` encodes a lone
  * surrogate, `%FF` no character at all) names nothing: every route with a path parameter answers
- * 400 or 404 in its own shapes (the HTML pages of the checkout, the customer portal and receipts, JSON elsewhere),
+ * 400 or 404 in its own shapes (the HTML pages of the checkout, the customer portal, receipts and the
+ * dashboard, signed in, JSON elsewhere),
  * never 500. The routes come from the route table, so a new one is checked the day it is added.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../shared/api/routes.ts';
+import { DashboardClient, formToken } from '../support/dashboard.ts';
 import { apiUrl, suiteMerchant } from '../support/stack.ts';
 
 /** Escapes of bytes that decode to no character, or to a lone surrogate, or that are cut short. */
@@ -18,6 +20,13 @@ const pathOf = (pattern: string, segment: string) => pattern.replace(/\{[^}]+\}/
 
 describe('malformed percent-encoding in a path parameter', () => {
   const merchant = suiteMerchant('path-encoding');
+  /** The merchant signed in to the dashboard: its pages' cookie, and the CSRF token its forms post. */
+  const dashboard = { cookie: '', csrf: '' };
+  beforeAll(async () => {
+    const browser = await new DashboardClient().signedIn(merchant.account.testKey);
+    dashboard.cookie = [...browser.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    dashboard.csrf = formToken((await browser.get('')).html);
+  });
 
   it('the route table has path parameters on the API, on the checkout and receipt pages and on media', () => {
     const paths = withParameters.map((route) => route.path);
@@ -30,7 +39,8 @@ describe('malformed percent-encoding in a path parameter', () => {
 
   for (const route of withParameters) {
     it(`${route.method} ${route.path} answers 400 or 404 in its shapes`, async () => {
-      const page = route.path.startsWith('/checkout/') || route.path.startsWith('/portal/');
+      const signedIn = route.path.startsWith('/dashboard/');
+      const page = route.path.startsWith('/checkout/') || route.path.startsWith('/portal/') || signedIn;
       // The hosted pages answer HTML: the checkout's, the customer portal's and the receipt's "not found" pages.
       const notFound = route.path.startsWith('/checkout/')
         ? 'Checkout not found'
@@ -38,13 +48,16 @@ describe('malformed percent-encoding in a path parameter', () => {
           ? 'Page not found'
           : route.path.startsWith('/receipts/')
             ? 'Receipt not found'
-            : '';
+            : signedIn
+              ? 'There is no such charge'
+              : '';
       for (const segment of malformed) {
         const headers: Record<string, string> = route.auth ? { Authorization: merchant.auth } : {};
+        if (signedIn) headers.Cookie = dashboard.cookie;
         let body: string | undefined;
         if (route.method !== 'GET' && route.method !== 'DELETE') {
           headers['Content-Type'] = page ? 'application/x-www-form-urlencoded' : 'application/json';
-          body = page ? 'csrf_token=x&outcome=pass' : '{}';
+          body = page ? `csrf_token=${signedIn ? dashboard.csrf : 'x'}&outcome=pass` : '{}';
         }
         const response = await fetch(`${apiUrl}${pathOf(route.path, segment)}`, {
           method: route.method,

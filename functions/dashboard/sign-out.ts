@@ -1,0 +1,8 @@
+/** POST /dashboard/sign-out: ends the dashboard session (shared/dashboard/http.ts). */
+import { dashboardDeps, submitSignOut } from '../../shared/dashboard/http.ts';
+import { dashboardFormBytes } from '../../shared/dashboard/routes.ts';
+import { publicEndpoint } from '../../shared/http/handler.ts';
+
+const deps = dashboardDeps();
+
+export const handler = publicEndpoint(submitSignOut(deps), { maxBodyBytes: dashboardFormBytes });

@@ -1,0 +1,188 @@
+/**
+ * The charges pages of the dashboard as views: the overview's newest charges, the charges list with
+ * the API list's paging, and one charge with its refunds and the refund form. Pure functions of the
+ * records the domain read (shared/dashboard/charges-http.ts), so they are tested without a stack.
+ */
+import type { Charge } from '../charges/charge.ts';
+import type { Page } from '../checkout/pages.ts';
+import { escapeHtml } from '../core/html.ts';
+import { formatAmount } from '../core/money/amount.ts';
+import { findCurrency } from '../core/money/currencies.ts';
+import type { PaymentListQuery } from '../payments/list-query.ts';
+import type { Refund } from '../refunds/refund.ts';
+import { refundReasons } from '../refunds/schemas.ts';
+import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
+import { type DashboardWords, dashboardWords } from './words.ts';
+
+/** An amount as the hosted pages write it: `12.50 USD` (the currency's own decimals). */
+export function money(minor: number, currency: string): string {
+  const found = findCurrency(currency.toUpperCase());
+  return `${found ? formatAmount(minor, found) : String(minor)} ${currency.toUpperCase()}`;
+}
+
+const chargeUrl = (view: ShellContext, id: string) => `${view.root}/charges/${encodeURIComponent(id)}`;
+
+/** The charges as a table, newest first; each id links to its page. */
+function chargeTable(view: ShellContext, charges: readonly Charge[], w: DashboardWords): string {
+  if (!charges.length) return `<p>${escapeHtml(w.noCharges)}</p>`;
+  const c = w.columns;
+  const rows = charges
+    .map(
+      (charge) => `<tr>
+<td>${escapeHtml(w.date(charge.created_at))}</td>
+<td><a href="${escapeHtml(chargeUrl(view, charge.id))}"><code>${escapeHtml(charge.id)}</code></a></td>
+<td>${escapeHtml(charge.description ?? '')}</td>
+<td class="num">${escapeHtml(money(charge.amount, charge.currency))}</td>
+<td class="num">${charge.refunded > 0 ? escapeHtml(money(charge.refunded, charge.currency)) : ''}</td>
+<td>${escapeHtml(w.ending(charge.card.brand, charge.card.last4))}</td>
+<td>${charge.customer_id ? `<code>${escapeHtml(charge.customer_id)}</code>` : ''}</td>
+</tr>`,
+    )
+    .join('');
+  return `<table>
+<thead><tr><th scope="col">${escapeHtml(c.date)}</th><th scope="col">${escapeHtml(c.id)}</th><th scope="col">${escapeHtml(c.description)}</th><th scope="col" class="num">${escapeHtml(c.amount)}</th><th scope="col" class="num">${escapeHtml(c.refunded)}</th><th scope="col">${escapeHtml(c.card)}</th><th scope="col">${escapeHtml(c.customer)}</th></tr></thead>
+<tbody>${rows}</tbody>
+</table>`;
+}
+
+/** GET /dashboard/: the navigation and, for now, the newest charges. */
+export function overviewPage(view: ShellContext, newest: readonly Charge[]): Page {
+  const w = dashboardWords[view.lang];
+  return dashboardPage(
+    view,
+    w.sections.overview,
+    `<section class="card" aria-labelledby="newest">
+<h2 id="newest">${escapeHtml(w.newestCharges)}</h2>
+${chargeTable(view, newest, w)}
+<p><a href="${escapeHtml(`${view.root}/charges`)}">${escapeHtml(w.allCharges)}</a></p>
+</section>`,
+  );
+}
+
+/**
+ * GET /dashboard/charges: one page of the API's charge list. "Older" asks for the charges created
+ * before the last one shown, with the same limit, as a client of GET /v1/payments/ pages.
+ */
+export function chargesPage(
+  view: ShellContext,
+  charges: readonly Charge[],
+  query: PaymentListQuery | undefined,
+  problem?: { status: number; message: string },
+): Page {
+  const w = dashboardWords[view.lang];
+  const last = charges.at(-1);
+  const limit = query?.limit;
+  const older =
+    last && limit !== undefined && charges.length >= limit
+      ? `<a href="${escapeHtml(`${view.root}/charges?${new URLSearchParams({ limit: String(limit), created_before: last.created_at })}`)}" rel="next">${escapeHtml(w.olderCharges)}</a>`
+      : '';
+  const newest = query?.createdBefore
+    ? `<a href="${escapeHtml(`${view.root}/charges`)}">${escapeHtml(w.newestFirst)}</a>`
+    : '';
+  const error = problem ? `<p class="error" role="alert">${escapeHtml(problem.message)}</p>` : '';
+  return dashboardPage(
+    view,
+    w.chargesTitle,
+    `${error}<div class="card">${chargeTable(view, charges, w)}</div>
+${older || newest ? `<p class="pager">${newest}${older}</p>` : ''}`,
+    problem?.status ?? 200,
+  );
+}
+
+/** What the refund form shows again after an error: the values posted, and the same idempotency key. */
+export interface RefundFormState {
+  idempotencyKey: string;
+  amount?: string;
+  reason?: string;
+  /** What the domain answered, with the status the API answers it with. */
+  problem?: { status: number; message: string };
+  /** The refund just made (after the 303 back to the page). */
+  made?: Refund;
+}
+
+/** GET /dashboard/charges/{id}: the charge, its refunds, and the refund form while any is left. */
+export function chargePage(
+  view: ShellContext,
+  charge: Charge,
+  refunds: readonly Refund[],
+  form: RefundFormState,
+): Page {
+  const w = dashboardWords[view.lang];
+  const f = w.chargeFields;
+  const amount = (minor: number) => escapeHtml(money(minor, charge.currency));
+  const row = (name: string, value: string) => `<dt>${escapeHtml(name)}</dt><dd>${value}</dd>`;
+  const code = (value: string | null | undefined) => (value ? `<code>${escapeHtml(value)}</code>` : '');
+  const details = [
+    row(f.status, escapeHtml(w.succeeded)),
+    row(f.amount, amount(charge.amount)),
+    row(f.fee, amount(charge.fee)),
+    row(f.net, amount(charge.net)),
+    row(f.refunded, amount(charge.refunded)),
+    row(f.refundable, amount(charge.refundable)),
+    row(f.card, escapeHtml(w.ending(charge.card.brand, charge.card.last4))),
+    row(f.description, escapeHtml(charge.description ?? '')),
+    row(f.customer, code(charge.customer_id)),
+    row(f.payment, code(charge.payment_id)),
+    ...(charge.subscription_id ? [row(f.subscription, code(charge.subscription_id))] : []),
+    row(f.created, escapeHtml(w.date(charge.created_at))),
+    ...(charge.paid_out_at ? [row(f.paidOut, escapeHtml(w.date(charge.paid_out_at)))] : []),
+  ].join('\n');
+  const c = w.columns;
+  const refundRows = refunds
+    .map(
+      (refund) => `<tr>
+<td>${escapeHtml(w.date(refund.created_at))}</td>
+<td class="num">${escapeHtml(money(refund.amount, refund.currency))}</td>
+<td>${escapeHtml(w.reasons[refund.reason] ?? refund.reason)}</td>
+<td><code>${escapeHtml(`re_${refund.id}`)}</code></td>
+</tr>`,
+    )
+    .join('');
+  const refundList = refunds.length
+    ? `<table>
+<thead><tr><th scope="col">${escapeHtml(c.date)}</th><th scope="col" class="num">${escapeHtml(c.amount)}</th><th scope="col">${escapeHtml(c.reason)}</th><th scope="col">ID</th></tr></thead>
+<tbody>${refundRows}</tbody>
+</table>`
+    : `<p>${escapeHtml(w.noRefunds)}</p>`;
+  const made = form.made
+    ? `<p class="notice" role="status">${escapeHtml(w.refunded(money(form.made.amount, form.made.currency)))}</p>`
+    : '';
+  const problem = form.problem ? `<p class="error" role="alert">${escapeHtml(form.problem.message)}</p>` : '';
+  const chosen = form.reason ?? 'requested_by_customer';
+  const options = refundReasons
+    .map(
+      (reason) =>
+        `<option value="${reason}"${reason === chosen ? ' selected' : ''}>${escapeHtml(w.reasons[reason] ?? reason)}</option>`,
+    )
+    .join('');
+  const refundForm = charge.paid_out_at
+    ? `<p>${escapeHtml(w.paidOutNote)}</p>`
+    : charge.refundable <= 0
+      ? `<p>${escapeHtml(w.notRefundable)}</p>`
+      : csrfForm(
+          `${chargeUrl(view, charge.id)}/refunds`,
+          view.csrf,
+          `<label for="amount">${escapeHtml(w.refundAmount(money(charge.refundable, charge.currency)))}</label>
+<input id="amount" name="amount" inputmode="decimal" autocomplete="off" maxlength="32" value="${escapeHtml(form.amount ?? '')}">
+<label for="reason">${escapeHtml(w.refundReason)}</label>
+<select id="reason" name="reason">${options}</select>
+<button type="submit">${escapeHtml(w.refund)}</button>`,
+          { idempotency_key: form.idempotencyKey },
+        );
+  return dashboardPage(
+    view,
+    w.chargeTitle(charge.id),
+    `${made}${problem}<section class="card"><dl>
+${details}
+</dl></section>
+<section class="card" aria-labelledby="refunds">
+<h2 id="refunds">${escapeHtml(w.refunds)}</h2>
+${refundList}
+</section>
+<section class="card" aria-labelledby="refund">
+<h2 id="refund">${escapeHtml(w.refundTitle)}</h2>
+${refundForm}
+</section>`,
+    form.problem?.status ?? 200,
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * The dashboard's charges pages: what each reads and does, through the functions the API's handlers
+ * call (the payments list, getCharge, listRefunds, refundCharge), in the session's account and mode.
+ * A failure of the domain (a refund above what is left, a charge paid out, …) is shown on the page
+ * with the status the API answers it with.
+ */
+import { getCharge, listCharges } from '../charges/repository.ts';
+import type { Scope } from '../core/account.ts';
+import { DomainError, Failure } from '../core/errors.ts';
+import { randomToken } from '../core/ids.ts';
+import { type Lang, text } from '../core/messages.ts';
+import { validate } from '../core/validation.ts';
+import type { Deps } from '../db/deps.ts';
+import { statusOf } from '../http/errors.ts';
+import type { ApiAnswer } from '../http/render.ts';
+import { listPaymentCharges, type PaymentListQuery, parsePaymentListQuery } from '../payments/list-query.ts';
+import { CreateRefundSchema, type Refund } from '../refunds/refund.ts';
+import { listRefunds } from '../refunds/repository.ts';
+import { type RefundDeps, refundCharge } from '../refunds/service.ts';
+import { chargePage, chargesPage, overviewPage, type RefundFormState } from './charge-views.ts';
+import { type DashboardDeps, dashboardRoot, field, pageAnswer, type SignedIn, seeOther } from './http.ts';
+import { messagePage, type ShellContext } from './shell.ts';
+import { dashboardWords } from './words.ts';
+
+/** The charges the overview shows. */
+const newestShown = 10;
+/** As GET /v1/refunds/ bounds one answer. */
+const maxRefunds = 1000;
+
+/** What a failure the domain threw says, in the reader's language, and the status the API gives it. */
+export function problemOf(error: DomainError, lang: Lang): { status: number; message: string } {
+  if (!(error instanceof Failure)) return { status: statusOf(error), message: error.message };
+  const { content } = text(error.msg, lang, error.params);
+  const details = error.details(lang).content;
+  return { status: statusOf(error), message: typeof details === 'string' ? details : content };
+}
+
+/** GET /dashboard/: the newest charges. */
+export async function showOverview(deps: Deps, { scope, view }: SignedIn): Promise<ApiAnswer> {
+  const newest = await listCharges(deps, scope, { limit: newestShown });
+  return pageAnswer(overviewPage(view, newest));
+}
+
+/** GET /dashboard/charges: the payments list's query (limit, created_before, status), as the API reads it. */
+export async function showCharges(deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> {
+  let query: PaymentListQuery;
+  try {
+    query = parsePaymentListQuery(request.query);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return pageAnswer(chargesPage(view, [], undefined, problemOf(error, view.lang)));
+  }
+  return pageAnswer(chargesPage(view, await listPaymentCharges(deps, scope, query), query));
+}
+
+/** A key for the refund form: a double submit of one form refunds once. */
+const newFormKey = () => randomToken(32);
+const formKeyPattern = /^[A-Za-z0-9]{32}$/;
+
+/** The charge's page (its refunds read beside it), or the 404 page when the account and mode have no such charge. */
+async function chargeAnswer(
+  deps: Deps,
+  scope: Scope,
+  view: ShellContext,
+  id: string,
+  form: Omit<RefundFormState, 'made'> & { madeId?: string },
+): Promise<ApiAnswer> {
+  const [charge, refunds] = await Promise.all([
+    getCharge(deps, scope, id),
+    listRefunds(deps, scope, { chargeId: id, limit: maxRefunds }),
+  ]);
+  if (!charge) {
+    const w = dashboardWords[view.lang];
+    return pageAnswer(messagePage(view, 404, w.notFoundTitle, w.notFound));
+  }
+  const made: Refund | undefined = form.madeId
+    ? refunds.find((refund) => refund.id === form.madeId)
+    : undefined;
+  return pageAnswer(chargePage(view, charge, refunds, { ...form, ...(made ? { made } : {}) }));
+}
+
+/** GET /dashboard/charges/{id}; `?refunded=<refund id>` after a refund says it was made. */
+export const showCharge = (deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> =>
+  chargeAnswer(deps, scope, view, request.params.id ?? '', {
+    idempotencyKey: newFormKey(),
+    ...(request.query.refunded ? { madeId: request.query.refunded } : {}),
+  });
+
+/**
+ * POST /dashboard/charges/{id}/refunds: refundCharge, as POST /v1/refunds/ calls it, with the form's
+ * idempotency key (so a form submitted twice refunds once); 303 back to the charge's page, or the
+ * page again saying what the domain refused, with the API's status. A charge the account and mode
+ * do not have is 404, and nothing is asked of the acquirer.
+ */
+export async function submitRefund(
+  deps: RefundDeps & DashboardDeps,
+  { scope, view, request }: SignedIn,
+): Promise<ApiAnswer> {
+  const id = request.params.id ?? '';
+  const key = field(request.body, 'idempotency_key');
+  const amount = field(request.body, 'amount').trim();
+  const reason = field(request.body, 'reason');
+  if (!(await getCharge(deps, scope, id))) {
+    const w = dashboardWords[view.lang];
+    return pageAnswer(messagePage(view, 404, w.notFoundTitle, w.notFound));
+  }
+  const again = (problem: { status: number; message: string }) =>
+    chargeAnswer(deps, scope, view, id, {
+      // The same key again: submitting the corrected form resumes the same attempt, never a second.
+      idempotencyKey: formKeyPattern.test(key) ? key : newFormKey(),
+      amount,
+      reason,
+      problem,
+    });
+  if (!formKeyPattern.test(key)) {
+    return again({ status: 400, message: dashboardWords[view.lang].formExpired });
+  }
+  try {
+    const input = validate(CreateRefundSchema, {
+      charge_id: id,
+      reason,
+      ...(amount ? { amount } : {}),
+    });
+    const refund = await refundCharge(deps, scope, input, `dashboard:${key}`);
+    const back = `${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(id)}`;
+    return seeOther(`${back}?${new URLSearchParams({ refunded: refund.id })}`);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return again(problemOf(error, view.lang));
+  }
+}

@@ -1,0 +1,13 @@
+/** The keys of the merchant dashboard's sign-in sessions. */
+import type { ItemKey } from '../db/keys.ts';
+
+export const dashboardKeys = {
+  /**
+   * A dashboard session, found by the keyed hash of the token in its cookie (never the token
+   * itself), so a copy of the table opens no session.
+   */
+  session: (tokenHash: string): ItemKey => ({
+    pk: `DASHBOARD_SESSION#${tokenHash}`,
+    sk: 'DASHBOARD_SESSION',
+  }),
+};

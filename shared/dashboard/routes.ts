@@ -1,0 +1,207 @@
+/**
+ * The merchant dashboard's routes: HTML pages on the API's own origin under /dashboard/. They are
+ * `auth: false` for the gateway (a browser sends no API key): each handler opens the session from
+ * its cookie itself, and answers 303 to the sign-in form without one.
+ */
+import { sizeText } from '../core/limits.ts';
+import type { Access, Answer, ErrorAnswer, Route } from '../http/route.ts';
+import { PaymentListQuerySchema } from '../payments/list-query.ts';
+
+const html = ['text/html'] as const;
+
+/** The most a dashboard form's body may be: no form of it comes near. */
+export const dashboardFormBytes = 4 * 1024;
+
+const toSignIn: Answer = {
+  description: 'No session in force (none, expired, signed out, or its key rotated): to the sign-in form',
+  headers: { Location: 'The sign-in form, `/dashboard/sign-in`.' },
+};
+
+const pageErrors = {
+  500: { description: 'Unexpected failure, with a request id', body: 'MessageEnvelope' },
+} as const satisfies Record<number, ErrorAnswer>;
+
+const formErrors = {
+  ...pageErrors,
+  403: {
+    description: 'The form expired (its CSRF token is not the session’s): nothing changed',
+    body: 'html',
+  },
+  413: { description: `A form body over ${sizeText(dashboardFormBytes)}`, body: 'MessageEnvelope' },
+} as const satisfies Record<number, ErrorAnswer>;
+
+const form = ['application/x-www-form-urlencoded'] as const;
+
+/** What every signed-in page reads: the session and the account, in one BatchGetItem. */
+const session = ['BatchGetItem'] as const;
+const signedIn = (access: Access['table'] = { actions: [] }): Access => ({
+  table: { ...access, actions: [...session, ...access.actions] },
+  fingerprintSecret: true,
+});
+
+export const dashboardRoutes: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/dashboard/sign-in',
+    handler: 'functions/dashboard/show-sign-in.ts',
+    operationId: 'showDashboardSignIn',
+    auth: false,
+    access: {},
+    summary: 'The dashboard’s sign-in form (HTML)',
+    description:
+      'Asks for a secret API key (`sk_test_…` or `sk_live_…`); the dashboard then acts in that key’s mode. Sets the form’s own CSRF cookie.',
+    answers: { 200: { description: 'The sign-in form', media: html } },
+    errors: pageErrors,
+  },
+  {
+    method: 'POST',
+    path: '/dashboard/sign-in',
+    handler: 'functions/dashboard/sign-in.ts',
+    operationId: 'signInToDashboard',
+    auth: false,
+    access: { table: { actions: ['GetItem', 'PutItem'] }, fingerprintSecret: true },
+    summary: 'Signs in with a secret API key (form-encoded `api_key`, `csrf_token`); 303 to the dashboard',
+    description:
+      'Opens a session of 8 hours in the key’s account and mode and sets its cookie (HttpOnly, SameSite=Strict, Path=/dashboard, Secure on https). Only a keyed hash of the session’s token is stored; the session ends at sign-out and when the key that opened it is rotated.',
+    bodyTypes: form,
+    answers: {
+      303: {
+        description: 'Signed in: to the dashboard, with the session cookie',
+        headers: { Location: 'The dashboard, `/dashboard/`.', 'Set-Cookie': 'The session cookie.' },
+      },
+    },
+    errors: {
+      ...formErrors,
+      401: {
+        description: 'No account has this key (or it was rotated): the form again, saying so',
+        body: 'html',
+      },
+      403: {
+        description: 'The form expired (its CSRF cookie is missing or another): the form again',
+        body: 'html',
+      },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/dashboard/sign-out',
+    handler: 'functions/dashboard/sign-out.ts',
+    operationId: 'signOutOfDashboard',
+    auth: false,
+    access: signedIn({ actions: ['DeleteItem'] }),
+    summary: 'Signs out (form-encoded `csrf_token`): the session is deleted; 303 to the sign-in form',
+    description:
+      'Deletes the session, so its cookie opens nothing any more wherever it was copied, and clears the cookie.',
+    bodyTypes: form,
+    answers: {
+      303: {
+        description: 'Signed out (or no session was in force): to the sign-in form',
+        headers: { Location: 'The sign-in form, `/dashboard/sign-in`.' },
+      },
+    },
+    errors: formErrors,
+  },
+  {
+    method: 'POST',
+    path: '/dashboard/language',
+    handler: 'functions/dashboard/set-language.ts',
+    operationId: 'setDashboardLanguage',
+    auth: false,
+    access: signedIn(),
+    summary: 'The language switch (form-encoded `lang` en or es, `back`, `csrf_token`); 303 back',
+    description:
+      'Keeps the language chosen in a cookie and goes back to the dashboard page it was chosen on. Without the switch, pages follow the browser’s Accept-Language.',
+    bodyTypes: form,
+    answers: {
+      303: {
+        description: 'Back to the page the switch was on, in the language chosen',
+        headers: { Location: 'The page under `/dashboard/` the switch was on.' },
+      },
+    },
+    errors: formErrors,
+  },
+  {
+    method: 'GET',
+    path: '/dashboard/',
+    handler: 'functions/dashboard/show-overview.ts',
+    operationId: 'showDashboard',
+    auth: false,
+    access: signedIn({ actions: ['Query'], indexes: ['gsi1'] }),
+    summary: 'The dashboard’s first page (HTML): its sections, the mode, and the newest charges',
+    description:
+      'Shows the navigation of every section, the mode of the key signed in with (TEST or LIVE), the language switch, sign-out, and the newest charges of the account in that mode.',
+    answers: { 200: { description: 'The page', media: html }, 303: toSignIn },
+    errors: pageErrors,
+  },
+  {
+    method: 'GET',
+    path: '/dashboard/charges',
+    handler: 'functions/dashboard/list-charges.ts',
+    operationId: 'showDashboardCharges',
+    auth: false,
+    access: signedIn({ actions: ['Query'], indexes: ['gsi1'] }),
+    summary:
+      'The charges (HTML): the payments list, with its paging (`limit`, `created_before`) and `status`',
+    description:
+      'Lists the charges of the account and mode as GET /v1/payments/ does, newest first, with a link to the older ones.',
+    query: PaymentListQuerySchema,
+    answers: { 200: { description: 'The page', media: html }, 303: toSignIn },
+    errors: {
+      ...pageErrors,
+      400: { description: 'A malformed `limit` or `created_before`: the page, saying so', body: 'html' },
+    },
+  },
+  {
+    method: 'GET',
+    path: '/dashboard/charges/{id}',
+    handler: 'functions/dashboard/show-charge.ts',
+    operationId: 'showDashboardCharge',
+    auth: false,
+    access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi2'] }),
+    summary: 'One charge (HTML): its amounts, its refunds, and the refund form',
+    description:
+      'Shows a charge of the account and mode with its refunds and, while anything is left to refund, a form to refund it in full or in part.',
+    answers: { 200: { description: 'The page', media: html }, 303: toSignIn },
+    errors: {
+      ...pageErrors,
+      404: { description: 'No such charge in this account and mode', body: 'html' },
+    },
+  },
+  {
+    method: 'POST',
+    path: '/dashboard/charges/{id}/refunds',
+    handler: 'functions/dashboard/refund-charge.ts',
+    operationId: 'refundFromDashboard',
+    auth: false,
+    access: signedIn({
+      actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      indexes: ['gsi1', 'gsi2'],
+    }),
+    summary:
+      'The refund form (form-encoded `amount`, `reason`, `idempotency_key`, `csrf_token`): refunds as POST /v1/refunds/ does; 303 back',
+    description:
+      'Refunds the charge in full (no amount) or in part through the same code as POST /v1/refunds/, under the form’s idempotency key, so a form submitted twice refunds once. What the API refuses is shown on the charge’s page with the API’s status.',
+    bodyTypes: form,
+    answers: {
+      303: {
+        description: 'Refunded (or no session in force: to the sign-in form)',
+        headers: { Location: 'The charge’s page, saying what was refunded.' },
+      },
+    },
+    errors: {
+      ...formErrors,
+      400: {
+        description:
+          'The refund is refused as POST /v1/refunds/ refuses it (above what is left, already refunded, an amount with too many decimals): the page, saying so',
+        body: 'html',
+      },
+      404: { description: 'No such charge in this account and mode', body: 'html' },
+      409: { description: 'The charge was paid out, or the same form is still being refunded', body: 'html' },
+      502: { description: 'The acquirer refused the refund; nothing was refunded', body: 'html' },
+      504: {
+        description: 'The acquirer did not answer in time: submitting the same form again gives the outcome',
+        body: 'html',
+      },
+    },
+  },
+];

@@ -1,0 +1,194 @@
+/**
+ * The dashboard's page shell (docs/design.md#merchant-dashboard): the hosted pages' shell
+ * (`hostedPage`: a per-page nonce for the one stylesheet under a strict Content-Security-Policy, no
+ * script at all, never framed, never cached, no referrer) with the dashboard's bar: the merchant,
+ * the mode (TEST or LIVE), the navigation of every section, the language switch and sign-out. Every
+ * value is escaped here or by the page that hands its body in; every form carries the session's
+ * CSRF token.
+ *
+ * A new page: its words in words.ts, a view that returns `dashboardPage(view, …)`, its section's
+ * `path` below (a section without one is shown, not linked), and a route row.
+ */
+import type { Page } from '../checkout/pages.ts';
+import { contentSecurityPolicy, hostedPage } from '../checkout/pages.ts';
+import type { Mode } from '../core/account.ts';
+import { escapeHtml } from '../core/html.ts';
+import type { Lang } from '../core/messages.ts';
+import { type DashboardWords, dashboardWords } from './words.ts';
+
+export type SectionId = keyof DashboardWords['sections'];
+
+/**
+ * Every section of the dashboard, in the navigation's order; `path` (under /dashboard/) once its
+ * page is built. A section without a page is listed, not linked: no page pretends.
+ */
+export const sections: readonly { id: SectionId; path?: string }[] = [
+  { id: 'overview', path: '' },
+  { id: 'charges', path: 'charges' },
+  { id: 'customers' },
+  { id: 'subscriptions' },
+  { id: 'plans' },
+  { id: 'products' },
+  { id: 'links' },
+  { id: 'webhooks' },
+  { id: 'events' },
+  { id: 'keys' },
+];
+
+/** What every signed-in page knows besides its own records. */
+export interface ShellContext {
+  lang: Lang;
+  /** The dashboard's absolute URL, `<public base URL>/dashboard`, without a trailing slash. */
+  root: string;
+  merchant: string;
+  mode: Mode;
+  /** The session's CSRF token, posted back by every form. */
+  csrf: string;
+  /** The page's path under the root (`charges/ch_…`): where the language switch comes back to. */
+  here: string;
+  section: SectionId;
+}
+
+const styles = `
+body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
+main{max-width:64rem;margin:0 auto;padding:1rem}
+a{color:#0b4cc7}
+.bar{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;background:#fff;border-radius:.6rem;padding:.6rem 1rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+.brand{font-weight:700;margin:0}.mode{margin:0;font-weight:700;border-radius:.3rem;padding:.1rem .5rem}
+.mode-test{background:#fff4cc;color:#5c4500}.mode-live{background:#e3f5e8;color:#0f5323}
+.bar form{margin:0}.spacer{flex:1}
+nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:.75rem 0;padding:0}
+nav .soon{color:#555}nav [aria-current]{font-weight:700;color:#1a1a1a}
+h1{font-size:1.4rem;margin:1rem 0 .5rem}h2{font-size:1.1rem;margin:1.25rem 0 .5rem}
+.card{background:#fff;border-radius:.6rem;padding:1rem;box-shadow:0 1px 3px rgba(0,0,0,.12);margin:.75rem 0;overflow-x:auto}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
+td.num,th.num{text-align:right;white-space:nowrap}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dt{font-weight:600}dd{margin:0}
+label{display:block;font-weight:600;margin:.75rem 0 .25rem}
+input,select{box-sizing:border-box;font-size:1rem;padding:.5rem;border:1px solid #767676;border-radius:.4rem;width:100%;max-width:24rem}
+button{margin-top:.75rem;padding:.55rem 1rem;font-size:1rem;font-weight:700;border:0;border-radius:.4rem;background:#1f5eff;color:#fff;cursor:pointer}
+.bar button{margin:0;padding:.3rem .7rem;font-size:.9rem;background:#fff;color:#0b4cc7;border:1px solid #0b4cc7}
+.error{background:#fde8e8;color:#7a0000;border-radius:.4rem;padding:.6rem .8rem;margin:.75rem 0}
+.notice{background:#e3f5e8;color:#0f5323;border-radius:.4rem;padding:.6rem .8rem;margin:.75rem 0}
+.test{background:#fff4cc;color:#5c4500;border-radius:.4rem;padding:.4rem .6rem;margin:.75rem 0}
+.pager{display:flex;gap:1rem;margin:.75rem 0}
+small,.help{color:#555}code{font-size:.9em}`;
+
+/** The shell's headers and policy around `body`, which is HTML whose values are escaped already. */
+function shell(status: number, title: string, body: string, lang: Lang): Page {
+  return hostedPage({
+    status,
+    title,
+    body,
+    lang,
+    styles,
+    // No script at all; forms post only to the dashboard's own origin.
+    policy: (nonce) => contentSecurityPolicy(nonce),
+    head: '\n<meta name="robots" content="noindex">',
+  });
+}
+
+/** A form with the session's CSRF token (and any hidden fields), posting to `action`. */
+export function csrfForm(
+  action: string,
+  csrf: string,
+  inner: string,
+  hidden: Record<string, string> = {},
+  attributes = '',
+): string {
+  const fields = Object.entries(hidden)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('');
+  return `<form method="post" action="${escapeHtml(action)}"${attributes}><input type="hidden" name="csrf_token" value="${escapeHtml(csrf)}">${fields}${inner}</form>`;
+}
+
+/** The language switch: a button that posts the other language and comes back to `here`. */
+function languageSwitch(root: string, csrf: string, lang: Lang, here: string): string {
+  const other: Lang = lang === 'en' ? 'es' : 'en';
+  return csrfForm(
+    `${root}/language`,
+    csrf,
+    `<button type="submit" lang="${other}">${escapeHtml(dashboardWords[lang].otherLanguage)}</button>`,
+    { lang: other, back: here },
+  );
+}
+
+/** A signed-in page: the bar, the navigation, then `body` under its `title` heading. */
+export function dashboardPage(view: ShellContext, title: string, body: string, status = 200): Page {
+  const w = dashboardWords[view.lang];
+  const nav = sections
+    .map(({ id, path }) => {
+      const name = escapeHtml(w.sections[id]);
+      if (path === undefined)
+        return `<li><span class="soon" title="${escapeHtml(w.notYet)}">${name}</span></li>`;
+      const current = id === view.section ? ' aria-current="page"' : '';
+      return `<li><a href="${escapeHtml(`${view.root}/${path}`)}"${current}>${name}</a></li>`;
+    })
+    .join('');
+  const mode = view.mode === 'live' ? w.liveMode : w.testMode;
+  return shell(
+    status,
+    `${title} · ${w.product}`,
+    `<div class="bar">
+<p class="brand">${escapeHtml(view.merchant)}</p>
+<p class="mode mode-${view.mode}" data-mode="${view.mode}"><span class="help">${escapeHtml(w.modeLabel)}:</span> ${escapeHtml(mode)}</p>
+<span class="spacer"></span>
+${languageSwitch(view.root, view.csrf, view.lang, view.here)}
+${csrfForm(`${view.root}/sign-out`, view.csrf, `<button type="submit">${escapeHtml(w.signOut)}</button>`)}
+</div>
+<nav aria-label="${escapeHtml(w.navLabel)}"><ul>${nav}</ul></nav>
+${view.mode === 'test' ? `<p class="test" role="note">${escapeHtml(w.testNote)}</p>` : ''}
+<h1>${escapeHtml(title)}</h1>
+${body}`,
+    view.lang,
+  );
+}
+
+/**
+ * The sign-in form; `problem` says why the last try failed (401 a key that is no account's, 403 a
+ * form whose token did not match). `csrf` is the value of the sign-in cookie the form posts back.
+ */
+export function signInPage(
+  context: { root: string; lang: Lang; csrf: string },
+  problem?: 'wrong_key' | 'form_expired',
+): Page {
+  const w = dashboardWords[context.lang];
+  const status = problem === 'wrong_key' ? 401 : problem === 'form_expired' ? 403 : 200;
+  const error = problem
+    ? `<p class="error" role="alert">${escapeHtml(problem === 'wrong_key' ? w.wrongKey : w.formExpired)}</p>`
+    : '';
+  const other: Lang = context.lang === 'en' ? 'es' : 'en';
+  return shell(
+    status,
+    w.signInTitle,
+    `<div class="bar"><p class="brand">${escapeHtml(w.product)}</p><span class="spacer"></span>
+${csrfForm(`${context.root}/language`, context.csrf, `<button type="submit" lang="${other}">${escapeHtml(w.otherLanguage)}</button>`, { lang: other, back: 'sign-in' })}
+</div>
+<div class="card">
+<h1>${escapeHtml(w.signInTitle)}</h1>
+<p>${escapeHtml(w.signInIntro)}</p>
+${error}
+${csrfForm(
+  `${context.root}/sign-in`,
+  context.csrf,
+  `<label for="api_key">${escapeHtml(w.apiKey)}</label>
+<input id="api_key" name="api_key" type="password" autocomplete="current-password" required maxlength="64" spellcheck="false" aria-describedby="api_key_help">
+<p id="api_key_help" class="help">${escapeHtml(w.apiKeyHelp)}</p>
+<button type="submit">${escapeHtml(w.signIn)}</button>`,
+)}
+</div>`,
+    context.lang,
+  );
+}
+
+/** A signed-in page that only says something (a form that expired, a record that is not there). */
+export function messagePage(view: ShellContext, status: number, title: string, message: string): Page {
+  const w = dashboardWords[view.lang];
+  return dashboardPage(
+    view,
+    title,
+    `<p class="error" role="alert">${escapeHtml(message)}</p>
+<p><a href="${escapeHtml(`${view.root}/charges`)}">${escapeHtml(w.backToCharges)}</a></p>`,
+    status,
+  );
+}

@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import type { Charge } from '../charges/charge.ts';
+import type { Lang } from '../core/messages.ts';
+import type { Refund } from '../refunds/refund.ts';
+import { chargePage, chargesPage, money, overviewPage } from './charge-views.ts';
+import { messagePage, type ShellContext, signInPage } from './shell.ts';
+
+const hostile = `<script>alert("x")</script>'&`;
+const csrf = 'C'.repeat(32);
+
+const view = (lang: Lang = 'en', overrides: Partial<ShellContext> = {}): ShellContext => ({
+  lang,
+  root: 'https://pay.example.com/dashboard',
+  merchant: hostile,
+  mode: 'test',
+  csrf,
+  here: 'charges',
+  section: 'charges',
+  ...overrides,
+});
+
+const charge = (overrides: Partial<Charge> = {}): Charge => ({
+  id: 'ch_AAAAAAAAAAAAAAAAAAAAAAAA',
+  developer_id: 1,
+  mode: 'test',
+  source: 'checkout',
+  payment_id: 'pay_BBBBBBBBBBBBBBBBBBBBBBBB',
+  customer_id: hostile,
+  amount: 2100,
+  fee: 91,
+  net: 2009,
+  currency: 'USD',
+  description: hostile,
+  statement_description: 'X',
+  status: 'succeeded',
+  card: {
+    brand: hostile,
+    last4: '4242',
+    expMonth: 12,
+    expYear: 2030,
+    country: 'US',
+  } as unknown as Charge['card'],
+  acquirer_reference: 'r',
+  refundable: 2100,
+  refunded: 0,
+  payout_due_at: null,
+  paid_out_at: null,
+  created_at: '2026-10-26T10:00:00.000Z',
+  updated_at: '2026-10-26T10:00:00.000Z',
+  ...overrides,
+});
+
+const refund: Refund = {
+  id: 'RRRRRRRRRRRRRRRRRRRRRRRR',
+  developer_id: 1,
+  mode: 'test',
+  charge_id: 'ch_AAAAAAAAAAAAAAAAAAAAAAAA',
+  amount: 500,
+  currency: 'USD',
+  reason: 'duplicate',
+  status: 'succeeded',
+  created_at: '2026-10-27T10:00:00.000Z',
+  updated_at: '2026-10-27T10:00:00.000Z',
+};
+
+/** A page holds no hostile value as markup: only its escaped text. */
+function expectEscaped(html: string): void {
+  expect(html).not.toContain('<script>');
+  expect(html).not.toContain('"x")');
+  expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;');
+}
+
+/** Every form of a page posts the session's CSRF token. */
+function expectTokenInEveryForm(html: string): void {
+  const forms = html.match(/<form [^>]*>/g) ?? [];
+  expect(forms.length).toBeGreaterThan(0);
+  const tokens = html.match(new RegExp(`<input type="hidden" name="csrf_token" value="${csrf}">`, 'g')) ?? [];
+  expect(tokens.length).toBe(forms.length);
+}
+
+describe('the dashboard shell', () => {
+  it('sends no script, refuses framing and caching, and allows forms to its own origin only', () => {
+    const page = overviewPage(view(), [charge()]);
+    const policy = page.headers['Content-Security-Policy'] as string;
+    expect(policy).toMatch(/^default-src 'none'; style-src 'nonce-[A-Za-z0-9+/=]+';/);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("form-action 'self'");
+    expect(policy).not.toMatch(/script-src|unsafe/);
+    expect(page.headers['X-Frame-Options']).toBe('DENY');
+    expect(page.headers['Cache-Control']).toBe('no-store');
+    expect(page.html).not.toMatch(/<script/i);
+  });
+
+  it('lists every section, linking only those built, and marks the page it is on', () => {
+    const { html } = overviewPage(view('en', { section: 'overview', here: '' }), []);
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/" aria-current="page">Overview</a>');
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/charges">Payments and charges</a>');
+    for (const name of [
+      'Customers',
+      'Subscriptions',
+      'Plans',
+      'Products',
+      'Payment links',
+      'Webhooks',
+      'Events',
+      'API keys',
+    ]) {
+      expect(html).toMatch(new RegExp(`<span class="soon"[^>]*>${name}</span>`));
+      expect(html).not.toMatch(new RegExp(`<a [^>]*>${name}</a>`));
+    }
+  });
+
+  it('shows the mode: TEST with its note, LIVE without', () => {
+    expect(overviewPage(view(), []).html).toMatch(/data-mode="test"><span class="help">Mode:<\/span> TEST/);
+    const live = overviewPage(view('en', { mode: 'live' }), []).html;
+    expect(live).toMatch(/data-mode="live"><span class="help">Mode:<\/span> LIVE/);
+    expect(live).not.toContain('Test mode');
+  });
+});
+
+describe('the pages escape every value and carry the CSRF token in every form', () => {
+  for (const lang of ['en', 'es'] as const) {
+    it(`overview, list, charge and message pages (${lang})`, () => {
+      const pages = [
+        overviewPage(view(lang), [charge()]),
+        chargesPage(view(lang), [charge()], { limit: 1 }),
+        chargePage(view(lang), charge({ refunded: 500, refundable: 1600 }), [refund], {
+          idempotencyKey: 'K'.repeat(32),
+          amount: hostile,
+          reason: hostile,
+          problem: { status: 400, message: hostile },
+        }),
+        messagePage(view(lang), 404, hostile, hostile),
+      ];
+      for (const page of pages) {
+        expect(page.html).toContain(`<html lang="${lang}">`);
+        expectEscaped(page.html);
+        expectTokenInEveryForm(page.html);
+      }
+    });
+  }
+
+  it('the sign-in form escapes its token and posts it back', () => {
+    const page = signInPage({ root: 'https://pay.example.com/dashboard', lang: 'en', csrf: '"><x' });
+    expect(page.html).not.toContain('"><x');
+    expect(page.html).toContain('value="&quot;&gt;&lt;x"');
+  });
+});
+
+describe('both languages', () => {
+  it('speak English and Spanish, with the switch offering the other', () => {
+    const en = chargePage(view('en'), charge(), [], { idempotencyKey: 'K'.repeat(32) }).html;
+    expect(en).toContain('Refund this charge');
+    expect(en).toContain('<button type="submit" lang="es">Español</button>');
+    expect(en).toContain('<input type="hidden" name="lang" value="es">');
+    const es = chargePage(view('es'), charge(), [], { idempotencyKey: 'K'.repeat(32) }).html;
+    expect(es).toContain('Reembolsar este cargo');
+    expect(es).toContain('Queda por reembolsar');
+    expect(es).toContain('<button type="submit" lang="en">English</button>');
+    expect(es).toContain('Cerrar sesión');
+    expect(signInPage({ root: 'r', lang: 'es', csrf }).html).toContain('Clave secreta de API');
+  });
+});
+
+describe('the charge page', () => {
+  it('holds the form’s idempotency key, full refund by default, the amount posted kept after an error', () => {
+    const fresh = chargePage(view(), charge(), [], { idempotencyKey: 'K'.repeat(32) });
+    expect(fresh.status).toBe(200);
+    expect(fresh.html).toContain(`<input type="hidden" name="idempotency_key" value="${'K'.repeat(32)}">`);
+    expect(fresh.html).toContain('Amount to refund (empty: all that is left, 21.00 USD)');
+    expect(fresh.html).toContain(
+      'name="amount" inputmode="decimal" autocomplete="off" maxlength="32" value=""',
+    );
+    const refused = chargePage(view(), charge(), [], {
+      idempotencyKey: 'K'.repeat(32),
+      amount: '99.00',
+      reason: 'fraudulent',
+      problem: { status: 400, message: 'Too much' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain('<p class="error" role="alert">Too much</p>');
+    expect(refused.html).toContain('value="99.00"');
+    expect(refused.html).toContain('<option value="fraudulent" selected>');
+  });
+
+  it('offers no refund form when nothing is left, or once paid out', () => {
+    const none = chargePage(view(), charge({ refundable: 0, refunded: 2100 }), [refund], {
+      idempotencyKey: 'K',
+    });
+    expect(none.html).not.toContain('name="idempotency_key"');
+    expect(none.html).toContain('Nothing is left to refund');
+    const paid = chargePage(view(), charge({ paid_out_at: '2026-10-29T00:00:00.000Z' }), [], {
+      idempotencyKey: 'K',
+    });
+    expect(paid.html).not.toContain('name="idempotency_key"');
+    expect(paid.html).toContain('This charge was paid out');
+  });
+
+  it('says a refund just made, and lists the refunds', () => {
+    const html = chargePage(view(), charge({ refunded: 500, refundable: 1600 }), [refund], {
+      idempotencyKey: 'K',
+      made: refund,
+    }).html;
+    expect(html).toContain('<p class="notice" role="status">Refunded 5.00 USD.</p>');
+    expect(html).toContain('<code>re_RRRRRRRRRRRRRRRRRRRRRRRR</code>');
+  });
+});
+
+describe('the charges list', () => {
+  it('links the older charges only when the page is full, with the same limit', () => {
+    const full = chargesPage(view(), [charge()], { limit: 1 }).html;
+    expect(full).toContain(
+      'href="https://pay.example.com/dashboard/charges?limit=1&amp;created_before=2026-10-26T10%3A00%3A00.000Z" rel="next"',
+    );
+    expect(chargesPage(view(), [charge()], { limit: 2 }).html).not.toContain('rel="next"');
+    expect(chargesPage(view(), [], { limit: 100 }).html).toContain('No charges yet.');
+  });
+
+  it('writes amounts in the currency’s own decimals', () => {
+    expect(money(2100, 'USD')).toBe('21.00 USD');
+    expect(money(2100, 'jpy')).toBe('2100 JPY');
+  });
+});
+
+describe('the sign-in form', () => {
+  it('answers 401 for a wrong key and 403 for an expired form, saying so', () => {
+    const context = { root: 'https://pay.example.com/dashboard', lang: 'en' as const, csrf };
+    expect(signInPage(context).status).toBe(200);
+    const wrong = signInPage(context, 'wrong_key');
+    expect(wrong.status).toBe(401);
+    expect(wrong.html).toContain('This key is not valid');
+    expect(signInPage(context, 'form_expired').status).toBe(403);
+    expect(wrong.html).toContain('type="password"');
+  });
+});

@@ -1,0 +1,269 @@
+/**
+ * What the dashboard's pages say, in English and Spanish. A page takes the words of the reader's
+ * language (the switch's cookie, else the browser's Accept-Language); a new page adds its words
+ * here, in both languages, so the type refuses a page that forgets one.
+ */
+import type { Lang } from '../core/messages.ts';
+
+export interface DashboardWords {
+  product: string;
+  sections: {
+    overview: string;
+    charges: string;
+    customers: string;
+    subscriptions: string;
+    plans: string;
+    products: string;
+    links: string;
+    webhooks: string;
+    events: string;
+    keys: string;
+  };
+  navLabel: string;
+  notYet: string;
+  modeLabel: string;
+  testMode: string;
+  liveMode: string;
+  testNote: string;
+  otherLanguage: string;
+  signOut: string;
+  signInTitle: string;
+  signInIntro: string;
+  apiKey: string;
+  apiKeyHelp: string;
+  signIn: string;
+  wrongKey: string;
+  formExpired: string;
+  newestCharges: string;
+  allCharges: string;
+  chargesTitle: string;
+  noCharges: string;
+  olderCharges: string;
+  newestFirst: string;
+  columns: {
+    date: string;
+    id: string;
+    description: string;
+    amount: string;
+    refunded: string;
+    card: string;
+    customer: string;
+    reason: string;
+  };
+  chargeTitle(id: string): string;
+  chargeFields: {
+    status: string;
+    amount: string;
+    fee: string;
+    net: string;
+    refunded: string;
+    refundable: string;
+    card: string;
+    description: string;
+    customer: string;
+    created: string;
+    paidOut: string;
+    payment: string;
+    subscription: string;
+  };
+  succeeded: string;
+  ending(brand: string, last4: string): string;
+  refunds: string;
+  noRefunds: string;
+  refundTitle: string;
+  refundAmount(whole: string): string;
+  refundReason: string;
+  reasons: Record<string, string>;
+  refund: string;
+  refunded(amount: string): string;
+  notRefundable: string;
+  paidOutNote: string;
+  notFoundTitle: string;
+  notFound: string;
+  backToCharges: string;
+  errorTitle: string;
+  date(iso: string): string;
+}
+
+const dateIn = (lang: Lang) => {
+  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  return (iso: string) => {
+    const date = new Date(iso);
+    return Number.isNaN(date.getTime()) ? iso : `${format.format(date)} UTC`;
+  };
+};
+
+export const dashboardWords: Record<Lang, DashboardWords> = {
+  en: {
+    product: 'cobro dashboard',
+    sections: {
+      overview: 'Overview',
+      charges: 'Payments and charges',
+      customers: 'Customers',
+      subscriptions: 'Subscriptions',
+      plans: 'Plans',
+      products: 'Products',
+      links: 'Payment links',
+      webhooks: 'Webhooks',
+      events: 'Events',
+      keys: 'API keys',
+    },
+    navLabel: 'Sections',
+    notYet: 'not available yet',
+    modeLabel: 'Mode',
+    testMode: 'TEST',
+    liveMode: 'LIVE',
+    testNote: 'Test mode: these are test records; no real money moves.',
+    otherLanguage: 'Español',
+    signOut: 'Sign out',
+    signInTitle: 'Sign in to the cobro dashboard',
+    signInIntro:
+      "Sign in with one of your account's secret API keys. The dashboard shows the key's mode: a test key, test records; a live key, live records.",
+    apiKey: 'Secret API key',
+    apiKeyHelp: 'sk_test_… or sk_live_…',
+    signIn: 'Sign in',
+    wrongKey: 'This key is not valid: check it, or use the new key if it was rotated.',
+    formExpired: 'This form expired. Reload the page and try again; nothing was changed.',
+    newestCharges: 'Newest charges',
+    allCharges: 'All charges',
+    chargesTitle: 'Payments and charges',
+    noCharges: 'No charges yet.',
+    olderCharges: 'Older charges',
+    newestFirst: 'Newest charges',
+    columns: {
+      date: 'Date',
+      id: 'Charge',
+      description: 'Description',
+      amount: 'Amount',
+      refunded: 'Refunded',
+      card: 'Card',
+      customer: 'Customer',
+      reason: 'Reason',
+    },
+    chargeTitle: (id) => `Charge ${id}`,
+    chargeFields: {
+      status: 'Status',
+      amount: 'Amount',
+      fee: 'Fee',
+      net: 'Net',
+      refunded: 'Refunded',
+      refundable: 'Left to refund',
+      card: 'Card',
+      description: 'Description',
+      customer: 'Customer',
+      created: 'Created',
+      paidOut: 'Paid out',
+      payment: 'Payment',
+      subscription: 'Subscription',
+    },
+    succeeded: 'Succeeded',
+    ending: (brand, last4) => `${brand} ending in ${last4}`,
+    refunds: 'Refunds',
+    noRefunds: 'No refunds.',
+    refundTitle: 'Refund this charge',
+    refundAmount: (whole) => `Amount to refund (empty: all that is left, ${whole})`,
+    refundReason: 'Reason',
+    reasons: {
+      requested_by_customer: 'Requested by the customer',
+      duplicate: 'Duplicate',
+      fraudulent: 'Fraudulent',
+      subscription_canceled: 'Subscription canceled',
+      payment_link_deleted: 'Payment link deleted',
+    },
+    refund: 'Refund',
+    refunded: (amount) => `Refunded ${amount}.`,
+    notRefundable: 'Nothing is left to refund of this charge.',
+    paidOutNote: 'This charge was paid out; it cannot be refunded.',
+    notFoundTitle: 'Not found',
+    notFound: 'There is no such charge in this account and mode.',
+    backToCharges: 'Back to the charges',
+    errorTitle: 'Not done',
+    date: dateIn('en'),
+  },
+  es: {
+    product: 'panel de cobro',
+    sections: {
+      overview: 'Resumen',
+      charges: 'Pagos y cargos',
+      customers: 'Clientes',
+      subscriptions: 'Suscripciones',
+      plans: 'Planes',
+      products: 'Productos',
+      links: 'Enlaces de pago',
+      webhooks: 'Webhooks',
+      events: 'Eventos',
+      keys: 'Claves de API',
+    },
+    navLabel: 'Secciones',
+    notYet: 'aún no disponible',
+    modeLabel: 'Modo',
+    testMode: 'PRUEBA',
+    liveMode: 'REAL',
+    testNote: 'Modo de prueba: son registros de prueba; no se mueve dinero real.',
+    otherLanguage: 'English',
+    signOut: 'Cerrar sesión',
+    signInTitle: 'Inicia sesión en el panel de cobro',
+    signInIntro:
+      'Inicia sesión con una de las claves secretas de API de tu cuenta. El panel muestra el modo de la clave: con una clave de prueba, los registros de prueba; con una real, los reales.',
+    apiKey: 'Clave secreta de API',
+    apiKeyHelp: 'sk_test_… o sk_live_…',
+    signIn: 'Iniciar sesión',
+    wrongKey: 'Esta clave no es válida: revísala, o usa la nueva si se rotó.',
+    formExpired: 'Este formulario caducó. Recarga la página e inténtalo de nuevo; no se cambió nada.',
+    newestCharges: 'Cargos más recientes',
+    allCharges: 'Todos los cargos',
+    chargesTitle: 'Pagos y cargos',
+    noCharges: 'Aún no hay cargos.',
+    olderCharges: 'Cargos anteriores',
+    newestFirst: 'Cargos más recientes',
+    columns: {
+      date: 'Fecha',
+      id: 'Cargo',
+      description: 'Descripción',
+      amount: 'Importe',
+      refunded: 'Reembolsado',
+      card: 'Tarjeta',
+      customer: 'Cliente',
+      reason: 'Motivo',
+    },
+    chargeTitle: (id) => `Cargo ${id}`,
+    chargeFields: {
+      status: 'Estado',
+      amount: 'Importe',
+      fee: 'Comisión',
+      net: 'Neto',
+      refunded: 'Reembolsado',
+      refundable: 'Queda por reembolsar',
+      card: 'Tarjeta',
+      description: 'Descripción',
+      customer: 'Cliente',
+      created: 'Creado',
+      paidOut: 'Liquidado',
+      payment: 'Pago',
+      subscription: 'Suscripción',
+    },
+    succeeded: 'Cobrado',
+    ending: (brand, last4) => `${brand} terminada en ${last4}`,
+    refunds: 'Reembolsos',
+    noRefunds: 'Sin reembolsos.',
+    refundTitle: 'Reembolsar este cargo',
+    refundAmount: (whole) => `Importe a reembolsar (vacío: todo lo que queda, ${whole})`,
+    refundReason: 'Motivo',
+    reasons: {
+      requested_by_customer: 'Lo pidió el cliente',
+      duplicate: 'Duplicado',
+      fraudulent: 'Fraudulento',
+      subscription_canceled: 'Suscripción cancelada',
+      payment_link_deleted: 'Enlace de pago eliminado',
+    },
+    refund: 'Reembolsar',
+    refunded: (amount) => `Reembolsado ${amount}.`,
+    notRefundable: 'No queda nada por reembolsar de este cargo.',
+    paidOutNote: 'Este cargo ya se liquidó; no se puede reembolsar.',
+    notFoundTitle: 'No encontrado',
+    notFound: 'No existe ese cargo en esta cuenta y modo.',
+    backToCharges: 'Volver a los cargos',
+    errorTitle: 'No se hizo',
+    date: dateIn('es'),
+  },
+};
