@@ -13,6 +13,7 @@ import { keys } from './cli/keys.ts';
 import { UsageError } from './cli/options.ts';
 import { payoutsRun } from './cli/payouts.ts';
 import { reconcileLedger } from './cli/reconcile.ts';
+import { reindexAll } from './cli/reindex.ts';
 import { searchReindex } from './cli/search.ts';
 import { didYouMean } from './cli/suggest.ts';
 import { trigger } from './cli/trigger.ts';
@@ -136,6 +137,16 @@ const commands: readonly Command[] = [
     entries existed; prints a JSON summary. It reads the whole table (a Scan): run it
     once after upgrading, not on a schedule.`,
     run: searchReindex,
+  },
+  {
+    name: 'reindex',
+    help: `reindex
+    gives every stored record its place in every index the table keeps: the search entries
+    (as search reindex does), and the customer index of charges and subscriptions (what the
+    customer portal reads); prints a JSON summary (records seen per kind, entries written,
+    records given keys). It reads the whole table (a Scan): run it once after an upgrade
+    that adds an index, not on a schedule. Running it again changes nothing.`,
+    run: reindexAll,
   },
 ];
 

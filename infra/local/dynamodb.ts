@@ -208,7 +208,7 @@ export function localClient(endpoint: string, credentials: LocalCredentials): Dy
   });
 }
 
-/** Creates the table (on-demand, the GSIs, TTL) unless it exists. */
+/** Creates the table (on-demand, the GSIs, TTL) unless it exists; adds the GSIs an older one lacks. */
 export async function ensureTable(
   endpoint: string,
   tableName: string,
@@ -223,6 +223,33 @@ export async function ensureTable(
         new UpdateTableCommand({
           TableName: tableName,
           StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView },
+        }),
+      );
+    }
+    // A table made before an index existed gets it now (one per update, as DynamoDB allows);
+    // `npm run -s cli -- reindex` then gives older records their keys in it.
+    const present = new Set((table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+    for (const index of tableDefinition.globalSecondaryIndexes) {
+      if (present.has(index.indexName)) continue;
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: [
+            { AttributeName: index.partitionKey, AttributeType: 'S' },
+            { AttributeName: index.sortKey, AttributeType: 'S' },
+          ],
+          GlobalSecondaryIndexUpdates: [
+            {
+              Create: {
+                IndexName: index.indexName,
+                KeySchema: [
+                  { AttributeName: index.partitionKey, KeyType: 'HASH' },
+                  { AttributeName: index.sortKey, KeyType: 'RANGE' },
+                ],
+                Projection: { ProjectionType: 'ALL' },
+              },
+            },
+          ],
         }),
       );
     }

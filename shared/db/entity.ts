@@ -4,7 +4,7 @@
  */
 import type { Deps } from './deps.ts';
 import { getRecord } from './items.ts';
-import type { ItemKey, ListKey } from './keys.ts';
+import type { CustomerListKey, ItemKey, ListKey, SecondListKey } from './keys.ts';
 
 export interface Entity<R> {
   /** The `entity` attribute of its items. */
@@ -22,7 +22,7 @@ export interface Entity<R> {
 
 export function defineEntity<R extends object>(
   tag: string,
-  keysOf: (record: R) => ItemKey & Partial<ListKey> & { gsi2pk?: string; gsi2sk?: string },
+  keysOf: (record: R) => ItemKey & Partial<ListKey> & Partial<SecondListKey> & Partial<CustomerListKey>,
 ): Entity<R> {
   const item = (record: R) => ({ ...keysOf(record), entity: tag, ...record });
   return {

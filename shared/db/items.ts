@@ -8,7 +8,18 @@ import type { ItemKey } from './keys.ts';
 
 /** The record an item stores: the item without its keys, index keys and entity tag. */
 export function recordOf<T>(item: Record<string, unknown>): T {
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, entity: _e, ...record } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    gsi1pk: _a,
+    gsi1sk: _b,
+    gsi2pk: _c,
+    gsi2sk: _d,
+    gsi3pk: _f,
+    gsi3sk: _g,
+    entity: _e,
+    ...record
+  } = item;
   return record as T;
 }
 

@@ -74,6 +74,10 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
   ],
   'chargeKeys.before': [chargeKeys.before(at), 'CHARGE#2026-03-04T05:06:07.890Z'],
   'chargeKeys.listPrefix': [chargeKeys.listPrefix, 'CHARGE#'],
+  'chargeKeys.ofCustomer': [
+    chargeKeys.ofCustomer(42, 'live', 'cus_1', at, 'ch_1'),
+    { gsi3pk: 'ACCOUNT#42#live#CUSTOMER#cus_1', gsi3sk: 'CHARGE#2026-03-04T05:06:07.890Z#ch_1' },
+  ],
   'chargeKeys.payoutDue': [
     [
       chargeKeys.payoutDue('ch_1', at),
@@ -184,6 +188,11 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
   'subscriptionKeys.inList': [
     subscriptionKeys.inList(42, 'test', at, 'sub_1'),
     { gsi1pk: 'ACCOUNT#42#test#SUBSCRIPTIONS', gsi1sk: 'SUBSCRIPTION#2026-03-04T05:06:07.890Z#sub_1' },
+  ],
+  'subscriptionKeys.listPrefix': [subscriptionKeys.listPrefix, 'SUBSCRIPTION#'],
+  'subscriptionKeys.ofCustomer': [
+    subscriptionKeys.ofCustomer(42, 'test', 'cus_1', at, 'sub_1'),
+    { gsi3pk: 'ACCOUNT#42#test#CUSTOMER#cus_1', gsi3sk: 'SUBSCRIPTION#2026-03-04T05:06:07.890Z#sub_1' },
   ],
   'subscriptionKeys.ofPlan': [
     subscriptionKeys.ofPlan(42, 'test', 'gold', at, 'sub_1'),

@@ -26,6 +26,22 @@ export interface SecondListKey {
   gsi2sk: string;
 }
 
+/**
+ * Where an item sits in gsi3, the per-customer index: a customer's charges and subscriptions under
+ * one partition, each kind sorted `<tag>#<created>#<id>` so one backwards Query pages one kind.
+ */
+export interface CustomerListKey {
+  gsi3pk: string;
+  gsi3sk: string;
+}
+
+/**
+ * The gsi3 partition of one customer's records in an account and mode. It spells the same string as
+ * the customer's own table partition (customers/keys.ts): another attribute, another index, no clash.
+ */
+export const customerRecordsPartition = (developerId: number, mode: Mode, customerId: string) =>
+  `${scopePrefix(developerId, mode)}#CUSTOMER#${customerId}`;
+
 /** The partition of an account's own records (its profile, its sequences), whatever the mode. */
 export const accountPartition = (developerId: number) => `ACCOUNT#${developerId}`;
 

@@ -168,3 +168,53 @@ export async function recordsByKeys<T>(deps: Deps, wanted: ItemKey[]): Promise<T
   }
   return found;
 }
+
+/** One kind of record in one partition of an index: its sort keys all begin with `prefix`. */
+export interface IndexedList {
+  index: 'gsi1' | 'gsi2' | 'gsi3';
+  partition: string;
+  prefix: string;
+}
+
+/**
+ * Page `page` of a list kept in an index without a count item, newest first: the records of the
+ * page, and whether any record follows it. One Query for page 1 (a page's size and one more); a
+ * deeper page reads past the earlier ones, as counted lists do. The range is the prefix up to its
+ * last possible character (a BETWEEN, which DynamoDB Local reads as a range; `begins_with` costs
+ * the same on DynamoDB).
+ */
+export async function indexedPage<T>(
+  deps: Deps,
+  list: IndexedList,
+  page: PageRequest,
+): Promise<{ records: T[]; more: boolean }> {
+  const offset = (page.page - 1) * page.pageSize;
+  const wanted = offset + page.pageSize + 1;
+  const records: T[] = [];
+  let seen = 0;
+  let more = false;
+  await queryEach(
+    deps,
+    {
+      IndexName: list.index,
+      KeyConditionExpression: `${list.index}pk = :pk AND ${list.index}sk BETWEEN :from AND :to`,
+      ExpressionAttributeValues: {
+        ':pk': list.partition,
+        ':from': list.prefix,
+        ':to': `${list.prefix}\u{10FFFF}`,
+      },
+      ScanIndexForward: false,
+    },
+    (item) => {
+      if (seen >= offset + page.pageSize) {
+        more = true;
+        return false;
+      }
+      if (seen >= offset) records.push(recordOf<T>(item));
+      seen += 1;
+      return true;
+    },
+    () => wanted - seen,
+  );
+  return { records, more };
+}

@@ -25,7 +25,7 @@ export type TableAction =
   | 'Scan';
 
 /** A global secondary index of the table (shared/db/table.ts). */
-export type TableIndex = 'gsi1' | 'gsi2';
+export type TableIndex = 'gsi1' | 'gsi2' | 'gsi3';
 
 /** What a function does with the table: the APIs it calls, and the indexes it queries by name. */
 export interface TableAccess {

@@ -31,7 +31,7 @@ export const portalRoutes: readonly Route[] = [
     handler: 'functions/portal/show-portal.ts',
     operationId: 'showPortal',
     auth: false,
-    access: { table: { actions: ['GetItem', 'Query'], indexes: ['gsi1'] }, fingerprintSecret: true },
+    access: { table: { actions: ['GetItem', 'Query'], indexes: ['gsi3'] }, fingerprintSecret: true },
     summary: "The customer portal page (HTML): the customer's subscriptions and payments",
     description:
       "Renders one customer's subscriptions (plan, amount per interval, status, next billing date) with forms to cancel one or replace its card, and their payments, in the reader's language, under a strict Content-Security-Policy, never framed or cached. An unknown link is 404, an expired one 410.",
@@ -47,7 +47,7 @@ export const portalRoutes: readonly Route[] = [
     access: {
       table: {
         actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-        indexes: ['gsi1'],
+        indexes: ['gsi3'],
       },
       fingerprintSecret: true,
     },

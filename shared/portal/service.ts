@@ -9,7 +9,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { merchantName, statementDescriptor } from '../accounts/account.ts';
 import { getAccount } from '../accounts/repository.ts';
 import type { Charge } from '../charges/charge.ts';
-import { getCharge, listCharges } from '../charges/repository.ts';
+import { getCharge, listCustomerCharges } from '../charges/repository.ts';
 import { sessionEntity } from '../checkout/repository.ts';
 import { newCardSession, pageUrl } from '../checkout/session.ts';
 import type { Scope } from '../core/account.ts';
@@ -22,7 +22,7 @@ import { getCustomer } from '../customers/repository.ts';
 import type { Deps } from '../db/deps.ts';
 import { receiptUrl } from '../receipts/receipt.ts';
 import { issueReceiptLink } from '../receipts/repository.ts';
-import { eachSubscription, getSubscription } from '../subscriptions/repository.ts';
+import { getSubscription, listCustomerSubscriptions } from '../subscriptions/repository.ts';
 import { cancelSubscription } from '../subscriptions/service.ts';
 import type { Subscription } from '../subscriptions/subscription.ts';
 import { cardReplaceable } from './card.ts';
@@ -32,8 +32,13 @@ import { findPortalLink, issuePortalLink, type PortalLink, portalTokenLength } f
 export const portalLifetimeMs = 3_600_000;
 /** How long the link in a failed-renewal notice opens it: time enough to read the e-mail and act. */
 export const noticePortalLifetimeMs = 7 * 86_400_000;
-/** The newest charges of the account the portal looks through for the customer's. */
-const chargesLooked = 200;
+/** How many of the customer's charges the page lists: their newest. */
+export const portalCharges = 50;
+/**
+ * How many of the customer's subscriptions the page reads, newest first, before leaving out the
+ * pending ones (made for them, never paid): far more than a customer keeps.
+ */
+export const portalSubscriptions = 100;
 
 /** The values of the secret that keys portal tokens: one to key new links with, all a link may be under. */
 export interface PortalKeys {
@@ -100,24 +105,24 @@ export async function openPortal(deps: Deps, keys: PortalKeys, token: string): P
   return { kind: 'open', link, scope: { developerId: link.developer_id, mode: link.mode } };
 }
 
-/** The customer's subscriptions (those started) and newest charges, for the page. */
+/**
+ * The customer's subscriptions (those started) and newest charges, for the page: their own records
+ * only, read from the customer index, the customer and the account side by side (one round trip,
+ * whatever the size of the account or of its other customers).
+ */
 export async function portalContents(deps: Deps, link: PortalLink, scope: Scope): Promise<PortalContents> {
-  const subscriptions: Subscription[] = [];
-  const [customer, account, charges] = await Promise.all([
+  const [customer, account, charges, subscriptions] = await Promise.all([
     getCustomer(deps, scope, link.customer_id),
     getAccount(deps, scope.developerId),
-    listCharges(deps, scope, { limit: chargesLooked }),
-    eachSubscription(deps, scope, {}, (subscription) => {
-      if (subscription.customer_id === link.customer_id && subscription.status !== 'pending')
-        subscriptions.push(subscription);
-    }),
+    listCustomerCharges(deps, scope, link.customer_id, { page: 1, pageSize: portalCharges }),
+    listCustomerSubscriptions(deps, scope, link.customer_id, { page: 1, pageSize: portalSubscriptions }),
   ]);
   return {
     link,
     merchant: account ? merchantName(account) : '',
     customer,
-    subscriptions,
-    charges: charges.filter((charge) => charge.customer_id === link.customer_id),
+    subscriptions: subscriptions.records.filter((subscription) => subscription.status !== 'pending'),
+    charges: charges.records,
   };
 }
 

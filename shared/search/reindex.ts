@@ -1,16 +1,16 @@
 /**
- * Rebuilds the substring index (shared/db/search.ts) from the stored records: for records written
- * before the index existed, or an index damaged by hand. Operator work (`cobro search reindex`), so
- * it may Scan; no request path calls it. Entries are plain puts, so running it twice is harmless.
+ * Rebuilds the substring index (shared/db/search.ts) from the stored records, through the table's
+ * reindex (shared/db/reindex.ts): for records written before the index existed, or an index damaged
+ * by hand (`cobro search reindex`, and `cobro reindex` with every other index). Entries are plain
+ * puts, so running it twice is harmless.
  * An area of its own, above every area whose records it indexes (plans, customers, products): each
  * of them gives the index writes of one record, and this reads them all.
  */
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Customer } from '../customers/customer.ts';
 import { customerEntity, customerIndexWrites } from '../customers/repository.ts';
-import { putAll } from '../db/batch.ts';
 import type { Deps } from '../db/deps.ts';
 import { recordOf } from '../db/items.ts';
+import { type IndexRepair, type Reindexer, reindex } from '../db/reindex.ts';
 import type { Plan } from '../plans/plan.ts';
 import { nameIndexWrites, planEntity } from '../plans/repository.ts';
 import type { Product } from '../products/product.ts';
@@ -18,20 +18,25 @@ import { productEntity, productIndexWrites } from '../products/repository.ts';
 
 type IndexWrites = ReturnType<typeof nameIndexWrites>;
 
-/** For each entity tag with searchable texts: the index writes of one stored item. */
-const indexers = (deps: Deps): Record<string, (item: Record<string, unknown>) => IndexWrites> => ({
+/** Index entries as items to put: the Puts among an entity's index writes. */
+const entriesOf = (writes: IndexWrites): IndexRepair => ({
+  puts: writes.flatMap((write) => (write.Put?.Item ? [write.Put.Item] : [])),
+});
+
+/** For each entity tag with searchable texts: the index entries of one stored item. */
+export const searchReindexers = (deps: Deps): Record<string, Reindexer> => ({
   [planEntity.tag]: (item) => {
     const plan = recordOf<Plan>(item);
-    return nameIndexWrites(deps, plan, [], [plan.name]);
+    return entriesOf(nameIndexWrites(deps, plan, [], [plan.name]));
   },
   [customerEntity.tag]: (item) => {
     const customer = recordOf<Customer>(item);
-    return customerIndexWrites(deps, customer, undefined, customer);
+    return entriesOf(customerIndexWrites(deps, customer, undefined, customer));
   },
   // A deleted product stays stored, deactivated, and unsearchable.
   [productEntity.tag]: (item) => {
     const product = recordOf<Product>(item);
-    return product.active ? productIndexWrites(deps, product, undefined, product) : [];
+    return entriesOf(product.active ? productIndexWrites(deps, product, undefined, product) : []);
   },
 });
 
@@ -39,30 +44,6 @@ const indexers = (deps: Deps): Record<string, (item: Record<string, unknown>) =>
 export async function reindexSearch(
   deps: Deps,
 ): Promise<{ records: Record<string, number>; entries: number }> {
-  const byTag = indexers(deps);
-  const tags = Object.keys(byTag);
-  const records: Record<string, number> = Object.fromEntries(tags.map((tag) => [tag, 0]));
-  let entries = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.db.send(
-      new ScanCommand({
-        TableName: deps.table,
-        FilterExpression: `entity IN (${tags.map((_, i) => `:t${i}`).join(', ')})`,
-        ExpressionAttributeValues: Object.fromEntries(tags.map((tag, i) => [`:t${i}`, tag])),
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    const puts: Record<string, unknown>[] = [];
-    for (const item of page.Items ?? []) {
-      const tag = String(item.entity);
-      const indexer = byTag[tag];
-      if (!indexer) continue;
-      records[tag] = (records[tag] ?? 0) + 1;
-      for (const write of indexer(item)) if (write.Put?.Item) puts.push(write.Put.Item);
-    }
-    entries += await putAll(deps, puts);
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const { records, entries } = await reindex(deps, searchReindexers(deps));
   return { records, entries };
 }

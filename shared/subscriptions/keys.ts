@@ -1,6 +1,11 @@
-/** The keys of subscriptions: the record, its places in the account's and its plan's lists, its due entry. */
+/**
+ * The keys of subscriptions: the record, its places in the account's, its plan's and its customer's
+ * lists, its due entry.
+ */
 import type { Mode } from '../core/account.ts';
 import {
+  type CustomerListKey,
+  customerRecordsPartition,
   duePartition,
   dueSlot,
   type ItemKey,
@@ -19,6 +24,19 @@ export const subscriptionKeys = {
   inList: (developerId: number, mode: Mode, createdAt: string, subscriptionId: string): ListKey => ({
     gsi1pk: `${scopePrefix(developerId, mode)}#SUBSCRIPTIONS`,
     gsi1sk: `SUBSCRIPTION#${createdAt}#${subscriptionId}`,
+  }),
+  /** gsi1 and gsi3 sort-key prefix of subscriptions. */
+  listPrefix: 'SUBSCRIPTION#',
+  /** Its place in its customer's list (gsi3), newest first, once it has a customer. */
+  ofCustomer: (
+    developerId: number,
+    mode: Mode,
+    customerId: string,
+    createdAt: string,
+    subscriptionId: string,
+  ): CustomerListKey => ({
+    gsi3pk: customerRecordsPartition(developerId, mode, customerId),
+    gsi3sk: `SUBSCRIPTION#${createdAt}#${subscriptionId}`,
   }),
   /** Its place in its plan's list (gsi2), newest first. */
   ofPlan: (

@@ -6,15 +6,23 @@
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Scope } from '../core/account.ts';
+import type { PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
 import { type DueShard, dueEntries } from '../db/due.ts';
 import { defineEntity } from '../db/entity.ts';
 import { queryEach, recordOf } from '../db/items.ts';
+import { indexedPage } from '../db/lists.ts';
+import type { Reindexer } from '../db/reindex.ts';
 import { failedConditions, named, type TransactItem, transactNamed, transactWrite } from '../db/transact.ts';
 import { planKeys } from '../plans/keys.ts';
 import { subscriptionKeys } from './keys.ts';
 import type { Subscription } from './subscription.ts';
 
+/**
+ * A subscription, in its account's and its plan's lists, and in its customer's once it has one: made
+ * for a customer, or given one when its checkout is paid (every write puts the whole item again, so
+ * the keys follow the record).
+ */
 export const subscriptionEntity = defineEntity<Subscription>('subscription', (subscription) => ({
   ...subscriptionKeys.subscription(subscription.developer_id, subscription.mode, subscription.id),
   ...subscriptionKeys.inList(
@@ -30,7 +38,58 @@ export const subscriptionEntity = defineEntity<Subscription>('subscription', (su
     subscription.created_at,
     subscription.id,
   ),
+  ...(subscription.customer_id
+    ? subscriptionKeys.ofCustomer(
+        subscription.developer_id,
+        subscription.mode,
+        subscription.customer_id,
+        subscription.created_at,
+        subscription.id,
+      )
+    : {}),
 }));
+
+/**
+ * One customer's subscriptions (every status), newest first, a page at a time (one Query of that
+ * customer's own index partition: no other customer's subscription is read), and whether more
+ * follow the page.
+ */
+export function listCustomerSubscriptions(
+  deps: Deps,
+  scope: Scope,
+  customerId: string,
+  page: PageRequest,
+): Promise<{ records: Subscription[]; more: boolean }> {
+  const { gsi3pk } = subscriptionKeys.ofCustomer(scope.developerId, scope.mode, customerId, '', '');
+  return indexedPage<Subscription>(
+    deps,
+    { index: 'gsi3', partition: gsi3pk, prefix: subscriptionKeys.listPrefix },
+    page,
+  );
+}
+
+/**
+ * For a subscription stored before the customer index existed: the keys that give it its place
+ * there (`cobro reindex`), set while its customer is still the one read; none without a customer.
+ */
+export const subscriptionReindexer: Reindexer = (item) => {
+  const subscription = recordOf<Subscription>(item);
+  if (!subscription.customer_id) return {};
+  return {
+    keys: {
+      set: {
+        ...subscriptionKeys.ofCustomer(
+          subscription.developer_id,
+          subscription.mode,
+          subscription.customer_id,
+          subscription.created_at,
+          subscription.id,
+        ),
+      },
+      basis: { customer_id: subscription.customer_id },
+    },
+  };
+};
 
 /**
  * The account's subscriptions (of one plan when `planId` is given), newest first, those with

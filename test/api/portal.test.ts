@@ -6,6 +6,10 @@
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { newCharge } from '../../shared/charges/charge.ts';
+import { chargeEntity } from '../../shared/charges/repository.ts';
+import { prefixedId } from '../../shared/core/ids.ts';
+import { putAll } from '../../shared/db/batch.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { portalKeys } from '../../shared/portal/keys.ts';
 import { portalTokenHash } from '../../shared/portal/repository.ts';
@@ -241,6 +245,43 @@ describe('the portal page', () => {
     const answer = await act(url, 'cancel', subscription.id);
     expect(answer.status).toBe(400);
     expect(await subscriptionStatus(subscription.id)).toBe('active');
+  });
+
+  it("shows the customer's own charges however many newer ones the account's other customers have", async () => {
+    const customer = await newCustomer();
+    const subscription = await dueSubscription(customer.id);
+    await runBilling(billingDeps(), new Date(), { developerId: account.developerId });
+    const own = (await chargesOf(subscription.id))[0] as { id: string };
+    // 250 charges of another customer, all newer than the customer's own.
+    const crowd = await newCustomer();
+    const theirs = Array.from({ length: 250 }, (_, i) =>
+      newCharge({
+        id: prefixedId('ch'),
+        developerId: account.developerId,
+        mode: 'test',
+        source: 'checkout',
+        paymentId: null,
+        attemptId: prefixedId('att'),
+        customerId: crowd.id,
+        amount: 700,
+        currency: 'USD',
+        description: 'Crowd',
+        statementDescription: 'CROWD',
+        card: { brand: 'visa', last4: '4242', expMonth: 12, expYear: 2099, country: 'US' },
+        acquirerReference: `crowd-${i}`,
+        now: new Date(Date.now() + 60_000 + i),
+      }),
+    );
+    await putAll(makeDeps(), theirs.map(chargeEntity.item));
+    const { html } = await openPage((await portalOf(customer.id)).url);
+    expect(html).toContain(own.id);
+    expect(theirs.filter((charge) => html.includes(charge.id))).toEqual([]);
+    // The other customer's page lists their newest 50, newest first.
+    const crowded = (await openPage((await portalOf(crowd.id)).url)).html;
+    const shown = theirs.filter((charge) => crowded.includes(charge.id));
+    expect(shown.map((charge) => charge.id)).toEqual(theirs.slice(-50).map((charge) => charge.id));
+    const positions = shown.map((charge) => crowded.indexOf(charge.id));
+    expect(positions).toEqual([...positions].sort((a, b) => b - a));
   });
 });
 

@@ -34,8 +34,9 @@
  *      (--receipt-requests, default 200) (test/bench/receipts.ts).
  *  11. the customer portal: p50/p99 of creating a portal link and of the portal page it opens
  *      through the local gateway, for a customer with a few subscriptions and charges in an account
- *      where another customer has --portal-others of each (default 200), with the DynamoDB calls
- *      each request makes (--portal-requests, default 200) (test/bench/portal.ts).
+ *      where another customer has --portal-others of each (default 200), and the page again once a
+ *      third customer has --portal-crowd charges (default 2000), with the DynamoDB calls each
+ *      request makes (--portal-requests, default 200) (test/bench/portal.ts).
  *   6. webhook delivery: event stored → received by a loopback receiver, p50/p99 of --webhook-events
  *      sequential events (default 200), and deliveries per second when --webhook-burst events
  *      (default 1000) are stored at once (test/bench/webhooks.ts).
@@ -126,6 +127,7 @@ const { values } = parseArgs({
     'receipt-requests': { type: 'string', default: '200' },
     'portal-requests': { type: 'string', default: '200' },
     'portal-others': { type: 'string', default: '200' },
+    'portal-crowd': { type: 'string', default: '2000' },
   },
 });
 if (
@@ -689,6 +691,7 @@ try {
       testKey: owner.testKey,
       requests: Number(values['portal-requests']),
       others: Number(values['portal-others']),
+      crowd: Number(values['portal-crowd']),
       calls: () => dynamoCalls,
       resetCalls: () => {
         dynamoCalls = 0;

@@ -2,15 +2,18 @@
  * The customer portal: p50/p99 of creating a portal link (POST /v1/customers/{id}/portal/) and of
  * the portal page it opens (GET /portal/{token}) through the local gateway, with the DynamoDB calls
  * each request makes. The customer is made through the API; their subscriptions and charges, and
- * those of another customer of the same account (`others` of each, which the page looks through and
- * leaves out), are stored straight into the table as checkout and billing leave them.
+ * those of another customer of the same account (`others` of each), are stored straight into the
+ * table as checkout and billing leave them. The page is then timed again once a third customer of
+ * the account has `crowd` charges more (put in bulk): it reads the customer's own records from the
+ * customer index, so neither crowd should move it.
  */
 
 import { randomUUID } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { newCharge } from '../../shared/charges/charge.ts';
+import { type Charge, newCharge } from '../../shared/charges/charge.ts';
 import { chargeEntity } from '../../shared/charges/repository.ts';
 import { prefixedId } from '../../shared/core/ids.ts';
+import { putAll } from '../../shared/db/batch.ts';
 import type { Deps } from '../../shared/db/deps.ts';
 import { periodAt } from '../../shared/subscriptions/periods.ts';
 import { storeSubscription } from '../../shared/subscriptions/repository.ts';
@@ -25,6 +28,8 @@ interface Options {
   requests: number;
   /** Subscriptions and charges of another customer in the same account. */
   others: number;
+  /** Charges of a third customer of the account, added before the page is timed again. */
+  crowd: number;
   calls: () => number;
   resetCalls: () => void;
   percentile: (sorted: number[], p: number) => number;
@@ -63,8 +68,8 @@ function subscription(developerId: number, customerId: string, now: Date): Subsc
   };
 }
 
-async function storeCharge(deps: Deps, developerId: number, customerId: string, now: Date): Promise<string> {
-  const charge = newCharge({
+function benchCharge(developerId: number, customerId: string, now: Date): Charge {
+  return newCharge({
     id: prefixedId('ch'),
     developerId,
     mode: 'test',
@@ -80,6 +85,10 @@ async function storeCharge(deps: Deps, developerId: number, customerId: string, 
     acquirerReference: 'bench',
     now,
   });
+}
+
+async function storeCharge(deps: Deps, developerId: number, customerId: string, now: Date): Promise<string> {
+  const charge = benchCharge(developerId, customerId, now);
   await deps.db.send(new PutCommand(chargeEntity.create(deps.table, charge).Put));
   return charge.id;
 }
@@ -100,7 +109,11 @@ export async function benchPortal(options: Options): Promise<void> {
     if (response.status !== 201) throw new Error(`POST /v1/customers/ answered ${response.status}`);
     return ((await response.json()) as { data: { id: string } }).data.id;
   };
-  const [customerId, otherId] = [await newCustomer('Grace'), await newCustomer('Other')];
+  const [customerId, otherId, crowdId] = [
+    await newCustomer('Grace'),
+    await newCustomer('Other'),
+    await newCustomer('Crowd'),
+  ];
   // The other customer's first, older: the customer's own charges are among the newest the page reads.
   const start = Date.now() - 86_400_000;
   const theirs: string[] = [];
@@ -137,11 +150,23 @@ export async function benchPortal(options: Options): Promise<void> {
     `customer portal through the local gateway (${options.requests} requests each; the customer has ${ownSubscriptions} subscriptions and ${ownCharges} charges, another customer of the account ${options.others} of each)`,
   );
   await timed(options, 'POST /v1/customers/{id}/portal/', async () => void (await create()));
-  await timed(options, 'GET /portal/{token}', async () => {
+  const page = async () => {
     const response = await fetch(url);
     if (response.status !== 200 || !response.headers.get('content-type')?.startsWith('text/html'))
       throw new Error(`GET /portal/{token} answered ${response.status}`);
     await response.arrayBuffer();
-  });
+  };
+  await timed(options, 'GET /portal/{token}', page);
+
+  // A third customer's charges, older than the customer's own (so a page that looked through the
+  // account's newest charges would still find them), put in bulk.
+  const crowdStart = start - options.crowd;
+  await putAll(
+    deps,
+    Array.from({ length: options.crowd }, (_, i) =>
+      chargeEntity.item(benchCharge(developerId, crowdId, new Date(crowdStart + i))),
+    ),
+  );
+  await timed(options, `GET /portal/{token}, another customer with ${options.crowd} charges more`, page);
   console.log('');
 }
