@@ -59,7 +59,7 @@ const under = (folders) => `^shared/(${folders.join('|')})/`;
  * An area's HTTP adapters: its routes.ts and its *http.ts files, and its area.ts (what it declares
  * for the stack, routes included), which only shared/api/areas.ts imports.
  */
-const areaAdapter = '^shared/[^/]+/(area|routes|[a-z-]*http)\\.ts$';
+const areaAdapter = '^shared/[^/]+/(area|[a-z-]*routes|[a-z-]*http)\\.ts$';
 
 const upward = areaOrder.slice(0, -1).map((area, index) => ({
   name: `area-${area}-imports-higher-area`,
@@ -128,10 +128,10 @@ module.exports = {
     {
       name: 'area-rules-import-no-http',
       comment:
-        "An area's rules, views and repository know nothing of HTTP; only its area.ts, routes.ts and *http.ts adapters may.",
+        "An area's rules, views and repository know nothing of HTTP; only its area.ts, routes.ts (or *-routes.ts) and *http.ts adapters may.",
       severity: 'error',
       from: {
-        path: `${under(areaOrder)}(?!area\\.ts|routes\\.ts|[a-z-]*http\\.ts)[^/]+$`,
+        path: `${under(areaOrder)}(?!area\\.ts|[a-z-]*routes\\.ts|[a-z-]*http\\.ts)[^/]+$`,
         pathNot: notTest,
       },
       to: { path: '^shared/http/' },
@@ -149,7 +149,10 @@ module.exports = {
       comment:
         "An area's HTTP adapters import their own area's adapters, never another area's: a shared piece moves down into that area's rules.",
       severity: 'error',
-      from: { path: '^shared/([^/]+)/(area|routes|[a-z-]*http)\\.ts$', pathNot: '^shared/(api|http)/' },
+      from: {
+        path: '^shared/([^/]+)/(area|[a-z-]*routes|[a-z-]*http)\\.ts$',
+        pathNot: '^shared/(api|http)/',
+      },
       to: { path: areaAdapter, pathNot: '^shared/($1|api|http)/' },
     },
     ...upward,

@@ -25,8 +25,8 @@ export type SectionId = keyof DashboardWords['sections'];
 export const sections: readonly { id: SectionId; path?: string }[] = [
   { id: 'overview', path: '' },
   { id: 'charges', path: 'charges' },
-  { id: 'customers' },
-  { id: 'subscriptions' },
+  { id: 'customers', path: 'customers' },
+  { id: 'subscriptions', path: 'subscriptions' },
   { id: 'plans' },
   { id: 'products' },
   { id: 'links' },

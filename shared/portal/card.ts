@@ -30,6 +30,7 @@ export function cardPages(deps: BillingDeps): SessionOwner {
       const after: Subscription = {
         ...before,
         card_token: cardToken,
+        card: { brand: card.brand, last4: card.last4 },
         // Past due: the unpaid period is due now, on the new card (charged right after this write;
         // should that stop, the next billing run charges it).
         ...(before.status === 'past_due' ? { next_action_at: now.toISOString() } : {}),

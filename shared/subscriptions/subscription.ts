@@ -34,6 +34,11 @@ export interface Subscription {
   checkout_token?: string | null;
   /** The acquirer's token of the card approved at checkout: renewals charge it (never a card number). */
   card_token: string | null;
+  /**
+   * What may be shown of that card: its brand and last four digits, kept beside the token at checkout
+   * and when the card is replaced; absent on subscriptions started before it was kept.
+   */
+  card?: { brand: string; last4: string } | null;
   /** The first period's start (the anchor periods count from), or null before checkout. */
   anchor: string | null;
   trial_end: string | null;
