@@ -43,7 +43,6 @@ export interface CustomerWords {
   portalCopy: string;
   openPortal: string;
   backToCustomer: string;
-  customerNotFound: string;
   subscriptionsTitle: string;
   statusFilter: string;
   anyStatus: string;
@@ -89,7 +88,6 @@ export interface CustomerWords {
   keep: string;
   canceledNotice: string;
   notCancelable: string;
-  subscriptionNotFound: string;
   backToSubscriptions: string;
   day(iso: string): string;
 }
@@ -145,7 +143,6 @@ export const customerWords: Record<Lang, CustomerWords> = {
     portalCopy: 'Select the field and copy the link.',
     openPortal: 'Open the portal',
     backToCustomer: 'Back to the customer',
-    customerNotFound: 'There is no such customer in this account and mode.',
     subscriptionsTitle: 'Subscriptions',
     statusFilter: 'Status',
     anyStatus: 'Any status',
@@ -202,7 +199,6 @@ export const customerWords: Record<Lang, CustomerWords> = {
     keep: 'No, keep it',
     canceledNotice: 'The subscription was canceled. It will not be charged again.',
     notCancelable: 'This subscription is canceled.',
-    subscriptionNotFound: 'There is no such subscription in this account and mode.',
     backToSubscriptions: 'Back to the subscriptions',
     day: dayIn('en'),
   },
@@ -245,7 +241,6 @@ export const customerWords: Record<Lang, CustomerWords> = {
     portalCopy: 'Selecciona el campo y copia el enlace.',
     openPortal: 'Abrir el portal',
     backToCustomer: 'Volver al cliente',
-    customerNotFound: 'No existe ese cliente en esta cuenta y modo.',
     subscriptionsTitle: 'Suscripciones',
     statusFilter: 'Estado',
     anyStatus: 'Cualquier estado',
@@ -301,7 +296,6 @@ export const customerWords: Record<Lang, CustomerWords> = {
     keep: 'No, mantenerla',
     canceledNotice: 'La suscripción se canceló. No se volverá a cobrar.',
     notCancelable: 'Esta suscripción está cancelada.',
-    subscriptionNotFound: 'No existe esa suscripción en esta cuenta y modo.',
     backToSubscriptions: 'Volver a las suscripciones',
     day: dayIn('es'),
   },
