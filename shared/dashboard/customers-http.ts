@@ -19,9 +19,11 @@ import { listCustomerSubscriptions } from '../subscriptions/repository.ts';
 import { type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
 import { problemOf } from './charges-http.ts';
 import { CustomerPageQuerySchema, customerListPageSize } from './customers-routes.ts';
-import { customerPage, customersPage, portalLinkPage, problemPage } from './customers-views.ts';
+import { customerPage, customersPage, customerUrl, portalLinkPage, problemPage } from './customers-views.ts';
 import { customerWords } from './customers-words.ts';
-import { type DashboardDeps, pageAnswer, type SignedIn } from './http.ts';
+import { type DashboardDeps, field, pageAnswer, type SignedIn } from './http.ts';
+import { actOnce, formKeyPattern, newFormKey } from './once.ts';
+import { dashboardWords } from './words.ts';
 
 /**
  * A query as a GET form sends it: a browser sends every field of the form, filled or not, and an
@@ -87,6 +89,7 @@ export async function showCustomer(deps: Deps, { scope, view, request }: SignedI
         { ...subscriptions, page: pages.subscriptions },
         { ...charges, page: pages.charges },
         nextBillingOf,
+        newFormKey(),
       ),
     );
   } catch (error) {
@@ -102,20 +105,42 @@ export interface PortalFormDeps extends DashboardDeps {
 /**
  * POST /dashboard/customers/{id}/portal: a portal link for the customer through createPortal, as
  * POST /v1/customers/{id}/portal/ makes it (one hour), shown on the answer page. The page is the
- * answer to the POST rather than a redirect: the link's token is in no stored record to show later.
+ * answer to the POST rather than a redirect: the link's token is kept nowhere to show later but
+ * sealed with the form's answer. The form's key makes a double submit make one link (actOnce).
  */
 export async function submitPortalLink(
   deps: PortalFormDeps,
   { scope, view, request }: SignedIn,
 ): Promise<ApiAnswer> {
+  const back = { url: `${view.root}/customers`, label: customerWords[view.lang].customersTitle };
+  const formKey = field(request.body, 'idempotency_key');
   try {
     const id = customerIdParam(request.params.id);
     const customer = await getCustomer(deps, scope, id);
-    const link = await createPortal(deps, deps.portalKeys, deps.baseUrl, scope, id);
-    return pageAnswer(portalLinkPage(view, customer, link));
+    if (!formKeyPattern.test(formKey)) {
+      const problem = { status: 400, message: dashboardWords[view.lang].formExpired };
+      return pageAnswer(
+        problemPage(view, problem, {
+          url: customerUrl(view, id),
+          label: customerWords[view.lang].backToCustomer,
+        }),
+      );
+    }
+    const made = await actOnce(deps, deps.keys, scope, { key: formKey, purpose: `portal:${id}` }, () =>
+      createPortal(deps, deps.portalKeys, deps.baseUrl, scope, id),
+    );
+    if (made.kind === 'busy') {
+      const problem = { status: 409, message: customerWords[view.lang].formBusy };
+      return pageAnswer(
+        problemPage(view, problem, {
+          url: customerUrl(view, id),
+          label: customerWords[view.lang].backToCustomer,
+        }),
+      );
+    }
+    return pageAnswer(portalLinkPage(view, customer, made.value));
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    const back = { url: `${view.root}/customers`, label: customerWords[view.lang].customersTitle };
     return pageAnswer(problemPage(view, problemOf(error, view.lang), back));
   }
 }

@@ -189,7 +189,7 @@ function customerChargeTable(view: ShellContext, charges: readonly Charge[]): st
 /**
  * GET /dashboard/customers/{id}: the customer's fields, their subscriptions and their charges (each
  * a page of the customer's own index, `subscriptions_page` and `charges_page`), and the form that
- * makes a portal link.
+ * makes a portal link (with its key: a double submit makes one link).
  */
 export function customerPage(
   view: ShellContext,
@@ -197,6 +197,7 @@ export function customerPage(
   subscriptions: CustomerListPage<Subscription>,
   charges: CustomerListPage<Charge>,
   nextBilling: (subscription: Subscription) => string | null,
+  portalKey: string,
 ): Page {
   const c = customerWords[view.lang];
   const f = c.customerFields;
@@ -239,7 +240,7 @@ ${newerOlder(c, charges, (page) => link({ subscriptions: subscriptions.page, cha
 <section class="card" aria-labelledby="portal">
 <h2 id="portal">${escapeHtml(c.portalHeading)}</h2>
 <p>${escapeHtml(c.portalIntro)}</p>
-${csrfForm(`${customerUrl(view, customer.id)}/portal`, view.csrf, `<button type="submit">${escapeHtml(c.makePortal)}</button>`)}
+${csrfForm(`${customerUrl(view, customer.id)}/portal`, view.csrf, `<button type="submit">${escapeHtml(c.makePortal)}</button>`, { idempotency_key: portalKey })}
 </section>`,
   );
 }

@@ -43,6 +43,7 @@ export interface CustomerWords {
   portalCopy: string;
   openPortal: string;
   backToCustomer: string;
+  formBusy: string;
   subscriptionsTitle: string;
   statusFilter: string;
   anyStatus: string;
@@ -143,6 +144,8 @@ export const customerWords: Record<Lang, CustomerWords> = {
     portalCopy: 'Select the field and copy the link.',
     openPortal: 'Open the portal',
     backToCustomer: 'Back to the customer',
+    formBusy:
+      'This form was already sent and is still being done, or was sent for another customer. Reload the page and try again.',
     subscriptionsTitle: 'Subscriptions',
     statusFilter: 'Status',
     anyStatus: 'Any status',
@@ -241,6 +244,8 @@ export const customerWords: Record<Lang, CustomerWords> = {
     portalCopy: 'Selecciona el campo y copia el enlace.',
     openPortal: 'Abrir el portal',
     backToCustomer: 'Volver al cliente',
+    formBusy:
+      'Este formulario ya se envió y aún se está procesando, o se envió para otro cliente. Recarga la página e inténtalo de nuevo.',
     subscriptionsTitle: 'Suscripciones',
     statusFilter: 'Estado',
     anyStatus: 'Cualquier estado',

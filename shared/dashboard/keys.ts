@@ -1,5 +1,6 @@
 /** The keys of the merchant dashboard's sign-in sessions. */
-import type { ItemKey } from '../db/keys.ts';
+import type { Mode } from '../core/account.ts';
+import { type ItemKey, scopePrefix } from '../db/keys.ts';
 
 export const dashboardKeys = {
   /**
@@ -9,5 +10,13 @@ export const dashboardKeys = {
   session: (tokenHash: string): ItemKey => ({
     pk: `DASHBOARD_SESSION#${tokenHash}`,
     sk: 'DASHBOARD_SESSION',
+  }),
+  /**
+   * A dashboard form that creates something, by the key its page was made with (scoped to account
+   * and mode): claimed by its first submit, then holding that submit's answer, so the form acts once.
+   */
+  form: (developerId: number, mode: Mode, formKey: string): ItemKey => ({
+    pk: `${scopePrefix(developerId, mode)}#DASHBOARD_FORM#${formKey}`,
+    sk: 'DASHBOARD_FORM',
   }),
 };

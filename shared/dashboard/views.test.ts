@@ -95,16 +95,9 @@ describe('the dashboard shell', () => {
     const { html } = overviewPage(view('en', { section: 'overview', here: '' }), []);
     expect(html).toContain('<a href="https://pay.example.com/dashboard/" aria-current="page">Overview</a>');
     expect(html).toContain('<a href="https://pay.example.com/dashboard/charges">Payments and charges</a>');
-    for (const name of [
-      'Customers',
-      'Subscriptions',
-      'Plans',
-      'Products',
-      'Payment links',
-      'Webhooks',
-      'Events',
-      'API keys',
-    ]) {
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/customers">Customers</a>');
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/subscriptions">Subscriptions</a>');
+    for (const name of ['Plans', 'Products', 'Payment links', 'Webhooks', 'Events', 'API keys']) {
       expect(html).toMatch(new RegExp(`<span class="soon"[^>]*>${name}</span>`));
       expect(html).not.toMatch(new RegExp(`<a [^>]*>${name}</a>`));
     }

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openPage, payThroughCheckout } from '../support/checkout.ts';
-import { DashboardClient, dashboardUrl, formToken } from '../support/dashboard.ts';
+import { DashboardClient, dashboardUrl, formToken, hiddenField } from '../support/dashboard.ts';
 import { concurrently } from '../support/race.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
@@ -51,6 +51,13 @@ async function newCustomer(firstName: string, as = auth) {
 
 const subscriptionOf = (customerId: string, as: TestAccount = account, plan = planId) =>
   subscribe({ account: as, planId: plan, anchor: new Date().toISOString(), customerId });
+
+/** The portal link a page shows in its read-only field. */
+const portalUrlOf = (html: string) => {
+  const url = /<input id="portal_url" type="url" readonly value="([^"]+)"/.exec(html)?.[1];
+  expect(url, html.slice(-1500)).toBeDefined();
+  return url as string;
+};
 
 const statusOf = async (id: string) =>
   (await api('GET', `/v1/subscriptions/${id}`, { auth })).json.status as string;
@@ -143,7 +150,10 @@ describe('customers', () => {
       expect(page.html).toContain('The customer could not be found.');
     }
     const home = await browser.get('customers');
-    const made = await browser.post(`customers/${theirs.id}/portal`, { csrf_token: formToken(home.html) });
+    const made = await browser.post(`customers/${theirs.id}/portal`, {
+      csrf_token: formToken(home.html),
+      idempotency_key: 'k'.repeat(32),
+    });
     expect(made.status).toBe(404);
     expect(made.html).not.toContain('/portal/');
   });
@@ -151,21 +161,52 @@ describe('customers', () => {
   it('makes a portal link that opens the portal of that customer; without the CSRF token it makes none', async () => {
     const customer = await newCustomer('Grace');
     const page = await browser.get(`customers/${customer.id}`);
-    const refused = await browser.post(`customers/${customer.id}/portal`, { csrf_token: 'x'.repeat(43) });
+    const key = hiddenField(page.html, 'idempotency_key');
+    const refused = await browser.post(`customers/${customer.id}/portal`, {
+      csrf_token: 'x'.repeat(32),
+      idempotency_key: key,
+    });
     expect(refused.status).toBe(403);
     expect(refused.html).not.toMatch(/\/portal\/[A-Za-z0-9]{43}/);
 
     const before = Date.now();
-    const made = await browser.post(`customers/${customer.id}/portal`, { csrf_token: formToken(page.html) });
+    const made = await browser.post(`customers/${customer.id}/portal`, {
+      csrf_token: formToken(page.html),
+      idempotency_key: key,
+    });
     expect(made.status, made.html).toBe(200);
-    const url = /<input id="portal_url" type="url" readonly value="([^"]+)"/.exec(made.html)?.[1];
+    const url = portalUrlOf(made.html);
     expect(url).toMatch(/\/portal\/[A-Za-z0-9]{43}$/);
     const expires = Date.parse(/<time datetime="([^"]+)">/.exec(made.html)?.[1] ?? '');
     expect(expires).toBeGreaterThanOrEqual(before + 3_600_000 - 5_000);
     expect(expires).toBeLessThanOrEqual(Date.now() + 3_600_000 + 5_000);
-    const portal = await openPage(url as string);
+    const portal = await openPage(url);
     expect(portal.status).toBe(200);
     expect(portal.html).toContain('Hello Grace');
+  });
+
+  it('makes one link for a form submitted twice; its key posted for another customer makes none', async () => {
+    const customer = await newCustomer('Hedy');
+    const page = await browser.get(`customers/${customer.id}`);
+    const fields = {
+      csrf_token: formToken(page.html),
+      idempotency_key: hiddenField(page.html, 'idempotency_key'),
+    };
+    const racing = await concurrently(2, () => browser.post(`customers/${customer.id}/portal`, fields));
+    // One makes the link; the other shows it too, or says the same form is still being sent (409).
+    const shown = racing.filter((answer) => answer.status === 200).map((answer) => portalUrlOf(answer.html));
+    expect(shown.length).toBeGreaterThanOrEqual(1);
+    expect(racing.every((answer) => answer.status === 200 || answer.status === 409)).toBe(true);
+    const again = await browser.post(`customers/${customer.id}/portal`, fields);
+    expect(again.status).toBe(200);
+    expect(new Set([...shown, portalUrlOf(again.html)]).size).toBe(1);
+
+    const someoneElse = await newCustomer('Ida');
+    const reused = await browser.post(`customers/${someoneElse.id}/portal`, fields);
+    expect(reused.status).toBe(409);
+    expect(reused.html).not.toMatch(/\/portal\/[A-Za-z0-9]{43}/);
+    const noKey = await browser.post(`customers/${customer.id}/portal`, { csrf_token: fields.csrf_token });
+    expect(noKey.status).toBe(400);
   });
 });
 
