@@ -1,19 +1,14 @@
 /**
  * The merchant dashboard in real Chromium: signing in with a test key, the charges list, a charge,
  * a partial refund, the Spanish switch and signing out, with an accessibility check of every page
- * by axe-core (no serious or critical violation). axe runs in the page through the browser's
- * debugging protocol, which the page's Content-Security-Policy (no script at all) does not govern:
- * the pages themselves stay as they are served.
+ * by axe-core (no serious or critical violation, test/support/axe.ts).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
 import { api, apiKey, apiUrl, newAccount, type TestAccount } from '../support/stack.ts';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let browser: Browser;
 let account: TestAccount;
@@ -29,33 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's violations of the page as it is now that are serious or critical, as readable lines. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations, passed } = (await page.evaluate(`(async () => {
-    if (!window.axe) { ${axeSource}\n }
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return {
-      passed: result.passes.length,
-      violations: result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) })),
-    };
-  })()`)) as { violations: Violation[]; passed: number };
-  // axe ran its rules on the page (a page it could not read would pass nothing).
-  expect(passed).toBeGreaterThan(10);
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.impact} ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    );
-}
 
 const visibleText = (page: Page) => page.locator('body').innerText();
 

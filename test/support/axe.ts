@@ -1,0 +1,38 @@
+/**
+ * axe-core in a page driven by Playwright: the accessibility violations that are serious or
+ * critical. axe runs in the page through the browser's debugging protocol, which the page's
+ * Content-Security-Policy (no script at all) does not govern: the pages stay as they are served.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's violations of the page as it is now that are serious or critical, as readable lines. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations, passed } = (await page.evaluate(`(async () => {
+    if (!window.axe) { ${axeSource}\n }
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return {
+      passed: result.passes.length,
+      violations: result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) })),
+    };
+  })()`)) as { violations: Violation[]; passed: number };
+  // axe ran its rules on the page (a page it could not read would pass nothing).
+  expect(passed).toBeGreaterThan(10);
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.impact} ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+}
