@@ -10,6 +10,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  QueryCommand,
   ResourceNotFoundException,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
@@ -208,6 +209,36 @@ export function localClient(endpoint: string, credentials: LocalCredentials): Dy
   });
 }
 
+/**
+ * Waits until a just-added index answers a Query: DynamoDB Local reports it ACTIVE at once, but for
+ * a moment after refuses every read and write of the table (InternalFailure).
+ */
+async function untilIndexAnswers(
+  client: DynamoDBClient,
+  tableName: string,
+  index: { indexName: string; partitionKey: string },
+): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: index.indexName,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': index.partitionKey },
+          ExpressionAttributeValues: { ':pk': { S: 'none' } },
+          Limit: 1,
+        }),
+      );
+      return;
+    } catch (error) {
+      if ((error as Error).name !== 'InternalFailure' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 /** Creates the table (on-demand, the GSIs, TTL) unless it exists; adds the GSIs an older one lacks. */
 export async function ensureTable(
   endpoint: string,
@@ -252,6 +283,7 @@ export async function ensureTable(
           ],
         }),
       );
+      await untilIndexAnswers(client, tableName, index);
     }
     client.destroy();
     return;

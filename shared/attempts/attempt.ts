@@ -30,8 +30,12 @@ export const finalStatuses: readonly AttemptStatus[] = ['succeeded', 'declined',
 export interface AttemptSubjects {
   /** A hosted checkout's submit (payments, subscriptions, payment links): its session. */
   checkout: { token: string };
-  /** A subscription's renewal or trial end: the period it pays. */
-  renewal: { subscription_id: string; period: number };
+  /**
+   * A subscription's renewal or trial end: the period it pays, and the time the billing run billed
+   * it at (its own clock, which `billing run --now` sets): its charge is dated then, whoever records
+   * it. Absent on attempts stored before it was kept.
+   */
+  renewal: { subscription_id: string; period: number; billed_at?: string };
   /** The legacy direct charge: the charge it records when approved. */
   legacy: { charge_id: string; description: string | null; statement_description: string };
   /** A refund of a charge (asked for, or made at once for an approval whose purpose is gone). */

@@ -505,6 +505,28 @@ export function closedPage(
   );
 }
 
+/**
+ * A closed page that says more than one sentence (a saved card's page: the card, what became of
+ * an overdue payment), with a link on when there is one (back to the customer portal).
+ */
+export function savedPage(
+  s: PageSummary,
+  title: string,
+  paragraphs: readonly string[],
+  link?: { label: string; url: string },
+): Page {
+  const said = paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join('');
+  const back = link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '';
+  return page(
+    200,
+    title,
+    `<div class="card">${summary(s)}<h2>${escapeHtml(title)}</h2>${said}${back}</div>`,
+    [],
+    undefined,
+    s.lang ?? 'en',
+  );
+}
+
 /** An unknown checkout link, in the payer's language. */
 export function unknownPage(lang: Lang = 'en'): Page {
   const w = pageWords[lang];

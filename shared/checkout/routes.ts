@@ -44,10 +44,11 @@ export const checkoutRoutes: readonly Route[] = [
     handler: 'functions/checkout/show-checkout.ts',
     operationId: 'showCheckout',
     auth: false,
-    access: { table: { actions: ['GetItem', 'Query'] } },
+    // The fingerprint secret opens the sealed portal token of a saved card's page (its link back).
+    access: { table: { actions: ['GetItem', 'Query'] }, fingerprintSecret: true },
     summary: 'The hosted checkout page (HTML)',
     description:
-      'Renders the payment form of a checkout session made by a payment, a subscription or a payment link: plain HTML that works without JavaScript, sent with a strict Content-Security-Policy and never cached. A paid, locked, expired (after 24 hours) or unknown session shows that instead.',
+      'Renders the payment form of a checkout session made by a payment, a subscription or a payment link: plain HTML that works without JavaScript, sent with a strict Content-Security-Policy and never cached. A paid, locked, expired (after 24 hours) or unknown session shows that instead; a card saved from the customer portal shows the new card (brand and last 4), what became of an overdue payment, and a link back to the portal page while its link is valid.',
     answers: { 200: { description: 'The pay form, or the page saying the payment is made', media: html } },
     errors: checkoutPageErrors,
   },
@@ -89,7 +90,7 @@ export const checkoutRoutes: readonly Route[] = [
     handler: 'functions/checkout/show-checkout.ts',
     operationId: 'showCheckoutChallenge',
     auth: false,
-    access: { table: { actions: ['GetItem', 'Query'] } },
+    access: { table: { actions: ['GetItem', 'Query'] }, fingerprintSecret: true },
     summary:
       'The checkout page again (HTML): the pending 3-D Secure challenge, or what GET /checkout/{token} shows',
     description:

@@ -64,6 +64,12 @@ export interface CheckoutSession {
    * says so); null or absent for a one-off payment.
    */
   recurrence?: SessionRecurrence | null;
+  /**
+   * A card page opened from the customer portal: the portal page's token sealed (the table never
+   * holds it in clear; opened only to link back to that page), until when that link opens the
+   * portal, and whether the subscription was past due when the page was made. Absent for others.
+   */
+  from_portal?: PortalReturn | null;
   /** The payment link this page collects for; absent for other kinds. */
   link_id?: string;
   amount: number;
@@ -91,6 +97,16 @@ export interface CheckoutSession {
   expires_at: number;
   created_at: string;
   updated_at: string;
+}
+
+/** Where a card page opened from the customer portal leads back to, sealed. */
+export interface PortalReturn {
+  /** The portal page's token, sealed by its owner (the portal); never the token itself. */
+  sealed_token: string;
+  /** When that portal link stops opening the page (epoch ms): no link back after it. */
+  until_ms: number;
+  /** The subscription owed its unpaid period when the card page was made. */
+  was_past_due: boolean;
 }
 
 /** What a page may say about a session at a moment. */
@@ -225,6 +241,7 @@ export function newCardSession(
   customerEmail: string,
   baseUrl: string,
   now: Date,
+  fromPortal: PortalReturn | null = null,
 ): CheckoutSession {
   const fields = collecting(subscription, charge, merchant, customerEmail, '');
   return {
@@ -232,6 +249,7 @@ export function newCardSession(
     return_url: pageUrl(baseUrl, fields.token),
     kind: 'card',
     subscription_id: subscription.id,
+    from_portal: fromPortal,
     trial_days: 0,
     recurrence: subscription.recurrence,
     ...freshState(now),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxDeclines, newSubscriptionSession } from './session.ts';
+import { maxDeclines, newCardSession, newSubscriptionSession } from './session.ts';
 import { cardProblemsText, closedPageFor, declinedPage, overLongText, pageFor } from './views.ts';
 
 const now = new Date('2026-11-24T12:00:00.000Z');
@@ -98,5 +98,63 @@ describe("a session's page in the payer's language", () => {
     );
     expect(overLongText(['cvc'], 'es')).toBe('El código de seguridad admite como máximo 4 caracteres.');
     expect(overLongText(['cvc'])).toBe('The security code takes at most 4 characters.');
+  });
+});
+
+describe("a saved card's page (a card session from the customer portal)", () => {
+  const saved = {
+    ...newCardSession(
+      { id: 'sub_x', developer_id: 1, mode: 'live', recurrence: { interval: 'month', interval_count: 1 } },
+      { amount: 1980, currency: 'USD', description: 'Silver', items: ['Silver × 2'] },
+      { name: 'Blue Mug', statementDescriptor: 'BLUEMUG' },
+      'ada@example.com',
+      'https://pay.example',
+      now,
+      { sealed_token: 'v1.x.y.z', until_ms: now.getTime() + 3_600_000, was_past_due: true },
+    ),
+    status: 'paid' as const,
+  };
+  const card = { brand: 'visa', last4: '4444' };
+  const back = 'https://pay.example/portal/P';
+  const shown = (cardSaved: Parameters<typeof pageFor>[2]['cardSaved'], lang: 'en' | 'es' = 'en') =>
+    pageFor(saved, now, { ...context(lang), ...(cardSaved ? { cardSaved } : {}) });
+
+  it('shows the new card and links back to the portal page', () => {
+    const page = shown({ card, overdue: null, backUrl: back });
+    expect(page.status).toBe(200);
+    expect(textOf(page.html)).toContain('New card: Visa •••• 4444.');
+    expect(page.html).toContain(`<a href="${back}">Back to your account</a>`);
+    expect(textOf(page.html)).not.toContain('overdue');
+    expect(textOf(page.html)).not.toContain('is checked now');
+    const es = shown({ card, overdue: null, backUrl: back }, 'es');
+    expect(textOf(es.html)).toContain('Nueva tarjeta: Visa •••• 4444.');
+    expect(es.html).toContain(`<a href="${back}">Volver a tu cuenta</a>`);
+  });
+
+  it('has no link back once the portal link expired', () => {
+    const page = shown({ card, overdue: null, backUrl: null });
+    expect(page.html).not.toContain('<a href=');
+    expect(page.html).not.toContain('Back to your account');
+  });
+
+  it('says what became of the overdue payment: paid, being charged, or declined with the next attempt', () => {
+    expect(textOf(shown({ card, overdue: { state: 'paid' }, backUrl: back }).html)).toContain(
+      'The 19.80 USD that was overdue is paid with it.',
+    );
+    expect(textOf(shown({ card, overdue: { state: 'charging' }, backUrl: back }).html)).toContain(
+      'The 19.80 USD that was overdue is being charged to it',
+    );
+    const declined = { state: 'declined', nextAttemptAt: '2026-11-27T12:00:00.000Z' } as const;
+    const en = textOf(shown({ card, overdue: declined, backUrl: back }).html);
+    expect(en).toContain('could not be charged to it: the bank declined it, and nothing was charged');
+    expect(en).toContain('tried again on 27 Nov 2026');
+    expect(en).not.toContain('is paid');
+    const es = textOf(shown({ card, overdue: declined, backUrl: back }, 'es').html);
+    expect(es).toContain('no se pudieron cobrar a esta tarjeta');
+    expect(es).toContain('se intenta de nuevo el 27 nov 2026');
+  });
+
+  it('without what the portal tells, says the plain sentence (a page shown before it knew)', () => {
+    expect(textOf(shown(undefined).html)).toContain('Your new card is saved');
   });
 });

@@ -3,7 +3,10 @@
 import type { DeclineReason } from '../acquirer/acquirer.ts';
 import type { CardProblem } from '../acquirer/cards.ts';
 import type { Charge } from '../charges/charge.ts';
+import { displayCard, displayDate } from '../core/display.ts';
 import type { Lang } from '../core/messages.ts';
+import { displayAmount } from '../core/money/amount.ts';
+import { findCurrency } from '../core/money/currencies.ts';
 import {
   challengePage,
   closedPage,
@@ -12,6 +15,7 @@ import {
   type PayForm,
   payPage,
   receiptPage,
+  savedPage,
 } from './pages.ts';
 import { payFormLimits, type TypedField } from './schemas.ts';
 import { type CheckoutSession, sessionState } from './session.ts';
@@ -153,6 +157,27 @@ export interface PageContext {
   lang?: Lang;
   /** The time the page is shown at (a trial's first charge is counted from it). @default the clock's now */
   now?: Date;
+  /** A saved card's page: what its owner (the customer portal) tells of it. @default the plain sentence */
+  cardSaved?: CardSaved;
+}
+
+/**
+ * What a card page says once the card is saved, as its owner (the customer portal) finds it: the
+ * card the subscription is now charged to, what became of a payment that was overdue when the page
+ * was made, and the portal page to go back to while its link still opens it.
+ */
+export interface CardSaved {
+  card: { brand: string; last4: string } | null;
+  /**
+   * The overdue period's charge (the session's amount): paid; still being charged (not answered
+   * yet); or declined on the new card too, tried again at `nextAttemptAt`. Null when none was due.
+   */
+  overdue:
+    | { state: 'paid' }
+    | { state: 'charging' }
+    | { state: 'declined'; nextAttemptAt: string | null }
+    | null;
+  backUrl: string | null;
 }
 
 const viewOf = (context: PageContext) => ({
@@ -189,6 +214,12 @@ interface ClosedTexts {
   alreadyPaid: Said;
   complete: Said;
   cardSaved: Said;
+  cardSavedLead: string;
+  newCard(card: string): string;
+  overduePaid(amount: string): string;
+  overdueCharging(amount: string): string;
+  overdueDeclined(amount: string, next: string | null): string;
+  backToAccount: string;
   locked: Said;
   linkUnavailable: Said;
   expired: Said;
@@ -213,6 +244,14 @@ const closedTexts: Record<Lang, ClosedTexts> = {
       'Card updated',
       "Your new card is saved: your subscription's payments are charged to it from now on, and a payment that was overdue is charged to it now.",
     ],
+    cardSavedLead: "Your new card is saved: your subscription's payments are charged to it from now on.",
+    newCard: (card) => `New card: ${card}.`,
+    overduePaid: (amount) => `The ${amount} that was overdue is paid with it.`,
+    overdueCharging: (amount) =>
+      `The ${amount} that was overdue is being charged to it; your account page shows when it is paid.`,
+    overdueDeclined: (amount, next) =>
+      `The ${amount} that was overdue could not be charged to it: the bank declined it, and nothing was charged. Your subscription is still overdue${next ? `; it is tried again on ${next}` : ''}. You can also try another card.`,
+    backToAccount: 'Back to your account',
     locked: ['Checkout locked', 'Too many attempts were declined. Ask the merchant for a new payment link.'],
     linkUnavailable: [
       'Payment link unavailable',
@@ -245,6 +284,15 @@ const closedTexts: Record<Lang, ClosedTexts> = {
       'Tarjeta actualizada',
       'Tu nueva tarjeta quedó guardada: desde ahora los pagos de tu suscripción se cobran a ella, y si había un pago vencido, se cobra ahora.',
     ],
+    cardSavedLead:
+      'Tu nueva tarjeta quedó guardada: desde ahora los pagos de tu suscripción se cobran a ella.',
+    newCard: (card) => `Nueva tarjeta: ${card}.`,
+    overduePaid: (amount) => `Los ${amount} vencidos quedaron pagados con ella.`,
+    overdueCharging: (amount) =>
+      `Los ${amount} vencidos se le están cobrando; la página de tu cuenta muestra cuándo quedan pagados.`,
+    overdueDeclined: (amount, next) =>
+      `Los ${amount} vencidos no se pudieron cobrar a esta tarjeta: el banco los rechazó y no se cobró nada. Tu suscripción sigue con el pago vencido${next ? `; se intenta de nuevo el ${next}` : ''}. También puedes probar con otra tarjeta.`,
+    backToAccount: 'Volver a tu cuenta',
     locked: [
       'Pago bloqueado',
       'Se rechazaron demasiados intentos. Pide al comercio un nuevo enlace de pago.',
@@ -332,6 +380,33 @@ export const voidedPage = (session: CheckoutSession, status: number, lang: Lang 
   );
 };
 
+/**
+ * A saved card's page: the card the subscription is charged to now, what became of the payment
+ * that was overdue (paid, still being charged, or declined on this card too, with its next attempt)
+ * and a link back to the portal page it was opened from, while that link still opens it.
+ */
+export function cardSavedPage(session: CheckoutSession, saved: CardSaved, lang: Lang = 'en'): Page {
+  const t = closedTexts[lang];
+  const currency = findCurrency(session.currency);
+  const amount = currency
+    ? displayAmount(session.amount, currency, lang)
+    : `${session.amount} ${session.currency}`;
+  const overdue = saved.overdue;
+  const said = [
+    t.cardSavedLead,
+    ...(saved.card ? [t.newCard(displayCard(saved.card, lang))] : []),
+    ...(overdue?.state === 'paid' ? [t.overduePaid(amount)] : []),
+    ...(overdue?.state === 'charging' ? [t.overdueCharging(amount)] : []),
+    ...(overdue?.state === 'declined'
+      ? [t.overdueDeclined(amount, overdue.nextAttemptAt ? displayDate(overdue.nextAttemptAt, lang) : null)]
+      : []),
+  ];
+  const back = saved.backUrl ? { label: t.backToAccount, url: saved.backUrl } : undefined;
+  // What the pay form said a card check would do is done now: the page says what was done instead.
+  const { cardUpdate: _done, ...summary } = summaryOf(session, { lang });
+  return savedPage(summary, t.cardSaved[0], said, back);
+}
+
 /** The answer to a challenge the session no longer waits for. */
 export const noChallengePage = (session: CheckoutSession, lang: Lang = 'en'): Page => {
   const [title, message] = closedTexts[lang].noChallenge;
@@ -340,6 +415,8 @@ export const noChallengePage = (session: CheckoutSession, lang: Lang = 'en'): Pa
 
 /** What GET shows: a closed page, the challenge the session holds, or the pay form. */
 export function pageFor(session: CheckoutSession, now: Date, context: PageContext): Page {
+  if (context.cardSaved && session.kind === 'card' && sessionState(session, now) === 'paid')
+    return cardSavedPage(session, context.cardSaved, context.lang);
   const closed = closedPageFor(session, now, false, context.lang);
   if (closed) return closed;
   if (session.challenge) {

@@ -5,8 +5,10 @@
  */
 import type { Charge } from '../charges/charge.ts';
 import type { Page } from '../checkout/pages.ts';
+import { displayCard } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
-import { formatAmount } from '../core/money/amount.ts';
+import type { Lang } from '../core/messages.ts';
+import { displayAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import type { PaymentListQuery } from '../payments/list-query.ts';
 import type { Refund } from '../refunds/refund.ts';
@@ -14,10 +16,13 @@ import { refundReasons } from '../refunds/schemas.ts';
 import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
 import { type DashboardWords, dashboardWords } from './words.ts';
 
-/** An amount as the hosted pages write it: `12.50 USD` (the currency's own decimals). */
-export function money(minor: number, currency: string): string {
+/**
+ * An amount as every page of cobro writes it: the currency's own decimals in the reader's number
+ * format (`1,234.50 USD`, `1.234,50 USD`).
+ */
+export function money(minor: number, currency: string, lang: Lang): string {
   const found = findCurrency(currency.toUpperCase());
-  return `${found ? formatAmount(minor, found) : String(minor)} ${currency.toUpperCase()}`;
+  return found ? displayAmount(minor, found, lang) : `${minor} ${currency.toUpperCase()}`;
 }
 
 const chargeUrl = (view: ShellContext, id: string) => `${view.root}/charges/${encodeURIComponent(id)}`;
@@ -32,9 +37,9 @@ function chargeTable(view: ShellContext, charges: readonly Charge[], w: Dashboar
 <td>${escapeHtml(w.date(charge.created_at))}</td>
 <td><a href="${escapeHtml(chargeUrl(view, charge.id))}"><code>${escapeHtml(charge.id)}</code></a></td>
 <td>${escapeHtml(charge.description ?? '')}</td>
-<td class="num">${escapeHtml(money(charge.amount, charge.currency))}</td>
-<td class="num">${charge.refunded > 0 ? escapeHtml(money(charge.refunded, charge.currency)) : ''}</td>
-<td>${escapeHtml(w.ending(charge.card.brand, charge.card.last4))}</td>
+<td class="num">${escapeHtml(money(charge.amount, charge.currency, view.lang))}</td>
+<td class="num">${charge.refunded > 0 ? escapeHtml(money(charge.refunded, charge.currency, view.lang)) : ''}</td>
+<td>${escapeHtml(displayCard(charge.card, view.lang))}</td>
 <td>${charge.customer_id ? `<code>${escapeHtml(charge.customer_id)}</code>` : ''}</td>
 </tr>`,
     )
@@ -109,7 +114,7 @@ export function chargePage(
 ): Page {
   const w = dashboardWords[view.lang];
   const f = w.chargeFields;
-  const amount = (minor: number) => escapeHtml(money(minor, charge.currency));
+  const amount = (minor: number) => escapeHtml(money(minor, charge.currency, view.lang));
   const row = (name: string, value: string) => `<dt>${escapeHtml(name)}</dt><dd>${value}</dd>`;
   const code = (value: string | null | undefined) => (value ? `<code>${escapeHtml(value)}</code>` : '');
   const details = [
@@ -119,7 +124,7 @@ export function chargePage(
     row(f.net, amount(charge.net)),
     row(f.refunded, amount(charge.refunded)),
     row(f.refundable, amount(charge.refundable)),
-    row(f.card, escapeHtml(w.ending(charge.card.brand, charge.card.last4))),
+    row(f.card, escapeHtml(displayCard(charge.card, view.lang))),
     row(f.description, escapeHtml(charge.description ?? '')),
     row(f.customer, code(charge.customer_id)),
     row(f.payment, code(charge.payment_id)),
@@ -132,7 +137,7 @@ export function chargePage(
     .map(
       (refund) => `<tr>
 <td>${escapeHtml(w.date(refund.created_at))}</td>
-<td class="num">${escapeHtml(money(refund.amount, refund.currency))}</td>
+<td class="num">${escapeHtml(money(refund.amount, refund.currency, view.lang))}</td>
 <td>${escapeHtml(w.reasons[refund.reason] ?? refund.reason)}</td>
 <td><code>${escapeHtml(`re_${refund.id}`)}</code></td>
 </tr>`,
@@ -145,7 +150,7 @@ export function chargePage(
 </table>`
     : `<p>${escapeHtml(w.noRefunds)}</p>`;
   const made = form.made
-    ? `<p class="notice" role="status">${escapeHtml(w.refunded(money(form.made.amount, form.made.currency)))}</p>`
+    ? `<p class="notice" role="status">${escapeHtml(w.refunded(money(form.made.amount, form.made.currency, view.lang)))}</p>`
     : '';
   const problem = form.problem ? `<p class="error" role="alert">${escapeHtml(form.problem.message)}</p>` : '';
   const chosen = form.reason ?? 'requested_by_customer';
@@ -162,7 +167,7 @@ export function chargePage(
       : csrfForm(
           `${chargeUrl(view, charge.id)}/refunds`,
           view.csrf,
-          `<label for="amount">${escapeHtml(w.refundAmount(money(charge.refundable, charge.currency)))}</label>
+          `<label for="amount">${escapeHtml(w.refundAmount(money(charge.refundable, charge.currency, view.lang)))}</label>
 <input id="amount" name="amount" inputmode="decimal" autocomplete="off" maxlength="32" value="${escapeHtml(form.amount ?? '')}">
 <label for="reason">${escapeHtml(w.refundReason)}</label>
 <select id="reason" name="reason">${options}</select>

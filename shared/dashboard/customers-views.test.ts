@@ -135,7 +135,7 @@ describe('the customers pages', () => {
     );
     expect(html).toContain(`<input type="hidden" name="idempotency_key" value="${'K'.repeat(32)}">`);
     expect(html).toContain(`action="https://pay.example.com/dashboard/customers/${customer.id}/portal"`);
-    expect(html).toContain('10.50 USD × 2 = 21.00 USD per month');
+    expect(html).toContain('10.50 USD × 2 = 21.00 USD / month');
     // Each list pages on its own, keeping the other's page.
     expect(html).toContain('?subscriptions_page=1&amp;charges_page=1" rel="prev">Newer');
     expect(html).toContain('?subscriptions_page=3&amp;charges_page=1" rel="next">Older');
@@ -195,9 +195,9 @@ describe('the subscriptions pages', () => {
   it('a subscription shows its plan, amount per interval, period, card and customer; cancel is a step away', () => {
     const { html, status } = subscriptionPage(view(), subscription(), subscriptionView(subscription()));
     expect(status).toBe(200);
-    expect(html).toContain('10.50 USD × 2 = 21.00 USD per month');
-    expect(html).toContain('Oct 26, 2026 to Nov 26, 2026');
-    expect(html).toContain(`${escaped} ending in 4242`);
+    expect(html).toContain('10.50 USD × 2 = 21.00 USD / month');
+    expect(html).toContain('26 Oct 2026 – 26 Nov 2026');
+    expect(html).toContain('Card •••• 4242');
     expect(html).toContain(`href="https://pay.example.com/dashboard/customers/${customer.id}"`);
     expect(html).toContain(
       'href="https://pay.example.com/dashboard/subscriptions/sub_AAAAAAAAAAAAAAAAAAAAAAAA/cancel"',

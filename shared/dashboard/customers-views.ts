@@ -6,7 +6,10 @@
  */
 import type { Charge } from '../charges/charge.ts';
 import type { Page } from '../checkout/pages.ts';
+import { displayCard, displayDate, displayPrice } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
+import type { Lang } from '../core/messages.ts';
+import { findCurrency } from '../core/money/currencies.ts';
 import { totalPages } from '../core/pagination.ts';
 import type { Customer } from '../customers/customer.ts';
 import type { CustomerListQuery } from '../customers/schemas.ts';
@@ -35,12 +38,24 @@ const chargeUrl = (view: ShellContext, id: string) => `${view.root}/charges/${en
 export const fullName = (customer: Pick<Customer, 'first_name' | 'last_name'>) =>
   `${customer.first_name} ${customer.last_name}`.trim();
 
-/** A subscription's price: unit × quantity = total per interval (or the unit alone for one). */
-export function subscriptionAmount(subscription: Subscription, c: CustomerWords): string {
+/**
+ * A subscription's price per interval as every page writes it: unit price × quantity = total
+ * ("10.50 USD × 2 = 21.00 USD / month"), the total alone for one.
+ */
+export function subscriptionAmount(subscription: Subscription, lang: Lang): string {
   const { plan, quantity } = subscription;
-  const unit = money(plan.amount, plan.currency);
-  const each = quantity === 1 ? unit : c.times(unit, quantity, money(plan.amount * quantity, plan.currency));
-  return c.per(each, plan.interval, plan.interval_count);
+  const currency = findCurrency(plan.currency.toUpperCase());
+  if (!currency) return money(plan.amount * quantity, plan.currency, lang);
+  return displayPrice(
+    {
+      quantity,
+      unitAmount: plan.amount,
+      currency,
+      interval: plan.interval,
+      intervalCount: plan.interval_count,
+    },
+    lang,
+  );
 }
 
 /** The subscriptions as a table, each id linking to its page; `customers` adds the customer's column. */
@@ -62,9 +77,9 @@ export function subscriptionTable(
 <td>${escapeHtml(subscription.plan.name)}</td>
 ${options.customers ? `<td>${customer}</td>` : ''}
 <td data-status="${escapeHtml(subscription.status)}">${escapeHtml(c.statuses[subscription.status] ?? subscription.status)}</td>
-<td>${escapeHtml(subscriptionAmount(subscription, c))}</td>
-<td>${next ? escapeHtml(c.day(next)) : ''}</td>
-<td>${escapeHtml(c.day(subscription.created_at))}</td>
+<td>${escapeHtml(subscriptionAmount(subscription, view.lang))}</td>
+<td>${next ? escapeHtml(displayDate(next, view.lang)) : ''}</td>
+<td>${escapeHtml(displayDate(subscription.created_at, view.lang))}</td>
 </tr>`;
     })
     .join('');
@@ -109,7 +124,7 @@ export function customersPage(
 <td><a ${href(customerUrl(view, customer.id))}>${escapeHtml(fullName(customer))}</a></td>
 <td>${escapeHtml(customer.email)}</td>
 <td>${escapeHtml(customer.country ?? '')}</td>
-<td>${escapeHtml(c.day(customer.created_at))}</td>
+<td>${escapeHtml(displayDate(customer.created_at, view.lang))}</td>
 </tr>`,
     )
     .join('');
@@ -174,9 +189,9 @@ function customerChargeTable(view: ShellContext, charges: readonly Charge[]): st
 <td>${escapeHtml(w.date(charge.created_at))}</td>
 <td><a ${href(chargeUrl(view, charge.id))}><code>${escapeHtml(charge.id)}</code></a></td>
 <td>${escapeHtml(charge.description ?? '')}</td>
-<td class="num">${escapeHtml(money(charge.amount, charge.currency))}</td>
-<td class="num">${charge.refunded > 0 ? escapeHtml(money(charge.refunded, charge.currency)) : ''}</td>
-<td>${escapeHtml(w.ending(charge.card.brand, charge.card.last4))}</td>
+<td class="num">${escapeHtml(money(charge.amount, charge.currency, view.lang))}</td>
+<td class="num">${charge.refunded > 0 ? escapeHtml(money(charge.refunded, charge.currency, view.lang)) : ''}</td>
+<td>${escapeHtml(displayCard(charge.card, view.lang))}</td>
 </tr>`,
     )
     .join('');
@@ -208,7 +223,7 @@ export function customerPage(
     row(f.email, escapeHtml(customer.email)),
     row(f.phone, escapeHtml(customer.phone ?? '')),
     row(f.country, escapeHtml(customer.country ?? '')),
-    row(f.created, escapeHtml(c.day(customer.created_at))),
+    row(f.created, escapeHtml(displayDate(customer.created_at, view.lang))),
   ].join('\n');
   const link = (pages: { subscriptions: number; charges: number }) =>
     `${customerUrl(view, customer.id)}?${new URLSearchParams({

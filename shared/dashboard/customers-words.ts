@@ -77,9 +77,6 @@ export interface CustomerWords {
   };
   noCard: string;
   noCustomer: string;
-  per(amount: string, interval: string, count: number): string;
-  times(unit: string, quantity: number, total: string): string;
-  periodFromTo(start: string, end: string): string;
   cancelHeading: string;
   cancelIntro: string;
   cancelStart: string;
@@ -90,19 +87,7 @@ export interface CustomerWords {
   canceledNotice: string;
   notCancelable: string;
   backToSubscriptions: string;
-  day(iso: string): string;
 }
-
-const intervals: Record<Lang, Record<string, readonly [string, string]>> = {
-  en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
-  es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
-};
-
-/** A date (or the date of an instant) as the reader's language writes it, in UTC. */
-const dayIn = (lang: Lang) => {
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' });
-  return (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : format.format(new Date(iso)));
-};
 
 export const customerWords: Record<Lang, CustomerWords> = {
   en: {
@@ -185,12 +170,6 @@ export const customerWords: Record<Lang, CustomerWords> = {
     },
     noCard: 'Not known',
     noCustomer: 'None yet (checkout not completed)',
-    per(amount, interval, count) {
-      const [one, many] = intervals.en[interval] ?? [interval, `${interval}s`];
-      return count === 1 ? `${amount} per ${one}` : `${amount} every ${count} ${many}`;
-    },
-    times: (unit, quantity, total) => `${unit} × ${quantity} = ${total}`,
-    periodFromTo: (start, end) => `${start} to ${end}`,
     cancelHeading: 'Cancel',
     cancelIntro:
       'Canceling ends the subscription: it is never charged again. The customer is told by e-mail.',
@@ -203,7 +182,6 @@ export const customerWords: Record<Lang, CustomerWords> = {
     canceledNotice: 'The subscription was canceled. It will not be charged again.',
     notCancelable: 'This subscription is canceled.',
     backToSubscriptions: 'Back to the subscriptions',
-    day: dayIn('en'),
   },
   es: {
     customersTitle: 'Clientes',
@@ -285,12 +263,6 @@ export const customerWords: Record<Lang, CustomerWords> = {
     },
     noCard: 'No se conoce',
     noCustomer: 'Aún ninguno (pago no completado)',
-    per(amount, interval, count) {
-      const [one, many] = intervals.es[interval] ?? [interval, interval];
-      return count === 1 ? `${amount} por ${one}` : `${amount} cada ${count} ${many}`;
-    },
-    times: (unit, quantity, total) => `${unit} × ${quantity} = ${total}`,
-    periodFromTo: (start, end) => `del ${start} al ${end}`,
     cancelHeading: 'Cancelar',
     cancelIntro: 'Cancelar termina la suscripción: no se vuelve a cobrar. Se avisa al cliente por correo.',
     cancelStart: 'Cancelar esta suscripción…',
@@ -302,6 +274,5 @@ export const customerWords: Record<Lang, CustomerWords> = {
     canceledNotice: 'La suscripción se canceló. No se volverá a cobrar.',
     notCancelable: 'Esta suscripción está cancelada.',
     backToSubscriptions: 'Volver a las suscripciones',
-    day: dayIn('es'),
   },
 };

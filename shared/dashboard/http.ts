@@ -212,13 +212,16 @@ export const showSignIn = (deps: SignInFormDeps) => async (request: ApiRequest) 
 
 /**
  * POST /dashboard/sign-in: a secret key opens a session in its mode (303 to the dashboard, the
- * session cookie set); a key that is no account's (or was rotated) shows the form again, 401.
+ * session cookie set, any session the browser held before ended); a key that is no account's (or
+ * was rotated) shows the form again, 401.
  */
 export const submitSignIn = (deps: DashboardDeps) => async (request: ApiRequest) => {
   if (!tokenMatches(cookieOf(request, cookieNames.signIn), field(request.body, 'csrf_token')))
     return signInAnswer(deps, request, 'form_expired');
   const opened = await signIn(deps, deps.keys, field(request.body, 'api_key').trim());
   if (!opened) return signInAnswer(deps, request, 'wrong_key');
+  // A session this browser held before is ended, not left to open pages until its 8 hours are up.
+  await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
   const cookie = setCookie(deps.baseUrl, cookieNames.session, opened.cookie, sessionLifetimeMs / 1000);
   return seeOther(`${dashboardRoot(deps.baseUrl)}/`, { 'Set-Cookie': cookie });
 };

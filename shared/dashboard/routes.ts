@@ -30,10 +30,10 @@ export const dashboardRoutes: readonly Route[] = [
     handler: 'functions/dashboard/sign-in.ts',
     operationId: 'signInToDashboard',
     auth: false,
-    access: { table: { actions: ['GetItem', 'PutItem'] }, fingerprintSecret: true },
+    access: { table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] }, fingerprintSecret: true },
     summary: 'Signs in with a secret API key (form-encoded `api_key`, `csrf_token`); 303 to the dashboard',
     description:
-      'Opens a session of 8 hours in the key’s account and mode and sets its cookie (HttpOnly, SameSite=Strict, Path=/dashboard, Secure on https). Only a keyed hash of the session’s token is stored; the session ends at sign-out and when the key that opened it is rotated.',
+      'Opens a session of 8 hours in the key’s account and mode and sets its cookie (HttpOnly, SameSite=Strict, Path=/dashboard, Secure on https). Only a keyed hash of the session’s token is stored; the session ends at sign-out, at the next sign-in in the same browser, and when the key that opened it is rotated.',
     bodyTypes: form,
     answers: {
       303: {

@@ -7,8 +7,8 @@
  *
  * A session also remembers which key opened it (the key's SHA-256, as the account record keeps it).
  * Every request reads the session and the account record together, in one BatchGetItem: when the
- * account no longer holds that key (it was rotated through the API or the CLI), the session is over
- * at once. The cookie names the account beside the token so that this second read needs no first.
+ * account no longer holds that key (it was rotated), the session is over at once. The cookie names
+ * the account beside the token so that this second read needs no first.
  */
 import { createHmac } from 'node:crypto';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';

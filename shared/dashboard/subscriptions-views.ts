@@ -4,6 +4,7 @@
  * Pure functions of what the domain read (shared/dashboard/subscriptions-http.ts).
  */
 import type { Page } from '../checkout/pages.ts';
+import { displayCard, displayDate, displayPeriod } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { NumberedPage } from '../core/pagination.ts';
 import type { Subscription, SubscriptionView } from '../subscriptions/subscription.ts';
@@ -99,25 +100,27 @@ export function subscriptionPage(
   const { plan } = subscription;
   const period =
     shown.current_period_start && shown.current_period_end
-      ? c.periodFromTo(c.day(shown.current_period_start), c.day(shown.current_period_end))
+      ? displayPeriod(shown.current_period_start, shown.current_period_end, view.lang)
       : '';
-  const card = subscription.card
-    ? dashboardWords[view.lang].ending(subscription.card.brand, subscription.card.last4)
-    : c.noCard;
+  const card = subscription.card ? displayCard(subscription.card, view.lang) : c.noCard;
   const customer = subscription.customer_id
     ? `<a ${href(customerUrl(view, subscription.customer_id))}><code>${escapeHtml(subscription.customer_id)}</code></a>`
     : escapeHtml(c.noCustomer);
   const details = [
     row(f.plan, `${escapeHtml(plan.name)} <small>(<code>${escapeHtml(subscription.plan_id)}</code>)</small>`),
     row(f.quantity, escapeHtml(String(subscription.quantity))),
-    row(f.amount, escapeHtml(subscriptionAmount(subscription, c))),
+    row(f.amount, escapeHtml(subscriptionAmount(subscription, view.lang))),
     row(
       f.status,
       `<span data-status="${escapeHtml(subscription.status)}">${escapeHtml(c.statuses[subscription.status] ?? subscription.status)}</span>`,
     ),
     row(f.period, escapeHtml(period)),
-    ...(shown.next_billing_date ? [row(f.nextBilling, escapeHtml(c.day(shown.next_billing_date)))] : []),
-    ...(subscription.trial_end ? [row(f.trialEnd, escapeHtml(c.day(subscription.trial_end)))] : []),
+    ...(shown.next_billing_date
+      ? [row(f.nextBilling, escapeHtml(displayDate(shown.next_billing_date, view.lang)))]
+      : []),
+    ...(subscription.trial_end
+      ? [row(f.trialEnd, escapeHtml(displayDate(subscription.trial_end, view.lang)))]
+      : []),
     row(f.card, escapeHtml(card)),
     row(f.customer, customer),
     row(f.created, escapeHtml(dashboardWords[view.lang].date(subscription.created_at))),

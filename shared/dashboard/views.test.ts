@@ -209,9 +209,11 @@ describe('the charges list', () => {
     expect(chargesPage(view(), [], { limit: 100 }).html).toContain('No charges yet.');
   });
 
-  it('writes amounts in the currency’s own decimals', () => {
-    expect(money(2100, 'USD')).toBe('21.00 USD');
-    expect(money(2100, 'jpy')).toBe('2100 JPY');
+  it('writes amounts in the currency’s own decimals, in the reader’s number format', () => {
+    expect(money(2100, 'USD', 'en')).toBe('21.00 USD');
+    expect(money(123450, 'USD', 'en')).toBe('1,234.50 USD');
+    expect(money(123450, 'USD', 'es')).toBe('1.234,50 USD');
+    expect(money(2100, 'jpy', 'en')).toBe('2,100 JPY');
   });
 });
 

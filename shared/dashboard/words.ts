@@ -3,6 +3,7 @@
  * language (the switch's cookie, else the browser's Accept-Language); a new page adds its words
  * here, in both languages, so the type refuses a page that forgets one.
  */
+import { displayDateTime } from '../core/display.ts';
 import type { Lang } from '../core/messages.ts';
 
 export interface DashboardWords {
@@ -67,7 +68,6 @@ export interface DashboardWords {
     subscription: string;
   };
   succeeded: string;
-  ending(brand: string, last4: string): string;
   refunds: string;
   noRefunds: string;
   refundTitle: string;
@@ -85,13 +85,8 @@ export interface DashboardWords {
   date(iso: string): string;
 }
 
-const dateIn = (lang: Lang) => {
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-  return (iso: string) => {
-    const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? iso : `${format.format(date)} UTC`;
-  };
-};
+/** A moment as every page of cobro writes it: to the minute, in UTC, saying so. */
+const dateIn = (lang: Lang) => (iso: string) => displayDateTime(iso, lang);
 
 export const dashboardWords: Record<Lang, DashboardWords> = {
   en: {
@@ -157,7 +152,6 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
       subscription: 'Subscription',
     },
     succeeded: 'Succeeded',
-    ending: (brand, last4) => `${brand} ending in ${last4}`,
     refunds: 'Refunds',
     noRefunds: 'No refunds.',
     refundTitle: 'Refund this charge',
@@ -243,7 +237,6 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
       subscription: 'Suscripción',
     },
     succeeded: 'Cobrado',
-    ending: (brand, last4) => `${brand} terminada en ${last4}`,
     refunds: 'Reembolsos',
     noRefunds: 'Sin reembolsos.',
     refundTitle: 'Reembolsar este cargo',

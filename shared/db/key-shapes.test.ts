@@ -332,6 +332,7 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
   'attemptKeys.dayPartition': [attemptKeys.dayPartition('2026-03-04', 7), 'ATTEMPTS#2026-03-04#7'],
   attemptDayShards: [attemptDayShards, 8],
   'portalKeys.link': [portalKeys.link('abc123'), { pk: 'PORTAL#abc123', sk: 'PORTAL' }],
+  'portalKeys.cancel': [portalKeys.cancel('abc123', 'sub_1'), { pk: 'PORTAL#abc123', sk: 'CANCEL#sub_1' }],
   'dashboardKeys.session': [
     dashboardKeys.session('abc123'),
     { pk: 'DASHBOARD_SESSION#abc123', sk: 'DASHBOARD_SESSION' },

@@ -1,15 +1,17 @@
 /**
- * The portal page's two requests as pages: what GET shows, and what a form's POST does (cancel a
- * subscription, or go to the page that replaces its card). Every POST carries the page's CSRF token,
- * compared in constant time; a wrong one changes nothing (403, the page again).
+ * The portal page's two requests as pages: what GET shows, and what a form's POST does (ask to
+ * cancel a subscription and then confirm it, go to the page that replaces its card, or to a
+ * charge's receipt). Every POST carries a CSRF token, compared in constant time: the page's, or for
+ * "Yes, cancel" its confirmation's own, spent once; a wrong one changes nothing (403, the page again).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Lang } from '../core/messages.ts';
 import type { Deps } from '../db/deps.ts';
 import type { ApiAnswer } from '../http/render.ts';
-import { closedPortalPage, type PortalNotice, portalPage } from './page.ts';
+import { cancelConfirmationPage, closedPortalPage, type PortalNotice, portalPage } from './page.ts';
 import type { PostedPortalForm } from './schemas.ts';
 import {
+  askCancel,
   cancelFromPortal,
   openPortal,
   type PortalKeys,
@@ -64,16 +66,20 @@ export async function submitPortal(
   const opened = await openPortal(deps, deps.keys, token);
   if (opened.kind !== 'open') return answer(closedPortalPage(opened.kind, lang));
   const { link, scope } = opened;
-  if (!csrfMatches(link.csrf, form.csrf_token)) return shown(deps, token, lang, 'form_expired', 403);
+  // A confirmed cancel posts its confirmation's own single-use token; every other form the page's.
+  if (form.action !== 'confirm_cancel' && !csrfMatches(link.csrf, form.csrf_token))
+    return shown(deps, token, lang, 'form_expired', 403);
   const id = form.subscription_id;
   const done =
     form.action === 'cancel'
-      ? await cancelFromPortal(deps, link, scope, id)
-      : form.action === 'card'
-        ? await startCardReplacement(deps, deps.baseUrl, link, scope, id)
-        : form.action === 'receipt'
-          ? await receiptFromPortal(deps, deps.baseUrl, deps.receiptKey, link, scope, form.charge_id)
-          : ({ kind: 'no_subscription' } as const);
+      ? await askCancel(deps, link, scope, id)
+      : form.action === 'confirm_cancel'
+        ? await cancelFromPortal(deps, link, scope, id, form.csrf_token)
+        : form.action === 'card'
+          ? await startCardReplacement(deps, deps.baseUrl, link, scope, id, { token, key: deps.keys.sign })
+          : form.action === 'receipt'
+            ? await receiptFromPortal(deps, deps.baseUrl, deps.receiptKey, link, scope, form.charge_id)
+            : ({ kind: 'no_subscription' } as const);
   switch (done.kind) {
     case 'card_page':
     case 'receipt':
@@ -81,8 +87,18 @@ export async function submitPortal(
         status: 303,
         headers: { Location: done.url, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
       };
+    case 'confirm_cancel':
+      return answer(
+        cancelConfirmationPage(
+          done.subscription,
+          { action: portalUrl(deps.baseUrl, token), lang, mode: scope.mode },
+          done.csrf,
+        ),
+      );
     case 'canceled':
       return shown(deps, token, lang, 'canceled');
+    case 'form_expired':
+      return shown(deps, token, lang, 'form_expired', 403);
     case 'already_canceled':
       return shown(deps, token, lang, 'already_canceled', 409);
     case 'not_replaceable':

@@ -7,4 +7,9 @@ export const portalKeys = {
    * page is opened with no account known, like a checkout session.
    */
   link: (tokenHash: string): ItemKey => ({ pk: `PORTAL#${tokenHash}`, sk: 'PORTAL' }),
+  /** A cancel waiting for its confirmation, beside the link it was asked from: one per subscription. */
+  cancel: (tokenHash: string, subscriptionId: string): ItemKey => ({
+    pk: `PORTAL#${tokenHash}`,
+    sk: `CANCEL#${subscriptionId}`,
+  }),
 };

@@ -1,9 +1,9 @@
 /**
  * The failed-renewal notice (docs/design.md#customer-portal): when a renewal is declined and will be
  * tried again, the customer is e-mailed what could not be charged, when it is tried next, and a
- * link to their portal, valid 7 days, to replace the card; once per failure (the event's id), in the
- * account's language, HTML and text. The last failure (the subscription then ends) sends none: the
- * cancellation notice says it.
+ * link to their portal, valid 7 days from the failure, to replace the card; once per failure (the
+ * event's id), in the account's language, HTML and text. The last failure (the subscription then
+ * ends) sends none: the cancellation notice says it.
  */
 import { merchantName } from '../accounts/account.ts';
 import { getAccount } from '../accounts/repository.ts';
@@ -37,9 +37,15 @@ export async function sendRenewalFailedNotice(
   ]);
   if (!account || !customer || !subscription) return; // gone since: nobody to tell
   const { plan } = subscription;
+  // The link's 7 days count from the failure, on the billing run's clock (the event's time), as
+  // the next retry does: a run at a simulated time (`billing run --now`) sends a notice whose dates
+  // agree. Never from before now, so that no link is born expired.
+  const eventAt = Date.parse(detail.created_at);
+  const failedAt = Math.max(Number.isNaN(eventAt) ? 0 : eventAt, deps.clock().getTime());
+  const onRunClock = { ...deps, clock: () => new Date(failedAt) };
   // A second delivery makes a link nobody receives (sendOnce then sends nothing); it expires unused.
   const portal = await createPortal(
-    deps,
+    onRunClock,
     deps.keys,
     deps.baseUrl,
     scope,

@@ -4,11 +4,12 @@
  * reader's language (their browser's Accept-Language). Each form posts the page's CSRF token back.
  */
 import { closedPage, type Page, page } from '../checkout/pages.ts';
+import { displayCard, displayDate, displayPrice } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
-import { formatAmount } from '../core/money/amount.ts';
+import { displayAmount } from '../core/money/amount.ts';
 import { currencyOf } from '../core/money/fields.ts';
-import { subscriptionView } from '../subscriptions/subscription.ts';
+import { currentPeriod, type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
 import { cardReplaceable } from './card.ts';
 import type { PortalContents } from './service.ts';
 
@@ -20,13 +21,22 @@ interface PortalWords {
   status: Record<string, string>;
   statusLabel: string;
   nextBilling: string;
-  per(amount: string, interval: string, count: number): string;
+  /** A past-due subscription: what failed, since when, and when it is tried again. */
+  overdue(amount: string, since: string, next: string | null): string;
+  /** Over the past-due subscription's Replace card: the new card pays what is due at once. */
+  overdueReplace(amount: string): string;
   cancel: string;
+  /** The cancel confirmation: its title and question, what cancelling does, and its two buttons. */
+  confirmTitle: string;
+  confirmCancel(plan: string): string;
+  cancelEffect: string;
+  cancelEffectOverdue(amount: string): string;
+  yesCancel: string;
+  keepIt: string;
   replaceCard: string;
   charges: string;
   noCharges: string;
   refunded(amount: string): string;
-  ending(brand: string, last4: string): string;
   canceledNotice: string;
   alreadyCanceled: string;
   formExpired: string;
@@ -37,18 +47,9 @@ interface PortalWords {
   notFound: readonly [string, string];
   expired: readonly [string, string];
   test: string;
-  date(iso: string): string;
+  /** The language of these words: amounts, dates, cards and prices are written in its way. */
+  lang: Lang;
 }
-
-const intervals: Record<Lang, Record<string, readonly [string, string]>> = {
-  en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
-  es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
-};
-
-const dateIn = (lang: Lang) => {
-  const format = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' });
-  return (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : format.format(new Date(iso)));
-};
 
 const words: Record<Lang, PortalWords> = {
   en: {
@@ -64,16 +65,23 @@ const words: Record<Lang, PortalWords> = {
     },
     statusLabel: 'Status',
     nextBilling: 'Next billing date',
-    per(amount, interval, count) {
-      const [one, many] = intervals.en[interval] ?? [interval, `${interval}s`];
-      return count === 1 ? `${amount} / ${one}` : `${amount} every ${count} ${many}`;
-    },
+    overdue: (amount, since, next) =>
+      `Payment failed: ${amount} due since ${since}${next ? `; next attempt ${next}` : ''}.`,
+    overdueReplace: (amount) =>
+      `Replace your card to pay it: the ${amount} due is charged to the new card right away.`,
     cancel: 'Cancel subscription',
+    confirmTitle: 'Cancel your subscription?',
+    confirmCancel: (plan) => `Cancel ${plan}?`,
+    cancelEffect:
+      'It ends now, not at the end of the period already paid for: you will not be charged for it again, and nothing already paid is refunded.',
+    cancelEffectOverdue: (amount) =>
+      `It ends now: the ${amount} due is not charged, and you will not be charged for it again.`,
+    yesCancel: 'Yes, cancel',
+    keepIt: 'Keep it',
     replaceCard: 'Replace card',
     charges: 'Your payments',
     noCharges: 'No payments yet.',
     refunded: (amount) => `refunded ${amount}`,
-    ending: (brand, last4) => `${brand} ending in ${last4}`,
     canceledNotice: 'Your subscription was canceled. You will not be charged for it again.',
     alreadyCanceled: 'This subscription is already canceled.',
     formExpired: 'This form expired. Please try again.',
@@ -84,7 +92,7 @@ const words: Record<Lang, PortalWords> = {
     notFound: ['Page not found', 'This link does not exist. Ask the merchant for a new one.'],
     expired: ['Link expired', 'This link has expired. Ask the merchant for a new one.'],
     test: 'Test mode: no real money moves.',
-    date: dateIn('en'),
+    lang: 'en',
   },
   es: {
     title: (merchant) => `Tu cuenta con ${merchant}`,
@@ -99,16 +107,23 @@ const words: Record<Lang, PortalWords> = {
     },
     statusLabel: 'Estado',
     nextBilling: 'Próximo cobro',
-    per(amount, interval, count) {
-      const [one, many] = intervals.es[interval] ?? [interval, interval];
-      return count === 1 ? `${amount} / ${one}` : `${amount} cada ${count} ${many}`;
-    },
+    overdue: (amount, since, next) =>
+      `Pago fallido: ${amount} pendiente desde el ${since}${next ? `; próximo intento el ${next}` : ''}.`,
+    overdueReplace: (amount) =>
+      `Cambia tu tarjeta para pagarlo: los ${amount} pendientes se cobran a la nueva tarjeta de inmediato.`,
     cancel: 'Cancelar suscripción',
+    confirmTitle: '¿Cancelar tu suscripción?',
+    confirmCancel: (plan) => `¿Cancelar ${plan}?`,
+    cancelEffect:
+      'Termina ahora, no al final del periodo ya pagado: no se te volverá a cobrar por ella y no se reembolsa nada de lo ya pagado.',
+    cancelEffectOverdue: (amount) =>
+      `Termina ahora: no se cobran los ${amount} pendientes y no se te volverá a cobrar por ella.`,
+    yesCancel: 'Sí, cancelar',
+    keepIt: 'Conservarla',
     replaceCard: 'Cambiar tarjeta',
     charges: 'Tus pagos',
     noCharges: 'Aún no hay pagos.',
     refunded: (amount) => `reembolsado ${amount}`,
-    ending: (brand, last4) => `${brand} terminada en ${last4}`,
     canceledNotice: 'Tu suscripción se canceló. No se te volverá a cobrar por ella.',
     alreadyCanceled: 'Esta suscripción ya está cancelada.',
     formExpired: 'Este formulario caducó. Inténtalo de nuevo.',
@@ -119,7 +134,7 @@ const words: Record<Lang, PortalWords> = {
     notFound: ['Página no encontrada', 'Este enlace no existe. Pide uno nuevo al comercio.'],
     expired: ['Enlace caducado', 'Este enlace caducó. Pide uno nuevo al comercio.'],
     test: 'Modo de prueba: no se mueve dinero real.',
-    date: dateIn('es'),
+    lang: 'es',
   },
 };
 
@@ -141,19 +156,91 @@ const noticeText = (w: PortalWords, notice: PortalNotice) =>
     not_replaceable: w.notReplaceable,
   })[notice];
 
-const money = (minor: number, currency: string) =>
-  `${formatAmount(minor, currencyOf({ currency }))} ${currency}`;
+const money = (minor: number, currency: string, lang: Lang) =>
+  displayAmount(minor, currencyOf({ currency }), lang);
+
+/** What one period of a subscription charges: the plan's amount times its quantity. */
+const periodAmount = (subscription: Subscription, lang: Lang) =>
+  money(subscription.plan.amount * subscription.quantity, subscription.plan.currency, lang);
 
 /**
- * A form posting one action on one subscription (or, for `receipt`, one charge), with the page's
- * CSRF token.
+ * A form posting one action on one subscription (or, for `receipt`, one charge), with a CSRF token
+ * (the page's, or a confirmation's own).
  */
-const actionForm = (action: string, csrf: string, name: string, id: string, label: string) =>
+const actionForm = (
+  action: string,
+  csrf: string,
+  name: string,
+  id: string,
+  label: string,
+  secondary = name === 'cancel',
+) =>
   `<form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="csrf_token" value="${escapeHtml(csrf)}">
 <input type="hidden" name="${name === 'receipt' ? 'charge_id' : 'subscription_id'}" value="${escapeHtml(id)}">
-<button type="submit" name="action" value="${name}"${name === 'cancel' ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>
+<button type="submit" name="action" value="${name}"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>
 </form>`;
+
+/** How a subscription is named to its customer: the plan, and how many when more than one. */
+const subscriptionName = (subscription: Subscription) =>
+  subscription.quantity > 1 ? `${subscription.plan.name} × ${subscription.quantity}` : subscription.plan.name;
+
+/**
+ * A past-due subscription's failed payment: what is due (one period's charge), since when (the
+ * unpaid period's start, which is when its renewal fell due), and when the billing step tries it
+ * again (its next due time while dunning), as the subscription stores them.
+ */
+function overdueOf(subscription: Subscription, lang: Lang) {
+  if (subscription.status !== 'past_due') return undefined;
+  const since = currentPeriod(subscription)?.start.toISOString() ?? subscription.failed_at ?? '';
+  return { amount: periodAmount(subscription, lang), since, next: subscription.next_action_at };
+}
+
+function subscriptionSection(
+  w: PortalWords,
+  subscription: Subscription,
+  context: { action: string; csrf: string },
+) {
+  const view = subscriptionView(subscription);
+  const { plan, quantity } = subscription;
+  const each = displayPrice(
+    {
+      quantity,
+      unitAmount: plan.amount,
+      currency: currencyOf(plan),
+      interval: plan.interval,
+      intervalCount: plan.interval_count,
+    },
+    w.lang,
+  );
+  const overdue = overdueOf(subscription, w.lang);
+  const replace = actionForm(context.action, context.csrf, 'card', subscription.id, w.replaceCard);
+  const cancel = actionForm(context.action, context.csrf, 'cancel', subscription.id, w.cancel);
+  // Past due: what failed comes first, and replacing the card (which pays it at once) is the action.
+  const actions = !cardReplaceable.includes(subscription.status)
+    ? ''
+    : overdue
+      ? `<p class="error" role="alert">${escapeHtml(w.overdue(overdue.amount, displayDate(overdue.since, w.lang), overdue.next ? displayDate(overdue.next, w.lang) : null))}</p>
+<p><strong>${escapeHtml(w.overdueReplace(overdue.amount))}</strong></p>
+${replace}
+${cancel}`
+      : `${replace}
+${cancel}`;
+  // While past due the period shown is the unpaid one: its end is no next billing date.
+  const next =
+    view.next_billing_date && !overdue
+      ? `<dt>${escapeHtml(w.nextBilling)}</dt><dd>${escapeHtml(displayDate(view.next_billing_date, w.lang))}</dd>`
+      : '';
+  return `<section class="card" aria-label="${escapeHtml(plan.name)}">
+<h2>${escapeHtml(plan.name)}</h2>
+<p class="then">${escapeHtml(each)}</p>
+<dl>
+<dt>${escapeHtml(w.statusLabel)}</dt><dd data-status="${escapeHtml(subscription.status)}">${escapeHtml(w.status[subscription.status] ?? subscription.status)}</dd>
+${next}
+</dl>
+${actions}
+</section>`;
+}
 
 /** The portal page; `notice` says what the last action did (with the status that goes with it). */
 export function portalPage(
@@ -164,28 +251,13 @@ export function portalPage(
 ): Page {
   const w = words[context.lang];
   const { link, customer } = contents;
-  const subscriptions = contents.subscriptions.map((subscription) => {
-    const view = subscriptionView(subscription);
-    const { plan, quantity } = subscription;
-    const amount = money(plan.amount, plan.currency);
-    const each = w.per(quantity > 1 ? `${amount} × ${quantity}` : amount, plan.interval, plan.interval_count);
-    const actions = cardReplaceable.includes(subscription.status)
-      ? `${actionForm(context.action, link.csrf, 'card', subscription.id, w.replaceCard)}
-${actionForm(context.action, link.csrf, 'cancel', subscription.id, w.cancel)}`
-      : '';
-    return `<section class="card" aria-label="${escapeHtml(plan.name)}">
-<h2>${escapeHtml(plan.name)}</h2>
-<p class="then">${escapeHtml(each)}</p>
-<dl>
-<dt>${escapeHtml(w.statusLabel)}</dt><dd data-status="${escapeHtml(subscription.status)}">${escapeHtml(w.status[subscription.status] ?? subscription.status)}</dd>
-${view.next_billing_date ? `<dt>${escapeHtml(w.nextBilling)}</dt><dd>${escapeHtml(w.date(view.next_billing_date))}</dd>` : ''}
-</dl>
-${actions}
-</section>`;
-  });
+  const subscriptions = contents.subscriptions.map((subscription) =>
+    subscriptionSection(w, subscription, { action: context.action, csrf: link.csrf }),
+  );
   const charges = contents.charges.map((charge) => {
-    const refunded = charge.refunded > 0 ? ` (${w.refunded(money(charge.refunded, charge.currency))})` : '';
-    return `<li>${escapeHtml(w.date(charge.created_at))}: ${escapeHtml(charge.description ?? '')} ${escapeHtml(money(charge.amount, charge.currency))}${escapeHtml(refunded)}, ${escapeHtml(w.ending(charge.card.brand, charge.card.last4))}
+    const refunded =
+      charge.refunded > 0 ? ` (${w.refunded(money(charge.refunded, charge.currency, w.lang))})` : '';
+    return `<li>${escapeHtml(displayDate(charge.created_at, w.lang))}: ${escapeHtml(charge.description ?? '')} ${escapeHtml(money(charge.amount, charge.currency, w.lang))}${escapeHtml(refunded)}, ${escapeHtml(displayCard(charge.card, w.lang))}
 ${actionForm(context.action, link.csrf, 'receipt', charge.id, w.receipt)}</li>`;
   });
   const said = notice ? `<p class="error" role="status">${escapeHtml(noticeText(w, notice))}</p>` : '';
@@ -200,6 +272,34 @@ ${said}
 ${subscriptions.length ? subscriptions.join('\n') : `<p>${escapeHtml(w.none)}</p>`}
 <h2>${escapeHtml(w.charges)}</h2>
 ${charges.length ? `<ul>${charges.join('')}</ul>` : `<p>${escapeHtml(w.noCharges)}</p>`}`,
+    [],
+    undefined,
+    context.lang,
+  );
+}
+
+/**
+ * The cancel's confirmation: which subscription, what cancelling it does (it ends at once: nothing
+ * more is charged, nothing paid is refunded), "Yes, cancel" with the confirmation's own single-use
+ * CSRF token, and "Keep it", a link back to the portal page that changes nothing.
+ */
+export function cancelConfirmationPage(
+  subscription: Subscription,
+  context: { action: string; lang: Lang; mode: 'test' | 'live' },
+  csrf: string,
+): Page {
+  const w = words[context.lang];
+  const overdue = overdueOf(subscription, context.lang);
+  return page(
+    200,
+    w.confirmTitle,
+    `${context.mode === 'test' ? `<p class="test" role="note">${escapeHtml(w.test)}</p>` : ''}
+<section class="card" aria-label="${escapeHtml(subscription.plan.name)}">
+<h1>${escapeHtml(w.confirmCancel(subscriptionName(subscription)))}</h1>
+<p>${escapeHtml(overdue ? w.cancelEffectOverdue(overdue.amount) : w.cancelEffect)}</p>
+${actionForm(context.action, csrf, 'confirm_cancel', subscription.id, w.yesCancel, true)}
+<p><a href="${escapeHtml(context.action)}">${escapeHtml(w.keepIt)}</a></p>
+</section>`,
     [],
     undefined,
     context.lang,

@@ -7,7 +7,8 @@
  * whatever the token, with no comparison that stops early on a partly right one.
  */
 import { createHmac } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Mode, Scope } from '../core/account.ts';
 import { randomToken } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
@@ -82,4 +83,72 @@ export async function findPortalLink(
     keys.map((key) => portalLinkEntity.get(deps, portalKeys.link(portalTokenHash(token, key)))),
   );
   return found.find((link) => link !== undefined);
+}
+
+/** How long a cancel's confirmation page can be answered. */
+export const cancelConfirmationMs = 15 * 60_000;
+
+/**
+ * A cancel asked for from a portal link, waiting for "Yes, cancel": its own CSRF token, which the
+ * confirmation's form posts back once. Asking again replaces it (an older confirmation page then
+ * answers that its form expired).
+ */
+export interface CancelConfirmation {
+  token_hash: string;
+  subscription_id: string;
+  csrf: string;
+  expires_at_ms: number;
+  /** DynamoDB TTL, epoch seconds. */
+  expires_at: number;
+  created_at: string;
+}
+
+const cancelConfirmationEntity = defineEntity<CancelConfirmation>('portal_cancel', (confirmation) =>
+  portalKeys.cancel(confirmation.token_hash, confirmation.subscription_id),
+);
+
+/** A new confirmation of the cancel of `subscriptionId` from `link`: its CSRF token. */
+export async function askCancelConfirmation(deps: Deps, link: PortalLink, subscriptionId: string) {
+  const now = deps.clock();
+  const expires = now.getTime() + cancelConfirmationMs;
+  const confirmation: CancelConfirmation = {
+    token_hash: link.token_hash,
+    subscription_id: subscriptionId,
+    csrf: randomToken(portalCsrfLength),
+    expires_at_ms: expires,
+    expires_at: Math.floor(expires / 1000) + 86_400,
+    created_at: now.toISOString(),
+  };
+  await deps.db.send(
+    new PutCommand({ TableName: deps.table, Item: cancelConfirmationEntity.item(confirmation) }),
+  );
+  return confirmation.csrf;
+}
+
+/**
+ * Spends the confirmation of the cancel of `subscriptionId` whose CSRF token is `csrf`: true once,
+ * for the first post of that token while it is valid; false for any other token, a spent one, an
+ * expired one or none. The delete is conditioned on the token, so two posts at once spend it once.
+ */
+export async function spendCancelConfirmation(
+  deps: Deps,
+  link: PortalLink,
+  subscriptionId: string,
+  csrf: string,
+): Promise<boolean> {
+  if (csrf.length !== portalCsrfLength || !/^[A-Za-z0-9]+$/.test(csrf)) return false;
+  try {
+    await deps.db.send(
+      new DeleteCommand({
+        TableName: deps.table,
+        Key: portalKeys.cancel(link.token_hash, subscriptionId),
+        ConditionExpression: 'csrf = :csrf AND expires_at_ms > :now',
+        ExpressionAttributeValues: { ':csrf': csrf, ':now': deps.clock().getTime() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 }

@@ -52,12 +52,15 @@ export const portalRoutes: readonly Route[] = [
       fingerprintSecret: true,
     },
     summary:
-      'A portal form posts here (form-encoded): cancel a subscription, or 303 to the page that replaces its card',
+      'A portal form posts here (form-encoded): ask to cancel a subscription and confirm it, or 303 to the page that replaces its card',
     description:
-      "Checks the CSRF token, then cancels one of the customer's subscriptions (as the merchant's cancellation does, saying the customer asked for it) or opens a card check page for it: once the new card is approved it is charged from then on, and a past-due period is charged on it at once.",
+      'Checks the CSRF token, then acts on one of the customer\'s subscriptions. `cancel` answers a confirmation page saying what cancelling does, whose "Yes, cancel" form posts `confirm_cancel` with a CSRF token of its own, valid once for 15 minutes; that cancels it (as the merchant\'s cancellation does, saying the customer asked for it). `card` opens a card check page for it: once the new card is approved it is charged from then on, and a past-due period is charged on it at once.',
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {
-      200: { description: 'The portal page again, saying what was done', media: html },
+      200: {
+        description: 'The cancel confirmation page, or the portal page again saying what was done',
+        media: html,
+      },
       303: {
         description: 'To the page where the new card is typed in',
         headers: { Location: 'The card page (`/checkout/{token}`).' },
@@ -66,7 +69,11 @@ export const portalRoutes: readonly Route[] = [
     errors: {
       ...pageErrors,
       400: { description: 'No such subscription of this customer: the page again, saying so', body: 'html' },
-      403: { description: 'The form expired (CSRF token): the page again', body: 'html' },
+      403: {
+        description:
+          'The form expired (CSRF token, or a cancel confirmation spent or too old): the page again',
+        body: 'html',
+      },
       409: {
         description: 'The subscription is already canceled (or no longer billed): the page again, saying so',
         body: 'html',

@@ -26,7 +26,15 @@ import { getSubscription, listCustomerSubscriptions } from '../subscriptions/rep
 import { cancelSubscription } from '../subscriptions/service.ts';
 import type { Subscription } from '../subscriptions/subscription.ts';
 import { cardReplaceable } from './card.ts';
-import { findPortalLink, issuePortalLink, type PortalLink, portalTokenLength } from './repository.ts';
+import {
+  askCancelConfirmation,
+  findPortalLink,
+  issuePortalLink,
+  type PortalLink,
+  portalTokenLength,
+  spendCancelConfirmation,
+} from './repository.ts';
+import { sealPortalToken } from './return.ts';
 
 /** How long a link the merchant asks for opens the portal. */
 export const portalLifetimeMs = 3_600_000;
@@ -133,8 +141,10 @@ async function ownSubscription(deps: Deps, link: PortalLink, scope: Scope, id: s
 }
 
 export type PortalAction =
+  | { kind: 'confirm_cancel'; subscription: Subscription; csrf: string }
   | { kind: 'canceled'; subscription: Subscription }
   | { kind: 'already_canceled' }
+  | { kind: 'form_expired' }
   | { kind: 'card_page'; url: string }
   | { kind: 'receipt'; url: string }
   | { kind: 'not_replaceable' }
@@ -142,11 +152,10 @@ export type PortalAction =
   | { kind: 'no_charge' };
 
 /**
- * The customer cancels one of their subscriptions: the same cancellation as the merchant's DELETE,
- * with the reason that the customer asked for it (which their cancellation notice says). A second
- * cancel (a double submit) changes nothing.
+ * The first step of a cancel: nothing is canceled yet; the customer is asked to confirm, with a
+ * CSRF token of that confirmation's own (single use), on a page that says what cancelling does.
  */
-export async function cancelFromPortal(
+export async function askCancel(
   deps: Deps,
   link: PortalLink,
   scope: Scope,
@@ -154,6 +163,33 @@ export async function cancelFromPortal(
 ): Promise<PortalAction> {
   const subscription = await ownSubscription(deps, link, scope, id);
   if (!subscription) return { kind: 'no_subscription' };
+  if (subscription.status === 'canceled') return { kind: 'already_canceled' };
+  return {
+    kind: 'confirm_cancel',
+    subscription,
+    csrf: await askCancelConfirmation(deps, link, subscription.id),
+  };
+}
+
+/**
+ * The confirmed cancel: the confirmation's token is spent (once: a second post of it, or one of
+ * an older confirmation, changes nothing), then the same cancellation as the merchant's DELETE,
+ * with the reason that the customer asked for it (which their cancellation notice says).
+ */
+export async function cancelFromPortal(
+  deps: Deps,
+  link: PortalLink,
+  scope: Scope,
+  id: string,
+  csrf: string,
+): Promise<PortalAction> {
+  const subscription = await ownSubscription(deps, link, scope, id);
+  if (!subscription) return { kind: 'no_subscription' };
+  if (!(await spendCancelConfirmation(deps, link, subscription.id, csrf))) {
+    // Spent already (a double submit) or never asked: the page says which, from what is stored now.
+    const now = await getSubscription(deps, scope, subscription.id);
+    return now?.status === 'canceled' ? { kind: 'already_canceled' } : { kind: 'form_expired' };
+  }
   if (subscription.status === 'canceled') return { kind: 'already_canceled' };
   try {
     return {
@@ -187,7 +223,9 @@ export async function receiptFromPortal(
 
 /**
  * The page where the customer types the new card of one of their subscriptions: a checkout session
- * of its own (a card check, 3-D Secure included), made for this customer and subscription.
+ * of its own (a card check, 3-D Secure included), made for this customer and subscription. It keeps
+ * the portal token it was opened from sealed (`back.key`: the fingerprint secret's value new links
+ * are keyed with), so that once the card is saved it links back to this page while the link is valid.
  */
 export async function startCardReplacement(
   deps: Deps,
@@ -195,6 +233,7 @@ export async function startCardReplacement(
   link: PortalLink,
   scope: Scope,
   id: string,
+  back: { token: string; key: () => Promise<string> },
 ): Promise<PortalAction> {
   const subscription = await ownSubscription(deps, link, scope, id);
   if (!subscription) return { kind: 'no_subscription' };
@@ -224,6 +263,11 @@ export async function startCardReplacement(
     customer.email,
     baseUrl,
     deps.clock(),
+    {
+      sealed_token: sealPortalToken(await back.key(), back.token),
+      until_ms: link.expires_at_ms,
+      was_past_due: subscription.status === 'past_due',
+    },
   );
   const { Put } = sessionEntity.create(deps.table, session);
   await deps.db.send(new PutCommand(Put));

@@ -132,6 +132,9 @@ export async function settleRenewal(
         subscription.paid_through + 1 === period;
       try {
         if (result.status === 'approved') {
+          // Dated when the run billed it (the acquirer was asked then), even when recovery records it
+          // later: a run at a simulated time dates its receipts at that time too.
+          const billedAt = attempt.subject.billed_at ? new Date(attempt.subject.billed_at) : now;
           const charge = newCharge({
             id: derivedId('ch', ['renewal', attempt.acquirer_key]),
             developerId: attempt.developer_id ?? 0,
@@ -147,7 +150,7 @@ export async function settleRenewal(
             statementDescription: subscription?.statement_descriptor ?? '',
             card: result.card,
             acquirerReference: result.acquirerReference,
-            now,
+            now: billedAt,
           });
           const finish = finishWrite(
             deps.table,
@@ -289,19 +292,20 @@ export const renewalFinisher = (deps: BillingDeps) =>
  * The attempt of the charge due now: stored new, the next try of one whose last try failed, or the
  * one a stopped run left open (asked again under its key). Undefined when another runner has it.
  * Its times are the wall clock's (`deps.clock`), whatever time the run bills at: its lease is about
- * calls that are running now.
+ * calls that are running now. `billedAt`, the run's time, is kept on it to date the charge.
  */
 async function attemptFor(
   deps: BillingDeps,
   subscription: Subscription,
   period: number,
+  billedAt: Date,
 ): Promise<Attempt<'renewal'> | undefined> {
   const now = deps.clock();
   const { plan } = subscription;
   const fresh = newAttempt({
     id: renewalAttemptId(subscription, period),
     kind: 'renewal',
-    subject: { subscription_id: subscription.id, period },
+    subject: { subscription_id: subscription.id, period, billed_at: billedAt.toISOString() },
     owner: {
       developerId: subscription.developer_id,
       mode: subscription.mode,
@@ -357,7 +361,7 @@ async function chargePeriodDue(
 ): Promise<StepOutcome> {
   if (!subscription.card_token) return 'not_due';
   const period = subscription.paid_through + 1;
-  const attempt = await attemptFor(deps, subscription, period);
+  const attempt = await attemptFor(deps, subscription, period, now);
   if (!attempt) return 'raced';
   const { plan } = subscription;
   let result: Awaited<ReturnType<Acquirer['chargeStored']>>;

@@ -112,7 +112,7 @@ describe('customers', () => {
     expect(page.html).toContain('A &lt;script&gt;mug&lt;/script&gt;');
     expect(page.html).not.toContain('<script>');
     expect(page.html).toContain(`href="${dashboardUrl(`subscriptions/${subscription.id}`)}"`);
-    expect(page.html).toContain('10.50 USD × 2 = 21.00 USD per month');
+    expect(page.html).toContain('10.50 USD × 2 = 21.00 USD / month');
     expect(page.html).not.toContain(theirs.chargeId);
     // The charge's link opens the charges page of the same session.
     expect((await browser.get(`charges/${chargeId}`)).status).toBe(200);
@@ -235,9 +235,9 @@ describe('subscriptions', () => {
     expect(page.status, page.html).toBe(200);
     for (const text of [
       'Gold',
-      '10.50 USD × 2 = 21.00 USD per month',
+      '10.50 USD × 2 = 21.00 USD / month',
       'data-status="active"',
-      'visa ending in 4242',
+      'Visa •••• 4242',
       `href="${dashboardUrl(`customers/${customer.id}`)}"`,
       `href="${dashboardUrl(`subscriptions/${subscription.id}/cancel`)}"`,
     ])
@@ -313,8 +313,8 @@ describe('subscriptions', () => {
     const spanish = new DashboardClient({ 'Accept-Language': 'es' });
     await spanish.signedIn(account.testKey);
     const page = await spanish.get(`subscriptions/${subscription.id}`);
-    expect(page.html).toContain('10.50 USD × 2 = 21.00 USD por mes');
-    expect(page.html).toContain('visa terminada en 4242');
+    expect(page.html).toContain('10,50 USD × 2 = 21,00 USD / mes');
+    expect(page.html).toContain('Visa •••• 4242');
     expect(page.html).toContain('Cancelar esta suscripción…');
   });
 

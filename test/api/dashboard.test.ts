@@ -125,6 +125,17 @@ describe('ending a session', () => {
     expect(after.location).toBe(dashboardUrl('sign-in'));
   });
 
+  it('signing in again ends the session the browser held before', async () => {
+    const browser = await new DashboardClient().signedIn(account.testKey);
+    const before = browser.jar.get('cobro_dashboard') as string;
+    await browser.signedIn(account.liveKey);
+    expect(browser.jar.get('cobro_dashboard')).not.toBe(before);
+    expect((await browser.get('')).html).toMatch(/data-mode="live"/);
+    const replay = new DashboardClient();
+    replay.jar.set('cobro_dashboard', before);
+    expect((await replay.get('')).status).toBe(303);
+  });
+
   it('rotating the key that opened it ends it at the next request; the new key signs in', async () => {
     const own = await newAccount('dashboard-rotation');
     const browser = await new DashboardClient().signedIn(own.testKey);

@@ -682,6 +682,33 @@ describe('billing with the acquirer failing: every period charged once, none los
     await expectBooksAgree(developerId, since);
   });
 
+  it('a billing run asks an acquirer that keeps losing answers once per renewal, and ends', async () => {
+    const merchant = await newMerchant('d15-renewal-outage');
+    const developerId = merchant.account.developerId;
+    const planId = await newPlan(merchant);
+    await subscribe({ account: merchant.account, planId, anchor: '2034-05-01T00:00:00.000Z' });
+    // Every answer lost (no `times`): an outage. The run leaves the renewal to recovery and stops.
+    const losing = faulty([{ operation: 'chargeStored', effect: 'lose', merchant: developerId }]);
+    let asked = 0;
+    const counting = {
+      ...losing,
+      chargeStored: (...args: Parameters<typeof losing.chargeStored>) => {
+        asked += 1;
+        return losing.chargeStored(...args);
+      },
+    };
+    const outcome = await runBilling(
+      { ...makeDeps(), acquirer: counting },
+      new Date('2034-06-02T00:00:00.000Z'),
+      {
+        developerId,
+      },
+    );
+    expect(outcome).toMatchObject({ unconfirmed: 1, renewed: 0 });
+    expect(asked).toBe(1);
+    expect(await chargesOf(merchant)).toHaveLength(0);
+  });
+
   it('a renewal whose answer is lost is recorded once by recovery', async () => {
     const merchant = await newMerchant('d15-renewal-lost');
     const developerId = merchant.account.developerId;

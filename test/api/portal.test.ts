@@ -4,10 +4,11 @@
  * a card replaced through its card check page: on an active subscription nothing is charged; on a
  * past-due one the unpaid period is charged once, however many submits and billing runs race it.
  */
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newCharge } from '../../shared/charges/charge.ts';
 import { chargeEntity } from '../../shared/charges/repository.ts';
+import { checkoutKeys } from '../../shared/checkout/keys.ts';
 import { prefixedId } from '../../shared/core/ids.ts';
 import { putAll } from '../../shared/db/batch.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
@@ -15,6 +16,7 @@ import { portalKeys } from '../../shared/portal/keys.ts';
 import { portalTokenHash } from '../../shared/portal/repository.ts';
 import { stagePortalKeys } from '../../shared/portal/service.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
+import { subscriptionKeys } from '../../shared/subscriptions/keys.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
 import {
   cardFields,
@@ -99,6 +101,28 @@ const eventsAbout = async (type: string, id: string) =>
   (await storedEventItems(account.developerId, 'test'))
     .map((item) => item.detail)
     .filter((detail) => detail.type === type && detail.data.object.subscription_id === id);
+
+/** The subscription's item as stored. */
+async function subscriptionItem(id: string) {
+  const deps = makeDeps();
+  const answer = await deps.db.send(
+    new GetCommand({
+      TableName: deps.table,
+      Key: subscriptionKeys.subscription(account.developerId, 'test', id),
+    }),
+  );
+  return answer.Item;
+}
+
+/** A checkout session's item as stored, by its page's URL. */
+async function sessionItem(pageUrl: string) {
+  const deps = makeDeps();
+  const token = pageUrl.split('/').pop() as string;
+  const answer = await deps.db.send(
+    new GetCommand({ TableName: deps.table, Key: checkoutKeys.session(token) }),
+  );
+  return answer.Item;
+}
 
 const subscriptionStatus = async (id: string) =>
   (await api('GET', `/v1/subscriptions/${id}`, { auth })).json.status as string;
@@ -187,7 +211,7 @@ describe('the portal page', () => {
     const { url } = await portalOf(customer.id);
     const page = await openPage(url);
     expect(page.html).toContain('Gold');
-    expect(page.html).toContain('10.50 USD × 2 / month');
+    expect(page.html).toContain('10.50 USD × 2 = 21.00 USD / month');
     expect(page.html).toContain('data-status="active"');
     expect(page.html).toContain('21.00 USD');
     // Each charge links its receipt: a receipt link made when asked for.
@@ -218,22 +242,66 @@ describe('the portal page', () => {
     expect(await subscriptionStatus(subscription.id)).toBe('active');
   });
 
-  it('cancels a subscription as the customer asked, once; the notice says so', async () => {
+  it("cancels only once confirmed, with the confirmation's own token, once; the notice says so", async () => {
     const customer = await newCustomer();
     const subscription = await dueSubscription(customer.id);
     const { url } = await portalOf(customer.id);
-    const page = await openPage(url);
-    const csrf = csrfOf(page.html);
-    const [first, second] = await Promise.all([
-      postForm(url, { csrf_token: csrf, action: 'cancel', subscription_id: subscription.id }),
-      postForm(url, { csrf_token: csrf, action: 'cancel', subscription_id: subscription.id }),
-    ]);
-    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const pageCsrf = csrfOf((await openPage(url)).html);
+    // The first post only asks: what cancelling does, "Yes, cancel" and "Keep it"; nothing changes.
+    const asked = await act(url, 'cancel', subscription.id);
+    expect(asked.status, asked.html).toBe(200);
+    expect(asked.html).toContain('Cancel Gold × 2?');
+    expect(asked.html).toContain('It ends now, not at the end of the period already paid for');
+    expect(asked.html).toContain('Keep it');
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
+    const confirm = csrfOf(asked.html);
+    expect(confirm).not.toBe(pageCsrf);
+    // The page's token is not the confirmation's: it cancels nothing.
+    const withPageToken = await postForm(url, {
+      csrf_token: pageCsrf,
+      action: 'confirm_cancel',
+      subscription_id: subscription.id,
+    });
+    expect(withPageToken.status).toBe(403);
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
+    // "Yes, cancel" posted twice at once: its token is spent once, and the subscription canceled once.
+    const yes = { csrf_token: confirm, action: 'confirm_cancel', subscription_id: subscription.id };
+    const [first, second] = await Promise.all([postForm(url, yes), postForm(url, yes)]);
+    const statuses = [first.status, second.status].sort();
+    expect(statuses[0]).toBe(200);
+    expect([403, 409]).toContain(statuses[1]);
     expect(await subscriptionStatus(subscription.id)).toBe('canceled');
+    const done = first.status === 200 ? first : second;
+    expect(done.html).toContain('Your subscription was canceled');
+    // Posted again: spent, and the subscription is already canceled.
+    expect((await postForm(url, yes)).status).toBe(409);
     const events = await eventsAbout('subscription.canceled', subscription.id);
     expect(events.map((detail) => detail.data.reason)).toEqual(['customer_requested']);
     const notice = await waitForMail(customer.email);
     expect(notice?.body.text).toContain('As you asked');
+  });
+
+  it('asks in Spanish, and "Keep it" changes nothing', async () => {
+    const customer = await newCustomer();
+    const subscription = await dueSubscription(customer.id);
+    const { url } = await portalOf(customer.id);
+    const page = await fetch(url, { headers: { 'Accept-Language': 'es' } });
+    const csrf = csrfOf(await page.text());
+    const asked = await fetch(url, {
+      method: 'POST',
+      body: new URLSearchParams({ csrf_token: csrf, action: 'cancel', subscription_id: subscription.id }),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept-Language': 'es' },
+    });
+    const html = await asked.text();
+    expect(asked.status, html).toBe(200);
+    expect(html).toContain('¿Cancelar Gold × 2?');
+    expect(html).toContain('Termina ahora');
+    expect(html).toContain('Sí, cancelar');
+    const keep = /<a href="([^"]+)">Conservarla<\/a>/.exec(html)?.[1];
+    expect(keep).toBe(url);
+    const back = await openPage(keep as string);
+    expect(back.status).toBe(200);
+    expect(await subscriptionStatus(subscription.id)).toBe('active');
   });
 
   it("will not act on another customer's subscription", async () => {
@@ -339,6 +407,12 @@ describe('replacing a card', () => {
     expect(saved.status, saved.html).toBe(303);
     const after = await openPage(saved.location as string);
     expect(after.html).toContain('Card updated');
+    // The new card, as the subscription now stores it, and the way back to the portal page.
+    expect(after.html).toContain('New card: Mastercard •••• 4444.');
+    expect(after.html).toContain(`<a href="${url}">Back to your account</a>`);
+    expect(after.html).not.toContain('overdue');
+    const stored = await subscriptionItem(subscription.id);
+    expect(stored?.card).toEqual({ brand: 'mastercard', last4: '4444' });
     expect(await chargesOf(subscription.id)).toHaveLength(before.length);
     expect(await subscriptionStatus(subscription.id)).toBe('active');
     const events = await eventsAbout('subscription.card_updated', subscription.id);
@@ -355,8 +429,11 @@ describe('replacing a card', () => {
     const answers = await concurrently(4, (index) =>
       postForm(pages[index % 2] as string, { csrf_token: forms[index % 2] as string, ...cardFields() }),
     );
-    expect(answers.filter((answer) => answer.status === 303).length).toBeGreaterThanOrEqual(1);
+    const redirected = answers.filter((answer) => answer.status === 303);
+    expect(redirected.length).toBeGreaterThanOrEqual(1);
     expect(await subscriptionStatus(subscription.id)).toBe('active');
+    const after = await openPage(redirected[0]?.location as string);
+    expect(after.html).toContain('The 21.00 USD that was overdue is paid with it.');
     const charges = await chargesOf(subscription.id);
     expect(charges).toHaveLength(1);
     expect(charges[0]).toMatchObject({ amount: 21, card_last4: '4242', refund: null });
@@ -409,6 +486,74 @@ describe('replacing a card', () => {
         return (await subscriptionStatus(subscription.id)) === 'active' ? true : undefined;
       });
       await runBilling(billingDeps(), new Date(), { developerId: account.developerId });
+      const charges = await chargesOf(subscription.id);
+      expect(charges).toHaveLength(1);
+      expect(charges[0]).toMatchObject({ amount: 21, card_last4: '4242', refund: null });
+    } finally {
+      await clearFaults(account.developerId);
+    }
+  });
+
+  it('keeps the portal token sealed on the card page, and links back only while the portal link is valid', async () => {
+    const customer = await newCustomer();
+    const subscription = await dueSubscription(customer.id);
+    const { url } = await portalOf(customer.id);
+    const token = url.split('/').pop() as string;
+    const card = await cardPage(url, subscription.id);
+    // The table holds the token sealed, never in clear.
+    const item = await sessionItem(card);
+    expect(item?.from_portal?.sealed_token).toMatch(/^v1\./);
+    expect(JSON.stringify(item)).not.toContain(token);
+    // The portal link ran out while the card was typed in: the card is saved, and no link back.
+    const deps = makeDeps();
+    await deps.db.send(
+      new UpdateCommand({
+        TableName: deps.table,
+        Key: checkoutKeys.session(card.split('/').pop() as string),
+        UpdateExpression: 'SET from_portal.until_ms = :past',
+        ExpressionAttributeValues: { ':past': Date.now() - 1000 },
+      }),
+    );
+    const saved = await submitCard(card);
+    expect(saved.status, saved.html).toBe(303);
+    const after = await openPage(saved.location as string);
+    expect(after.html).toContain('New card: Visa •••• 4242.');
+    expect(after.html).not.toContain('Back to your account');
+    expect(after.html).not.toContain('/portal/');
+  });
+
+  it('on a past-due one whose new card the acquirer refuses to charge: still past due, nothing charged, the page says so; a later attempt charges once', async () => {
+    const customer = await newCustomer();
+    const subscription = await pastDue(customer.id);
+    const { url } = await portalOf(customer.id);
+    const card = await cardPage(url, subscription.id);
+    // The new card passes its check, then the charge of the unpaid period is refused.
+    await addFault({ operation: 'chargeStored', effect: 'refuse', merchant: account.developerId, times: 1 });
+    try {
+      const saved = await submitCard(card);
+      expect(saved.status, saved.html).toBe(303);
+      expect((await armedFaults()).filter((fault) => fault.merchant === account.developerId)).toEqual([]);
+      expect(await subscriptionStatus(subscription.id)).toBe('past_due');
+      expect(await chargesOf(subscription.id)).toEqual([]);
+      const stored = await subscriptionItem(subscription.id);
+      expect(stored?.card).toEqual({ brand: 'visa', last4: '4242' });
+      expect(stored?.failed_attempts).toBe(2);
+      // The card page says the card is saved but the overdue payment was declined, and when it is tried next.
+      const after = await openPage(saved.location as string);
+      expect(after.html).toContain('New card: Visa •••• 4242.');
+      expect(after.html).toContain('The 21.00 USD that was overdue could not be charged to it');
+      expect(after.html).toContain('nothing was charged');
+      expect(after.html).not.toContain('is paid with it');
+      expect(after.html).toContain(`<a href="${url}">Back to your account</a>`);
+      // So does the portal page it links back to.
+      const portal = await openPage(url);
+      expect(portal.html).toContain('data-status="past_due"');
+      expect(portal.html).toContain('Payment failed: 21.00 USD due since');
+      // The next attempt (the billing step at its retry time) charges the new card, once.
+      const retryAt = new Date(Date.parse(stored?.next_action_at as string));
+      await runBilling(billingDeps(), retryAt, { developerId: account.developerId });
+      await runBilling(billingDeps(), retryAt, { developerId: account.developerId });
+      expect(await subscriptionStatus(subscription.id)).toBe('active');
       const charges = await chargesOf(subscription.id);
       expect(charges).toHaveLength(1);
       expect(charges[0]).toMatchObject({ amount: 21, card_last4: '4242', refund: null });

@@ -128,8 +128,8 @@ describe('customers and subscriptions in a browser', () => {
       await page.getByRole('link', { name: subscriptionId, exact: true }).click();
       await page.waitForURL(`${apiUrl}/dashboard/subscriptions/${subscriptionId}`);
       const subscription = await visibleText(page);
-      expect(subscription).toContain('10.50 USD × 2 = 21.00 USD per month');
-      expect(subscription).toContain('visa ending in 4242');
+      expect(subscription).toContain('10.50 USD × 2 = 21.00 USD / month');
+      expect(subscription).toContain('Visa •••• 4242');
       expect(subscription).toContain('Active');
       await check('subscription');
 
@@ -156,7 +156,7 @@ describe('customers and subscriptions in a browser', () => {
       ]);
       const spanish = await visibleText(page);
       expect(spanish).toContain('Esta suscripción está cancelada.');
-      expect(spanish).toContain('visa terminada en 4242');
+      expect(spanish).toContain('Visa •••• 4242');
       expect(await page.locator('html').getAttribute('lang')).toBe('es');
       await check('subscription, Spanish');
 

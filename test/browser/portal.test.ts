@@ -3,7 +3,8 @@
  * subscription paid with 4000 0000 0000 0341 (approved at checkout, declined on every renewal), its
  * renewal made due and declined by the billing step, the notice's portal link read from the SES
  * emulator and opened, "Replace card", a new card whose bank asks for 3-D Secure, the challenge
- * passed: the unpaid period is charged once, on the new card, and the subscription is active.
+ * passed: the unpaid period is charged once, on the new card, and the subscription is active; the
+ * saved card's page shows the new card and links back to the portal page.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +87,8 @@ describe('a failed renewal, mended from the portal', () => {
       expect(portal).toContain('Studio');
       expect(portal).toContain('12.00 USD / month');
       expect(portal).toContain('Payment overdue');
+      expect(portal).toContain('Payment failed: 12.00 USD due since');
+      expect(portal).toContain('the 12.00 USD due is charged to the new card right away');
       await Promise.all([
         page.waitForURL(/\/checkout\//),
         page.getByRole('button', { name: 'Replace card', exact: true }).click(),
@@ -111,7 +114,18 @@ describe('a failed renewal, mended from the portal', () => {
         page.waitForURL((url) => !url.pathname.endsWith('/challenge')),
         page.getByRole('button', { name: 'Complete authentication', exact: true }).click(),
       ]);
-      expect(await visibleText(page)).toContain('Card updated');
+      const saved = await visibleText(page);
+      expect(saved).toContain('Card updated');
+      expect(saved).toContain('New card: Visa •••• 3220.');
+      expect(saved).toContain('The 12.00 USD that was overdue is paid with it.');
+      // Back to the portal page the card page was opened from: the subscription active again.
+      await Promise.all([
+        page.waitForURL(link as string),
+        page.getByRole('link', { name: 'Back to your account', exact: true }).click(),
+      ]);
+      const back = await visibleText(page);
+      expect(back).toContain('Active');
+      expect(back).not.toContain('Payment failed');
     } finally {
       await context.close();
     }

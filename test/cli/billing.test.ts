@@ -9,11 +9,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Acquirer } from '../../shared/acquirer/acquirer.ts';
 import { testCards } from '../../shared/acquirer/simulated.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { runRecovery } from '../../shared/ledger/recovery.ts';
 import { planKeys } from '../../shared/plans/keys.ts';
 import { renewalAttemptId, runBilling } from '../../shared/subscriptions/billing.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
-import { simulatedAcquirer } from '../support/acquirer.ts';
+import { faultyAcquirer, simulatedAcquirer } from '../support/acquirer.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';
 import { eventually } from '../support/ledger.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
@@ -298,6 +299,77 @@ describe('a run isolates a failing step', () => {
     await runFor(account, '2028-05-05T00:10:00.000Z');
     expect((await reread(failing)).paid_through).toBe(1);
     expect(await charges(account)).toHaveLength(2);
+  });
+});
+
+describe("a run at a simulated time: its e-mails follow the run's clock", () => {
+  async function payer(account: TestAccount) {
+    const email = `clock-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const customer = await api('POST', '/v1/customers/', {
+      auth: apiKey(account.testKey),
+      body: { first_name: 'Rosa', last_name: 'Payer', email },
+    });
+    expect(customer.status).toBe(201);
+    return { email, id: customer.json.data.id as string };
+  }
+
+  /** The first e-mail to `to` whose subject holds `words`. */
+  const mailAbout = (to: string, words: string) =>
+    eventually(`an e-mail to ${to} about ${words}`, async () =>
+      (await sentMail()).find((mail) => mail.destination.to.includes(to) && mail.subject.includes(words)),
+    );
+
+  it('the failed-renewal notice: its portal link lasts 7 days from the failure, as the run dated it', async () => {
+    const account = await newAccount('billing-clock');
+    const customer = await payer(account);
+    await subscribe({
+      account,
+      planId: await newPlan(account),
+      anchor: '2028-03-10T12:00:00.000Z',
+      card: testCards.declinesWhenStored,
+      customerId: customer.id,
+    });
+    await runFor(account, '2028-04-10T12:00:00.000Z');
+    const notice = await mailAbout(customer.email, 'failed');
+    expect(notice.body.text).toContain('We will try again on April 11, 2028');
+    expect(notice.body.text).toContain('the link works until April 17, 2028 at 12:00:00 PM UTC');
+  });
+
+  it('a renewal that recovery records later is dated, with its receipt, when the run billed it', async () => {
+    const account = await newAccount('billing-clock-receipt');
+    const customer = await payer(account);
+    const subscription = await subscribe({
+      account,
+      planId: await newPlan(account),
+      anchor: '2028-05-10T12:00:00.000Z',
+      customerId: customer.id,
+    });
+    // The acquirer charges, then its answer is lost, and the run stops there (before a second pass
+    // would ask again under the same key): recovery, on the real clock, learns it by the attempt's
+    // key and records it.
+    const { acquirer } = faultyAcquirer(
+      [{ operation: 'chargeStored', effect: 'lose', times: 1 }],
+      () => new Date('2020-01-01'),
+    );
+    let steps = 0;
+    const summary = await runBilling(
+      deps(acquirer),
+      new Date('2028-06-10T12:00:00.000Z'),
+      { developerId: account.developerId },
+      { stop: () => steps++ > 0 },
+    );
+    expect(summary).toMatchObject({ unconfirmed: 1, renewed: 0 });
+    expect((await reread(subscription)).paid_through).toBe(0);
+    await eventually('recovery to record the renewal', async () => {
+      await runRecovery({ ...deps(), baseUrl: 'http://127.0.0.1' }, new Date());
+      return (await reread(subscription)).paid_through === 1 ? true : undefined;
+    });
+    const receipt = await mailAbout(customer.email, 'your receipt');
+    expect(receipt.body.text).toContain('Date: June 10, 2028 at 12:00:00 PM UTC');
+    const [charge] = await charges(account);
+    const shown = await api('GET', `/v1/charges/${charge?.id}/`, { auth: apiKey(account.testKey) });
+    expect(shown.status, shown.text).toBe(200);
+    expect(shown.json.created_on).toBe('2028-06-10T12:00:00.000Z');
   });
 });
 

@@ -175,7 +175,7 @@ describe('reindex', () => {
       'subscription',
     ]);
     expect(summary.records.charge).toBeGreaterThanOrEqual(1);
-    expect(summary.keyed).toBeGreaterThanOrEqual(0);
+    expect(Number.isInteger(summary.keyed) && Number.isInteger(summary.entries)).toBe(true);
     expect(await page()).toEqual([true, true]);
     // Again: the same items (other test files may store records meanwhile, so the summary's
     // figures are not this test's to pin).

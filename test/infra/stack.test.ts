@@ -206,7 +206,8 @@ describe('CobroStack (prod)', () => {
     // The rows that read secrets, spelled out: the token secret for the authorizer and the token
     // endpoint, the fingerprint secret for every authenticated POST (Idempotency-Key), for the
     // receipt functions (it keys receipt links), for the portal's page functions (it keys portal
-    // links; the form also makes receipt links) and the subscription e-mails (the failed-renewal
+    // links; the form also makes receipt links), the checkout page (it opens a saved card's sealed
+    // portal token to link back) and the subscription e-mails (the failed-renewal
     // notice makes a portal link), the webhook key for the functions that seal or open webhook
     // signing secrets.
     const readers = (flag: keyof Access) =>
@@ -215,10 +216,12 @@ describe('CobroStack (prod)', () => {
         .map((h) => h.handler)
         .sort();
     expect(readers('tokenSecret')).toEqual([authorizer.handler, 'functions/auth/create-token.ts'].sort());
-    expect(readers('fingerprintSecret')).toEqual(
+    // (The checkout page's function serves two routes: its page and its challenge's address.)
+    expect([...new Set(readers('fingerprintSecret'))]).toEqual(
       [
         ...new Set([
           ...routes.filter((r) => r.auth && r.method === 'POST').map((r) => r.handler),
+          'functions/checkout/show-checkout.ts',
           'functions/receipts/send-receipt.ts',
           'functions/receipts/show-receipt.ts',
           'functions/portal/show-portal.ts',
