@@ -198,10 +198,20 @@ const allowances: Allowance[] = [
       'POST /dashboard/sign-out',
       'POST /dashboard/language',
       'POST /dashboard/charges/{id}/refunds',
+      'POST /dashboard/customers/{id}/portal',
+      'POST /dashboard/subscriptions/{id}/cancel',
     ],
     status: 403,
     message: /<!doctype html>/i,
     where: 'their 403: "The form expired (its CSRF token is not the session’s): nothing changed"',
+  },
+  {
+    // The dashboard's lists page as the API's lists do; their page says so in the list's words.
+    operation: ['GET /dashboard/customers', 'GET /dashboard/subscriptions'],
+    status: 404,
+    message: /does not exist; the last page is/,
+    where: 'their 404: "A page past the last: the page, saying so"',
+    when: (sent) => /[?&]page=/.test(sent.path),
   },
   {
     // The portal's forms name one of the customer's own subscriptions or charges, and an action on it.
@@ -396,6 +406,8 @@ function kindOf(path: string, name: string): string {
   if (path.startsWith('/receipts/')) return 'receipt';
   if (path.startsWith('/portal/')) return 'portal';
   if (path.startsWith('/dashboard/charges/')) return 'charge';
+  if (path.startsWith('/dashboard/customers/')) return 'customer';
+  if (path.startsWith('/dashboard/subscriptions/')) return 'subscription';
   if (name === 'token') return 'token';
   const kinds: [string, string][] = [
     ['/v1/customers/', 'customer'],
