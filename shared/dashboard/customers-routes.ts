@@ -48,7 +48,7 @@ export const customerRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/customers',
-    handler: 'functions/dashboard/list-customers.ts',
+    handler: 'functions/dashboard/show-customers.ts',
     operationId: 'showDashboardCustomers',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }),
@@ -107,7 +107,7 @@ export const customerRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/subscriptions',
-    handler: 'functions/dashboard/list-subscriptions.ts',
+    handler: 'functions/dashboard/show-subscriptions.ts',
     operationId: 'showDashboardSubscriptions',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1', 'gsi2'] }),
@@ -158,7 +158,7 @@ export const customerRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/subscriptions/{id}/cancel',
-    handler: 'functions/dashboard/cancel-subscription.ts',
+    handler: 'functions/dashboard/submit-cancel-subscription.ts',
     operationId: 'cancelFromDashboard',
     auth: false,
     access: signedIn({
