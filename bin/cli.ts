@@ -15,6 +15,7 @@ import { payoutsRun } from './cli/payouts.ts';
 import { reconcileLedger } from './cli/reconcile.ts';
 import { reindexAll } from './cli/reindex.ts';
 import { searchReindex } from './cli/search.ts';
+import { statsRebuild } from './cli/stats.ts';
 import { didYouMean } from './cli/suggest.ts';
 import { trigger } from './cli/trigger.ts';
 import { webhooksDeadLetters, webhooksListen } from './cli/webhooks.ts';
@@ -147,6 +148,17 @@ const commands: readonly Command[] = [
     records given keys). It reads the whole table (a Scan): run it once after an upgrade
     that adds an index, not on a schedule. Running it again changes nothing.`,
     run: reindexAll,
+  },
+  {
+    name: 'stats rebuild',
+    help: `stats rebuild --account ID
+    recomputes the account's dashboard counters (per-day charges, volume, refunds, declines and
+    failed renewals; active subscriptions and monthly recurring revenue), in both modes, from its
+    charges, refunds, subscriptions and last 30 days of events (internal ones, the declines at
+    subscription and payment-link checkouts, are in no list), reading them page by page; prints
+    a JSON summary. For accounts with records from before the counters existed: it replaces the
+    counters, so run it at a quiet hour (an event counted meanwhile may be lost or doubled).`,
+    run: statsRebuild,
   },
 ];
 

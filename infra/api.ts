@@ -32,6 +32,8 @@ export interface CobroApiProps {
 
 export class CobroApi extends Construct {
   readonly restApi: apigateway.RestApi;
+  /** The Lambda authorizer in front of every `auth: true` route. */
+  readonly authorizer: apigateway.RequestAuthorizer;
 
   constructor(scope: Construct, id: string, props: CobroApiProps) {
     super(scope, id);
@@ -89,6 +91,7 @@ export class CobroApi extends Construct {
       identitySources: [apigateway.IdentitySource.header(authorizer.identityHeader)],
       resultsCacheTtl: Duration.seconds(authorizer.cacheTtlSeconds),
     });
+    this.authorizer = requestAuthorizer;
 
     // One integration per function, with one invoke permission for this API (source arn
     // `<api>/*/*/*`, test-invoke included) instead of two per method: a function costs one
@@ -106,43 +109,16 @@ export class CobroApi extends Construct {
       return integration;
     };
     const fallbackIntegration = integrationFor(fallback.handler);
-    const routed = new Set<apigateway.IResource>([api.root]);
-
-    for (const route of props.routes) {
-      const resource = segments(route.path).reduce<apigateway.IResource>(
-        (parent, part) => parent.getResource(part) ?? parent.addResource(part),
-        api.root,
-      );
-      routed.add(resource);
-      const integration = integrationFor(route.handler);
-      if (route.auth) {
-        const method = resource.addMethod(route.method, integration, {
-          authorizationType: apigateway.AuthorizationType.CUSTOM,
-          authorizer: requestAuthorizer,
-        });
-        acknowledgeCognito(method, 'The Lambda REQUEST authorizer checks the API key or bearer token.');
-      } else {
-        const method = resource.addMethod(route.method, integration, {
-          authorizationType: apigateway.AuthorizationType.NONE,
-        });
-        acknowledgePublic(
-          method,
-          `${route.method} ${route.path} is declared auth: false in shared/http/routes.ts: the API contract serves it without the authorizer (the health probe; the token endpoint, whose handler checks the client credentials itself).`,
-        );
-      }
-    }
+    const routed = addRouteMethods({
+      root: api.root,
+      routes: props.routes,
+      integrationFor,
+      authorizer: requestAuthorizer,
+    });
 
     // The fallback answers 405 on a known path with a method no route takes, 404 anywhere else.
     const proxy = api.root.addResource('{proxy+}');
-    for (const resource of [...routed, proxy]) {
-      const method = resource.addMethod('ANY', fallbackIntegration, {
-        authorizationType: apigateway.AuthorizationType.NONE,
-      });
-      acknowledgePublic(
-        method,
-        'Fallback that only answers 404/405 in the error envelope and touches no data; it must answer unauthenticated callers too, or a wrong path or method would look like a 401.',
-      );
-    }
+    for (const resource of [api.root, ...routed, proxy]) addFallbackMethod(resource, fallbackIntegration);
 
     for (const answer of gatewayAnswers) {
       api.addGatewayResponse(answer.type, {
@@ -159,6 +135,60 @@ export class CobroApi extends Construct {
       });
     }
   }
+}
+
+export interface RouteMethodsProps {
+  /** Where the routes' paths start: the API's root resource (the stack's own, or imported). */
+  readonly root: apigateway.IResource;
+  readonly routes: readonly Route[];
+  /** The integration of a handler module's function. */
+  readonly integrationFor: (handler: string) => apigateway.Integration;
+  /** What checks `auth: true` routes. */
+  readonly authorizer: apigateway.IAuthorizer;
+}
+
+/**
+ * One method per route on the resource of its path (made once per path segment). Returns the
+ * resources a route took: each needs the fallback's ANY (addFallbackMethod), so that a known path
+ * with a method no route takes answers 405.
+ */
+export function addRouteMethods(props: RouteMethodsProps): Set<apigateway.IResource> {
+  const routed = new Set<apigateway.IResource>();
+  for (const route of props.routes) {
+    const resource = segments(route.path).reduce<apigateway.IResource>(
+      (parent, part) => parent.getResource(part) ?? parent.addResource(part),
+      props.root,
+    );
+    routed.add(resource);
+    const integration = props.integrationFor(route.handler);
+    if (route.auth) {
+      const method = resource.addMethod(route.method, integration, {
+        authorizationType: apigateway.AuthorizationType.CUSTOM,
+        authorizer: props.authorizer,
+      });
+      acknowledgeCognito(method, 'The Lambda REQUEST authorizer checks the API key or bearer token.');
+    } else {
+      const method = resource.addMethod(route.method, integration, {
+        authorizationType: apigateway.AuthorizationType.NONE,
+      });
+      acknowledgePublic(
+        method,
+        `${route.method} ${route.path} is declared auth: false in its route row: the API contract serves it without the authorizer (the health probe; the token endpoint, whose handler checks the client credentials itself; the hosted pages, which check their own token or session).`,
+      );
+    }
+  }
+  return routed;
+}
+
+/** The fallback's ANY method on a resource: 404/405 in the error envelope, without credentials. */
+export function addFallbackMethod(resource: apigateway.IResource, integration: apigateway.Integration): void {
+  const method = resource.addMethod('ANY', integration, {
+    authorizationType: apigateway.AuthorizationType.NONE,
+  });
+  acknowledgePublic(
+    method,
+    'Fallback that only answers 404/405 in the error envelope and touches no data; it must answer unauthenticated callers too, or a wrong path or method would look like a 401.',
+  );
 }
 
 /** cdk-nag asks for Cognito on every method; cobro's callers are API clients, not user-pool users. */

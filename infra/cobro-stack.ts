@@ -6,6 +6,7 @@
  * from the stage's configuration (infra/stage.ts).
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { eventRules, schedules } from '../shared/api/event-rules.ts';
@@ -17,8 +18,9 @@ import { routeTableOf } from '../shared/http/route.ts';
 import { CobroApi } from './api.ts';
 import { CobroData } from './data.ts';
 import { CobroEvents } from './events.ts';
-import { CobroFunctions } from './functions.ts';
+import { CobroFunctions, pascalCase } from './functions.ts';
 import { Observability } from './observability.ts';
+import { RouteGroupStack, routeGroupOf, splitRoutes } from './route-groups.ts';
 import { CobroSchedules } from './schedules.ts';
 import { CobroSecrets } from './secrets.ts';
 import type { StageConfig } from './stage.ts';
@@ -59,10 +61,24 @@ export class CobroStack extends Stack {
   readonly events: CobroEvents;
   readonly schedules: CobroSchedules;
   readonly api: CobroApi;
+  /** The route groups built in nested stacks of their own (infra/route-groups.ts), by group. */
+  readonly routeGroups = new Map<string, RouteGroupStack>();
 
-  /** Every dead-letter queue: the event rules', the schedules', and the outbox relay's. */
+  /** Every dead-letter queue: the event rules', the schedules', the outbox relay's, the route groups'. */
   get deadLetterQueues(): sqs.Queue[] {
-    return [this.events.deadLetters, this.schedules.deadLetters, this.events.relayDeadLetters];
+    return [
+      this.events.deadLetters,
+      this.schedules.deadLetters,
+      this.events.relayDeadLetters,
+      ...[...this.routeGroups.values()].flatMap((group) => (group.deadLetters ? [group.deadLetters] : [])),
+    ];
+  }
+
+  /** Every function, the parent's and the route groups'. */
+  get allFunctions(): NodejsFunction[] {
+    return [this.functions, ...[...this.routeGroups.values()].map((group) => group.functions)].flatMap(
+      (functions) => functions.all.map(({ fn }) => fn),
+    );
   }
 
   constructor(scope: Construct, id: string, props: CobroStackProps) {
@@ -70,6 +86,10 @@ export class CobroStack extends Stack {
     const { config } = props;
     this.config = config;
     const routeRows = props.routes ?? routes;
+    // The rows of a nested route group are built in its own template (infra/route-groups.ts).
+    const split = splitRoutes(routeRows);
+    const ruleRows = props.eventRules ?? eventRules;
+    const parentRules = ruleRows.filter((row) => !routeGroupOf(row.target));
 
     // Server access logs are delivered under a bucket policy rather than the legacy
     // LogDeliveryWrite ACL, which new buckets (ACLs disabled) reject. Must be set before any child.
@@ -86,7 +106,8 @@ export class CobroStack extends Stack {
 
     const apiFunction = (handler: string, access: Access, environment?: Readonly<Record<string, string>>) =>
       this.functions.add({ handler, access, timeout: Duration.seconds(10), environment });
-    for (const route of routeRows) apiFunction(route.handler, routeAccess(route), route.environment);
+    for (const route of split.parent) apiFunction(route.handler, routeAccess(route), route.environment);
+    // The fallback knows every route, the nested groups' too: it answers 405 on their paths as well.
     apiFunction(fallback.handler, fallback.access, {
       [envNames.routeTable]: JSON.stringify(routeTableOf(routeRows)),
     });
@@ -100,7 +121,7 @@ export class CobroStack extends Stack {
     this.events = new CobroEvents(this, 'Events', {
       data: this.data,
       functions: this.functions,
-      rules: props.eventRules ?? eventRules,
+      rules: parentRules,
     });
     this.schedules = new CobroSchedules(this, 'Schedules', {
       stage: config.stage,
@@ -110,7 +131,7 @@ export class CobroStack extends Stack {
 
     this.api = new CobroApi(this, 'Api', {
       stage: config.stage,
-      routes: routeRows,
+      routes: split.parent,
       functionFor: (handler) => this.functions.functionFor(handler),
       throttlingRateLimit: config.throttlingRateLimit,
       throttlingBurstLimit: config.throttlingBurstLimit,
@@ -123,12 +144,49 @@ export class CobroStack extends Stack {
     const baseUrl =
       config.baseUrl ??
       `https://${this.api.restApi.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${config.stage}`;
-    for (const { fn } of this.functions.all) fn.addEnvironment(envNames.publicBaseUrl, baseUrl);
+
+    for (const [group, groupRoutes] of split.groups) {
+      const groupStack = new RouteGroupStack(this, `${pascalCase(group)}Routes`, {
+        group,
+        config,
+        data: this.data,
+        secrets: this.secrets,
+        routes: groupRoutes,
+        rules: ruleRows.filter((row) => routeGroupOf(row.target) === group),
+        restApi: this.api.restApi,
+        authorizer: this.api.authorizer,
+        fallback: this.functions.functionFor(fallback.handler),
+        routeAccess,
+        entryFor: props.entryFor,
+      });
+      this.routeGroups.set(group, groupStack);
+      // The stage's deployment must hold the group's methods: it waits for the nested stack, and a
+      // change of the group's routes gives it a new logical id (a new deployment), as a parent
+      // route's change does.
+      const deployment = this.api.restApi.latestDeployment;
+      if (deployment) {
+        deployment.node.addDependency(groupStack);
+        deployment.addToLogicalId({
+          group,
+          routes: groupRoutes.map((route) => [route.method, route.path, route.handler, route.auth]),
+        });
+      }
+    }
+    // Rules whose target is in a group with no routes would be lost: refuse them.
+    for (const row of ruleRows) {
+      const group = routeGroupOf(row.target);
+      if (group && !split.groups.has(group))
+        throw new Error(
+          `event rule ${row.name} targets ${row.target} of route group ${group}, which has no routes`,
+        );
+    }
+
+    for (const fn of this.allFunctions) fn.addEnvironment(envNames.publicBaseUrl, baseUrl);
 
     new Observability(this, 'Observability', {
       stage: config.stage,
       alarmEmail: config.alarmEmail,
-      functions: this.functions.all.map(({ fn }) => fn),
+      functions: this.allFunctions,
       deadLetterQueues: this.deadLetterQueues,
       restApi: this.api.restApi,
       relay: this.events.relay,

@@ -27,6 +27,7 @@ import { productsArea } from '../products/area.ts';
 import { receiptsArea } from '../receipts/area.ts';
 import { refundsArea } from '../refunds/area.ts';
 import { searchArea } from '../search/area.ts';
+import { statsArea } from '../stats/area.ts';
 import { subscriptionsArea } from '../subscriptions/area.ts';
 import { taxesArea } from '../taxes/area.ts';
 import { webhooksArea } from '../webhooks/area.ts';
@@ -51,6 +52,7 @@ export const areas: readonly Area<EventType<unknown>>[] = [
   receiptsArea,
   portalArea,
   ledgerArea,
+  statsArea,
   dashboardArea,
 ];
 

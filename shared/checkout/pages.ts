@@ -57,6 +57,7 @@ const styles = `
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
 main{max-width:28rem;margin:0 auto;padding:1.5rem 1rem}
 .card{background:#fff;border-radius:.75rem;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+.card+.card{margin-top:1rem}
 h1{font-size:1.1rem;margin:0 0 .25rem}.amount{font-size:2rem;font-weight:700;margin:.25rem 0}.then{margin:0 0 .5rem;color:#444}.trial{font-weight:600;margin:.5rem 0 0}
 ul{margin:.25rem 0 1rem;padding-left:1.2rem;color:#444}label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input{width:100%;box-sizing:border-box;font-size:1rem;padding:.6rem;border:1px solid #888;border-radius:.4rem}

@@ -13,6 +13,8 @@ import { findCurrency } from '../core/money/currencies.ts';
 import type { PaymentListQuery } from '../payments/list-query.ts';
 import type { Refund } from '../refunds/refund.ts';
 import { refundReasons } from '../refunds/schemas.ts';
+import { overviewSection } from '../stats/charts.ts';
+import type { Overview } from '../stats/repository.ts';
 import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
 import { type DashboardWords, dashboardWords } from './words.ts';
 
@@ -50,13 +52,17 @@ function chargeTable(view: ShellContext, charges: readonly Charge[], w: Dashboar
 </table>`;
 }
 
-/** GET /dashboard/: the navigation and, for now, the newest charges. */
-export function overviewPage(view: ShellContext, newest: readonly Charge[]): Page {
+/**
+ * GET /dashboard/: the last 30 days' figures and charts of the account and mode (from the counters
+ * the stats area keeps, shared/stats/charts.ts draws them), then the newest charges.
+ */
+export function overviewPage(view: ShellContext, newest: readonly Charge[], figures: Overview): Page {
   const w = dashboardWords[view.lang];
   return dashboardPage(
     view,
     w.sections.overview,
-    `<section class="card" aria-labelledby="newest">
+    `${overviewSection(figures, view.lang)}
+<section class="card" aria-labelledby="newest">
 <h2 id="newest">${escapeHtml(w.newestCharges)}</h2>
 ${chargeTable(view, newest, w)}
 <p><a href="${escapeHtml(`${view.root}/charges`)}">${escapeHtml(w.allCharges)}</a></p>

@@ -17,6 +17,7 @@ import { listPaymentCharges, type PaymentListQuery, parsePaymentListQuery } from
 import { CreateRefundSchema, type Refund } from '../refunds/refund.ts';
 import { listRefunds } from '../refunds/repository.ts';
 import { type RefundDeps, refundCharge } from '../refunds/service.ts';
+import { overview } from '../stats/repository.ts';
 import { chargePage, chargesPage, overviewPage, type RefundFormState } from './charge-views.ts';
 import { type DashboardDeps, dashboardRoot, field, pageAnswer, type SignedIn, seeOther } from './http.ts';
 import { messagePage, type ShellContext } from './shell.ts';
@@ -35,10 +36,16 @@ export function problemOf(error: DomainError, lang: Lang): { status: number; mes
   return { status: statusOf(error), message: typeof details === 'string' ? details : content };
 }
 
-/** GET /dashboard/: the newest charges. */
+/**
+ * GET /dashboard/: the last 30 days' figures (the counters: one Query and one Get, however many
+ * charges the account has) and the newest charges, read at once.
+ */
 export async function showOverview(deps: Deps, { scope, view }: SignedIn): Promise<ApiAnswer> {
-  const newest = await listCharges(deps, scope, { limit: newestShown });
-  return pageAnswer(overviewPage(view, newest));
+  const [newest, figures] = await Promise.all([
+    listCharges(deps, scope, { limit: newestShown }),
+    overview(deps, scope, deps.clock()),
+  ]);
+  return pageAnswer(overviewPage(view, newest, figures));
 }
 
 /** GET /dashboard/charges: the payments list's query (limit, created_before, status), as the API reads it. */

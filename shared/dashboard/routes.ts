@@ -97,10 +97,11 @@ export const dashboardRoutes: readonly Route[] = [
     handler: 'functions/dashboard/show-overview.ts',
     operationId: 'showDashboard',
     auth: false,
-    access: signedIn({ actions: ['Query'], indexes: ['gsi1'] }),
-    summary: 'The dashboard’s first page (HTML): its sections, the mode, and the newest charges',
+    access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }),
+    summary:
+      'The dashboard’s first page (HTML): its sections, the mode, the last 30 days’ figures and charts, and the newest charges',
     description:
-      'Shows the navigation of every section, the mode of the key signed in with (TEST or LIVE), the language switch, sign-out, and the newest charges of the account in that mode.',
+      'Shows the navigation of every section, the mode of the key signed in with (TEST or LIVE), the language switch, sign-out, the last 30 days of the account in that mode (volume by currency, charges, refunds, declines, failed renewals, as SVG charts with their figures) with its active subscriptions and monthly recurring revenue, and its newest charges.',
     answers: { 200: { description: 'The page', media: html }, 303: toSignIn },
     errors: pageErrors,
   },

@@ -14,6 +14,7 @@ import { contentSecurityPolicy, hostedPage } from '../checkout/pages.ts';
 import type { Mode } from '../core/account.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
+import { chartStyles } from '../stats/charts.ts';
 import { type DashboardWords, dashboardWords } from './words.ts';
 
 export type SectionId = keyof DashboardWords['sections'];
@@ -72,7 +73,8 @@ button{margin-top:.75rem;padding:.55rem 1rem;font-size:1rem;font-weight:700;bord
 .notice{background:#e3f5e8;color:#0f5323;border-radius:.4rem;padding:.6rem .8rem;margin:.75rem 0}
 .test{background:#fff4cc;color:#5c4500;border-radius:.4rem;padding:.4rem .6rem;margin:.75rem 0}
 .pager{display:flex;gap:1rem;margin:.75rem 0}
-small,.help{color:#555}code{font-size:.9em}`;
+small,.help{color:#555}code{font-size:.9em}
+${chartStyles}`;
 
 /** The shell's headers and policy around `body`, which is HTML whose values are escaped already. */
 function shell(status: number, title: string, body: string, lang: Lang): Page {

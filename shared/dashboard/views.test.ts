@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { Charge } from '../charges/charge.ts';
 import type { Lang } from '../core/messages.ts';
 import type { Refund } from '../refunds/refund.ts';
+import { emptyOverview } from '../stats/repository.ts';
 import { chargePage, chargesPage, money, overviewPage } from './charge-views.ts';
 import { messagePage, type ShellContext, signInPage } from './shell.ts';
 
 const hostile = `<script>alert("x")</script>'&`;
+/** Nothing counted yet: the overview's charts, empty. */
+const figures = emptyOverview(new Date('2026-03-30T12:00:00Z'));
 const csrf = 'C'.repeat(32);
 
 const view = (lang: Lang = 'en', overrides: Partial<ShellContext> = {}): ShellContext => ({
@@ -80,7 +83,7 @@ function expectTokenInEveryForm(html: string): void {
 
 describe('the dashboard shell', () => {
   it('sends no script, refuses framing and caching, and allows forms to its own origin only', () => {
-    const page = overviewPage(view(), [charge()]);
+    const page = overviewPage(view(), [charge()], figures);
     const policy = page.headers['Content-Security-Policy'] as string;
     expect(policy).toMatch(/^default-src 'none'; style-src 'nonce-[A-Za-z0-9+/=]+';/);
     expect(policy).toContain("frame-ancestors 'none'");
@@ -92,7 +95,7 @@ describe('the dashboard shell', () => {
   });
 
   it('lists every section, linking only those built, and marks the page it is on', () => {
-    const { html } = overviewPage(view('en', { section: 'overview', here: '' }), []);
+    const { html } = overviewPage(view('en', { section: 'overview', here: '' }), [], figures);
     expect(html).toContain('<a href="https://pay.example.com/dashboard/" aria-current="page">Overview</a>');
     expect(html).toContain('<a href="https://pay.example.com/dashboard/charges">Payments and charges</a>');
     expect(html).toContain('<a href="https://pay.example.com/dashboard/customers">Customers</a>');
@@ -104,10 +107,38 @@ describe('the dashboard shell', () => {
   });
 
   it('shows the mode: TEST with its note, LIVE without', () => {
-    expect(overviewPage(view(), []).html).toMatch(/data-mode="test"><span class="help">Mode:<\/span> TEST/);
-    const live = overviewPage(view('en', { mode: 'live' }), []).html;
+    expect(overviewPage(view(), [], figures).html).toMatch(
+      /data-mode="test"><span class="help">Mode:<\/span> TEST/,
+    );
+    const live = overviewPage(view('en', { mode: 'live' }), [], figures).html;
     expect(live).toMatch(/data-mode="live"><span class="help">Mode:<\/span> LIVE/);
     expect(live).not.toContain('Test mode');
+  });
+});
+
+describe('the overview page', () => {
+  it("draws the last 30 days before the newest charges, in the reader's language", () => {
+    const days = figures.days.map((day, index) =>
+      index === 29 ? { ...day, charges: 2, volume: { USD: 3300 }, declines: 1 } : day,
+    );
+    const counted = {
+      ...figures,
+      days,
+      totals: { ...figures.totals, charges: 2, volume: { USD: 3300 }, declines: 1 },
+      active_subscriptions: 4,
+      mrr: { USD: 1999 },
+    };
+    const { html } = overviewPage(view('en', { section: 'overview', here: '' }), [charge()], counted);
+    expect(html.indexOf('<h2 id="overview-figures">Last 30 days</h2>')).toBeGreaterThan(0);
+    expect(html.indexOf('overview-figures')).toBeLessThan(html.indexOf('<h2 id="newest">'));
+    expect(html.match(/<svg role="img"/g)).toHaveLength(5);
+    expect(html).toContain('<title id="volume-USD-title">Volume in USD: 33.00 USD</title>');
+    expect(html).toContain('<dt>Active subscriptions</dt><dd>4</dd>');
+    expect(html).toContain('<dd>19.99 USD</dd>');
+    expect(html).toMatch(/<style nonce="[^"]+">[^<]*\.chart \.bar\{/);
+    const spanish = overviewPage(view('es', { section: 'overview', here: '' }), [], counted).html;
+    expect(spanish).toContain('Últimos 30 días');
+    expect(spanish).toContain('<title id="declines-title">Rechazos: 1</title>');
   });
 });
 
@@ -115,7 +146,7 @@ describe('the pages escape every value and carry the CSRF token in every form', 
   for (const lang of ['en', 'es'] as const) {
     it(`overview, list, charge and message pages (${lang})`, () => {
       const pages = [
-        overviewPage(view(lang), [charge()]),
+        overviewPage(view(lang), [charge()], figures),
         chargesPage(view(lang), [charge()], { limit: 1 }),
         chargePage(view(lang), charge({ refunded: 500, refundable: 1600 }), [refund], {
           idempotencyKey: 'K'.repeat(32),

@@ -25,6 +25,7 @@ import { portalKeys } from '../portal/keys.ts';
 import { productKeys } from '../products/keys.ts';
 import { receiptKeys } from '../receipts/keys.ts';
 import { refundKeys } from '../refunds/keys.ts';
+import { statsKeys } from '../stats/keys.ts';
 import { subscriptionKeys } from '../subscriptions/keys.ts';
 import { taxKeys } from '../taxes/keys.ts';
 import { webhookKeys } from '../webhooks/keys.ts';
@@ -332,6 +333,18 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
   'attemptKeys.dayPartition': [attemptKeys.dayPartition('2026-03-04', 7), 'ATTEMPTS#2026-03-04#7'],
   attemptDayShards: [attemptDayShards, 8],
   'portalKeys.link': [portalKeys.link('abc123'), { pk: 'PORTAL#abc123', sk: 'PORTAL' }],
+  'statsKeys.partition': [statsKeys.partition(42, 'test'), 'ACCOUNT#42#test#STATS'],
+  'statsKeys.day': [
+    statsKeys.day(42, 'live', '2026-03-04'),
+    { pk: 'ACCOUNT#42#live#STATS', sk: 'DAY#2026-03-04' },
+  ],
+  'statsKeys.daySort': [statsKeys.daySort('2026-03-04'), 'DAY#2026-03-04'],
+  'statsKeys.gauge': [statsKeys.gauge(42, 'test'), { pk: 'ACCOUNT#42#test#STATS', sk: 'GAUGE' }],
+  'statsKeys.subscription': [
+    statsKeys.subscription(42, 'test', 'sub_abc'),
+    { pk: 'ACCOUNT#42#test#STATS#SUB#sub_abc', sk: 'STATS_SUB' },
+  ],
+  'statsKeys.counted': [statsKeys.counted('evt_abc'), { pk: 'STATS_COUNTED#evt_abc', sk: 'STATS_COUNTED' }],
   'portalKeys.cancel': [portalKeys.cancel('abc123', 'sub_1'), { pk: 'PORTAL#abc123', sk: 'CANCEL#sub_1' }],
   'dashboardKeys.session': [
     dashboardKeys.session('abc123'),

@@ -241,13 +241,13 @@ describe('the content', () => {
     expect(mail.text).toContain('https://pay.example/portal/abcDEF123');
     // A link the customer can click, not an address in a paragraph.
     expect(mail.html).toMatch(
-      /<a [^>]*href="https:\/\/pay\.example\/portal\/abcDEF123"[^>]*>Update your card<\/a>/,
+      /<a [^>]*href="https:\/\/pay\.example\/portal\/abcDEF123"[^>]*>Replace your card<\/a>/,
     );
     const es = render('renewalFailed', { language: 'es', merchant }, 'Oro');
     expect(es.text).toContain('No pudimos cobrar 21,00 USD');
     expect(es.text).toContain('https://pay.example/portal/abcDEF123');
     expect(es.html).toMatch(
-      /<a [^>]*href="https:\/\/pay\.example\/portal\/abcDEF123"[^>]*>Actualizar tu tarjeta<\/a>/,
+      /<a [^>]*href="https:\/\/pay\.example\/portal\/abcDEF123"[^>]*>Cambiar tu tarjeta<\/a>/,
     );
   });
 

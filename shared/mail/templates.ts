@@ -622,7 +622,7 @@ export const renewalFailed = defineTemplate<{
       {
         paragraph: `To keep your subscription, update your card (the link works until ${w.dateTime(input.linkExpiresAt)}); the amount due is then charged to the new card at once.`,
       },
-      { link: { label: 'Update your card', url: input.portalUrl } },
+      { link: { label: 'Replace your card', url: input.portalUrl } },
       {
         details: [
           ['Plan', input.planName],
@@ -644,7 +644,7 @@ export const renewalFailed = defineTemplate<{
       {
         paragraph: `Para conservar tu suscripción, actualiza tu tarjeta (el enlace funciona hasta el ${w.dateTime(input.linkExpiresAt)}); el importe pendiente se cobra entonces a la nueva tarjeta de inmediato.`,
       },
-      { link: { label: 'Actualizar tu tarjeta', url: input.portalUrl } },
+      { link: { label: 'Cambiar tu tarjeta', url: input.portalUrl } },
       {
         details: [
           ['Plan', input.planName],

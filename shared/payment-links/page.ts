@@ -10,7 +10,8 @@ import { type CheckoutSession, pageUrl } from '../checkout/session.ts';
 import { scopeOf } from '../core/account.ts';
 import { prefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
-import { eventWrite } from '../events/event.ts';
+import { eventWrite, internalEventWrite } from '../events/event.ts';
+import { checkoutDeclined } from '../payments/events.ts';
 import { paymentLinkPaid } from './events.ts';
 import { type LinkLog, linkListItem, paidLink } from './link.ts';
 import { getLink, linkWrites, logWrite } from './repository.ts';
@@ -78,7 +79,16 @@ export function linkPages(deps: Deps & { baseUrl: string }): SessionOwner {
     },
     answerOf: () => ({ kind: 'receipt' }),
     async declined(session, reason, now) {
-      return [logWrite(deps.table, scopeOf(session), attempt(session, { decline_reason: reason }, now))];
+      // Logged on the link, and told to the dashboard's counters (an internal event: no webhook).
+      const declined = checkoutDeclined.of(
+        scopeOf(session),
+        { session_kind: 'payment_link', decline_reason: reason },
+        now,
+      );
+      return [
+        logWrite(deps.table, scopeOf(session), attempt(session, { decline_reason: reason }, now)),
+        internalEventWrite(deps.table, declined),
+      ];
     },
   };
 }

@@ -148,6 +148,35 @@ describe('the portal page', () => {
     expect(hostileName.html).not.toContain('<script');
   });
 
+  it('puts a past-due subscription first, names each with its quantity and shows the card it is charged to', () => {
+    const named = (status: Subscription['status'], name: string): Subscription => ({
+      ...subscription(status),
+      plan: { ...subscription(status).plan, name },
+    });
+    const gold = { ...named('active', 'Gold'), quantity: 1, card: { brand: 'mastercard', last4: '4444' } };
+    const silver = named('past_due', 'Silver');
+    const page = portalPage(contents([gold, silver]), { action: '/portal/t', lang: 'en' });
+    const headings = [...page.html.matchAll(/<h2>([^<]*)<\/h2>/g)].map((match) => match[1]);
+    expect(headings).toEqual(['Your subscriptions', 'Silver × 2', 'Gold', 'Your payments']);
+    // The first Replace card on the page is the past-due one's.
+    const firstCard =
+      /name="subscription_id" value="([^"]+)">\n<button type="submit" name="action" value="card"/.exec(
+        page.html,
+      );
+    expect(firstCard?.[1]).toBe(silver.id);
+    expect(page.html).toContain('<dt>Card</dt><dd>Mastercard •••• 4444</dd>');
+    expect(page.html.match(/<dt>Card<\/dt>/g)).toHaveLength(1);
+  });
+
+  it('says a trial canceled ends with its trial, without speaking of money paid', () => {
+    const context = { action: '/portal/t', lang: 'en', mode: 'test' } as const;
+    const trial = cancelConfirmationPage(subscription('trialing'), context, 'D'.repeat(32));
+    expect(trial.html).toContain('It ends now, with its trial: you will not be charged for it.');
+    expect(trial.html).not.toContain('already paid');
+    const es = cancelConfirmationPage(subscription('trialing'), { ...context, lang: 'es' }, 'D'.repeat(32));
+    expect(es.html).toContain('junto con su periodo de prueba');
+  });
+
   it('offers no action on a canceled subscription', () => {
     const page = portalPage(contents([subscription('canceled')]), { action: '/portal/t', lang: 'en' });
     expect(page.html).not.toContain('value="cancel"');

@@ -31,6 +31,10 @@ interface PortalWords {
   confirmCancel(plan: string): string;
   cancelEffect: string;
   cancelEffectOverdue(amount: string): string;
+  /** A trial's cancel: nothing was paid, nothing will be. */
+  cancelEffectTrial: string;
+  /** The card a subscription is charged to, when the portal knows it. */
+  cardLabel: string;
   yesCancel: string;
   keepIt: string;
   replaceCard: string;
@@ -76,6 +80,8 @@ const words: Record<Lang, PortalWords> = {
       'It ends now, not at the end of the period already paid for: you will not be charged for it again, and nothing already paid is refunded.',
     cancelEffectOverdue: (amount) =>
       `It ends now: the ${amount} due is not charged, and you will not be charged for it again.`,
+    cancelEffectTrial: 'It ends now, with its trial: you will not be charged for it.',
+    cardLabel: 'Card',
     yesCancel: 'Yes, cancel',
     keepIt: 'Keep it',
     replaceCard: 'Replace card',
@@ -118,6 +124,8 @@ const words: Record<Lang, PortalWords> = {
       'Termina ahora, no al final del periodo ya pagado: no se te volverá a cobrar por ella y no se reembolsa nada de lo ya pagado.',
     cancelEffectOverdue: (amount) =>
       `Termina ahora: no se cobran los ${amount} pendientes y no se te volverá a cobrar por ella.`,
+    cancelEffectTrial: 'Termina ahora, junto con su periodo de prueba: no se te cobrará por ella.',
+    cardLabel: 'Tarjeta',
     yesCancel: 'Sí, cancelar',
     keepIt: 'Conservarla',
     replaceCard: 'Cambiar tarjeta',
@@ -231,12 +239,17 @@ ${cancel}`;
     view.next_billing_date && !overdue
       ? `<dt>${escapeHtml(w.nextBilling)}</dt><dd>${escapeHtml(displayDate(view.next_billing_date, w.lang))}</dd>`
       : '';
-  return `<section class="card" aria-label="${escapeHtml(plan.name)}">
-<h2>${escapeHtml(plan.name)}</h2>
+  const card = subscription.card
+    ? `<dt>${escapeHtml(w.cardLabel)}</dt><dd>${escapeHtml(displayCard(subscription.card, w.lang))}</dd>`
+    : '';
+  const name = subscriptionName(subscription);
+  return `<section class="card" aria-label="${escapeHtml(name)}">
+<h2>${escapeHtml(name)}</h2>
 <p class="then">${escapeHtml(each)}</p>
 <dl>
 <dt>${escapeHtml(w.statusLabel)}</dt><dd data-status="${escapeHtml(subscription.status)}">${escapeHtml(w.status[subscription.status] ?? subscription.status)}</dd>
 ${next}
+${card}
 </dl>
 ${actions}
 </section>`;
@@ -251,7 +264,12 @@ export function portalPage(
 ): Page {
   const w = words[context.lang];
   const { link, customer } = contents;
-  const subscriptions = contents.subscriptions.map((subscription) =>
+  // One that is past due comes first: the customer who came to fix a failed payment sees it on top
+  // (and its Replace card before any other subscription's).
+  const ordered = [...contents.subscriptions].sort(
+    (a, b) => Number(b.status === 'past_due') - Number(a.status === 'past_due'),
+  );
+  const subscriptions = ordered.map((subscription) =>
     subscriptionSection(w, subscription, { action: context.action, csrf: link.csrf }),
   );
   const charges = contents.charges.map((charge) => {
@@ -294,9 +312,9 @@ export function cancelConfirmationPage(
     200,
     w.confirmTitle,
     `${context.mode === 'test' ? `<p class="test" role="note">${escapeHtml(w.test)}</p>` : ''}
-<section class="card" aria-label="${escapeHtml(subscription.plan.name)}">
+<section class="card" aria-label="${escapeHtml(subscriptionName(subscription))}">
 <h1>${escapeHtml(w.confirmCancel(subscriptionName(subscription)))}</h1>
-<p>${escapeHtml(overdue ? w.cancelEffectOverdue(overdue.amount) : w.cancelEffect)}</p>
+<p>${escapeHtml(overdue ? w.cancelEffectOverdue(overdue.amount) : subscription.status === 'trialing' ? w.cancelEffectTrial : w.cancelEffect)}</p>
 ${actionForm(context.action, csrf, 'confirm_cancel', subscription.id, w.yesCancel, true)}
 <p><a href="${escapeHtml(context.action)}">${escapeHtml(w.keepIt)}</a></p>
 </section>`,

@@ -36,4 +36,23 @@ export const subscriptionCancelRequested = defineInternalEvent(
   'subscription.cancel_requested',
   v.object({ subscription_id: v.string(), reason: v.picklist(cancelReasons) }),
 );
-export const subscriptionActivated = defineEvent('subscription.activated', carrying);
+/**
+ * What an activated subscription charges each period: the plan's amount (per unit, major units),
+ * its currency, how often, and how many units. Optional for readers: events stored before it was
+ * added lack it.
+ */
+export const SubscriptionPriceSchema = v.strictObject({
+  amount: v.pipe(
+    v.string(),
+    v.description("The plan's amount per unit: decimal in major units at the currency precision."),
+  ),
+  currency: v.pipe(v.string(), v.description('Upper-case code.')),
+  interval: v.picklist(['month', 'year']),
+  interval_count: v.pipe(v.number(), v.description('Intervals between charges.')),
+  quantity: v.pipe(v.number(), v.description('Units charged each period: each charge is amount × quantity.')),
+});
+
+export const subscriptionActivated = defineEvent(
+  'subscription.activated',
+  v.object({ object: SubscriptionViewSchema, price: v.optional(SubscriptionPriceSchema) }),
+);

@@ -10,11 +10,12 @@ import type { SessionOwner } from '../checkout/owner.ts';
 import type { CheckoutSession } from '../checkout/session.ts';
 import { scopeOf } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
-import { eventWrite } from '../events/event.ts';
+import { eventWrite, internalEventWrite } from '../events/event.ts';
+import { checkoutDeclined } from '../payments/events.ts';
 import { subscriptionActivated } from './events.ts';
 import { periodAt } from './periods.ts';
 import { getSubscription, planCountChange, subscriptionWrites } from './repository.ts';
-import { type Subscription, subscriptionView } from './subscription.ts';
+import { type Subscription, subscriptionPrice, subscriptionView } from './subscription.ts';
 
 const day = 86_400_000;
 
@@ -71,7 +72,11 @@ export function subscriptionPages(deps: Deps): SessionOwner {
         { customerId: customer.id, cardToken, card, paidAt: now, trialDays: session.trial_days ?? 0 },
         now,
       );
-      const event = subscriptionActivated.of(scopeOf(session), { object: subscriptionView(after) }, now);
+      const event = subscriptionActivated.of(
+        scopeOf(session),
+        { object: subscriptionView(after), price: subscriptionPrice(after) },
+        now,
+      );
       return {
         kind: 'apply',
         items: [...subscriptionWrites(deps.table, before, after), eventWrite(deps.table, event)],
@@ -80,6 +85,12 @@ export function subscriptionPages(deps: Deps): SessionOwner {
       };
     },
     answerOf: (session) => ({ kind: 'redirect', location: subscriptionReturnUrl(session) }),
-    declined: async () => [],
+    // Each declined try is told to the dashboard's counters (no webhook: payment.failed is a payment's).
+    declined: async (session, reason, now) => [
+      internalEventWrite(
+        deps.table,
+        checkoutDeclined.of(scopeOf(session), { session_kind: 'subscription', decline_reason: reason }, now),
+      ),
+    ],
   };
 }

@@ -6,6 +6,8 @@
  */
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
+import { formatAmount } from '../core/money/amount.ts';
+import { currencyOf } from '../core/money/fields.ts';
 import { billingDate, type Interval, periodAt } from './periods.ts';
 
 export const subscriptionStatuses = ['pending', 'trialing', 'active', 'past_due', 'canceled'] as const;
@@ -105,6 +107,21 @@ export function subscriptionView(subscription: Subscription): SubscriptionView {
     trial_end: subscription.trial_end,
     created_at: subscription.created_at,
     test: subscription.mode === 'test',
+  };
+}
+
+/**
+ * What it charges each period, as `subscription.activated` carries it (the plan as subscribed to,
+ * and the quantity): what the dashboard's recurring revenue counts.
+ */
+export function subscriptionPrice(subscription: Subscription) {
+  const { plan } = subscription;
+  return {
+    amount: formatAmount(plan.amount, currencyOf(plan)),
+    currency: currencyOf(plan).code,
+    interval: plan.interval,
+    interval_count: plan.interval_count,
+    quantity: subscription.quantity,
   };
 }
 

@@ -32,6 +32,9 @@
  *  10. receipts: the receipt PDF rendered in process (wall and CPU time per receipt, goal under
  *      100 ms of CPU) and p50/p99 of the receipt page and its PDF through the local gateway
  *      (--receipt-requests, default 200) (test/bench/receipts.ts).
+ *  12. the dashboard overview: p50/p99 of overview() and of GET /dashboard/ (signed in, through the
+ *      local gateway), with their DynamoDB calls, for accounts of 10, 1,000 and 100,000 charges (--overview-sizes; --overview-requests, default 200), each account's
+ *      charges and day counters seeded with batch writes (test/bench/overview.ts).
  *  11. the customer portal: p50/p99 of creating a portal link and of the portal page it opens
  *      through the local gateway, for a customer with a few subscriptions and charges in an account
  *      where another customer has --portal-others of each (default 200), and the page again once a
@@ -42,7 +45,7 @@
  *      (default 1000) are stored at once (test/bench/webhooks.ts).
  * Options: --only bundles (part 0 only), --only cold (part 1 only), --only latency (parts 2-4), --only search (part 5) or
  *          --only webhooks (part 6), --only billing (part 7), --only links (part 8), --only cost (part 9),
- *          --only receipts (part 10), --only portal (part 11),
+ *          --only receipts (part 10), --only portal (part 11), --only overview (part 12),
  *          --search-sizes (default 10,1000,10000; 10,1000,100000 adds the 100,000-record figures),
  *          --search-requests N (default 50),
  *          --search-subjects plans,products,customers (default all), --requests N (default 2000),
@@ -98,6 +101,7 @@ import {
 import { benchBilling } from './billing.ts';
 import { benchCost, startMeter } from './cost.ts';
 import { benchLinks } from './links.ts';
+import { benchOverview } from './overview.ts';
 import { benchPortal } from './portal.ts';
 import { benchReceipts } from './receipts.ts';
 import { benchSearches, isZephyr, type SearchSubject, serial } from './search.ts';
@@ -127,6 +131,8 @@ const { values } = parseArgs({
     'receipt-requests': { type: 'string', default: '200' },
     'portal-requests': { type: 'string', default: '200' },
     'portal-others': { type: 'string', default: '200' },
+    'overview-requests': { type: 'string', default: '200' },
+    'overview-sizes': { type: 'string', default: '10,1000,100000' },
     'portal-crowd': { type: 'string', default: '2000' },
   },
 });
@@ -142,11 +148,12 @@ if (
     'links',
     'receipts',
     'portal',
+    'overview',
     'cost',
   ].includes(values.only)
 ) {
   throw new Error(
-    `--only takes bundles, cold, latency, search, webhooks, billing, links, receipts, portal or cost, not ${values.only}`,
+    `--only takes bundles, cold, latency, search, webhooks, billing, links, receipts, portal, overview or cost, not ${values.only}`,
   );
 }
 const payRequests = Number(values['pay-requests']);
@@ -699,6 +706,20 @@ try {
       percentile,
     });
     if (values.only === 'portal') process.exit(0);
+  }
+  if (values.only === undefined || values.only === 'overview') {
+    await benchOverview({
+      deps,
+      apiUrl: stack.info.api_url,
+      sizes: values['overview-sizes'].split(',').map(Number),
+      requests: Number(values['overview-requests']),
+      calls: () => dynamoCalls,
+      resetCalls: () => {
+        dynamoCalls = 0;
+      },
+      percentile,
+    });
+    if (values.only === 'overview') process.exit(0);
   }
   if (values.only === undefined || values.only === 'webhooks') {
     await benchWebhooks({

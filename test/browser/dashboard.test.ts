@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
-import { api, apiKey, apiUrl, newAccount, type TestAccount } from '../support/stack.ts';
+import { pipelineDrained } from '../support/pipeline.ts';
+import { api, apiKey, apiUrl, localInfo, newAccount, type TestAccount } from '../support/stack.ts';
 
 let browser: Browser;
 let account: TestAccount;
@@ -19,7 +20,41 @@ beforeAll(async () => {
   ({ chargeId } = await payThroughCheckout(apiKey(account.testKey), {
     payment: { amount: '12.00', description: 'Two blue mugs' },
   }));
+  // The overview's counters are kept from the charge's event: once the pipeline carried it.
+  await pipelineDrained(localInfo, account.developerId);
 });
+
+/**
+ * The overview's charts at a width: every chart an image inside the page's width, the page not
+ * wider than the window, and today's volume bar drawn (the charge of 12.00).
+ */
+async function chartsAt(page: Page, width: number) {
+  await page.setViewportSize({ width, height: 900 });
+  const layout = (await page.evaluate(`(() => {
+    const charts = [...document.querySelectorAll('svg[role="img"]')].map((svg) => {
+      const box = svg.getBoundingClientRect();
+      return { left: box.left, right: box.right, width: box.width, height: box.height, title: svg.querySelector('title')?.textContent };
+    });
+    const bars = [...document.querySelectorAll('#volume-USD-title ~ rect.bar')].map((rect) => rect.getBoundingClientRect().height);
+    return { charts, bars, scroll: document.documentElement.scrollWidth, inner: window.innerWidth };
+  })()`)) as {
+    charts: { left: number; right: number; width: number; height: number; title: string }[];
+    bars: number[];
+    scroll: number;
+    inner: number;
+  };
+  expect(layout.scroll, `page wider than ${width} px`).toBeLessThanOrEqual(layout.inner);
+  expect(layout.charts).toHaveLength(5);
+  for (const chart of layout.charts) {
+    expect(chart.left, chart.title).toBeGreaterThanOrEqual(0);
+    expect(chart.right, chart.title).toBeLessThanOrEqual(width);
+    expect(chart.width, chart.title).toBeGreaterThan(width >= 1280 ? 200 : 100);
+    expect(chart.height, chart.title).toBeGreaterThan(20);
+  }
+  expect(layout.bars).toHaveLength(30);
+  expect(layout.bars.at(-1)).toBeGreaterThan(100);
+  expect(layout.bars.slice(0, -1).every((height) => height === 0)).toBe(true);
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -56,6 +91,14 @@ describe('the dashboard in a browser', () => {
       expect(overview).toContain('Test dashboard-browser');
       expect(overview).toContain('TEST');
       expect(overview).toContain(chargeId);
+      // The last 30 days: the charge in the volume chart and the count, each figure as text too.
+      expect(overview).toContain('Last 30 days');
+      expect(overview).toMatch(/Volume in USD\s+12\.00 USD/);
+      expect(overview).toMatch(/Charges\s+1/);
+      expect(overview).toMatch(/Declines\s+0/);
+      expect(overview).toMatch(/Active subscriptions\s+0/);
+      await chartsAt(page, 390);
+      await chartsAt(page, 1280);
       await check('overview');
 
       await page.getByRole('link', { name: 'Payments and charges', exact: true }).click();

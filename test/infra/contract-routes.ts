@@ -100,12 +100,55 @@ export const contractEndpoints: readonly Row[] = [
   ['GET', '/v1/charges/{charge_id}/', 'functions/charges/get-charge.ts', read],
 ];
 
+/**
+ * The merchant dashboard's pages and forms (one function per route, under `/dashboard`, built in a
+ * nested stack of their own: infra/route-groups.ts). Served without the API's authorizer (a browser
+ * sends a session cookie, not an Authorization header); every row reads the token secret too, for
+ * the session. Pages read, forms write and publish events.
+ */
+const page: Access = { ...read, tokenSecret: true };
+const form: Access = { ...writeEvents, tokenSecret: true };
+export const dashboardEndpoints: readonly Row[] = (
+  [
+    ['GET', '/dashboard/sign-in', 'show-sign-in', page],
+    ['POST', '/dashboard/sign-in', 'sign-in', form],
+    ['POST', '/dashboard/sign-out', 'sign-out', form],
+    ['GET', '/dashboard', 'show-overview', page],
+    ['GET', '/dashboard/charges', 'list-charges', page],
+    ['GET', '/dashboard/charges/{id}', 'show-charge', page],
+    ['POST', '/dashboard/charges/{id}/refund', 'refund-charge', form],
+    ['GET', '/dashboard/customers', 'list-customers', page],
+    ['GET', '/dashboard/customers/{id}', 'show-customer', page],
+    ['POST', '/dashboard/customers/{id}/portal-link', 'create-portal-link', form],
+    ['GET', '/dashboard/subscriptions', 'list-subscriptions', page],
+    ['POST', '/dashboard/subscriptions/{id}/cancel', 'cancel-subscription', form],
+    ['GET', '/dashboard/plans', 'list-plans', page],
+    ['POST', '/dashboard/plans', 'create-plan', form],
+    ['POST', '/dashboard/plans/{id}/delete', 'delete-plan', form],
+    ['GET', '/dashboard/products', 'list-products', page],
+    ['POST', '/dashboard/products', 'create-product', form],
+    ['POST', '/dashboard/products/{id}/delete', 'delete-product', form],
+    ['GET', '/dashboard/payment-links', 'list-payment-links', page],
+    ['POST', '/dashboard/payment-links', 'create-payment-link', form],
+    ['GET', '/dashboard/webhook-endpoints', 'list-webhook-endpoints', page],
+    ['POST', '/dashboard/webhook-endpoints', 'create-webhook-endpoint', form],
+    ['POST', '/dashboard/webhook-endpoints/{id}/rotate', 'rotate-webhook-endpoint', form],
+    ['GET', '/dashboard/webhook-endpoints/{id}/deliveries', 'list-deliveries', page],
+    ['POST', '/dashboard/events/{id}/redeliver', 'redeliver-event', form],
+    ['GET', '/dashboard/events', 'list-events', page],
+    ['GET', '/dashboard/events/{id}', 'show-event', page],
+    ['GET', '/dashboard/api-keys', 'list-api-keys', page],
+    ['POST', '/dashboard/api-keys/rotate', 'rotate-api-key', form],
+    ['POST', '/dashboard/language', 'set-language', form],
+  ] as const
+).map(([method, path, name, access]) => [method, path, `functions/dashboard/${name}.ts`, access, false]);
+
 const routeKey = (method: string, path: string) => `${method} /${segments(path).join('/')}`;
 
 /** The route table's rows, then a projected row for every contract endpoint the table lacks. */
 export const projectedRoutes: readonly Route[] = [
   ...routes,
-  ...contractEndpoints
+  ...[...contractEndpoints, ...dashboardEndpoints]
     .filter(
       ([method, path]) =>
         !routes.some((route) => routeKey(route.method, route.path) === routeKey(method, path)),
@@ -129,8 +172,28 @@ export function missingFrom(table: readonly Route[]): string[] {
   return contractEndpoints.map(([method, path]) => routeKey(method, path)).filter((key) => !have.has(key));
 }
 
-/** The rules there are: e-mail, the webhook fan-out and delivery. */
-export const projectedEventRules: readonly EventRule[] = eventRules;
+/**
+ * The rules there are (e-mail, the webhook fan-out and delivery), and the dashboard's counters for
+ * its overview: one consumer of the charge and refund events, in the dashboard's nested stack.
+ */
+export const projectedEventRules: readonly EventRule[] = [
+  ...eventRules,
+  ...(eventRules.some((rule) => rule.target.startsWith('functions/dashboard/'))
+    ? []
+    : [
+        {
+          name: 'dashboard-counters',
+          detailTypes: [
+            'charge.succeeded',
+            'charge.refunded',
+            'subscription.created',
+            'subscription.canceled',
+          ],
+          target: 'functions/dashboard/count-events.ts',
+          access: write,
+        } satisfies EventRule,
+      ]),
+];
 
 /** The schedules there are: payouts, webhook retries, recurring billing, recovery, reconciliation. */
 export const projectedSchedules: readonly Schedule[] = schedules;

@@ -8,17 +8,24 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, NestedStack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CobroStack, type CobroStackProps, routeAccess } from '../../infra/cobro-stack.ts';
+import { handlerOf } from '../../infra/function-id.ts';
 import { canonicalAccess, functionId } from '../../infra/functions.ts';
 import { applyNag } from '../../infra/nag.ts';
 import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
 import { envNames } from '../../shared/core/config.ts';
 import type { Access, Route } from '../../shared/http/route.ts';
-import { missingFrom, projectedEventRules, projectedRoutes, projectedSchedules } from './contract-routes.ts';
+import {
+  dashboardEndpoints,
+  missingFrom,
+  projectedEventRules,
+  projectedRoutes,
+  projectedSchedules,
+} from './contract-routes.ts';
 import { prodConfig, type Resource, roleStatements, sharedSynth, stackName } from './synth.ts';
 
 /**
@@ -32,6 +39,7 @@ const synthTimeout = 300_000;
 const root = path.resolve(import.meta.dirname, '../..');
 
 interface Synthesized {
+  /** The stack's own template's resources. */
   resources: Record<string, Resource>;
   /** `AWS::Type` → how many. */
   counts: Record<string, number>;
@@ -47,8 +55,8 @@ function summarize(resources: Record<string, Resource>, unacknowledged: string[]
   return { resources, counts, total: Object.keys(resources).length, unacknowledged };
 }
 
-/** Synthesizes a prod stack with cdk-nag attached and bundling skipped. */
-function synthesize(props: Partial<CobroStackProps> = {}): Synthesized {
+/** Synthesizes a prod stack with cdk-nag attached and bundling skipped: the stack's template, then each nested one's. */
+function synthesize(props: Partial<CobroStackProps> = {}): Templates {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new CobroStack(app, stackName, { config: prodConfig, ...props });
   applyNag(app);
@@ -56,12 +64,24 @@ function synthesize(props: Partial<CobroStackProps> = {}): Synthesized {
   const report = JSON.parse(
     fs.readFileSync(path.join(assembly.directory, 'validation-report.json'), 'utf8'),
   ) as { pluginReports: { pluginName: string; violations: { ruleName: string; severity: string }[] }[] };
-  return summarize(
-    Template.fromStack(stack).toJSON().Resources as Record<string, Resource>,
-    report.pluginReports
-      .filter((plugin) => plugin.pluginName === 'AwsSolutions')
-      .flatMap((plugin) => plugin.violations.map((v) => `${v.severity} ${v.ruleName}`)),
-  );
+  const unacknowledged = report.pluginReports
+    .filter((plugin) => plugin.pluginName === 'AwsSolutions')
+    .flatMap((plugin) => plugin.violations.map((v) => `${v.severity} ${v.ruleName}`));
+  const nested = new Map<string, Synthesized>();
+  for (const child of stack.node.findAll()) {
+    if (child instanceof NestedStack)
+      nested.set(
+        child.node.path,
+        summarize(Template.fromStack(child).toJSON().Resources as Record<string, Resource>, []),
+      );
+  }
+  return {
+    parent: summarize(
+      Template.fromStack(stack).toJSON().Resources as Record<string, Resource>,
+      unacknowledged,
+    ),
+    nested,
+  };
 }
 
 /** Every function a table of routes, rules and schedules makes, with the access its row grants. */
@@ -79,21 +99,45 @@ function functionsOf(
   return [...new Map(all.map((row) => [row.handler, row])).values()];
 }
 
-/** The role a function runs as, and every action its inline policies allow. */
-function roleOf(resources: Record<string, Resource>, handler: string) {
+/** The stack's template and each nested one's (by construct path). */
+interface Templates {
+  parent: Synthesized;
+  nested: Map<string, Synthesized>;
+}
+
+/** Every template, the stack's own first (named ''). */
+const allOf = (t: Templates): [string, Synthesized][] => [['', t.parent], ...t.nested];
+
+/** The template that holds a handler's function (the stack's own, or a route group's). */
+function homeOf(t: Templates, handler: string): { name: string; resources: Record<string, Resource> } {
+  const homes = allOf(t).filter(([, one]) => findFnLogicalId(one.resources, handler) !== undefined);
+  expect(
+    homes.map(([name]) => name),
+    handler,
+  ).toHaveLength(1);
+  const [name, one] = homes[0] as [string, Synthesized];
+  return { name, resources: one.resources };
+}
+
+/** The role a function runs as (named with its template), and every action its inline policies allow. */
+function roleOf(t: Templates, handler: string) {
+  const { name, resources } = homeOf(t, handler);
   const fn = resources[fnLogicalId(resources, handler)] as Resource;
   const { role, statements } = roleStatements(resources, fnLogicalId(resources, handler));
   return {
-    role,
-    logGroup: (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref,
+    template: name,
+    role: `${name}/${role}`,
+    roleId: role,
+    logGroupId: (fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref,
+    logGroup: `${name}/${(fn.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref}`,
     actions: statements.flatMap((statement) => statement.Action),
     statements,
   };
 }
 
 /** The function's grants match its row: the check test/infra/stack.test.ts makes, in short. */
-function expectExactly(resources: Record<string, Resource>, handler: string, access: Access) {
-  const { actions } = roleOf(resources, handler);
+function expectExactly(t: Templates, handler: string, access: Access) {
+  const { actions } = roleOf(t, handler);
   for (const action of [
     'GetItem',
     'Query',
@@ -118,44 +162,55 @@ function expectExactly(resources: Record<string, Resource>, handler: string, acc
 }
 
 describe('the template today', () => {
-  let today: Synthesized;
+  let today: Templates;
   beforeAll(async () => {
     const synth = await sharedSynth();
-    today = summarize(synth.template.Resources, synth.unacknowledged);
+    today = {
+      parent: summarize(synth.template.Resources, synth.unacknowledged),
+      nested: new Map([...synth.nested].map(([file, template]) => [file, summarize(template.Resources, [])])),
+    };
   }, synthTimeout);
 
-  it(`holds at most ${resourceBudget} resources`, () => {
-    console.log(`template today: ${today.total} resources`, today.counts);
-    expect(today.total).toBeLessThanOrEqual(resourceBudget);
+  it(`holds at most ${resourceBudget} resources in each template`, () => {
+    for (const [name, one] of allOf(today)) {
+      console.log(`template today ${name || stackName}: ${one.total} resources`, one.counts);
+      expect(one.total, name || stackName).toBeLessThanOrEqual(resourceBudget);
+    }
   });
 
   it('gives each API function one invoke permission, for this API only, whatever its methods', () => {
     const functions = functionsOf(routes, eventRules, schedules);
-    const permissions = Object.values(today.resources).filter(
-      (r) => r.Type === 'AWS::Lambda::Permission' && r.Properties.Principal === 'apigateway.amazonaws.com',
-    );
-    const restApi = Object.keys(today.resources).find(
-      (id) => today.resources[id]?.Type === 'AWS::ApiGateway::RestApi',
+    const permissionsIn = (resources: Record<string, Resource>) =>
+      Object.values(resources).filter(
+        (r) => r.Type === 'AWS::Lambda::Permission' && r.Properties.Principal === 'apigateway.amazonaws.com',
+      );
+    const restApi = Object.keys(today.parent.resources).find(
+      (id) => today.parent.resources[id]?.Type === 'AWS::ApiGateway::RestApi',
     );
     for (const { handler } of functions.filter((f) => f.api)) {
-      const own = permissions.filter((p) =>
-        JSON.stringify(p.Properties.FunctionName).includes(`"${fnLogicalId(today.resources, handler)}"`),
+      const home = homeOf(today, handler);
+      const own = permissionsIn(home.resources).filter((p) =>
+        JSON.stringify(p.Properties.FunctionName).includes(`"${fnLogicalId(home.resources, handler)}"`),
       );
       expect(own, handler).toHaveLength(1);
-      // arn:<partition>:execute-api:<region>:<account>:<this API>/*/*/*
+      // arn:<partition>:execute-api:<region>:<account>:<this API>/*/*/*; a nested route group gets
+      // the API's id as a parameter of its template.
       const sourceArn = JSON.stringify(own[0]?.Properties.SourceArn);
-      expect(sourceArn, handler).toContain(`{"Ref":"${restApi}"}`);
+      if (home.name === '') expect(sourceArn, handler).toContain(`{"Ref":"${restApi}"}`);
+      else expect(sourceArn, handler).toMatch(/\{"Ref":"reference[^"]*RestApi[^"]*"\}/);
       expect(sourceArn, handler).toMatch(/"\/\*\/\*\/\*"\]\]\}$/);
     }
     // The authorizer's own permission is for the authorizer only.
+    const permissions = permissionsIn(today.parent.resources);
     const authorizerPermissions = permissions.filter((p) =>
       JSON.stringify(p.Properties.FunctionName).includes(
-        `"${fnLogicalId(today.resources, authorizer.handler)}"`,
+        `"${fnLogicalId(today.parent.resources, authorizer.handler)}"`,
       ),
     );
     expect(authorizerPermissions).toHaveLength(1);
     expect(JSON.stringify(authorizerPermissions[0]?.Properties.SourceArn)).toContain('/authorizers/');
-    expect(permissions).toHaveLength(functions.filter((f) => f.api).length + 1);
+    const parentApiFunctions = functions.filter((f) => f.api && homeOf(today, f.handler).name === '');
+    expect(permissions).toHaveLength(parentApiFunctions.length + 1);
   });
 
   it('shares a role and log group between functions with the same IAM access, and only between them', () => {
@@ -163,13 +218,17 @@ describe('the template today', () => {
     const withDlq = new Set([...eventRules, ...schedules].map((row) => row.target));
     const iamAccess = (access: Access) => canonicalAccess(access);
     for (const a of functions) {
-      const roleA = roleOf(today.resources, a.handler);
-      expectExactly(today.resources, a.handler, a.access);
+      const roleA = roleOf(today, a.handler);
+      expectExactly(today, a.handler, a.access);
       for (const b of functions) {
         if (a === b) continue;
-        const roleB = roleOf(today.resources, b.handler);
+        const roleB = roleOf(today, b.handler);
+        // A role and a log group belong to one template: a route group's functions have their own.
         const same =
-          iamAccess(a.access) === iamAccess(b.access) && !withDlq.has(a.handler) && !withDlq.has(b.handler);
+          roleA.template === roleB.template &&
+          iamAccess(a.access) === iamAccess(b.access) &&
+          !withDlq.has(a.handler) &&
+          !withDlq.has(b.handler);
         expect(roleA.role === roleB.role, `${a.handler} / ${b.handler}`).toBe(same);
         expect(roleA.logGroup === roleB.logGroup, `${a.handler} / ${b.handler}`).toBe(same);
       }
@@ -179,42 +238,45 @@ describe('the template today', () => {
       );
       expect(logStatements, a.handler).toHaveLength(1);
       expect(JSON.stringify(logStatements[0]?.Resource), a.handler).toBe(
-        JSON.stringify({ 'Fn::GetAtt': [roleA.logGroup, 'Arn'] }),
+        JSON.stringify({ 'Fn::GetAtt': [roleA.logGroupId, 'Arn'] }),
       );
     }
-    // Only a rule's or schedule's target may send to a dead-letter queue, and only to its kind's.
-    const sends = functions.filter((f) =>
-      roleOf(today.resources, f.handler).actions.includes('sqs:SendMessage'),
-    );
+    // Only a rule's or schedule's target may send to a dead-letter queue, and only to its kind's
+    // (a route group's rules: the group's own queue).
+    const sends = functions.filter((f) => roleOf(today, f.handler).actions.includes('sqs:SendMessage'));
     expect(sends.map((f) => f.handler).sort()).toEqual([...withDlq].sort());
-    const queue = (prefix: string) =>
-      Object.keys(today.resources).find(
-        (id) =>
-          today.resources[id]?.Type === 'AWS::SQS::Queue' && new RegExp(`^${prefix}[0-9A-F]{8}$`).test(id),
-      );
-    for (const [prefix, rows] of [
+    for (const [suffix, rows] of [
       ['EventRuleDlq', eventRules],
       ['ScheduleDlq', schedules],
     ] as const) {
-      const arn = { 'Fn::GetAtt': [queue(prefix), 'Arn'] };
       for (const { target } of rows) {
-        const sqsStatements = roleOf(today.resources, target).statements.filter((s) =>
+        const { resources } = homeOf(today, target);
+        const queues = Object.keys(resources).filter(
+          (id) =>
+            resources[id]?.Type === 'AWS::SQS::Queue' &&
+            new RegExp(`^[A-Za-z]*${suffix}[0-9A-F]{8}$`).test(id),
+        );
+        expect(queues, target).toHaveLength(1);
+        const sqsStatements = roleOf(today, target).statements.filter((s) =>
           [s.Action].flat().some((action) => action.startsWith('sqs:')),
         );
         expect(sqsStatements, target).toEqual([
-          expect.objectContaining({ Action: 'sqs:SendMessage', Resource: arn }),
+          expect.objectContaining({
+            Action: 'sqs:SendMessage',
+            Resource: { 'Fn::GetAtt': [queues[0], 'Arn'] },
+          }),
         ]);
       }
     }
   });
 
   it('reports no unacknowledged cdk-nag finding', () => {
-    expect(today.unacknowledged).toEqual([]);
+    expect(today.parent.unacknowledged).toEqual([]);
   });
 });
 
 describe('the template projected for every endpoint of the contract', () => {
-  let projected: Synthesized;
+  let projected: Templates;
   const entry = path.join(root, fallback.handler);
   beforeAll(async () => {
     // The route table covers every contract endpoint now: the projection is today's template.
@@ -223,7 +285,12 @@ describe('the template projected for every endpoint of the contract', () => {
       JSON.stringify([routes, eventRules, schedules]);
     if (same) {
       const synth = await sharedSynth();
-      projected = summarize(synth.template.Resources, synth.unacknowledged);
+      projected = {
+        parent: summarize(synth.template.Resources, synth.unacknowledged),
+        nested: new Map(
+          [...synth.nested].map(([file, template]) => [file, summarize(template.Resources, [])]),
+        ),
+      };
       return;
     }
     projected = synthesize({
@@ -235,27 +302,52 @@ describe('the template projected for every endpoint of the contract', () => {
     });
   }, synthTimeout);
 
-  it('covers every contract endpoint and the route table', () => {
+  it('covers every contract endpoint, the dashboard and the route table', () => {
     expect(missingFrom(projectedRoutes)).toEqual([]);
-    expect(projectedRoutes.length).toBeGreaterThanOrEqual(58);
+    expect(projectedRoutes.length).toBeGreaterThanOrEqual(58 + 30);
     for (const route of routes) expect(projectedRoutes).toContain(route);
+    expect(projectedRoutes.filter((route) => route.path.startsWith('/dashboard'))).toHaveLength(
+      dashboardEndpoints.length,
+    );
   });
 
-  it(`holds at most ${resourceBudget} resources`, () => {
-    console.log(
-      `template projected for ${projectedRoutes.length} routes, ${projectedEventRules.length} rules, ${projectedSchedules.length} schedules: ${projected.total} resources`,
-      projected.counts,
+  it(`holds at most ${resourceBudget} resources in each template, parent and nested`, () => {
+    for (const [name, one] of allOf(projected)) {
+      console.log(
+        `template ${name || stackName} projected for ${projectedRoutes.length} routes, ${projectedEventRules.length} rules, ${projectedSchedules.length} schedules: ${one.total} resources`,
+        one.counts,
+      );
+      expect(one.total, name || stackName).toBeLessThanOrEqual(resourceBudget);
+    }
+  });
+
+  it('builds the dashboard in a nested stack of its own', () => {
+    const dashboard = [...projected.nested].filter(([name]) => name.includes('DashboardRoutes'));
+    expect(dashboard).toHaveLength(1);
+    const [, resources] = dashboard[0] as [string, Synthesized];
+    for (const [, , handler] of dashboardEndpoints)
+      expect(homeOf(projected, handler).name).toContain('DashboardRoutes');
+    // Its methods are on the stack's API, and the stage's deployment waits for them.
+    expect(resources.counts['AWS::ApiGateway::Method']).toBeGreaterThanOrEqual(dashboardEndpoints.length);
+    const deployment = Object.values(projected.parent.resources).find(
+      (r) => r.Type === 'AWS::ApiGateway::Deployment',
+    ) as Resource;
+    const nestedStackIds = Object.keys(projected.parent.resources).filter((id) =>
+      id.includes('DashboardRoutes'),
     );
-    expect(projected.total).toBeLessThanOrEqual(resourceBudget);
+    expect([deployment.DependsOn].flat()).toEqual(expect.arrayContaining(nestedStackIds.slice(0, 1)));
   });
 
   it("gives the fallback every route's method and path, within Lambda's 4 KB of environment", () => {
-    const fallbackFn = projected.resources[fnLogicalId(projected.resources, fallback.handler)] as Resource;
+    const fallbackFn = projected.parent.resources[
+      fnLogicalId(projected.parent.resources, fallback.handler)
+    ] as Resource;
     const variables = (fallbackFn.Properties as { Environment: { Variables: Record<string, unknown> } })
       .Environment.Variables;
     const table = JSON.parse(String(variables[envNames.routeTable])) as [string, string][];
     expect(table).toHaveLength(projectedRoutes.length);
     expect(table).toContainEqual(['DELETE', '/v1/plans/{id}/']);
+    expect(table).toContainEqual(['POST', '/dashboard/plans/{id}/delete']);
     // Values that are tokens (table name, secrets) resolve at deploy time; count them at 128 bytes.
     const size = Object.entries(variables).reduce(
       (sum, [name, value]) => sum + name.length + (typeof value === 'string' ? value.length : 128),
@@ -266,17 +358,28 @@ describe('the template projected for every endpoint of the contract', () => {
 
   it('keeps every function to its own access row, and cdk-nag clean', () => {
     for (const { handler, access } of functionsOf(projectedRoutes, projectedEventRules, projectedSchedules))
-      expectExactly(projected.resources, handler, access);
-    expect(projected.unacknowledged).toEqual([]);
+      expectExactly(projected, handler, access);
+    expect(projected.parent.unacknowledged).toEqual([]);
   });
 });
 
-/** Logical id of a handler's function. */
-function fnLogicalId(resources: Record<string, Resource>, handler: string): string {
+/**
+ * Logical id of a handler's function in a template, if it holds it: named after the handler's file,
+ * and marked with the handler (two groups may have files of the same name, in different templates).
+ */
+function findFnLogicalId(resources: Record<string, Resource>, handler: string): string | undefined {
   const pattern = new RegExp(`^Functions${functionId(handler)}[0-9A-F]{8}$`);
-  const id = Object.keys(resources).find(
-    (key) => pattern.test(key) && resources[key]?.Type === 'AWS::Lambda::Function',
+  return Object.keys(resources).find(
+    (key) =>
+      pattern.test(key) &&
+      resources[key]?.Type === 'AWS::Lambda::Function' &&
+      handlerOf(resources[key] as { Metadata?: Record<string, unknown> }) === handler,
   );
+}
+
+/** Logical id of a handler's function; throws if the template does not hold it. */
+function fnLogicalId(resources: Record<string, Resource>, handler: string): string {
+  const id = findFnLogicalId(resources, handler);
   if (!id) throw new Error(`no function for ${handler}`);
   return id;
 }

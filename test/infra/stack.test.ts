@@ -14,11 +14,12 @@ import { functionBundling } from '../../infra/bundling.ts';
 import { routeAccess } from '../../infra/cobro-stack.ts';
 import { functionId, pascalCase } from '../../infra/functions.ts';
 import { applyNag } from '../../infra/nag.ts';
+import { routeGroupOf, splitRoutes } from '../../infra/route-groups.ts';
 import { defaultMailFrom, parseBaseUrl, parseStage, stageConfig } from '../../infra/stage.ts';
-import { eventRules, schedules } from '../../shared/api/event-rules.ts';
+import { eventRules as allEventRules, schedules } from '../../shared/api/event-rules.ts';
 import { eventCatalogue } from '../../shared/api/events.ts';
 import { outboxRelay } from '../../shared/api/outbox-relay.ts';
-import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
+import { routes as allRoutes, authorizer, fallback } from '../../shared/api/routes.ts';
 import { envNames } from '../../shared/core/config.ts';
 import { tableDefinition } from '../../shared/db/table.ts';
 import { eventSource } from '../../shared/events/event.ts';
@@ -34,6 +35,13 @@ import {
 
 // Bundling 26 functions with the SDK in takes about a minute, more on a loaded two-core machine.
 const synthTimeout = 300_000;
+
+/**
+ * The rows the stack's own template holds: all but a nested route group's (infra/route-groups.ts),
+ * whose template test/infra/resources.test.ts and test/local/rehearsal-template.test.ts check.
+ */
+const routes = splitRoutes(allRoutes).parent;
+const eventRules = allEventRules.filter((rule) => !routeGroupOf(rule.target));
 
 /** Every function the app makes: one per route row, the fallback, the authorizer, each event target. */
 const handlers: { handler: string; access: Access }[] = [

@@ -27,6 +27,8 @@ export interface SharedSynth {
   /** The cloud assembly directory: the template, the bundled assets, cdk-nag's report. */
   readonly outdir: string;
   readonly template: { Resources: Record<string, Resource>; Outputs: Record<string, unknown> };
+  /** Each nested stack's template (the alarms, the route groups: infra/route-groups.ts), by file name. */
+  readonly nested: ReadonlyMap<string, { Resources: Record<string, Resource> }>;
   /** `severity ruleName` of every cdk-nag finding nobody acknowledged. */
   readonly unacknowledged: string[];
 }
@@ -66,7 +68,19 @@ function read(outdir: string): SharedSynth {
   const unacknowledged = report.pluginReports
     .filter((plugin) => plugin.pluginName === 'AwsSolutions')
     .flatMap((plugin) => plugin.violations.map((v) => `${v.severity} ${v.ruleName}`));
-  return { outdir, template, unacknowledged };
+  const nested = new Map(
+    fs
+      .readdirSync(outdir)
+      .filter((file) => file.endsWith('.nested.template.json'))
+      .sort()
+      .map((file) => [
+        file,
+        JSON.parse(fs.readFileSync(path.join(outdir, file), 'utf8')) as {
+          Resources: Record<string, Resource>;
+        },
+      ]),
+  );
+  return { outdir, template, nested, unacknowledged };
 }
 
 /** The process that holds a lock directory, if it says (it writes its pid right after taking it). */
