@@ -1,6 +1,6 @@
 /** The keys of the merchant dashboard's sign-in sessions. */
 import type { Mode } from '../core/account.ts';
-import type { ItemKey } from '../db/keys.ts';
+import { type ItemKey, scopePrefix } from '../db/keys.ts';
 
 export const dashboardKeys = {
   /**
@@ -17,7 +17,7 @@ export const dashboardKeys = {
    * acts once (shared/dashboard/form-once.ts).
    */
   form: (developerId: number, mode: Mode, formKey: string): ItemKey => ({
-    pk: `DASHBOARD_FORM#${developerId}#${mode}#${formKey}`,
+    pk: `${scopePrefix(developerId, mode)}#DASHBOARD_FORM#${formKey}`,
     sk: 'DASHBOARD_FORM',
   }),
 };

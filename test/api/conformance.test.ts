@@ -69,6 +69,8 @@ const dashboardForms = [
   'POST /dashboard/webhooks/{id}/rotate-secret',
   'POST /dashboard/webhooks/{id}/delete',
   'POST /dashboard/api-keys/rotate',
+  'POST /dashboard/customers/{id}/portal',
+  'POST /dashboard/subscriptions/{id}/cancel',
 ];
 
 const allowances: Allowance[] = [
@@ -220,6 +222,14 @@ const allowances: Allowance[] = [
     status: 403,
     message: /<!doctype html>/i,
     where: 'their 403: "The form expired (its CSRF token is not the session’s): nothing changed"',
+  },
+  {
+    // The dashboard's lists page as the API's lists do; their page says so in the list's words.
+    operation: ['GET /dashboard/customers', 'GET /dashboard/subscriptions'],
+    status: 404,
+    message: /does not exist; the last page is/,
+    where: 'their 404: "A page past the last: the page, saying so"',
+    when: (sent) => /[?&]page=/.test(sent.path),
   },
   {
     // The portal's forms name one of the customer's own subscriptions or charges, and an action on it.
@@ -419,6 +429,8 @@ function kindOf(path: string, name: string): string {
   if (path.startsWith('/dashboard/plans/')) return 'plan';
   if (path.startsWith('/dashboard/products/')) return 'product';
   if (path.startsWith('/dashboard/links/')) return 'link';
+  if (path.startsWith('/dashboard/customers/')) return 'customer';
+  if (path.startsWith('/dashboard/subscriptions/')) return 'subscription';
   if (name === 'token') return 'token';
   const kinds: [string, string][] = [
     ['/v1/customers/', 'customer'],

@@ -1122,6 +1122,72 @@ describe('every route answers as the document says', () => {
     },
   );
 
+  routeTest(
+    "the dashboard's customers and subscriptions: the lists, a customer, a portal link, a subscription and its cancel",
+    [
+      'GET /dashboard/customers',
+      'GET /dashboard/customers/{id}',
+      'POST /dashboard/customers/{id}/portal',
+      'GET /dashboard/subscriptions',
+      'GET /dashboard/subscriptions/{id}',
+      'GET /dashboard/subscriptions/{id}/cancel',
+      'POST /dashboard/subscriptions/{id}/cancel',
+    ],
+    async ({ account, auth }) => {
+      const customer = await api('POST', '/v1/customers/', {
+        auth,
+        body: { first_name: 'Dash', last_name: 'Reader', email: `dash-docs-${Date.now()}@example.com` },
+      });
+      expect(customer.status, customer.text).toBe(201);
+      const customerId = customer.json.data.id as string;
+      const plan = await api('POST', '/v1/plans/', {
+        auth,
+        body: { name: 'Docs', amount: '1.00', currency: 'USD', interval: 'month', interval_count: 1 },
+      });
+      const subscription = await subscribe({
+        account,
+        planId: plan.json.data.id as string,
+        anchor: new Date().toISOString(),
+        customerId,
+      });
+      const asAnswer = (answer: DashboardAnswer): Answered => ({
+        status: answer.status,
+        headers: answer.headers,
+        text: answer.html,
+      });
+      const browser = await new DashboardClient().signedIn(account.testKey);
+      expectAnswer('GET', '/dashboard/customers', asAnswer(await browser.get('customers?search=dash')));
+      const page = await browser.get(`customers/${customerId}`);
+      expectAnswer('GET', '/dashboard/customers/{id}', asAnswer(page));
+      const link = await browser.post(`customers/${customerId}/portal`, {
+        csrf_token: formToken(page.html),
+        idempotency_key: hiddenField(page.html, 'idempotency_key'),
+      });
+      expectAnswer('POST', '/dashboard/customers/{id}/portal', asAnswer(link));
+      expectAnswer(
+        'GET',
+        '/dashboard/subscriptions',
+        asAnswer(await browser.get('subscriptions?status=active')),
+      );
+      const one = `subscriptions/${subscription.id}`;
+      expectAnswer('GET', '/dashboard/subscriptions/{id}', asAnswer(await browser.get(one)));
+      const confirm = await browser.get(`${one}/cancel`);
+      expectAnswer('GET', '/dashboard/subscriptions/{id}/cancel', asAnswer(confirm));
+      const canceled = await browser.post(`${one}/cancel`, { csrf_token: formToken(confirm.html) });
+      expect(canceled.status, canceled.html).toBe(303);
+      expectAnswer('POST', '/dashboard/subscriptions/{id}/cancel', asAnswer(canceled));
+      // Its refusals are pages, with statuses the document lists.
+      const again = await browser.post(`${one}/cancel`, { csrf_token: formToken(confirm.html) });
+      expect(again.status).toBe(409);
+      expect(doc.paths['/dashboard/subscriptions/{id}/cancel'].post.responses['409'].content).toHaveProperty(
+        'text/html',
+      );
+      const missing = await browser.get(`customers/${crypto.randomUUID()}`);
+      expect(missing.status).toBe(404);
+      expect(doc.paths['/dashboard/customers/{id}'].get.responses['404'].content).toHaveProperty('text/html');
+    },
+  );
+
   it('the tests above exercise every route of the table between them', () => {
     const covered = new Set(declared);
     expect(routes.map(routeName).filter((name) => !covered.has(name))).toEqual([]);
