@@ -1123,6 +1123,83 @@ describe('every route answers as the document says', () => {
   );
 
   routeTest(
+    'the dashboard’s webhook endpoints, events and API keys: lists, forms, confirmations',
+    [
+      'GET /dashboard/webhooks',
+      'POST /dashboard/webhooks',
+      'GET /dashboard/webhooks/{id}',
+      'POST /dashboard/webhooks/{id}/redeliver',
+      'GET /dashboard/webhooks/{id}/rotate-secret',
+      'POST /dashboard/webhooks/{id}/rotate-secret',
+      'GET /dashboard/webhooks/{id}/delete',
+      'POST /dashboard/webhooks/{id}/delete',
+      'GET /dashboard/events',
+      'GET /dashboard/events/{id}',
+      'GET /dashboard/api-keys',
+      'GET /dashboard/api-keys/rotate',
+      'POST /dashboard/api-keys/rotate',
+    ],
+    async ({ account, auth }) => {
+      const asAnswer = (answer: DashboardAnswer): Answered => ({
+        status: answer.status,
+        headers: answer.headers,
+        text: answer.html,
+      });
+      const browser = await new DashboardClient().signedIn(account.testKey);
+      const list = await browser.get('webhooks');
+      expectAnswer('GET', '/dashboard/webhooks', asAnswer(list));
+      const created = await browser.post('webhooks', {
+        csrf_token: formToken(list.html),
+        idempotency_key: hiddenField(list.html, 'idempotency_key'),
+        url: 'http://127.0.0.1:9/hooks',
+        description: 'Doc endpoint',
+      });
+      expect(created.status, created.html).toBe(201);
+      expectAnswer('POST', '/dashboard/webhooks', asAnswer(created));
+      const id = /<code>(we_[A-Za-z0-9]+)<\/code>/.exec(created.html)?.[1] as string;
+      expect(id).toMatch(/^we_/);
+      const one = `webhooks/${id}`;
+      const page = await browser.get(one);
+      expectAnswer('GET', '/dashboard/webhooks/{id}', asAnswer(page));
+      // An event of the account, which the endpoint (every type) is sent: a plan made and deleted.
+      const plan = await api('POST', '/v1/plans/', {
+        auth,
+        body: { name: 'Doc hooks', amount: '1.00', currency: 'USD', interval: 'month', interval_count: 1 },
+      });
+      expect(plan.status, plan.text).toBe(201);
+      expect((await api('DELETE', `/v1/plans/${plan.json.data.id}/`, { auth })).status).toBe(200);
+      const events = await api('GET', '/v1/events/?type=plan.deleted&page_size=1', { auth });
+      const eventId = events.json.results[0].id as string;
+      const redelivered = await browser.post(`${one}/redeliver`, {
+        csrf_token: formToken(page.html),
+        event_id: eventId,
+        idempotency_key: 'R'.repeat(32),
+      });
+      expect(redelivered.status, redelivered.html).toBe(303);
+      expectAnswer('POST', '/dashboard/webhooks/{id}/redeliver', asAnswer(redelivered));
+      const askRotate = await browser.get(`${one}/rotate-secret`);
+      expectAnswer('GET', '/dashboard/webhooks/{id}/rotate-secret', asAnswer(askRotate));
+      const rotated = await browser.post(`${one}/rotate-secret`, { csrf_token: formToken(askRotate.html) });
+      expect(rotated.status, rotated.html).toBe(200);
+      expectAnswer('POST', '/dashboard/webhooks/{id}/rotate-secret', asAnswer(rotated));
+      const askDelete = await browser.get(`${one}/delete`);
+      expectAnswer('GET', '/dashboard/webhooks/{id}/delete', asAnswer(askDelete));
+      const deleted = await browser.post(`${one}/delete`, { csrf_token: formToken(askDelete.html) });
+      expect(deleted.status, deleted.html).toBe(303);
+      expectAnswer('POST', '/dashboard/webhooks/{id}/delete', asAnswer(deleted));
+      expectAnswer('GET', '/dashboard/events', asAnswer(await browser.get('events')));
+      expectAnswer('GET', '/dashboard/events/{id}', asAnswer(await browser.get(`events/${eventId}`)));
+      expectAnswer('GET', '/dashboard/api-keys', asAnswer(await browser.get('api-keys')));
+      const askKey = await browser.get('api-keys/rotate?type=test');
+      expectAnswer('GET', '/dashboard/api-keys/rotate', asAnswer(askKey));
+      // The session's own key: the answer shows the new key and the session ends.
+      const key = await browser.post('api-keys/rotate', { csrf_token: formToken(askKey.html), type: 'test' });
+      expect(key.status, key.html).toBe(200);
+      expectAnswer('POST', '/dashboard/api-keys/rotate', asAnswer(key));
+    },
+  );
+
+  routeTest(
     "the dashboard's customers and subscriptions: the lists, a customer, a portal link, a subscription and its cancel",
     [
       'GET /dashboard/customers',
