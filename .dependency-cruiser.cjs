@@ -56,7 +56,7 @@ const ports = ['events', 'mail', 'media', 'acquirer'];
 const notTest = '\\.test\\.ts$';
 const under = (folders) => `^shared/(${folders.join('|')})/`;
 /**
- * An area's HTTP adapters: its routes.ts and its *http.ts files, and its area.ts (what it declares
+ * An area's HTTP adapters: its routes.ts (and *-routes.ts, an area's routes in parts) and its *http.ts files, and its area.ts (what it declares
  * for the stack, routes included), which only shared/api/areas.ts imports.
  */
 const areaAdapter = '^shared/[^/]+/(area|[a-z-]*routes|[a-z-]*http)\\.ts$';

@@ -7,6 +7,7 @@
  */
 import { listCustomerCharges } from '../charges/repository.ts';
 import { DomainError } from '../core/errors.ts';
+import { randomToken } from '../core/ids.ts';
 import { validate } from '../core/validation.ts';
 import { getCustomer, listCustomers } from '../customers/repository.ts';
 import type { CustomerListQuery } from '../customers/schemas.ts';
@@ -21,8 +22,8 @@ import { problemOf } from './charges-http.ts';
 import { CustomerPageQuerySchema, customerListPageSize } from './customers-routes.ts';
 import { customerPage, customersPage, customerUrl, portalLinkPage, problemPage } from './customers-views.ts';
 import { customerWords } from './customers-words.ts';
+import { formKeyPattern, onceForForm } from './form-once.ts';
 import { type DashboardDeps, field, pageAnswer, type SignedIn } from './http.ts';
-import { actOnce, formKeyPattern, newFormKey } from './once.ts';
 import { dashboardWords } from './words.ts';
 
 /**
@@ -89,7 +90,7 @@ export async function showCustomer(deps: Deps, { scope, view, request }: SignedI
         { ...subscriptions, page: pages.subscriptions },
         { ...charges, page: pages.charges },
         nextBillingOf,
-        newFormKey(),
+        randomToken(32),
       ),
     );
   } catch (error) {
@@ -104,43 +105,43 @@ export interface PortalFormDeps extends DashboardDeps {
 
 /**
  * POST /dashboard/customers/{id}/portal: a portal link for the customer through createPortal, as
- * POST /v1/customers/{id}/portal/ makes it (one hour), shown on the answer page. The page is the
- * answer to the POST rather than a redirect: the link's token is kept nowhere to show later but
- * sealed with the form's answer. The form's key makes a double submit make one link (actOnce).
+ * POST /v1/customers/{id}/portal/ makes it (one hour), shown on the answer page itself: a link opens
+ * the portal without a login, so it is never put in a URL nor stored to be shown again. The form's
+ * key makes a double submit make one link (onceForForm); the second submit says the link was made
+ * and shown, until when it opens, and that the customer's page makes a new one.
  */
 export async function submitPortalLink(
   deps: PortalFormDeps,
   { scope, view, request }: SignedIn,
 ): Promise<ApiAnswer> {
-  const back = { url: `${view.root}/customers`, label: customerWords[view.lang].customersTitle };
+  const c = customerWords[view.lang];
   const formKey = field(request.body, 'idempotency_key');
   try {
     const id = customerIdParam(request.params.id);
     const customer = await getCustomer(deps, scope, id);
+    const back = { url: customerUrl(view, id), label: c.backToCustomer };
     if (!formKeyPattern.test(formKey)) {
-      const problem = { status: 400, message: dashboardWords[view.lang].formExpired };
       return pageAnswer(
-        problemPage(view, problem, {
-          url: customerUrl(view, id),
-          label: customerWords[view.lang].backToCustomer,
-        }),
+        problemPage(view, { status: 400, message: dashboardWords[view.lang].formExpired }, back),
       );
     }
-    const made = await actOnce(deps, deps.keys, scope, { key: formKey, purpose: `portal:${id}` }, () =>
-      createPortal(deps, deps.portalKeys, deps.baseUrl, scope, id),
+    const made = await onceForForm(
+      deps,
+      scope,
+      `portal-link:${id}`,
+      formKey,
+      () => createPortal(deps, deps.portalKeys, deps.baseUrl, scope, id),
+      (link) => ({ expires_at: link.expires_at }),
     );
-    if (made.kind === 'busy') {
-      const problem = { status: 409, message: customerWords[view.lang].formBusy };
-      return pageAnswer(
-        problemPage(view, problem, {
-          url: customerUrl(view, id),
-          label: customerWords[view.lang].backToCustomer,
-        }),
-      );
+    if (!made.first) {
+      const until = made.outcome?.expires_at;
+      const message = until ? c.portalAlready(dashboardWords[view.lang].date(until)) : c.formBusy;
+      return pageAnswer(problemPage(view, { status: 409, message }, back));
     }
     return pageAnswer(portalLinkPage(view, customer, made.value));
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
+    const back = { url: `${view.root}/customers`, label: c.customersTitle };
     return pageAnswer(problemPage(view, problemOf(error, view.lang), back));
   }
 }

@@ -31,9 +31,9 @@ export const sections: readonly { id: SectionId; path?: string }[] = [
   { id: 'plans' },
   { id: 'products' },
   { id: 'links' },
-  { id: 'webhooks' },
-  { id: 'events' },
-  { id: 'keys' },
+  { id: 'webhooks', path: 'webhooks' },
+  { id: 'events', path: 'events' },
+  { id: 'keys', path: 'api-keys' },
 ];
 
 /** What every signed-in page knows besides its own records. */
@@ -74,10 +74,15 @@ button{margin-top:.75rem;padding:.55rem 1rem;font-size:1rem;font-weight:700;bord
 .test{background:#fff4cc;color:#5c4500;border-radius:.4rem;padding:.4rem .6rem;margin:.75rem 0}
 .pager{display:flex;gap:1rem;margin:.75rem 0}
 small,.help{color:#555}code{font-size:.9em}
+fieldset{border:1px solid #ccc;border-radius:.4rem;margin:.75rem 0;max-width:40rem}legend{font-weight:600}
+.checks{list-style:none;padding:0;margin:0;columns:16rem}.checks input{width:auto}label.inline{display:inline;font-weight:400;margin:0}
+button.small{margin:0;padding:.3rem .6rem;font-size:.9rem}code.secret{word-break:break-all}
+pre.json{margin:0;white-space:pre-wrap;word-break:break-word;font-size:.85rem}
+h1,dd,p{overflow-wrap:anywhere}
 ${chartStyles}`;
 
 /** The shell's headers and policy around `body`, which is HTML whose values are escaped already. */
-function shell(status: number, title: string, body: string, lang: Lang): Page {
+export function shell(status: number, title: string, body: string, lang: Lang): Page {
   return hostedPage({
     status,
     title,

@@ -100,7 +100,10 @@ describe('the dashboard shell', () => {
     expect(html).toContain('<a href="https://pay.example.com/dashboard/charges">Payments and charges</a>');
     expect(html).toContain('<a href="https://pay.example.com/dashboard/customers">Customers</a>');
     expect(html).toContain('<a href="https://pay.example.com/dashboard/subscriptions">Subscriptions</a>');
-    for (const name of ['Plans', 'Products', 'Payment links', 'Webhooks', 'Events', 'API keys']) {
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/webhooks">Webhooks</a>');
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/events">Events</a>');
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/api-keys">API keys</a>');
+    for (const name of ['Plans', 'Products', 'Payment links']) {
       expect(html).toMatch(new RegExp(`<span class="soon"[^>]*>${name}</span>`));
       expect(html).not.toMatch(new RegExp(`<a [^>]*>${name}</a>`));
     }

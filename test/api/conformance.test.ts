@@ -78,7 +78,8 @@ const allowances: Allowance[] = [
   {
     operation: '*',
     status: 404,
-    message: /Invalid page/,
+    // The API's envelope titles it; a dashboard page shows its sentence.
+    message: /Invalid page|Page \d+ does not exist/,
     where: 'the 404 of every paged list: "Invalid page: a page past the last"',
     when: (sent) => /[?&]page=/.test(sent.path),
   },
@@ -200,6 +201,11 @@ const allowances: Allowance[] = [
       'POST /dashboard/charges/{id}/refunds',
       'POST /dashboard/customers/{id}/portal',
       'POST /dashboard/subscriptions/{id}/cancel',
+      'POST /dashboard/webhooks',
+      'POST /dashboard/webhooks/{id}/redeliver',
+      'POST /dashboard/webhooks/{id}/rotate-secret',
+      'POST /dashboard/webhooks/{id}/delete',
+      'POST /dashboard/api-keys/rotate',
     ],
     status: 403,
     message: /<!doctype html>/i,
@@ -408,6 +414,8 @@ function kindOf(path: string, name: string): string {
   if (path.startsWith('/dashboard/charges/')) return 'charge';
   if (path.startsWith('/dashboard/customers/')) return 'customer';
   if (path.startsWith('/dashboard/subscriptions/')) return 'subscription';
+  if (path.startsWith('/dashboard/webhooks/')) return 'endpoint';
+  if (path.startsWith('/dashboard/events/')) return 'event';
   if (name === 'token') return 'token';
   const kinds: [string, string][] = [
     ['/v1/customers/', 'customer'],

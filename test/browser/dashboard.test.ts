@@ -1,7 +1,7 @@
 /**
  * The merchant dashboard in real Chromium: signing in with a test key, the charges list, a charge,
  * a partial refund, the Spanish switch and signing out, with an accessibility check of every page
- * by axe-core (no serious or critical violation, test/support/axe.ts).
+ * by axe-core (no serious or critical violation; test/support/axe.ts).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -9,7 +9,14 @@
 import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { routes } from '../../shared/api/routes.ts';
 import type { EventRule, Schedule } from '../../shared/http/area.ts';
-import { type Access, type HttpMethod, type Route, segments } from '../../shared/http/route.ts';
+import {
+  type Access,
+  type HttpMethod,
+  type Route,
+  segments,
+  type TableAction,
+  type TableIndex,
+} from '../../shared/http/route.ts';
 
 type Row = readonly [method: HttpMethod, path: string, handler: string, access: Access, auth?: false];
 
@@ -101,61 +108,130 @@ export const contractEndpoints: readonly Row[] = [
 ];
 
 /**
- * The merchant dashboard's pages and forms (one function per route, under `/dashboard`, built in a
- * nested stack of their own: infra/route-groups.ts). Served without the API's authorizer (a browser
- * sends a session cookie, not an Authorization header); every row reads the token secret too, for
- * the session. Pages read, forms write and publish events.
+ * The merchant dashboard's pages and forms not in the route table yet (one function per route,
+ * under `/dashboard`, built in a nested stack of their own: infra/route-groups.ts), named and granted
+ * as the sections being built name and grant them: a list at `/dashboard/<things>`, one thing at
+ * `/dashboard/<things>/{id}`, an action as a POST under it, and a destructive action (cancel,
+ * delete, rotate) behind a confirmation page at the same path. Served without the API's authorizer
+ * (a browser sends a session cookie, not an Authorization header); every row reads the session and
+ * the account in one BatchGetItem and the fingerprint secret, as the built pages do.
  */
-const page: Access = { ...read, tokenSecret: true };
-const form: Access = { ...writeEvents, tokenSecret: true };
+const signedIn = (
+  actions: readonly TableAction[],
+  extra: Omit<Access, 'table'> = {},
+  indexes?: TableIndex[],
+): Access => ({
+  table: { actions: ['BatchGetItem', ...actions], ...(indexes ? { indexes } : {}) },
+  fingerprintSecret: true,
+  ...extra,
+});
+const writes = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
+const confirm = signedIn(['GetItem']);
 export const dashboardEndpoints: readonly Row[] = (
   [
-    ['GET', '/dashboard/sign-in', 'show-sign-in', page],
-    ['POST', '/dashboard/sign-in', 'sign-in', form],
-    ['POST', '/dashboard/sign-out', 'sign-out', form],
-    ['GET', '/dashboard', 'show-overview', page],
-    ['GET', '/dashboard/charges', 'list-charges', page],
-    ['GET', '/dashboard/charges/{id}', 'show-charge', page],
-    ['POST', '/dashboard/charges/{id}/refunds', 'refund-charge', form],
-    ['GET', '/dashboard/customers', 'show-customers', page],
-    ['GET', '/dashboard/customers/{id}', 'show-customer', page],
-    ['POST', '/dashboard/customers/{id}/portal', 'make-portal-link', form],
-    ['GET', '/dashboard/subscriptions', 'show-subscriptions', page],
-    ['GET', '/dashboard/subscriptions/{id}', 'show-subscription', page],
-    ['GET', '/dashboard/subscriptions/{id}/cancel', 'confirm-cancel-subscription', page],
-    ['POST', '/dashboard/subscriptions/{id}/cancel', 'submit-cancel-subscription', form],
-    ['GET', '/dashboard/plans', 'list-plans', page],
-    ['POST', '/dashboard/plans', 'create-plan', form],
-    ['POST', '/dashboard/plans/{id}/delete', 'delete-plan', form],
-    ['GET', '/dashboard/products', 'list-products', page],
-    ['POST', '/dashboard/products', 'create-product', form],
-    ['POST', '/dashboard/products/{id}/delete', 'delete-product', form],
-    ['GET', '/dashboard/payment-links', 'list-payment-links', page],
-    ['POST', '/dashboard/payment-links', 'create-payment-link', form],
-    ['GET', '/dashboard/webhook-endpoints', 'list-webhook-endpoints', page],
-    ['POST', '/dashboard/webhook-endpoints', 'create-webhook-endpoint', form],
-    ['POST', '/dashboard/webhook-endpoints/{id}/rotate', 'rotate-webhook-endpoint', form],
-    ['GET', '/dashboard/webhook-endpoints/{id}/deliveries', 'list-deliveries', page],
-    ['POST', '/dashboard/events/{id}/redeliver', 'redeliver-event', form],
-    ['GET', '/dashboard/events', 'list-events', page],
-    ['GET', '/dashboard/events/{id}', 'show-event', page],
-    ['GET', '/dashboard/api-keys', 'list-api-keys', page],
-    ['POST', '/dashboard/api-keys/rotate', 'rotate-api-key', form],
-    ['POST', '/dashboard/language', 'set-language', form],
+    // Customers and subscriptions.
+    ['GET', '/dashboard/customers', 'list-customers', signedIn(['GetItem', 'Query'], {}, ['gsi1'])],
+    ['GET', '/dashboard/customers/{id}', 'show-customer', signedIn(['GetItem', 'Query'], {}, ['gsi3'])],
+    [
+      'POST',
+      '/dashboard/customers/{id}/portal',
+      'make-portal-link',
+      signedIn(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']),
+    ],
+    [
+      'GET',
+      '/dashboard/subscriptions',
+      'list-subscriptions',
+      signedIn(['GetItem', 'Query'], {}, ['gsi1', 'gsi2']),
+    ],
+    ['GET', '/dashboard/subscriptions/{id}', 'show-subscription', signedIn(['GetItem'])],
+    ['GET', '/dashboard/subscriptions/{id}/cancel', 'confirm-cancel-subscription', confirm],
+    [
+      'POST',
+      '/dashboard/subscriptions/{id}/cancel',
+      'cancel-subscription',
+      signedIn([...writes, 'BatchWriteItem']),
+    ],
+    // Plans, products and payment links.
+    ['GET', '/dashboard/plans', 'list-plans', signedIn(['GetItem', 'Query'], {}, ['gsi1'])],
+    ['POST', '/dashboard/plans', 'create-plan', signedIn(writes, { media: 'write' }, ['gsi1'])],
+    ['GET', '/dashboard/plans/{id}/delete', 'confirm-plan-delete', confirm],
+    ['POST', '/dashboard/plans/{id}/delete', 'delete-plan', signedIn(writes, {}, ['gsi1'])],
+    ['GET', '/dashboard/products', 'list-products', signedIn(['GetItem', 'Query'], {}, ['gsi1'])],
+    ['POST', '/dashboard/products', 'create-product', signedIn(writes, { media: 'write' }, ['gsi1'])],
+    ['GET', '/dashboard/products/{id}/delete', 'confirm-product-delete', confirm],
+    [
+      'POST',
+      '/dashboard/products/{id}/delete',
+      'delete-product',
+      signedIn(writes, { media: 'write' }, ['gsi1']),
+    ],
+    ['GET', '/dashboard/links', 'list-links', signedIn(['GetItem', 'Query'], {}, ['gsi1'])],
+    ['POST', '/dashboard/links', 'create-link', signedIn(writes, {}, ['gsi1'])],
+    ['GET', '/dashboard/links/{id}/delete', 'confirm-link-delete', signedIn(['GetItem', 'Query'])],
+    ['POST', '/dashboard/links/{id}/delete', 'delete-link', signedIn(writes, {}, ['gsi1'])],
+    // Webhook endpoints and their deliveries, events, API keys.
+    ['GET', '/dashboard/webhooks', 'list-webhook-endpoints', signedIn(['GetItem', 'Query'], {}, ['gsi1'])],
+    [
+      'POST',
+      '/dashboard/webhooks',
+      'create-webhook-endpoint',
+      signedIn(writes, { webhookKey: true }, ['gsi1']),
+    ],
+    [
+      'GET',
+      '/dashboard/webhooks/{id}',
+      'show-webhook-endpoint',
+      signedIn(['GetItem', 'Query'], {}, ['gsi1']),
+    ],
+    ['POST', '/dashboard/webhooks/{id}/redeliver', 'redeliver-webhook', signedIn(writes, {}, ['gsi1'])],
+    ['GET', '/dashboard/webhooks/{id}/rotate-secret', 'confirm-webhook-secret-rotation', confirm],
+    [
+      'POST',
+      '/dashboard/webhooks/{id}/rotate-secret',
+      'rotate-webhook-secret',
+      signedIn(writes, { webhookKey: true }),
+    ],
+    ['GET', '/dashboard/webhooks/{id}/delete', 'confirm-webhook-endpoint-deletion', confirm],
+    [
+      'POST',
+      '/dashboard/webhooks/{id}/delete',
+      'delete-webhook-endpoint',
+      signedIn(['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']),
+    ],
+    ['GET', '/dashboard/events', 'list-events', signedIn(['GetItem', 'Query'], {}, ['gsi1', 'gsi2'])],
+    ['GET', '/dashboard/events/{id}', 'show-event', signedIn(['GetItem', 'Query'])],
+    ['GET', '/dashboard/api-keys', 'list-api-keys', signedIn(['GetItem'])],
+    ['GET', '/dashboard/api-keys/rotate', 'confirm-api-key-rotation', confirm],
+    ['POST', '/dashboard/api-keys/rotate', 'rotate-api-key', signedIn(writes)],
   ] as const
 ).map(([method, path, name, access]) => [method, path, `functions/dashboard/${name}.ts`, access, false]);
 
 const routeKey = (method: string, path: string) => `${method} /${segments(path).join('/')}`;
 
+/**
+ * A guessed row yields to the route table's: the table's row is projected instead when it has the
+ * guess's method and path, and a guessed dashboard row also when the table's dashboard has its
+ * handler at another path (the built page's path won; two rows of one handler would be one function
+ * with two access rows). A contract row's handler may serve two paths of its own (the payments
+ * list), so only its method and path count.
+ */
+function built(table: readonly Route[], [method, path, handler]: Row, dashboard: boolean): boolean {
+  return table.some(
+    (route) =>
+      routeKey(route.method, route.path) === routeKey(method, path) ||
+      (dashboard && route.handler === handler),
+  );
+}
+
+/** The dashboard's guessed rows the route table does not have yet. */
+export const dashboardGuesses: readonly Row[] = dashboardEndpoints.filter((row) => !built(routes, row, true));
+
 /** The route table's rows, then a projected row for every contract endpoint the table lacks. */
 export const projectedRoutes: readonly Route[] = [
   ...routes,
-  ...[...contractEndpoints, ...dashboardEndpoints]
-    .filter(
-      ([method, path]) =>
-        !routes.some((route) => routeKey(route.method, route.path) === routeKey(method, path)),
-    )
-    .map(([method, path, handler, access, auth]) => ({
+  ...[...contractEndpoints.filter((row) => !built(routes, row, false)), ...dashboardGuesses].map(
+    ([method, path, handler, access, auth]) => ({
       method,
       path,
       handler,
@@ -165,7 +241,8 @@ export const projectedRoutes: readonly Route[] = [
       description: 'A contract endpoint the route table does not have yet, projected for the resource count.',
       operationId: `projected ${method} ${path}`,
       answers: { 200: { description: 'Projected' } },
-    })),
+    }),
+  ),
 ];
 
 /** Every contract endpoint missing from a route table, as `METHOD /path`. */
@@ -175,26 +252,26 @@ export function missingFrom(table: readonly Route[]): string[] {
 }
 
 /**
- * The rules there are (e-mail, the webhook fan-out and delivery), and the dashboard's counters for
- * its overview: one consumer of the charge and refund events, in the dashboard's nested stack.
+ * The rules there are (e-mail, the webhook fan-out and delivery), and, until a rule of the stats
+ * area or the dashboard counts events, the counters behind the dashboard's overview as they are
+ * being built: one function under `functions/stats/` (so in the stack's own template) taking the
+ * counted events and the checkout's internal declines, through two rules.
  */
+const counting = (target: string) =>
+  target.startsWith('functions/stats/') || target.startsWith('functions/dashboard/');
 export const projectedEventRules: readonly EventRule[] = [
   ...eventRules,
-  ...(eventRules.some((rule) => rule.target.startsWith('functions/dashboard/'))
+  ...(eventRules.some((rule) => counting(rule.target))
     ? []
-    : [
-        {
-          name: 'dashboard-counters',
-          detailTypes: [
-            'charge.succeeded',
-            'charge.refunded',
-            'subscription.created',
-            'subscription.canceled',
-          ],
-          target: 'functions/dashboard/count-events.ts',
-          access: write,
-        } satisfies EventRule,
-      ]),
+    : (['stats-count', 'stats-count-internal'] as const).map(
+        (name) =>
+          ({
+            name,
+            detailTypes: ['charge.succeeded', 'refund.created', 'payment.failed', 'subscription.activated'],
+            target: 'functions/stats/count-event.ts',
+            access: { table: { actions: ['GetItem', 'PutItem', 'UpdateItem'] } },
+          }) satisfies EventRule,
+      )),
 ];
 
 /** The schedules there are: payouts, webhook retries, recurring billing, recovery, reconciliation. */

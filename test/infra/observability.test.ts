@@ -5,11 +5,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, type CfnResource } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { powertoolsVersion } from '../../infra/bundling.ts';
-import { CobroStack } from '../../infra/cobro-stack.ts';
+import { CobroStack, type CobroStackProps } from '../../infra/cobro-stack.ts';
 import { applyNag } from '../../infra/nag.ts';
 import { type Observability, powertoolsLayerParameter } from '../../infra/observability.ts';
 import { stageConfig } from '../../infra/stage.ts';
@@ -24,17 +24,42 @@ let resources: Record<string, Resource>;
 let alarmTemplate: Template;
 let alarmResources: Record<string, Resource>;
 let unacknowledged: string[];
+/** The stack: its route groups' nested stacks hold functions and queues of their own. */
+let stack: CobroStack;
+/** The alarms stack's parameters, as the stack gives them. */
+let alarmParameters: Record<string, unknown>;
+/**
+ * Every template that holds functions and queues, by the logical id of its nested stack in the
+ * stack ('' for the stack's own): the route groups' (infra/route-groups.ts) beside the stack's.
+ */
+let templates: Map<
+  string,
+  { Resources: Record<string, Resource>; Outputs?: Record<string, { Value: unknown }> }
+>;
 
 /**
- * What a value of the nested stack stands for in the stack: a parameter it is given resolves to the
- * value the stack passes (`{ Ref: <function> }`), anything else is itself.
+ * What a value of the nested stack of alarms stands for: the template it comes from ('' for the
+ * stack's own) and its value there. A parameter resolves to what the stack passes (`{ Ref:
+ * <function> }`), and an output of a route group's nested stack the stack passes on (`Fn::GetAtt`
+ * of `Outputs.<name>`) to that output's value in the group's template; anything else is itself.
  */
-const inStack = (value: unknown): unknown => {
+const inStack = (value: unknown): { template: string; value: unknown } => {
   const ref = (value as { Ref?: string } | undefined)?.Ref;
-  if (!ref) return value;
-  const nested = Object.values(resources).find((resource) => resource.Type === 'AWS::CloudFormation::Stack');
-  return (nested?.Properties.Parameters as Record<string, unknown> | undefined)?.[ref] ?? value;
+  const given = ref ? (alarmParameters[ref] ?? value) : value;
+  const getAtt = (given as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt'];
+  if (getAtt && templates.has(getAtt[0]) && getAtt[1].startsWith('Outputs.')) {
+    const output = templates.get(getAtt[0])?.Outputs?.[getAtt[1].slice('Outputs.'.length)];
+    if (output) return { template: getAtt[0], value: output.Value };
+  }
+  return { template: '', value: given };
 };
+/** `<template>/<logical id>` of every resource of a type in the stack's and the route groups' templates. */
+const everywhere = (type: string) =>
+  [...templates].flatMap(([name, one]) =>
+    Object.keys(one.Resources)
+      .filter((id) => one.Resources[id]?.Type === type)
+      .map((id) => `${name}/${id}`),
+  );
 /** The one metric an alarm reads, whether written as a plain metric or as a labelled metric query. */
 const metricOf = (alarm: Record<string, unknown>) => {
   type Dimension = { Name: string; Value: unknown };
@@ -70,10 +95,12 @@ const alarmNamed = (name: string) => {
 const configOf = (context: Record<string, string>) =>
   stageConfig((key) => (context as Record<string, string | undefined>)[key]);
 
-beforeAll(() => {
+/** Synthesizes a prod stack (bundling skipped) and reads its templates into the variables above. */
+function load(props: Partial<CobroStackProps> = {}): void {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new CobroStack(app, 'cobro-prod', {
+  stack = new CobroStack(app, 'cobro-prod', {
     config: configOf({ stage: 'prod', alarmEmail: 'ops@example.org' }),
+    ...props,
   });
   applyNag(app);
   const assembly = app.synth();
@@ -90,7 +117,85 @@ beforeAll(() => {
   const observability = stack.node.findChild('Observability') as Observability;
   alarmTemplate = Template.fromStack(observability.alarmStack);
   alarmResources = alarmTemplate.toJSON().Resources as Record<string, Resource>;
-}, 300_000);
+  alarmParameters = (resources[
+    stack.getLogicalId(observability.alarmStack.nestedStackResource as CfnResource)
+  ]?.Properties.Parameters ?? {}) as Record<string, unknown>;
+  templates = new Map([
+    ['', template.toJSON() as never],
+    ...[...stack.routeGroups.values()].map(
+      (group) =>
+        [
+          stack.getLogicalId(group.nestedStackResource as CfnResource),
+          Template.fromStack(group).toJSON() as never,
+        ] as const,
+    ),
+  ]);
+}
+
+beforeAll(() => load(), 300_000);
+
+/**
+ * Every function of every template (the stack's and each route group's) is in exactly one group of
+ * errors and one of throttles, ten functions an alarm.
+ */
+function expectFunctionAlarms(): void {
+  // The stack's functions and every route group's, in their nested stacks.
+  const functions = everywhere('AWS::Lambda::Function');
+  expect(functions.some((id) => !id.startsWith('/'))).toBe(stack.routeGroups.size > 0);
+  for (const [kind, metric] of [
+    ['errors', 'Errors'],
+    ['throttles', 'Throttles'],
+  ] as const) {
+    const alarms = ofType('AWS::CloudWatch::Alarm').filter((alarm) =>
+      String(alarm.Properties.AlarmName).startsWith(`cobro-prod-function-${kind}-`),
+    );
+    expect(alarms).toHaveLength(Math.ceil(functions.length / 10));
+    const watched = alarms.flatMap((alarm) => {
+      const queries = alarm.Properties.Metrics as {
+        MetricStat?: { Metric: { MetricName: string; Dimensions: { Value: unknown }[] } };
+      }[];
+      const stats = queries.filter((query) => query.MetricStat);
+      expect(stats.length).toBeLessThanOrEqual(10);
+      for (const stat of stats) expect(stat.MetricStat?.Metric.MetricName).toBe(metric);
+      return stats.map((stat) => {
+        const { template: name, value } = inStack(stat.MetricStat?.Metric.Dimensions[0]?.Value);
+        return `${name}/${(value as { Ref: string }).Ref}`;
+      });
+    });
+    expect([...watched].sort()).toEqual([...functions].sort());
+  }
+}
+
+/** Every dead-letter queue of every template has its depth alarm: the stack's three, a group's one. */
+function expectQueueAlarms(): void {
+  const queues = everywhere('AWS::SQS::Queue');
+  // One for the event rules, one for the schedules, and the relay's in the stack's template, and
+  // one for each route group's rules in its own: an alarm each, not one per rule.
+  const groupsWithRules = [...stack.routeGroups.values()].filter((group) => group.deadLetters);
+  expect(queues).toHaveLength(3 + groupsWithRules.length);
+  expect(eventRules.length + schedules.length).toBeGreaterThan(2);
+  const names = ofType('AWS::CloudWatch::Alarm')
+    .map((alarm) => String(alarm.Properties.AlarmName))
+    .filter((name) => name.startsWith('cobro-prod-dead-letters-'));
+  expect(names.sort()).toEqual(
+    [
+      'EventRuleDlq',
+      'OutboxRelayDlq',
+      'ScheduleDlq',
+      ...groupsWithRules.map((group) => `${group.node.id.replace(/Routes$/, '')}EventRuleDlq`),
+    ]
+      .map((id) => `cobro-prod-dead-letters-${id}`)
+      .sort(),
+  );
+  const watched = ofType('AWS::CloudWatch::Alarm')
+    .map((alarm) => metricOf(alarm.Properties))
+    .filter((metric) => metric.MetricName === 'ApproximateNumberOfMessagesVisible')
+    .map((metric) => {
+      const { template: name, value } = inStack(metric.Dimensions[0]?.Value);
+      return `${name}/${(value as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]}`;
+    });
+  expect(watched.sort()).toEqual([...queues].sort());
+}
 
 describe('tracing and the Powertools layer', () => {
   it('trace every function actively, load the installed release from its layer, and name the stage', () => {
@@ -186,47 +291,11 @@ describe('the alarms', () => {
     expect(dimensions).toEqual(['ApiName', 'Stage']);
   });
 
-  it("sum every function's errors and throttles, ten functions an alarm, each function in one group", () => {
-    const functions = Object.keys(resources).filter((id) => resources[id]?.Type === 'AWS::Lambda::Function');
-    for (const [kind, metric] of [
-      ['errors', 'Errors'],
-      ['throttles', 'Throttles'],
-    ] as const) {
-      const alarms = ofType('AWS::CloudWatch::Alarm').filter((alarm) =>
-        String(alarm.Properties.AlarmName).startsWith(`cobro-prod-function-${kind}-`),
-      );
-      expect(alarms).toHaveLength(Math.ceil(functions.length / 10));
-      const watched = alarms.flatMap((alarm) => {
-        const queries = alarm.Properties.Metrics as {
-          MetricStat?: { Metric: { MetricName: string; Dimensions: { Value: { Ref: string } }[] } };
-        }[];
-        const stats = queries.filter((query) => query.MetricStat);
-        expect(stats.length).toBeLessThanOrEqual(10);
-        for (const stat of stats) expect(stat.MetricStat?.Metric.MetricName).toBe(metric);
-        return stats.map(
-          (stat) => (inStack(stat.MetricStat?.Metric.Dimensions[0]?.Value) as { Ref: string }).Ref,
-        );
-      });
-      expect([...watched].sort()).toEqual([...functions].sort());
-    }
-  });
+  it("sum every function's errors and throttles, ten functions an alarm, each function in one group", () =>
+    expectFunctionAlarms());
 
   it("watch every dead-letter queue's depth and the relay's iterator age", () => {
-    const queues = Object.keys(resources).filter((id) => resources[id]?.Type === 'AWS::SQS::Queue');
-    // One for the event rules, one for the schedules, and the relay's: an alarm each, not one per rule.
-    expect(queues).toHaveLength(3);
-    expect(eventRules.length + schedules.length).toBeGreaterThan(2);
-    const names = ofType('AWS::CloudWatch::Alarm')
-      .map((alarm) => String(alarm.Properties.AlarmName))
-      .filter((name) => name.startsWith('cobro-prod-dead-letters-'));
-    expect(names.sort()).toEqual(
-      ['EventRuleDlq', 'OutboxRelayDlq', 'ScheduleDlq'].map((id) => `cobro-prod-dead-letters-${id}`),
-    );
-    const watched = ofType('AWS::CloudWatch::Alarm')
-      .map((alarm) => metricOf(alarm.Properties))
-      .filter((metric) => metric.MetricName === 'ApproximateNumberOfMessagesVisible')
-      .map((metric) => (inStack(metric.Dimensions[0]?.Value) as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]);
-    expect(watched.sort()).toEqual([...queues].sort());
+    expectQueueAlarms();
     expect(metricOf(alarmNamed('relay-iterator-age'))).toMatchObject({
       Namespace: 'AWS/Lambda',
       MetricName: 'IteratorAge',
@@ -296,5 +365,34 @@ describe('the dashboard', () => {
       'ReconciliationMismatches',
     ])
       expect(body, text).toContain(text);
+  });
+});
+
+describe('a route group with event rules', () => {
+  // The overview's counters may be a rule of the dashboard's group: its functions and its own
+  // dead-letter queue are in the group's nested template, and the alarms still watch them all.
+  beforeAll(
+    () =>
+      load({
+        eventRules: [
+          ...eventRules,
+          {
+            name: 'dashboard-probe',
+            detailTypes: ['charge.succeeded'],
+            target: 'functions/dashboard/count-events.ts',
+            access: { table: { actions: ['UpdateItem'] } },
+          },
+        ],
+        // Not written: any file will do, nothing is bundled.
+        entryFor: (handler) =>
+          path.resolve(import.meta.dirname, '../..', handler.replace('count-events', 'sign-in')),
+      }),
+    300_000,
+  );
+
+  it('sums its functions with the others and watches its dead-letter queue', () => {
+    expect([...stack.routeGroups.values()].filter((group) => group.deadLetters)).toHaveLength(1);
+    expectFunctionAlarms();
+    expectQueueAlarms();
   });
 });

@@ -33,8 +33,12 @@ import {
   roleStatements as statementsOf,
 } from './synth.ts';
 
-// Bundling 26 functions with the SDK in takes about a minute, more on a loaded two-core machine.
-const synthTimeout = 300_000;
+/**
+ * As long as test/infra/synth.ts lets a worker wait for the shared synth: a cold one bundles every
+ * function (87 today) and took about 6 minutes on a loaded 2-core machine. Under a shorter timeout
+ * the hook failed, and the next test that asked for the synth made it all over again.
+ */
+const synthTimeout = 600_000;
 
 /**
  * The rows the stack's own template holds: all but a nested route group's (infra/route-groups.ts),

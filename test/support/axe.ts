@@ -1,7 +1,7 @@
 /**
- * axe-core in a page driven by Playwright: the accessibility violations that are serious or
- * critical. axe runs in the page through the browser's debugging protocol, which the page's
- * Content-Security-Policy (no script at all) does not govern: the pages stay as they are served.
+ * axe-core's accessibility check of a page in real Chromium. axe runs in the page through the
+ * browser's debugging protocol, which the page's Content-Security-Policy (no script at all) does
+ * not govern: the pages themselves stay as they are served.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -71,7 +71,8 @@ export class DashboardClient {
     );
   }
 
-  async post(path: string, fields: Record<string, string>): Promise<DashboardAnswer> {
+  /** Posts a form; URLSearchParams for a field given more than once (checkboxes). */
+  async post(path: string, fields: Record<string, string> | URLSearchParams): Promise<DashboardAnswer> {
     return this.answer(
       await fetch(path.startsWith('http') ? path : dashboardUrl(path), {
         method: 'POST',

@@ -1,0 +1,16 @@
+/** GET /dashboard/api-keys: both keys, masked (shared/dashboard/webhooks-http.ts). */
+import { dashboardDeps, signedInPage } from '../../shared/dashboard/http.ts';
+import { showKeys } from '../../shared/dashboard/webhooks-http.ts';
+import { publicEndpoint } from '../../shared/http/handler.ts';
+
+const deps = dashboardDeps();
+
+export const handler = publicEndpoint(
+  signedInPage(
+    deps,
+    'keys',
+    () => 'api-keys',
+    (signed) => showKeys(deps, signed),
+  ),
+  { parseBody: false },
+);

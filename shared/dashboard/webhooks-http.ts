@@ -1,0 +1,459 @@
+/**
+ * The dashboard's webhooks, events and API keys pages: what each reads and does, through the
+ * functions the API's handlers call (listEndpoints, registerEndpoint, rotateSecret, deleteEndpoint,
+ * listAttempts, redeliverEvent, listEvents, getEvent, apiKeysOf, rotateKeyAs), in the session's
+ * account and mode, so the dashboard can do nothing the API forbids. The lists parse their query
+ * with the API's own schemas. A failure of the domain is shown on the page with the status the API
+ * answers it with.
+ */
+import { apiKeysOf, rotateKeyAs } from '../auth/api-keys.ts';
+import { authMessages } from '../auth/messages.ts';
+import type { Mode } from '../core/account.ts';
+import { DomainError, Invalid, NotFound, TooOften } from '../core/errors.ts';
+import { isPrefixedId, randomToken } from '../core/ids.ts';
+import { type PageRequest, parsePageRequest } from '../core/pagination.ts';
+import { validate } from '../core/validation.ts';
+import type { Deps } from '../db/deps.ts';
+import { eventRetentionDays } from '../events/event.ts';
+import { webhookBody } from '../events/webhook-body.ts';
+import type { ApiAnswer } from '../http/render.ts';
+import { createEndpointSchema, deliveryView, endpointView, maxEndpoints } from '../webhooks/endpoint.ts';
+import {
+  EventListQuerySchema,
+  getEvent,
+  listEvents,
+  redeliverEvent,
+  redeliveryLimits,
+} from '../webhooks/events.ts';
+import { deleteEndpoint, getEndpoint, listAttempts, listEndpoints } from '../webhooks/repository.ts';
+import type { SecretBox } from '../webhooks/secrets.ts';
+import {
+  endpointIdParam,
+  eventIdParam,
+  registerEndpoint,
+  rotateSecret,
+  rotationOverlapMs,
+} from '../webhooks/service.ts';
+import { problemOf } from './charges-http.ts';
+import { formKeyPattern, onceForForm } from './form-once.ts';
+import {
+  cookieNames,
+  cookieOf,
+  type DashboardDeps,
+  dashboardRoot,
+  field,
+  pageAnswer,
+  type SignedIn,
+  seeOther,
+  setCookie,
+} from './http.ts';
+import { endSession } from './session.ts';
+import {
+  confirmPage,
+  type EndpointFormState,
+  endpointPage,
+  endpointsPage,
+  endpointUrl,
+  eventPage,
+  eventsPage,
+  keyConfirmPage,
+  keyRotatedPage,
+  keysPage,
+  notFoundPage,
+  type Problem,
+  secretPage,
+} from './webhooks-views.ts';
+import { webhookWords } from './webhooks-words.ts';
+import { dashboardWords } from './words.ts';
+
+/** The pages' dependencies: the dashboard's, and the event catalogue's type names where a page lists them. */
+export interface WebhookPagesDeps extends DashboardDeps {
+  eventTypes: readonly string[];
+}
+
+/** A new key for a form that makes something: a double submit of one form acts once. */
+const newFormKey = () => randomToken(32);
+
+/** The path under /dashboard/ of the endpoint or event a request names (the language switch comes back to it). */
+const safeId = (request: SignedIn['request']) =>
+  /^[A-Za-z0-9_-]+$/.test(request.params.id ?? '') ? (request.params.id as string) : '';
+export const endpointPath = (request: SignedIn['request']) => `webhooks/${safeId(request)}`;
+export const eventPath = (request: SignedIn['request']) => `events/${safeId(request)}`;
+
+/** Runs `read`; a failure the domain states becomes the problem shown (with the API's status). */
+async function orProblem<T>(
+  lang: SignedIn['view']['lang'],
+  read: () => Promise<T>,
+): Promise<{ value: T } | { problem: Problem }> {
+  try {
+    return { value: await read() };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { problem: problemOf(error, lang) };
+  }
+}
+
+const endpointMissing = (signed: SignedIn) => {
+  const w = webhookWords[signed.view.lang];
+  return pageAnswer(
+    notFoundPage(signed.view, w.endpointNotFound, `${signed.view.root}/webhooks`, w.toEndpoints),
+  );
+};
+
+/** The endpoints list (GET /v1/webhook-endpoints/'s paging) with the create form in `form`'s state. */
+async function endpointsAnswer(
+  deps: WebhookPagesDeps,
+  signed: SignedIn,
+  form: EndpointFormState,
+  notice?: string,
+): Promise<ApiAnswer> {
+  const { scope, view, request } = signed;
+  const read = await orProblem(view.lang, async () => {
+    const page = parsePageRequest(request.query);
+    return { ...(await listEndpoints(deps, scope, page)), page };
+  });
+  const list =
+    'value' in read
+      ? { endpoints: read.value.endpoints.map(endpointView), count: read.value.count, page: read.value.page }
+      : undefined;
+  return pageAnswer(
+    endpointsPage(view, list, deps.eventTypes, form, {
+      maxEndpoints,
+      ...(notice ? { notice } : {}),
+      ...('problem' in read ? { problem: read.problem } : {}),
+    }),
+  );
+}
+
+/** GET /dashboard/webhooks; `?deleted=we_…` after a deletion says so. */
+export function showEndpoints(deps: WebhookPagesDeps, signed: SignedIn): Promise<ApiAnswer> {
+  const deleted = signed.request.query.deleted ?? '';
+  const notice = isPrefixedId(deleted, 'we') ? webhookWords[signed.view.lang].deleted(deleted) : undefined;
+  return endpointsAnswer(deps, signed, { idempotencyKey: newFormKey() }, notice);
+}
+
+/** The checked boxes of a form field: one value comes as text, several as a list. */
+function fieldList(body: unknown, name: string): string[] {
+  const value = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/**
+ * POST /dashboard/webhooks: registerEndpoint, as POST /v1/webhook-endpoints/ calls it (the same
+ * schema, the same address checks), once per form. The answer is the one page that shows the new
+ * endpoint's signing secret; a second submit of the same form goes to the endpoint, secret unseen.
+ */
+export async function submitEndpoint(
+  deps: WebhookPagesDeps & { secrets: SecretBox },
+  signed: SignedIn,
+): Promise<ApiAnswer> {
+  const { scope, view, request } = signed;
+  const key = field(request.body, 'idempotency_key');
+  const url = field(request.body, 'url').trim();
+  const description = field(request.body, 'description');
+  const events = fieldList(request.body, 'events');
+  const again = (problem: Problem) =>
+    endpointsAnswer(deps, signed, {
+      // The same key again: the corrected form still acts once.
+      idempotencyKey: formKeyPattern.test(key) ? key : newFormKey(),
+      url,
+      description,
+      events,
+      problem,
+    });
+  if (!formKeyPattern.test(key)) {
+    return again({ status: 400, message: dashboardWords[view.lang].formExpired });
+  }
+  try {
+    // No box checked: every event, as the API's default.
+    const input = validate(createEndpointSchema(deps.eventTypes), {
+      url,
+      description,
+      ...(events.length ? { events } : {}),
+    });
+    const once = await onceForForm(
+      deps,
+      scope,
+      'create-endpoint',
+      key,
+      () => registerEndpoint(deps, scope, input),
+      ({ endpoint }) => ({ id: endpoint.id }),
+    );
+    if (!once.first) {
+      const id = once.outcome?.id;
+      return seeOther(
+        id ? `${endpointUrl(view, id)}?already=created` : `${dashboardRoot(deps.baseUrl)}/webhooks`,
+      );
+    }
+    const { endpoint, secret } = once.value;
+    return pageAnswer(secretPage(view, webhookWords[view.lang].createdTitle, endpoint, secret, 201));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return again(problemOf(error, view.lang));
+  }
+}
+
+/** The endpoint's page: its fields, its deliveries (the API's list and paging), redelivery forms. */
+async function endpointAnswer(
+  deps: Deps,
+  signed: SignedIn,
+  notice?: string,
+  problem?: Problem,
+): Promise<ApiAnswer> {
+  const { scope, view, request } = signed;
+  const endpoint = await namedEndpoint(deps, signed);
+  if (!endpoint) return endpointMissing(signed);
+  const read = await orProblem(view.lang, async () => {
+    const page = parsePageRequest(request.query);
+    return { ...(await listAttempts(deps, scope, endpoint.id, page)), page };
+  });
+  if ('problem' in read) {
+    // A malformed page or page size, or a page past the last: the first page, saying so.
+    return endpointAnswer(deps, { ...signed, request: { ...request, query: {} } }, notice, read.problem);
+  }
+  const { count, attempts, page } = read.value;
+  const rows = attempts.map((attempt) => ({ delivery: deliveryView(attempt), redeliverKey: newFormKey() }));
+  return pageAnswer(
+    endpointPage(
+      view,
+      endpointView(endpoint),
+      { rows, count, page },
+      {
+        perEvent: redeliveryLimits.perEvent,
+        perAccount: redeliveryLimits.perAccount,
+        ...(notice ? { notice } : {}),
+        ...(problem ? { problem } : {}),
+      },
+    ),
+  );
+}
+
+/** GET /dashboard/webhooks/{id}; after a redelivery or a repeated create form, a notice says so. */
+export function showEndpoint(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
+  const w = webhookWords[signed.view.lang];
+  const { query } = signed.request;
+  const redelivered = query.redelivered ?? '';
+  const count = Number(query.count);
+  const notice =
+    query.already === 'created'
+      ? w.alreadyCreated
+      : isPrefixedId(redelivered, 'evt')
+        ? query.already === 'redelivered'
+          ? w.redeliveredAlready
+          : Number.isSafeInteger(count) && count >= 0
+            ? w.redelivered(redelivered, count)
+            : undefined
+        : undefined;
+  return endpointAnswer(deps, signed, notice);
+}
+
+/**
+ * POST /dashboard/webhooks/{id}/redeliver: redeliverEvent to this endpoint, as POST
+ * /v1/events/{id}/redeliver/ calls it with `endpoint_id` (its hourly limits apply: past them, the
+ * page says so with 429), once per form; 303 back to the endpoint's page.
+ */
+export async function submitRedeliver(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
+  const { scope, view, request } = signed;
+  let endpointId: string;
+  try {
+    endpointId = endpointIdParam(request.params.id);
+  } catch (error) {
+    if (error instanceof NotFound) return endpointMissing(signed);
+    throw error;
+  }
+  const key = field(request.body, 'idempotency_key');
+  const eventId = field(request.body, 'event_id');
+  const back = (query: Record<string, string>) =>
+    seeOther(`${endpointUrl(view, endpointId)}?${new URLSearchParams(query)}`);
+  try {
+    if (!formKeyPattern.test(key)) {
+      return endpointAnswer(deps, signed, undefined, {
+        status: 400,
+        message: dashboardWords[view.lang].formExpired,
+      });
+    }
+    const once = await onceForForm(
+      deps,
+      scope,
+      'redeliver',
+      key,
+      () => redeliverEvent(deps, scope, eventIdParam(eventId), { endpoint_id: endpointId }),
+      (count) => ({ count: String(count) }),
+    );
+    if (!once.first) return back({ redelivered: eventId, already: 'redelivered' });
+    return back({ redelivered: eventId, count: String(once.value) });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const problem = problemOf(error, view.lang);
+    if (problem.status === 404 && !(await endpointExists(deps, signed, endpointId)))
+      return endpointMissing(signed);
+    const page = await endpointAnswer(deps, signed, undefined, problem);
+    // Past the limits, the page says when as the API's 429 does: in Retry-After too.
+    return error instanceof TooOften
+      ? { ...page, headers: { ...page.headers, 'Retry-After': String(error.retryAfterSeconds) } }
+      : page;
+  }
+}
+
+const endpointExists = async (deps: Deps, signed: SignedIn, id: string) =>
+  getEndpoint(deps, signed.scope, id).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof NotFound) return false;
+      throw error;
+    },
+  );
+
+/** The endpoint a request names, or undefined (then the 404 page) when the account and mode have none. */
+async function namedEndpoint(deps: Deps, signed: SignedIn) {
+  try {
+    return await getEndpoint(deps, signed.scope, endpointIdParam(signed.request.params.id));
+  } catch (error) {
+    if (error instanceof NotFound) return undefined;
+    throw error;
+  }
+}
+
+/** GET /dashboard/webhooks/{id}/rotate-secret: the confirmation step. */
+export async function showRotateSecret(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
+  const endpoint = await namedEndpoint(deps, signed);
+  if (!endpoint) return endpointMissing(signed);
+  const w = webhookWords[signed.view.lang];
+  const at = endpointUrl(signed.view, endpoint.id);
+  return pageAnswer(
+    confirmPage(
+      signed.view,
+      w.rotateConfirmTitle,
+      w.rotateConfirm(endpoint.url, rotationOverlapMs / 3_600_000),
+      `${at}/rotate-secret`,
+      w.rotateConfirmButton,
+      at,
+    ),
+  );
+}
+
+/**
+ * POST /dashboard/webhooks/{id}/rotate-secret: rotateSecret, as POST
+ * /v1/webhook-endpoints/{id}/rotate-secret/ calls it; the answer shows the new secret this once.
+ */
+export async function submitRotateSecret(
+  deps: Deps & { secrets: SecretBox },
+  signed: SignedIn,
+): Promise<ApiAnswer> {
+  const endpoint = await namedEndpoint(deps, signed);
+  if (!endpoint) return endpointMissing(signed);
+  try {
+    const rotated = await rotateSecret(deps, signed.scope, endpoint.id);
+    const w = webhookWords[signed.view.lang];
+    return pageAnswer(secretPage(signed.view, w.rotatedTitle, rotated.endpoint, rotated.secret, 200));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (error instanceof NotFound) return endpointMissing(signed);
+    return endpointAnswer(deps, signed, undefined, problemOf(error, signed.view.lang));
+  }
+}
+
+/** GET /dashboard/webhooks/{id}/delete: the confirmation step. */
+export async function showDeleteEndpoint(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
+  const endpoint = await namedEndpoint(deps, signed);
+  if (!endpoint) return endpointMissing(signed);
+  const w = webhookWords[signed.view.lang];
+  const at = endpointUrl(signed.view, endpoint.id);
+  return pageAnswer(
+    confirmPage(
+      signed.view,
+      w.deleteConfirmTitle,
+      w.deleteConfirm(endpoint.url),
+      `${at}/delete`,
+      w.deleteConfirmButton,
+      at,
+    ),
+  );
+}
+
+/** POST /dashboard/webhooks/{id}/delete: deleteEndpoint, as DELETE /v1/webhook-endpoints/{id}/ calls it. */
+export async function submitDeleteEndpoint(deps: Deps & DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
+  try {
+    const id = endpointIdParam(signed.request.params.id);
+    await deleteEndpoint(deps, signed.scope, id);
+    return seeOther(`${dashboardRoot(deps.baseUrl)}/webhooks?${new URLSearchParams({ deleted: id })}`);
+  } catch (error) {
+    if (error instanceof NotFound) return endpointMissing(signed);
+    throw error;
+  }
+}
+
+/** GET /dashboard/events: listEvents with GET /v1/events/'s query (`page`, `page_size`, `type`). */
+export async function showEvents(deps: WebhookPagesDeps, signed: SignedIn): Promise<ApiAnswer> {
+  const { scope, view, request } = signed;
+  const read = await orProblem(view.lang, async () => {
+    const query: { page: PageRequest; type?: string | undefined } = validate(
+      EventListQuerySchema,
+      request.query,
+    );
+    const answer = await listEvents(deps, scope, query);
+    return { results: answer.results, count: answer.count, page: query.page, type: query.type || undefined };
+  });
+  return pageAnswer(
+    eventsPage(view, 'value' in read ? read.value : undefined, deps.eventTypes, {
+      retentionDays: eventRetentionDays,
+      ...('problem' in read ? { problem: read.problem } : {}),
+    }),
+  );
+}
+
+/** GET /dashboard/events/{id}: getEvent, as GET /v1/events/{id}/ shows it. */
+export async function showEvent(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
+  const { scope, view, request } = signed;
+  try {
+    const event = await getEvent(deps, scope, eventIdParam(request.params.id));
+    return pageAnswer(eventPage(view, webhookBody(event)));
+  } catch (error) {
+    if (!(error instanceof NotFound)) throw error;
+    const w = webhookWords[view.lang];
+    return pageAnswer(notFoundPage(view, w.eventNotFound, `${view.root}/events`, w.toEvents));
+  }
+}
+
+/** GET /dashboard/api-keys: apiKeysOf, as GET /v1/auth/api-keys/ shows them (masked). */
+export async function showKeys(deps: Deps, signed: SignedIn, problem?: Problem): Promise<ApiAnswer> {
+  const keys = await apiKeysOf(deps, signed.scope.developerId);
+  return pageAnswer(keysPage(signed.view, keys, problem));
+}
+
+const keyType = (value: string | undefined): Mode | undefined =>
+  value === 'test' || value === 'live' ? value : undefined;
+
+/** GET /dashboard/api-keys/rotate?type=test|live: the confirmation step. */
+export function showRotateKey(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
+  const type = keyType(signed.request.query.type);
+  if (!type) return showKeys(deps, signed);
+  return Promise.resolve(pageAnswer(keyConfirmPage(signed.view, type)));
+}
+
+/**
+ * POST /dashboard/api-keys/rotate: rotateKeyAs with the session's key mode, as PATCH
+ * /v1/auth/api-keys/ calls it with the key's (a test session may rotate only the test key). The
+ * answer shows the new key this once. Rotating the key the session was opened with ends the
+ * session (it would end anyway, its key being gone): its item is deleted and its cookie cleared,
+ * and the page links to sign in again.
+ */
+export async function submitRotateKey(deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
+  const { view, request, scope, session } = signed;
+  const type = keyType(field(request.body, 'type'));
+  if (!type)
+    return showKeys(deps, signed, problemOf(new Invalid(authMessages.api_key_type_invalid), view.lang));
+  let rotated: Awaited<ReturnType<typeof rotateKeyAs>>;
+  try {
+    rotated = await rotateKeyAs(deps, { developerId: scope.developerId, keyMode: session.mode }, type);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return showKeys(deps, signed, problemOf(error, view.lang));
+  }
+  if (type !== session.mode) return pageAnswer(keyRotatedPage(view, rotated, false));
+  await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
+  return pageAnswer(keyRotatedPage(view, rotated, true), {
+    'Set-Cookie': setCookie(deps.baseUrl, cookieNames.session, '', 0),
+  });
+}
