@@ -104,43 +104,44 @@ export interface PortalFormDeps extends DashboardDeps {
 
 /**
  * POST /dashboard/customers/{id}/portal: a portal link for the customer through createPortal, as
- * POST /v1/customers/{id}/portal/ makes it (one hour), shown on the answer page. The page is the
- * answer to the POST rather than a redirect: the link's token is kept nowhere to show later but
- * sealed with the form's answer. The form's key makes a double submit make one link (actOnce).
+ * POST /v1/customers/{id}/portal/ makes it (one hour), shown on the answer page itself: a link opens
+ * the portal without a login, so it is never put in a URL nor stored to be shown again. The form's
+ * key makes a double submit make one link (onceForForm); the second submit says the link was made
+ * and shown, until when it opens, and that the customer's page makes a new one.
  */
 export async function submitPortalLink(
   deps: PortalFormDeps,
   { scope, view, request }: SignedIn,
 ): Promise<ApiAnswer> {
-  const back = { url: `${view.root}/customers`, label: customerWords[view.lang].customersTitle };
+  const c = customerWords[view.lang];
   const formKey = field(request.body, 'idempotency_key');
   try {
     const id = customerIdParam(request.params.id);
     const customer = await getCustomer(deps, scope, id);
+    const back = { url: customerUrl(view, id), label: c.backToCustomer };
     if (!formKeyPattern.test(formKey)) {
-      const problem = { status: 400, message: dashboardWords[view.lang].formExpired };
       return pageAnswer(
-        problemPage(view, problem, {
-          url: customerUrl(view, id),
-          label: customerWords[view.lang].backToCustomer,
-        }),
+        problemPage(view, { status: 400, message: dashboardWords[view.lang].formExpired }, back),
       );
     }
-    const made = await actOnce(deps, deps.keys, scope, { key: formKey, purpose: `portal:${id}` }, () =>
-      createPortal(deps, deps.portalKeys, deps.baseUrl, scope, id),
+    // A later submit of the form is told until when the link opens, never the link itself.
+    const made = await actOnce(
+      deps,
+      deps.keys,
+      scope,
+      { key: formKey, purpose: `portal-link:${id}` },
+      () => createPortal(deps, deps.portalKeys, deps.baseUrl, scope, id),
+      (link) => ({ expires_at: link.expires_at }),
     );
-    if (made.kind === 'busy') {
-      const problem = { status: 409, message: customerWords[view.lang].formBusy };
-      return pageAnswer(
-        problemPage(view, problem, {
-          url: customerUrl(view, id),
-          label: customerWords[view.lang].backToCustomer,
-        }),
-      );
+    if (made.kind !== 'first') {
+      const message =
+        made.kind === 'again' ? c.portalAlready(dashboardWords[view.lang].date(made.kept.expires_at)) : c.formBusy;
+      return pageAnswer(problemPage(view, { status: 409, message }, back));
     }
-    return pageAnswer(portalLinkPage(view, customer, made.kind === 'first' ? made.value : made.kept));
+    return pageAnswer(portalLinkPage(view, customer, made.value));
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
+    const back = { url: `${view.root}/customers`, label: c.customersTitle };
     return pageAnswer(problemPage(view, problemOf(error, view.lang), back));
   }
 }

@@ -91,7 +91,7 @@ export const customerRoutes: readonly Route[] = [
     summary:
       'The portal link form (form-encoded `idempotency_key`, `csrf_token`): a customer portal link as POST /v1/customers/{id}/portal/ makes it',
     description:
-      "Makes a link to the customer's portal through the same code as POST /v1/customers/{id}/portal/ (it opens for one hour) and answers a page showing it, to copy, with the time it stops opening. Only a keyed hash of the link's token is stored with the link; the form's idempotency key keeps its answer sealed, so a form submitted twice makes one link and shows it twice.",
+      "Makes a link to the customer's portal through the same code as POST /v1/customers/{id}/portal/ (it opens for one hour) and answers a page showing it, to copy, with the time it stops opening. The link is shown on that answer only (never in a URL, never stored to be shown again); the form's idempotency key makes a form submitted twice make one link.",
     bodyTypes: form,
     answers: { 200: { description: 'The link made, and until when it opens', media: html }, 303: toSignIn },
     errors: {
@@ -99,7 +99,8 @@ export const customerRoutes: readonly Route[] = [
       400: { description: 'The form’s idempotency key is missing or malformed: nothing made', body: 'html' },
       404: { description: 'No such customer in this account and mode', body: 'html' },
       409: {
-        description: 'The same form is still being submitted, or was submitted for another customer',
+        description:
+          'The same form made its link already (or is still making it): the page says until when that link opens',
         body: 'html',
       },
     },

@@ -44,6 +44,7 @@ export interface CustomerWords {
   openPortal: string;
   backToCustomer: string;
   formBusy: string;
+  portalAlready(until: string): string;
   subscriptionsTitle: string;
   statusFilter: string;
   anyStatus: string;
@@ -130,7 +131,9 @@ export const customerWords: Record<Lang, CustomerWords> = {
     openPortal: 'Open the portal',
     backToCustomer: 'Back to the customer',
     formBusy:
-      'This form was already sent and is still being done, or was sent for another customer. Reload the page and try again.',
+      'This form was already sent and is still being done. Reload the customer’s page to make a link.',
+    portalAlready: (until) =>
+      `This form already made a portal link (it opens until ${until}); a link is shown only once, on its answer. Make a new one from the customer’s page.`,
     subscriptionsTitle: 'Subscriptions',
     statusFilter: 'Status',
     anyStatus: 'Any status',
@@ -223,7 +226,9 @@ export const customerWords: Record<Lang, CustomerWords> = {
     openPortal: 'Abrir el portal',
     backToCustomer: 'Volver al cliente',
     formBusy:
-      'Este formulario ya se envió y aún se está procesando, o se envió para otro cliente. Recarga la página e inténtalo de nuevo.',
+      'Este formulario ya se envió y aún se está procesando. Recarga la página del cliente para crear un enlace.',
+    portalAlready: (until) =>
+      `Este formulario ya creó un enlace al portal (abre hasta ${until}); un enlace se muestra solo una vez, en su respuesta. Crea uno nuevo desde la página del cliente.`,
     subscriptionsTitle: 'Suscripciones',
     statusFilter: 'Estado',
     anyStatus: 'Cualquier estado',

@@ -6,10 +6,10 @@
  * double click, a reload that posts again, two racing) exactly one acts; it stores what is kept of
  * its answer under the key, and the other gets that, or "busy" while the first still runs. As with
  * the API's Idempotency-Key:
- * - what is kept is sealed under the stage's fingerprint secret (a page may show something once, as
- *   a portal link), and bound to what the form acted on (`purpose`): the same key posted for another
- *   action or record answers "busy" and acts on nothing. A caller keeps of a secret it shows once
- *   (a signing secret) nothing but the record's id;
+ * - what is kept is what a later submit may be told (an id, a count, a time: never something a
+ *   page shows once, as a signing secret or a portal link), sealed under the stage's fingerprint
+ *   secret all the same, and bound to what the form acted on (`purpose`): the same key posted for
+ *   another action or record answers "busy" and acts on nothing;
  * - a definite failure (the domain refused) frees the key, so the corrected form acts as new;
  * - a submit that never finished (a crash) holds the key until its claim lapses.
  * Keys and answers are kept as long as a session lasts: a page older than its session posts nothing.

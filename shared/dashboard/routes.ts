@@ -5,9 +5,7 @@
  */
 import type { Route } from '../http/route.ts';
 import { PaymentListQuerySchema } from '../payments/list-query.ts';
-import { catalogRoutes } from './catalog-routes.ts';
 import { form, formErrors, html, pageErrors, signedIn, toSignIn } from './common-routes.ts';
-import { customerRoutes } from './customers-routes.ts';
 
 export const dashboardRoutes: readonly Route[] = [
   {
@@ -175,6 +173,4 @@ export const dashboardRoutes: readonly Route[] = [
       },
     },
   },
-  ...catalogRoutes,
-  ...customerRoutes,
 ];

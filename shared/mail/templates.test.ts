@@ -298,8 +298,11 @@ describe('the content', () => {
 
   it('subscriptionActivated is a receipt: what and how many, unit price and total per interval, next billing date, the trial end only when trialing', () => {
     const trialing = render('subscriptionActivated', { language: 'en', merchant }, 'Silver');
-    expect(trialing.subject).toBe('Acme Café: your subscription to "Silver" is active');
-    expect(trialing.text).toContain('Your subscription to "Silver × 2" is active.');
+    expect(trialing.subject).toBe('Acme Café: your free trial of "Silver" has started');
+    expect(trialing.text).toContain(
+      'Your free trial of "Silver × 2" has started: nothing is charged until it ends on 6 Dec 2026, then 9.90 USD × 2 = 19.80 USD / month.',
+    );
+    expect(trialing.text).not.toContain('is active');
     expect(trialing.text).toContain('Plan: Silver × 2');
     expect(trialing.text).toContain('Price: 9.90 USD × 2 = 19.80 USD / month');
     expect(trialing.text).toContain('Next billing date: 22 Dec 2026');
@@ -310,6 +313,10 @@ describe('the content', () => {
     expect(es.text).toContain('Precio: 9,90 USD × 2 = 19,80 USD / mes');
     expect(es.text).toContain('Próximo cobro: 22 dic 2026');
     expect(es.html).toContain('Fin del periodo de prueba');
+    expect(es.subject).toBe('Acme Café: tu prueba gratuita de "Plata" ha comenzado');
+    expect(es.text).toContain(
+      'no se cobra nada hasta que termine, el 6 dic 2026; después, 9,90 USD × 2 = 19,80 USD / mes.',
+    );
     const paying = (item: MailItem, language: Lang = 'en') =>
       mailTemplates.subscriptionActivated({
         language,
@@ -333,7 +340,7 @@ describe('the content', () => {
   it('subscriptionActivated links the customer portal, says until when, and no longer says to contact the merchant', () => {
     const en = render('subscriptionActivated', { language: 'en', merchant });
     expect(en.text).toContain(
-      'To cancel or change your subscription, or to replace your card, open your customer portal. This link works until 29 Nov 2026, 10:15 UTC; ask Acme Café for a new one after.',
+      'To cancel your subscription or to replace your card, open your customer portal. This link works until 29 Nov 2026, 10:15 UTC; ask Acme Café for a new one after.',
     );
     expect(en.html).toMatch(
       /<a [^>]*href="https:\/\/pay\.example\/portal\/Act1vat10nT0ken"[^>]*>Manage your subscription<\/a>/,

@@ -420,13 +420,15 @@ export const subscriptionActivated = defineTemplate<{
   en: (input, w) => {
     const { name, price } = itemLines(input.item, 'en');
     return {
-      subject: `${input.merchant.name}: your subscription to "${input.item.name}" is active`,
-      heading: 'Your subscription is active',
+      subject: input.trialEndsAt
+        ? `${input.merchant.name}: your free trial of "${input.item.name}" has started`
+        : `${input.merchant.name}: your subscription to "${input.item.name}" is active`,
+      heading: input.trialEndsAt ? 'Your free trial has started' : 'Your subscription is active',
       blocks: [
         { paragraph: greeting.en(input.customerName) },
         {
           paragraph: input.trialEndsAt
-            ? `Your subscription to "${name}" is active. Your free trial ends on ${w.date(input.trialEndsAt)}.`
+            ? `Your free trial of "${name}" has started: nothing is charged until it ends on ${w.date(input.trialEndsAt)}, then ${price}.`
             : `Your subscription to "${name}" is active. Thank you!`,
         },
         {
@@ -439,7 +441,7 @@ export const subscriptionActivated = defineTemplate<{
           ],
         },
         {
-          paragraph: `To cancel or change your subscription, or to replace your card, open your customer portal. This link works until ${w.dateTime(input.linkExpiresAt)}; ask ${input.merchant.name} for a new one after.`,
+          paragraph: `To cancel your subscription or to replace your card, open your customer portal. This link works until ${w.dateTime(input.linkExpiresAt)}; ask ${input.merchant.name} for a new one after.`,
         },
         { link: { label: 'Manage your subscription', url: input.portalUrl } },
       ],
@@ -449,13 +451,15 @@ export const subscriptionActivated = defineTemplate<{
   es: (input, w) => {
     const { name, price } = itemLines(input.item, 'es');
     return {
-      subject: `${input.merchant.name}: tu suscripción a "${input.item.name}" está activa`,
-      heading: 'Tu suscripción está activa',
+      subject: input.trialEndsAt
+        ? `${input.merchant.name}: tu prueba gratuita de "${input.item.name}" ha comenzado`
+        : `${input.merchant.name}: tu suscripción a "${input.item.name}" está activa`,
+      heading: input.trialEndsAt ? 'Tu prueba gratuita ha comenzado' : 'Tu suscripción está activa',
       blocks: [
         { paragraph: greeting.es(input.customerName) },
         {
           paragraph: input.trialEndsAt
-            ? `Tu suscripción a "${name}" está activa. Tu periodo de prueba gratuito termina el ${w.date(input.trialEndsAt)}.`
+            ? `Tu prueba gratuita de "${name}" ha comenzado: no se cobra nada hasta que termine, el ${w.date(input.trialEndsAt)}; después, ${price}.`
             : `Tu suscripción a "${name}" está activa. ¡Gracias!`,
         },
         {
@@ -468,7 +472,7 @@ export const subscriptionActivated = defineTemplate<{
           ],
         },
         {
-          paragraph: `Para cancelar o cambiar tu suscripción, o reemplazar tu tarjeta, abre tu portal de cliente. Este enlace funciona hasta el ${w.dateTime(input.linkExpiresAt)}; después, pide uno nuevo a ${input.merchant.name}.`,
+          paragraph: `Para cancelar tu suscripción o reemplazar tu tarjeta, abre tu portal de cliente. Este enlace funciona hasta el ${w.dateTime(input.linkExpiresAt)}; después, pide uno nuevo a ${input.merchant.name}.`,
         },
         { link: { label: 'Gestionar tu suscripción', url: input.portalUrl } },
       ],
