@@ -135,7 +135,9 @@ export async function submitPortalLink(
     );
     if (made.kind !== 'first') {
       const message =
-        made.kind === 'again' ? c.portalAlready(dashboardWords[view.lang].date(made.kept.expires_at)) : c.formBusy;
+        made.kind === 'again'
+          ? c.portalAlready(dashboardWords[view.lang].date(made.kept.expires_at))
+          : c.formBusy;
       return pageAnswer(problemPage(view, { status: 409, message }, back));
     }
     return pageAnswer(portalLinkPage(view, customer, made.value));
