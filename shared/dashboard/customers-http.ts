@@ -106,7 +106,7 @@ export interface PortalFormDeps extends DashboardDeps {
  * POST /dashboard/customers/{id}/portal: a portal link for the customer through createPortal, as
  * POST /v1/customers/{id}/portal/ makes it (one hour), shown on the answer page itself: a link opens
  * the portal without a login, so it is never put in a URL nor stored to be shown again. The form's
- * key makes a double submit make one link (onceForForm); the second submit says the link was made
+ * key makes a double submit make one link (actOnce); the second submit says the link was made
  * and shown, until when it opens, and that the customer's page makes a new one.
  */
 export async function submitPortalLink(
