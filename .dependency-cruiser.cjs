@@ -128,7 +128,7 @@ module.exports = {
     {
       name: 'area-rules-import-no-http',
       comment:
-        "An area's rules, views and repository know nothing of HTTP; only its area.ts, routes.ts and *http.ts adapters may.",
+        "An area's rules, views and repository know nothing of HTTP; only its area.ts, routes.ts (and a section's *-routes.ts) and *http.ts adapters may.",
       severity: 'error',
       from: {
         path: `${under(areaOrder)}(?!area\\.ts|[a-z-]*routes\\.ts|[a-z-]*http\\.ts)[^/]+$`,

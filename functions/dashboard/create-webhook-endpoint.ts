@@ -1,6 +1,7 @@
 /** POST /dashboard/webhooks: the add-endpoint form, through registerEndpoint (shared/dashboard/webhooks-http.ts). */
+
+import { dashboardFormBytes } from '../../shared/dashboard/common-routes.ts';
 import { dashboardDeps, signedInForm } from '../../shared/dashboard/http.ts';
-import { dashboardFormBytes } from '../../shared/dashboard/routes.ts';
 import { submitEndpoint } from '../../shared/dashboard/webhooks-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { eventTypesOfEnvironment } from '../../shared/webhooks/endpoint.ts';

@@ -4,8 +4,8 @@
  */
 import { acquirerDeps } from '../../shared/acquirer/configured.ts';
 import { submitRefund } from '../../shared/dashboard/charges-http.ts';
+import { dashboardFormBytes } from '../../shared/dashboard/common-routes.ts';
 import { chargePath, dashboardDeps, signedInForm } from '../../shared/dashboard/http.ts';
-import { dashboardFormBytes } from '../../shared/dashboard/routes.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = dashboardDeps(acquirerDeps());

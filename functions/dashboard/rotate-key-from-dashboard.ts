@@ -1,6 +1,7 @@
 /** POST /dashboard/api-keys/rotate: the confirmed rotation, through rotateKeyAs (shared/dashboard/webhooks-http.ts). */
+
+import { dashboardFormBytes } from '../../shared/dashboard/common-routes.ts';
 import { dashboardDeps, signedInForm } from '../../shared/dashboard/http.ts';
-import { dashboardFormBytes } from '../../shared/dashboard/routes.ts';
 import { submitRotateKey } from '../../shared/dashboard/webhooks-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 

@@ -1,6 +1,7 @@
 /** POST /dashboard/language: the dashboard's language switch (shared/dashboard/http.ts). */
+
+import { dashboardFormBytes } from '../../shared/dashboard/common-routes.ts';
 import { dashboardDeps, submitLanguage } from '../../shared/dashboard/http.ts';
-import { dashboardFormBytes } from '../../shared/dashboard/routes.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = dashboardDeps();

@@ -13,6 +13,7 @@ import { type Customer, customerSearchView, customerView } from './customer.ts';
 import { customerMessages } from './messages.ts';
 import { listCustomers, searchCustomers, setCustomerPhoto } from './repository.ts';
 import {
+  type CustomerListQuery,
   CustomerListQuerySchema,
   type CustomerSearchView,
   type CustomerView,
@@ -28,6 +29,16 @@ export const addressIdParam = (value: string | undefined): string =>
   uuidParam(value, () => new NotFound(customerMessages.address_not_found));
 
 /**
+ * The query of the customers list (GET /v1/customers/ and the dashboard's list): `search`, `page`,
+ * `page_size`. An empty or blank `search` is 400.
+ */
+export function parseCustomerListQuery(raw: Record<string, string | undefined>): CustomerListQuery {
+  if (raw.search !== undefined && normalizeSearch(raw.search) === '')
+    throw new Invalid(customerMessages.customer_search_empty);
+  return validate(CustomerListQuerySchema, raw);
+}
+
+/**
  * GET /v1/customers/: the search view (a bare array, 404 with the query when nothing matches) when
  * `search` comes without `page` and `page_size`, otherwise Envelope B, filtered by `search` if given.
  * An empty or blank `search` is 400.
@@ -37,9 +48,7 @@ export async function customerList(
   scope: Scope,
   raw: Record<string, string | undefined>,
 ): Promise<CustomerSearchView[] | LinkedPage<CustomerView>> {
-  if (raw.search !== undefined && normalizeSearch(raw.search) === '')
-    throw new Invalid(customerMessages.customer_search_empty);
-  const query = validate(CustomerListQuerySchema, raw);
+  const query = parseCustomerListQuery(raw);
   if (query.searchView && query.search !== undefined) {
     const found = await searchCustomers(deps, scope, query.search, customerLimits.searchResults);
     if (found.length === 0) {

@@ -7,7 +7,6 @@
 import { getCharge, listCharges } from '../charges/repository.ts';
 import type { Scope } from '../core/account.ts';
 import { DomainError, Failure } from '../core/errors.ts';
-import { randomToken } from '../core/ids.ts';
 import { type Lang, text } from '../core/messages.ts';
 import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
@@ -19,6 +18,7 @@ import { listRefunds } from '../refunds/repository.ts';
 import { type RefundDeps, refundCharge } from '../refunds/service.ts';
 import { overview } from '../stats/repository.ts';
 import { chargePage, chargesPage, overviewPage, type RefundFormState } from './charge-views.ts';
+import { formKeyPattern, newFormKey } from './form-once.ts';
 import { type DashboardDeps, dashboardRoot, field, pageAnswer, type SignedIn, seeOther } from './http.ts';
 import { messagePage, type ShellContext } from './shell.ts';
 import { dashboardWords } from './words.ts';
@@ -59,10 +59,6 @@ export async function showCharges(deps: Deps, { scope, view, request }: SignedIn
   }
   return pageAnswer(chargesPage(view, await listPaymentCharges(deps, scope, query), query));
 }
-
-/** A key for the refund form: a double submit of one form refunds once. */
-const newFormKey = () => randomToken(32);
-const formKeyPattern = /^[A-Za-z0-9]{32}$/;
 
 /** The charge's page (its refunds read beside it), or the 404 page when the account and mode have no such charge. */
 async function chargeAnswer(

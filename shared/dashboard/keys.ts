@@ -1,5 +1,6 @@
 /** The keys of the merchant dashboard's sign-in sessions. */
-import type { ItemKey } from '../db/keys.ts';
+import type { Mode } from '../core/account.ts';
+import { type ItemKey, scopePrefix } from '../db/keys.ts';
 
 export const dashboardKeys = {
   /**
@@ -11,11 +12,12 @@ export const dashboardKeys = {
     sk: 'DASHBOARD_SESSION',
   }),
   /**
-   * A dashboard form that creates something, claimed by its idempotency key before it acts, so a
-   * form submitted twice acts once (scoped to the account, the mode and the form's action).
+   * A dashboard form that makes or does something, by the key its page was made with (scoped to the
+   * account and mode): claimed by its first submit, then holding that submit's answer, so the form
+   * acts once (shared/dashboard/form-once.ts).
    */
-  form: (developerId: number, mode: string, action: string, key: string): ItemKey => ({
-    pk: `DASHBOARD_FORM#${developerId}#${mode}#${action}#${key}`,
+  form: (developerId: number, mode: Mode, formKey: string): ItemKey => ({
+    pk: `${scopePrefix(developerId, mode)}#DASHBOARD_FORM#${formKey}`,
     sk: 'DASHBOARD_FORM',
   }),
 };

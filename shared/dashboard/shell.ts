@@ -26,11 +26,11 @@ export type SectionId = keyof DashboardWords['sections'];
 export const sections: readonly { id: SectionId; path?: string }[] = [
   { id: 'overview', path: '' },
   { id: 'charges', path: 'charges' },
-  { id: 'customers' },
-  { id: 'subscriptions' },
-  { id: 'plans' },
-  { id: 'products' },
-  { id: 'links' },
+  { id: 'customers', path: 'customers' },
+  { id: 'subscriptions', path: 'subscriptions' },
+  { id: 'plans', path: 'plans' },
+  { id: 'products', path: 'products' },
+  { id: 'links', path: 'links' },
   { id: 'webhooks', path: 'webhooks' },
   { id: 'events', path: 'events' },
   { id: 'keys', path: 'api-keys' },
@@ -64,7 +64,7 @@ h1{font-size:1.4rem;margin:1rem 0 .5rem}h2{font-size:1.1rem;margin:1.25rem 0 .5r
 .card{background:#fff;border-radius:.6rem;padding:1rem;box-shadow:0 1px 3px rgba(0,0,0,.12);margin:.75rem 0;overflow-x:auto}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
 td.num,th.num{text-align:right;white-space:nowrap}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dt{font-weight:600}dd{margin:0}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}h1{overflow-wrap:anywhere}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input,select{box-sizing:border-box;font-size:1rem;padding:.5rem;border:1px solid #767676;border-radius:.4rem;width:100%;max-width:24rem}
 button{margin-top:.75rem;padding:.55rem 1rem;font-size:1rem;font-weight:700;border:0;border-radius:.4rem;background:#1f5eff;color:#fff;cursor:pointer}

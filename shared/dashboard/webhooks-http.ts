@@ -10,7 +10,7 @@ import { apiKeysOf, rotateKeyAs } from '../auth/api-keys.ts';
 import { authMessages } from '../auth/messages.ts';
 import type { Mode } from '../core/account.ts';
 import { DomainError, Invalid, NotFound, TooOften } from '../core/errors.ts';
-import { isPrefixedId, randomToken } from '../core/ids.ts';
+import { isPrefixedId } from '../core/ids.ts';
 import { type PageRequest, parsePageRequest } from '../core/pagination.ts';
 import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
@@ -35,7 +35,7 @@ import {
   rotationOverlapMs,
 } from '../webhooks/service.ts';
 import { problemOf } from './charges-http.ts';
-import { formKeyPattern, onceForForm } from './form-once.ts';
+import { actOnce, formKeyPattern, newFormKey } from './form-once.ts';
 import {
   cookieNames,
   cookieOf,
@@ -70,9 +70,6 @@ import { dashboardWords } from './words.ts';
 export interface WebhookPagesDeps extends DashboardDeps {
   eventTypes: readonly string[];
 }
-
-/** A new key for a form that makes something: a double submit of one form acts once. */
-const newFormKey = () => randomToken(32);
 
 /** The path under /dashboard/ of the endpoint or event a request names (the language switch comes back to it). */
 const safeId = (request: SignedIn['request']) =>
@@ -172,18 +169,20 @@ export async function submitEndpoint(
       description,
       ...(events.length ? { events } : {}),
     });
-    const once = await onceForForm(
+    // A later submit is told the endpoint's id only: the signing secret is shown once.
+    const once = await actOnce(
       deps,
+      deps.keys,
       scope,
-      'create-endpoint',
-      key,
+      { key, purpose: 'create-endpoint' },
       () => registerEndpoint(deps, scope, input),
       ({ endpoint }) => ({ id: endpoint.id }),
     );
-    if (!once.first) {
-      const id = once.outcome?.id;
+    if (once.kind !== 'first') {
       return seeOther(
-        id ? `${endpointUrl(view, id)}?already=created` : `${dashboardRoot(deps.baseUrl)}/webhooks`,
+        once.kind === 'again'
+          ? `${endpointUrl(view, once.kept.id)}?already=created`
+          : `${dashboardRoot(deps.baseUrl)}/webhooks`,
       );
     }
     const { endpoint, secret } = once.value;
@@ -253,7 +252,7 @@ export function showEndpoint(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
  * /v1/events/{id}/redeliver/ calls it with `endpoint_id` (its hourly limits apply: past them, the
  * page says so with 429), once per form; 303 back to the endpoint's page.
  */
-export async function submitRedeliver(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
+export async function submitRedeliver(deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
   const { scope, view, request } = signed;
   let endpointId: string;
   try {
@@ -273,15 +272,14 @@ export async function submitRedeliver(deps: Deps, signed: SignedIn): Promise<Api
         message: dashboardWords[view.lang].formExpired,
       });
     }
-    const once = await onceForForm(
+    const once = await actOnce(
       deps,
+      deps.keys,
       scope,
-      'redeliver',
-      key,
+      { key, purpose: `redeliver:${endpointId}:${eventId}` },
       () => redeliverEvent(deps, scope, eventIdParam(eventId), { endpoint_id: endpointId }),
-      (count) => ({ count: String(count) }),
     );
-    if (!once.first) return back({ redelivered: eventId, already: 'redelivered' });
+    if (once.kind !== 'first') return back({ redelivered: eventId, already: 'redelivered' });
     return back({ redelivered: eventId, count: String(once.value) });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

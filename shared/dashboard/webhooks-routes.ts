@@ -7,7 +7,7 @@ import { pageRequestSchema } from '../core/pagination.ts';
 import type { Answer, Route } from '../http/route.ts';
 import { eventTypesEnvironment } from '../webhooks/endpoint.ts';
 import { EventListQuerySchema, redeliveryLimits } from '../webhooks/events.ts';
-import { form, formErrors, html, pageErrors, signedIn, toSignIn } from './routes.ts';
+import { form, formErrors, html, pageErrors, signedIn, toSignIn } from './common-routes.ts';
 
 const page: Answer = { description: 'The page', media: html };
 const endpointNotFound = {

@@ -351,8 +351,8 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
     { pk: 'DASHBOARD_SESSION#abc123', sk: 'DASHBOARD_SESSION' },
   ],
   'dashboardKeys.form': [
-    dashboardKeys.form(42, 'test', 'redeliver', 'abc123'),
-    { pk: 'DASHBOARD_FORM#42#test#redeliver#abc123', sk: 'DASHBOARD_FORM' },
+    dashboardKeys.form(42, 'test', 'abc123'),
+    { pk: 'ACCOUNT#42#test#DASHBOARD_FORM#abc123', sk: 'DASHBOARD_FORM' },
   ],
   'mailKeys.sent': [mailKeys.sent('evt_1', 'abc123'), { pk: 'MAIL_SENT#evt_1#abc123', sk: 'MAIL_SENT' }],
   // The gsi1 sort-key prefixes of counted lists and the payment log (records sort as `<tag>#…`).

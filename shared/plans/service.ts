@@ -1,8 +1,30 @@
 /** Plan operations that span storage and events. */
 import type { Scope } from '../core/account.ts';
+import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
+import { imageField, storedImageOf } from '../media/images.ts';
+import { type MediaStore, saveImage } from '../media/store.ts';
 import { planDeletedEvent } from './events.ts';
-import { deletePlan, getPlanWithAccount } from './repository.ts';
+import { newPlan, type Plan } from './plan.ts';
+import { createPlan, deletePlan, getPlanWithAccount } from './repository.ts';
+import { CreatePlanSchema } from './schemas.ts';
+
+/**
+ * Creates a plan from a request's body (POST /v1/plans/ and the dashboard's form both call it): the
+ * create schema decides what is valid, then the image, if any, is stored, then the plan.
+ */
+export async function addPlan(
+  deps: Deps & { media: MediaStore },
+  scope: Scope,
+  body: unknown,
+): Promise<Plan> {
+  const input = validate(CreatePlanSchema, body);
+  const image = input.image === undefined ? undefined : imageField(input.image, 'image');
+  const plan = newPlan(input, { ...scope, now: deps.clock(), image: image ? storedImageOf(image) : null });
+  if (image) await saveImage(deps.media, image);
+  await createPlan(deps, plan);
+  return plan;
+}
 
 /**
  * Removes a plan for good. `plan.deleted` (which cancels its active subscriptions and tells their

@@ -158,7 +158,13 @@ describe("a customer's subscriptions", () => {
 
     const after = started(
       pending,
-      { customerId: mine, cardToken: 'tok', paidAt: at(201), trialDays: 0 },
+      {
+        customerId: mine,
+        cardToken: 'tok',
+        card: { brand: 'visa', last4: '4242' },
+        paidAt: at(201),
+        trialDays: 0,
+      },
       at(201),
     );
     expect(await saveSubscription(deps, pending, after, [])).toBe(true);

@@ -22,7 +22,13 @@ const day = 86_400_000;
 /** The subscription as its checkout starts it. */
 export function started(
   before: Subscription,
-  paid: { customerId: string; cardToken: string; paidAt: Date; trialDays: number },
+  paid: {
+    customerId: string;
+    cardToken: string;
+    card: { brand: string; last4: string };
+    paidAt: Date;
+    trialDays: number;
+  },
   now: Date,
 ): Subscription {
   const trialEnd = paid.trialDays > 0 ? new Date(paid.paidAt.getTime() + paid.trialDays * day) : null;
@@ -33,6 +39,7 @@ export function started(
     status: trialEnd ? 'trialing' : 'active',
     customer_id: paid.customerId,
     card_token: paid.cardToken,
+    card: { brand: paid.card.brand, last4: paid.card.last4 },
     anchor: anchor.toISOString(),
     started_at: paid.paidAt.toISOString(),
     trial_end: trialEnd?.toISOString() ?? null,
@@ -55,14 +62,14 @@ export function subscriptionPages(deps: Deps): SessionOwner {
     chargeOf: (session) => ({ source: 'subscription', subscriptionId: session.subscription_id ?? null }),
     // A trial checks the card and charges nothing at checkout.
     checksOnly: (session) => (session.trial_days ?? 0) > 0,
-    async approved({ session, customer, cardToken, now }) {
+    async approved({ session, customer, card, cardToken, now }) {
       const scope = scopeOf(session);
       const before = await getSubscription(deps, scope, session.subscription_id ?? '');
       // Canceled while the acquirer was charging; only its own session starts a pending one.
       if (before?.status !== 'pending') return { kind: 'gone', reason: 'subscription_canceled' };
       const after = started(
         before,
-        { customerId: customer.id, cardToken, paidAt: now, trialDays: session.trial_days ?? 0 },
+        { customerId: customer.id, cardToken, card, paidAt: now, trialDays: session.trial_days ?? 0 },
         now,
       );
       const event = subscriptionActivated.of(

@@ -37,8 +37,8 @@ export interface Subscription {
   /** The acquirer's token of the card approved at checkout: renewals charge it (never a card number). */
   card_token: string | null;
   /**
-   * The card `card_token` stands for, as its owner may be shown it (brand and last 4 digits, never
-   * more); set when the subscriber replaces the card from the customer portal, absent before.
+   * What may be shown of that card: its brand and last four digits, kept beside the token at checkout
+   * and when the card is replaced; absent on subscriptions started before it was kept.
    */
   card?: { brand: string; last4: string } | null;
   /** The first period's start (the anchor periods count from), or null before checkout. */

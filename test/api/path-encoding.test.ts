@@ -49,7 +49,8 @@ describe('malformed percent-encoding in a path parameter', () => {
           : route.path.startsWith('/receipts/')
             ? 'Receipt not found'
             : signedIn
-              ? 'There is no such charge'
+              ? // Every section's "not found" page of the dashboard carries the same title.
+                '<title>Not found · cobro dashboard</title>'
               : '';
       for (const segment of malformed) {
         const headers: Record<string, string> = route.auth ? { Authorization: merchant.auth } : {};

@@ -2,6 +2,7 @@
  * Subscriptions stored as checkout will activate them (shared/subscriptions/repository.ts), with a
  * card token from the simulated acquirer, for suites that drive the billing step with their own clock.
  */
+import { detectBrand } from '../../shared/acquirer/cards.ts';
 import { testCards } from '../../shared/acquirer/simulated.ts';
 import { prefixedId } from '../../shared/core/ids.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
@@ -48,6 +49,7 @@ export async function subscribe(seed: Seed): Promise<Subscription> {
   const count = seed.count ?? 1;
   const anchor = new Date(seed.anchor);
   const first = periodAt(anchor, interval, count, 0);
+  const number = seed.card ?? testCards.approved;
   const created = new Date(anchor.getTime() - (seed.trial ? 7 * 86_400_000 : 0)).toISOString();
   const subscription: Subscription = {
     id: prefixedId('sub'),
@@ -60,7 +62,8 @@ export async function subscribe(seed: Seed): Promise<Subscription> {
     status: seed.trial ? 'trialing' : 'active',
     active: true,
     statement_descriptor: 'COBRO GOLD',
-    card_token: await cardToken(seed.card ?? testCards.approved, seed.account.developerId),
+    card_token: await cardToken(number, seed.account.developerId),
+    card: { brand: detectBrand(number), last4: number.slice(-4) },
     anchor: anchor.toISOString(),
     trial_end: seed.trial ? anchor.toISOString() : null,
     paid_through: seed.trial ? -1 : 0,

@@ -1,0 +1,11 @@
+/** GET /dashboard/links/{id}/delete: what deleting the link does, and its form (shared/dashboard/catalog-http.ts). */
+import { catalogPath, showLinkDelete } from '../../shared/dashboard/catalog-http.ts';
+import { dashboardDeps, signedInPage } from '../../shared/dashboard/http.ts';
+import { publicEndpoint } from '../../shared/http/handler.ts';
+
+const deps = dashboardDeps();
+
+export const handler = publicEndpoint(
+  signedInPage(deps, 'links', catalogPath('links'), (signed) => showLinkDelete(deps, signed)),
+  { parseBody: false },
+);

@@ -1,0 +1,16 @@
+/** GET /dashboard/links: the payment links list and the create form (shared/dashboard/catalog-http.ts). */
+import { showLinks } from '../../shared/dashboard/catalog-http.ts';
+import { dashboardDeps, signedInPage } from '../../shared/dashboard/http.ts';
+import { publicEndpoint } from '../../shared/http/handler.ts';
+
+const deps = dashboardDeps();
+
+export const handler = publicEndpoint(
+  signedInPage(
+    deps,
+    'links',
+    () => 'links',
+    (signed) => showLinks(deps, signed),
+  ),
+  { parseBody: false },
+);

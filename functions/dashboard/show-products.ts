@@ -1,0 +1,16 @@
+/** GET /dashboard/products: the products list and the create form (shared/dashboard/catalog-http.ts). */
+import { showProducts } from '../../shared/dashboard/catalog-http.ts';
+import { dashboardDeps, signedInPage } from '../../shared/dashboard/http.ts';
+import { publicEndpoint } from '../../shared/http/handler.ts';
+
+const deps = dashboardDeps();
+
+export const handler = publicEndpoint(
+  signedInPage(
+    deps,
+    'products',
+    () => 'products',
+    (signed) => showProducts(deps, signed),
+  ),
+  { parseBody: false },
+);

@@ -1,0 +1,12 @@
+/** POST /dashboard/links/{id}/delete: deletes the link through the payment links area's deleteLink (shared/dashboard/catalog-http.ts). */
+import { catalogPath, submitLinkDelete } from '../../shared/dashboard/catalog-http.ts';
+import { dashboardFormBytes } from '../../shared/dashboard/common-routes.ts';
+import { dashboardDeps, signedInForm } from '../../shared/dashboard/http.ts';
+import { publicEndpoint } from '../../shared/http/handler.ts';
+
+const deps = dashboardDeps();
+
+export const handler = publicEndpoint(
+  signedInForm(deps, 'links', catalogPath('links'), (signed) => submitLinkDelete(deps, signed)),
+  { maxBodyBytes: dashboardFormBytes },
+);

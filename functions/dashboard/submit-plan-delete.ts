@@ -1,0 +1,12 @@
+/** POST /dashboard/plans/{id}/delete: deletes the plan through the plans area's removePlan (shared/dashboard/catalog-http.ts). */
+import { catalogPath, submitPlanDelete } from '../../shared/dashboard/catalog-http.ts';
+import { dashboardFormBytes } from '../../shared/dashboard/common-routes.ts';
+import { dashboardDeps, signedInForm } from '../../shared/dashboard/http.ts';
+import { publicEndpoint } from '../../shared/http/handler.ts';
+
+const deps = dashboardDeps();
+
+export const handler = publicEndpoint(
+  signedInForm(deps, 'plans', catalogPath('plans'), (signed) => submitPlanDelete(deps, signed)),
+  { maxBodyBytes: dashboardFormBytes },
+);

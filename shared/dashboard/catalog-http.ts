@@ -1,0 +1,366 @@
+/**
+ * The dashboard's plans, products and payment links pages: what each reads and does, through the
+ * functions the API's handlers call (the lists with the API's query schemas, addPlan,
+ * createProductFromForm, createLinks, removePlan, deactivateProduct, deleteLink), in the session's
+ * account and mode, so the dashboard can do nothing the API forbids. What the domain refuses is
+ * shown on the page with the API's status; the create schema's refusals beside their fields.
+ *
+ * Each create form carries a key made with the page; the first submit claims it (form-once.ts), so
+ * a form submitted twice creates once. Each delete is two steps: a page that says what deleting
+ * does, then its form.
+ */
+import { Conflict, DomainError, Failure } from '../core/errors.ts';
+import { coreMessages, type Lang, text } from '../core/messages.ts';
+import { InvalidInput, validate } from '../core/validation.ts';
+import type { Deps } from '../db/deps.ts';
+import type { ApiAnswer } from '../http/render.ts';
+import type { MediaStore } from '../media/store.ts';
+import { LinkListQuerySchema } from '../payment-links/schemas.ts';
+import { createLinks, deleteLink, linkIdParam, linkList, linkOf } from '../payment-links/service.ts';
+import { parsePlanListQuery } from '../plans/list-query.ts';
+import { planIdParam } from '../plans/path.ts';
+import { getPlan, listPlans } from '../plans/repository.ts';
+import { addPlan, removePlan } from '../plans/service.ts';
+import { deactivateProduct, getProduct, listProducts } from '../products/repository.ts';
+import { ProductListQuerySchema } from '../products/schemas.ts';
+import { createProductFromForm, productIdParam } from '../products/service.ts';
+import {
+  type CreateForm,
+  type ListPage,
+  linkDeletePage,
+  linksPage,
+  type MadeLink,
+  notFoundPage,
+  type Problem,
+  planDeletePage,
+  plansPage,
+  productDeletePage,
+  productsPage,
+} from './catalog-views.ts';
+import { catalogWords } from './catalog-words.ts';
+import { problemOf } from './charges-http.ts';
+import { actOnce, isFormKey, newFormKey } from './form-once.ts';
+import { type DashboardDeps, field, pageAnswer, type SignedIn, seeOther } from './http.ts';
+import type { ShellContext } from './shell.ts';
+import { dashboardWords } from './words.ts';
+
+export type CatalogDeps = DashboardDeps & { media: MediaStore };
+
+/** The create schema's message for each refused field (the API's `data.errors`), by field name. */
+function fieldErrorsOf(error: DomainError, lang: Lang): Record<string, string> {
+  // A refusal of one field past the schema (an amount's decimals in its currency) names it.
+  if (error instanceof Failure && !(error instanceof InvalidInput) && error.params.field)
+    return { [error.params.field]: problemOf(error, lang).message };
+  if (!(error instanceof InvalidInput)) return {};
+  const { data } = error.details(lang) as { data: { errors: { field: string; message: string }[] } };
+  return Object.fromEntries(data.errors.map(({ field: name, message }) => [name, message]));
+}
+
+/** A fresh form: a new key, nothing posted. */
+const freshForm = (): CreateForm => ({ idempotencyKey: newFormKey(), values: {}, fieldErrors: {} });
+
+/** The form's posted fields, as text (the ones named), trimmed of nothing: the schema decides. */
+const postedValues = (body: unknown, names: readonly string[]) =>
+  Object.fromEntries(names.map((name) => [name, field(body, name)]));
+
+/** The form posted without its optional fields left empty (an empty field is no value). */
+const filledOnly = (values: Record<string, string>, required: readonly string[]) =>
+  Object.fromEntries(
+    Object.entries(values).filter(([name, value]) => required.includes(name) || value.trim() !== ''),
+  );
+
+/** A list read with the API's query schema; a query the API refuses is the page's problem, with its status. */
+async function listed<T>(
+  lang: Lang,
+  read: () => Promise<ListPage<T>>,
+): Promise<{ list?: ListPage<T>; problem?: Problem }> {
+  try {
+    return { list: await read() };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const problem = problemOf(error, lang);
+    // The list's refusals say what they are in their title ("Invalid page", "No plans found").
+    if (!(error instanceof Failure) || error instanceof InvalidInput) return { problem };
+    const { title } = text(error.msg, lang, error.params);
+    return { problem: { ...problem, message: `${title}: ${problem.message}` } };
+  }
+}
+
+/**
+ * A create form's POST: `create` (the area's own function, under the form's key, once per form),
+ * then 303 to the list saying what was made; or the page again with the values posted, the same key
+ * and the schema's errors beside their fields, with the API's status.
+ */
+async function submitCreate(
+  deps: DashboardDeps,
+  signed: SignedIn,
+  fields: readonly string[],
+  required: readonly string[],
+  list: string,
+  create: (body: Record<string, string>) => Promise<string>,
+  again: (form: CreateForm) => Promise<ApiAnswer>,
+): Promise<ApiAnswer> {
+  const { scope, view, request } = signed;
+  const key = field(request.body, 'idempotency_key');
+  const values = postedValues(request.body, fields);
+  if (!isFormKey(key)) {
+    return again({
+      idempotencyKey: newFormKey(),
+      values,
+      fieldErrors: {},
+      problem: { status: 400, message: dashboardWords[view.lang].formExpired },
+    });
+  }
+  try {
+    const once = await actOnce(deps, deps.keys, scope, { key, purpose: `create:${list}` }, () =>
+      create(filledOnly(values, required)),
+    );
+    // The same form still being created by its first submit: 409, as the API's Idempotency-Key.
+    if (once.kind === 'busy') throw new Conflict(coreMessages.idempotency_in_progress);
+    const created = once.kind === 'first' ? once.value : once.kept;
+    return seeOther(`${view.root}/${list}?${new URLSearchParams({ created })}`);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return again({
+      // The same key: the corrected form is still the one form, created at most once.
+      idempotencyKey: key,
+      values,
+      fieldErrors: fieldErrorsOf(error, view.lang),
+      problem: problemOf(error, view.lang),
+    });
+  }
+}
+
+/**
+ * A delete form's POST: `remove` (the area's own function), then 303 to the list saying so; a
+ * record the account and mode do not have is the 404 page, and another refusal the list with the
+ * API's status.
+ */
+async function submitDelete(
+  view: ShellContext,
+  list: string,
+  remove: () => Promise<void>,
+  refused: (problem: Problem) => Promise<ApiAnswer>,
+): Promise<ApiAnswer> {
+  try {
+    await remove();
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const problem = problemOf(error, view.lang);
+    if (problem.status === 404) return pageAnswer(notFoundPage(view, list));
+    return refused(problem);
+  }
+  return seeOther(`${view.root}/${list}?deleted=1`);
+}
+
+/** A record's delete confirmation page, or the 404 page. */
+async function confirmation<T>(
+  view: ShellContext,
+  list: string,
+  read: () => Promise<T | undefined>,
+  page: (record: T) => ReturnType<typeof planDeletePage>,
+): Promise<ApiAnswer> {
+  try {
+    const record = await read();
+    return pageAnswer(record === undefined ? notFoundPage(view, list) : page(record));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (problemOf(error, view.lang).status === 404) return pageAnswer(notFoundPage(view, list));
+    throw error;
+  }
+}
+
+const deletedNotice = (view: ShellContext, query: Record<string, string | undefined>) =>
+  query.deleted ? catalogWords[view.lang].deleted : undefined;
+
+// Plans
+
+const planFields = [
+  'name',
+  'description',
+  'amount',
+  'currency',
+  'interval',
+  'interval_count',
+  'trial_period_days',
+] as const;
+const planRequired = ['name', 'description', 'amount', 'currency', 'interval', 'interval_count'] as const;
+
+async function plansAnswer(deps: Deps, signed: SignedIn, form: CreateForm): Promise<ApiAnswer> {
+  const { scope, view, request } = signed;
+  const query = request.query;
+  const { list, problem } = await listed(view.lang, async () => {
+    const listQuery = parsePlanListQuery(query);
+    const { count, plans } = await listPlans(deps, scope, listQuery);
+    return { records: plans, count, page: listQuery.page };
+  });
+  const createdId = query.created;
+  const made = createdId && !form.problem ? await getPlan(deps, scope, createdId) : undefined;
+  const notice = made ? catalogWords[view.lang].created(made.name) : deletedNotice(view, query);
+  return pageAnswer(plansPage(view, query, list, form, notice, problem));
+}
+
+/** GET /dashboard/plans: the plans list (GET /v1/plans/'s query: paging, filters) and the create form. */
+export const showPlans = (deps: Deps, signed: SignedIn) => plansAnswer(deps, signed, freshForm());
+
+/** POST /dashboard/plans: addPlan, as POST /v1/plans/ calls it, once per form. */
+export const submitPlan = (deps: CatalogDeps, signed: SignedIn) =>
+  submitCreate(
+    deps,
+    signed,
+    planFields,
+    planRequired,
+    'plans',
+    async (body) => (await addPlan(deps, signed.scope, body)).id,
+    (form) => plansAnswer(deps, { ...signed, request: { ...signed.request, query: {} } }, form),
+  );
+
+/** GET /dashboard/plans/{id}/delete: what deleting the plan does to its subscriptions. */
+export const showPlanDelete = (deps: Deps, { scope, view, request }: SignedIn) =>
+  confirmation(
+    view,
+    'plans',
+    () => getPlan(deps, scope, planIdParam(request.params.id)),
+    (plan) => planDeletePage(view, plan),
+  );
+
+/** POST /dashboard/plans/{id}/delete: removePlan, as DELETE /v1/plans/{id}/ calls it. */
+export const submitPlanDelete = (deps: DashboardDeps, signed: SignedIn) =>
+  submitDelete(
+    signed.view,
+    'plans',
+    () => removePlan(deps, signed.scope, planIdParam(signed.request.params.id)),
+    (problem) => plansAnswer(deps, signed, { ...freshForm(), problem }),
+  );
+
+// Products
+
+const productFields = [
+  'name',
+  'price',
+  'currency',
+  'short_description',
+  'description',
+  'sku',
+  'stock',
+] as const;
+const productRequired = ['name', 'price'] as const;
+
+async function productsAnswer(deps: Deps, signed: SignedIn, form: CreateForm): Promise<ApiAnswer> {
+  const { scope, view, request } = signed;
+  const query = request.query;
+  const { list, problem } = await listed(view.lang, async () => {
+    const listQuery = validate(ProductListQuerySchema, query);
+    const { count, products } = await listProducts(deps, scope, listQuery);
+    return { records: products, count, page: listQuery.page };
+  });
+  const createdId = query.created;
+  const made =
+    createdId && !form.problem
+      ? await getProduct(deps, scope, productIdParam(createdId)).catch(() => undefined)
+      : undefined;
+  const notice = made ? catalogWords[view.lang].created(made.name) : deletedNotice(view, query);
+  return pageAnswer(productsPage(view, query, list, form, notice, problem));
+}
+
+/** GET /dashboard/products: the active products (GET /v1/products/'s query) and the create form. */
+export const showProducts = (deps: Deps, signed: SignedIn) => productsAnswer(deps, signed, freshForm());
+
+/** POST /dashboard/products: createProductFromForm, as POST /v1/products/ calls it (text fields only), once per form. */
+export const submitProduct = (deps: CatalogDeps, signed: SignedIn) =>
+  submitCreate(
+    deps,
+    signed,
+    productFields,
+    productRequired,
+    'products',
+    async (body) => (await createProductFromForm(deps, signed.scope, body)).id,
+    (form) => productsAnswer(deps, { ...signed, request: { ...signed.request, query: {} } }, form),
+  );
+
+/** GET /dashboard/products/{id}/delete: what deleting the product does. */
+export const showProductDelete = (deps: Deps, { scope, view, request }: SignedIn) =>
+  confirmation(
+    view,
+    'products',
+    () => getProduct(deps, scope, productIdParam(request.params.id)),
+    (product) => productDeletePage(view, product),
+  );
+
+/** POST /dashboard/products/{id}/delete: deactivateProduct, as DELETE /v1/products/{id}/ calls it. */
+export const submitProductDelete = (deps: Deps, signed: SignedIn) =>
+  submitDelete(
+    signed.view,
+    'products',
+    async () => {
+      await deactivateProduct(deps, signed.scope, productIdParam(signed.request.params.id), deps.clock());
+    },
+    (problem) => productsAnswer(deps, signed, { ...freshForm(), problem }),
+  );
+
+// Payment links
+
+const linkFields = ['description', 'amount', 'currency'] as const;
+const linkRequired = ['description', 'amount'] as const;
+
+async function linksAnswer(deps: DashboardDeps, signed: SignedIn, form: CreateForm): Promise<ApiAnswer> {
+  const { scope, view, request } = signed;
+  const query = request.query;
+  const { list, problem } = await listed(view.lang, async () => {
+    const { page } = validate(LinkListQuerySchema, query);
+    const { count, results } = await linkList(deps, scope, page);
+    return { records: results, count, page };
+  });
+  const createdId = query.created;
+  let made: MadeLink | undefined;
+  if (createdId && !form.problem) {
+    made = await linkOf(deps, scope, linkIdParam(createdId)).catch(() => undefined);
+  }
+  const notice = made ? catalogWords[view.lang].created(made.description) : deletedNotice(view, query);
+  return pageAnswer(linksPage(view, query, list, form, made, notice, problem));
+}
+
+/** GET /dashboard/links: the payment links (GET /v1/payment-links/'s paging) and the create form. */
+export const showLinks = (deps: DashboardDeps, signed: SignedIn) => linksAnswer(deps, signed, freshForm());
+
+/** POST /dashboard/links: createLinks, as POST /v1/payment-links/ calls it (one link), once per form. */
+export const submitLink = (deps: DashboardDeps, signed: SignedIn) =>
+  submitCreate(
+    deps,
+    signed,
+    linkFields,
+    linkRequired,
+    'links',
+    async (body) => {
+      const made = await createLinks(deps, signed.scope, body);
+      if (Array.isArray(made)) throw new Error('a link without customers is one link');
+      return made.id;
+    },
+    (form) => linksAnswer(deps, { ...signed, request: { ...signed.request, query: {} } }, form),
+  );
+
+/** GET /dashboard/links/{id}/delete: what deleting the link does. */
+export const showLinkDelete = (deps: DashboardDeps, { scope, view, request }: SignedIn) =>
+  confirmation(
+    view,
+    'links',
+    async () => {
+      const link = await linkOf(deps, scope, linkIdParam(request.params.id));
+      return { ...link, amount: String(link.amount) };
+    },
+    (link) => linkDeletePage(view, link),
+  );
+
+/** POST /dashboard/links/{id}/delete: deleteLink, as DELETE /v1/payment-links/{id}/ calls it. */
+export const submitLinkDelete = (deps: DashboardDeps, signed: SignedIn) =>
+  submitDelete(
+    signed.view,
+    'links',
+    () => deleteLink(deps, signed.scope, linkIdParam(signed.request.params.id)),
+    (problem) => linksAnswer(deps, signed, { ...freshForm(), problem }),
+  );
+
+/** The path under /dashboard/ of the record a request names (the language switch comes back to it). */
+export const catalogPath =
+  (list: 'plans' | 'products' | 'links') => (request: { params: Record<string, string | undefined> }) =>
+    /^[A-Za-z0-9_-]+$/.test(request.params.id ?? '') ? `${list}/${request.params.id}/delete` : list;

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import type { Lang } from '../core/messages.ts';
+import type { LinkListItem } from '../payment-links/link.ts';
+import type { Plan } from '../plans/plan.ts';
+import type { Product } from '../products/product.ts';
+import {
+  type CreateForm,
+  linkDeletePage,
+  linksPage,
+  notFoundPage,
+  planDeletePage,
+  plansPage,
+  productDeletePage,
+  productsPage,
+} from './catalog-views.ts';
+import { catalogWords } from './catalog-words.ts';
+import type { ShellContext } from './shell.ts';
+
+const hostile = `<script>alert("x")</script>'&`;
+const csrf = 'C'.repeat(32);
+const key = 'K'.repeat(32);
+
+const view = (lang: Lang = 'en', section: ShellContext['section'] = 'plans'): ShellContext => ({
+  lang,
+  root: 'https://pay.example.com/dashboard',
+  merchant: 'Shop',
+  mode: 'test',
+  csrf,
+  here: section,
+  section,
+});
+
+const plan = (overrides: Partial<Plan> = {}): Plan => ({
+  id: '0b6f3a52-5f0e-4d43-9d8e-2a1c9c0b7e11',
+  developer_id: 1,
+  mode: 'test',
+  name: hostile,
+  name_search: hostile.toLowerCase(),
+  description: '',
+  currency: 'USD',
+  amount: 123456,
+  amount_scaled: 1234560,
+  interval: 'month',
+  interval_count: 3,
+  trial_period_days: 14,
+  active: true,
+  subscriber_count: 2,
+  image: null,
+  created_at: '2026-10-26T10:00:00.000Z',
+  updated_at: '2026-10-26T10:00:00.000Z',
+  ...overrides,
+});
+
+const product = {
+  id: '1b6f3a52-5f0e-4d43-9d8e-2a1c9c0b7e11',
+  name: hostile,
+  short_description: hostile,
+  sku: hostile,
+  stock: 3,
+  price: 750,
+  currency: 'USD',
+  created_at: '2026-10-26T10:00:00.000Z',
+} as Product;
+
+const link: LinkListItem = {
+  id: '2b6f3a52-5f0e-4d43-9d8e-2a1c9c0b7e11',
+  description: hostile,
+  amount: '1234.50',
+  currency: 'USD',
+  payment_link: true,
+  active: true,
+  recurring: false,
+  next_date_of_payment: null,
+  status: 'pending',
+  test: true,
+  created_on: '2026-10-26T10:00:00.000Z',
+  link: `https://pay.example.com/pay/${hostile}`,
+  customer: null,
+  customer_name: null,
+  product: null,
+};
+
+const fresh: CreateForm = { idempotencyKey: key, values: {}, fieldErrors: {} };
+const page = { page: 1, pageSize: 1 };
+
+describe('the catalog pages', () => {
+  it('escape every value and carry the CSRF token and the form key in every form', () => {
+    const pages = [
+      plansPage(view(), { name: hostile }, { records: [plan()], count: 1, page }, fresh),
+      planDeletePage(view(), plan()),
+      productsPage(view('en', 'products'), {}, { records: [product], count: 1, page }, fresh),
+      productDeletePage(view('en', 'products'), product),
+      linksPage(view('en', 'links'), {}, { records: [link], count: 1, page }, fresh, {
+        description: hostile,
+        link: link.link,
+      }),
+      linkDeletePage(view('en', 'links'), link),
+    ];
+    for (const { html } of pages) {
+      expect(html).not.toContain(hostile);
+      expect(html).not.toMatch(/<script/i);
+      for (const form of html.match(/<form method="post"[\s\S]*?<\/form>/g) ?? [])
+        expect(form).toContain(`name="csrf_token" value="${csrf}"`);
+    }
+    for (const index of [0, 2, 4])
+      expect(pages[index]?.html).toContain(`name="idempotency_key" value="${key}"`);
+  });
+
+  it('write prices the shared way, in the reader’s format and language', () => {
+    const en = plansPage(view(), {}, { records: [plan()], count: 1, page }, fresh).html;
+    expect(en).toContain('1,234.56 USD every 3 months');
+    expect(en).toContain('14 days');
+    const es = plansPage(view('es'), {}, { records: [plan()], count: 1, page }, fresh).html;
+    expect(es).toContain('1.234,56 USD cada 3 meses');
+    expect(es).toContain('Nuevo plan');
+    const links = linksPage(view('es', 'links'), {}, { records: [link], count: 1, page }, fresh).html;
+    expect(links).toContain('1.234,50 USD');
+  });
+
+  it('page the list as the API does, keeping the filters', () => {
+    const html = plansPage(
+      view(),
+      { interval: 'month', page_size: '1', created: 'x' },
+      {
+        records: [plan()],
+        count: 3,
+        page: { page: 2, pageSize: 1 },
+      },
+      fresh,
+    ).html;
+    expect(html).toContain('Page 2 of 3 (3 in all)');
+    expect(html).toContain(
+      'href="https://pay.example.com/dashboard/plans?interval=month&amp;page_size=1&amp;page=1" rel="prev"',
+    );
+    expect(html).toContain(
+      'href="https://pay.example.com/dashboard/plans?interval=month&amp;page_size=1&amp;page=3" rel="next"',
+    );
+  });
+
+  it('show the schema’s errors beside their fields, with the status', () => {
+    const refused = plansPage(view(), {}, undefined, {
+      idempotencyKey: key,
+      values: { name: 'Gold', amount: '9.999' },
+      fieldErrors: { amount: 'Too many decimals.' },
+      problem: { status: 400, message: 'Too many decimals.' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain('aria-describedby="amount_help amount_error"');
+    expect(refused.html).toContain('<p id="amount_error" class="error">Too many decimals.</p>');
+    expect(refused.html).toContain('value="9.999"');
+  });
+
+  it('say on the confirmation page what deleting does, in both languages', () => {
+    expect(planDeletePage(view(), plan()).html).toContain(catalogWords.en.deletePlanWarning(2));
+    expect(planDeletePage(view('es'), plan({ subscriber_count: 1 })).html).toContain(
+      catalogWords.es.deletePlanWarning(1),
+    );
+    expect(catalogWords.en.deletePlanWarning(0)).toContain('Its 0 active subscriptions');
+    expect(notFoundPage(view(), 'plans').status).toBe(404);
+  });
+
+  it('are linked in the navigation, the current one marked', () => {
+    const { html } = plansPage(view(), {}, undefined, fresh);
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/plans" aria-current="page">Plans</a>');
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/products">Products</a>');
+    expect(html).toContain('<a href="https://pay.example.com/dashboard/links">Payment links</a>');
+  });
+
+  it('have every word in both languages', () => {
+    const keysOf = (words: object): string[] =>
+      Object.entries(words).flatMap(([name, value]) =>
+        value && typeof value === 'object' ? keysOf(value).map((inner) => `${name}.${inner}`) : [name],
+      );
+    expect(keysOf(catalogWords.es)).toEqual(keysOf(catalogWords.en));
+  });
+});

@@ -1,0 +1,474 @@
+/**
+ * The dashboard's plans, products and payment links pages as views: each list as the API pages it
+ * (numbered pages, the same filters), a create form whose errors are the create schema's, shown
+ * next to their fields, and a confirmation page before each delete. Pure functions of what the
+ * domain read (shared/dashboard/catalog-http.ts), so they are tested without a stack.
+ */
+import type { Page } from '../checkout/pages.ts';
+import { displayEvery } from '../core/display.ts';
+import { escapeHtml } from '../core/html.ts';
+import { parseAmount } from '../core/money/amount.ts';
+import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
+import type { PageRequest } from '../core/pagination.ts';
+import { totalPages } from '../core/pagination.ts';
+import type { LinkListItem } from '../payment-links/link.ts';
+import type { Plan } from '../plans/plan.ts';
+import { intervals } from '../plans/schemas.ts';
+import type { Product } from '../products/product.ts';
+import { type CatalogWords, catalogWords } from './catalog-words.ts';
+import { money } from './charge-views.ts';
+import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
+import { dashboardWords } from './words.ts';
+
+/** What the domain answered, with the status the API gives it. */
+export interface Problem {
+  status: number;
+  message: string;
+}
+
+/** A create form as shown: the values posted (after an error), its key, and what was refused. */
+export interface CreateForm {
+  idempotencyKey: string;
+  values: Record<string, string>;
+  /** The create schema's message for each refused field, by the field's name. */
+  fieldErrors: Record<string, string>;
+  problem?: Problem;
+}
+
+/** One numbered page of a list, as the API answers it. */
+export interface ListPage<T> {
+  records: readonly T[];
+  count: number;
+  page: PageRequest;
+}
+
+const esc = escapeHtml;
+
+/** A text field with its label, help and, when the schema refused it, its error beside it. */
+function textInput(
+  name: string,
+  label: string,
+  form: CreateForm,
+  options: { help?: string; inputmode?: string; maxlength?: number; required?: boolean } = {},
+): string {
+  const error = form.fieldErrors[name];
+  const described = [options.help ? `${name}_help` : '', error ? `${name}_error` : ''].filter(Boolean);
+  return `<label for="${name}">${esc(label)}</label>
+<input id="${name}" name="${name}" value="${esc(form.values[name] ?? '')}" autocomplete="off"${
+    options.inputmode ? ` inputmode="${options.inputmode}"` : ''
+  }${options.maxlength ? ` maxlength="${options.maxlength}"` : ''}${options.required ? ' required' : ''}${
+    error ? ' aria-invalid="true"' : ''
+  }${described.length ? ` aria-describedby="${described.join(' ')}"` : ''}>
+${options.help ? `<p id="${name}_help" class="help">${esc(options.help)}</p>` : ''}${
+  error ? `<p id="${name}_error" class="error">${esc(error)}</p>` : ''
+}`;
+}
+
+/** A select with its label; `choices` are [value, shown]. */
+function select(
+  name: string,
+  label: string,
+  chosen: string,
+  choices: readonly (readonly [string, string])[],
+  error?: string,
+  id = name,
+): string {
+  const options = choices
+    .map(
+      ([value, shown]) =>
+        `<option value="${esc(value)}"${value === chosen ? ' selected' : ''}>${esc(shown)}</option>`,
+    )
+    .join('');
+  return `<label for="${id}">${esc(label)}</label>
+<select id="${id}" name="${name}"${error ? ` aria-invalid="true" aria-describedby="${id}_error"` : ''}>${options}</select>${
+    error ? `\n<p id="${id}_error" class="error">${esc(error)}</p>` : ''
+  }`;
+}
+
+const currencyChoices = currencyCodes.map((code) => [code, code] as const);
+
+/** The page's messages: what was just done, and what the domain refused. */
+function notices(notice: string | undefined, problem: Problem | undefined): string {
+  return `${notice ? `<p class="notice" role="status">${esc(notice)}</p>` : ''}${
+    problem ? `<p class="error" role="alert">${esc(problem.message)}</p>` : ''
+  }`;
+}
+
+/**
+ * "Previous page" and "Next page" of a numbered list, keeping the query's filters and page size,
+ * as a client of the API pages it.
+ */
+function pager<T>(
+  base: string,
+  query: Record<string, string | undefined>,
+  list: ListPage<T>,
+  w: CatalogWords,
+): string {
+  const pages = totalPages(list.count, list.page.pageSize);
+  const at = (page: number) => {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query))
+      if (value !== undefined && name !== 'page' && name !== 'created' && name !== 'deleted')
+        params.set(name, value);
+    params.set('page', String(page));
+    return `${base}?${params}`;
+  };
+  const previous =
+    list.page.page > 1
+      ? `<a href="${esc(at(list.page.page - 1))}" rel="prev">${esc(w.previousPage)}</a>`
+      : '';
+  const next =
+    list.page.page < pages
+      ? `<a href="${esc(at(list.page.page + 1))}" rel="next">${esc(w.nextPage)}</a>`
+      : '';
+  return `<p class="pager"><span>${esc(w.pageOf(list.page.page, pages, list.count))}</span>${previous}${next}</p>`;
+}
+
+const table = (headings: readonly string[], rows: string, numeric: readonly number[] = []) =>
+  `<table>
+<thead><tr>${headings
+    .map((heading, i) => `<th scope="col"${numeric.includes(i) ? ' class="num"' : ''}>${esc(heading)}</th>`)
+    .join('')}</tr></thead>
+<tbody>${rows}</tbody>
+</table>`;
+
+/** A confirmation page: what deleting does, the button that does it, and the way back. */
+function confirmPage(
+  view: ShellContext,
+  title: string,
+  summary: string,
+  warning: string,
+  action: string,
+  button: string,
+  back: string,
+): Page {
+  const w = catalogWords[view.lang];
+  return dashboardPage(
+    view,
+    title,
+    `<section class="card">
+${summary}
+<p class="error" role="note">${esc(warning)}</p>
+${csrfForm(action, view.csrf, `<button type="submit">${esc(button)}</button>`)}
+<p><a href="${esc(back)}">${esc(w.cancel)}</a></p>
+</section>`,
+  );
+}
+
+/** A record the account and mode do not have: 404, with the way back to its list. */
+export function notFoundPage(view: ShellContext, list: string): Page {
+  const w = catalogWords[view.lang];
+  return dashboardPage(
+    view,
+    dashboardWords[view.lang].notFoundTitle,
+    `<p class="error" role="alert">${esc(w.notFound)}</p>
+<p><a href="${esc(`${view.root}/${list}`)}">${esc(w.back)}</a></p>`,
+    404,
+  );
+}
+
+// Plans
+
+const planPrice = (plan: Plan, view: ShellContext) =>
+  `${money(plan.amount, plan.currency, view.lang)} ${displayEvery(plan.interval, plan.interval_count, view.lang)}`;
+
+/** GET /dashboard/plans: the filters, one page of the plans, and the create form. */
+export function plansPage(
+  view: ShellContext,
+  query: Record<string, string | undefined>,
+  list: ListPage<Plan> | undefined,
+  form: CreateForm,
+  notice?: string,
+  listProblem?: Problem,
+): Page {
+  const w = catalogWords[view.lang];
+  const c = w.columns;
+  const base = `${view.root}/plans`;
+  const rows = (list?.records ?? [])
+    .map(
+      (plan) => `<tr>
+<td>${esc(plan.name)}</td>
+<td class="num">${esc(planPrice(plan, view))}</td>
+<td>${esc(plan.trial_period_days > 0 ? w.trialDays(plan.trial_period_days) : w.noTrial)}</td>
+<td class="num">${plan.subscriber_count}</td>
+<td>${esc(plan.active ? w.active : w.inactive)}</td>
+<td>${esc(dashboardWords[view.lang].date(plan.created_at))}</td>
+<td><a href="${esc(`${base}/${encodeURIComponent(plan.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${plan.name}`)}">${esc(w.delete)}</a></td>
+</tr>`,
+    )
+    .join('');
+  const listed = list
+    ? list.records.length
+      ? `${table([c.name, c.price, c.trial, c.subscribers, c.status, c.created, c.actions], rows, [1, 3])}
+${pager(base, query, list, w)}`
+      : `<p>${esc(w.noPlans)}</p>`
+    : '';
+  const filters = `<form method="get" action="${esc(base)}" aria-label="${esc(w.filters)}">
+<label for="filter_name">${esc(c.name)}</label>
+<input id="filter_name" name="name" value="${esc(query.name ?? '')}" maxlength="50">
+${select(
+  'interval',
+  w.fields.interval,
+  query.interval ?? '',
+  [['', w.any], ...intervals.map((interval) => [interval, w.intervals[interval]] as const)],
+  undefined,
+  'filter_interval',
+)}
+${select(
+  'status',
+  w.fields.status,
+  query.status ?? '',
+  [
+    ['', w.any],
+    ['active', w.active],
+    ['inactive', w.inactive],
+  ],
+  undefined,
+  'filter_status',
+)}
+<button type="submit">${esc(w.filter)}</button> <a href="${esc(base)}">${esc(w.clearFilters)}</a>
+</form>`;
+  const values = {
+    currency: 'USD',
+    interval: 'month',
+    interval_count: '1',
+    trial_period_days: '0',
+    ...form.values,
+  };
+  const shown = { ...form, values };
+  const create = csrfForm(
+    base,
+    view.csrf,
+    `${textInput('name', w.fields.name, shown, { maxlength: 50, required: true })}
+${textInput('description', w.fields.description, shown, { maxlength: 300 })}
+${textInput('amount', w.fields.amount, shown, { help: w.amountHelp, inputmode: 'decimal', maxlength: 32, required: true })}
+${select('currency', w.fields.currency, values.currency, currencyChoices, form.fieldErrors.currency)}
+${select(
+  'interval',
+  w.fields.interval,
+  values.interval,
+  intervals.map((interval) => [interval, w.intervals[interval]] as const),
+  form.fieldErrors.interval,
+)}
+${textInput('interval_count', w.fields.intervalCount, shown, { help: w.intervalCountHelp, inputmode: 'numeric', maxlength: 3, required: true })}
+${textInput('trial_period_days', w.fields.trialDays, shown, { help: w.trialHelp, inputmode: 'numeric', maxlength: 3 })}
+<button type="submit">${esc(w.create)}</button>`,
+    { idempotency_key: form.idempotencyKey },
+  );
+  return dashboardPage(
+    view,
+    w.plansTitle,
+    `${notices(notice, form.problem ?? listProblem)}<section class="card" aria-labelledby="plans_filters">
+<h2 id="plans_filters">${esc(w.filters)}</h2>
+${filters}
+</section>
+<section class="card">${listed}</section>
+<section class="card" aria-labelledby="new_plan">
+<h2 id="new_plan">${esc(w.newPlan)}</h2>
+${create}
+</section>`,
+    form.problem?.status ?? listProblem?.status ?? 200,
+  );
+}
+
+/** GET /dashboard/plans/{id}/delete: what deleting the plan does to its subscriptions, then the button. */
+export function planDeletePage(view: ShellContext, plan: Plan): Page {
+  const w = catalogWords[view.lang];
+  const base = `${view.root}/plans`;
+  return confirmPage(
+    view,
+    w.deletePlanTitle(plan.name),
+    `<dl>
+<dt>${esc(w.columns.price)}</dt><dd>${esc(planPrice(plan, view))}</dd>
+<dt>${esc(w.columns.subscribers)}</dt><dd>${plan.subscriber_count}</dd>
+</dl>`,
+    w.deletePlanWarning(plan.subscriber_count),
+    `${base}/${encodeURIComponent(plan.id)}/delete`,
+    w.deletePlanConfirm,
+    base,
+  );
+}
+
+// Products
+
+/** GET /dashboard/products: the search, one page of the active products, and the create form. */
+export function productsPage(
+  view: ShellContext,
+  query: Record<string, string | undefined>,
+  list: ListPage<Product> | undefined,
+  form: CreateForm,
+  notice?: string,
+  listProblem?: Problem,
+): Page {
+  const w = catalogWords[view.lang];
+  const c = w.columns;
+  const base = `${view.root}/products`;
+  const rows = (list?.records ?? [])
+    .map(
+      (product) => `<tr>
+<td>${esc(product.name)}</td>
+<td>${esc(product.short_description)}</td>
+<td class="num">${esc(money(product.price, product.currency, view.lang))}</td>
+<td>${esc(product.sku)}</td>
+<td class="num">${product.stock}</td>
+<td>${esc(dashboardWords[view.lang].date(product.created_at))}</td>
+<td><a href="${esc(`${base}/${encodeURIComponent(product.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${product.name}`)}">${esc(w.delete)}</a></td>
+</tr>`,
+    )
+    .join('');
+  const listed = list
+    ? list.records.length
+      ? `${table([c.name, c.description, c.price, c.sku, c.stock, c.created, c.actions], rows, [2, 4])}
+${pager(base, query, list, w)}`
+      : `<p>${esc(w.noProducts)}</p>`
+    : '';
+  const search = `<form method="get" action="${esc(base)}" aria-label="${esc(w.filters)}">
+<label for="filter_search">${esc(`${c.name} / ${c.sku}`)}</label>
+<input id="filter_search" name="search" value="${esc(query.search ?? '')}" maxlength="64">
+<button type="submit">${esc(w.filter)}</button> <a href="${esc(base)}">${esc(w.clearFilters)}</a>
+</form>`;
+  const values = { currency: 'USD', ...form.values };
+  const shown = { ...form, values };
+  const create = csrfForm(
+    base,
+    view.csrf,
+    `<p class="help">${esc(w.productImagesNote)}</p>
+${textInput('name', w.fields.name, shown, { maxlength: 50, required: true })}
+${textInput('price', w.fields.price, shown, { help: w.amountHelp, inputmode: 'decimal', maxlength: 32, required: true })}
+${select('currency', w.fields.currency, values.currency, currencyChoices, form.fieldErrors.currency)}
+${textInput('short_description', w.fields.shortDescription, shown, { maxlength: 100 })}
+${textInput('description', w.fields.description, shown, { maxlength: 300 })}
+${textInput('sku', w.fields.sku, shown, { maxlength: 64 })}
+${textInput('stock', w.fields.stock, shown, { inputmode: 'numeric', maxlength: 10 })}
+<button type="submit">${esc(w.create)}</button>`,
+    { idempotency_key: form.idempotencyKey },
+  );
+  return dashboardPage(
+    view,
+    w.productsTitle,
+    `${notices(notice, form.problem ?? listProblem)}<section class="card" aria-labelledby="products_search">
+<h2 id="products_search">${esc(w.filters)}</h2>
+${search}
+</section>
+<section class="card">${listed}</section>
+<section class="card" aria-labelledby="new_product">
+<h2 id="new_product">${esc(w.newProduct)}</h2>
+${create}
+</section>`,
+    form.problem?.status ?? listProblem?.status ?? 200,
+  );
+}
+
+/** GET /dashboard/products/{id}/delete: what deleting the product does, then the button. */
+export function productDeletePage(view: ShellContext, product: Product): Page {
+  const w = catalogWords[view.lang];
+  const base = `${view.root}/products`;
+  return confirmPage(
+    view,
+    w.deleteProductTitle(product.name),
+    `<dl><dt>${esc(w.columns.price)}</dt><dd>${esc(money(product.price, product.currency, view.lang))}</dd></dl>`,
+    w.deleteProductWarning,
+    `${base}/${encodeURIComponent(product.id)}/delete`,
+    w.deleteProductConfirm,
+    base,
+  );
+}
+
+// Payment links
+
+/** A link's amount (the list's decimal text) written the shared way, in the reader's number format. */
+function linkMoney(link: Pick<LinkListItem, 'amount' | 'currency'>, view: ShellContext): string {
+  const currency = findCurrency(link.currency);
+  const parsed = currency ? parseAmount(link.amount, currency) : undefined;
+  return parsed?.ok ? money(parsed.minor, link.currency, view.lang) : `${link.amount} ${link.currency}`;
+}
+
+/** A link's page URL in a read-only field, to select and copy. */
+function linkField(id: string, url: string, label: string, w: CatalogWords): string {
+  return `<label for="${id}">${esc(label)}</label>
+<input id="${id}" value="${esc(url)}" readonly aria-describedby="${id}_help">
+<p id="${id}_help" class="help">${esc(w.copyHelp)}</p>`;
+}
+
+/** What the links page shows of a link just created: its description and its page's URL. */
+export interface MadeLink {
+  description: string;
+  link: string;
+}
+
+/** GET /dashboard/links: one page of the payment links (each URL to copy), and the create form. */
+export function linksPage(
+  view: ShellContext,
+  query: Record<string, string | undefined>,
+  list: ListPage<LinkListItem> | undefined,
+  form: CreateForm,
+  made?: MadeLink,
+  notice?: string,
+  listProblem?: Problem,
+): Page {
+  const w = catalogWords[view.lang];
+  const c = w.columns;
+  const base = `${view.root}/links`;
+  const rows = (list?.records ?? [])
+    .map(
+      (link, i) => `<tr>
+<td>${esc(link.description)}</td>
+<td class="num">${esc(linkMoney(link, view))}</td>
+<td>${esc(w.linkStatus[link.status] ?? link.status)}</td>
+<td>${esc(dashboardWords[view.lang].date(link.created_on))}</td>
+<td><input id="link_${i}" value="${esc(link.link)}" readonly aria-label="${esc(`${c.link}: ${link.description}`)}"></td>
+<td><a href="${esc(`${base}/${encodeURIComponent(link.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${link.description}`)}">${esc(w.delete)}</a></td>
+</tr>`,
+    )
+    .join('');
+  const listed = list
+    ? list.records.length
+      ? `${table([c.description, c.amount, c.status, c.created, c.link, c.actions], rows, [1])}
+${pager(base, query, list, w)}`
+      : `<p>${esc(w.noLinks)}</p>`
+    : '';
+  const values = { currency: 'USD', ...form.values };
+  const shown = { ...form, values };
+  const create = csrfForm(
+    base,
+    view.csrf,
+    `<p class="help">${esc(w.linkNote)}</p>
+${textInput('description', w.fields.description, shown, { maxlength: 300, required: true })}
+${textInput('amount', w.fields.amount, shown, { help: w.amountHelp, inputmode: 'decimal', maxlength: 32, required: true })}
+${select('currency', w.fields.currency, values.currency, currencyChoices, form.fieldErrors.currency)}
+<button type="submit">${esc(w.create)}</button>`,
+    { idempotency_key: form.idempotencyKey },
+  );
+  const madeCard = made
+    ? `<section class="card" aria-labelledby="made_link">
+<h2 id="made_link">${esc(made.description)}</h2>
+${linkField('made_link_url', made.link, w.linkUrl, w)}
+</section>`
+    : '';
+  return dashboardPage(
+    view,
+    w.linksTitle,
+    `${notices(notice, form.problem ?? listProblem)}${madeCard}<section class="card">${listed}</section>
+<section class="card" aria-labelledby="new_link">
+<h2 id="new_link">${esc(w.newLink)}</h2>
+${create}
+</section>`,
+    form.problem?.status ?? listProblem?.status ?? 200,
+  );
+}
+
+/** GET /dashboard/links/{id}/delete: what deleting the link does, then the button. */
+export function linkDeletePage(view: ShellContext, link: LinkListItem): Page {
+  const w = catalogWords[view.lang];
+  const base = `${view.root}/links`;
+  return confirmPage(
+    view,
+    w.deleteLinkTitle(link.description),
+    `<dl><dt>${esc(w.columns.amount)}</dt><dd>${esc(linkMoney(link, view))}</dd></dl>
+${linkField('link_url', link.link, w.linkUrl, w)}`,
+    w.deleteLinkWarning,
+    `${base}/${encodeURIComponent(link.id)}/delete`,
+    w.deleteLinkConfirm,
+    base,
+  );
+}

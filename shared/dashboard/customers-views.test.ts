@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import type { Charge } from '../charges/charge.ts';
+import type { Lang } from '../core/messages.ts';
+import type { Customer } from '../customers/customer.ts';
+import { type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
+import { customerPage, customersPage, portalLinkPage, problemPage } from './customers-views.ts';
+import { customerWords } from './customers-words.ts';
+import type { ShellContext } from './shell.ts';
+import { confirmCancelPage, subscriptionPage, subscriptionsPage } from './subscriptions-views.ts';
+
+const hostile = `<script>alert("x")</script>'&`;
+const escaped = '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;';
+const csrf = 'C'.repeat(32);
+const langs: Lang[] = ['en', 'es'];
+
+const view = (lang: Lang = 'en', overrides: Partial<ShellContext> = {}): ShellContext => ({
+  lang,
+  root: 'https://pay.example.com/dashboard',
+  merchant: 'Shop',
+  mode: 'test',
+  csrf,
+  here: 'customers',
+  section: 'customers',
+  ...overrides,
+});
+
+const customer: Customer = {
+  id: '11111111-2222-4333-8444-555555555555',
+  developer_id: 1,
+  mode: 'test',
+  first_name: hostile,
+  last_name: 'Tester',
+  email: `a${hostile}@example.com`,
+  phone: hostile,
+  country: 'ES',
+  metadata: null,
+  created_at: '2026-10-26T10:00:00.000Z',
+  updated_at: '2026-10-26T10:00:00.000Z',
+};
+
+const subscription = (overrides: Partial<Subscription> = {}): Subscription => ({
+  id: 'sub_AAAAAAAAAAAAAAAAAAAAAAAA',
+  developer_id: 1,
+  mode: 'test',
+  plan_id: '99999999-2222-4333-8444-555555555555',
+  plan: { name: hostile, amount: 1050, currency: 'USD', interval: 'month', interval_count: 1 },
+  quantity: 2,
+  customer_id: customer.id,
+  status: 'active',
+  active: true,
+  statement_descriptor: 'X',
+  card_token: 'tok',
+  card: { brand: hostile, last4: '4242' },
+  anchor: '2026-10-26T10:00:00.000Z',
+  trial_end: null,
+  started_at: '2026-10-26T10:00:00.000Z',
+  paid_through: 0,
+  failed_attempts: 0,
+  failed_at: null,
+  next_action_at: '2026-11-26T10:00:00.000Z',
+  version: 2,
+  created_at: '2026-10-26T10:00:00.000Z',
+  updated_at: '2026-10-26T10:00:00.000Z',
+  canceled_at: null,
+  ...overrides,
+});
+
+const charge = {
+  id: 'ch_AAAAAAAAAAAAAAAAAAAAAAAA',
+  customer_id: customer.id,
+  amount: 2100,
+  refunded: 0,
+  currency: 'USD',
+  description: hostile,
+  card: { brand: hostile, last4: '4242' },
+  created_at: '2026-10-26T10:00:00.000Z',
+} as unknown as Charge;
+
+const nextBilling = (s: Subscription) => subscriptionView(s).next_billing_date;
+
+function expectEscaped(html: string): void {
+  expect(html).not.toContain('<script>');
+  expect(html).not.toContain('"x")');
+  expect(html).toContain(escaped);
+}
+
+/** Every POST form of a page carries the session's CSRF token (GET forms change nothing). */
+function expectTokenInEveryPostForm(html: string): void {
+  const forms = html.match(/<form method="post"[^>]*>/g) ?? [];
+  const tokens = html.match(new RegExp(`<input type="hidden" name="csrf_token" value="${csrf}">`, 'g')) ?? [];
+  expect(tokens.length).toBe(forms.length);
+}
+
+describe('the customers pages', () => {
+  it.each(langs)('escape every value and post every form with the CSRF token (%s)', (lang) => {
+    const pages = [
+      customersPage(
+        view(lang),
+        { count: 1, customers: [customer] },
+        { search: hostile, page: { page: 1, pageSize: 10 }, searchView: false },
+        hostile,
+      ),
+      customerPage(
+        view(lang),
+        customer,
+        { records: [subscription()], more: false, page: 1 },
+        { records: [charge], more: false, page: 1 },
+        nextBilling,
+        'K'.repeat(32),
+      ),
+      portalLinkPage(view(lang), customer, {
+        url: `https://pay.example.com/portal/${'T'.repeat(43)}`,
+        expires_at: '2026-10-26T11:00:00.000Z',
+      }),
+    ];
+    for (const page of pages) {
+      expectEscaped(page.html);
+      expectTokenInEveryPostForm(page.html);
+      expect(page.html).toContain(`<html lang="${lang}">`);
+    }
+  });
+
+  it('the customer page links each charge and subscription, and its portal form carries its key', () => {
+    const { html } = customerPage(
+      view(),
+      customer,
+      { records: [subscription()], more: true, page: 2 },
+      { records: [charge], more: false, page: 1 },
+      nextBilling,
+      'K'.repeat(32),
+    );
+    expect(html).toContain('href="https://pay.example.com/dashboard/charges/ch_AAAAAAAAAAAAAAAAAAAAAAAA"');
+    expect(html).toContain(
+      'href="https://pay.example.com/dashboard/subscriptions/sub_AAAAAAAAAAAAAAAAAAAAAAAA"',
+    );
+    expect(html).toContain(`<input type="hidden" name="idempotency_key" value="${'K'.repeat(32)}">`);
+    expect(html).toContain(`action="https://pay.example.com/dashboard/customers/${customer.id}/portal"`);
+    expect(html).toContain('10.50 USD × 2 = 21.00 USD / month');
+    // Each list pages on its own, keeping the other's page.
+    expect(html).toContain('?subscriptions_page=1&amp;charges_page=1" rel="prev">Newer');
+    expect(html).toContain('?subscriptions_page=3&amp;charges_page=1" rel="next">Older');
+  });
+
+  it("the list's page links keep the search and the page size", () => {
+    const { html } = customersPage(
+      view(),
+      { count: 25, customers: [customer] },
+      { search: 'ada', page: { page: 2, pageSize: 10 }, searchView: false },
+      'ada',
+    );
+    expect(html).toContain('Page 2 of 3');
+    expect(html).toContain('/customers?page=1&amp;page_size=10&amp;search=ada" rel="prev"');
+    expect(html).toContain('/customers?page=3&amp;page_size=10&amp;search=ada" rel="next"');
+    expect(html).toContain('value="ada"');
+  });
+
+  it('the portal link is a read-only field, with when it stops opening', () => {
+    const url = `https://pay.example.com/portal/${'T'.repeat(43)}`;
+    const { html } = portalLinkPage(view('es'), customer, { url, expires_at: '2026-10-26T11:00:00.000Z' });
+    expect(html).toContain(`<input id="portal_url" type="url" readonly value="${url}"`);
+    expect(html).toContain('<time datetime="2026-10-26T11:00:00.000Z">');
+    expect(html).toContain('Enlace al portal');
+  });
+
+  it('a problem page has the status it is given and a way back', () => {
+    const page = problemPage(view(), { status: 404, message: hostile }, { url: '/back', label: 'Back' });
+    expect(page.status).toBe(404);
+    expectEscaped(page.html);
+    expect(page.html).toContain('href="/back"');
+  });
+});
+
+describe('the subscriptions pages', () => {
+  it.each(langs)('escape every value and post every form with the CSRF token (%s)', (lang) => {
+    const pages = [
+      subscriptionsPage(
+        view(lang),
+        { count: 1, current_page: 1, total_pages: 1, results: [subscription()] },
+        { status: 'active', planId: hostile },
+        nextBilling,
+      ),
+      subscriptionPage(view(lang), subscription(), subscriptionView(subscription())),
+      subscriptionPage(view(lang), subscription(), subscriptionView(subscription()), {
+        kind: 'problem',
+        problem: { status: 409, message: hostile },
+      }),
+      confirmCancelPage(view(lang), subscription()),
+    ];
+    for (const page of pages) {
+      expectEscaped(page.html);
+      expectTokenInEveryPostForm(page.html);
+    }
+  });
+
+  it('a subscription shows its plan, amount per interval, period, card and customer; cancel is a step away', () => {
+    const { html, status } = subscriptionPage(view(), subscription(), subscriptionView(subscription()));
+    expect(status).toBe(200);
+    expect(html).toContain('10.50 USD × 2 = 21.00 USD / month');
+    expect(html).toContain('26 Oct 2026 – 26 Nov 2026');
+    expect(html).toContain('Card •••• 4242');
+    expect(html).toContain(`href="https://pay.example.com/dashboard/customers/${customer.id}"`);
+    expect(html).toContain(
+      'href="https://pay.example.com/dashboard/subscriptions/sub_AAAAAAAAAAAAAAAAAAAAAAAA/cancel"',
+    );
+    // The page itself has no form that cancels.
+    expect(html).not.toMatch(/<form method="post" action="[^"]*\/cancel"/);
+  });
+
+  it('every two months, a single unit, no card kept, canceled: said so, and no way to cancel', () => {
+    const old = subscription({
+      plan: { name: 'Basic', amount: 500, currency: 'JPY', interval: 'month', interval_count: 2 },
+      quantity: 1,
+      card: undefined,
+      status: 'canceled',
+      canceled_at: '2026-10-27T10:00:00.000Z',
+    });
+    for (const lang of langs) {
+      const { html } = subscriptionPage(view(lang), old, subscriptionView(old));
+      const c = customerWords[lang];
+      expect(html).toContain(lang === 'en' ? '500 JPY every 2 months' : '500 JPY cada 2 meses');
+      expect(html).toContain(c.noCard);
+      expect(html).toContain(c.notCancelable);
+      expect(html).not.toContain('/cancel"');
+    }
+  });
+
+  it('the confirmation posts the cancel with the CSRF token, and offers to keep it', () => {
+    const { html } = confirmCancelPage(view('es'), subscription());
+    expect(html).toMatch(
+      new RegExp(
+        `<form method="post" action="https://pay.example.com/dashboard/subscriptions/sub_A+/cancel"><input type="hidden" name="csrf_token" value="${csrf}">`,
+      ),
+    );
+    expect(html).toContain('Sí, cancelar la suscripción');
+    expect(html).toContain('No, mantenerla');
+  });
+
+  it("the list's filter form shows the filters asked for, and its page links keep them", () => {
+    const { html } = subscriptionsPage(
+      view(),
+      { count: 30, current_page: 2, total_pages: 3, results: [subscription()] },
+      { status: 'past_due', planId: 'p1', pageSize: 10 },
+      nextBilling,
+    );
+    expect(html).toContain('<option value="past_due" selected>');
+    expect(html).toContain('value="p1"');
+    expect(html).toContain(
+      '/subscriptions?page=3&amp;page_size=10&amp;status=past_due&amp;plan_id=p1" rel="next"',
+    );
+  });
+});
