@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
+import { signInOnPage } from '../support/dashboard.ts';
 import { api, apiKey, apiUrl, newAccount, type TestAccount } from '../support/stack.ts';
 
 let browser: Browser;
@@ -46,11 +47,7 @@ describe('the catalog pages in a browser', () => {
     };
     try {
       await page.goto(`${apiUrl}/dashboard/sign-in`);
-      await page.getByLabel('Secret API key').fill(account.testKey);
-      await Promise.all([
-        page.waitForURL(`${apiUrl}/dashboard/`),
-        page.getByRole('button', { name: 'Sign in', exact: true }).click(),
-      ]);
+      await signInOnPage(page, account.testKey);
 
       // Plans: the list (empty), a refused form, then the plan.
       await page.getByRole('link', { name: 'Plans', exact: true }).click();

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
+import { signInOnPage } from '../support/dashboard.ts';
 import { api, apiKey, apiUrl, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
 
@@ -75,11 +76,7 @@ describe('customers and subscriptions in a browser', () => {
     };
     try {
       await page.goto(`${apiUrl}/dashboard/sign-in`);
-      await page.getByLabel('Secret API key').fill(account.testKey);
-      await Promise.all([
-        page.waitForURL(`${apiUrl}/dashboard/`),
-        page.getByRole('button', { name: 'Sign in', exact: true }).click(),
-      ]);
+      await signInOnPage(page, account.testKey);
 
       await page.getByRole('link', { name: 'Customers', exact: true }).click();
       await page.waitForURL(`${apiUrl}/dashboard/customers`);

@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
+import { signInOnPage } from '../support/dashboard.ts';
 import { type Receiver, startReceiver, verify } from '../support/receiver.ts';
 import { api, apiKey, apiUrl, newAccount, type TestAccount } from '../support/stack.ts';
 
@@ -65,11 +66,7 @@ describe('the webhooks, events and API keys pages in a browser', () => {
     };
     try {
       await page.goto(`${apiUrl}/dashboard/sign-in`);
-      await page.getByLabel('Secret API key').fill(account.testKey);
-      await Promise.all([
-        page.waitForURL(`${apiUrl}/dashboard/`),
-        page.getByRole('button', { name: 'Sign in', exact: true }).click(),
-      ]);
+      await signInOnPage(page, account.testKey);
 
       // The endpoints, and one added pointing at the receiver, for plan.deleted only.
       await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
@@ -178,11 +175,7 @@ describe('the webhooks, events and API keys pages in a browser', () => {
       await check('key rotated');
       await page.goto(`${apiUrl}/dashboard/webhooks`);
       expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
-      await page.getByLabel('Secret API key').fill(newKey);
-      await Promise.all([
-        page.waitForURL(`${apiUrl}/dashboard/`),
-        page.getByRole('button', { name: 'Sign in', exact: true }).click(),
-      ]);
+      await signInOnPage(page, newKey);
       expect(checked).toHaveLength(13);
     } finally {
       await context.close();

@@ -3,6 +3,7 @@
  * sent back as a browser does for the dashboard's path), redirects not followed, forms posted with
  * the CSRF token of the page they are on.
  */
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { apiUrl } from './stack.ts';
 
@@ -16,6 +17,15 @@ export interface DashboardAnswer {
 }
 
 export const dashboardUrl = (path = '') => `${apiUrl}/dashboard/${path}`;
+
+/** In Chromium, on the sign-in form: signs in with `key` and waits for the dashboard's first page. */
+export async function signInOnPage(page: Page, key: string): Promise<void> {
+  await page.getByLabel('Secret API key').fill(key);
+  await Promise.all([
+    page.waitForURL(dashboardUrl()),
+    page.getByRole('button', { name: 'Sign in', exact: true }).click(),
+  ]);
+}
 
 /** The hidden CSRF token of the first form of a page. */
 export function formToken(html: string): string {
