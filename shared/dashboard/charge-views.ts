@@ -70,6 +70,44 @@ ${chargeTable(view, newest, w)}
   );
 }
 
+/** The page sizes the charges page offers (the API's list takes any from 1 to 1000). */
+const pageSizes = [25, 100, 500, 1000] as const;
+
+/**
+ * The charges page's two forms (both GET, so a search or a filter is a link one can share): find one
+ * charge by its id or its payment's id, and the list's own filters (created before a UTC day, how
+ * many per page).
+ */
+function chargeForms(
+  view: ShellContext,
+  query: PaymentListQuery | undefined,
+  find: string,
+  w: DashboardWords,
+): string {
+  const action = escapeHtml(`${view.root}/charges`);
+  const limit = query?.limit;
+  const sizes = [...new Set([...pageSizes, ...(limit !== undefined ? [limit] : [])])].sort((a, b) => a - b);
+  const options = sizes
+    .map((size) => `<option value="${size}"${size === limit ? ' selected' : ''}>${size}</option>`)
+    .join('');
+  const before = query?.createdBefore?.slice(0, 10) ?? '';
+  return `<div class="forms">
+<form method="get" action="${action}" role="search" class="card">
+<label for="find">${escapeHtml(w.findLabel)}</label>
+<input id="find" name="find" type="search" maxlength="100" spellcheck="false" autocomplete="off" value="${escapeHtml(find)}" aria-describedby="find_help">
+<p id="find_help" class="help">${escapeHtml(w.findHelp)}</p>
+<button type="submit">${escapeHtml(w.find)}</button>
+</form>
+<form method="get" action="${action}" class="card">
+<label for="created_before">${escapeHtml(w.createdBefore)}</label>
+<input id="created_before" name="created_before" type="date" value="${escapeHtml(before)}">
+<label for="limit">${escapeHtml(w.perPage)}</label>
+<select id="limit" name="limit">${options}</select>
+<button type="submit">${escapeHtml(w.filter)}</button>
+</form>
+</div>`;
+}
+
 /**
  * GET /dashboard/charges: one page of the API's charge list. "Older" asks for the charges created
  * before the last one shown, with the same limit, as a client of GET /v1/payments/ pages.
@@ -79,6 +117,7 @@ export function chargesPage(
   charges: readonly Charge[],
   query: PaymentListQuery | undefined,
   problem?: { status: number; message: string },
+  find = '',
 ): Page {
   const w = dashboardWords[view.lang];
   const last = charges.at(-1);
@@ -94,7 +133,8 @@ export function chargesPage(
   return dashboardPage(
     view,
     w.chargesTitle,
-    `${error}<div class="card">${chargeTable(view, charges, w)}</div>
+    `${chargeForms(view, query, find, w)}
+${error}<div class="card">${chargeTable(view, charges, w)}</div>
 ${older || newest ? `<p class="pager">${newest}${older}</p>` : ''}`,
     problem?.status ?? 200,
   );

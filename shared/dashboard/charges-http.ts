@@ -13,11 +13,13 @@ import type { Deps } from '../db/deps.ts';
 import { statusOf } from '../http/errors.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import { listPaymentCharges, type PaymentListQuery, parsePaymentListQuery } from '../payments/list-query.ts';
+import { getPayment } from '../payments/repository.ts';
 import { CreateRefundSchema, type Refund } from '../refunds/refund.ts';
 import { listRefunds } from '../refunds/repository.ts';
 import { type RefundDeps, refundCharge } from '../refunds/service.ts';
 import { overview } from '../stats/repository.ts';
 import { chargePage, chargesPage, overviewPage, type RefundFormState } from './charge-views.ts';
+import { findOf } from './charges-query.ts';
 import { formKeyPattern, newFormKey } from './form-once.ts';
 import { type DashboardDeps, dashboardRoot, field, pageAnswer, type SignedIn, seeOther } from './http.ts';
 import { messagePage, type ShellContext } from './shell.ts';
@@ -48,16 +50,47 @@ export async function showOverview(deps: Deps, { scope, view }: SignedIn): Promi
   return pageAnswer(overviewPage(view, newest, figures));
 }
 
-/** GET /dashboard/charges: the payments list's query (limit, created_before, status), as the API reads it. */
-export async function showCharges(deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> {
+/**
+ * The charges page's search: a charge id opens that charge; a payment id opens the charge that paid
+ * it. Both are read at once (two GetItems, one round trip), and only for text shaped like such an id
+ * (anything else is no record's id: no read). Otherwise what the page says, with a 404.
+ */
+async function findCharge(
+  deps: Deps,
+  { scope, view }: SignedIn,
+  find: string,
+): Promise<{ chargeId: string } | { problem: { status: number; message: string } }> {
+  const w = dashboardWords[view.lang];
+  const [charge, payment] = await Promise.all([getCharge(deps, scope, find), getPayment(deps, scope, find)]);
+  const chargeId = charge?.id ?? payment?.charge_id;
+  if (chargeId) return { chargeId };
+  const message = payment ? w.paymentNotPaid(payment.id) : w.nothingFound(find);
+  return { problem: { status: 404, message } };
+}
+
+/**
+ * GET /dashboard/charges: the payments list's query (limit, created_before, status), as the API reads
+ * it; `find` (a charge or payment id) goes to that charge instead.
+ */
+export async function showCharges(deps: DashboardDeps, signedIn: SignedIn): Promise<ApiAnswer> {
+  const { scope, view, request } = signedIn;
+  let find = '';
   let query: PaymentListQuery;
+  let found: Awaited<ReturnType<typeof findCharge>> | undefined;
   try {
+    find = findOf(request.query);
+    found = find ? await findCharge(deps, signedIn, find) : undefined;
+    if (found && 'chargeId' in found) {
+      return seeOther(`${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(found.chargeId)}`);
+    }
     query = parsePaymentListQuery(request.query);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return pageAnswer(chargesPage(view, [], undefined, problemOf(error, view.lang)));
+    return pageAnswer(chargesPage(view, [], undefined, problemOf(error, view.lang), find));
   }
-  return pageAnswer(chargesPage(view, await listPaymentCharges(deps, scope, query), query));
+  return pageAnswer(
+    chargesPage(view, await listPaymentCharges(deps, scope, query), query, found?.problem, find),
+  );
 }
 
 /** The charge's page (its refunds read beside it), or the 404 page when the account and mode have no such charge. */

@@ -4,7 +4,7 @@
  * its cookie itself, and answers 303 to the sign-in form without one.
  */
 import type { Route } from '../http/route.ts';
-import { PaymentListQuerySchema } from '../payments/list-query.ts';
+import { ChargesPageQuerySchema } from './charges-query.ts';
 import { form, formErrors, html, pageErrors, signedIn, toSignIn } from './common-routes.ts';
 
 export const dashboardRoutes: readonly Route[] = [
@@ -108,16 +108,30 @@ export const dashboardRoutes: readonly Route[] = [
     handler: 'functions/dashboard/list-charges.ts',
     operationId: 'showDashboardCharges',
     auth: false,
-    access: signedIn({ actions: ['Query'], indexes: ['gsi1'] }),
+    access: signedIn({ actions: ['Query', 'GetItem'], indexes: ['gsi1'] }),
     summary:
-      'The charges (HTML): the payments list, with its paging (`limit`, `created_before`) and `status`',
+      'The charges (HTML): the payments list, with its paging (`limit`, `created_before`) and `status`, and `find`',
     description:
-      'Lists the charges of the account and mode as GET /v1/payments/ does, newest first, with a link to the older ones.',
-    query: PaymentListQuerySchema,
-    answers: { 200: { description: 'The page', media: html }, 303: toSignIn },
+      'Lists the charges of the account and mode as GET /v1/payments/ does, newest first, with a link to the older ones. `find` looks one charge up by its id or its payment’s id (both read at once) and answers 303 to its page.',
+    query: ChargesPageQuerySchema,
+    answers: {
+      200: { description: 'The page', media: html },
+      303: {
+        description: 'No session in force: to the sign-in form; or `find` found a charge: to its page',
+        headers: { Location: 'The sign-in form, or the charge’s page.' },
+      },
+    },
     errors: {
       ...pageErrors,
-      400: { description: 'A malformed `limit` or `created_before`: the page, saying so', body: 'html' },
+      400: {
+        description: 'A malformed `limit`, `created_before` or `find`: the page, saying so',
+        body: 'html',
+      },
+      404: {
+        description:
+          'No charge of the account and mode has the `find` id (or its payment is unpaid): the list, saying so',
+        body: 'html',
+      },
     },
   },
   {

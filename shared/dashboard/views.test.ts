@@ -73,9 +73,11 @@ function expectEscaped(html: string): void {
   expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;');
 }
 
-/** Every form of a page posts the session's CSRF token. */
+/** Every form of a page that posts carries the session's CSRF token (a GET form, a search, changes nothing). */
 function expectTokenInEveryForm(html: string): void {
-  const forms = html.match(/<form [^>]*>/g) ?? [];
+  const forms = html.match(/<form method="post"[^>]*>/g) ?? [];
+  const all = html.match(/<form [^>]*>/g) ?? [];
+  expect(all.filter((form) => !/method="(post|get)"/.test(form))).toEqual([]);
   expect(forms.length).toBeGreaterThan(0);
   const tokens = html.match(new RegExp(`<input type="hidden" name="csrf_token" value="${csrf}">`, 'g')) ?? [];
   expect(tokens.length).toBe(forms.length);
@@ -247,6 +249,28 @@ describe('the charges list', () => {
     );
     expect(chargesPage(view(), [charge()], { limit: 2 }).html).not.toContain('rel="next"');
     expect(chargesPage(view(), [], { limit: 100 }).html).toContain('No charges yet.');
+  });
+
+  it('offers the search and the filters as GET forms, showing what was asked', () => {
+    const page = chargesPage(
+      view(),
+      [charge()],
+      { limit: 500, createdBefore: '2026-11-20T00:00:00.000Z' },
+      undefined,
+      'pay_"x',
+    ).html;
+    expect(page).toContain('role="search"');
+    expect(page).toContain('value="pay_&quot;x"');
+    expect(page).toContain(
+      '<input id="created_before" name="created_before" type="date" value="2026-11-20">',
+    );
+    expect(page).toContain('<option value="500" selected>500</option>');
+    expect(page).toContain(
+      '<form method="get" action="https://pay.example.com/dashboard/charges" role="search" class="card">',
+    );
+    const odd = chargesPage(view('es'), [], { limit: 7 }).html;
+    expect(odd).toContain('<option value="7" selected>7</option>');
+    expect(odd).toContain('Buscar un cargo');
   });
 
   it('writes amounts in the currency’s own decimals, in the reader’s number format', () => {

@@ -41,6 +41,14 @@ export interface DashboardWords {
   noCharges: string;
   olderCharges: string;
   newestFirst: string;
+  findLabel: string;
+  findHelp: string;
+  find: string;
+  nothingFound(text: string): string;
+  paymentNotPaid(id: string): string;
+  createdBefore: string;
+  perPage: string;
+  filter: string;
   columns: {
     date: string;
     id: string;
@@ -125,6 +133,15 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
     noCharges: 'No charges yet.',
     olderCharges: 'Older charges',
     newestFirst: 'Newest charges',
+    findLabel: 'Find a charge',
+    findHelp:
+      "A charge's id (ch_…) or its payment's id (pay_…). To see a customer's charges, find the customer under Customers.",
+    find: 'Find',
+    nothingFound: (text) => `No charge or payment of this mode has the id “${text}”.`,
+    paymentNotPaid: (id) => `Payment ${id} has no charge: it has not been paid.`,
+    createdBefore: 'Created before (UTC day)',
+    perPage: 'Charges per page',
+    filter: 'Show',
     columns: {
       date: 'Date',
       id: 'Charge',
@@ -210,6 +227,15 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
     noCharges: 'Aún no hay cargos.',
     olderCharges: 'Cargos anteriores',
     newestFirst: 'Cargos más recientes',
+    findLabel: 'Buscar un cargo',
+    findHelp:
+      'El id de un cargo (ch_…) o el de su pago (pay_…). Para ver los cargos de un cliente, busque al cliente en Clientes.',
+    find: 'Buscar',
+    nothingFound: (text) => `Ningún cargo ni pago de este modo tiene el id «${text}».`,
+    paymentNotPaid: (id) => `El pago ${id} no tiene cargo: aún no se ha pagado.`,
+    createdBefore: 'Creados antes del (día UTC)',
+    perPage: 'Cargos por página',
+    filter: 'Mostrar',
     columns: {
       date: 'Fecha',
       id: 'Cargo',

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openSession, stageSessionKeys } from '../../shared/dashboard/session.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { payThroughCheckout } from '../support/checkout.ts';
+import { createPayment, payThroughCheckout } from '../support/checkout.ts';
 import { DashboardClient, dashboardUrl, formToken, hiddenField } from '../support/dashboard.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 
@@ -202,6 +202,34 @@ describe('what a session sees', () => {
     expect(next.html).not.toContain(second.chargeId);
     const bad = await browser.get('charges?limit=abc');
     expect(bad.status).toBe(400);
+  });
+
+  it("finds a charge by its id or its payment's id; an unpaid payment, an unknown id and another mode's id are 404 on the list", async () => {
+    const own = await newAccount('dashboard-find');
+    const ownAuth = apiKey(own.testKey);
+    const paid = await payThroughCheckout(ownAuth, { payment: { description: 'Found me' } });
+    const unpaid = await createPayment(ownAuth, { description: 'Not yet' });
+    const browser = await new DashboardClient().signedIn(own.testKey);
+    const chargePage = dashboardUrl(`charges/${paid.chargeId}`);
+
+    const byCharge = await browser.get(`charges?find=${paid.chargeId}`);
+    expect(byCharge.status).toBe(303);
+    expect(byCharge.location).toBe(chargePage);
+    const byPayment = await browser.get(`charges?find=%20${paid.id}%20`);
+    expect(byPayment.status).toBe(303);
+    expect(byPayment.location).toBe(chargePage);
+
+    const notPaid = await browser.get(`charges?find=${unpaid.id}`);
+    expect(notPaid.status).toBe(404);
+    expect(notPaid.html).toContain(`Payment ${unpaid.id} has no charge`);
+    expect(notPaid.html).toContain(paid.chargeId);
+    const unknown = await browser.get('charges?find=%3Cb%3Ech_nothing');
+    expect(unknown.status).toBe(404);
+    expect(unknown.html).toContain('has the id “&lt;b&gt;ch_nothing”');
+    const live = await new DashboardClient().signedIn(own.liveKey);
+    expect((await live.get(`charges?find=${paid.chargeId}`)).status).toBe(404);
+    const stranger = await new DashboardClient().signedIn(account.testKey);
+    expect((await stranger.get(`charges?find=${paid.id}`)).status).toBe(404);
   });
 });
 
