@@ -132,6 +132,59 @@ const table = (headings: readonly string[], rows: string, numeric: readonly numb
 <tbody>${rows}</tbody>
 </table>`;
 
+/** One page of a catalog list as a table with its pager; what to say when the page has none; '' when the list failed. */
+function listing<T>(
+  list: ListPage<T> | undefined,
+  shown: {
+    headings: readonly string[];
+    rows: (record: T, index: number) => string;
+    numeric: readonly number[];
+  },
+  empty: string,
+  page: { base: string; query: Record<string, string | undefined>; w: CatalogWords },
+): string {
+  if (!list) return '';
+  if (!list.records.length) return `<p>${esc(empty)}</p>`;
+  return `${table(shown.headings, list.records.map(shown.rows).join(''), shown.numeric)}
+${pager(page.base, page.query, list, page.w)}`;
+}
+
+/**
+ * The layout every catalog list page shares: what was done or refused, an optional filters card,
+ * the list, and the create form; the status is the create form's problem's, else the list's.
+ */
+function catalogPage(
+  view: ShellContext,
+  parts: {
+    title: string;
+    notice: string | undefined;
+    problem: Problem | undefined;
+    filters?: { id: string; form: string };
+    before?: string;
+    listed: string;
+    create: { id: string; title: string; form: string };
+  },
+): Page {
+  const w = catalogWords[view.lang];
+  const filters = parts.filters
+    ? `<section class="card" aria-labelledby="${parts.filters.id}">
+<h2 id="${parts.filters.id}">${esc(w.filters)}</h2>
+${parts.filters.form}
+</section>
+`
+    : '';
+  return dashboardPage(
+    view,
+    parts.title,
+    `${notices(parts.notice, parts.problem)}${parts.before ?? ''}${filters}<section class="card">${parts.listed}</section>
+<section class="card" aria-labelledby="${parts.create.id}">
+<h2 id="${parts.create.id}">${esc(parts.create.title)}</h2>
+${parts.create.form}
+</section>`,
+    parts.problem?.status ?? 200,
+  );
+}
+
 /** A confirmation page: what deleting does, the button that does it, and the way back. */
 function confirmPage(
   view: ShellContext,
@@ -184,9 +237,12 @@ export function plansPage(
   const w = catalogWords[view.lang];
   const c = w.columns;
   const base = `${view.root}/plans`;
-  const rows = (list?.records ?? [])
-    .map(
-      (plan) => `<tr>
+  const listed = listing(
+    list,
+    {
+      headings: [c.name, c.price, c.trial, c.subscribers, c.status, c.created, c.actions],
+      numeric: [1, 3],
+      rows: (plan) => `<tr>
 <td>${esc(plan.name)}</td>
 <td class="num">${esc(planPrice(plan, view))}</td>
 <td>${esc(plan.trial_period_days > 0 ? w.trialDays(plan.trial_period_days) : w.noTrial)}</td>
@@ -195,14 +251,10 @@ export function plansPage(
 <td>${esc(dashboardWords[view.lang].date(plan.created_at))}</td>
 <td><a href="${esc(`${base}/${encodeURIComponent(plan.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${plan.name}`)}">${esc(w.delete)}</a></td>
 </tr>`,
-    )
-    .join('');
-  const listed = list
-    ? list.records.length
-      ? `${table([c.name, c.price, c.trial, c.subscribers, c.status, c.created, c.actions], rows, [1, 3])}
-${pager(base, query, list, w)}`
-      : `<p>${esc(w.noPlans)}</p>`
-    : '';
+    },
+    w.noPlans,
+    { base, query, w },
+  );
   const filters = `<form method="get" action="${esc(base)}" aria-label="${esc(w.filters)}">
 <label for="filter_name">${esc(c.name)}</label>
 <input id="filter_name" name="name" value="${esc(query.name ?? '')}" maxlength="50">
@@ -255,20 +307,14 @@ ${textInput('trial_period_days', w.fields.trialDays, shown, { help: w.trialHelp,
 <button type="submit">${esc(w.create)}</button>`,
     { idempotency_key: form.idempotencyKey },
   );
-  return dashboardPage(
-    view,
-    w.plansTitle,
-    `${notices(notice, form.problem ?? listProblem)}<section class="card" aria-labelledby="plans_filters">
-<h2 id="plans_filters">${esc(w.filters)}</h2>
-${filters}
-</section>
-<section class="card">${listed}</section>
-<section class="card" aria-labelledby="new_plan">
-<h2 id="new_plan">${esc(w.newPlan)}</h2>
-${create}
-</section>`,
-    form.problem?.status ?? listProblem?.status ?? 200,
-  );
+  return catalogPage(view, {
+    title: w.plansTitle,
+    notice,
+    problem: form.problem ?? listProblem,
+    filters: { id: 'plans_filters', form: filters },
+    listed,
+    create: { id: 'new_plan', title: w.newPlan, form: create },
+  });
 }
 
 /** GET /dashboard/plans/{id}/delete: what deleting the plan does to its subscriptions, then the button. */
@@ -303,9 +349,12 @@ export function productsPage(
   const w = catalogWords[view.lang];
   const c = w.columns;
   const base = `${view.root}/products`;
-  const rows = (list?.records ?? [])
-    .map(
-      (product) => `<tr>
+  const listed = listing(
+    list,
+    {
+      headings: [c.name, c.description, c.price, c.sku, c.stock, c.created, c.actions],
+      numeric: [2, 4],
+      rows: (product) => `<tr>
 <td>${esc(product.name)}</td>
 <td>${esc(product.short_description)}</td>
 <td class="num">${esc(money(product.price, product.currency, view.lang))}</td>
@@ -314,14 +363,10 @@ export function productsPage(
 <td>${esc(dashboardWords[view.lang].date(product.created_at))}</td>
 <td><a href="${esc(`${base}/${encodeURIComponent(product.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${product.name}`)}">${esc(w.delete)}</a></td>
 </tr>`,
-    )
-    .join('');
-  const listed = list
-    ? list.records.length
-      ? `${table([c.name, c.description, c.price, c.sku, c.stock, c.created, c.actions], rows, [2, 4])}
-${pager(base, query, list, w)}`
-      : `<p>${esc(w.noProducts)}</p>`
-    : '';
+    },
+    w.noProducts,
+    { base, query, w },
+  );
   const search = `<form method="get" action="${esc(base)}" aria-label="${esc(w.filters)}">
 <label for="filter_search">${esc(`${c.name} / ${c.sku}`)}</label>
 <input id="filter_search" name="search" value="${esc(query.search ?? '')}" maxlength="64">
@@ -343,20 +388,14 @@ ${textInput('stock', w.fields.stock, shown, { inputmode: 'numeric', maxlength: 1
 <button type="submit">${esc(w.create)}</button>`,
     { idempotency_key: form.idempotencyKey },
   );
-  return dashboardPage(
-    view,
-    w.productsTitle,
-    `${notices(notice, form.problem ?? listProblem)}<section class="card" aria-labelledby="products_search">
-<h2 id="products_search">${esc(w.filters)}</h2>
-${search}
-</section>
-<section class="card">${listed}</section>
-<section class="card" aria-labelledby="new_product">
-<h2 id="new_product">${esc(w.newProduct)}</h2>
-${create}
-</section>`,
-    form.problem?.status ?? listProblem?.status ?? 200,
-  );
+  return catalogPage(view, {
+    title: w.productsTitle,
+    notice,
+    problem: form.problem ?? listProblem,
+    filters: { id: 'products_search', form: search },
+    listed,
+    create: { id: 'new_product', title: w.newProduct, form: create },
+  });
 }
 
 /** GET /dashboard/products/{id}/delete: what deleting the product does, then the button. */
@@ -409,9 +448,12 @@ export function linksPage(
   const w = catalogWords[view.lang];
   const c = w.columns;
   const base = `${view.root}/links`;
-  const rows = (list?.records ?? [])
-    .map(
-      (link, i) => `<tr>
+  const listed = listing(
+    list,
+    {
+      headings: [c.description, c.amount, c.status, c.created, c.link, c.actions],
+      numeric: [1],
+      rows: (link, i) => `<tr>
 <td>${esc(link.description)}</td>
 <td class="num">${esc(linkMoney(link, view))}</td>
 <td>${esc(w.linkStatus[link.status] ?? link.status)}</td>
@@ -419,14 +461,10 @@ export function linksPage(
 <td><input id="link_${i}" value="${esc(link.link)}" readonly aria-label="${esc(`${c.link}: ${link.description}`)}"></td>
 <td><a href="${esc(`${base}/${encodeURIComponent(link.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${link.description}`)}">${esc(w.delete)}</a></td>
 </tr>`,
-    )
-    .join('');
-  const listed = list
-    ? list.records.length
-      ? `${table([c.description, c.amount, c.status, c.created, c.link, c.actions], rows, [1])}
-${pager(base, query, list, w)}`
-      : `<p>${esc(w.noLinks)}</p>`
-    : '';
+    },
+    w.noLinks,
+    { base, query, w },
+  );
   const values = { currency: 'USD', ...form.values };
   const shown = { ...form, values };
   const create = csrfForm(
@@ -445,16 +483,14 @@ ${select('currency', w.fields.currency, values.currency, currencyChoices, form.f
 ${linkField('made_link_url', made.link, w.linkUrl, w)}
 </section>`
     : '';
-  return dashboardPage(
-    view,
-    w.linksTitle,
-    `${notices(notice, form.problem ?? listProblem)}${madeCard}<section class="card">${listed}</section>
-<section class="card" aria-labelledby="new_link">
-<h2 id="new_link">${esc(w.newLink)}</h2>
-${create}
-</section>`,
-    form.problem?.status ?? listProblem?.status ?? 200,
-  );
+  return catalogPage(view, {
+    title: w.linksTitle,
+    notice,
+    problem: form.problem ?? listProblem,
+    before: madeCard,
+    listed,
+    create: { id: 'new_link', title: w.newLink, form: create },
+  });
 }
 
 /** GET /dashboard/links/{id}/delete: what deleting the link does, then the button. */
