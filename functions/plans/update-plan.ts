@@ -4,7 +4,7 @@
  */
 
 import { assertModeFlags } from '../../shared/core/account.ts';
-import { envelope, Invalid, NotFound } from '../../shared/core/errors.ts';
+import { envelope, Invalid } from '../../shared/core/errors.ts';
 import { validate } from '../../shared/core/validation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
@@ -12,9 +12,8 @@ import { imageField, storedImageOf } from '../../shared/media/images.ts';
 import { s3MediaStore, saveImage } from '../../shared/media/store.ts';
 import { planMessages } from '../../shared/plans/messages.ts';
 import { planIdParam } from '../../shared/plans/path.ts';
-import { effectiveChanges } from '../../shared/plans/plan.ts';
-import { getPlan, updatePlan } from '../../shared/plans/repository.ts';
 import { immutablePlanFields, UpdatePlanSchema } from '../../shared/plans/schemas.ts';
+import { changePlan } from '../../shared/plans/service.ts';
 
 const deps = makeDeps();
 const media = s3MediaStore();
@@ -29,23 +28,25 @@ export const handler = endpoint(async ({ body, params, scope, mode, lang }) => {
   assertModeFlags(input, mode);
   const planId = planIdParam(params.id);
   const image = typeof input.image === 'string' ? imageField(input.image, 'image') : input.image;
-  const plan = await getPlan(deps, scope, planId);
-  if (!plan) throw new NotFound(planMessages.plan_not_found);
-  const changes = effectiveChanges(plan, {
-    ...(input.name !== undefined ? { name: input.name } : {}),
-    ...(input.description !== undefined ? { description: input.description } : {}),
-    ...(input.trial_period_days !== undefined ? { trial_period_days: input.trial_period_days } : {}),
-    ...(input.active !== undefined ? { active: input.active } : {}),
-    ...(image !== undefined ? { image: image === null ? null : storedImageOf(image) } : {}),
-  });
-  if (Object.keys(changes).length === 0) {
+  const changed = await changePlan(
+    deps,
+    scope,
+    planId,
+    {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.trial_period_days !== undefined ? { trial_period_days: input.trial_period_days } : {}),
+      ...(input.active !== undefined ? { active: input.active } : {}),
+      ...(image !== undefined ? { image: image === null ? null : storedImageOf(image) } : {}),
+    },
+    image ? () => saveImage(media, image) : undefined,
+  );
+  if (!changed) {
     return {
       status: 200,
       body: envelope(200, planMessages.plan_unchanged, lang, { type: 'info', data: planId }),
     };
   }
-  if (image) await saveImage(media, image);
-  await updatePlan(deps, plan, changes, deps.clock());
   return {
     status: 200,
     body: envelope(200, planMessages.plan_updated, lang, { type: 'success', data: planId }),

@@ -19,8 +19,10 @@ import { LinkListQuerySchema } from '../payment-links/schemas.ts';
 import { createLinks, deleteLink, linkIdParam, linkList, linkOf } from '../payment-links/service.ts';
 import { parsePlanListQuery } from '../plans/list-query.ts';
 import { planIdParam } from '../plans/path.ts';
+import type { Plan } from '../plans/plan.ts';
 import { getPlan, listPlans } from '../plans/repository.ts';
-import { addPlan, removePlan } from '../plans/service.ts';
+import { UpdatePlanSchema } from '../plans/schemas.ts';
+import { addPlan, changePlan, removePlan } from '../plans/service.ts';
 import { deactivateProduct, getProduct, listProducts } from '../products/repository.ts';
 import { ProductListQuerySchema } from '../products/schemas.ts';
 import { createProductFromForm, productIdParam } from '../products/service.ts';
@@ -132,25 +134,26 @@ async function submitCreate(
 }
 
 /**
- * A delete form's POST: `remove` (the area's own function), then 303 to the list saying so; a
- * record the account and mode do not have is the 404 page, and another refusal the list with the
- * API's status.
+ * A delete (or archive) form's POST: `act` (the area's own function), then 303 to the list with
+ * `done` as its query, which says what was done; a record the account and mode do not have is the
+ * 404 page, and another refusal the list with the API's status.
  */
-async function submitDelete(
+async function submitAction(
   view: ShellContext,
   list: string,
-  remove: () => Promise<void>,
+  act: () => Promise<void>,
   refused: (problem: Problem) => Promise<ApiAnswer>,
+  done = () => 'deleted=1',
 ): Promise<ApiAnswer> {
   try {
-    await remove();
+    await act();
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const problem = problemOf(error, view.lang);
     if (problem.status === 404) return pageAnswer(notFoundPage(view, list));
     return refused(problem);
   }
-  return seeOther(`${view.root}/${list}?deleted=1`);
+  return seeOther(`${view.root}/${list}?${done()}`);
 }
 
 /** A record's delete confirmation page, or the 404 page. */
@@ -186,6 +189,22 @@ const planFields = [
 ] as const;
 const planRequired = ['name', 'description', 'amount', 'currency', 'interval', 'interval_count'] as const;
 
+/** The plan a notice names (`created` or `changed` in the list's query); none, and no read, for text no plan id has. */
+async function namedPlan(
+  deps: Deps,
+  scope: SignedIn['scope'],
+  id: string | undefined,
+): Promise<Plan | undefined> {
+  if (!id) return undefined;
+  let planId: string;
+  try {
+    planId = planIdParam(id);
+  } catch {
+    return undefined;
+  }
+  return getPlan(deps, scope, planId);
+}
+
 async function plansAnswer(deps: Deps, signed: SignedIn, form: CreateForm): Promise<ApiAnswer> {
   const { scope, view, request } = signed;
   const query = request.query;
@@ -194,9 +213,15 @@ async function plansAnswer(deps: Deps, signed: SignedIn, form: CreateForm): Prom
     const { count, plans } = await listPlans(deps, scope, listQuery);
     return { records: plans, count, page: listQuery.page };
   });
-  const createdId = query.created;
-  const made = createdId && !form.problem ? await getPlan(deps, scope, createdId) : undefined;
-  const notice = made ? catalogWords[view.lang].created(made.name) : deletedNotice(view, query);
+  const made = form.problem ? undefined : await namedPlan(deps, scope, query.created);
+  const w = catalogWords[view.lang];
+  // After archive or restore: the plan as it is now says which was done.
+  const changed = made ? undefined : await namedPlan(deps, scope, query.changed);
+  const notice = made
+    ? w.created(made.name)
+    : changed
+      ? (changed.active ? w.restored : w.archived)(changed.name)
+      : deletedNotice(view, query);
   return pageAnswer(plansPage(view, query, list, form, notice, problem));
 }
 
@@ -215,6 +240,27 @@ export const submitPlan = (deps: CatalogDeps, signed: SignedIn) =>
     (form) => plansAnswer(deps, { ...signed, request: { ...signed.request, query: {} } }, form),
   );
 
+/**
+ * POST /dashboard/plans/{id}/active (`active` true or false): archives or restores the plan through
+ * changePlan, as PUT /v1/plans/{id}/ with `active` does; 303 to the list saying which. No
+ * confirmation step: either is undone by the other. A plan the account and mode lack is the 404 page.
+ */
+export const submitPlanActive = (deps: Deps, signed: SignedIn): Promise<ApiAnswer> => {
+  const { scope, view, request } = signed;
+  const active = field(request.body, 'active');
+  return submitAction(
+    view,
+    'plans',
+    async () => {
+      // The API's own update schema reads the flag (anything but true or false is its 400).
+      const input = validate(UpdatePlanSchema, { active: { true: true, false: false }[active] ?? active });
+      await changePlan(deps, scope, planIdParam(request.params.id), { active: input.active });
+    },
+    (problem) => plansAnswer(deps, signed, { ...freshForm(), problem }),
+    () => new URLSearchParams({ changed: planIdParam(request.params.id) }).toString(),
+  );
+};
+
 /** GET /dashboard/plans/{id}/delete: what deleting the plan does to its subscriptions. */
 export const showPlanDelete = (deps: Deps, { scope, view, request }: SignedIn) =>
   confirmation(
@@ -226,7 +272,7 @@ export const showPlanDelete = (deps: Deps, { scope, view, request }: SignedIn) =
 
 /** POST /dashboard/plans/{id}/delete: removePlan, as DELETE /v1/plans/{id}/ calls it. */
 export const submitPlanDelete = (deps: DashboardDeps, signed: SignedIn) =>
-  submitDelete(
+  submitAction(
     signed.view,
     'plans',
     () => removePlan(deps, signed.scope, planIdParam(signed.request.params.id)),
@@ -289,7 +335,7 @@ export const showProductDelete = (deps: Deps, { scope, view, request }: SignedIn
 
 /** POST /dashboard/products/{id}/delete: deactivateProduct, as DELETE /v1/products/{id}/ calls it. */
 export const submitProductDelete = (deps: Deps, signed: SignedIn) =>
-  submitDelete(
+  submitAction(
     signed.view,
     'products',
     async () => {
@@ -353,7 +399,7 @@ export const showLinkDelete = (deps: DashboardDeps, { scope, view, request }: Si
 
 /** POST /dashboard/links/{id}/delete: deleteLink, as DELETE /v1/payment-links/{id}/ calls it. */
 export const submitLinkDelete = (deps: DashboardDeps, signed: SignedIn) =>
-  submitDelete(
+  submitAction(
     signed.view,
     'links',
     () => deleteLink(deps, signed.scope, linkIdParam(signed.request.params.id)),

@@ -1,7 +1,7 @@
 /**
  * The dashboard's plans, products and payment links pages (shared/dashboard/catalog-http.ts): for
  * each, the list with the create form, the create form's POST, the delete confirmation page and the
- * delete form's POST. Each reads and writes what the API's own route for it does, plus the session
+ * delete form's POST; for plans, the archive and restore form's POST too. Each reads and writes what the API's own route for it does, plus the session
  * (common-routes.ts) and the create forms' one-submit claims.
  */
 import type { Route } from '../http/route.ts';
@@ -81,6 +81,30 @@ export const catalogRoutes: readonly Route[] = [
     bodyTypes: form,
     answers: createAnswers('plans'),
     errors: createErrors('The plan is refused as POST /v1/plans/ refuses it'),
+  },
+  {
+    method: 'POST',
+    path: '/dashboard/plans/{id}/active',
+    handler: 'functions/dashboard/submit-plan-active.ts',
+    operationId: 'setPlanActiveFromDashboard',
+    auth: false,
+    access: signedIn({ actions: ['GetItem', 'UpdateItem'] }),
+    summary:
+      'Archives or restores a plan (form-encoded `active` true or false, `csrf_token`): as PUT /v1/plans/{id}/ with `active`; 303 to the list',
+    description:
+      'Changes the plan’s `active` through the same code as PUT /v1/plans/{id}/: an archived plan takes no new subscriptions while its subscriptions go on; restoring undoes it. Setting what the plan already is changes nothing.',
+    bodyTypes: form,
+    answers: {
+      303: {
+        description: 'Archived or restored (or no session in force: to the sign-in form)',
+        headers: { Location: 'The list, `/dashboard/plans?changed=<id>`, saying which.' },
+      },
+    },
+    errors: {
+      ...formErrors,
+      400: { description: '`active` is neither true nor false: the list, saying so', body: 'html' },
+      ...notFound('plan'),
+    },
   },
   {
     method: 'GET',

@@ -237,7 +237,7 @@ export function plansPage(
   const w = catalogWords[view.lang];
   const c = w.columns;
   const base = `${view.root}/plans`;
-  const listed = listing(
+  const listed = `${listing(
     list,
     {
       headings: [c.name, c.price, c.trial, c.subscribers, c.status, c.created, c.actions],
@@ -249,12 +249,18 @@ export function plansPage(
 <td class="num">${plan.subscriber_count}</td>
 <td>${esc(plan.active ? w.active : w.inactive)}</td>
 <td>${esc(dashboardWords[view.lang].date(plan.created_at))}</td>
-<td><a href="${esc(`${base}/${encodeURIComponent(plan.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${plan.name}`)}">${esc(w.delete)}</a></td>
+<td>${csrfForm(
+        `${base}/${encodeURIComponent(plan.id)}/active`,
+        view.csrf,
+        `<button type="submit" class="small" aria-label="${esc(`${plan.active ? w.archive : w.restore}: ${plan.name}`)}">${esc(plan.active ? w.archive : w.restore)}</button>`,
+        { active: plan.active ? 'false' : 'true' },
+        ' class="inline"',
+      )} <a href="${esc(`${base}/${encodeURIComponent(plan.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${plan.name}`)}">${esc(w.delete)}</a></td>
 </tr>`,
     },
     w.noPlans,
     { base, query, w },
-  );
+  )}${list?.records.length ? `\n<p class="help">${esc(w.archiveHelp)}</p>` : ''}`;
   const filters = `<form method="get" action="${esc(base)}" aria-label="${esc(w.filters)}">
 <label for="filter_name">${esc(c.name)}</label>
 <input id="filter_name" name="name" value="${esc(query.name ?? '')}" maxlength="50">

@@ -62,6 +62,11 @@ export interface CatalogWords {
   cancel: string;
   created(name: string): string;
   deleted: string;
+  archive: string;
+  restore: string;
+  archived(name: string): string;
+  restored(name: string): string;
+  archiveHelp: string;
   deletePlanTitle(name: string): string;
   deletePlanWarning(subscribers: number): string;
   deletePlanConfirm: string;
@@ -139,6 +144,12 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     cancel: 'Cancel, keep it',
     created: (name) => `Created “${name}”.`,
     deleted: 'Deleted.',
+    archive: 'Archive',
+    restore: 'Restore',
+    archived: (name) => `Archived “${name}”: it takes no new subscriptions; its subscriptions go on.`,
+    restored: (name) => `Restored “${name}”: it takes new subscriptions again.`,
+    archiveHelp:
+      'Archiving a plan stops new subscriptions to it; its subscriptions go on and renew. Restore it at any time. Deleting is for good.',
     deletePlanTitle: (name) => `Delete the plan “${name}”?`,
     deletePlanWarning: (subscribers) =>
       `Deleting a plan is for good. ${
@@ -229,6 +240,12 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     cancel: 'Cancelar, conservarlo',
     created: (name) => `Se creó «${name}».`,
     deleted: 'Eliminado.',
+    archive: 'Archivar',
+    restore: 'Restaurar',
+    archived: (name) => `Se archivó «${name}»: no admite nuevas suscripciones; las que tiene continúan.`,
+    restored: (name) => `Se restauró «${name}»: admite nuevas suscripciones otra vez.`,
+    archiveHelp:
+      'Archivar un plan impide nuevas suscripciones; las que tiene continúan y se renuevan. Puede restaurarlo cuando quiera. Eliminarlo es definitivo.',
     deletePlanTitle: (name) => `¿Eliminar el plan «${name}»?`,
     deletePlanWarning: (subscribers) =>
       `Eliminar un plan es definitivo. ${

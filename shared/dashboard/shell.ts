@@ -73,6 +73,7 @@ button{margin-top:.75rem;padding:.55rem 1rem;font-size:1rem;font-weight:700;bord
 .notice{background:#e3f5e8;color:#0f5323;border-radius:.4rem;padding:.6rem .8rem;margin:.75rem 0}
 .test{background:#fff4cc;color:#5c4500;border-radius:.4rem;padding:.4rem .6rem;margin:.75rem 0}
 .pager{display:flex;gap:1rem;margin:.75rem 0}
+form.inline{display:inline;margin:0}
 .forms{display:grid;gap:0 1rem;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr))}
 small,.help{color:#555}code{font-size:.9em}
 fieldset{border:1px solid #ccc;border-radius:.4rem;margin:.75rem 0;max-width:40rem}legend{font-weight:600}

@@ -1,12 +1,14 @@
 /** Plan operations that span storage and events. */
 import type { Scope } from '../core/account.ts';
+import { NotFound } from '../core/errors.ts';
 import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import { imageField, storedImageOf } from '../media/images.ts';
 import { type MediaStore, saveImage } from '../media/store.ts';
 import { planDeletedEvent } from './events.ts';
-import { newPlan, type Plan } from './plan.ts';
-import { createPlan, deletePlan, getPlanWithAccount } from './repository.ts';
+import { planMessages } from './messages.ts';
+import { effectiveChanges, newPlan, type Plan, type PlanChanges } from './plan.ts';
+import { createPlan, deletePlan, getPlan, getPlanWithAccount, updatePlan } from './repository.ts';
 import { CreatePlanSchema } from './schemas.ts';
 
 /**
@@ -24,6 +26,28 @@ export async function addPlan(
   if (image) await saveImage(deps.media, image);
   await createPlan(deps, plan);
   return plan;
+}
+
+/**
+ * Changes a plan as PUT /v1/plans/{id}/ does (the dashboard's archive and restore call it too): only
+ * what differs from the stored plan is written, so a change to what it already is writes nothing.
+ * `beforeWrite` runs only once something will be written (the API stores a new image there: a
+ * missing plan or no change stores none). Answers whether anything changed; NotFound when absent.
+ */
+export async function changePlan(
+  deps: Deps,
+  scope: Scope,
+  planId: string,
+  changes: PlanChanges,
+  beforeWrite?: () => Promise<void>,
+): Promise<boolean> {
+  const plan = await getPlan(deps, scope, planId);
+  if (!plan) throw new NotFound(planMessages.plan_not_found);
+  const effective = effectiveChanges(plan, changes);
+  if (Object.keys(effective).length === 0) return false;
+  await beforeWrite?.();
+  await updatePlan(deps, plan, effective, deps.clock());
+  return true;
 }
 
 /**

@@ -5,7 +5,7 @@
  * confirmation step, and lists that are the API's lists.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DashboardClient, formToken, hiddenField } from '../support/dashboard.ts';
+import { DashboardClient, dashboardUrl, formToken, hiddenField } from '../support/dashboard.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 
 let account: TestAccount;
@@ -156,6 +156,71 @@ describe('plans', () => {
     // The live session of the same account does not see the test plan either.
     const live = await new DashboardClient().signedIn(account.liveKey);
     expect((await live.get('plans')).html).not.toContain('Silver twice');
+  });
+
+  it('archives and restores a plan as PUT /v1/plans/{id}/ does: no new subscription while archived; CSRF, a bad flag and another account refused', async () => {
+    const created = await api('POST', '/v1/plans/', {
+      auth,
+      body: { name: 'Seasonal', amount: '4.00', currency: 'USD', interval: 'month', interval_count: 1 },
+    });
+    const id = created.json.data.id as string;
+    const activeOf = async () => (await api('GET', `/v1/plans/${id}/`, { auth })).json.information.active;
+    const subscribe = () =>
+      api('POST', '/v1/subscriptions', {
+        auth,
+        body: { plan_id: id, return_url: 'https://shop.example/ok' },
+      });
+    const browser = await new DashboardClient().signedIn(account.testKey);
+    const page = await browser.get('plans?name=Seasonal');
+    expect(page.html).toContain(`action="${dashboardUrl(`plans/${id}/active`)}"`);
+    expect(page.html).toContain('aria-label="Archive: Seasonal"');
+    const csrf_token = formToken(page.html);
+
+    expect(
+      (await browser.post(`plans/${id}/active`, { csrf_token: 'x'.repeat(32), active: 'false' })).status,
+    ).toBe(403);
+    expect((await browser.post(`plans/${id}/active`, { csrf_token, active: 'maybe' })).status).toBe(400);
+    expect(await activeOf()).toBe(true);
+
+    const archived = await browser.post(`plans/${id}/active`, { csrf_token, active: 'false' });
+    expect(archived.status, archived.html).toBe(303);
+    expect(await activeOf()).toBe(false);
+    expect((await subscribe()).status).toBe(400);
+    const said = await browser.get(archived.location as string);
+    expect(said.html).toContain('Archived “Seasonal”');
+    expect(said.html).toContain('aria-label="Restore: Seasonal"');
+    // Archiving what is archived changes nothing and says the same.
+    expect((await browser.post(`plans/${id}/active`, { csrf_token, active: 'false' })).status).toBe(303);
+
+    const restored = await browser.post(`plans/${id}/active`, { csrf_token, active: 'true' });
+    expect(restored.status).toBe(303);
+    expect((await browser.get(restored.location as string)).html).toContain('Restored “Seasonal”');
+    expect(await activeOf()).toBe(true);
+    expect((await subscribe()).status).toBe(201);
+
+    const stranger = await new DashboardClient().signedIn(
+      (await newAccount('dashboard-catalog-archive')).testKey,
+    );
+    const strangerPage = await stranger.get('plans');
+    const foreign = await stranger.post(`plans/${id}/active`, {
+      csrf_token: formToken(strangerPage.html),
+      active: 'false',
+    });
+    expect(foreign.status).toBe(404);
+    expect(await activeOf()).toBe(true);
+  });
+
+  it('a notice naming no plan (too long, or not an id) shows the list without a notice', async () => {
+    const browser = await new DashboardClient().signedIn(account.testKey);
+    for (const query of [
+      `created=${'a'.repeat(2000)}`,
+      `changed=${'b'.repeat(2000)}`,
+      'changed=not-a-plan',
+    ]) {
+      const page = await browser.get(`plans?${query}`);
+      expect(page.status, query).toBe(200);
+      expect(page.html).not.toContain('Archived “');
+    }
   });
 
   it("the list is the API's: its filters and its 400 for a malformed one", async () => {

@@ -1,0 +1,12 @@
+/** POST /dashboard/plans/{id}/active: archives or restores the plan through the plans area's changePlan (shared/dashboard/catalog-http.ts). */
+import { catalogPath, submitPlanActive } from '../../shared/dashboard/catalog-http.ts';
+import { dashboardFormBytes } from '../../shared/dashboard/common-routes.ts';
+import { dashboardDeps, signedInForm } from '../../shared/dashboard/http.ts';
+import { publicEndpoint } from '../../shared/http/handler.ts';
+
+const deps = dashboardDeps();
+
+export const handler = publicEndpoint(
+  signedInForm(deps, 'plans', catalogPath('plans'), (signed) => submitPlanActive(deps, signed)),
+  { maxBodyBytes: dashboardFormBytes },
+);
