@@ -188,6 +188,8 @@ export function overviewSection(overview: Overview, lang: Lang): string {
 export const chartStyles = [
   '.overview .charts-large,.overview .charts-spark{display:grid;gap:16px;grid-template-columns:repeat(auto-fit,minmax(min(100%,300px),1fr))}',
   '.overview .charts-spark{grid-template-columns:repeat(auto-fit,minmax(min(100%,160px),1fr))}',
+  // The three blocks apart: else a chart's caption touches the bars of the block below it.
+  '.overview .charts-spark,.overview .figures{margin-top:24px}',
   '.chart{margin:0}.chart svg{display:block;overflow:visible}.chart .bar{fill:#1a56db}.chart .axis{stroke:#9ca3af;stroke-width:1;vector-effect:non-scaling-stroke}',
   '.chart figcaption{display:flex;justify-content:space-between;gap:8px;flex-wrap:wrap;font-size:14px}',
   '.overview .figures{display:grid;gap:16px;grid-template-columns:repeat(auto-fit,minmax(min(100%,200px),1fr))}.overview .figures dd{margin:0;font-size:20px;font-weight:600}',
