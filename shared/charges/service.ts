@@ -38,7 +38,9 @@ import { InvalidInput } from '../core/validation.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { transactWrite } from '../db/transact.ts';
+import { internalEventWrite } from '../events/event.ts';
 import { type Charge, newCharge } from './charge.ts';
+import { cardDeclined } from './events.ts';
 import { type LegacyChargeInput, legacyDecline } from './legacy.ts';
 import { chargeMessages, chargeRules } from './messages.ts';
 import { chargeWrites, getCharge } from './repository.ts';
@@ -62,14 +64,27 @@ async function settleLegacy(
   result: Exclude<FoundCharge, { status: 'challenge_required' }>,
   now: Date,
 ): Promise<Charge | undefined> {
-  if (result.status !== 'approved') {
-    const status = result.status === 'declined' ? 'declined' : 'failed';
-    const outcome =
-      result.status === 'declined' ? { decline_reason: result.declineReason } : { note: 'not_found' };
-    const moved = await moveAttempt(deps, finishWrite(deps.table, attempt, status, outcome, now));
-    // A declined legacy charge stores no event: it is counted here, by the writer that finished its
-    // attempt (one that lost the race to another writer counts nothing).
-    if (moved && status === 'declined') countFact(metricNames.chargesDeclined, attempt.mode ?? 'test');
+  if (result.status === 'not_found') {
+    await moveAttempt(deps, finishWrite(deps.table, attempt, 'failed', { note: 'not_found' }, now));
+    return undefined;
+  }
+  if (result.status === 'declined') {
+    // A decline is told to the dashboard's counters by an internal event (no webhook reports a
+    // legacy decline) written with the attempt's end, so only the writer that finished the attempt
+    // stores it (one that lost the race to another writer, the request or recovery, stores nothing);
+    // that writer also counts the metric.
+    const reason = result.declineReason;
+    const declined = cardDeclined.of(scopeOf(attempt), { source: 'legacy', decline_reason: reason }, now);
+    try {
+      await transactWrite(deps, [
+        finishWrite(deps.table, attempt, 'declined', { decline_reason: reason }, now),
+        internalEventWrite(deps.table, declined),
+      ]);
+    } catch (error) {
+      if (conditionFailedAt(error).includes(0)) return undefined;
+      throw error;
+    }
+    countFact(metricNames.chargesDeclined, attempt.mode ?? 'test');
     return undefined;
   }
   const charge = legacyCharge(attempt, result, now);

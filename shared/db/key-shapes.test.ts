@@ -181,6 +181,10 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
     eventKeys.ofType(42, 'test', 'payment.succeeded', at, 'evt_1'),
     { gsi2pk: 'ACCOUNT#42#test#EVENTS#payment.succeeded', gsi2sk: 'EVENT#2026-03-04T05:06:07.890Z#evt_1' },
   ],
+  'eventKeys.internalOfType': [
+    eventKeys.internalOfType(42, 'test', 'card.declined', at, 'evt_1'),
+    { gsi2pk: 'ACCOUNT#42#test#INTERNAL#card.declined', gsi2sk: 'EVENT#2026-03-04T05:06:07.890Z#evt_1' },
+  ],
   'eventKeys.listPrefix': [eventKeys.listPrefix, 'EVENT#'],
   'subscriptionKeys.subscription': [
     subscriptionKeys.subscription(42, 'test', 'sub_1'),

@@ -119,14 +119,20 @@ export function eventItem(detail: EventDetail<unknown>): Record<string, unknown>
 
 /**
  * The transaction item of an internal event: one cobro's own functions act on (through the
- * outbox and the bus, like every event), never listed by the events API nor sent to webhooks.
+ * outbox and the bus, like every event), never listed by the events API nor sent to webhooks. It
+ * keeps a place in an internal list of its type instead (eventKeys.internalOfType), for operator work.
  */
 export function internalEventWrite(table: string, detail: EventDetail<unknown>) {
   const { gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...item } = eventItem(detail);
+  const mode = modeOf(detail.test);
   return {
     Put: {
       TableName: table,
-      Item: { ...item, internal: true },
+      Item: {
+        ...item,
+        ...eventKeys.internalOfType(detail.developer_id, mode, detail.type, detail.created_at, detail.id),
+        internal: true,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   };

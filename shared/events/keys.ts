@@ -21,6 +21,21 @@ export const eventKeys = {
     gsi2pk: `${scopePrefix(developerId, mode)}#EVENTS#${type}`,
     gsi2sk: `EVENT#${createdAt}#${eventId}`,
   }),
-  /** The sort-key prefix of both lists. */
+  /**
+   * An internal event's place in the list of its type, in gsi2, under a partition of its own that
+   * no events API query can name (those read `#EVENTS#<type>`): operator work reads it (the
+   * dashboard counters' rebuild), never a merchant.
+   */
+  internalOfType: (
+    developerId: number,
+    mode: Mode,
+    type: string,
+    createdAt: string,
+    eventId: string,
+  ): SecondListKey => ({
+    gsi2pk: `${scopePrefix(developerId, mode)}#INTERNAL#${type}`,
+    gsi2sk: `EVENT#${createdAt}#${eventId}`,
+  }),
+  /** The sort-key prefix of the lists. */
   listPrefix: 'EVENT#',
 };

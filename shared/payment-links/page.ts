@@ -5,13 +5,13 @@
  * logs the attempt. A link deleted while its page was being paid is `gone`: the charge is recorded,
  * logged nowhere (the link's log went with it), and refunded in full at once (docs/design.md#late-approvals).
  */
+import { cardDeclined } from '../charges/events.ts';
 import type { SessionOwner } from '../checkout/owner.ts';
 import { type CheckoutSession, pageUrl } from '../checkout/session.ts';
 import { scopeOf } from '../core/account.ts';
 import { prefixedId } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
 import { eventWrite, internalEventWrite } from '../events/event.ts';
-import { checkoutDeclined } from '../payments/events.ts';
 import { paymentLinkPaid } from './events.ts';
 import { type LinkLog, linkListItem, paidLink } from './link.ts';
 import { getLink, linkWrites, logWrite } from './repository.ts';
@@ -80,11 +80,7 @@ export function linkPages(deps: Deps & { baseUrl: string }): SessionOwner {
     answerOf: () => ({ kind: 'receipt' }),
     async declined(session, reason, now) {
       // Logged on the link, and told to the dashboard's counters (an internal event: no webhook).
-      const declined = checkoutDeclined.of(
-        scopeOf(session),
-        { session_kind: 'payment_link', decline_reason: reason },
-        now,
-      );
+      const declined = cardDeclined.of(scopeOf(session), { source: 'link', decline_reason: reason }, now);
       return [
         logWrite(deps.table, scopeOf(session), attempt(session, { decline_reason: reason }, now)),
         internalEventWrite(deps.table, declined),

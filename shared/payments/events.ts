@@ -1,7 +1,7 @@
 /** Events about payments (the event catalogue's payments part). */
 import * as v from 'valibot';
 import { declineReasons } from '../acquirer/acquirer.ts';
-import { defineEvent, defineInternalEvent } from '../events/event.ts';
+import { defineEvent } from '../events/event.ts';
 import { PaymentViewSchema } from './schemas.ts';
 
 const declineReason = v.picklist(declineReasons);
@@ -16,13 +16,4 @@ export const paymentFailed = defineEvent(
     object: v.object({ ...PaymentViewSchema.entries, decline_reason: declineReason }),
     decline_reason: declineReason,
   }),
-);
-
-/**
- * Internal: a card declined at a checkout whose owner stores no `payment.failed` (a subscription's
- * or a payment link's page), each declined try: the dashboard's counters count it as a decline.
- */
-export const checkoutDeclined = defineInternalEvent(
-  'checkout.declined',
-  v.object({ session_kind: v.picklist(['subscription', 'payment_link']), decline_reason: declineReason }),
 );

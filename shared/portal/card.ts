@@ -7,10 +7,17 @@
  * charged on the new card before the page answers (chargeOverdue: the renewal's own attempt, so a
  * billing run racing it charges nothing more). A subscription canceled meanwhile keeps its old card:
  * the approval is voided (nothing was charged).
+ *
+ * A card the acquirer declines at this page (its check, or a failed 3-D Secure challenge) is a
+ * decline for the dashboard's counters (`card.declined`), each try. A declined charge of the unpaid
+ * period afterwards is not: it is that period's renewal declined again (`subscription.payment_failed`,
+ * a failed renewal, as a billing run's would be), so it is counted once, there.
  */
+
+import { cardDeclined } from '../charges/events.ts';
 import type { SessionOwner } from '../checkout/owner.ts';
 import { scopeOf } from '../core/account.ts';
-import { eventWrite } from '../events/event.ts';
+import { eventWrite, internalEventWrite } from '../events/event.ts';
 import { type BillingDeps, chargeOverdue } from '../subscriptions/billing.ts';
 import { getSubscription, subscriptionWrites } from '../subscriptions/repository.ts';
 import { type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
@@ -55,6 +62,12 @@ export function cardPages(deps: BillingDeps): SessionOwner {
     async afterApproval(session) {
       await chargeOverdue(deps, scopeOf(session), session.subscription_id ?? '');
     },
-    declined: async () => [],
+    // Each declined try is told to the dashboard's counters (an internal event: no webhook).
+    declined: async (session, reason, now) => [
+      internalEventWrite(
+        deps.table,
+        cardDeclined.of(scopeOf(session), { source: 'card', decline_reason: reason }, now),
+      ),
+    ],
   };
 }

@@ -4,22 +4,27 @@
  *   charge, whatever paid for it: a checkout, a subscription's period, a payment link, the legacy
  *   charge);
  * - `refund.created`: one refund and its amount to what was refunded in its currency;
- * - `payment.failed`: one decline. A payment's checkout stores one for every declined attempt, so
- *   a cardholder who is declined twice and then pays counts two declines and one charge;
- * - `checkout.declined` (internal): one decline at a subscription's or a payment link's checkout,
- *   whose owners store no `payment.failed`;
- * - `subscription.payment_failed`: one failed renewal (each declined try of a period: the first and
- *   each dunning retry);
+ * - declines and failed renewals: every declined try of a card is counted once, in one of the two.
+ *   - A decline is a card its holder presented, refused: whatever the acquirer gives as the reason
+ *     (a failed or impossible 3-D Secure authentication, a processing error, a refused card), each
+ *     try. A payment's checkout tells it with `payment.failed` (a cardholder declined twice who then
+ *     pays counts two declines and one charge); where no catalogue event tells it (a subscription's
+ *     or a payment link's checkout, the portal's card page, the legacy charge), the internal
+ *     `card.declined` does. A 3-D Secure challenge left unfinished is no decline: nothing was decided.
+ *   - A failed renewal is a charge of a stored card cobro makes without its holder, refused
+ *     (`subscription.payment_failed`): a billing run's first try of a period, each dunning retry,
+ *     and the unpaid period charged right after a card is replaced at the portal's card page (that
+ *     period's renewal tried again). It is not also a decline.
  * - `subscription.activated`: one more active subscription, and its price in the monthly recurring
  *   revenue; `subscription.canceled` takes away exactly what its activation added.
  * Each is counted once whatever the bus delivers (repository.ts).
  */
 
-import { chargeSucceeded } from '../charges/events.ts';
+import { cardDeclined, chargeSucceeded } from '../charges/events.ts';
 import type { Deps } from '../db/deps.ts';
 import type { EventDetail } from '../events/event.ts';
 import { scopeOfEvent } from '../events/event.ts';
-import { checkoutDeclined, paymentFailed } from '../payments/events.ts';
+import { paymentFailed } from '../payments/events.ts';
 import { refundCreated } from '../refunds/events.ts';
 import {
   subscriptionActivated,
@@ -32,7 +37,7 @@ import { dayOf, minorOf, sumAttribute, weightOf } from './counters.ts';
 import { countActivation, countCancellation, countDay } from './repository.ts';
 
 /** The internal event types the counters take (a rule of their own: another source). */
-export const countedInternalTypes = [checkoutDeclined.type] as const;
+export const countedInternalTypes = [cardDeclined.type] as const;
 
 /** The event types of the catalogue the counters take (the rule's detail-types). */
 export const countedEventTypes = [
@@ -76,8 +81,8 @@ export async function countEvent(deps: Deps, detail: EventDetail<unknown>): Prom
     case paymentFailed.type:
       paymentFailed.read(detail);
       return outcome(await countDay(deps, scope, on, { declines: 1 }));
-    case checkoutDeclined.type:
-      checkoutDeclined.read(detail);
+    case cardDeclined.type:
+      cardDeclined.read(detail);
       return outcome(await countDay(deps, scope, on, { declines: 1 }));
     case subscriptionPaymentFailed.type:
       subscriptionPaymentFailed.read(detail);

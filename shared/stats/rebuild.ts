@@ -3,7 +3,7 @@
  * for accounts with charges stored before the counters existed, or counters damaged by hand.
  * Operator work, never on a request path: it pages through the account's lists (charges, refunds,
  * subscriptions, and the events of the last 30 days for declines and failed renewals, which only
- * events record), then replaces every day item and the gauge with what it computed.
+ * events record: `payment.failed`, the internal `card.declined`, `subscription.payment_failed`), then replaces every day item and the gauge with what it computed.
  *
  * It replaces rather than adds, so an event counted while it runs may be lost from (or, once its
  * list read it, doubled in) the day it falls on: run it when counters are introduced, or at a
@@ -11,6 +11,7 @@
  */
 
 import type { Charge } from '../charges/charge.ts';
+import { cardDeclined } from '../charges/events.ts';
 import { chargeKeys } from '../charges/keys.ts';
 import type { Mode, Scope } from '../core/account.ts';
 import { putAll } from '../db/batch.ts';
@@ -96,11 +97,13 @@ export async function rebuildScope(deps: Deps, scope: Scope): Promise<RebuildSum
     summary.refunds += 1;
   });
   // Declines and failed renewals are recorded only as events, kept 30 days: the overview's window.
-  for (const [type, counter] of [
-    [paymentFailed.type, 'declines'],
-    [subscriptionPaymentFailed.type, 'failed_renewals'],
+  // The internal declines (card.declined) are in an internal list of their type, the rest in the
+  // events API's.
+  for (const [{ gsi2pk }, counter] of [
+    [eventKeys.ofType(developerId, mode, paymentFailed.type, '', ''), 'declines'],
+    [eventKeys.internalOfType(developerId, mode, cardDeclined.type, '', ''), 'declines'],
+    [eventKeys.ofType(developerId, mode, subscriptionPaymentFailed.type, '', ''), 'failed_renewals'],
   ] as const) {
-    const { gsi2pk } = eventKeys.ofType(developerId, mode, type, '', '');
     await eachInIndex(deps, 'gsi2', gsi2pk, eventKeys.listPrefix, (item) => {
       const detail = item.detail as EventDetail<unknown>;
       add(dayOf(detail.created_at), { [counter]: 1 });

@@ -6,12 +6,12 @@
  * approval is `gone`: the charge recorded and refunded at once) or after (an active
  * subscription canceled): never canceled with the charge kept, never active after a cancel.
  */
+import { cardDeclined } from '../charges/events.ts';
 import type { SessionOwner } from '../checkout/owner.ts';
 import type { CheckoutSession } from '../checkout/session.ts';
 import { scopeOf } from '../core/account.ts';
 import type { Deps } from '../db/deps.ts';
 import { eventWrite, internalEventWrite } from '../events/event.ts';
-import { checkoutDeclined } from '../payments/events.ts';
 import { subscriptionActivated } from './events.ts';
 import { periodAt } from './periods.ts';
 import { getSubscription, planCountChange, subscriptionWrites } from './repository.ts';
@@ -89,7 +89,7 @@ export function subscriptionPages(deps: Deps): SessionOwner {
     declined: async (session, reason, now) => [
       internalEventWrite(
         deps.table,
-        checkoutDeclined.of(scopeOf(session), { session_kind: 'subscription', decline_reason: reason }, now),
+        cardDeclined.of(scopeOf(session), { source: 'subscription', decline_reason: reason }, now),
       ),
     ],
   };

@@ -255,7 +255,7 @@ export function missingFrom(table: readonly Route[]): string[] {
  * The rules there are (e-mail, the webhook fan-out and delivery), and, until a rule of the stats
  * area or the dashboard counts events, the counters behind the dashboard's overview as they are
  * being built: one function under `functions/stats/` (so in the stack's own template) taking the
- * counted events and the checkout's internal declines, through two rules.
+ * counted events and the internal declines, through two rules.
  */
 const counting = (target: string) =>
   target.startsWith('functions/stats/') || target.startsWith('functions/dashboard/');

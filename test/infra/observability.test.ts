@@ -377,6 +377,19 @@ describe('a route group with event rules', () => {
     expect(eventRules.some((rule) => rule.target.startsWith('functions/dashboard/'))).toBe(true);
   });
 
+  it("matches every decline: the catalogue's, and the internal one of the pages and the legacy charge", () => {
+    const patterns = [...templates.values()].flatMap((json) =>
+      Object.values((json as { Resources: Record<string, Resource> }).Resources)
+        .filter((resource) => resource.Type === 'AWS::Events::Rule')
+        .map((resource) => resource.Properties.EventPattern as Record<string, string[]>),
+    );
+    expect(patterns).toContainEqual({ source: ['cobro.internal'], 'detail-type': ['card.declined'] });
+    expect(patterns).toContainEqual({
+      source: ['cobro'],
+      'detail-type': expect.arrayContaining(['payment.failed', 'subscription.payment_failed']),
+    });
+  });
+
   it('sums its functions with the others and watches its dead-letter queue', () => {
     expect([...stack.routeGroups.values()].filter((group) => group.deadLetters)).toHaveLength(1);
     expectFunctionAlarms();

@@ -155,7 +155,7 @@ describe('business metrics', () => {
     expect((await legacy()).status).toBe(201);
     const replay = await legacy();
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    // A declined legacy charge stores no event: it is counted where its attempt is finished.
+    // A declined legacy charge stores no catalogue event: its metric is counted where its attempt is finished.
     const declined = await fetch(`${stack.info.api_url}/v1/charges/simple/create/`, {
       method: 'POST',
       headers: { ...auth, 'Content-Type': 'application/x-www-form-urlencoded' },
