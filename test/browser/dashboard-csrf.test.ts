@@ -127,6 +127,8 @@ describe('CSRF in the dashboard, in a browser', () => {
 <input type="hidden" name="csrf_token" value="${'A'.repeat(43)}">
 </form><script>document.forms[0].submit()</script>`,
     );
+    // The stack is served as 127.0.0.1: the same host on another port is the same site, localhost another.
+    expect(new URL(apiUrl).hostname).toBe('127.0.0.1');
     const before = await refundsOf();
     const { context, page } = await signedInPage();
     try {
