@@ -220,13 +220,15 @@ export function chargePage(
 <button type="submit">${escapeHtml(w.refund)}</button>`,
           { idempotency_key: form.idempotencyKey },
         );
+  // The refunds' table holds nothing a keyboard can reach: its card, which scrolls sideways on a
+  // narrow screen, takes the focus itself so the table can be scrolled without a mouse.
   return dashboardPage(
     view,
     w.chargeTitle(charge.id),
     `${made}${problem}<section class="card"><dl>
 ${details}
 </dl></section>
-<section class="card" aria-labelledby="refunds">
+<section class="card" aria-labelledby="refunds" tabindex="0">
 <h2 id="refunds">${escapeHtml(w.refunds)}</h2>
 ${refundList}
 </section>
