@@ -57,6 +57,8 @@ const kept = (detail: EventDetail<unknown>, now: Date) =>
 export async function storedEvent(deps: Deps, id: string): Promise<EventDetail<unknown> | undefined> {
   if (!/^evt_[A-Za-z0-9]{24}$/.test(id)) return undefined;
   const result = await deps.db.send(new GetCommand({ TableName: deps.table, Key: eventKeys.event(id) }));
+  // An internal event is cobro's own: never shown by the events API nor sent to a webhook.
+  if (result.Item?.internal === true) return undefined;
   return result.Item?.detail as EventDetail<unknown> | undefined;
 }
 

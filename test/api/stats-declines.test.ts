@@ -137,6 +137,10 @@ describe('declines in the overview', () => {
       { source: 'legacy', decline_reason: 'generic_decline' },
       { source: 'legacy', decline_reason: 'authentication_required' },
     ]);
+    // An internal event is cobro's own: the events API does not show it, even to the account it is of.
+    const [first] = await internalDeclines();
+    expect(first?.id).toMatch(/^evt_/);
+    expect((await api('GET', `/v1/events/${first?.id}/`, { auth })).status).toBe(404);
     // An approved legacy charge is a charge, no decline.
     expect((await legacyCharge(testCards.approved)).status).toBe(201);
     expect(await totals()).toMatchObject({ charges: 1, declines: 2 });
