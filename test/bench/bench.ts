@@ -37,7 +37,8 @@
  *      counters seeded once with batch writes, p50/p99 and DynamoDB calls of overview() and of
  *      GET /dashboard/ (signed in, through the local gateway) (test/bench/overview.ts), then of the
  *      payments list's read listPaymentCharges() (the default query, and limit 100 with a
- *      created_before in the middle of the account's history), of GET /dashboard/charges (signed
+ *      created_before in the middle of the account's history; with the items and read units one
+ *      read evaluates), of GET /dashboard/charges (signed
  *      in) and of GET /v1/payments/ (the account's secret key), both with the same two queries
  *      (test/bench/charges-list.ts).
  *  11. the customer portal: p50/p99 of creating a portal link and of the portal page it opens

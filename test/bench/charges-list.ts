@@ -4,10 +4,12 @@
  * page both list through, with the default query (the newest 100) and one page further back
  * (`limit` 100, `created_before` the middle of the account's history), then of both pages through
  * the local gateway: GET /dashboard/charges signed in, GET /v1/payments/ with the account's secret
- * key. The figure must stay flat in the number of charges: one Query of the account's list
- * partition, bounded by the page's limit, whatever lies before or after the page.
+ * key. Before each, what one read makes DynamoDB evaluate (items scanned, read units). The figure
+ * must stay flat in the number of charges: one Query of the account's list partition, bounded by
+ * the page's limit, whatever lies before or after the page.
  */
 
+import type { ConsumedCapacity } from '@aws-sdk/client-dynamodb';
 import type { Charge } from '../../shared/charges/charge.ts';
 import type { Scope } from '../../shared/core/account.ts';
 import type { Deps } from '../../shared/db/deps.ts';
@@ -45,6 +47,41 @@ function checkPage(what: string, charges: readonly Charge[], expected: number, b
   }
 }
 
+/**
+ * What one run of `read` made DynamoDB evaluate: the items its Queries scanned and the read units
+ * they consumed (asked of DynamoDB for this run only, untimed). Both bound a page's cost wherever
+ * it runs: a list that read the whole account would scan every charge.
+ */
+async function evaluated(
+  deps: Deps,
+  read: () => Promise<unknown>,
+): Promise<{ scanned: number; units: number }> {
+  const name = 'benchChargesListCapacity';
+  let scanned = 0;
+  let units = 0;
+  deps.db.middlewareStack.add(
+    (next) => async (args) => {
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const output = result.output as {
+        ScannedCount?: number;
+        ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[];
+      };
+      scanned += output.ScannedCount ?? 0;
+      for (const entry of [output.ConsumedCapacity ?? []].flat())
+        units += entry.ReadCapacityUnits ?? entry.CapacityUnits ?? 0;
+      return result;
+    },
+    { step: 'initialize', name },
+  );
+  try {
+    await read();
+  } finally {
+    deps.db.middlewareStack.remove(name);
+  }
+  return { scanned, units };
+}
+
 export async function benchChargesList(options: ChargesListOptions): Promise<void> {
   const { deps, scope, size, middle } = options;
   const label = (what: string) => `${what.padEnd(options.labelWidth)} at ${String(size).padStart(6)} charges`;
@@ -69,6 +106,10 @@ export async function benchChargesList(options: ChargesListOptions): Promise<voi
     const search = new URLSearchParams(query).toString();
     const suffix = search ? `?${search}` : '';
     const shown = paged ? '?limit=100&created_before=mid' : '';
+    const cost = await evaluated(deps, () => listPaymentCharges(deps, scope, parsed));
+    console.log(
+      `  ${label(`listPaymentCharges(${shown})`)}: evaluates ${cost.scanned} items, ${cost.units} read units`,
+    );
     await timed(options, label(`listPaymentCharges(${shown})`), async () => {
       await listPaymentCharges(deps, scope, parsePaymentListQuery(query));
     });
