@@ -32,9 +32,15 @@
  *  10. receipts: the receipt PDF rendered in process (wall and CPU time per receipt, goal under
  *      100 ms of CPU) and p50/p99 of the receipt page and its PDF through the local gateway
  *      (--receipt-requests, default 200) (test/bench/receipts.ts).
- *  12. the dashboard overview: p50/p99 of overview() and of GET /dashboard/ (signed in, through the
- *      local gateway), with their DynamoDB calls, for accounts of 10, 1,000 and 100,000 charges (--overview-sizes; --overview-requests, default 200), each account's
- *      charges and day counters seeded with batch writes (test/bench/overview.ts).
+ *  12. the dashboard, overview and charges list: for accounts of 10, 1,000 and 100,000 charges
+ *      (--overview-sizes; --overview-requests, default 200), each account's charges and day
+ *      counters seeded once with batch writes, p50/p99 and DynamoDB calls of overview() and of
+ *      GET /dashboard/ (signed in, through the local gateway) (test/bench/overview.ts), then of the
+ *      payments list's read listPaymentCharges() (the default query, and limit 100 with a
+ *      created_before in the middle of the account's history; with the items and read units one
+ *      read evaluates), of GET /dashboard/charges (signed
+ *      in) and of GET /v1/payments/ (the account's secret key), both with the same two queries
+ *      (test/bench/charges-list.ts).
  *  11. the customer portal: p50/p99 of creating a portal link and of the portal page it opens
  *      through the local gateway, for a customer with a few subscriptions and charges in an account
  *      where another customer has --portal-others of each (default 200), and the page again once a
@@ -45,7 +51,7 @@
  *      (default 1000) are stored at once (test/bench/webhooks.ts).
  * Options: --only bundles (part 0 only), --only cold (part 1 only), --only latency (parts 2-4), --only search (part 5) or
  *          --only webhooks (part 6), --only billing (part 7), --only links (part 8), --only cost (part 9),
- *          --only receipts (part 10), --only portal (part 11), --only overview (part 12),
+ *          --only receipts (part 10), --only portal (part 11), --only overview or --only dashboard (part 12),
  *          --search-sizes (default 10,1000,10000; 10,1000,100000 adds the 100,000-record figures),
  *          --search-requests N (default 50),
  *          --search-subjects plans,products,customers (default all), --requests N (default 2000),
@@ -149,11 +155,12 @@ if (
     'receipts',
     'portal',
     'overview',
+    'dashboard',
     'cost',
   ].includes(values.only)
 ) {
   throw new Error(
-    `--only takes bundles, cold, latency, search, webhooks, billing, links, receipts, portal, overview or cost, not ${values.only}`,
+    `--only takes bundles, cold, latency, search, webhooks, billing, links, receipts, portal, overview (or dashboard) or cost, not ${values.only}`,
   );
 }
 const payRequests = Number(values['pay-requests']);
@@ -707,7 +714,9 @@ try {
     });
     if (values.only === 'portal') process.exit(0);
   }
-  if (values.only === undefined || values.only === 'overview') {
+  // `--only dashboard` names the same part: the overview and the charges list share its accounts.
+  const dashboardPart = values.only === 'overview' || values.only === 'dashboard';
+  if (values.only === undefined || dashboardPart) {
     await benchOverview({
       deps,
       apiUrl: stack.info.api_url,
@@ -719,7 +728,7 @@ try {
       },
       percentile,
     });
-    if (values.only === 'overview') process.exit(0);
+    if (dashboardPart) process.exit(0);
   }
   if (values.only === undefined || values.only === 'webhooks') {
     await benchWebhooks({

@@ -1,10 +1,15 @@
 /**
- * The dashboard overview: p50/p99 of `overview()` (the 30 days' counters in one Query and the gauge
- * in one Get), and of the dashboard's first page that shows it (GET /dashboard/ through the local
- * gateway, signed in), for accounts holding 10, 1,000 and 100,000 charges (--overview-sizes), with
- * the DynamoDB calls each makes. Each account's charges, spread over the last 90 days, and their day
- * counters (as the counting rule leaves them) are stored with batch writes, progress shown. The
- * figure must stay flat: the overview never reads a charge.
+ * The dashboard: its overview and its charges list, for accounts holding 10, 1,000 and 100,000
+ * charges (--overview-sizes), with the DynamoDB calls each request makes (--overview-requests).
+ * Each account's charges, spread over the last 90 days, and their day counters (as the counting
+ * rule leaves them) are stored once with batch writes, progress shown; then, in that account:
+ * - p50/p99 of `overview()` (the 30 days' counters in one Query and the gauge in one Get), and of
+ *   the dashboard's first page that shows it (GET /dashboard/ through the local gateway, signed in),
+ * - the charges list (test/bench/charges-list.ts): the payments list's read that the API and the
+ *   dashboard share, and both its pages through the gateway (GET /dashboard/charges and
+ *   GET /v1/payments/), newest first and one page back.
+ * Every figure must stay flat: the overview never reads a charge, and a list page reads one page of
+ * the account's list index, never the whole of it.
  */
 
 import { createAccount } from '../../shared/accounts/repository.ts';
@@ -16,6 +21,7 @@ import type { Deps } from '../../shared/db/deps.ts';
 import { dayOf, daysEnding } from '../../shared/stats/counters.ts';
 import { statsKeys } from '../../shared/stats/keys.ts';
 import { overview, statsEntities } from '../../shared/stats/repository.ts';
+import { benchChargesList } from './charges-list.ts';
 import { timed } from './timing.ts';
 
 interface Options {
@@ -29,6 +35,8 @@ interface Options {
 }
 
 const spreadDays = 90;
+/** The longest label of the part's lines (test/bench/charges-list.ts), so they read as one table. */
+const labelWidth = 'GET /dashboard/charges?limit=100&created_before=mid'.length;
 
 /** `count` charges of an account, oldest first over the last 90 days, with a progress line every 10%. */
 function* charges(developerId: number, count: number, now: Date, progress: (done: number) => void) {
@@ -87,7 +95,7 @@ export async function benchOverview(options: Options): Promise<void> {
   const { deps } = options;
   const now = new Date();
   console.log(
-    `dashboard overview() (${options.requests} calls each; charges spread over the last ${spreadDays} days, their day counters beside them)`,
+    `dashboard: overview and charges list (${options.requests} calls each; charges spread over the last ${spreadDays} days, their day counters beside them; mid = the middle of that history)`,
   );
   for (const size of options.sizes) {
     const owner = await createAccount(deps, {
@@ -96,6 +104,10 @@ export async function benchOverview(options: Options): Promise<void> {
     });
     const developerId = owner.account.developer_id;
     const days = new Map<string, Record<string, number>>();
+    // For the charges list: the middle of the account's history, the charges older than it, the newest.
+    const middle = new Date(now.getTime() - (spreadDays / 2) * 86_400_000).toISOString();
+    let older = 0;
+    let newestId = '';
     const started = performance.now();
     const stored = await putAll(
       deps,
@@ -110,6 +122,8 @@ export async function benchOverview(options: Options): Promise<void> {
           const volume = `volume_${charge.currency}`;
           figures[volume] = (figures[volume] ?? 0) + charge.amount;
           days.set(dayOf(charge.created_at), figures);
+          if (charge.created_at < middle) older += 1;
+          newestId = charge.id;
           yield chargeEntity.create(deps.table, charge).Put.Item as Record<string, unknown>;
         }
       })(),
@@ -136,13 +150,14 @@ export async function benchOverview(options: Options): Promise<void> {
     if (seen.totals.charges !== expected)
       throw new Error(`overview() counted ${seen.totals.charges} charges, the window holds ${expected}`);
     console.log(
-      `  ${stored} charges stored in ${((performance.now() - started) / 1000).toFixed(1)} s; ${expected} in the 30 days`,
+      `  ${stored} charges stored in ${((performance.now() - started) / 1000).toFixed(1)} s; ${expected} in the 30 days, ${older} before mid`,
     );
-    await timed(options, `overview() at ${String(size).padStart(6)} charges`, async () => {
+    const label = (what: string) => `${what.padEnd(labelWidth)} at ${String(size).padStart(6)} charges`;
+    await timed(options, label('overview()'), async () => {
       await overview(deps, scope, now);
     });
     const cookie = await signIn(options.apiUrl, owner.testKey);
-    await timed(options, `GET /dashboard/ at ${String(size).padStart(6)} charges`, async () => {
+    await timed(options, label('GET /dashboard/'), async () => {
       const response = await fetch(`${options.apiUrl}/dashboard/`, {
         headers: { Cookie: cookie },
         redirect: 'manual',
@@ -150,6 +165,17 @@ export async function benchOverview(options: Options): Promise<void> {
       const html = await response.text();
       if (response.status !== 200 || !html.includes('role="img"'))
         throw new Error(`GET /dashboard/ answered ${response.status} without the overview`);
+    });
+    await benchChargesList({
+      ...options,
+      scope,
+      size,
+      middle,
+      older,
+      newestId,
+      cookie,
+      secretKey: owner.testKey,
+      labelWidth,
     });
   }
   console.log('');
