@@ -60,6 +60,7 @@ const dashboardForms = [
   'POST /dashboard/charges/{id}/refunds',
   'POST /dashboard/plans',
   'POST /dashboard/plans/{id}/delete',
+  'POST /dashboard/plans/{id}/active',
   'POST /dashboard/products',
   'POST /dashboard/products/{id}/delete',
   'POST /dashboard/links',
@@ -230,6 +231,14 @@ const allowances: Allowance[] = [
     message: /does not exist; the last page is/,
     where: 'their 404: "A page past the last: the page, saying so"',
     when: (sent) => /[?&]page=/.test(sent.path),
+  },
+  {
+    // The charges page's search names a charge or payment id; drawn text names none.
+    operation: 'GET /dashboard/charges',
+    status: 404,
+    message: /has the id|has no charge/,
+    where: 'its 404: "No charge of the account and mode has the `find` id (or its payment is unpaid)"',
+    when: (sent) => /[?&]find=/.test(sent.path),
   },
   {
     // The portal's forms name one of the customer's own subscriptions or charges, and an action on it.

@@ -1072,6 +1072,7 @@ describe('every route answers as the document says', () => {
       'POST /dashboard/plans',
       'GET /dashboard/plans/{id}/delete',
       'POST /dashboard/plans/{id}/delete',
+      'POST /dashboard/plans/{id}/active',
       'GET /dashboard/products',
       'POST /dashboard/products',
       'GET /dashboard/products/{id}/delete',
@@ -1113,6 +1114,14 @@ describe('every route answers as the document says', () => {
         expect(created.status, created.html).toBe(303);
         expectAnswer('POST', `/dashboard/${list}`, asAnswer(created));
         const id = new URL(created.location as string).searchParams.get('created') as string;
+        if (list === 'plans') {
+          const archived = await browser.post(`plans/${id}/active`, {
+            csrf_token: formToken(page.html),
+            active: 'false',
+          });
+          expect(archived.status, archived.html).toBe(303);
+          expectAnswer('POST', '/dashboard/plans/{id}/active', asAnswer(archived));
+        }
         const confirm = await browser.get(`${list}/${id}/delete`);
         expectAnswer('GET', `/dashboard/${list}/{id}/delete`, asAnswer(confirm));
         const deleted = await browser.post(`${list}/${id}/delete`, { csrf_token: formToken(confirm.html) });
