@@ -31,7 +31,7 @@ import { dashboardKeys } from './keys.ts';
 /**
  * At most 10 failed sign-ins per address per 15 minutes. A merchant mistyping a key, or a few
  * colleagues behind one office address, stay far below it; a guesser gets at most 960 tries a day
- * per address (20 in a row across the edge of two windows), against keys of 256 random bits. A
+ * per address (20 in a row across the edge of two windows), against keys of 190 random bits. A
  * window of the clock (not one starting at the first failure) lets one UpdateItem count a failure.
  */
 export const signInFailureLimit = 10;
