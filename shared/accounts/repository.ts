@@ -231,8 +231,18 @@ export async function findApiKey(
       ExpressionAttributeNames: { '#mode': 'mode' },
     }),
   );
-  if (!result.Item) return undefined;
-  return { developerId: Number(result.Item.developer_id), mode: result.Item.mode as Mode };
+  return apiKeyOwnerOf(result.Item);
+}
+
+/**
+ * The owner an API key's item (read under `accountKeys.apiKey(hashSecret(key))`) names; undefined
+ * when there is no item, so a caller that reads it among others in one batch needs no call of its own.
+ */
+export function apiKeyOwnerOf(
+  item: Record<string, unknown> | undefined,
+): { developerId: number; mode: Mode } | undefined {
+  if (!item) return undefined;
+  return { developerId: Number(item.developer_id), mode: item.mode as Mode };
 }
 
 /** The account and secret hash of an OAuth client id. */

@@ -33,7 +33,7 @@ import {
   signIn,
   stageSessionKeys,
 } from './session.ts';
-import { messagePage, type SectionId, type ShellContext, signInPage } from './shell.ts';
+import { messagePage, type SectionId, type ShellContext, type SignInProblem, signInPage } from './shell.ts';
 import { dashboardWords } from './words.ts';
 
 /** The cookies of the dashboard. */
@@ -196,14 +196,22 @@ function signInToken(deps: SignInFormDeps, request: ApiRequest): { token: string
   return { token, set: setCookie(deps.baseUrl, cookieNames.signIn, token, signInCookieSeconds) };
 }
 
-function signInAnswer(
-  deps: SignInFormDeps,
-  request: ApiRequest,
-  problem?: 'wrong_key' | 'form_expired',
-): ApiAnswer {
+function signInAnswer(deps: SignInFormDeps, request: ApiRequest, problem?: SignInProblem): ApiAnswer {
   const { token, set } = signInToken(deps, request);
   const page = signInPage({ root: dashboardRoot(deps.baseUrl), lang: langOf(request), csrf: token }, problem);
-  return pageAnswer(page, set ? { 'Set-Cookie': set } : {});
+  const headers: Record<string, string> = set ? { 'Set-Cookie': set } : {};
+  if (typeof problem === 'object') headers['Retry-After'] = String(problem.retryAfterSeconds);
+  return pageAnswer(page, headers);
+}
+
+/**
+ * The address a request came from, as API Gateway saw the connection (the local gateway gives the
+ * socket's): never a header such as X-Forwarded-For, which whoever sends the request writes, so a
+ * guesser could not name a new address for each try. API Gateway always sets it; without one, every
+ * such request shares one count.
+ */
+export function clientAddress(request: ApiRequest): string {
+  return request.event.requestContext?.identity?.sourceIp || 'unknown';
 }
 
 /** GET /dashboard/sign-in: the form (it reads nothing stored, so its function gets no table and no secret). */
@@ -213,13 +221,21 @@ export const showSignIn = (deps: SignInFormDeps) => async (request: ApiRequest) 
 /**
  * POST /dashboard/sign-in: a secret key opens a session in its mode (303 to the dashboard, the
  * session cookie set, any session the browser held before ended); a key that is no account's (or
- * was rotated) shows the form again, 401.
+ * was rotated) shows the form again, 401, and counts against the client's address; past the limit
+ * of failures, the form again with 429 and `Retry-After`, whatever key is sent (./sign-in-limit.ts).
  */
 export const submitSignIn = (deps: DashboardDeps) => async (request: ApiRequest) => {
   if (!tokenMatches(cookieOf(request, cookieNames.signIn), field(request.body, 'csrf_token')))
     return signInAnswer(deps, request, 'form_expired');
-  const opened = await signIn(deps, deps.keys, field(request.body, 'api_key').trim());
-  if (!opened) return signInAnswer(deps, request, 'wrong_key');
+  const opened = await signIn(deps, deps.keys, field(request.body, 'api_key').trim(), clientAddress(request));
+  if (!opened.opened)
+    return signInAnswer(
+      deps,
+      request,
+      opened.refused === 'blocked'
+        ? { blocked: true, retryAfterSeconds: opened.retryAfterSeconds }
+        : 'wrong_key',
+    );
   // A session this browser held before is ended, not left to open pages until its 8 hours are up.
   await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
   const cookie = setCookie(deps.baseUrl, cookieNames.session, opened.cookie, sessionLifetimeMs / 1000);

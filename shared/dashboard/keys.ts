@@ -20,4 +20,12 @@ export const dashboardKeys = {
     pk: `${scopePrefix(developerId, mode)}#DASHBOARD_FORM#${formKey}`,
     sk: 'DASHBOARD_FORM',
   }),
+  /**
+   * The failed sign-ins of one client address in one fixed window, by the keyed hash of the address
+   * (an address is personal data: the table never holds it in clear) and the window's start.
+   */
+  signInFailures: (addressHash: string, windowStartMs: number): ItemKey => ({
+    pk: `DASHBOARD_SIGN_IN#${addressHash}`,
+    sk: `WINDOW#${windowStartMs}`,
+  }),
 };

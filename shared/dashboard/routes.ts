@@ -6,6 +6,7 @@
 import type { Route } from '../http/route.ts';
 import { ChargesPageQuerySchema } from './charges-query.ts';
 import { form, formErrors, html, pageErrors, signedIn, toSignIn } from './common-routes.ts';
+import { signInFailureLimit, signInWindowMs } from './sign-in-limit.ts';
 
 export const dashboardRoutes: readonly Route[] = [
   {
@@ -27,10 +28,15 @@ export const dashboardRoutes: readonly Route[] = [
     handler: 'functions/dashboard/sign-in.ts',
     operationId: 'signInToDashboard',
     auth: false,
-    access: { table: { actions: ['GetItem', 'PutItem', 'DeleteItem'] }, fingerprintSecret: true },
+    // BatchGetItem: the key's item and the address's failure counter together; UpdateItem: a failure
+    // counted; PutItem + ConditionCheckItem: the session written while the counter is below the
+    // limit (one transaction); DeleteItem: the browser's previous session ended.
+    access: {
+      table: { actions: ['BatchGetItem', 'UpdateItem', 'PutItem', 'ConditionCheckItem', 'DeleteItem'] },
+      fingerprintSecret: true,
+    },
     summary: 'Signs in with a secret API key (form-encoded `api_key`, `csrf_token`); 303 to the dashboard',
-    description:
-      'Opens a session of 8 hours in the key’s account and mode and sets its cookie (HttpOnly, SameSite=Strict, Path=/dashboard, Secure on https). Only a keyed hash of the session’s token is stored; the session ends at sign-out, at the next sign-in in the same browser, and when the key that opened it is rotated.',
+    description: `Opens a session of 8 hours in the key’s account and mode and sets its cookie (HttpOnly, SameSite=Strict, Path=/dashboard, Secure on https). Only a keyed hash of the session’s token is stored; the session ends at sign-out, at the next sign-in in the same browser, and when the key that opened it is rotated. Failed sign-ins are counted per client address (the connection’s, never a header): after ${signInFailureLimit} in a window of ${signInWindowMs / 60_000} minutes of the clock, every sign-in from that address is refused with 429 until the window ends, a right key included.`,
     bodyTypes: form,
     answers: {
       303: {
@@ -47,6 +53,16 @@ export const dashboardRoutes: readonly Route[] = [
       403: {
         description: 'The form expired (its CSRF cookie is missing or another): the form again',
         body: 'html',
+      },
+      409: {
+        description:
+          'The sign-in collided with many others from the same address at the same moment: nothing was opened; send it again',
+        body: 'MessageEnvelope',
+      },
+      429: {
+        description: `${signInFailureLimit} failed sign-ins from this address in the current ${signInWindowMs / 60_000}-minute window: the form again, saying to wait; no key is looked at, a right one is refused too`,
+        body: 'html',
+        headers: { 'Retry-After': 'Seconds until the window ends and the address may sign in again' },
       },
     },
   },

@@ -11,10 +11,10 @@
  * the account beside the token so that this second read needs no first.
  */
 import { createHmac } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyPattern, hashSecret } from '../accounts/credentials.ts';
 import { accountKeys } from '../accounts/keys.ts';
-import { type Account, findApiKey } from '../accounts/repository.ts';
+import { type Account, apiKeyOwnerOf } from '../accounts/repository.ts';
 import type { Mode, Scope } from '../core/account.ts';
 import { envNames } from '../core/config.ts';
 import { isToken, randomToken } from '../core/ids.ts';
@@ -22,7 +22,16 @@ import { type Secret, stageSecret } from '../core/secrets.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getItems } from '../db/get-items.ts';
+import { failedConditions, named, transactNamed } from '../db/transact.ts';
 import { dashboardKeys } from './keys.ts';
+import {
+  addressHash,
+  countFailure,
+  retryAfterOf,
+  signInWindowOf,
+  windowFull,
+  windowNotFull,
+} from './sign-in-limit.ts';
 
 /** How long a session lasts from sign-in, whatever is done meanwhile. */
 export const sessionLifetimeMs = 8 * 3_600_000;
@@ -87,20 +96,43 @@ export function readCookieValue(
   return { developerId: Number(match[1]), token: match[2] as string };
 }
 
+/** What a sign-in came to: a new session (the cookie's value), or why there is none. */
+export type SignInOutcome =
+  | { opened: true; cookie: string; session: DashboardSession }
+  | { opened: false; refused: 'wrong_key' }
+  | { opened: false; refused: 'blocked'; retryAfterSeconds: number };
+
 /**
- * Signs in with a secret API key: a new session of the key's account in the key's mode, or
- * undefined for a key that is not (or no longer) one of an account's. Answers the cookie's value.
+ * Signs in with a secret API key from a client address (./sign-in-limit.ts): a new session of the
+ * key's account in the key's mode; `wrong_key` for a key that is not (or no longer) one of an
+ * account's, counted against the address; `blocked` while the address's window holds the limit of
+ * failures. One BatchGetItem reads the window's counter and the key's item together.
  */
 export async function signIn(
   deps: Deps,
   keys: SessionKeys,
   apiKey: string,
-): Promise<{ cookie: string; session: DashboardSession } | undefined> {
-  if (!apiKeyPattern.test(apiKey)) return undefined;
-  const owner = await findApiKey(deps, apiKey);
-  if (!owner) return undefined;
-  const token = randomToken(sessionTokenLength);
+  address: string,
+): Promise<SignInOutcome> {
   const now = deps.clock();
+  const window = signInWindowOf(addressHash(address, await keys.sign()), now);
+  const blocked = (): SignInOutcome => ({
+    opened: false,
+    refused: 'blocked',
+    retryAfterSeconds: retryAfterOf(window, now),
+  });
+  const wellFormed = apiKeyPattern.test(apiKey);
+  const [counter, keyItem] = await getItems(deps, [
+    window.key,
+    ...(wellFormed ? [accountKeys.apiKey(hashSecret(apiKey))] : []),
+  ]);
+  // A blocked address is refused before the key's item is looked at: a right key gets the same
+  // answer as a wrong one, so guessing on teaches nothing.
+  if (windowFull(counter)) return blocked();
+  const owner = apiKeyOwnerOf(keyItem);
+  if (!owner)
+    return (await countFailure(deps, window, now)) ? { opened: false, refused: 'wrong_key' } : blocked();
+  const token = randomToken(sessionTokenLength);
   const expiresAtMs = now.getTime() + sessionLifetimeMs;
   const session: DashboardSession = {
     token_hash: sessionTokenHash(token, await keys.sign()),
@@ -112,8 +144,19 @@ export async function signIn(
     expires_at: Math.ceil(expiresAtMs / 1000),
     created_at: now.toISOString(),
   };
-  await deps.db.send(new PutCommand(sessionEntity.create(deps.table, session).Put));
-  return { cookie: cookieValueOf(owner.developerId, token), session };
+  // The session is written only while the window is still below the limit: failures sent in
+  // parallel with this sign-in may have filled it since the read above.
+  const items = [
+    ...named('session', sessionEntity.create(deps.table, session)),
+    ...named('window', windowNotFull(deps.table, window)),
+  ];
+  try {
+    await transactNamed(deps, items);
+  } catch (error) {
+    if (failedConditions(error, items).has('window')) return blocked();
+    throw error;
+  }
+  return { opened: true, cookie: cookieValueOf(owner.developerId, token), session };
 }
 
 /** A session in force, with the account it acts for. */

@@ -15,6 +15,7 @@ import type { Mode } from '../core/account.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { chartStyles } from '../stats/charts.ts';
+import { signInWords } from './sign-in-words.ts';
 import { type DashboardWords, dashboardWords } from './words.ts';
 
 export type SectionId = keyof DashboardWords['sections'];
@@ -154,18 +155,31 @@ ${body}`,
 }
 
 /**
+ * Why the sign-in form is shown again: a wrong key (401), an expired form (403), or an address
+ * blocked after too many failed sign-ins, for `retryAfterSeconds` more (429).
+ */
+export type SignInProblem = 'wrong_key' | 'form_expired' | { blocked: true; retryAfterSeconds: number };
+
+function signInProblem(lang: Lang, problem: SignInProblem): { status: number; message: string } {
+  const w = dashboardWords[lang];
+  if (problem === 'wrong_key') return { status: 401, message: w.wrongKey };
+  if (problem === 'form_expired') return { status: 403, message: w.formExpired };
+  const minutes = Math.max(1, Math.ceil(problem.retryAfterSeconds / 60));
+  return { status: 429, message: signInWords[lang].tooManyFailures(minutes) };
+}
+
+/**
  * The sign-in form; `problem` says why the last try failed (401 a key that is no account's, 403 a
- * form whose token did not match). `csrf` is the value of the sign-in cookie the form posts back.
+ * form whose token did not match, 429 an address blocked). `csrf` is the value of the sign-in cookie the form posts back.
  */
 export function signInPage(
   context: { root: string; lang: Lang; csrf: string },
-  problem?: 'wrong_key' | 'form_expired',
+  problem?: SignInProblem,
 ): Page {
   const w = dashboardWords[context.lang];
-  const status = problem === 'wrong_key' ? 401 : problem === 'form_expired' ? 403 : 200;
-  const error = problem
-    ? `<p class="error" role="alert">${escapeHtml(problem === 'wrong_key' ? w.wrongKey : w.formExpired)}</p>`
-    : '';
+  const shown = problem ? signInProblem(context.lang, problem) : undefined;
+  const status = shown?.status ?? 200;
+  const error = shown ? `<p class="error" role="alert">${escapeHtml(shown.message)}</p>` : '';
   const other: Lang = context.lang === 'en' ? 'es' : 'en';
   return shell(
     status,

@@ -358,6 +358,10 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
     dashboardKeys.form(42, 'test', 'abc123'),
     { pk: 'ACCOUNT#42#test#DASHBOARD_FORM#abc123', sk: 'DASHBOARD_FORM' },
   ],
+  'dashboardKeys.signInFailures': [
+    dashboardKeys.signInFailures('abc123', 1_772_600_400_000),
+    { pk: 'DASHBOARD_SIGN_IN#abc123', sk: 'WINDOW#1772600400000' },
+  ],
   'mailKeys.sent': [mailKeys.sent('evt_1', 'abc123'), { pk: 'MAIL_SENT#evt_1#abc123', sk: 'MAIL_SENT' }],
   // The gsi1 sort-key prefixes of counted lists and the payment log (records sort as `<tag>#…`).
   'planKeys.listTag': [planKeys.listTag, 'PLAN'],

@@ -3,6 +3,7 @@
  * sent back as a browser does for the dashboard's path), redirects not followed, forms posted with
  * the CSRF token of the page they are on.
  */
+import { request as httpRequest } from 'node:http';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { apiUrl } from './stack.ts';
@@ -41,11 +42,49 @@ export function hiddenField(html: string, name: string): string {
   return match?.[1] as string;
 }
 
+/**
+ * `fetch`, but over a connection from the loopback address `from` (any of 127.0.0.0/8 on this
+ * machine): the local gateway then sees that address as the client's, as API Gateway sees the
+ * connection's source. Redirects are never followed.
+ */
+function fetchFrom(
+  from: string,
+  url: string,
+  init: { method?: string; headers: Record<string, string>; body?: string },
+) {
+  return new Promise<Response>((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { method: init.method ?? 'GET', headers: init.headers, localAddress: from },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers))
+            for (const one of [value ?? []].flat()) headers.append(name, one);
+          resolve(new Response(Buffer.concat(chunks), { status: response.statusCode ?? 0, headers }));
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(init.body);
+  });
+}
+
 export class DashboardClient {
   readonly jar = new Map<string, string>();
   readonly headers: Record<string, string>;
-  constructor(headers: Record<string, string> = {}) {
+  /** The loopback address its connections come from; the system's choice (127.0.0.1) when unset. */
+  readonly from: string | undefined;
+  constructor(headers: Record<string, string> = {}, options: { from?: string } = {}) {
     this.headers = headers;
+    this.from = options.from;
+  }
+
+  private send(url: string, init: { method?: string; headers: Record<string, string>; body?: string }) {
+    return this.from ? fetchFrom(this.from, url, init) : fetch(url, { ...init, redirect: 'manual' });
   }
 
   private async answer(response: Response): Promise<DashboardAnswer> {
@@ -74,8 +113,7 @@ export class DashboardClient {
 
   async get(path: string): Promise<DashboardAnswer> {
     return this.answer(
-      await fetch(path.startsWith('http') ? path : dashboardUrl(path), {
-        redirect: 'manual',
+      await this.send(path.startsWith('http') ? path : dashboardUrl(path), {
         headers: { Accept: 'text/html', ...this.headers, ...this.cookieHeader() },
       }),
     );
@@ -84,9 +122,8 @@ export class DashboardClient {
   /** Posts a form; URLSearchParams for a field given more than once (checkboxes). */
   async post(path: string, fields: Record<string, string> | URLSearchParams): Promise<DashboardAnswer> {
     return this.answer(
-      await fetch(path.startsWith('http') ? path : dashboardUrl(path), {
+      await this.send(path.startsWith('http') ? path : dashboardUrl(path), {
         method: 'POST',
-        redirect: 'manual',
         body: new URLSearchParams(fields).toString(),
         headers: {
           'Content-Type': 'application/x-www-form-urlencoded',
