@@ -55,7 +55,7 @@ export interface ShellContext {
 
 const styles = `
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
-main{max-width:64rem;margin:0 auto;padding:1rem}
+main{max-width:80rem;margin:0 auto;padding:1rem}
 a{color:#0b4cc7}
 .bar{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;background:#fff;border-radius:.6rem;padding:.6rem 1rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 .brand{font-weight:700;margin:0}.mode{margin:0;font-weight:700;border-radius:.3rem;padding:.1rem .5rem}
