@@ -294,7 +294,7 @@ describe('the customers and subscriptions tables', () => {
         {},
         nextBilling,
       ).html,
-    ).toContain(`<td data-label="${s.status}" data-status="active">`);
+    ).toContain(`<td role="cell" data-label="${s.status}" data-status="active">`);
     expect(cellUnder(list, s.nextBilling).classes).toEqual(['nowrap']);
   });
 

@@ -15,9 +15,9 @@ describe('the dashboard table', () => {
       ],
     );
     expect(html).not.toContain('<script>');
-    expect(html).toContain(`<th scope="col">${escaped}</th>`);
-    expect(html).toContain('<th scope="col" class="num">Amount</th>');
-    expect(html).toContain('<th scope="col" class="nowrap">Date</th>');
+    expect(html).toContain(`<th scope="col" role="columnheader">${escaped}</th>`);
+    expect(html).toContain('<th scope="col" role="columnheader" class="num">Amount</th>');
+    expect(html).toContain('<th scope="col" role="columnheader" class="nowrap">Date</th>');
     const [table] = expectLabelledTables(html, 1);
     if (!table) throw new Error('no table');
     expect(table.headings).toEqual(['Date', escaped, 'Amount']);
@@ -26,8 +26,10 @@ describe('the dashboard table', () => {
     expect(cellUnder(table, escaped).html).toBe('<a href="/x">x</a>');
     expect(cellUnder(table, 'Amount').classes).toEqual(['num']);
     // An empty cell is written empty (the narrow layout hides it), its own attributes escaped.
-    expect(html).toContain(`<td data-label="${escaped}"></td>`);
-    expect(html).toContain(`<td class="num" data-label="Amount" data-status="${escaped}">2.00 USD</td>`);
+    expect(html).toContain(`<td role="cell" data-label="${escaped}"></td>`);
+    expect(html).toContain(
+      `<td role="cell" class="num" data-label="Amount" data-status="${escaped}">2.00 USD</td>`,
+    );
   });
 
   it('refuses a row whose cells do not match the columns', () => {

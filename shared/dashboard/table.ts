@@ -3,7 +3,10 @@
  * with `scope="col"`, so a screen reader names every cell's column) and each data cell carries its
  * column's heading as `data-label`: on a narrow screen the shell's styles (shell.ts) hide the
  * heading row from sight only and show each row as a block of "heading: value" lines, so a phone
- * never has to scroll a table sideways; on a wide one the table stays a table.
+ * never has to scroll a table sideways; on a wide one the table stays a table. Each element also
+ * states its table role: a browser may drop a table's semantics once its rows are laid out as
+ * blocks (WebKit does, on the phones this layout is for), and the roles keep it a table to a screen
+ * reader there.
  */
 import { escapeHtml } from '../core/html.ts';
 
@@ -33,7 +36,9 @@ const classOf = (column: Column) => {
  */
 export function dataTable(columns: readonly Column[], rows: readonly (readonly Cell[])[]): string {
   const head = columns
-    .map((column) => `<th scope="col"${classOf(column)}>${escapeHtml(column.heading)}</th>`)
+    .map(
+      (column) => `<th scope="col" role="columnheader"${classOf(column)}>${escapeHtml(column.heading)}</th>`,
+    )
     .join('');
   const body = rows
     .map((cells) => {
@@ -49,15 +54,15 @@ export function dataTable(columns: readonly Column[], rows: readonly (readonly C
               : Object.entries(cell.attributes)
                   .map(([name, value]) => ` ${escapeHtml(name)}="${escapeHtml(value)}"`)
                   .join('');
-          return `<td${classOf(column)} data-label="${escapeHtml(column.heading)}"${own}>${html}</td>`;
+          return `<td role="cell"${classOf(column)} data-label="${escapeHtml(column.heading)}"${own}>${html}</td>`;
         })
         .join('\n');
-      return `<tr>\n${tds}\n</tr>`;
+      return `<tr role="row">\n${tds}\n</tr>`;
     })
     .join('\n');
-  return `<table class="records">
-<thead><tr>${head}</tr></thead>
-<tbody>
+  return `<table class="records" role="table">
+<thead role="rowgroup"><tr role="row">${head}</tr></thead>
+<tbody role="rowgroup">
 ${body}
 </tbody>
 </table>`;

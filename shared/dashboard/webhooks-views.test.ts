@@ -107,7 +107,7 @@ describe('webhooks pages', () => {
       { perEvent: 5, perAccount: 100 },
     );
     expectEscaped(page.html);
-    expect(page.html).toContain('<td class="num" data-label="Answer code">500</td>');
+    expect(page.html).toContain('<td role="cell" class="num" data-label="Answer code">500</td>');
     expect(page.html).toContain(
       `<input type="hidden" name="csrf_token" value="${csrf}"><input type="hidden" name="event_id" value="${delivery.event_id}"><input type="hidden" name="idempotency_key" value="${formKey}">`,
     );

@@ -23,7 +23,7 @@ const attribute = (tag: string, name: string) => tag.match(new RegExp(`\\s${name
 export function readTables(html: string): ReadTable[] {
   return (html.match(/<table[\s>][\s\S]*?<\/table>/g) ?? []).map((table) => {
     const headings = [...table.matchAll(/<th\b[^>]*>([\s\S]*?)<\/th>/g)].map((match) => match[1] ?? '');
-    const rows = [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)]
+    const rows = [...table.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/g)]
       .map((row) =>
         [...(row[1] ?? '').matchAll(/<td\b([^>]*)>([\s\S]*?)<\/td>/g)].map((cell) => ({
           label: attribute(cell[1] ?? '', 'data-label'),
@@ -44,8 +44,13 @@ export function readTables(html: string): ReadTable[] {
 export function expectLabelledTables(html: string, count: number): ReadTable[] {
   const tables = readTables(html);
   expect(tables).toHaveLength(count);
-  expect(html.match(/<table class="records">/g) ?? []).toHaveLength(count);
-  expect(html.match(/<th\b[^>]*>/g)?.every((th) => th.startsWith('<th scope="col"'))).toBe(true);
+  expect(html.match(/<table class="records" role="table">/g) ?? []).toHaveLength(count);
+  expect(
+    html.match(/<th\b[^>]*>/g)?.every((th) => th.startsWith('<th scope="col" role="columnheader"')),
+  ).toBe(true);
+  // Every row and cell keeps its role when a narrow screen lays the rows out as blocks.
+  expect((html.match(/<tr\b[^>]*>/g) ?? []).every((tr) => tr === '<tr role="row">')).toBe(true);
+  expect((html.match(/<td\b[^>]*>/g) ?? []).every((td) => td.startsWith('<td role="cell"'))).toBe(true);
   for (const table of tables) {
     expect(table.headings.length).toBeGreaterThan(0);
     expect(table.rows.length).toBeGreaterThan(0);
