@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cellUnder, expectLabelledTables } from '../../test/support/records-table.ts';
 import type { Lang } from '../core/messages.ts';
 import type { LinkListItem } from '../payment-links/link.ts';
 import type { Plan } from '../plans/plan.ts';
@@ -173,4 +174,46 @@ describe('the catalog pages', () => {
       );
     expect(keysOf(catalogWords.es)).toEqual(keysOf(catalogWords.en));
   });
+});
+
+describe('the catalog tables', () => {
+  it.each(['en', 'es'] as const)(
+    'label every cell with its column, amounts and dates set apart (%s)',
+    (lang) => {
+      const c = catalogWords[lang].columns;
+      const list = <T>(record: T) => ({ records: [record], count: 1, page });
+      const [plans] = expectLabelledTables(plansPage(view(lang), {}, list(plan()), fresh).html, 1);
+      const [products] = expectLabelledTables(
+        productsPage(view(lang, 'products'), {}, list(product), fresh).html,
+        1,
+      );
+      const [links] = expectLabelledTables(linksPage(view(lang, 'links'), {}, list(link), fresh).html, 1);
+      if (!plans || !products || !links) throw new Error('no tables');
+      expect(plans.headings).toEqual([
+        c.name,
+        c.price,
+        c.trial,
+        c.subscribers,
+        c.status,
+        c.created,
+        c.actions,
+      ]);
+      expect(cellUnder(plans, c.subscribers)).toMatchObject({ classes: ['num'], html: '2' });
+      expect(cellUnder(plans, c.created).classes).toEqual(['nowrap']);
+      expect(cellUnder(plans, c.actions).html).toContain('<button type="submit" class="small"');
+      expect(products.headings).toEqual([
+        c.name,
+        c.description,
+        c.price,
+        c.sku,
+        c.stock,
+        c.created,
+        c.actions,
+      ]);
+      expect(cellUnder(products, c.stock)).toMatchObject({ classes: ['num'], html: '3' });
+      expect(links.headings).toEqual([c.description, c.amount, c.status, c.created, c.link, c.actions]);
+      expect(cellUnder(links, c.amount).classes).toEqual(['num']);
+      expect(cellUnder(links, c.link).html).toMatch(/^<input id="link_0" value="[^"]+" readonly/);
+    },
+  );
 });

@@ -18,6 +18,7 @@ import type { Product } from '../products/product.ts';
 import { type CatalogWords, catalogWords } from './catalog-words.ts';
 import { money } from './charge-views.ts';
 import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
+import { type Cell, type Column, dataTable } from './table.ts';
 import { dashboardWords } from './words.ts';
 
 /** What the domain answered, with the status the API gives it. */
@@ -124,28 +125,19 @@ function pager<T>(
   return `<p class="pager"><span>${esc(w.pageOf(list.page.page, pages, list.count))}</span>${previous}${next}</p>`;
 }
 
-const table = (headings: readonly string[], rows: string, numeric: readonly number[] = []) =>
-  `<table>
-<thead><tr>${headings
-    .map((heading, i) => `<th scope="col"${numeric.includes(i) ? ' class="num"' : ''}>${esc(heading)}</th>`)
-    .join('')}</tr></thead>
-<tbody>${rows}</tbody>
-</table>`;
-
 /** One page of a catalog list as a table with its pager; what to say when the page has none; '' when the list failed. */
 function listing<T>(
   list: ListPage<T> | undefined,
   shown: {
-    headings: readonly string[];
-    rows: (record: T, index: number) => string;
-    numeric: readonly number[];
+    columns: readonly Column[];
+    row: (record: T, index: number) => readonly Cell[];
   },
   empty: string,
   page: { base: string; query: Record<string, string | undefined>; w: CatalogWords },
 ): string {
   if (!list) return '';
   if (!list.records.length) return `<p>${esc(empty)}</p>`;
-  return `${table(shown.headings, list.records.map(shown.rows).join(''), shown.numeric)}
+  return `${dataTable(shown.columns, list.records.map(shown.row))}
 ${pager(page.base, page.query, list, page.w)}`;
 }
 
@@ -240,23 +232,30 @@ export function plansPage(
   const listed = `${listing(
     list,
     {
-      headings: [c.name, c.price, c.trial, c.subscribers, c.status, c.created, c.actions],
-      numeric: [1, 3],
-      rows: (plan) => `<tr>
-<td>${esc(plan.name)}</td>
-<td class="num">${esc(planPrice(plan, view))}</td>
-<td>${esc(plan.trial_period_days > 0 ? w.trialDays(plan.trial_period_days) : w.noTrial)}</td>
-<td class="num">${plan.subscriber_count}</td>
-<td>${esc(plan.active ? w.active : w.inactive)}</td>
-<td>${esc(dashboardWords[view.lang].date(plan.created_at))}</td>
-<td>${csrfForm(
-        `${base}/${encodeURIComponent(plan.id)}/active`,
-        view.csrf,
-        `<button type="submit" class="small" aria-label="${esc(`${plan.active ? w.archive : w.restore}: ${plan.name}`)}">${esc(plan.active ? w.archive : w.restore)}</button>`,
-        { active: plan.active ? 'false' : 'true' },
-        ' class="inline"',
-      )} <a href="${esc(`${base}/${encodeURIComponent(plan.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${plan.name}`)}">${esc(w.delete)}</a></td>
-</tr>`,
+      columns: [
+        { heading: c.name },
+        { heading: c.price, numeric: true },
+        { heading: c.trial },
+        { heading: c.subscribers, numeric: true },
+        { heading: c.status },
+        { heading: c.created, nowrap: true },
+        { heading: c.actions },
+      ],
+      row: (plan) => [
+        esc(plan.name),
+        esc(planPrice(plan, view)),
+        esc(plan.trial_period_days > 0 ? w.trialDays(plan.trial_period_days) : w.noTrial),
+        String(plan.subscriber_count),
+        esc(plan.active ? w.active : w.inactive),
+        esc(dashboardWords[view.lang].date(plan.created_at)),
+        `${csrfForm(
+          `${base}/${encodeURIComponent(plan.id)}/active`,
+          view.csrf,
+          `<button type="submit" class="small" aria-label="${esc(`${plan.active ? w.archive : w.restore}: ${plan.name}`)}">${esc(plan.active ? w.archive : w.restore)}</button>`,
+          { active: plan.active ? 'false' : 'true' },
+          ' class="inline"',
+        )} <a href="${esc(`${base}/${encodeURIComponent(plan.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${plan.name}`)}">${esc(w.delete)}</a>`,
+      ],
     },
     w.noPlans,
     { base, query, w },
@@ -358,17 +357,24 @@ export function productsPage(
   const listed = listing(
     list,
     {
-      headings: [c.name, c.description, c.price, c.sku, c.stock, c.created, c.actions],
-      numeric: [2, 4],
-      rows: (product) => `<tr>
-<td>${esc(product.name)}</td>
-<td>${esc(product.short_description)}</td>
-<td class="num">${esc(money(product.price, product.currency, view.lang))}</td>
-<td>${esc(product.sku)}</td>
-<td class="num">${product.stock}</td>
-<td>${esc(dashboardWords[view.lang].date(product.created_at))}</td>
-<td><a href="${esc(`${base}/${encodeURIComponent(product.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${product.name}`)}">${esc(w.delete)}</a></td>
-</tr>`,
+      columns: [
+        { heading: c.name },
+        { heading: c.description },
+        { heading: c.price, numeric: true },
+        { heading: c.sku },
+        { heading: c.stock, numeric: true },
+        { heading: c.created, nowrap: true },
+        { heading: c.actions },
+      ],
+      row: (product) => [
+        esc(product.name),
+        esc(product.short_description),
+        esc(money(product.price, product.currency, view.lang)),
+        esc(product.sku),
+        String(product.stock),
+        esc(dashboardWords[view.lang].date(product.created_at)),
+        `<a href="${esc(`${base}/${encodeURIComponent(product.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${product.name}`)}">${esc(w.delete)}</a>`,
+      ],
     },
     w.noProducts,
     { base, query, w },
@@ -457,16 +463,22 @@ export function linksPage(
   const listed = listing(
     list,
     {
-      headings: [c.description, c.amount, c.status, c.created, c.link, c.actions],
-      numeric: [1],
-      rows: (link, i) => `<tr>
-<td>${esc(link.description)}</td>
-<td class="num">${esc(linkMoney(link, view))}</td>
-<td>${esc(w.linkStatus[link.status] ?? link.status)}</td>
-<td>${esc(dashboardWords[view.lang].date(link.created_on))}</td>
-<td><input id="link_${i}" value="${esc(link.link)}" readonly aria-label="${esc(`${c.link}: ${link.description}`)}"></td>
-<td><a href="${esc(`${base}/${encodeURIComponent(link.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${link.description}`)}">${esc(w.delete)}</a></td>
-</tr>`,
+      columns: [
+        { heading: c.description },
+        { heading: c.amount, numeric: true },
+        { heading: c.status },
+        { heading: c.created, nowrap: true },
+        { heading: c.link },
+        { heading: c.actions },
+      ],
+      row: (link, i) => [
+        esc(link.description),
+        esc(linkMoney(link, view)),
+        esc(w.linkStatus[link.status] ?? link.status),
+        esc(dashboardWords[view.lang].date(link.created_on)),
+        `<input id="link_${i}" value="${esc(link.link)}" readonly aria-label="${esc(`${c.link}: ${link.description}`)}">`,
+        `<a href="${esc(`${base}/${encodeURIComponent(link.id)}/delete`)}" aria-label="${esc(`${w.delete}: ${link.description}`)}">${esc(w.delete)}</a>`,
+      ],
     },
     w.noLinks,
     { base, query, w },

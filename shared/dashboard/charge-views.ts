@@ -16,6 +16,7 @@ import { refundReasons } from '../refunds/schemas.ts';
 import { overviewSection } from '../stats/charts.ts';
 import type { Overview } from '../stats/repository.ts';
 import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
+import { dataTable } from './table.ts';
 import { type DashboardWords, dashboardWords } from './words.ts';
 
 /**
@@ -28,28 +29,37 @@ export function money(minor: number, currency: string, lang: Lang): string {
 }
 
 const chargeUrl = (view: ShellContext, id: string) => `${view.root}/charges/${encodeURIComponent(id)}`;
+const customerUrl = (view: ShellContext, id: string) => `${view.root}/customers/${encodeURIComponent(id)}`;
 
-/** The charges as a table, newest first; each id links to its page. */
+/**
+ * The charges as a table, newest first; each id links to its page, and its customer's id (kept as
+ * the text) to the customer's page.
+ */
 function chargeTable(view: ShellContext, charges: readonly Charge[], w: DashboardWords): string {
   if (!charges.length) return `<p>${escapeHtml(w.noCharges)}</p>`;
   const c = w.columns;
-  const rows = charges
-    .map(
-      (charge) => `<tr>
-<td>${escapeHtml(w.date(charge.created_at))}</td>
-<td><a href="${escapeHtml(chargeUrl(view, charge.id))}"><code>${escapeHtml(charge.id)}</code></a></td>
-<td>${escapeHtml(charge.description ?? '')}</td>
-<td class="num">${escapeHtml(money(charge.amount, charge.currency, view.lang))}</td>
-<td class="num">${charge.refunded > 0 ? escapeHtml(money(charge.refunded, charge.currency, view.lang)) : ''}</td>
-<td>${escapeHtml(displayCard(charge.card, view.lang))}</td>
-<td>${charge.customer_id ? `<code>${escapeHtml(charge.customer_id)}</code>` : ''}</td>
-</tr>`,
-    )
-    .join('');
-  return `<table>
-<thead><tr><th scope="col">${escapeHtml(c.date)}</th><th scope="col">${escapeHtml(c.id)}</th><th scope="col">${escapeHtml(c.description)}</th><th scope="col" class="num">${escapeHtml(c.amount)}</th><th scope="col" class="num">${escapeHtml(c.refunded)}</th><th scope="col">${escapeHtml(c.card)}</th><th scope="col">${escapeHtml(c.customer)}</th></tr></thead>
-<tbody>${rows}</tbody>
-</table>`;
+  return dataTable(
+    [
+      { heading: c.date, nowrap: true },
+      { heading: c.id },
+      { heading: c.description },
+      { heading: c.amount, numeric: true },
+      { heading: c.refunded, numeric: true },
+      { heading: c.card, nowrap: true },
+      { heading: c.customer },
+    ],
+    charges.map((charge) => [
+      escapeHtml(w.date(charge.created_at)),
+      `<a href="${escapeHtml(chargeUrl(view, charge.id))}"><code>${escapeHtml(charge.id)}</code></a>`,
+      escapeHtml(charge.description ?? ''),
+      escapeHtml(money(charge.amount, charge.currency, view.lang)),
+      charge.refunded > 0 ? escapeHtml(money(charge.refunded, charge.currency, view.lang)) : '',
+      escapeHtml(displayCard(charge.card, view.lang)),
+      charge.customer_id
+        ? `<a href="${escapeHtml(customerUrl(view, charge.customer_id))}"><code>${escapeHtml(charge.customer_id)}</code></a>`
+        : '',
+    ]),
+  );
 }
 
 /**
@@ -172,28 +182,33 @@ export function chargePage(
     row(f.refundable, amount(charge.refundable)),
     row(f.card, escapeHtml(displayCard(charge.card, view.lang))),
     row(f.description, escapeHtml(charge.description ?? '')),
-    row(f.customer, code(charge.customer_id)),
+    row(
+      f.customer,
+      charge.customer_id
+        ? `<a href="${escapeHtml(customerUrl(view, charge.customer_id))}">${code(charge.customer_id)}</a>`
+        : '',
+    ),
     row(f.payment, code(charge.payment_id)),
     ...(charge.subscription_id ? [row(f.subscription, code(charge.subscription_id))] : []),
     row(f.created, escapeHtml(w.date(charge.created_at))),
     ...(charge.paid_out_at ? [row(f.paidOut, escapeHtml(w.date(charge.paid_out_at)))] : []),
   ].join('\n');
   const c = w.columns;
-  const refundRows = refunds
-    .map(
-      (refund) => `<tr>
-<td>${escapeHtml(w.date(refund.created_at))}</td>
-<td class="num">${escapeHtml(money(refund.amount, refund.currency, view.lang))}</td>
-<td>${escapeHtml(w.reasons[refund.reason] ?? refund.reason)}</td>
-<td><code>${escapeHtml(`re_${refund.id}`)}</code></td>
-</tr>`,
-    )
-    .join('');
   const refundList = refunds.length
-    ? `<table>
-<thead><tr><th scope="col">${escapeHtml(c.date)}</th><th scope="col" class="num">${escapeHtml(c.amount)}</th><th scope="col">${escapeHtml(c.reason)}</th><th scope="col">ID</th></tr></thead>
-<tbody>${refundRows}</tbody>
-</table>`
+    ? dataTable(
+        [
+          { heading: c.date, nowrap: true },
+          { heading: c.amount, numeric: true },
+          { heading: c.reason },
+          { heading: 'ID' },
+        ],
+        refunds.map((refund) => [
+          escapeHtml(w.date(refund.created_at)),
+          escapeHtml(money(refund.amount, refund.currency, view.lang)),
+          escapeHtml(w.reasons[refund.reason] ?? refund.reason),
+          `<code>${escapeHtml(`re_${refund.id}`)}</code>`,
+        ]),
+      )
     : `<p>${escapeHtml(w.noRefunds)}</p>`;
   const made = form.made
     ? `<p class="notice" role="status">${escapeHtml(w.refunded(money(form.made.amount, form.made.currency, view.lang)))}</p>`

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cellUnder, expectLabelledTables } from '../../test/support/records-table.ts';
 import type { Charge } from '../charges/charge.ts';
 import type { Lang } from '../core/messages.ts';
 import type { Customer } from '../customers/customer.ts';
@@ -247,5 +248,70 @@ describe('the subscriptions pages', () => {
     expect(html).toContain(
       '/subscriptions?page=3&amp;page_size=10&amp;status=past_due&amp;plan_id=p1" rel="next"',
     );
+  });
+});
+
+describe('the customers and subscriptions tables', () => {
+  it.each(langs)('label every cell with its column, dates on one line (%s)', (lang) => {
+    const k = customerWords[lang].customerColumns;
+    const [customers] = expectLabelledTables(
+      customersPage(view(lang), { count: 1, customers: [customer] }, undefined, '').html,
+      1,
+    );
+    if (!customers) throw new Error('no table');
+    expect(customers.headings).toEqual([k.name, k.email, k.country, k.created]);
+    expect(cellUnder(customers, k.created).classes).toEqual(['nowrap']);
+
+    const s = customerWords[lang].subscriptionColumns;
+    const [list] = expectLabelledTables(
+      subscriptionsPage(
+        view(lang),
+        { count: 1, current_page: 1, total_pages: 1, results: [subscription()] },
+        {},
+        nextBilling,
+      ).html,
+      1,
+    );
+    if (!list) throw new Error('no table');
+    expect(list.headings).toEqual([
+      s.subscription,
+      s.plan,
+      s.customer,
+      s.status,
+      s.amount,
+      s.nextBilling,
+      s.created,
+    ]);
+    expect(cellUnder(list, s.customer).html).toBe(
+      `<a href="https://pay.example.com/dashboard/customers/${customer.id}"><code>${customer.id}</code></a>`,
+    );
+    // The status cell keeps its own attribute, for what reads the page.
+    expect(list.rows[0]?.[3]?.label).toBe(s.status);
+    expect(
+      subscriptionsPage(
+        view(lang),
+        { count: 1, current_page: 1, total_pages: 1, results: [subscription()] },
+        {},
+        nextBilling,
+      ).html,
+    ).toContain(`<td role="cell" data-label="${s.status}" data-status="active">`);
+    expect(cellUnder(list, s.nextBilling).classes).toEqual(['nowrap']);
+  });
+
+  it("the customer's page: its subscriptions (no customer column) and its charges", () => {
+    const { html } = customerPage(
+      view(),
+      customer,
+      { records: [subscription()], more: false, page: 1 },
+      { records: [charge], more: false, page: 1 },
+      nextBilling,
+      'K'.repeat(32),
+    );
+    const [subscriptions, charges] = expectLabelledTables(html, 2);
+    if (!subscriptions || !charges) throw new Error('no tables');
+    expect(subscriptions.headings).not.toContain('Customer');
+    expect(charges.headings).toEqual(['Date', 'Charge', 'Description', 'Amount', 'Refunded', 'Card']);
+    expect(cellUnder(charges, 'Amount')).toMatchObject({ classes: ['num'], html: '21.00 USD' });
+    expect(cellUnder(charges, 'Card').classes).toEqual(['nowrap']);
   });
 });

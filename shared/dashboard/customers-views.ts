@@ -17,6 +17,7 @@ import type { Subscription } from '../subscriptions/subscription.ts';
 import { money } from './charge-views.ts';
 import { type CustomerWords, customerWords } from './customers-words.ts';
 import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
+import { dataTable } from './table.ts';
 import { dashboardWords } from './words.ts';
 
 /** A failure the domain answered, with the status the API gives it. */
@@ -66,27 +67,35 @@ export function subscriptionTable(
   options: { customers: boolean; nextBilling: (subscription: Subscription) => string | null },
 ): string {
   const k = c.subscriptionColumns;
-  const rows = subscriptions
-    .map((subscription) => {
+  return dataTable(
+    [
+      { heading: k.subscription },
+      { heading: k.plan },
+      ...(options.customers ? [{ heading: k.customer }] : []),
+      { heading: k.status },
+      { heading: k.amount },
+      { heading: k.nextBilling, nowrap: true },
+      { heading: k.created, nowrap: true },
+    ],
+    subscriptions.map((subscription) => {
       const next = options.nextBilling(subscription);
       const customer = subscription.customer_id
         ? `<a ${href(customerUrl(view, subscription.customer_id))}><code>${escapeHtml(subscription.customer_id)}</code></a>`
         : '';
-      return `<tr>
-<td><a ${href(subscriptionUrl(view, subscription.id))}><code>${escapeHtml(subscription.id)}</code></a></td>
-<td>${escapeHtml(subscription.plan.name)}</td>
-${options.customers ? `<td>${customer}</td>` : ''}
-<td data-status="${escapeHtml(subscription.status)}">${escapeHtml(c.statuses[subscription.status] ?? subscription.status)}</td>
-<td>${escapeHtml(subscriptionAmount(subscription, view.lang))}</td>
-<td>${next ? escapeHtml(displayDate(next, view.lang)) : ''}</td>
-<td>${escapeHtml(displayDate(subscription.created_at, view.lang))}</td>
-</tr>`;
-    })
-    .join('');
-  return `<table>
-<thead><tr><th scope="col">${escapeHtml(k.subscription)}</th><th scope="col">${escapeHtml(k.plan)}</th>${options.customers ? `<th scope="col">${escapeHtml(k.customer)}</th>` : ''}<th scope="col">${escapeHtml(k.status)}</th><th scope="col">${escapeHtml(k.amount)}</th><th scope="col">${escapeHtml(k.nextBilling)}</th><th scope="col">${escapeHtml(k.created)}</th></tr></thead>
-<tbody>${rows}</tbody>
-</table>`;
+      return [
+        `<a ${href(subscriptionUrl(view, subscription.id))}><code>${escapeHtml(subscription.id)}</code></a>`,
+        escapeHtml(subscription.plan.name),
+        ...(options.customers ? [customer] : []),
+        {
+          html: escapeHtml(c.statuses[subscription.status] ?? subscription.status),
+          attributes: { 'data-status': subscription.status },
+        },
+        escapeHtml(subscriptionAmount(subscription, view.lang)),
+        next ? escapeHtml(displayDate(next, view.lang)) : '',
+        escapeHtml(displayDate(subscription.created_at, view.lang)),
+      ];
+    }),
+  );
 }
 
 /** Page links of a numbered list: previous and next, with the list's other parameters kept. */
@@ -118,21 +127,21 @@ export function customersPage(
 ): Page {
   const c = customerWords[view.lang];
   const k = c.customerColumns;
-  const rows = (list?.customers ?? [])
-    .map(
-      (customer) => `<tr>
-<td><a ${href(customerUrl(view, customer.id))}>${escapeHtml(fullName(customer))}</a></td>
-<td>${escapeHtml(customer.email)}</td>
-<td>${escapeHtml(customer.country ?? '')}</td>
-<td>${escapeHtml(displayDate(customer.created_at, view.lang))}</td>
-</tr>`,
-    )
-    .join('');
   const table = list?.customers.length
-    ? `<table>
-<thead><tr><th scope="col">${escapeHtml(k.name)}</th><th scope="col">${escapeHtml(k.email)}</th><th scope="col">${escapeHtml(k.country)}</th><th scope="col">${escapeHtml(k.created)}</th></tr></thead>
-<tbody>${rows}</tbody>
-</table>`
+    ? dataTable(
+        [
+          { heading: k.name },
+          { heading: k.email },
+          { heading: k.country },
+          { heading: k.created, nowrap: true },
+        ],
+        list.customers.map((customer) => [
+          `<a ${href(customerUrl(view, customer.id))}>${escapeHtml(fullName(customer))}</a>`,
+          escapeHtml(customer.email),
+          escapeHtml(customer.country ?? ''),
+          escapeHtml(displayDate(customer.created_at, view.lang)),
+        ]),
+      )
     : list
       ? `<p>${escapeHtml(query?.search !== undefined ? c.noMatch(query.search) : c.noCustomers)}</p>`
       : '';
@@ -183,22 +192,24 @@ function newerOlder(
 function customerChargeTable(view: ShellContext, charges: readonly Charge[]): string {
   const w = dashboardWords[view.lang];
   const k = w.columns;
-  const rows = charges
-    .map(
-      (charge) => `<tr>
-<td>${escapeHtml(w.date(charge.created_at))}</td>
-<td><a ${href(chargeUrl(view, charge.id))}><code>${escapeHtml(charge.id)}</code></a></td>
-<td>${escapeHtml(charge.description ?? '')}</td>
-<td class="num">${escapeHtml(money(charge.amount, charge.currency, view.lang))}</td>
-<td class="num">${charge.refunded > 0 ? escapeHtml(money(charge.refunded, charge.currency, view.lang)) : ''}</td>
-<td>${escapeHtml(displayCard(charge.card, view.lang))}</td>
-</tr>`,
-    )
-    .join('');
-  return `<table>
-<thead><tr><th scope="col">${escapeHtml(k.date)}</th><th scope="col">${escapeHtml(k.id)}</th><th scope="col">${escapeHtml(k.description)}</th><th scope="col" class="num">${escapeHtml(k.amount)}</th><th scope="col" class="num">${escapeHtml(k.refunded)}</th><th scope="col">${escapeHtml(k.card)}</th></tr></thead>
-<tbody>${rows}</tbody>
-</table>`;
+  return dataTable(
+    [
+      { heading: k.date, nowrap: true },
+      { heading: k.id },
+      { heading: k.description },
+      { heading: k.amount, numeric: true },
+      { heading: k.refunded, numeric: true },
+      { heading: k.card, nowrap: true },
+    ],
+    charges.map((charge) => [
+      escapeHtml(w.date(charge.created_at)),
+      `<a ${href(chargeUrl(view, charge.id))}><code>${escapeHtml(charge.id)}</code></a>`,
+      escapeHtml(charge.description ?? ''),
+      escapeHtml(money(charge.amount, charge.currency, view.lang)),
+      charge.refunded > 0 ? escapeHtml(money(charge.refunded, charge.currency, view.lang)) : '',
+      escapeHtml(displayCard(charge.card, view.lang)),
+    ]),
+  );
 }
 
 /**

@@ -7,7 +7,10 @@
  * CSRF token.
  *
  * A new page: its words in words.ts, a view that returns `dashboardPage(view, …)`, its section's
- * `path` below (a section without one is shown, not linked), and a route row.
+ * `path` below (a section without one is shown, not linked), and a route row. A list of records is
+ * written with `dataTable` (table.ts): below 40rem the styles here turn each of its rows into a
+ * bordered block of "heading: value" lines (the heading row hidden from sight, not from screen
+ * readers), so no page scrolls sideways on a phone; dates and cards stay on one line when wide.
  */
 import type { Page } from '../checkout/pages.ts';
 import { contentSecurityPolicy, hostedPage } from '../checkout/pages.ts';
@@ -53,7 +56,7 @@ export interface ShellContext {
 
 const styles = `
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f4f5f7}
-main{max-width:64rem;margin:0 auto;padding:1rem}
+main{max-width:80rem;margin:0 auto;padding:1rem}
 a{color:#0b4cc7}
 .bar{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1rem;background:#fff;border-radius:.6rem;padding:.6rem 1rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 .brand{font-weight:700;margin:0}.mode{margin:0;font-weight:700;border-radius:.3rem;padding:.1rem .5rem}
@@ -64,7 +67,7 @@ nav .soon{color:#555}nav [aria-current]{font-weight:700;color:#1a1a1a}
 h1{font-size:1.4rem;margin:1rem 0 .5rem}h2{font-size:1.1rem;margin:1.25rem 0 .5rem}
 .card{background:#fff;border-radius:.6rem;padding:1rem;box-shadow:0 1px 3px rgba(0,0,0,.12);margin:.75rem 0;overflow-x:auto}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
-td.num,th.num{text-align:right;white-space:nowrap}
+td.num,th.num{text-align:right;white-space:nowrap}td.nowrap,th.nowrap{white-space:nowrap}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}h1{overflow-wrap:anywhere}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input,select{box-sizing:border-box;font-size:1rem;padding:.5rem;border:1px solid #767676;border-radius:.4rem;width:100%;max-width:24rem}
@@ -82,6 +85,14 @@ fieldset{border:1px solid #ccc;border-radius:.4rem;margin:.75rem 0;max-width:40r
 button.small{margin:0;padding:.3rem .6rem;font-size:.9rem}code.secret{word-break:break-all}
 pre.json{margin:0;white-space:pre-wrap;word-break:break-word;font-size:.85rem}
 h1,dd,p{overflow-wrap:anywhere}
+@media (max-width:40rem){
+table.records,table.records tbody,table.records tr,table.records td{display:block}
+table.records thead{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip-path:inset(50%);white-space:nowrap;border:0}
+table.records tr{border:1px solid #ddd;border-radius:.4rem;padding:.35rem .6rem;margin:0 0 .6rem}
+table.records td,table.records td.num{border:0;padding:.15rem 0;text-align:left;white-space:normal;overflow-wrap:anywhere}
+table.records td::before{content:attr(data-label) ": ";font-weight:600;color:#444}
+table.records td:empty{display:none}
+}
 ${chartStyles}`;
 
 /** The shell's headers and policy around `body`, which is HTML whose values are escaped already. */

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { cellUnder, expectLabelledTables } from '../../test/support/records-table.ts';
 import type { Charge } from '../charges/charge.ts';
 import type { Lang } from '../core/messages.ts';
 import type { Refund } from '../refunds/refund.ts';
 import { emptyOverview } from '../stats/repository.ts';
 import { chargePage, chargesPage, money, overviewPage } from './charge-views.ts';
 import { messagePage, type ShellContext, signInPage } from './shell.ts';
+import { dashboardWords } from './words.ts';
 
 const hostile = `<script>alert("x")</script>'&`;
 /** Nothing counted yet: the overview's charts, empty. */
@@ -290,5 +292,64 @@ describe('the sign-in form', () => {
     expect(wrong.html).toContain('This key is not valid');
     expect(signInPage(context, 'form_expired').status).toBe(403);
     expect(wrong.html).toContain('type="password"');
+  });
+});
+
+describe('the charges tables', () => {
+  const customerId = '11111111-2222-4333-8444-555555555555';
+  const customerLink = `<a href="https://pay.example.com/dashboard/customers/${customerId}"><code>${customerId}</code></a>`;
+
+  it.each(['en', 'es'] as const)(
+    'label every cell with its column, link the customer, keep dates and cards on one line (%s)',
+    (lang) => {
+      const c = dashboardWords[lang].columns;
+      const charges = [charge({ customer_id: customerId, refunded: 500 }), charge({ customer_id: null })];
+      for (const page of [
+        chargesPage(view(lang), charges, { limit: 2 }),
+        overviewPage(view(lang, { section: 'overview', here: '' }), charges, figures),
+      ]) {
+        const [table] = expectLabelledTables(page.html, 1);
+        if (!table) throw new Error('no table');
+        expect(table.headings).toEqual([
+          c.date,
+          c.id,
+          c.description,
+          c.amount,
+          c.refunded,
+          c.card,
+          c.customer,
+        ]);
+        expect(table.rows).toHaveLength(2);
+        expect(cellUnder(table, c.amount)).toMatchObject({
+          classes: ['num'],
+          html: lang === 'en' ? '21.00 USD' : '21,00 USD',
+        });
+        expect(cellUnder(table, c.refunded).classes).toEqual(['num']);
+        expect(cellUnder(table, c.date).classes).toEqual(['nowrap']);
+        expect(cellUnder(table, c.card).classes).toEqual(['nowrap']);
+        expect(cellUnder(table, c.customer).html).toBe(customerLink);
+        // No customer: an empty cell, which the narrow layout leaves out.
+        expect(table.rows[1]?.at(-1)?.html).toBe('');
+      }
+    },
+  );
+
+  it("escapes a customer id in the link's address and its text", () => {
+    const [table] = expectLabelledTables(chargesPage(view(), [charge()], { limit: 1 }).html, 1);
+    if (!table) throw new Error('no table');
+    expect(cellUnder(table, 'Customer').html).toBe(
+      '<a href="https://pay.example.com/dashboard/customers/%3Cscript%3Ealert(%22x%22)%3C%2Fscript%3E&#39;%26"><code>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&#39;&amp;</code></a>',
+    );
+  });
+
+  it("the charge page's refunds are such a table too, and its customer is linked", () => {
+    const { html } = chargePage(view('es'), charge({ customer_id: customerId, refunded: 500 }), [refund], {
+      idempotencyKey: 'K'.repeat(32),
+    });
+    const [refunds] = expectLabelledTables(html, 1);
+    if (!refunds) throw new Error('no table');
+    expect(refunds.headings).toEqual(['Fecha', 'Importe', 'Motivo', 'ID']);
+    expect(cellUnder(refunds, 'Importe')).toMatchObject({ classes: ['num'], html: '5,00 USD' });
+    expect(html).toContain(`<dd>${customerLink}</dd>`);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cellUnder, expectLabelledTables } from '../../test/support/records-table.ts';
 import type { Lang } from '../core/messages.ts';
 import type { ShellContext } from './shell.ts';
 import {
@@ -106,7 +107,7 @@ describe('webhooks pages', () => {
       { perEvent: 5, perAccount: 100 },
     );
     expectEscaped(page.html);
-    expect(page.html).toContain('<td class="num">500</td>');
+    expect(page.html).toContain('<td role="cell" class="num" data-label="Answer code">500</td>');
     expect(page.html).toContain(
       `<input type="hidden" name="csrf_token" value="${csrf}"><input type="hidden" name="event_id" value="${delivery.event_id}"><input type="hidden" name="idempotency_key" value="${formKey}">`,
     );
@@ -192,5 +193,73 @@ describe('both languages', () => {
     const page = endpointsPage(view('es'), undefined, [], { idempotencyKey: formKey }, { maxEndpoints: 16 });
     expect(page.html).toContain(webhookWords.es.addEndpoint);
     expect(page.html).not.toContain(webhookWords.en.addEndpoint);
+  });
+});
+
+describe('the webhooks, events and keys tables', () => {
+  it.each(['en', 'es'] as const)('label every cell with its column (%s)', (lang) => {
+    const c = webhookWords[lang].columns;
+    const at = { page: 1, pageSize: 20 };
+    const [endpoints] = expectLabelledTables(
+      endpointsPage(
+        view(lang),
+        { endpoints: [endpoint], count: 1, page: at },
+        [],
+        { idempotencyKey: formKey },
+        {
+          maxEndpoints: 16,
+        },
+      ).html,
+      1,
+    );
+    const [deliveries] = expectLabelledTables(
+      endpointPage(
+        view(lang),
+        endpoint,
+        { rows: [{ delivery, redeliverKey: formKey }], count: 1, page: at },
+        {
+          perEvent: 5,
+          perAccount: 100,
+        },
+      ).html,
+      1,
+    );
+    const event = {
+      id: 'evt_B',
+      type: 'plan.deleted',
+      created_at: '2026-10-26T10:00:00.000Z',
+      test: true,
+      data: { object: {} },
+    };
+    const [events] = expectLabelledTables(
+      eventsPage(view(lang), { results: [event], count: 1, page: at }, [], { retentionDays: 30 }).html,
+      1,
+    );
+    const keys = {
+      test: { key: 'sk_test_…abcd', created_at: '2026-10-26T10:00:00.000Z' },
+      live: { key: 'sk_live_…wxyz', created_at: '2026-10-26T10:00:00.000Z' },
+    };
+    const [keyTable] = expectLabelledTables(keysPage(view(lang), keys).html, 1);
+    if (!endpoints || !deliveries || !events || !keyTable) throw new Error('no tables');
+    expect(endpoints.headings).toEqual([c.url, c.events, c.status, c.created]);
+    expect(cellUnder(endpoints, c.created).classes).toEqual(['nowrap']);
+    expect(deliveries.headings).toEqual([
+      c.date,
+      c.event,
+      c.attempt,
+      c.answer,
+      c.error,
+      c.duration,
+      c.nextRetry,
+      c.action,
+    ]);
+    expect(cellUnder(deliveries, c.answer)).toMatchObject({ classes: ['num'], html: '500' });
+    expect(cellUnder(deliveries, c.duration)).toMatchObject({ classes: ['num'], html: '12 ms' });
+    expect(cellUnder(deliveries, c.nextRetry).classes).toEqual(['nowrap']);
+    expect(events.headings).toEqual([c.date, c.type, c.event]);
+    expect(keyTable.headings).toEqual([c.mode, c.key, c.created, c.action]);
+    expect(keyTable.rows).toHaveLength(2);
+    // The live key may not be rotated from a test session: an empty cell.
+    expect(keyTable.rows[1]?.[3]?.html).toBe('');
   });
 });

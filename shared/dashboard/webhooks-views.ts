@@ -12,6 +12,7 @@ import { type PageRequest, totalPages } from '../core/pagination.ts';
 import type { WebhookBody } from '../events/webhook-body.ts';
 import type { DeliveryView, EndpointView } from '../webhooks/endpoint.ts';
 import { csrfForm, dashboardPage, type ShellContext, shell } from './shell.ts';
+import { dataTable } from './table.ts';
 import { type WebhookWords, webhookWords } from './webhooks-words.ts';
 import { dashboardWords } from './words.ts';
 
@@ -27,8 +28,6 @@ const errorOf = (problem: Problem | undefined) =>
 const noticeOf = (notice: string | undefined) =>
   notice ? `<p class="notice" role="status">${e(notice)}</p>` : '';
 const code = (value: string) => `<code>${e(value)}</code>`;
-const th = (names: string[]) =>
-  `<thead><tr>${names.map((name) => `<th scope="col">${e(name)}</th>`).join('')}</tr></thead>`;
 
 export const endpointUrl = (view: ShellContext, id: string) =>
   `${view.root}/webhooks/${encodeURIComponent(id)}`;
@@ -76,18 +75,21 @@ export function endpointsPage(
 ): Page {
   const w = webhookWords[view.lang];
   const c = w.columns;
-  const rows = (list?.endpoints ?? [])
-    .map(
-      (endpoint) => `<tr>
-<td><a href="${e(endpointUrl(view, endpoint.id))}">${e(endpoint.url)}</a><br><small><code>${e(endpoint.id)}</code></small></td>
-<td>${eventsText(endpoint.events, w)}</td>
-<td>${e(endpoint.enabled ? w.enabled : w.disabled)}</td>
-<td>${e(dashboardWords[view.lang].date(endpoint.created_at))}</td>
-</tr>`,
-    )
-    .join('');
   const table = list?.endpoints.length
-    ? `<table>${th([c.url, c.events, c.status, c.created])}<tbody>${rows}</tbody></table>`
+    ? dataTable(
+        [
+          { heading: c.url },
+          { heading: c.events },
+          { heading: c.status },
+          { heading: c.created, nowrap: true },
+        ],
+        list.endpoints.map((endpoint) => [
+          `<a href="${e(endpointUrl(view, endpoint.id))}">${e(endpoint.url)}</a><br><small><code>${e(endpoint.id)}</code></small>`,
+          eventsText(endpoint.events, w),
+          e(endpoint.enabled ? w.enabled : w.disabled),
+          e(dashboardWords[view.lang].date(endpoint.created_at)),
+        ]),
+      )
     : `<p>${e(w.noEndpoints)}</p>`;
   const chosen = new Set(form.events ?? []);
   const boxes = eventTypes
@@ -168,27 +170,34 @@ export function endpointPage(
   const f = w.endpointFields;
   const date = dashboardWords[view.lang].date;
   const row = (name: string, value: string) => `<dt>${e(name)}</dt><dd>${value}</dd>`;
-  const rows = deliveries.rows
-    .map(
-      ({ delivery, redeliverKey }) => `<tr>
-<td>${e(date(delivery.created_at))}</td>
-<td>${code(delivery.event_type)}<br><small><a href="${e(eventUrl(view, delivery.event_id))}"><code>${e(delivery.event_id)}</code></a></small></td>
-<td class="num">${delivery.attempt}</td>
-<td class="num">${delivery.status_code === null ? e(w.noAnswer) : delivery.status_code}</td>
-<td>${delivery.error === null ? '' : code(delivery.error)}</td>
-<td class="num">${delivery.duration_ms} ms</td>
-<td>${delivery.next_retry_at ? e(date(delivery.next_retry_at)) : ''}</td>
-<td>${csrfForm(
-        `${endpointUrl(view, endpoint.id)}/redeliver`,
-        view.csrf,
-        `<button type="submit" class="small" aria-label="${e(`${w.redeliver} ${delivery.event_id}`)}">${e(w.redeliver)}</button>`,
-        { event_id: delivery.event_id, idempotency_key: redeliverKey },
-      )}</td>
-</tr>`,
-    )
-    .join('');
   const list = deliveries.rows.length
-    ? `<table>${th([c.date, c.event, c.attempt, c.answer, c.error, c.duration, c.nextRetry, c.action])}<tbody>${rows}</tbody></table>`
+    ? dataTable(
+        [
+          { heading: c.date, nowrap: true },
+          { heading: c.event },
+          { heading: c.attempt, numeric: true },
+          { heading: c.answer, numeric: true },
+          { heading: c.error },
+          { heading: c.duration, numeric: true },
+          { heading: c.nextRetry, nowrap: true },
+          { heading: c.action },
+        ],
+        deliveries.rows.map(({ delivery, redeliverKey }) => [
+          e(date(delivery.created_at)),
+          `${code(delivery.event_type)}<br><small><a href="${e(eventUrl(view, delivery.event_id))}"><code>${e(delivery.event_id)}</code></a></small>`,
+          String(delivery.attempt),
+          delivery.status_code === null ? e(w.noAnswer) : String(delivery.status_code),
+          delivery.error === null ? '' : code(delivery.error),
+          `${delivery.duration_ms} ms`,
+          delivery.next_retry_at ? e(date(delivery.next_retry_at)) : '',
+          csrfForm(
+            `${endpointUrl(view, endpoint.id)}/redeliver`,
+            view.csrf,
+            `<button type="submit" class="small" aria-label="${e(`${w.redeliver} ${delivery.event_id}`)}">${e(w.redeliver)}</button>`,
+            { event_id: delivery.event_id, idempotency_key: redeliverKey },
+          ),
+        ]),
+      )
     : `<p>${e(w.noDeliveries)}</p>`;
   return dashboardPage(
     view,
@@ -260,17 +269,15 @@ export function eventsPage(
   const w = webhookWords[view.lang];
   const c = w.columns;
   const date = dashboardWords[view.lang].date;
-  const rows = (list?.results ?? [])
-    .map(
-      (event) => `<tr>
-<td>${e(date(event.created_at))}</td>
-<td>${code(event.type)}</td>
-<td><a href="${e(eventUrl(view, event.id))}"><code>${e(event.id)}</code></a></td>
-</tr>`,
-    )
-    .join('');
   const table = list?.results.length
-    ? `<table>${th([c.date, c.type, c.event])}<tbody>${rows}</tbody></table>`
+    ? dataTable(
+        [{ heading: c.date, nowrap: true }, { heading: c.type }, { heading: c.event }],
+        list.results.map((event) => [
+          e(date(event.created_at)),
+          code(event.type),
+          `<a href="${e(eventUrl(view, event.id))}"><code>${e(event.id)}</code></a>`,
+        ]),
+      )
     : `<p>${e(w.noEvents)}</p>`;
   const type = list?.type;
   const options_ = [`<option value="">${e(w.anyType)}</option>`]
@@ -317,21 +324,22 @@ export function keysPage(view: ShellContext, keys: ApiKeysView, problem?: Proble
   const date = dashboardWords[view.lang].date;
   // As the API decides: a test key may rotate only the test key.
   const mayRotate = (mode: Mode) => !(view.mode === 'test' && mode === 'live');
-  const rows = (['test', 'live'] as const)
-    .map(
-      (mode) => `<tr>
-<td>${e(w.keyModes[mode])}</td>
-<td>${code(keys[mode].key)}</td>
-<td>${e(date(keys[mode].created_at))}</td>
-<td>${mayRotate(mode) ? `<a href="${e(`${view.root}/api-keys/rotate?${new URLSearchParams({ type: mode })}`)}" aria-label="${e(`${w.rotateKey}: ${w.keyModes[mode]}`)}">${e(w.rotateKey)}</a>` : ''}</td>
-</tr>`,
-    )
-    .join('');
+  const table = dataTable(
+    [{ heading: c.mode }, { heading: c.key }, { heading: c.created, nowrap: true }, { heading: c.action }],
+    (['test', 'live'] as const).map((mode) => [
+      e(w.keyModes[mode]),
+      code(keys[mode].key),
+      e(date(keys[mode].created_at)),
+      mayRotate(mode)
+        ? `<a href="${e(`${view.root}/api-keys/rotate?${new URLSearchParams({ type: mode })}`)}" aria-label="${e(`${w.rotateKey}: ${w.keyModes[mode]}`)}">${e(w.rotateKey)}</a>`
+        : '',
+    ]),
+  );
   return dashboardPage(
     view,
     w.keysTitle,
     `${errorOf(problem)}<p>${e(w.keysIntro)}</p>
-<div class="card"><table>${th([c.mode, c.key, c.created, c.action])}<tbody>${rows}</tbody></table></div>
+<div class="card">${table}</div>
 ${view.mode === 'test' ? `<p class="help">${e(w.rotateKeyTestOnly)}</p>` : ''}`,
     problem?.status ?? 200,
   );

@@ -235,7 +235,7 @@ describe('deliveries and redelivery', () => {
     const api500 = await api('GET', `/v1/webhook-endpoints/${id}/deliveries/`, { auth });
     const first = api500.json.results.find((row: { event_id: string }) => row.event_id === eventId);
     expect(first.status_code).toBe(500);
-    expect(page.html).toContain(`<td class="num">500</td>`);
+    expect(page.html).toContain(`<td role="cell" class="num" data-label="Answer code">500</td>`);
     expect(page.html).toContain(`<code>${first.error}</code>`);
     expect(page.html).toContain(`${redeliveryLimits.perEvent} times an hour`);
 
