@@ -252,9 +252,11 @@ export const submitPlanActive = (deps: Deps, signed: SignedIn): Promise<ApiAnswe
     view,
     'plans',
     async () => {
+      // A path naming no plan is 404 before the form is read, as for the API's PUT.
+      const planId = planIdParam(request.params.id);
       // The API's own update schema reads the flag (anything but true or false is its 400).
       const input = validate(UpdatePlanSchema, { active: { true: true, false: false }[active] ?? active });
-      await changePlan(deps, scope, planIdParam(request.params.id), { active: input.active });
+      await changePlan(deps, scope, planId, { active: input.active });
     },
     (problem) => plansAnswer(deps, signed, { ...freshForm(), problem }),
     () => new URLSearchParams({ changed: planIdParam(request.params.id) }).toString(),

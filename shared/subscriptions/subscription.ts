@@ -84,14 +84,21 @@ export function currentPeriod(subscription: Subscription) {
 }
 
 export function subscriptionView(subscription: Subscription): SubscriptionView {
-  const trialing = subscription.status === 'trialing';
+  // In a trial, or canceled before its trial ended: the trial is its period (one canceled in its
+  // trial never reached the first billed period, so that one is never shown).
+  const trialing =
+    subscription.status === 'trialing' ||
+    (subscription.status === 'canceled' &&
+      subscription.trial_end !== null &&
+      subscription.canceled_at !== null &&
+      subscription.canceled_at < subscription.trial_end);
   const period = trialing ? undefined : currentPeriod(subscription);
   return {
     subscription_id: subscription.id,
     plan_id: subscription.plan_id,
     customer_id: subscription.customer_id,
     status: subscription.status,
-    // In a trial, the period is the trial: from checkout to trial_end, billed then.
+    // The trial's period: from checkout to trial_end, billed then.
     current_period_start: trialing
       ? (subscription.started_at ?? subscription.created_at)
       : (period?.start.toISOString() ?? null),

@@ -175,6 +175,22 @@ describe('a subscription from creation to cancellation', () => {
     expect((await api('GET', '/v1/payments/', { auth })).json).toHaveLength(before + 1);
   });
 
+  it('a trial canceled keeps the trial as its last period: no period it never reached', async () => {
+    const planId = await newPlan({ trial_period_days: 14 });
+    const created = await subscribe({ plan_id: planId });
+    const page = await submitCard(created.checkout_url, { email: `trial-cancel-${Date.now()}@example.com` });
+    expect(page.status, page.html).toBe(303);
+    const trialing = await statusBecomes(created.subscription_id, 'trialing');
+    expect((await api('DELETE', `/v1/subscriptions/${created.subscription_id}`, { auth })).status).toBe(200);
+    const canceled = await view(created.subscription_id);
+    expect(canceled).toMatchObject({
+      status: 'canceled',
+      current_period_start: trialing.current_period_start,
+      current_period_end: trialing.trial_end,
+      next_billing_date: null,
+    });
+  });
+
   it('deleting a plan cancels its subscriptions and tells each customer once', async () => {
     const planId = await newPlan({ name: 'Bronze' });
     const email = `cascade-${Date.now()}@example.com`;
