@@ -207,6 +207,27 @@ describe('the subscriptions pages', () => {
     expect(html).not.toMatch(/<form method="post" action="[^"]*\/cancel"/);
   });
 
+  it('a past-due subscription says what is owed, since when and the next try, in both languages', () => {
+    const overdue = subscription({
+      status: 'past_due',
+      paid_through: 0,
+      failed_attempts: 1,
+      failed_at: '2026-11-26T10:05:00.000Z',
+      next_action_at: '2026-11-27T10:00:00.000Z',
+    });
+    const en = subscriptionPage(view(), overdue, subscriptionView(overdue)).html;
+    expect(en).toContain(
+      'Renewal failed: 21.00 USD due since 26 Nov 2026. The card is tried again on 27 Nov 2026.',
+    );
+    const es = subscriptionPage(view('es'), overdue, subscriptionView(overdue)).html;
+    expect(es).toContain('se deben 21,00 USD desde el 26 nov 2026');
+    const last = subscription({ status: 'past_due', next_action_at: null });
+    expect(subscriptionPage(view(), last, subscriptionView(last)).html).toContain('No retry is left.');
+    expect(subscriptionPage(view(), subscription(), subscriptionView(subscription())).html).not.toContain(
+      'Renewal failed',
+    );
+  });
+
   it('every two months, a single unit, no card kept, canceled: said so, and no way to cancel', () => {
     const old = subscription({
       plan: { name: 'Basic', amount: 500, currency: 'JPY', interval: 'month', interval_count: 2 },

@@ -87,6 +87,7 @@ export interface CustomerWords {
   keep: string;
   canceledNotice: string;
   notCancelable: string;
+  overdue(amount: string, since: string, next: string | null): string;
   backToSubscriptions: string;
 }
 
@@ -184,6 +185,10 @@ export const customerWords: Record<Lang, CustomerWords> = {
     keep: 'No, keep it',
     canceledNotice: 'The subscription was canceled. It will not be charged again.',
     notCancelable: 'This subscription is canceled.',
+    overdue: (amount, since, next) =>
+      `Renewal failed: ${amount} due since ${since}. ${
+        next ? `The card is tried again on ${next}.` : 'No retry is left.'
+      } The customer can replace the card from their portal (make a link on the customer's page); the amount due is then charged at once.`,
     backToSubscriptions: 'Back to the subscriptions',
   },
   es: {
@@ -278,6 +283,10 @@ export const customerWords: Record<Lang, CustomerWords> = {
     keep: 'No, mantenerla',
     canceledNotice: 'La suscripción se canceló. No se volverá a cobrar.',
     notCancelable: 'Esta suscripción está cancelada.',
+    overdue: (amount, since, next) =>
+      `Falló la renovación: se deben ${amount} desde el ${since}. ${
+        next ? `La tarjeta se intentará de nuevo el ${next}.` : 'No quedan reintentos.'
+      } El cliente puede reemplazar la tarjeta desde su portal (cree un enlace en la página del cliente); el importe debido se cobra en ese momento.`,
     backToSubscriptions: 'Volver a las suscripciones',
   },
 };

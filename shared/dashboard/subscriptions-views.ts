@@ -8,7 +8,8 @@ import { displayCard, displayDate, displayPeriod } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { NumberedPage } from '../core/pagination.ts';
 import type { Subscription, SubscriptionView } from '../subscriptions/subscription.ts';
-import { subscriptionStatuses } from '../subscriptions/subscription.ts';
+import { overdueOf, subscriptionStatuses } from '../subscriptions/subscription.ts';
+import { money } from './charge-views.ts';
 import {
   customerUrl,
   numberedPager,
@@ -128,6 +129,16 @@ export function subscriptionPage(
       ? [row(f.canceled, escapeHtml(dashboardWords[view.lang].date(subscription.canceled_at)))]
       : []),
   ].join('\n');
+  const owed = overdueOf(subscription);
+  const overdue = owed
+    ? `<p class="error" role="alert">${escapeHtml(
+        c.overdue(
+          money(owed.amount, owed.currency, view.lang),
+          displayDate(owed.since, view.lang),
+          owed.nextAttemptAt ? displayDate(owed.nextAttemptAt, view.lang) : null,
+        ),
+      )}</p>`
+    : '';
   const said =
     notice?.kind === 'canceled'
       ? `<p class="notice" role="status">${escapeHtml(c.canceledNotice)}</p>`
@@ -142,7 +153,7 @@ export function subscriptionPage(
   return dashboardPage(
     view,
     c.subscriptionTitle(subscription.id),
-    `${said}<section class="card"><dl>
+    `${said}${overdue}<section class="card"><dl>
 ${details}
 </dl></section>
 <section class="card" aria-labelledby="cancel">

@@ -9,7 +9,7 @@ import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
 import { currencyOf } from '../core/money/fields.ts';
-import { currentPeriod, type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
+import { overdueOf, type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
 import { cardReplaceable } from './card.ts';
 import type { PortalContents } from './service.ts';
 
@@ -167,10 +167,6 @@ const noticeText = (w: PortalWords, notice: PortalNotice) =>
 const money = (minor: number, currency: string, lang: Lang) =>
   displayAmount(minor, currencyOf({ currency }), lang);
 
-/** What one period of a subscription charges: the plan's amount times its quantity. */
-const periodAmount = (subscription: Subscription, lang: Lang) =>
-  money(subscription.plan.amount * subscription.quantity, subscription.plan.currency, lang);
-
 /**
  * A form posting one action on one subscription (or, for `receipt`, one charge), with a CSRF token
  * (the page's, or a confirmation's own).
@@ -193,17 +189,6 @@ const actionForm = (
 const subscriptionName = (subscription: Subscription) =>
   subscription.quantity > 1 ? `${subscription.plan.name} × ${subscription.quantity}` : subscription.plan.name;
 
-/**
- * A past-due subscription's failed payment: what is due (one period's charge), since when (the
- * unpaid period's start, which is when its renewal fell due), and when the billing step tries it
- * again (its next due time while dunning), as the subscription stores them.
- */
-function overdueOf(subscription: Subscription, lang: Lang) {
-  if (subscription.status !== 'past_due') return undefined;
-  const since = currentPeriod(subscription)?.start.toISOString() ?? subscription.failed_at ?? '';
-  return { amount: periodAmount(subscription, lang), since, next: subscription.next_action_at };
-}
-
 function subscriptionSection(
   w: PortalWords,
   subscription: Subscription,
@@ -221,7 +206,12 @@ function subscriptionSection(
     },
     w.lang,
   );
-  const overdue = overdueOf(subscription, w.lang);
+  const owed = overdueOf(subscription);
+  const overdue = owed && {
+    amount: money(owed.amount, owed.currency, w.lang),
+    since: owed.since,
+    next: owed.nextAttemptAt,
+  };
   const replace = actionForm(context.action, context.csrf, 'card', subscription.id, w.replaceCard);
   const cancel = actionForm(context.action, context.csrf, 'cancel', subscription.id, w.cancel);
   // Past due: what failed comes first, and replacing the card (which pays it at once) is the action.
@@ -307,14 +297,14 @@ export function cancelConfirmationPage(
   csrf: string,
 ): Page {
   const w = words[context.lang];
-  const overdue = overdueOf(subscription, context.lang);
+  const owed = overdueOf(subscription);
   return page(
     200,
     w.confirmTitle,
     `${context.mode === 'test' ? `<p class="test" role="note">${escapeHtml(w.test)}</p>` : ''}
 <section class="card" aria-label="${escapeHtml(subscriptionName(subscription))}">
 <h1>${escapeHtml(w.confirmCancel(subscriptionName(subscription)))}</h1>
-<p>${escapeHtml(overdue ? w.cancelEffectOverdue(overdue.amount) : subscription.status === 'trialing' ? w.cancelEffectTrial : w.cancelEffect)}</p>
+<p>${escapeHtml(owed ? w.cancelEffectOverdue(money(owed.amount, owed.currency, context.lang)) : subscription.status === 'trialing' ? w.cancelEffectTrial : w.cancelEffect)}</p>
 ${actionForm(context.action, csrf, 'confirm_cancel', subscription.id, w.yesCancel, true)}
 <p><a href="${escapeHtml(context.action)}">${escapeHtml(w.keepIt)}</a></p>
 </section>`,

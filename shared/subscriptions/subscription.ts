@@ -83,6 +83,29 @@ export function currentPeriod(subscription: Subscription) {
   return periodAt(new Date(subscription.anchor), interval, count, Math.max(0, index));
 }
 
+/** What a past-due subscription owes, as the portal and the dashboard say it. */
+export interface Overdue {
+  /** One period's charge: the plan's amount × the quantity, in minor units of the plan's currency. */
+  amount: number;
+  currency: string;
+  /** When it fell due: the unpaid period's start. */
+  since: string;
+  /** When the billing step tries it again; null when no retry is left. */
+  nextAttemptAt: string | null;
+}
+
+/** A past-due subscription's unpaid period as the subscription stores it; undefined unless past due. */
+export function overdueOf(subscription: Subscription): Overdue | undefined {
+  if (subscription.status !== 'past_due') return undefined;
+  return {
+    amount: subscription.plan.amount * subscription.quantity,
+    currency: subscription.plan.currency,
+    since:
+      currentPeriod(subscription)?.start.toISOString() ?? subscription.failed_at ?? subscription.updated_at,
+    nextAttemptAt: subscription.next_action_at,
+  };
+}
+
 export function subscriptionView(subscription: Subscription): SubscriptionView {
   // In a trial, or canceled before its trial ended: the trial is its period (one canceled in its
   // trial never reached the first billed period, so that one is never shown).
