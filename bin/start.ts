@@ -126,7 +126,7 @@ const tryKey = testCurrent ? demo.test_key : '<your test key>';
 const tryHint = testCurrent
   ? ''
   : `
-       (the demo test key above was rotated: put the key PATCH /v1/auth/api-keys/ answered in place of <your test key>)`;
+       (the demo test key above was rotated: put the key its rotation showed (the API's answer, or the dashboard's API keys page) in place of <your test key>)`;
 
 const { info } = stack;
 // One write, so whoever waits for the ready line has the keys in the same chunk.

@@ -51,7 +51,7 @@ export async function keys(args: string[]): Promise<void> {
   const key = values.live ? demo.live_key : demo.test_key;
   if (!(await known(key)))
     throw new Error(
-      `the demo account's ${mode} key was rotated since the stack recorded it, and cobro keeps only a hash of the new one: use the key PATCH /v1/auth/api-keys/ answered`,
+      `the demo account's ${mode} key was rotated since the stack recorded it, and cobro keeps only a hash of the new one: use the key its rotation showed (PATCH /v1/auth/api-keys/ answers it; the dashboard's API keys page shows it once)`,
     );
   console.log(key);
 }

@@ -55,7 +55,7 @@ export async function webhooksListen(args: string[]): Promise<void> {
   const found = await findApiKey(deps, key);
   if (!found && values.key === undefined) {
     throw new UsageError(
-      "the demo account's test key was rotated since the stack recorded it: pass --key with the key PATCH /v1/auth/api-keys/ answered",
+      "the demo account's test key was rotated since the stack recorded it: pass --key with the key its rotation showed (PATCH /v1/auth/api-keys/ answers it; the dashboard's API keys page shows it once)",
     );
   }
   if (!found) throw new UsageError('--key: not a key of this stack');

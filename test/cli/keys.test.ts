@@ -77,7 +77,7 @@ describe('keys', () => {
     });
     expect(rotated.status, rotated.text).toBe(200);
     const line =
-      /^cobro: the demo account's test key was rotated since the stack recorded it[^\n]*PATCH \/v1\/auth\/api-keys\/ answered\n$/;
+      /^cobro: the demo account's test key was rotated since the stack recorded it[^\n]*API keys page shows it once\)\n$/;
     await expectCliRefusal(['keys'], 1, line, folder);
     await expect(cliAt(folder, 'keys')).rejects.toMatchObject({ stdout: '' });
     // --json keeps what still works (the live key, the client credentials, the URL): the rotated key is null.

@@ -88,7 +88,7 @@ describe('local state', () => {
       expect(line).toContain('<your test key>');
     }
     expect(second.output()).toContain(
-      'put the key PATCH /v1/auth/api-keys/ answered in place of <your test key>',
+      "put the key its rotation showed (the API's answer, or the dashboard's API keys page) in place of <your test key>",
     );
 
     const mail = await sentMail(readInfo(stateDir).endpoints.ses);
