@@ -88,7 +88,8 @@ export const catalogRoutes: readonly Route[] = [
     handler: 'functions/dashboard/submit-plan-active.ts',
     operationId: 'setPlanActiveFromDashboard',
     auth: false,
-    access: signedIn({ actions: ['GetItem', 'UpdateItem'] }),
+    // A refusal shows the plans list again: its Query too.
+    access: signedIn({ actions: ['GetItem', 'Query', 'UpdateItem'], indexes: ['gsi1'] }),
     summary:
       'Archives or restores a plan (form-encoded `active` true or false, `csrf_token`): as PUT /v1/plans/{id}/ with `active`; 303 to the list',
     description:
