@@ -81,10 +81,12 @@ async function listed<T>(
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const problem = problemOf(error, lang);
-    // The list's refusals say what they are in their title ("Invalid page", "No plans found").
+    // The list's refusals say what they are in their title ("Invalid page", "No plans found"). The
+    // title and the message are two sentences: after a colon the message's capital would be wrong
+    // in Spanish, and lower-casing it is not safe for every message (a name, an id at its start).
     if (!(error instanceof Failure) || error instanceof InvalidInput) return { problem };
     const { title } = text(error.msg, lang, error.params);
-    return { problem: { ...problem, message: `${title}: ${problem.message}` } };
+    return { problem: { ...problem, message: `${title}. ${problem.message}` } };
   }
 }
 

@@ -219,7 +219,7 @@ export const catalogWords: Record<Lang, CatalogWords> = {
       amount: 'Importe',
       currency: 'Moneda',
       interval: 'Se cobra cada',
-      intervalCount: 'Número de intervalos entre cobros',
+      intervalCount: 'Número de intervalos entre cargos',
       trialDays: 'Días de prueba',
       shortDescription: 'Descripción corta',
       sku: 'SKU',
@@ -245,14 +245,14 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     archived: (name) => `Se archivó «${name}»: no admite nuevas suscripciones; las que tiene continúan.`,
     restored: (name) => `Se restauró «${name}»: admite nuevas suscripciones otra vez.`,
     archiveHelp:
-      'Archivar un plan impide nuevas suscripciones; las que tiene continúan y se renuevan. Puede restaurarlo cuando quiera. Eliminarlo es definitivo.',
+      'Archivar un plan impide nuevas suscripciones; las que tiene continúan y se renuevan. Puedes restaurarlo cuando quieras. Eliminarlo es definitivo.',
     deletePlanTitle: (name) => `¿Eliminar el plan «${name}»?`,
     deletePlanWarning: (subscribers) =>
       `Eliminar un plan es definitivo. ${
         subscribers === 1
           ? 'Su suscripción activa se cancela'
           : `Sus ${subscribers} suscripciones activas se cancelan, cada una por su cuenta`
-      }; usted y cada cliente con una suscripción activa a él reciben un correo.`,
+      }; tú y cada cliente con una suscripción activa a él reciben un correo.`,
     deletePlanConfirm: 'Eliminar el plan',
     productImagesNote:
       'Las imágenes se añaden por la API (POST o PUT /v1/products/ con un formulario multipart); este formulario recoge los campos de texto.',
@@ -263,7 +263,7 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     linkNote:
       'Un enlace de pago es una página de pago alojada para una descripción y un importe (como mínimo el equivalente a 1.00 USD). Los enlaces para clientes concretos y los ligados a un producto se crean por la API.',
     linkUrl: 'Enlace',
-    copyHelp: 'Solo lectura: seleccione el enlace y cópielo (Ctrl+C o ⌘C) para compartirlo.',
+    copyHelp: 'Solo lectura: selecciona el enlace y cópialo (Ctrl+C o ⌘C) para compartirlo.',
     linkStatus: {
       pending: 'Pendiente',
       paid: 'Pagado',
@@ -273,7 +273,7 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     },
     deleteLinkTitle: (description) => `¿Eliminar el enlace de pago «${description}»?`,
     deleteLinkWarning:
-      'Su página deja de aceptar pagos en el acto y desaparece. Los cobros ya hechos por él se conservan; un pago aprobado después de eliminarlo se registra y se reembolsa entero.',
+      'Su página deja de aceptar pagos en el acto y desaparece. Los cargos ya hechos por él se conservan; un pago aprobado después de eliminarlo se registra y se reembolsa entero.',
     deleteLinkConfirm: 'Eliminar el enlace de pago',
     notFound: 'No existe ese registro en esta cuenta y modo.',
     back: 'Volver a la lista',

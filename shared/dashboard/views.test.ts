@@ -5,7 +5,11 @@ import type { Lang } from '../core/messages.ts';
 import type { Refund } from '../refunds/refund.ts';
 import { emptyOverview } from '../stats/repository.ts';
 import { chargePage, chargesPage, money, overviewPage } from './charge-views.ts';
+import { catalogWords } from './catalog-words.ts';
+import { customerWords } from './customers-words.ts';
 import { messagePage, type ShellContext, signInPage } from './shell.ts';
+import { signInWords } from './sign-in-words.ts';
+import { webhookWords } from './webhooks-words.ts';
 import { dashboardWords } from './words.ts';
 
 const hostile = `<script>alert("x")</script>'&`;
@@ -351,5 +355,43 @@ describe('the charges tables', () => {
     expect(refunds.headings).toEqual(['Fecha', 'Importe', 'Motivo', 'ID']);
     expect(cellUnder(refunds, 'Importe')).toMatchObject({ classes: ['num'], html: '5,00 USD' });
     expect(html).toContain(`<dd>${customerLink}</dd>`);
+  });
+});
+
+/** Every text a words object holds: its strings, and what each of its functions says for a sample. */
+function textsOf(words: unknown): string[] {
+  if (typeof words === 'string') return [words];
+  if (typeof words === 'function') {
+    const sample = (arg: unknown) => Array.from({ length: words.length }, () => arg);
+    for (const arg of ['2026-03-30T12:00:00.000Z', 2, 0, 1]) {
+      try {
+        return textsOf(words(...sample(arg)));
+      } catch {
+        // Another sample.
+      }
+    }
+    return [];
+  }
+  if (words && typeof words === 'object') return Object.values(words).flatMap(textsOf);
+  return [];
+}
+
+describe('the Spanish words', () => {
+  const spanish = [dashboardWords, catalogWords, customerWords, webhookWords, signInWords].flatMap((words) =>
+    textsOf(words.es),
+  );
+
+  it('speak to the reader as "tú" everywhere, never as "usted"', () => {
+    expect(spanish.length).toBeGreaterThan(300);
+    // The register most of the dashboard uses: "Inicia sesión", "revísala", "tu cuenta".
+    expect(spanish.some((text) => /\btu cuenta\b/.test(text))).toBe(true);
+    const formal =
+      /\busted(es)?\b|\b(busque|seleccione|cópielo|revise|revísela|recargue|inténtelo|espere|copie|elija|configure|introduzca)\b|(^|[.:;] )Puede /i;
+    expect(spanish.filter((text) => formal.test(text))).toEqual([]);
+  });
+
+  it('call charges "cargos", as the charges pages do, never "cobros"', () => {
+    // "cobro" alone is the product's name ("panel de cobro").
+    expect(spanish.filter((text) => /\bcobros\b/i.test(text))).toEqual([]);
   });
 });

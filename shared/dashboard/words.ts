@@ -229,7 +229,7 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
     newestFirst: 'Cargos más recientes',
     findLabel: 'Buscar un cargo',
     findHelp:
-      'El id de un cargo (ch_…) o el de su pago (pay_…). Para ver los cargos de un cliente, busque al cliente en Clientes.',
+      'El id de un cargo (ch_…) o el de su pago (pay_…). Para ver los cargos de un cliente, busca al cliente en Clientes.',
     find: 'Buscar',
     nothingFound: (text) => `Ningún cargo ni pago de este modo tiene el id «${text}».`,
     paymentNotPaid: (id) => `El pago ${id} no tiene cargo: aún no se ha pagado.`,

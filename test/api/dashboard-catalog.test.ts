@@ -241,6 +241,15 @@ describe('plans', () => {
     const paged = await browser.get('plans?page_size=1');
     expect(paged.html).toContain('rel="next"');
   });
+
+  it('a list refusal with a title says it as two sentences, so the Spanish message keeps its capital', async () => {
+    const browser = await new DashboardClient({ 'accept-language': 'es' }).signedIn(account.testKey);
+    const none = await browser.get('plans?name=NingunPlanSeLlamaAsi');
+    const apiNone = await api('GET', '/v1/plans/?name=NingunPlanSeLlamaAsi', { auth });
+    expect(none.status).toBe(apiNone.status);
+    expect(none.html).toContain('No se encontraron planes. El plan consultado no existe.');
+    expect(none.html).not.toContain('planes: El');
+  });
 });
 
 describe('products', () => {
