@@ -39,6 +39,7 @@ import {
   productDeletePage,
   productsPage,
 } from './catalog-views.ts';
+import { typedAmount } from './amount-input.ts';
 import { catalogWords } from './catalog-words.ts';
 import { problemOf } from './charges-http.ts';
 import { actOnce, isFormKey, newFormKey } from './form-once.ts';
@@ -93,13 +94,16 @@ async function listed<T>(
 /**
  * A create form's POST: `create` (the area's own function, under the form's key, once per form),
  * then 303 to the list saying what was made; or the page again with the values posted, the same key
- * and the schema's errors beside their fields, with the API's status.
+ * and the schema's errors beside their fields, with the API's status. The `amount` field (a
+ * decimal comma on a Spanish page) is read as every amount field of the dashboard is (typedAmount);
+ * the page shows it again as it was typed.
  */
 async function submitCreate(
   deps: DashboardDeps,
   signed: SignedIn,
   fields: readonly string[],
   required: readonly string[],
+  amount: string,
   list: string,
   create: (body: Record<string, string>) => Promise<string>,
   again: (form: CreateForm) => Promise<ApiAnswer>,
@@ -116,8 +120,10 @@ async function submitCreate(
     });
   }
   try {
+    const typed = values[amount];
+    const read = typed === undefined ? values : { ...values, [amount]: typedAmount(typed, view.lang) };
     const once = await actOnce(deps, deps.keys, scope, { key, purpose: `create:${list}` }, () =>
-      create(filledOnly(values, required)),
+      create(filledOnly(read, required)),
     );
     // The same form still being created by its first submit: 409, as the API's Idempotency-Key.
     if (once.kind === 'busy') throw new Conflict(coreMessages.idempotency_in_progress);
@@ -237,6 +243,7 @@ export const submitPlan = (deps: CatalogDeps, signed: SignedIn) =>
     signed,
     planFields,
     planRequired,
+    'amount',
     'plans',
     async (body) => (await addPlan(deps, signed.scope, body)).id,
     (form) => plansAnswer(deps, { ...signed, request: { ...signed.request, query: {} } }, form),
@@ -321,6 +328,7 @@ export const submitProduct = (deps: CatalogDeps, signed: SignedIn) =>
     signed,
     productFields,
     productRequired,
+    'price',
     'products',
     async (body) => (await createProductFromForm(deps, signed.scope, body)).id,
     (form) => productsAnswer(deps, { ...signed, request: { ...signed.request, query: {} } }, form),
@@ -378,6 +386,7 @@ export const submitLink = (deps: DashboardDeps, signed: SignedIn) =>
     signed,
     linkFields,
     linkRequired,
+    'amount',
     'links',
     async (body) => {
       const made = await createLinks(deps, signed.scope, body);

@@ -19,6 +19,7 @@ import { listRefunds } from '../refunds/repository.ts';
 import { type RefundDeps, refundCharge } from '../refunds/service.ts';
 import { overview } from '../stats/repository.ts';
 import { chargePage, chargesPage, overviewPage, type RefundFormState } from './charge-views.ts';
+import { typedAmount } from './amount-input.ts';
 import { findOf } from './charges-query.ts';
 import { formKeyPattern, newFormKey } from './form-once.ts';
 import { type DashboardDeps, dashboardRoot, field, pageAnswer, type SignedIn, seeOther } from './http.ts';
@@ -155,7 +156,7 @@ export async function submitRefund(
     const input = validate(CreateRefundSchema, {
       charge_id: id,
       reason,
-      ...(amount ? { amount } : {}),
+      ...(amount ? { amount: typedAmount(amount, view.lang) } : {}),
     });
     const refund = await refundCharge(deps, scope, input, `dashboard:${key}`);
     const back = `${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(id)}`;

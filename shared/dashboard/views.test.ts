@@ -5,6 +5,7 @@ import type { Lang } from '../core/messages.ts';
 import type { Refund } from '../refunds/refund.ts';
 import { emptyOverview } from '../stats/repository.ts';
 import { chargePage, chargesPage, money, overviewPage } from './charge-views.ts';
+import { typedAmount } from './amount-input.ts';
 import { catalogWords } from './catalog-words.ts';
 import { customerWords } from './customers-words.ts';
 import { messagePage, type ShellContext, signInPage } from './shell.ts';
@@ -393,5 +394,22 @@ describe('the Spanish words', () => {
   it('call charges "cargos", as the charges pages do, never "cobros"', () => {
     // "cobro" alone is the product's name ("panel de cobro").
     expect(spanish.filter((text) => /\bcobros\b/i.test(text))).toEqual([]);
+  });
+});
+
+describe('an amount typed into a dashboard form', () => {
+  it('on a Spanish page, reads a decimal comma as the point, grouped thousands too', () => {
+    expect(typedAmount('1,50', 'es')).toBe('1.50');
+    expect(typedAmount(' 12,5 ', 'es')).toBe('12.5');
+    expect(typedAmount('1.234,50', 'es')).toBe('1234.50');
+    expect(typedAmount('1.234.567,5', 'es')).toBe('1234567.5');
+  });
+
+  it('passes anything else on as typed, so the API says what is wrong', () => {
+    for (const typed of ['1.50', '1000', '1,5,0', '1.23,50', '1.234', ',50', '1,', '1 234,50', 'abc', ''])
+      expect(typedAmount(typed, 'es')).toBe(typed);
+    // An English page: the API's rule, a point only.
+    expect(typedAmount('1,50', 'en')).toBe('1,50');
+    expect(typedAmount('1.234,50', 'en')).toBe('1.234,50');
   });
 });

@@ -242,6 +242,17 @@ describe('plans', () => {
     expect(paged.html).toContain('rel="next"');
   });
 
+  it('a Spanish page takes the amount with a decimal comma, grouped thousands too', async () => {
+    const browser = await new DashboardClient({ 'accept-language': 'es' }).signedIn(account.testKey);
+    const page = await browser.get('plans');
+    const made = await browser.post('plans', planForm(page.html, { name: 'Coma decimal', amount: '1.234,50' }));
+    expect(made.status, made.html).toBe(303);
+    const plans = (await api('GET', '/v1/plans/?name=Coma decimal', { auth })).json.results as {
+      information: { amount: string };
+    }[];
+    expect(plans.map((plan) => plan.information.amount)).toEqual(['1234.50']);
+  });
+
   it('a list refusal with a title says it as two sentences, so the Spanish message keeps its capital', async () => {
     const browser = await new DashboardClient({ 'accept-language': 'es' }).signedIn(account.testKey);
     const none = await browser.get('plans?name=NingunPlanSeLlamaAsi');
