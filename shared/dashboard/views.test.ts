@@ -258,6 +258,17 @@ describe('the charges list', () => {
     expect(chargesPage(view(), [], { limit: 100 }).html).toContain('No charges yet.');
   });
 
+  it('filtered to none, says so with the filter’s day (or moment), not "no charges yet"', () => {
+    const day = { limit: 100, createdBefore: '2026-11-20T00:00:00.000Z' };
+    const en = chargesPage(view(), [], day).html;
+    expect(en).toContain('<p>No charges created before 20 Nov 2026.</p>');
+    expect(en).not.toContain('No charges yet.');
+    expect(chargesPage(view('es'), [], day).html).toContain('<p>No hay cargos creados antes del 20 nov 2026.</p>');
+    // "Older" asks for a moment: the moment, to the minute.
+    const moment = chargesPage(view(), [], { limit: 1, createdBefore: '2026-10-26T10:00:00.000Z' }).html;
+    expect(moment).toContain('<p>No charges created before 26 Oct 2026, 10:00 UTC.</p>');
+  });
+
   it('offers the search and the filters as GET forms, showing what was asked', () => {
     const page = chargesPage(
       view(),

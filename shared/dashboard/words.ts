@@ -39,6 +39,8 @@ export interface DashboardWords {
   allCharges: string;
   chargesTitle: string;
   noCharges: string;
+  /** The charges list filtered by its created_before and nothing left: `when` is a day, or a moment. */
+  noChargesBefore(when: string): string;
   olderCharges: string;
   newestFirst: string;
   findLabel: string;
@@ -131,6 +133,7 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
     allCharges: 'All charges',
     chargesTitle: 'Payments and charges',
     noCharges: 'No charges yet.',
+    noChargesBefore: (when) => `No charges created before ${when}.`,
     olderCharges: 'Older charges',
     newestFirst: 'Newest charges',
     findLabel: 'Find a charge',
@@ -225,6 +228,7 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
     allCharges: 'Todos los cargos',
     chargesTitle: 'Pagos y cargos',
     noCharges: 'Aún no hay cargos.',
+    noChargesBefore: (when) => `No hay cargos creados antes del ${when}.`,
     olderCharges: 'Cargos anteriores',
     newestFirst: 'Cargos más recientes',
     findLabel: 'Buscar un cargo',
