@@ -156,7 +156,13 @@ describe('the catalog pages', () => {
     expect(planDeletePage(view('es'), plan({ subscriber_count: 1 })).html).toContain(
       catalogWords.es.deletePlanWarning(1),
     );
-    expect(catalogWords.en.deletePlanWarning(0)).toContain('Its 0 active subscriptions');
+    // None to cancel: it says so, and nothing of cancelling or e-mailing.
+    const none = planDeletePage(view(), plan({ subscriber_count: 0 })).html;
+    expect(none).toContain('Deleting a plan is for good. It has no active subscriptions.');
+    expect(none).not.toMatch(/Its 0|canceled|e-mailed/);
+    const ninguna = planDeletePage(view('es'), plan({ subscriber_count: 0 })).html;
+    expect(ninguna).toContain('Eliminar un plan es definitivo. No tiene suscripciones activas.');
+    expect(ninguna).not.toMatch(/Sus 0|se cancelan|correo/);
     expect(notFoundPage(view(), 'plans').status).toBe(404);
   });
 

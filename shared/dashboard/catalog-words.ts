@@ -152,11 +152,13 @@ export const catalogWords: Record<Lang, CatalogWords> = {
       'Archiving a plan stops new subscriptions to it; its subscriptions go on and renew. Restore it at any time. Deleting is for good.',
     deletePlanTitle: (name) => `Delete the plan “${name}”?`,
     deletePlanWarning: (subscribers) =>
-      `Deleting a plan is for good. ${
-        subscribers === 1
-          ? 'Its 1 active subscription is then canceled'
-          : `Its ${subscribers} active subscriptions are then canceled, each on its own`
-      }; you and every customer with an active subscription to it are e-mailed.`,
+      subscribers === 0
+        ? 'Deleting a plan is for good. It has no active subscriptions.'
+        : `Deleting a plan is for good. ${
+            subscribers === 1
+              ? 'Its 1 active subscription is then canceled'
+              : `Its ${subscribers} active subscriptions are then canceled, each on its own`
+          }; you and every customer with an active subscription to it are e-mailed.`,
     deletePlanConfirm: 'Delete the plan',
     productImagesNote:
       'Images are added through the API (POST or PUT /v1/products/ with a multipart form); this form takes the text fields.',
@@ -248,11 +250,13 @@ export const catalogWords: Record<Lang, CatalogWords> = {
       'Archivar un plan impide nuevas suscripciones; las que tiene continúan y se renuevan. Puedes restaurarlo cuando quieras. Eliminarlo es definitivo.',
     deletePlanTitle: (name) => `¿Eliminar el plan «${name}»?`,
     deletePlanWarning: (subscribers) =>
-      `Eliminar un plan es definitivo. ${
-        subscribers === 1
-          ? 'Su suscripción activa se cancela'
-          : `Sus ${subscribers} suscripciones activas se cancelan, cada una por su cuenta`
-      }; tú y cada cliente con una suscripción activa a él reciben un correo.`,
+      subscribers === 0
+        ? 'Eliminar un plan es definitivo. No tiene suscripciones activas.'
+        : `Eliminar un plan es definitivo. ${
+            subscribers === 1
+              ? 'Su suscripción activa se cancela'
+              : `Sus ${subscribers} suscripciones activas se cancelan, cada una por su cuenta`
+          }; tú y cada cliente con una suscripción activa a él reciben un correo.`,
     deletePlanConfirm: 'Eliminar el plan',
     productImagesNote:
       'Las imágenes se añaden por la API (POST o PUT /v1/products/ con un formulario multipart); este formulario recoge los campos de texto.',

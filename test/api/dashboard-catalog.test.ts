@@ -110,7 +110,7 @@ describe('plans', () => {
     const confirm = await browser.get(`plans/${id}/delete`);
     expect(confirm.status).toBe(200);
     expect(confirm.html).toContain('Deleting a plan is for good');
-    expect(confirm.html).toContain('active subscriptions are then canceled');
+    expect(confirm.html).toContain('It has no active subscriptions.');
     expect(await planNames()).toContain('Silver twice');
     const deleted = await browser.post(`plans/${id}/delete`, { csrf_token: formToken(confirm.html) });
     expect(deleted.status, deleted.html).toBe(303);
