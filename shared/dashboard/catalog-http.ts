@@ -151,7 +151,7 @@ async function submitAction(
   list: string,
   act: () => Promise<void>,
   refused: (problem: Problem) => Promise<ApiAnswer>,
-  done = () => 'deleted=1',
+  done: () => string,
 ): Promise<ApiAnswer> {
   try {
     await act();
@@ -181,8 +181,19 @@ async function confirmation<T>(
   }
 }
 
-const deletedNotice = (view: ShellContext, query: Record<string, string | undefined>) =>
-  query.deleted ? catalogWords[view.lang].deleted : undefined;
+/** The longest name a delete's notice carries in the list's query (and shows). */
+const deletedNameLength = 100;
+
+/**
+ * The list's query after a delete: the record's name itself, since nothing can be read of it once
+ * deleted. Only a name, shown escaped, cut to 100 characters.
+ */
+const deletedQuery = (name: string) =>
+  new URLSearchParams({ deleted: name.slice(0, deletedNameLength) }).toString();
+
+/** The delete's notice: what was deleted, by the name in the list's query. */
+const deletedNotice = (query: Record<string, string | undefined>, said: (name: string) => string) =>
+  query.deleted ? said(query.deleted.slice(0, deletedNameLength)) : undefined;
 
 // Plans
 
@@ -229,7 +240,7 @@ async function plansAnswer(deps: Deps, signed: SignedIn, form: CreateForm): Prom
     ? w.created(made.name)
     : changed
       ? (changed.active ? w.restored : w.archived)(changed.name)
-      : deletedNotice(view, query);
+      : deletedNotice(query, w.deletedPlan);
   return pageAnswer(plansPage(view, query, list, form, notice, problem));
 }
 
@@ -279,14 +290,24 @@ export const showPlanDelete = (deps: Deps, { scope, view, request }: SignedIn) =
     (plan) => planDeletePage(view, plan),
   );
 
-/** POST /dashboard/plans/{id}/delete: removePlan, as DELETE /v1/plans/{id}/ calls it. */
-export const submitPlanDelete = (deps: DashboardDeps, signed: SignedIn) =>
-  submitAction(
+/**
+ * POST /dashboard/plans/{id}/delete: removePlan, as DELETE /v1/plans/{id}/ calls it; the plan's name
+ * is read before, for the list's notice.
+ */
+export const submitPlanDelete = (deps: DashboardDeps, signed: SignedIn) => {
+  let name = '';
+  return submitAction(
     signed.view,
     'plans',
-    () => removePlan(deps, signed.scope, planIdParam(signed.request.params.id)),
+    async () => {
+      const id = planIdParam(signed.request.params.id);
+      name = (await getPlan(deps, signed.scope, id))?.name ?? '';
+      await removePlan(deps, signed.scope, id);
+    },
     (problem) => plansAnswer(deps, signed, { ...freshForm(), problem }),
+    () => deletedQuery(name),
   );
+};
 
 // Products
 
@@ -314,7 +335,8 @@ async function productsAnswer(deps: Deps, signed: SignedIn, form: CreateForm): P
     createdId && !form.problem
       ? await getProduct(deps, scope, productIdParam(createdId)).catch(() => undefined)
       : undefined;
-  const notice = made ? catalogWords[view.lang].created(made.name) : deletedNotice(view, query);
+  const w = catalogWords[view.lang];
+  const notice = made ? w.created(made.name) : deletedNotice(query, w.deletedProduct);
   return pageAnswer(productsPage(view, query, list, form, notice, problem));
 }
 
@@ -343,16 +365,24 @@ export const showProductDelete = (deps: Deps, { scope, view, request }: SignedIn
     (product) => productDeletePage(view, product),
   );
 
-/** POST /dashboard/products/{id}/delete: deactivateProduct, as DELETE /v1/products/{id}/ calls it. */
-export const submitProductDelete = (deps: Deps, signed: SignedIn) =>
-  submitAction(
+/**
+ * POST /dashboard/products/{id}/delete: deactivateProduct, as DELETE /v1/products/{id}/ calls it;
+ * the product's name is read before, for the list's notice.
+ */
+export const submitProductDelete = (deps: Deps, signed: SignedIn) => {
+  let name = '';
+  return submitAction(
     signed.view,
     'products',
     async () => {
-      await deactivateProduct(deps, signed.scope, productIdParam(signed.request.params.id), deps.clock());
+      const id = productIdParam(signed.request.params.id);
+      name = (await getProduct(deps, signed.scope, id)).name;
+      await deactivateProduct(deps, signed.scope, id, deps.clock());
     },
     (problem) => productsAnswer(deps, signed, { ...freshForm(), problem }),
+    () => deletedQuery(name),
   );
+};
 
 // Payment links
 
@@ -372,7 +402,8 @@ async function linksAnswer(deps: DashboardDeps, signed: SignedIn, form: CreateFo
   if (createdId && !form.problem) {
     made = await linkOf(deps, scope, linkIdParam(createdId)).catch(() => undefined);
   }
-  const notice = made ? catalogWords[view.lang].created(made.description) : deletedNotice(view, query);
+  const w = catalogWords[view.lang];
+  const notice = made ? w.created(made.description) : deletedNotice(query, w.deletedLink);
   return pageAnswer(linksPage(view, query, list, form, made, notice, problem));
 }
 
@@ -408,14 +439,24 @@ export const showLinkDelete = (deps: DashboardDeps, { scope, view, request }: Si
     (link) => linkDeletePage(view, link),
   );
 
-/** POST /dashboard/links/{id}/delete: deleteLink, as DELETE /v1/payment-links/{id}/ calls it. */
-export const submitLinkDelete = (deps: DashboardDeps, signed: SignedIn) =>
-  submitAction(
+/**
+ * POST /dashboard/links/{id}/delete: deleteLink, as DELETE /v1/payment-links/{id}/ calls it; the
+ * link's description is read before, for the list's notice.
+ */
+export const submitLinkDelete = (deps: DashboardDeps, signed: SignedIn) => {
+  let description = '';
+  return submitAction(
     signed.view,
     'links',
-    () => deleteLink(deps, signed.scope, linkIdParam(signed.request.params.id)),
+    async () => {
+      const id = linkIdParam(signed.request.params.id);
+      description = (await linkOf(deps, signed.scope, id)).description;
+      await deleteLink(deps, signed.scope, id);
+    },
     (problem) => linksAnswer(deps, signed, { ...freshForm(), problem }),
+    () => deletedQuery(description),
   );
+};
 
 /** The path under /dashboard/ of the record a request names (the language switch comes back to it). */
 export const catalogPath =

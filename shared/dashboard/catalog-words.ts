@@ -57,11 +57,15 @@ export interface CatalogWords {
   inactive: string;
   trialDays(days: number): string;
   noTrial: string;
+  /** The name of a plan's subscriber count, a link to its subscriptions: it starts with the count shown. */
+  subscribersLink(count: number, plan: string): string;
   create: string;
   delete: string;
   cancel: string;
   created(name: string): string;
-  deleted: string;
+  deletedPlan(name: string): string;
+  deletedProduct(name: string): string;
+  deletedLink(description: string): string;
   archive: string;
   restore: string;
   archived(name: string): string;
@@ -139,11 +143,14 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     inactive: 'Archived',
     trialDays: (days) => (days === 1 ? '1 day' : `${days} days`),
     noTrial: 'None',
+    subscribersLink: (count, plan) => `${count}: the subscriptions of “${plan}”`,
     create: 'Create',
     delete: 'Delete',
     cancel: 'Cancel, keep it',
     created: (name) => `Created “${name}”.`,
-    deleted: 'Deleted.',
+    deletedPlan: (name) => `Deleted the plan “${name}”.`,
+    deletedProduct: (name) => `Deleted the product “${name}”.`,
+    deletedLink: (description) => `Deleted the payment link “${description}”.`,
     archive: 'Archive',
     restore: 'Restore',
     archived: (name) => `Archived “${name}”: it takes no new subscriptions; its subscriptions go on.`,
@@ -237,11 +244,14 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     inactive: 'Archivado',
     trialDays: (days) => (days === 1 ? '1 día' : `${days} días`),
     noTrial: 'Sin prueba',
+    subscribersLink: (count, plan) => `${count}: las suscripciones de «${plan}»`,
     create: 'Crear',
     delete: 'Eliminar',
     cancel: 'Cancelar, conservarlo',
     created: (name) => `Se creó «${name}».`,
-    deleted: 'Eliminado.',
+    deletedPlan: (name) => `Se eliminó el plan «${name}».`,
+    deletedProduct: (name) => `Se eliminó el producto «${name}».`,
+    deletedLink: (description) => `Se eliminó el enlace de pago «${description}».`,
     archive: 'Archivar',
     restore: 'Restaurar',
     archived: (name) => `Se archivó «${name}»: no admite nuevas suscripciones; las que tiene continúan.`,

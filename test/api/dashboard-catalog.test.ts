@@ -107,6 +107,12 @@ describe('plans', () => {
     expect(listed.html).toContain('7 days');
 
     const id = new URL(again.location as string).searchParams.get('created') as string;
+    // Its subscriber count links to the subscriptions list filtered by the plan: the API's filter.
+    const subscriptions = `subscriptions?plan_id=${id}`;
+    expect(listed.html).toContain(`href="${dashboardUrl(subscriptions)}"`);
+    const filtered = await browser.get(subscriptions);
+    expect(filtered.status, filtered.html).toBe(200);
+    expect(filtered.html).toContain(`value="${id}"`);
     const confirm = await browser.get(`plans/${id}/delete`);
     expect(confirm.status).toBe(200);
     expect(confirm.html).toContain('Deleting a plan is for good');
@@ -114,7 +120,11 @@ describe('plans', () => {
     expect(await planNames()).toContain('Silver twice');
     const deleted = await browser.post(`plans/${id}/delete`, { csrf_token: formToken(confirm.html) });
     expect(deleted.status, deleted.html).toBe(303);
-    expect(deleted.location).toMatch(/\/dashboard\/plans\?deleted=1$/);
+    // The plan is gone: its name itself is in the list's query, and the list says what was deleted.
+    expect(deleted.location).toBe(dashboardUrl('plans?deleted=Silver+twice'));
+    expect((await browser.get(deleted.location as string)).html).toContain(
+      '<p class="notice" role="status">Deleted the plan “Silver twice”.</p>',
+    );
     expect((await api('GET', `/v1/plans/${id}/`, { auth })).status).toBe(404);
     expect((await browser.get(`plans/${id}/delete`)).status).toBe(404);
   });
@@ -210,6 +220,16 @@ describe('plans', () => {
     expect(await activeOf()).toBe(true);
   });
 
+  it("a delete's notice shows the name in the query escaped, at most 100 characters, in Spanish too", async () => {
+    const browser = await new DashboardClient({ 'accept-language': 'es' }).signedIn(account.testKey);
+    const hostile = await browser.get(`plans?deleted=${encodeURIComponent('<b>Oro</b>')}`);
+    expect(hostile.status).toBe(200);
+    expect(hostile.html).toContain('Se eliminó el plan «&lt;b&gt;Oro&lt;/b&gt;».');
+    const long = await browser.get(`plans?deleted=${'x'.repeat(150)}`);
+    expect(long.html).toContain(`«${'x'.repeat(100)}»`);
+    expect(long.html).not.toContain('x'.repeat(101));
+  });
+
   it('a notice naming no plan (too long, or not an id) shows the list without a notice', async () => {
     const browser = await new DashboardClient().signedIn(account.testKey);
     for (const query of [
@@ -296,6 +316,7 @@ describe('products', () => {
     expect(confirm.html).toContain('Payment links that name it keep working');
     const deleted = await browser.post(`products/${id}/delete`, { csrf_token: formToken(confirm.html) });
     expect(deleted.status).toBe(303);
+    expect((await browser.get(deleted.location as string)).html).toContain('Deleted the product “Blue mug”.');
     expect((await api('GET', `/v1/products/${id}/`, { auth })).status).toBe(404);
   });
 });
@@ -332,6 +353,9 @@ describe('payment links', () => {
     expect(confirm.html).toContain('stops taking payments');
     const deleted = await browser.post(`links/${id}/delete`, { csrf_token: formToken(confirm.html) });
     expect(deleted.status).toBe(303);
+    expect((await browser.get(deleted.location as string)).html).toContain(
+      'Deleted the payment link “Workshop seat”.',
+    );
     expect((await api('GET', `/v1/payment-links/${id}/`, { auth })).status).toBe(404);
   });
 });
