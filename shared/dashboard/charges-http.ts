@@ -65,7 +65,10 @@ async function findCharge(
   const [charge, payment] = await Promise.all([getCharge(deps, scope, find), getPayment(deps, scope, find)]);
   const chargeId = charge?.id ?? payment?.charge_id;
   if (chargeId) return { chargeId };
-  const message = payment ? w.paymentNotPaid(payment.id) : w.nothingFound(find);
+  // A payment keeps no decline reason (a declined attempt leaves it pending): its status says why.
+  const message = payment
+    ? w.paymentNotPaid(payment.id, w.paymentStatuses[payment.status] ?? payment.status)
+    : w.nothingFound(find);
   return { problem: { status: 404, message } };
 }
 

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openSession, stageSessionKeys } from '../../shared/dashboard/session.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { createPayment, payThroughCheckout } from '../support/checkout.ts';
+import { createPayment, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
 import { DashboardClient, dashboardUrl, formToken, hiddenField } from '../support/dashboard.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 
@@ -221,7 +221,18 @@ describe('what a session sees', () => {
 
     const notPaid = await browser.get(`charges?find=${unpaid.id}`);
     expect(notPaid.status).toBe(404);
-    expect(notPaid.html).toContain(`Payment ${unpaid.id} has no charge`);
+    // The payment keeps no decline reason: its status, in words, says why there is no charge.
+    expect(notPaid.html).toContain(
+      `Payment ${unpaid.id} has no charge: it is not paid (status: pending, checkout not completed yet).`,
+    );
+    const declined = await createPayment(ownAuth, { description: 'Declined' });
+    expect((await submitCard(declined.url, { card_number: testCards.insufficientFunds })).status).toBe(402);
+    const spanish = await new DashboardClient({ 'accept-language': 'es' }).signedIn(own.testKey);
+    const declinedFound = await spanish.get(`charges?find=${declined.id}`);
+    expect(declinedFound.status).toBe(404);
+    expect(declinedFound.html).toContain(
+      `El pago ${declined.id} no tiene cargo: no está pagado (estado: pendiente, el pago aún no se completó).`,
+    );
     expect(notPaid.html).toContain(paid.chargeId);
     const unknown = await browser.get('charges?find=%3Cb%3Ech_nothing');
     expect(unknown.status).toBe(404);
