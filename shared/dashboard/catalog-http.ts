@@ -26,6 +26,7 @@ import { addPlan, changePlan, removePlan } from '../plans/service.ts';
 import { deactivateProduct, getProduct, listProducts } from '../products/repository.ts';
 import { ProductListQuerySchema } from '../products/schemas.ts';
 import { createProductFromForm, productIdParam } from '../products/service.ts';
+import { typedAmount } from './amount-input.ts';
 import {
   type CreateForm,
   type ListPage,
@@ -39,7 +40,6 @@ import {
   productDeletePage,
   productsPage,
 } from './catalog-views.ts';
-import { typedAmount } from './amount-input.ts';
 import { catalogWords } from './catalog-words.ts';
 import { problemOf } from './charges-http.ts';
 import { actOnce, isFormKey, newFormKey } from './form-once.ts';

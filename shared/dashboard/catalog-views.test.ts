@@ -173,7 +173,12 @@ describe('the catalog pages', () => {
       ['en', 'Under Plans, the count of each plan’s active subscriptions links here'],
       ['es', 'En Planes, el número de suscripciones activas de cada plan enlaza aquí'],
     ] as const) {
-      const { html } = subscriptionsPage(view(lang, 'subscriptions'), undefined, { pageSize: 10 }, () => null);
+      const { html } = subscriptionsPage(
+        view(lang, 'subscriptions'),
+        undefined,
+        { pageSize: 10 },
+        () => null,
+      );
       expect(html).toMatch(new RegExp(`<p id="plan_help" class="help">[^<]*${escapeHtml(where)}`));
     }
   });

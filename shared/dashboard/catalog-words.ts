@@ -236,7 +236,8 @@ export const catalogWords: Record<Lang, CatalogWords> = {
       price: 'Precio',
       status: 'Estado',
     },
-    amountHelp: 'Con los decimales propios de la moneda, tras una coma (o un punto): 9,90 USD, 1000 JPY, 1,500 KWD.',
+    amountHelp:
+      'Con los decimales propios de la moneda, tras una coma (o un punto): 9,90 USD, 1000 JPY, 1,500 KWD.',
     intervalCountHelp: 'Como mucho 36 meses o 3 años en total.',
     trialHelp: '0 si no hay prueba; como mucho 730.',
     intervals: { month: 'Mes', year: 'Año' },

@@ -4,9 +4,9 @@ import type { Charge } from '../charges/charge.ts';
 import type { Lang } from '../core/messages.ts';
 import type { Refund } from '../refunds/refund.ts';
 import { emptyOverview } from '../stats/repository.ts';
-import { chargePage, chargesPage, money, overviewPage } from './charge-views.ts';
 import { typedAmount } from './amount-input.ts';
 import { catalogWords } from './catalog-words.ts';
+import { chargePage, chargesPage, money, overviewPage } from './charge-views.ts';
 import { customerWords } from './customers-words.ts';
 import { messagePage, type ShellContext, signInPage } from './shell.ts';
 import { signInWords } from './sign-in-words.ts';
@@ -263,7 +263,9 @@ describe('the charges list', () => {
     const en = chargesPage(view(), [], day).html;
     expect(en).toContain('<p>No charges created before 20 Nov 2026.</p>');
     expect(en).not.toContain('No charges yet.');
-    expect(chargesPage(view('es'), [], day).html).toContain('<p>No hay cargos creados antes del 20 nov 2026.</p>');
+    expect(chargesPage(view('es'), [], day).html).toContain(
+      '<p>No hay cargos creados antes del 20 nov 2026.</p>',
+    );
     // "Older" asks for a moment: the moment, to the minute.
     const moment = chargesPage(view(), [], { limit: 1, createdBefore: '2026-10-26T10:00:00.000Z' }).html;
     expect(moment).toContain('<p>No charges created before 26 Oct 2026, 10:00 UTC.</p>');

@@ -265,7 +265,10 @@ describe('plans', () => {
   it('a Spanish page takes the amount with a decimal comma, grouped thousands too', async () => {
     const browser = await new DashboardClient({ 'accept-language': 'es' }).signedIn(account.testKey);
     const page = await browser.get('plans');
-    const made = await browser.post('plans', planForm(page.html, { name: 'Coma decimal', amount: '1.234,50' }));
+    const made = await browser.post(
+      'plans',
+      planForm(page.html, { name: 'Coma decimal', amount: '1.234,50' }),
+    );
     expect(made.status, made.html).toBe(303);
     const plans = (await api('GET', '/v1/plans/?name=Coma decimal', { auth })).json.results as {
       information: { amount: string };
