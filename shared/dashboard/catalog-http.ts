@@ -151,7 +151,7 @@ async function submitAction(
   list: string,
   act: () => Promise<void>,
   refused: (problem: Problem) => Promise<ApiAnswer>,
-  done: () => string,
+  done = () => 'deleted=1',
 ): Promise<ApiAnswer> {
   try {
     await act();
@@ -181,19 +181,12 @@ async function confirmation<T>(
   }
 }
 
-/** The longest name a delete's notice carries in the list's query (and shows). */
-const deletedNameLength = 100;
-
 /**
- * The list's query after a delete: the record's name itself, since nothing can be read of it once
- * deleted. Only a name, shown escaped, cut to 100 characters.
+ * The delete's notice: which kind of record was deleted, from `deleted=1` in the list's query. It
+ * names no record: a name carried in the query would let any link make the page say anything.
  */
-const deletedQuery = (name: string) =>
-  new URLSearchParams({ deleted: name.slice(0, deletedNameLength) }).toString();
-
-/** The delete's notice: what was deleted, by the name in the list's query. */
-const deletedNotice = (query: Record<string, string | undefined>, said: (name: string) => string) =>
-  query.deleted ? said(query.deleted.slice(0, deletedNameLength)) : undefined;
+const deletedNotice = (query: Record<string, string | undefined>, said: string) =>
+  query.deleted ? said : undefined;
 
 // Plans
 
@@ -290,24 +283,14 @@ export const showPlanDelete = (deps: Deps, { scope, view, request }: SignedIn) =
     (plan) => planDeletePage(view, plan),
   );
 
-/**
- * POST /dashboard/plans/{id}/delete: removePlan, as DELETE /v1/plans/{id}/ calls it; the plan's name
- * is read before, for the list's notice.
- */
-export const submitPlanDelete = (deps: DashboardDeps, signed: SignedIn) => {
-  let name = '';
-  return submitAction(
+/** POST /dashboard/plans/{id}/delete: removePlan, as DELETE /v1/plans/{id}/ calls it. */
+export const submitPlanDelete = (deps: DashboardDeps, signed: SignedIn) =>
+  submitAction(
     signed.view,
     'plans',
-    async () => {
-      const id = planIdParam(signed.request.params.id);
-      name = (await getPlan(deps, signed.scope, id))?.name ?? '';
-      await removePlan(deps, signed.scope, id);
-    },
+    () => removePlan(deps, signed.scope, planIdParam(signed.request.params.id)),
     (problem) => plansAnswer(deps, signed, { ...freshForm(), problem }),
-    () => deletedQuery(name),
   );
-};
 
 // Products
 
@@ -365,24 +348,16 @@ export const showProductDelete = (deps: Deps, { scope, view, request }: SignedIn
     (product) => productDeletePage(view, product),
   );
 
-/**
- * POST /dashboard/products/{id}/delete: deactivateProduct, as DELETE /v1/products/{id}/ calls it;
- * the product's name is read before, for the list's notice.
- */
-export const submitProductDelete = (deps: Deps, signed: SignedIn) => {
-  let name = '';
-  return submitAction(
+/** POST /dashboard/products/{id}/delete: deactivateProduct, as DELETE /v1/products/{id}/ calls it. */
+export const submitProductDelete = (deps: Deps, signed: SignedIn) =>
+  submitAction(
     signed.view,
     'products',
     async () => {
-      const id = productIdParam(signed.request.params.id);
-      name = (await getProduct(deps, signed.scope, id)).name;
-      await deactivateProduct(deps, signed.scope, id, deps.clock());
+      await deactivateProduct(deps, signed.scope, productIdParam(signed.request.params.id), deps.clock());
     },
     (problem) => productsAnswer(deps, signed, { ...freshForm(), problem }),
-    () => deletedQuery(name),
   );
-};
 
 // Payment links
 
@@ -439,24 +414,14 @@ export const showLinkDelete = (deps: DashboardDeps, { scope, view, request }: Si
     (link) => linkDeletePage(view, link),
   );
 
-/**
- * POST /dashboard/links/{id}/delete: deleteLink, as DELETE /v1/payment-links/{id}/ calls it; the
- * link's description is read before, for the list's notice.
- */
-export const submitLinkDelete = (deps: DashboardDeps, signed: SignedIn) => {
-  let description = '';
-  return submitAction(
+/** POST /dashboard/links/{id}/delete: deleteLink, as DELETE /v1/payment-links/{id}/ calls it. */
+export const submitLinkDelete = (deps: DashboardDeps, signed: SignedIn) =>
+  submitAction(
     signed.view,
     'links',
-    async () => {
-      const id = linkIdParam(signed.request.params.id);
-      description = (await linkOf(deps, signed.scope, id)).description;
-      await deleteLink(deps, signed.scope, id);
-    },
+    () => deleteLink(deps, signed.scope, linkIdParam(signed.request.params.id)),
     (problem) => linksAnswer(deps, signed, { ...freshForm(), problem }),
-    () => deletedQuery(description),
   );
-};
 
 /** The path under /dashboard/ of the record a request names (the language switch comes back to it). */
 export const catalogPath =

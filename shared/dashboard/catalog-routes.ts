@@ -33,9 +33,7 @@ const createAnswers = (list: string) => ({
 const deleteAnswers = (list: string) => ({
   303: {
     description: 'Deleted (or no session in force: to the sign-in form)',
-    headers: {
-      Location: `The list, \`/dashboard/${list}?deleted=<name>\`, saying what was deleted (the record is gone: its name, at most 100 characters, is in the query).`,
-    },
+    headers: { Location: `The list, \`/dashboard/${list}?deleted=1\`, saying so.` },
   },
 });
 

@@ -63,9 +63,9 @@ export interface CatalogWords {
   delete: string;
   cancel: string;
   created(name: string): string;
-  deletedPlan(name: string): string;
-  deletedProduct(name: string): string;
-  deletedLink(description: string): string;
+  deletedPlan: string;
+  deletedProduct: string;
+  deletedLink: string;
   archive: string;
   restore: string;
   archived(name: string): string;
@@ -148,9 +148,9 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     delete: 'Delete',
     cancel: 'Cancel, keep it',
     created: (name) => `Created “${name}”.`,
-    deletedPlan: (name) => `Deleted the plan “${name}”.`,
-    deletedProduct: (name) => `Deleted the product “${name}”.`,
-    deletedLink: (description) => `Deleted the payment link “${description}”.`,
+    deletedPlan: 'The plan was deleted.',
+    deletedProduct: 'The product was deleted.',
+    deletedLink: 'The payment link was deleted.',
     archive: 'Archive',
     restore: 'Restore',
     archived: (name) => `Archived “${name}”: it takes no new subscriptions; its subscriptions go on.`,
@@ -250,9 +250,9 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     delete: 'Eliminar',
     cancel: 'Cancelar, conservarlo',
     created: (name) => `Se creó «${name}».`,
-    deletedPlan: (name) => `Se eliminó el plan «${name}».`,
-    deletedProduct: (name) => `Se eliminó el producto «${name}».`,
-    deletedLink: (description) => `Se eliminó el enlace de pago «${description}».`,
+    deletedPlan: 'Se eliminó el plan.',
+    deletedProduct: 'Se eliminó el producto.',
+    deletedLink: 'Se eliminó el enlace de pago.',
     archive: 'Archivar',
     restore: 'Restaurar',
     archived: (name) => `Se archivó «${name}»: no admite nuevas suscripciones; las que tiene continúan.`,
