@@ -26,6 +26,7 @@ import { addPlan, changePlan, removePlan } from '../plans/service.ts';
 import { deactivateProduct, getProduct, listProducts } from '../products/repository.ts';
 import { ProductListQuerySchema } from '../products/schemas.ts';
 import { createProductFromForm, productIdParam } from '../products/service.ts';
+import { typedAmount } from './amount-input.ts';
 import {
   type CreateForm,
   type ListPage,
@@ -81,23 +82,28 @@ async function listed<T>(
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const problem = problemOf(error, lang);
-    // The list's refusals say what they are in their title ("Invalid page", "No plans found").
+    // The list's refusals say what they are in their title ("Invalid page", "No plans found"). The
+    // title and the message are two sentences: after a colon the message's capital would be wrong
+    // in Spanish, and lower-casing it is not safe for every message (a name, an id at its start).
     if (!(error instanceof Failure) || error instanceof InvalidInput) return { problem };
     const { title } = text(error.msg, lang, error.params);
-    return { problem: { ...problem, message: `${title}: ${problem.message}` } };
+    return { problem: { ...problem, message: `${title}. ${problem.message}` } };
   }
 }
 
 /**
  * A create form's POST: `create` (the area's own function, under the form's key, once per form),
  * then 303 to the list saying what was made; or the page again with the values posted, the same key
- * and the schema's errors beside their fields, with the API's status.
+ * and the schema's errors beside their fields, with the API's status. The `amount` field (a
+ * decimal comma on a Spanish page) is read as every amount field of the dashboard is (typedAmount);
+ * the page shows it again as it was typed.
  */
 async function submitCreate(
   deps: DashboardDeps,
   signed: SignedIn,
   fields: readonly string[],
   required: readonly string[],
+  amount: string,
   list: string,
   create: (body: Record<string, string>) => Promise<string>,
   again: (form: CreateForm) => Promise<ApiAnswer>,
@@ -114,8 +120,10 @@ async function submitCreate(
     });
   }
   try {
+    const typed = values[amount];
+    const read = typed === undefined ? values : { ...values, [amount]: typedAmount(typed, view.lang) };
     const once = await actOnce(deps, deps.keys, scope, { key, purpose: `create:${list}` }, () =>
-      create(filledOnly(values, required)),
+      create(filledOnly(read, required)),
     );
     // The same form still being created by its first submit: 409, as the API's Idempotency-Key.
     if (once.kind === 'busy') throw new Conflict(coreMessages.idempotency_in_progress);
@@ -173,8 +181,12 @@ async function confirmation<T>(
   }
 }
 
-const deletedNotice = (view: ShellContext, query: Record<string, string | undefined>) =>
-  query.deleted ? catalogWords[view.lang].deleted : undefined;
+/**
+ * The delete's notice: which kind of record was deleted, from `deleted=1` in the list's query. It
+ * names no record: a name carried in the query would let any link make the page say anything.
+ */
+const deletedNotice = (query: Record<string, string | undefined>, said: string) =>
+  query.deleted ? said : undefined;
 
 // Plans
 
@@ -221,7 +233,7 @@ async function plansAnswer(deps: Deps, signed: SignedIn, form: CreateForm): Prom
     ? w.created(made.name)
     : changed
       ? (changed.active ? w.restored : w.archived)(changed.name)
-      : deletedNotice(view, query);
+      : deletedNotice(query, w.deletedPlan);
   return pageAnswer(plansPage(view, query, list, form, notice, problem));
 }
 
@@ -235,6 +247,7 @@ export const submitPlan = (deps: CatalogDeps, signed: SignedIn) =>
     signed,
     planFields,
     planRequired,
+    'amount',
     'plans',
     async (body) => (await addPlan(deps, signed.scope, body)).id,
     (form) => plansAnswer(deps, { ...signed, request: { ...signed.request, query: {} } }, form),
@@ -307,7 +320,8 @@ async function productsAnswer(deps: Deps, signed: SignedIn, form: CreateForm): P
     createdId && !form.problem
       ? await getProduct(deps, scope, productIdParam(createdId)).catch(() => undefined)
       : undefined;
-  const notice = made ? catalogWords[view.lang].created(made.name) : deletedNotice(view, query);
+  const w = catalogWords[view.lang];
+  const notice = made ? w.created(made.name) : deletedNotice(query, w.deletedProduct);
   return pageAnswer(productsPage(view, query, list, form, notice, problem));
 }
 
@@ -321,6 +335,7 @@ export const submitProduct = (deps: CatalogDeps, signed: SignedIn) =>
     signed,
     productFields,
     productRequired,
+    'price',
     'products',
     async (body) => (await createProductFromForm(deps, signed.scope, body)).id,
     (form) => productsAnswer(deps, { ...signed, request: { ...signed.request, query: {} } }, form),
@@ -364,7 +379,8 @@ async function linksAnswer(deps: DashboardDeps, signed: SignedIn, form: CreateFo
   if (createdId && !form.problem) {
     made = await linkOf(deps, scope, linkIdParam(createdId)).catch(() => undefined);
   }
-  const notice = made ? catalogWords[view.lang].created(made.description) : deletedNotice(view, query);
+  const w = catalogWords[view.lang];
+  const notice = made ? w.created(made.description) : deletedNotice(query, w.deletedLink);
   return pageAnswer(linksPage(view, query, list, form, made, notice, problem));
 }
 
@@ -378,6 +394,7 @@ export const submitLink = (deps: DashboardDeps, signed: SignedIn) =>
     signed,
     linkFields,
     linkRequired,
+    'amount',
     'links',
     async (body) => {
       const made = await createLinks(deps, signed.scope, body);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cellUnder, expectLabelledTables } from '../../test/support/records-table.ts';
+import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import type { LinkListItem } from '../payment-links/link.ts';
 import type { Plan } from '../plans/plan.ts';
@@ -16,6 +17,7 @@ import {
 } from './catalog-views.ts';
 import { catalogWords } from './catalog-words.ts';
 import type { ShellContext } from './shell.ts';
+import { subscriptionsPage } from './subscriptions-views.ts';
 
 const hostile = `<script>alert("x")</script>'&`;
 const csrf = 'C'.repeat(32);
@@ -156,8 +158,29 @@ describe('the catalog pages', () => {
     expect(planDeletePage(view('es'), plan({ subscriber_count: 1 })).html).toContain(
       catalogWords.es.deletePlanWarning(1),
     );
-    expect(catalogWords.en.deletePlanWarning(0)).toContain('Its 0 active subscriptions');
+    // None to cancel: it says so, and nothing of cancelling or e-mailing.
+    const none = planDeletePage(view(), plan({ subscriber_count: 0 })).html;
+    expect(none).toContain('Deleting a plan is for good. It has no active subscriptions.');
+    expect(none).not.toMatch(/Its 0|canceled|e-mailed/);
+    const ninguna = planDeletePage(view('es'), plan({ subscriber_count: 0 })).html;
+    expect(ninguna).toContain('Eliminar un plan es definitivo. No tiene suscripciones activas.');
+    expect(ninguna).not.toMatch(/Sus 0|se cancelan|correo/);
     expect(notFoundPage(view(), 'plans').status).toBe(404);
+  });
+
+  it("the subscriptions page's plan filter says where a plan's key is found: the plans list links there", () => {
+    for (const [lang, where] of [
+      ['en', 'Under Plans, the count of each plan’s active subscriptions links here'],
+      ['es', 'En Planes, el número de suscripciones activas de cada plan enlaza aquí'],
+    ] as const) {
+      const { html } = subscriptionsPage(
+        view(lang, 'subscriptions'),
+        undefined,
+        { pageSize: 10 },
+        () => null,
+      );
+      expect(html).toMatch(new RegExp(`<p id="plan_help" class="help">[^<]*${escapeHtml(where)}`));
+    }
   });
 
   it('are linked in the navigation, the current one marked', () => {
@@ -198,7 +221,14 @@ describe('the catalog tables', () => {
         c.created,
         c.actions,
       ]);
-      expect(cellUnder(plans, c.subscribers)).toMatchObject({ classes: ['num'], html: '2' });
+      const subscribers = cellUnder(plans, c.subscribers);
+      expect(subscribers.classes).toEqual(['num']);
+      // The count links to the plan's subscriptions, named by the count then what it lists.
+      const name = catalogWords[lang].subscribersLink(2, hostile);
+      expect(subscribers.html).toBe(
+        `<a href="https://pay.example.com/dashboard/subscriptions?plan_id=0b6f3a52-5f0e-4d43-9d8e-2a1c9c0b7e11" aria-label="${escapeHtml(name)}">2</a>`,
+      );
+      expect(name.startsWith('2: ')).toBe(true);
       expect(cellUnder(plans, c.created).classes).toEqual(['nowrap']);
       expect(cellUnder(plans, c.actions).html).toContain('<button type="submit" class="small"');
       expect(products.headings).toEqual([

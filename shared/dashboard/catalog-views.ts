@@ -245,7 +245,9 @@ export function plansPage(
         esc(plan.name),
         esc(planPrice(plan, view)),
         esc(plan.trial_period_days > 0 ? w.trialDays(plan.trial_period_days) : w.noTrial),
-        String(plan.subscriber_count),
+        // The count links to the subscriptions list filtered by the plan's key, as GET
+        // /v1/subscriptions filters by plan_id.
+        `<a href="${esc(`${view.root}/subscriptions?${new URLSearchParams({ plan_id: plan.id })}`)}" aria-label="${esc(w.subscribersLink(plan.subscriber_count, plan.name))}">${plan.subscriber_count}</a>`,
         esc(plan.active ? w.active : w.inactive),
         esc(dashboardWords[view.lang].date(plan.created_at)),
         `${csrfForm(

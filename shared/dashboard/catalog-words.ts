@@ -57,11 +57,15 @@ export interface CatalogWords {
   inactive: string;
   trialDays(days: number): string;
   noTrial: string;
+  /** The name of a plan's subscriber count, a link to its subscriptions: it starts with the count shown. */
+  subscribersLink(count: number, plan: string): string;
   create: string;
   delete: string;
   cancel: string;
   created(name: string): string;
-  deleted: string;
+  deletedPlan: string;
+  deletedProduct: string;
+  deletedLink: string;
   archive: string;
   restore: string;
   archived(name: string): string;
@@ -139,11 +143,14 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     inactive: 'Archived',
     trialDays: (days) => (days === 1 ? '1 day' : `${days} days`),
     noTrial: 'None',
+    subscribersLink: (count, plan) => `${count}: the subscriptions of “${plan}”`,
     create: 'Create',
     delete: 'Delete',
     cancel: 'Cancel, keep it',
     created: (name) => `Created “${name}”.`,
-    deleted: 'Deleted.',
+    deletedPlan: 'The plan was deleted.',
+    deletedProduct: 'The product was deleted.',
+    deletedLink: 'The payment link was deleted.',
     archive: 'Archive',
     restore: 'Restore',
     archived: (name) => `Archived “${name}”: it takes no new subscriptions; its subscriptions go on.`,
@@ -152,11 +159,13 @@ export const catalogWords: Record<Lang, CatalogWords> = {
       'Archiving a plan stops new subscriptions to it; its subscriptions go on and renew. Restore it at any time. Deleting is for good.',
     deletePlanTitle: (name) => `Delete the plan “${name}”?`,
     deletePlanWarning: (subscribers) =>
-      `Deleting a plan is for good. ${
-        subscribers === 1
-          ? 'Its 1 active subscription is then canceled'
-          : `Its ${subscribers} active subscriptions are then canceled, each on its own`
-      }; you and every customer with an active subscription to it are e-mailed.`,
+      subscribers === 0
+        ? 'Deleting a plan is for good. It has no active subscriptions.'
+        : `Deleting a plan is for good. ${
+            subscribers === 1
+              ? 'Its 1 active subscription is then canceled'
+              : `Its ${subscribers} active subscriptions are then canceled, each on its own`
+          }; you and every customer with an active subscription to it are e-mailed.`,
     deletePlanConfirm: 'Delete the plan',
     productImagesNote:
       'Images are added through the API (POST or PUT /v1/products/ with a multipart form); this form takes the text fields.',
@@ -219,7 +228,7 @@ export const catalogWords: Record<Lang, CatalogWords> = {
       amount: 'Importe',
       currency: 'Moneda',
       interval: 'Se cobra cada',
-      intervalCount: 'Número de intervalos entre cobros',
+      intervalCount: 'Número de intervalos entre cargos',
       trialDays: 'Días de prueba',
       shortDescription: 'Descripción corta',
       sku: 'SKU',
@@ -227,7 +236,8 @@ export const catalogWords: Record<Lang, CatalogWords> = {
       price: 'Precio',
       status: 'Estado',
     },
-    amountHelp: 'Con los decimales propios de la moneda y punto decimal: 9.90 USD, 1000 JPY, 1.500 KWD.',
+    amountHelp:
+      'Con los decimales propios de la moneda, tras una coma (o un punto): 9,90 USD, 1000 JPY, 1,500 KWD.',
     intervalCountHelp: 'Como mucho 36 meses o 3 años en total.',
     trialHelp: '0 si no hay prueba; como mucho 730.',
     intervals: { month: 'Mes', year: 'Año' },
@@ -235,24 +245,29 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     inactive: 'Archivado',
     trialDays: (days) => (days === 1 ? '1 día' : `${days} días`),
     noTrial: 'Sin prueba',
+    subscribersLink: (count, plan) => `${count}: las suscripciones de «${plan}»`,
     create: 'Crear',
     delete: 'Eliminar',
     cancel: 'Cancelar, conservarlo',
     created: (name) => `Se creó «${name}».`,
-    deleted: 'Eliminado.',
+    deletedPlan: 'Se eliminó el plan.',
+    deletedProduct: 'Se eliminó el producto.',
+    deletedLink: 'Se eliminó el enlace de pago.',
     archive: 'Archivar',
     restore: 'Restaurar',
     archived: (name) => `Se archivó «${name}»: no admite nuevas suscripciones; las que tiene continúan.`,
     restored: (name) => `Se restauró «${name}»: admite nuevas suscripciones otra vez.`,
     archiveHelp:
-      'Archivar un plan impide nuevas suscripciones; las que tiene continúan y se renuevan. Puede restaurarlo cuando quiera. Eliminarlo es definitivo.',
+      'Archivar un plan impide nuevas suscripciones; las que tiene continúan y se renuevan. Puedes restaurarlo cuando quieras. Eliminarlo es definitivo.',
     deletePlanTitle: (name) => `¿Eliminar el plan «${name}»?`,
     deletePlanWarning: (subscribers) =>
-      `Eliminar un plan es definitivo. ${
-        subscribers === 1
-          ? 'Su suscripción activa se cancela'
-          : `Sus ${subscribers} suscripciones activas se cancelan, cada una por su cuenta`
-      }; usted y cada cliente con una suscripción activa a él reciben un correo.`,
+      subscribers === 0
+        ? 'Eliminar un plan es definitivo. No tiene suscripciones activas.'
+        : `Eliminar un plan es definitivo. ${
+            subscribers === 1
+              ? 'Su suscripción activa se cancela'
+              : `Sus ${subscribers} suscripciones activas se cancelan, cada una por su cuenta`
+          }; tú y cada cliente con una suscripción activa a él reciben un correo.`,
     deletePlanConfirm: 'Eliminar el plan',
     productImagesNote:
       'Las imágenes se añaden por la API (POST o PUT /v1/products/ con un formulario multipart); este formulario recoge los campos de texto.',
@@ -263,7 +278,7 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     linkNote:
       'Un enlace de pago es una página de pago alojada para una descripción y un importe (como mínimo el equivalente a 1.00 USD). Los enlaces para clientes concretos y los ligados a un producto se crean por la API.',
     linkUrl: 'Enlace',
-    copyHelp: 'Solo lectura: seleccione el enlace y cópielo (Ctrl+C o ⌘C) para compartirlo.',
+    copyHelp: 'Solo lectura: selecciona el enlace y cópialo (Ctrl+C o ⌘C) para compartirlo.',
     linkStatus: {
       pending: 'Pendiente',
       paid: 'Pagado',
@@ -273,7 +288,7 @@ export const catalogWords: Record<Lang, CatalogWords> = {
     },
     deleteLinkTitle: (description) => `¿Eliminar el enlace de pago «${description}»?`,
     deleteLinkWarning:
-      'Su página deja de aceptar pagos en el acto y desaparece. Los cobros ya hechos por él se conservan; un pago aprobado después de eliminarlo se registra y se reembolsa entero.',
+      'Su página deja de aceptar pagos en el acto y desaparece. Los cargos ya hechos por él se conservan; un pago aprobado después de eliminarlo se registra y se reembolsa entero.',
     deleteLinkConfirm: 'Eliminar el enlace de pago',
     notFound: 'No existe ese registro en esta cuenta y modo.',
     back: 'Volver a la lista',

@@ -5,7 +5,7 @@
  */
 import type { Charge } from '../charges/charge.ts';
 import type { Page } from '../checkout/pages.ts';
-import { displayCard } from '../core/display.ts';
+import { displayCard, displayDate } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
@@ -35,8 +35,13 @@ const customerUrl = (view: ShellContext, id: string) => `${view.root}/customers/
  * The charges as a table, newest first; each id links to its page, and its customer's id (kept as
  * the text) to the customer's page.
  */
-function chargeTable(view: ShellContext, charges: readonly Charge[], w: DashboardWords): string {
-  if (!charges.length) return `<p>${escapeHtml(w.noCharges)}</p>`;
+function chargeTable(
+  view: ShellContext,
+  charges: readonly Charge[],
+  w: DashboardWords,
+  empty = w.noCharges,
+): string {
+  if (!charges.length) return `<p>${escapeHtml(empty)}</p>`;
   const c = w.columns;
   return dataTable(
     [
@@ -140,11 +145,18 @@ export function chargesPage(
     ? `<a href="${escapeHtml(`${view.root}/charges`)}">${escapeHtml(w.newestFirst)}</a>`
     : '';
   const error = problem ? `<p class="error" role="alert">${escapeHtml(problem.message)}</p>` : '';
+  // Filtered to none is not "no charges yet": it says the filter's day (or moment, from "Older").
+  const before = query?.createdBefore;
+  const empty = before
+    ? w.noChargesBefore(
+        before.slice(10) === 'T00:00:00.000Z' ? displayDate(before, view.lang) : w.date(before),
+      )
+    : w.noCharges;
   return dashboardPage(
     view,
     w.chargesTitle,
     `${chargeForms(view, query, find, w)}
-${error}<div class="card">${chargeTable(view, charges, w)}</div>
+${error}<div class="card">${chargeTable(view, charges, w, empty)}</div>
 ${older || newest ? `<p class="pager">${newest}${older}</p>` : ''}`,
     problem?.status ?? 200,
   );

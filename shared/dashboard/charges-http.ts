@@ -18,6 +18,7 @@ import { CreateRefundSchema, type Refund } from '../refunds/refund.ts';
 import { listRefunds } from '../refunds/repository.ts';
 import { type RefundDeps, refundCharge } from '../refunds/service.ts';
 import { overview } from '../stats/repository.ts';
+import { typedAmount } from './amount-input.ts';
 import { chargePage, chargesPage, overviewPage, type RefundFormState } from './charge-views.ts';
 import { findOf } from './charges-query.ts';
 import { formKeyPattern, newFormKey } from './form-once.ts';
@@ -64,7 +65,10 @@ async function findCharge(
   const [charge, payment] = await Promise.all([getCharge(deps, scope, find), getPayment(deps, scope, find)]);
   const chargeId = charge?.id ?? payment?.charge_id;
   if (chargeId) return { chargeId };
-  const message = payment ? w.paymentNotPaid(payment.id) : w.nothingFound(find);
+  // A payment keeps no decline reason (a declined attempt leaves it pending): its status says why.
+  const message = payment
+    ? w.paymentNotPaid(payment.id, w.paymentStatuses[payment.status] ?? payment.status)
+    : w.nothingFound(find);
   return { problem: { status: 404, message } };
 }
 
@@ -155,7 +159,7 @@ export async function submitRefund(
     const input = validate(CreateRefundSchema, {
       charge_id: id,
       reason,
-      ...(amount ? { amount } : {}),
+      ...(amount ? { amount: typedAmount(amount, view.lang) } : {}),
     });
     const refund = await refundCharge(deps, scope, input, `dashboard:${key}`);
     const back = `${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(id)}`;

@@ -139,7 +139,8 @@ export const customerWords: Record<Lang, CustomerWords> = {
     statusFilter: 'Status',
     anyStatus: 'Any status',
     planFilter: 'Plan key',
-    planFilterHelp: 'Only the subscriptions of this plan (its key).',
+    planFilterHelp:
+      'Only the subscriptions of this plan (its key). Under Plans, the count of each plan’s active subscriptions links here with its key filled in.',
     filter: 'Filter',
     noSubscriptions: 'No subscriptions.',
     statuses: {
@@ -238,7 +239,8 @@ export const customerWords: Record<Lang, CustomerWords> = {
     statusFilter: 'Estado',
     anyStatus: 'Cualquier estado',
     planFilter: 'Clave del plan',
-    planFilterHelp: 'Solo las suscripciones de este plan (su clave).',
+    planFilterHelp:
+      'Solo las suscripciones de este plan (su clave). En Planes, el número de suscripciones activas de cada plan enlaza aquí con su clave ya puesta.',
     filter: 'Filtrar',
     noSubscriptions: 'Sin suscripciones.',
     statuses: {

@@ -4,8 +4,13 @@ import type { Charge } from '../charges/charge.ts';
 import type { Lang } from '../core/messages.ts';
 import type { Refund } from '../refunds/refund.ts';
 import { emptyOverview } from '../stats/repository.ts';
+import { typedAmount } from './amount-input.ts';
+import { catalogWords } from './catalog-words.ts';
 import { chargePage, chargesPage, money, overviewPage } from './charge-views.ts';
+import { customerWords } from './customers-words.ts';
 import { messagePage, type ShellContext, signInPage } from './shell.ts';
+import { signInWords } from './sign-in-words.ts';
+import { webhookWords } from './webhooks-words.ts';
 import { dashboardWords } from './words.ts';
 
 const hostile = `<script>alert("x")</script>'&`;
@@ -253,6 +258,19 @@ describe('the charges list', () => {
     expect(chargesPage(view(), [], { limit: 100 }).html).toContain('No charges yet.');
   });
 
+  it('filtered to none, says so with the filter’s day (or moment), not "no charges yet"', () => {
+    const day = { limit: 100, createdBefore: '2026-11-20T00:00:00.000Z' };
+    const en = chargesPage(view(), [], day).html;
+    expect(en).toContain('<p>No charges created before 20 Nov 2026.</p>');
+    expect(en).not.toContain('No charges yet.');
+    expect(chargesPage(view('es'), [], day).html).toContain(
+      '<p>No hay cargos creados antes del 20 nov 2026.</p>',
+    );
+    // "Older" asks for a moment: the moment, to the minute.
+    const moment = chargesPage(view(), [], { limit: 1, createdBefore: '2026-10-26T10:00:00.000Z' }).html;
+    expect(moment).toContain('<p>No charges created before 26 Oct 2026, 10:00 UTC.</p>');
+  });
+
   it('offers the search and the filters as GET forms, showing what was asked', () => {
     const page = chargesPage(
       view(),
@@ -351,5 +369,60 @@ describe('the charges tables', () => {
     expect(refunds.headings).toEqual(['Fecha', 'Importe', 'Motivo', 'ID']);
     expect(cellUnder(refunds, 'Importe')).toMatchObject({ classes: ['num'], html: '5,00 USD' });
     expect(html).toContain(`<dd>${customerLink}</dd>`);
+  });
+});
+
+/** Every text a words object holds: its strings, and what each of its functions says for a sample. */
+function textsOf(words: unknown): string[] {
+  if (typeof words === 'string') return [words];
+  if (typeof words === 'function') {
+    const sample = (arg: unknown) => Array.from({ length: words.length }, () => arg);
+    for (const arg of ['2026-03-30T12:00:00.000Z', 2, 0, 1]) {
+      try {
+        return textsOf(words(...sample(arg)));
+      } catch {
+        // Another sample.
+      }
+    }
+    return [];
+  }
+  if (words && typeof words === 'object') return Object.values(words).flatMap(textsOf);
+  return [];
+}
+
+describe('the Spanish words', () => {
+  const spanish = [dashboardWords, catalogWords, customerWords, webhookWords, signInWords].flatMap((words) =>
+    textsOf(words.es),
+  );
+
+  it('speak to the reader as "tú" everywhere, never as "usted"', () => {
+    expect(spanish.length).toBeGreaterThan(300);
+    // The register most of the dashboard uses: "Inicia sesión", "revísala", "tu cuenta".
+    expect(spanish.some((text) => /\btu cuenta\b/.test(text))).toBe(true);
+    const formal =
+      /\busted(es)?\b|\b(busque|seleccione|cópielo|revise|revísela|recargue|inténtelo|espere|copie|elija|configure|introduzca)\b|(^|[.:;] )Puede /i;
+    expect(spanish.filter((text) => formal.test(text))).toEqual([]);
+  });
+
+  it('call charges "cargos", as the charges pages do, never "cobros"', () => {
+    // "cobro" alone is the product's name ("panel de cobro").
+    expect(spanish.filter((text) => /\bcobros\b/i.test(text))).toEqual([]);
+  });
+});
+
+describe('an amount typed into a dashboard form', () => {
+  it('on a Spanish page, reads a decimal comma as the point, grouped thousands too', () => {
+    expect(typedAmount('1,50', 'es')).toBe('1.50');
+    expect(typedAmount(' 12,5 ', 'es')).toBe('12.5');
+    expect(typedAmount('1.234,50', 'es')).toBe('1234.50');
+    expect(typedAmount('1.234.567,5', 'es')).toBe('1234567.5');
+  });
+
+  it('passes anything else on as typed, so the API says what is wrong', () => {
+    for (const typed of ['1.50', '1000', '1,5,0', '1.23,50', '1.234', ',50', '1,', '1 234,50', 'abc', ''])
+      expect(typedAmount(typed, 'es')).toBe(typed);
+    // An English page: the API's rule, a point only.
+    expect(typedAmount('1,50', 'en')).toBe('1,50');
+    expect(typedAmount('1.234,50', 'en')).toBe('1.234,50');
   });
 });

@@ -5,6 +5,7 @@
  */
 import { displayDateTime } from '../core/display.ts';
 import type { Lang } from '../core/messages.ts';
+import type { PaymentStatus } from '../payments/schemas.ts';
 
 export interface DashboardWords {
   product: string;
@@ -39,13 +40,17 @@ export interface DashboardWords {
   allCharges: string;
   chargesTitle: string;
   noCharges: string;
+  /** The charges list filtered by its created_before and nothing left: `when` is a day, or a moment. */
+  noChargesBefore(when: string): string;
   olderCharges: string;
   newestFirst: string;
   findLabel: string;
   findHelp: string;
   find: string;
   nothingFound(text: string): string;
-  paymentNotPaid(id: string): string;
+  /** A payment found with no charge: its status, in words (a payment keeps no decline reason). */
+  paymentNotPaid(id: string, status: string): string;
+  paymentStatuses: Record<PaymentStatus, string>;
   createdBefore: string;
   perPage: string;
   filter: string;
@@ -131,6 +136,7 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
     allCharges: 'All charges',
     chargesTitle: 'Payments and charges',
     noCharges: 'No charges yet.',
+    noChargesBefore: (when) => `No charges created before ${when}.`,
     olderCharges: 'Older charges',
     newestFirst: 'Newest charges',
     findLabel: 'Find a charge',
@@ -138,7 +144,11 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
       "A charge's id (ch_…) or its payment's id (pay_…). To see a customer's charges, find the customer under Customers.",
     find: 'Find',
     nothingFound: (text) => `No charge or payment of this mode has the id “${text}”.`,
-    paymentNotPaid: (id) => `Payment ${id} has no charge: it has not been paid.`,
+    paymentNotPaid: (id, status) => `Payment ${id} has no charge: it is not paid (status: ${status}).`,
+    paymentStatuses: {
+      pending: 'pending, checkout not completed yet',
+      completed: 'completed',
+    },
     createdBefore: 'Created before (UTC day)',
     perPage: 'Charges per page',
     filter: 'Show',
@@ -225,14 +235,19 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
     allCharges: 'Todos los cargos',
     chargesTitle: 'Pagos y cargos',
     noCharges: 'Aún no hay cargos.',
+    noChargesBefore: (when) => `No hay cargos creados antes del ${when}.`,
     olderCharges: 'Cargos anteriores',
     newestFirst: 'Cargos más recientes',
     findLabel: 'Buscar un cargo',
     findHelp:
-      'El id de un cargo (ch_…) o el de su pago (pay_…). Para ver los cargos de un cliente, busque al cliente en Clientes.',
+      'El id de un cargo (ch_…) o el de su pago (pay_…). Para ver los cargos de un cliente, busca al cliente en Clientes.',
     find: 'Buscar',
     nothingFound: (text) => `Ningún cargo ni pago de este modo tiene el id «${text}».`,
-    paymentNotPaid: (id) => `El pago ${id} no tiene cargo: aún no se ha pagado.`,
+    paymentNotPaid: (id, status) => `El pago ${id} no tiene cargo: no está pagado (estado: ${status}).`,
+    paymentStatuses: {
+      pending: 'pendiente, el pago aún no se completó',
+      completed: 'completado',
+    },
     createdBefore: 'Creados antes del (día UTC)',
     perPage: 'Cargos por página',
     filter: 'Mostrar',

@@ -112,11 +112,41 @@ describe('the overview section', () => {
 
   it('with nothing counted says so, in Spanish too', () => {
     const empty = overviewSection(overviewWith({}), 'es');
-    expect(empty).toContain('Aún no hay cobros');
+    expect(empty).toContain('Aún no hay cargos');
     const spanish = overviewSection(overviewWith({ 0: { charges: 1, volume: { USD: 123456 } } }), 'es');
     expect(spanish).toContain('<title id="volume-USD-title">Volumen en USD: 1.234,56 USD</title>');
     expect(empty).toContain('<h2 id="overview-figures">Últimos 30 días</h2>');
     expect(count(empty, /<svg role="img"/)).toBe(1 + 4);
     expect(volumeCharts([], emptyDay('2026-03-01'), 'en')[0]).toContain('No charges yet');
+  });
+
+  it('calls charges "Cargos" in Spanish, as every other dashboard page does', () => {
+    const spanish = overviewSection(overviewWith({ 0: { charges: 2, volume: { USD: 100 } } }), 'es');
+    expect(spanish).toContain('<title id="charges-title">Cargos: 2</title>');
+    expect(spanish).not.toMatch(/[Cc]obros/);
+  });
+
+  it('writes the refunded amount so that the Spanish agrees, and no parenthesis when nothing was refunded', () => {
+    const refunded = overviewWith({ 4: { refunds: 2, refunded: { USD: 1250 } } });
+    expect(overviewSection(refunded, 'es')).toContain(
+      '<title id="refunds-title">Reembolsos: 2 (total reembolsado: 12,50 USD)</title>',
+    );
+    expect(overviewSection(refunded, 'en')).toContain(
+      '<title id="refunds-title">Refunds: 2 (12.50 USD refunded)</title>',
+    );
+    for (const lang of ['en', 'es'] as const) {
+      const nothing = overviewSection(overviewWith({}), lang);
+      expect(nothing).toMatch(/<title id="refunds-title">(Refunds|Reembolsos): 0<\/title>/);
+      expect(nothing).not.toContain('(0');
+    }
+  });
+
+  it('says there is no recurring revenue yet, rather than "none"', () => {
+    expect(overviewSection(overviewWith({}), 'en')).toContain(
+      '<dt>Monthly recurring revenue</dt><dd>No recurring revenue yet</dd>',
+    );
+    expect(overviewSection(overviewWith({}), 'es')).toContain(
+      '<dt>Ingreso recurrente mensual</dt><dd>Aún no hay ingresos recurrentes</dd>',
+    );
   });
 });

@@ -84,26 +84,27 @@ const texts = {
     none: 'No charges yet',
     charges: 'Charges',
     refunds: 'Refunds',
-    refunded: 'refunded',
+    refunded: (amounts: string) => `${amounts} refunded`,
     declines: 'Declines',
     failedRenewals: 'Failed renewals',
     active: 'Active subscriptions',
     mrr: 'Monthly recurring revenue',
-    noMrr: 'none',
+    noMrr: 'No recurring revenue yet',
   },
   es: {
     heading: 'Últimos 30 días',
     volume: (code: string) => `Volumen en ${code}`,
     noVolume: 'Volumen',
-    none: 'Aún no hay cobros',
-    charges: 'Cobros',
+    none: 'Aún no hay cargos',
+    charges: 'Cargos',
     refunds: 'Reembolsos',
-    refunded: 'reembolsado',
+    // "total" carries the agreement, whatever the amounts: "12,50 USD reembolsado" would not agree.
+    refunded: (amounts: string) => `total reembolsado: ${amounts}`,
     declines: 'Rechazos',
     failedRenewals: 'Renovaciones fallidas',
     active: 'Suscripciones activas',
     mrr: 'Ingreso recurrente mensual',
-    noMrr: 'ninguno',
+    noMrr: 'Aún no hay ingresos recurrentes',
   },
 } satisfies Record<Lang, unknown>;
 
@@ -157,7 +158,11 @@ const amountsText = (amounts: Record<string, number>, none: string, lang: Lang) 
 export function overviewSection(overview: Overview, lang: Lang): string {
   const t = texts[lang];
   const { days, totals } = overview;
-  const refunds = `${totals.refunds} (${amountsText(totals.refunded, '0', lang)} ${t.refunded})`;
+  // The refunded amounts only when something was refunded: "0 (0 refunded)" says nothing more than "0".
+  const refundedAmounts = Object.values(totals.refunded).some((minor) => minor > 0);
+  const refunds = refundedAmounts
+    ? `${totals.refunds} (${t.refunded(amountsText(totals.refunded, '0', lang))})`
+    : String(totals.refunds);
   return [
     '<section class="card overview" aria-labelledby="overview-figures">',
     `<h2 id="overview-figures">${escapeHtml(t.heading)}</h2>`,

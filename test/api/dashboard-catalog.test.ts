@@ -107,14 +107,23 @@ describe('plans', () => {
     expect(listed.html).toContain('7 days');
 
     const id = new URL(again.location as string).searchParams.get('created') as string;
+    // Its subscriber count links to the subscriptions list filtered by the plan: the API's filter.
+    const subscriptions = `subscriptions?plan_id=${id}`;
+    expect(listed.html).toContain(`href="${dashboardUrl(subscriptions)}"`);
+    const filtered = await browser.get(subscriptions);
+    expect(filtered.status, filtered.html).toBe(200);
+    expect(filtered.html).toContain(`value="${id}"`);
     const confirm = await browser.get(`plans/${id}/delete`);
     expect(confirm.status).toBe(200);
     expect(confirm.html).toContain('Deleting a plan is for good');
-    expect(confirm.html).toContain('active subscriptions are then canceled');
+    expect(confirm.html).toContain('It has no active subscriptions.');
     expect(await planNames()).toContain('Silver twice');
     const deleted = await browser.post(`plans/${id}/delete`, { csrf_token: formToken(confirm.html) });
     expect(deleted.status, deleted.html).toBe(303);
-    expect(deleted.location).toMatch(/\/dashboard\/plans\?deleted=1$/);
+    expect(deleted.location).toBe(dashboardUrl('plans?deleted=1'));
+    expect((await browser.get(deleted.location as string)).html).toContain(
+      '<p class="notice" role="status">The plan was deleted.</p>',
+    );
     expect((await api('GET', `/v1/plans/${id}/`, { auth })).status).toBe(404);
     expect((await browser.get(`plans/${id}/delete`)).status).toBe(404);
   });
@@ -210,6 +219,14 @@ describe('plans', () => {
     expect(await activeOf()).toBe(true);
   });
 
+  it("a delete's notice names no record: text in the query shows nothing", async () => {
+    const browser = await new DashboardClient({ 'accept-language': 'es' }).signedIn(account.testKey);
+    const crafted = await browser.get(`plans?deleted=${encodeURIComponent('Call +1 555 0100 now')}`);
+    expect(crafted.status).toBe(200);
+    expect(crafted.html).toContain('Se eliminó el plan.');
+    expect(crafted.html).not.toContain('555 0100');
+  });
+
   it('a notice naming no plan (too long, or not an id) shows the list without a notice', async () => {
     const browser = await new DashboardClient().signedIn(account.testKey);
     for (const query of [
@@ -240,6 +257,29 @@ describe('plans', () => {
     expect(malformed.status).toBe(400);
     const paged = await browser.get('plans?page_size=1');
     expect(paged.html).toContain('rel="next"');
+  });
+
+  it('a Spanish page takes the amount with a decimal comma, grouped thousands too', async () => {
+    const browser = await new DashboardClient({ 'accept-language': 'es' }).signedIn(account.testKey);
+    const page = await browser.get('plans');
+    const made = await browser.post(
+      'plans',
+      planForm(page.html, { name: 'Coma decimal', amount: '1.234,50' }),
+    );
+    expect(made.status, made.html).toBe(303);
+    const plans = (await api('GET', '/v1/plans/?name=Coma decimal', { auth })).json.results as {
+      information: { amount: string };
+    }[];
+    expect(plans.map((plan) => plan.information.amount)).toEqual(['1234.50']);
+  });
+
+  it('a list refusal with a title says it as two sentences, so the Spanish message keeps its capital', async () => {
+    const browser = await new DashboardClient({ 'accept-language': 'es' }).signedIn(account.testKey);
+    const none = await browser.get('plans?name=NingunPlanSeLlamaAsi');
+    const apiNone = await api('GET', '/v1/plans/?name=NingunPlanSeLlamaAsi', { auth });
+    expect(none.status).toBe(apiNone.status);
+    expect(none.html).toContain('No se encontraron planes. El plan consultado no existe.');
+    expect(none.html).not.toContain('planes: El');
   });
 });
 
@@ -276,6 +316,7 @@ describe('products', () => {
     expect(confirm.html).toContain('Payment links that name it keep working');
     const deleted = await browser.post(`products/${id}/delete`, { csrf_token: formToken(confirm.html) });
     expect(deleted.status).toBe(303);
+    expect((await browser.get(deleted.location as string)).html).toContain('The product was deleted.');
     expect((await api('GET', `/v1/products/${id}/`, { auth })).status).toBe(404);
   });
 });
@@ -312,6 +353,7 @@ describe('payment links', () => {
     expect(confirm.html).toContain('stops taking payments');
     const deleted = await browser.post(`links/${id}/delete`, { csrf_token: formToken(confirm.html) });
     expect(deleted.status).toBe(303);
+    expect((await browser.get(deleted.location as string)).html).toContain('The payment link was deleted.');
     expect((await api('GET', `/v1/payment-links/${id}/`, { auth })).status).toBe(404);
   });
 });

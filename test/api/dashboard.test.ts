@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openSession, stageSessionKeys } from '../../shared/dashboard/session.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { createPayment, payThroughCheckout } from '../support/checkout.ts';
+import { createPayment, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
 import { DashboardClient, dashboardUrl, formToken, hiddenField } from '../support/dashboard.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 
@@ -221,7 +221,18 @@ describe('what a session sees', () => {
 
     const notPaid = await browser.get(`charges?find=${unpaid.id}`);
     expect(notPaid.status).toBe(404);
-    expect(notPaid.html).toContain(`Payment ${unpaid.id} has no charge`);
+    // The payment keeps no decline reason: its status, in words, says why there is no charge.
+    expect(notPaid.html).toContain(
+      `Payment ${unpaid.id} has no charge: it is not paid (status: pending, checkout not completed yet).`,
+    );
+    const declined = await createPayment(ownAuth, { description: 'Declined' });
+    expect((await submitCard(declined.url, { card_number: testCards.insufficientFunds })).status).toBe(402);
+    const spanish = await new DashboardClient({ 'accept-language': 'es' }).signedIn(own.testKey);
+    const declinedFound = await spanish.get(`charges?find=${declined.id}`);
+    expect(declinedFound.status).toBe(404);
+    expect(declinedFound.html).toContain(
+      `El pago ${declined.id} no tiene cargo: no está pagado (estado: pendiente, el pago aún no se completó).`,
+    );
     expect(notPaid.html).toContain(paid.chargeId);
     const unknown = await browser.get('charges?find=%3Cb%3Ech_nothing');
     expect(unknown.status).toBe(404);
@@ -234,6 +245,35 @@ describe('what a session sees', () => {
 });
 
 describe('refunds from the dashboard', () => {
+  it('a Spanish page takes a decimal comma in the amount ("1,50" is 1.50); anything else is refused as the API refuses it', async () => {
+    const { chargeId: id } = await payThroughCheckout(auth, { payment: { amount: '20.00' } });
+    const browser = await new DashboardClient({ 'accept-language': 'es' }).signedIn(account.testKey);
+    const page = await browser.get(`charges/${id}`);
+    expect(page.status).toBe(200);
+    const form = (html: string, amount: string) => ({
+      csrf_token: formToken(html),
+      idempotency_key: hiddenField(html, 'idempotency_key'),
+      amount,
+      reason: 'duplicate',
+    });
+    const made = await browser.post(`charges/${id}/refunds`, form(page.html, '1,50'));
+    expect(made.status, made.html).toBe(303);
+    expect((await refundsOf(id)).map((refund: { amount: string }) => refund.amount)).toEqual(['1.50']);
+
+    // Not the shape of a decimal comma: passed as typed, so the API's own refusal shows, 400.
+    const shown = await browser.get(made.location as string);
+    const odd = await browser.post(`charges/${id}/refunds`, form(shown.html, '1,5,0'));
+    expect(odd.status).toBe(400);
+    expect(odd.html).toContain('value="1,5,0"');
+    expect(await refundsOf(id)).toHaveLength(1);
+
+    // An English page keeps the API's rule: a point only.
+    const english = await new DashboardClient().signedIn(account.testKey);
+    const englishPage = await english.get(`charges/${id}`);
+    expect((await english.post(`charges/${id}/refunds`, form(englishPage.html, '1,50'))).status).toBe(400);
+    expect(await refundsOf(id)).toHaveLength(1);
+  });
+
   it('a refund with a wrong CSRF token is 403 and refunds nothing', async () => {
     const browser = await new DashboardClient().signedIn(account.testKey);
     const page = await browser.get(`charges/${chargeId}`);

@@ -81,7 +81,7 @@ describe('the catalog pages in a browser', () => {
       await check('plan, delete');
       await submit(page, 'Delete the plan');
       expect(page.url()).toBe(`${apiUrl}/dashboard/plans?deleted=1`);
-      expect(await visibleText(page)).toContain('Deleted.');
+      expect(await visibleText(page)).toContain('The plan was deleted.');
       expect((await api('GET', '/v1/plans/', { auth })).json.count).toBe(0);
 
       // Products: created from the text fields, deleted after confirming.
