@@ -107,6 +107,8 @@ describe('the overview section', () => {
     expect(html).toContain('<title id="failed-renewals-title">Failed renewals: 1</title>');
     expect(html).toContain('<dt>Active subscriptions</dt><dd>3</dd>');
     expect(html).toContain('<dt>Monthly recurring revenue</dt><dd>43.33 USD</dd>');
+    // What the two figures count is said beside them: a trial counts from its checkout.
+    expect(html).toContain('trials and overdue ones included, until canceled');
     expect(html).toContain('<title>2026-03-30: 2.50 USD</title>');
   });
 

@@ -90,6 +90,7 @@ const texts = {
     active: 'Active subscriptions',
     mrr: 'Monthly recurring revenue',
     noMrr: 'No recurring revenue yet',
+    counted: 'Subscriptions count from their checkout: trials and overdue ones included, until canceled.',
   },
   es: {
     heading: 'Últimos 30 días',
@@ -105,6 +106,8 @@ const texts = {
     active: 'Suscripciones activas',
     mrr: 'Ingreso recurrente mensual',
     noMrr: 'Aún no hay ingresos recurrentes',
+    counted:
+      'Las suscripciones cuentan desde que se contratan: incluidas las de prueba y las vencidas, hasta que se cancelan.',
   },
 } satisfies Record<Lang, unknown>;
 
@@ -185,6 +188,7 @@ export function overviewSection(overview: Overview, lang: Lang): string {
     `<div><dt>${escapeHtml(t.active)}</dt><dd>${overview.active_subscriptions}</dd></div>`,
     `<div><dt>${escapeHtml(t.mrr)}</dt><dd>${escapeHtml(amountsText(overview.mrr, t.noMrr, lang))}</dd></div>`,
     '</dl>',
+    `<p class="help">${escapeHtml(t.counted)}</p>`,
     '</section>',
   ].join('');
 }
