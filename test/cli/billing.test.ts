@@ -294,9 +294,14 @@ describe('a run isolates a failing step', () => {
     expect(run).toMatchObject({ due: 2, failed: 1, renewed: 1 });
     expect((await reread(fine)).paid_through).toBe(1);
     expect((await reread(failing)).paid_through).toBe(0);
-    // The next run (its attempt's lease over) renews it, once.
+    // Once its attempt's lease is over, the next run or the stack's recovery (whichever takes the
+    // attempt first: recovery runs on the stack's own clock) renews it, once.
     await expireLease(renewalAttemptId(failing, 1));
     await runFor(account, '2028-05-05T00:10:00.000Z');
+    await eventually('the renewal recorded by the run or by recovery', async () =>
+      (await reread(failing)).paid_through === 1 ? true : undefined,
+    );
+    await pipelineDrained(localInfo, account.developerId);
     expect((await reread(failing)).paid_through).toBe(1);
     expect(await charges(account)).toHaveLength(2);
   });
