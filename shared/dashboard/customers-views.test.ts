@@ -228,6 +228,25 @@ describe('the subscriptions pages', () => {
     );
   });
 
+  it('a trial canceled before its end: its last period is the trial, and no trial end is promised', () => {
+    const canceled = subscription({
+      status: 'canceled',
+      active: false,
+      anchor: '2026-12-03T10:00:00.000Z',
+      started_at: '2026-11-26T10:00:00.000Z',
+      trial_end: '2026-12-03T10:00:00.000Z',
+      canceled_at: '2026-11-27T10:00:00.000Z',
+      next_action_at: null,
+    });
+    const html = subscriptionPage(view(), canceled, subscriptionView(canceled)).html;
+    expect(html).toContain('<dt>Last period</dt><dd>26 Nov 2026 – 3 Dec 2026</dd>');
+    expect(html).not.toContain('Current period');
+    expect(html).not.toContain('Trial ends');
+    expect(subscriptionPage(view(), subscription(), subscriptionView(subscription())).html).toContain(
+      '<dt>Current period</dt>',
+    );
+  });
+
   it('every two months, a single unit, no card kept, canceled: said so, and no way to cancel', () => {
     const old = subscription({
       plan: { name: 'Basic', amount: 500, currency: 'JPY', interval: 'month', interval_count: 2 },

@@ -69,6 +69,7 @@ export interface CustomerWords {
     amount: string;
     status: string;
     period: string;
+    lastPeriod: string;
     nextBilling: string;
     trialEnd: string;
     card: string;
@@ -140,7 +141,7 @@ export const customerWords: Record<Lang, CustomerWords> = {
     anyStatus: 'Any status',
     planFilter: 'Plan key',
     planFilterHelp:
-      'Only the subscriptions of this plan (its key). Under Plans, the count of each plan’s active subscriptions links here with its key filled in.',
+      'Only the subscriptions of this plan (its key). Under Plans, the count of each plan’s active subscriptions links here with its key filled in, listing its subscriptions of every status (choose a status to narrow it).',
     filter: 'Filter',
     noSubscriptions: 'No subscriptions.',
     statuses: {
@@ -166,6 +167,7 @@ export const customerWords: Record<Lang, CustomerWords> = {
       amount: 'Amount',
       status: 'Status',
       period: 'Current period',
+      lastPeriod: 'Last period',
       nextBilling: 'Next billing date',
       trialEnd: 'Trial ends',
       card: 'Card',
@@ -240,7 +242,7 @@ export const customerWords: Record<Lang, CustomerWords> = {
     anyStatus: 'Cualquier estado',
     planFilter: 'Clave del plan',
     planFilterHelp:
-      'Solo las suscripciones de este plan (su clave). En Planes, el número de suscripciones activas de cada plan enlaza aquí con su clave ya puesta.',
+      'Solo las suscripciones de este plan (su clave). En Planes, el número de suscripciones activas de cada plan enlaza aquí con su clave ya puesta y muestra sus suscripciones de todos los estados (elige un estado para acotarla).',
     filter: 'Filtrar',
     noSubscriptions: 'Sin suscripciones.',
     statuses: {
@@ -266,6 +268,7 @@ export const customerWords: Record<Lang, CustomerWords> = {
       amount: 'Importe',
       status: 'Estado',
       period: 'Periodo actual',
+      lastPeriod: 'Último periodo',
       nextBilling: 'Próximo cobro',
       trialEnd: 'Fin de la prueba',
       card: 'Tarjeta',

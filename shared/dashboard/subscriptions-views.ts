@@ -115,11 +115,14 @@ export function subscriptionPage(
       f.status,
       `<span data-status="${escapeHtml(subscription.status)}">${escapeHtml(c.statuses[subscription.status] ?? subscription.status)}</span>`,
     ),
-    row(f.period, escapeHtml(period)),
+    // A canceled subscription has no current period: its last one is shown as such.
+    row(subscription.status === 'canceled' ? f.lastPeriod : f.period, escapeHtml(period)),
     ...(shown.next_billing_date
       ? [row(f.nextBilling, escapeHtml(displayDate(shown.next_billing_date, view.lang)))]
       : []),
-    ...(subscription.trial_end
+    // A trial canceled before its end never reaches it: no end date to show.
+    ...(subscription.trial_end &&
+    !(subscription.canceled_at && subscription.canceled_at < subscription.trial_end)
       ? [row(f.trialEnd, escapeHtml(displayDate(subscription.trial_end, view.lang)))]
       : []),
     row(f.card, escapeHtml(card)),
