@@ -144,7 +144,8 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
       "A charge's id (ch_…) or its payment's id (pay_…). To see a customer's charges, find the customer under Customers.",
     find: 'Find',
     nothingFound: (text) => `No charge or payment of this mode has the id “${text}”.`,
-    paymentNotPaid: (id, status) => `Payment ${id} has no charge: it is not paid (status: ${status}).`,
+    paymentNotPaid: (id, status) =>
+      `Payment ${id} has no charge: it is not paid (status: ${status}). Each declined try of its card is a payment.failed event, with the reason: see Events.`,
     paymentStatuses: {
       pending: 'pending, checkout not completed yet',
       completed: 'completed',
@@ -243,7 +244,8 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
       'El id de un cargo (ch_…) o el de su pago (pay_…). Para ver los cargos de un cliente, busca al cliente en Clientes.',
     find: 'Buscar',
     nothingFound: (text) => `Ningún cargo ni pago de este modo tiene el id «${text}».`,
-    paymentNotPaid: (id, status) => `El pago ${id} no tiene cargo: no está pagado (estado: ${status}).`,
+    paymentNotPaid: (id, status) =>
+      `El pago ${id} no tiene cargo: no está pagado (estado: ${status}). Cada intento rechazado de su tarjeta es un evento payment.failed, con el motivo: consulta Eventos.`,
     paymentStatuses: {
       pending: 'pendiente, el pago aún no se completó',
       completed: 'completado',
