@@ -339,10 +339,9 @@ export async function submitRotateSecret(
   deps: Deps & { secrets: SecretBox },
   signed: SignedIn,
 ): Promise<ApiAnswer> {
-  const endpoint = await namedEndpoint(deps, signed);
-  if (!endpoint) return endpointMissing(signed);
+  // rotateSecret reads the endpoint itself (NotFound when the account and mode have none): no read before it.
   try {
-    const rotated = await rotateSecret(deps, signed.scope, endpoint.id);
+    const rotated = await rotateSecret(deps, signed.scope, endpointIdParam(signed.request.params.id));
     const w = webhookWords[signed.view.lang];
     return pageAnswer(secretPage(signed.view, w.rotatedTitle, rotated.endpoint, rotated.secret, 200));
   } catch (error) {
