@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from '../support/axe.ts';
+import { pageChecks } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { signInOnPage } from '../support/dashboard.ts';
 import { api, apiKey, apiUrl, newAccount, type TestAccount } from '../support/stack.ts';
@@ -37,14 +37,7 @@ describe('the catalog pages in a browser', () => {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    const checked: string[] = [];
-    const check = async (name: string) => {
-      expect(await seriousViolations(page), name).toEqual([]);
-      // Readable at 390 px: nothing wider than the window but the tables' own scrolling cards.
-      const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-      expect(overflow, name).toBeLessThanOrEqual(0);
-      checked.push(name);
-    };
+    const { checked, check } = pageChecks(page);
     try {
       await page.goto(`${apiUrl}/dashboard/sign-in`);
       await signInOnPage(page, account.testKey);

@@ -6,7 +6,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from '../support/axe.ts';
+import { pageChecks } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
 import { signInOnPage } from '../support/dashboard.ts';
@@ -63,17 +63,8 @@ describe('customers and subscriptions in a browser', () => {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    const checked: string[] = [];
-    const check = async (name: string) => {
-      expect(await seriousViolations(page), name).toEqual([]);
-      // Readable on a phone: nothing wider than the screen but what scrolls inside its own card.
-      for (const width of [390, 1280]) {
-        await page.setViewportSize({ width, height: 900 });
-        const wide = await page.evaluate('document.documentElement.scrollWidth');
-        expect(wide, `${name} at ${width} px`).toBeLessThanOrEqual(width);
-      }
-      checked.push(name);
-    };
+    // Readable on a phone and at 1280 px, no serious axe violation.
+    const { checked, check } = pageChecks(page, { widths: [390, 1280] });
     try {
       await page.goto(`${apiUrl}/dashboard/sign-in`);
       await signInOnPage(page, account.testKey);

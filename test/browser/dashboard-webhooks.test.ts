@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from '../support/axe.ts';
+import { pageChecks } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { signInOnPage } from '../support/dashboard.ts';
 import { type Receiver, startReceiver, verify } from '../support/receiver.ts';
@@ -59,11 +59,7 @@ describe('the webhooks, events and API keys pages in a browser', () => {
     const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    const checked: string[] = [];
-    const check = async (name: string) => {
-      expect(await seriousViolations(page), name).toEqual([]);
-      checked.push(name);
-    };
+    const { checked, check } = pageChecks(page);
     try {
       await page.goto(`${apiUrl}/dashboard/sign-in`);
       await signInOnPage(page, account.testKey);

@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seriousViolations } from '../support/axe.ts';
+import { pageChecks, seriousViolations } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
 import { pipelineDrained } from '../support/pipeline.ts';
@@ -67,11 +67,7 @@ describe('the dashboard in a browser', () => {
     const context = await browser.newContext({ locale: 'en-US' });
     context.setDefaultTimeout(15_000);
     const page = await context.newPage();
-    const checked: string[] = [];
-    const check = async (name: string) => {
-      expect(await seriousViolations(page), name).toEqual([]);
-      checked.push(name);
-    };
+    const { checked, check } = pageChecks(page);
     try {
       // Not signed in: the dashboard sends the browser to the sign-in form.
       await page.goto(`${apiUrl}/dashboard/`);

@@ -36,3 +36,22 @@ export async function seriousViolations(page: Page): Promise<string[]> {
         `${violation.impact} ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
     );
 }
+
+/**
+ * The check a browser test makes of each page it reaches: no serious or critical axe violation,
+ * and nothing wider than the window (at each of `widths`, when given, else at the window's own),
+ * recording the page's name in `checked` so the test can assert which pages it checked.
+ */
+export function pageChecks(page: Page, options: { widths?: readonly number[] } = {}) {
+  const checked: string[] = [];
+  const check = async (name: string) => {
+    expect(await seriousViolations(page), name).toEqual([]);
+    for (const width of options.widths ?? [undefined]) {
+      if (width !== undefined) await page.setViewportSize({ width, height: 900 });
+      const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+      expect(overflow, `${name}${width ? ` at ${width} px` : ''}`).toBeLessThanOrEqual(0);
+    }
+    checked.push(name);
+  };
+  return { checked, check };
+}
