@@ -309,6 +309,13 @@ interface Answered {
   text: string;
 }
 
+/** A dashboard page's answer as the document's checks read an answer. */
+const asAnswer = (answer: DashboardAnswer): Answered => ({
+  status: answer.status,
+  headers: answer.headers,
+  text: answer.html,
+});
+
 const routeName = (route: Route) => `${route.method} ${route.path}`;
 
 const routeOf = (method: HttpMethod, path: string): Route => {
@@ -1027,11 +1034,6 @@ describe('every route answers as the document says', () => {
     ],
     async ({ account, auth }) => {
       const { chargeId } = await payThroughCheckout(auth);
-      const asAnswer = (answer: DashboardAnswer): Answered => ({
-        status: answer.status,
-        headers: answer.headers,
-        text: answer.html,
-      });
       const browser = new DashboardClient();
       expectAnswer('GET', '/dashboard/', asAnswer(await browser.get('')));
       const form = await browser.get('sign-in');
@@ -1083,11 +1085,6 @@ describe('every route answers as the document says', () => {
       'POST /dashboard/links/{id}/delete',
     ],
     async ({ account }) => {
-      const asAnswer = (answer: DashboardAnswer): Answered => ({
-        status: answer.status,
-        headers: answer.headers,
-        text: answer.html,
-      });
       const browser = await new DashboardClient().signedIn(account.testKey);
       const sections: { list: string; fields: Record<string, string> }[] = [
         {
@@ -1149,11 +1146,6 @@ describe('every route answers as the document says', () => {
       'POST /dashboard/api-keys/rotate',
     ],
     async ({ account, auth }) => {
-      const asAnswer = (answer: DashboardAnswer): Answered => ({
-        status: answer.status,
-        headers: answer.headers,
-        text: answer.html,
-      });
       const browser = await new DashboardClient().signedIn(account.testKey);
       const list = await browser.get('webhooks');
       expectAnswer('GET', '/dashboard/webhooks', asAnswer(list));
@@ -1235,11 +1227,6 @@ describe('every route answers as the document says', () => {
         planId: plan.json.data.id as string,
         anchor: new Date().toISOString(),
         customerId,
-      });
-      const asAnswer = (answer: DashboardAnswer): Answered => ({
-        status: answer.status,
-        headers: answer.headers,
-        text: answer.html,
       });
       const browser = await new DashboardClient().signedIn(account.testKey);
       expectAnswer('GET', '/dashboard/customers', asAnswer(await browser.get('customers?search=dash')));
