@@ -227,6 +227,31 @@ describe('plans', () => {
     expect(crafted.html).not.toContain('555 0100');
   });
 
+  it('archive racing delete: the plan ends deleted, the archive answers done or 404, never a 500', async () => {
+    const browser = await new DashboardClient().signedIn(account.testKey);
+    for (let round = 0; round < 3; round++) {
+      const created = await api('POST', '/v1/plans/', {
+        auth,
+        body: {
+          name: `Raced ${round}`,
+          amount: '3.00',
+          currency: 'USD',
+          interval: 'month',
+          interval_count: 1,
+        },
+      });
+      const id = created.json.data.id as string;
+      const csrf_token = formToken((await browser.get('plans')).html);
+      const [archived, deleted] = await Promise.all([
+        browser.post(`plans/${id}/active`, { csrf_token, active: 'false' }),
+        browser.post(`plans/${id}/delete`, { csrf_token }),
+      ]);
+      expect(deleted.status, deleted.html.slice(0, 300)).toBe(303);
+      expect([303, 404], archived.html.slice(0, 300)).toContain(archived.status);
+      expect((await api('GET', `/v1/plans/${id}/`, { auth })).status).toBe(404);
+    }
+  });
+
   it('a notice naming no plan (too long, or not an id) shows the list without a notice', async () => {
     const browser = await new DashboardClient().signedIn(account.testKey);
     for (const query of [
