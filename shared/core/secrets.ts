@@ -137,3 +137,29 @@ export function stageSecret(
     use: async () => secretUse(await values(), new Date(), cacheSeconds),
   };
 }
+
+/**
+ * The values of a secret that keys stored tokens (HMACs of a session's, a receipt link's, a portal
+ * link's token): one to key new tokens with, and every value a stored one may be keyed with.
+ */
+export interface TokenKeys {
+  /** The value new tokens are keyed with. */
+  sign(): Promise<string>;
+  /** Every value a stored token may be keyed with: the current one and the one before it. */
+  lookup(): Promise<readonly string[]>;
+}
+
+/**
+ * `secret` as token keys (read from Secrets Manager, cached): a token stays found after the secret
+ * is replaced once (its previous value is still tried); a second replacement makes the tokens keyed
+ * before the first unreachable.
+ */
+export function tokenKeys(secret: Secret): TokenKeys {
+  return {
+    sign: async () => (await secret.use()).sign,
+    lookup: async () => {
+      const { current, previous } = await secret.values();
+      return previous === undefined || previous === current ? [current] : [current, previous];
+    },
+  };
+}

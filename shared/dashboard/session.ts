@@ -18,7 +18,7 @@ import { type Account, apiKeyOwnerOf } from '../accounts/repository.ts';
 import type { Mode, Scope } from '../core/account.ts';
 import { envNames } from '../core/config.ts';
 import { isToken, randomToken } from '../core/ids.ts';
-import { type Secret, stageSecret } from '../core/secrets.ts';
+import { type Secret, stageSecret, type TokenKeys, tokenKeys } from '../core/secrets.ts';
 import type { Deps } from '../db/deps.ts';
 import { defineEntity } from '../db/entity.ts';
 import { getItems } from '../db/get-items.ts';
@@ -60,24 +60,11 @@ const sessionEntity = defineEntity<DashboardSession>('dashboard_session', (sessi
 );
 
 /** The values of the secret session tokens are keyed with: one for new sessions, all a session may be under. */
-export interface SessionKeys {
-  sign(): Promise<string>;
-  lookup(): Promise<readonly string[]>;
-}
+export type SessionKeys = TokenKeys;
 
-/**
- * The stage's fingerprint secret, as session tokens use it (read from Secrets Manager, cached): a
- * session stays found after the secret is replaced once (its previous value is still tried).
- */
-export function stageSessionKeys(secret: Secret = stageSecret(envNames.fingerprintSecret)): SessionKeys {
-  return {
-    sign: async () => (await secret.use()).sign,
-    lookup: async () => {
-      const { current, previous } = await secret.values();
-      return previous === undefined || previous === current ? [current] : [current, previous];
-    },
-  };
-}
+/** The stage's fingerprint secret, as session tokens use it. */
+export const stageSessionKeys = (secret: Secret = stageSecret(envNames.fingerprintSecret)): SessionKeys =>
+  tokenKeys(secret);
 
 /** The keyed hash a token is stored under; the `dashboard` label keeps it apart from the secret's other uses. */
 export function sessionTokenHash(token: string, key: string): string {

@@ -16,7 +16,7 @@ import type { Scope } from '../core/account.ts';
 import { envNames } from '../core/config.ts';
 import { Conflict } from '../core/errors.ts';
 import { isToken } from '../core/ids.ts';
-import { type Secret, stageSecret } from '../core/secrets.ts';
+import { type Secret, stageSecret, type TokenKeys, tokenKeys } from '../core/secrets.ts';
 import type { Customer } from '../customers/customer.ts';
 import { getCustomer } from '../customers/repository.ts';
 import type { Deps } from '../db/deps.ts';
@@ -49,24 +49,11 @@ export const portalCharges = 50;
 export const portalSubscriptions = 100;
 
 /** The values of the secret that keys portal tokens: one to key new links with, all a link may be under. */
-export interface PortalKeys {
-  sign(): Promise<string>;
-  lookup(): Promise<readonly string[]>;
-}
+export type PortalKeys = TokenKeys;
 
-/**
- * The stage's fingerprint secret, as portal tokens use it (read from Secrets Manager, cached): a
- * link stays found after the secret is replaced once (its previous value is still tried).
- */
-export function stagePortalKeys(secret: Secret = stageSecret(envNames.fingerprintSecret)): PortalKeys {
-  return {
-    sign: async () => (await secret.use()).sign,
-    lookup: async () => {
-      const { current, previous } = await secret.values();
-      return previous === undefined || previous === current ? [current] : [current, previous];
-    },
-  };
-}
+/** The stage's fingerprint secret, as portal tokens use it. */
+export const stagePortalKeys = (secret: Secret = stageSecret(envNames.fingerprintSecret)): PortalKeys =>
+  tokenKeys(secret);
 
 /** The portal page's URL for a token. */
 export const portalUrl = (baseUrl: string, token: string) => `${baseUrl}/portal/${token}`;

@@ -6,7 +6,7 @@ import type { Charge } from '../charges/charge.ts';
 import { getCharge } from '../charges/repository.ts';
 import type { Scope } from '../core/account.ts';
 import { envNames } from '../core/config.ts';
-import { type Secret, stageSecret } from '../core/secrets.ts';
+import { type Secret, stageSecret, type TokenKeys, tokenKeys } from '../core/secrets.ts';
 import type { Deps } from '../db/deps.ts';
 import { periodAt } from '../subscriptions/periods.ts';
 import { getSubscription } from '../subscriptions/repository.ts';
@@ -14,27 +14,11 @@ import { type ReceiptBought, type ReceiptView, receiptView } from './receipt.ts'
 import { findReceiptLink } from './repository.ts';
 
 /** The values of the secret that keys receipt tokens: one to key new links with, all a link may be under. */
-export interface ReceiptKeys {
-  /** The value new links are keyed with. */
-  sign(): Promise<string>;
-  /** Every value a stored link may be keyed with: the current one and the one before it. */
-  lookup(): Promise<readonly string[]>;
-}
+export type ReceiptKeys = TokenKeys;
 
-/**
- * The stage's fingerprint secret, as receipt tokens use it (read from Secrets Manager, cached). A
- * link stays found after the secret is replaced once (its previous value is still tried); a second
- * replacement makes the links keyed before the first unreachable (docs/operations.md).
- */
-export function stageReceiptKeys(secret: Secret = stageSecret(envNames.fingerprintSecret)): ReceiptKeys {
-  return {
-    sign: async () => (await secret.use()).sign,
-    lookup: async () => {
-      const { current, previous } = await secret.values();
-      return previous === undefined || previous === current ? [current] : [current, previous];
-    },
-  };
-}
+/** The stage's fingerprint secret, as receipt tokens use it (docs/operations.md: replacing it twice). */
+export const stageReceiptKeys = (secret: Secret = stageSecret(envNames.fingerprintSecret)): ReceiptKeys =>
+  tokenKeys(secret);
 
 /** The receipt a token opens, as it stands now (a refund since shows), or undefined. */
 export async function openReceipt(
