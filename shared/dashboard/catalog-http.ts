@@ -9,7 +9,7 @@
  * a form submitted twice creates once. Each delete is two steps: a page that says what deleting
  * does, then its form.
  */
-import { Conflict, DomainError, Failure } from '../core/errors.ts';
+import { Conflict, DomainError, Failure, NotFound } from '../core/errors.ts';
 import { coreMessages, type Lang, text } from '../core/messages.ts';
 import { InvalidInput, validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
@@ -19,7 +19,6 @@ import { LinkListQuerySchema } from '../payment-links/schemas.ts';
 import { createLinks, deleteLink, linkIdParam, linkList, linkOf } from '../payment-links/service.ts';
 import { parsePlanListQuery } from '../plans/list-query.ts';
 import { planIdParam } from '../plans/path.ts';
-import type { Plan } from '../plans/plan.ts';
 import { getPlan, listPlans } from '../plans/repository.ts';
 import { UpdatePlanSchema } from '../plans/schemas.ts';
 import { addPlan, changePlan, removePlan } from '../plans/service.ts';
@@ -201,34 +200,39 @@ const planFields = [
 ] as const;
 const planRequired = ['name', 'description', 'amount', 'currency', 'interval', 'interval_count'] as const;
 
-/** The plan a notice names (`created` or `changed` in the list's query); none, and no read, for text no plan id has. */
-async function namedPlan(
-  deps: Deps,
-  scope: SignedIn['scope'],
+/**
+ * The record a list's notice names (`created`, or a plan's `changed`, in its query), read beside the
+ * list: none for text that is no id of it (no read) or for a record no longer there. Any other
+ * failure is the page's.
+ */
+async function named<T>(
   id: string | undefined,
-): Promise<Plan | undefined> {
+  read: (id: string) => Promise<T | undefined>,
+): Promise<T | undefined> {
   if (!id) return undefined;
-  let planId: string;
   try {
-    planId = planIdParam(id);
-  } catch {
-    return undefined;
+    return await read(id);
+  } catch (error) {
+    if (error instanceof NotFound) return undefined;
+    throw error;
   }
-  return getPlan(deps, scope, planId);
 }
 
 async function plansAnswer(deps: Deps, signed: SignedIn, form: CreateForm): Promise<ApiAnswer> {
   const { scope, view, request } = signed;
   const query = request.query;
-  const { list, problem } = await listed(view.lang, async () => {
-    const listQuery = parsePlanListQuery(query);
-    const { count, plans } = await listPlans(deps, scope, listQuery);
-    return { records: plans, count, page: listQuery.page };
-  });
-  const made = form.problem ? undefined : await namedPlan(deps, scope, query.created);
+  const readPlan = (id: string) => getPlan(deps, scope, planIdParam(id));
+  const [{ list, problem }, made, changed] = await Promise.all([
+    listed(view.lang, async () => {
+      const listQuery = parsePlanListQuery(query);
+      const { count, plans } = await listPlans(deps, scope, listQuery);
+      return { records: plans, count, page: listQuery.page };
+    }),
+    named(form.problem ? undefined : query.created, readPlan),
+    // After archive or restore: the plan as it is now says which was done.
+    named(query.created ? undefined : query.changed, readPlan),
+  ]);
   const w = catalogWords[view.lang];
-  // After archive or restore: the plan as it is now says which was done.
-  const changed = made ? undefined : await namedPlan(deps, scope, query.changed);
   const notice = made
     ? w.created(made.name)
     : changed
@@ -310,16 +314,14 @@ const productRequired = ['name', 'price'] as const;
 async function productsAnswer(deps: Deps, signed: SignedIn, form: CreateForm): Promise<ApiAnswer> {
   const { scope, view, request } = signed;
   const query = request.query;
-  const { list, problem } = await listed(view.lang, async () => {
-    const listQuery = validate(ProductListQuerySchema, query);
-    const { count, products } = await listProducts(deps, scope, listQuery);
-    return { records: products, count, page: listQuery.page };
-  });
-  const createdId = query.created;
-  const made =
-    createdId && !form.problem
-      ? await getProduct(deps, scope, productIdParam(createdId)).catch(() => undefined)
-      : undefined;
+  const [{ list, problem }, made] = await Promise.all([
+    listed(view.lang, async () => {
+      const listQuery = validate(ProductListQuerySchema, query);
+      const { count, products } = await listProducts(deps, scope, listQuery);
+      return { records: products, count, page: listQuery.page };
+    }),
+    named(form.problem ? undefined : query.created, (id) => getProduct(deps, scope, productIdParam(id))),
+  ]);
   const w = catalogWords[view.lang];
   const notice = made ? w.created(made.name) : deletedNotice(query, w.deletedProduct);
   return pageAnswer(productsPage(view, query, list, form, notice, problem));
@@ -369,16 +371,14 @@ const linkRequired = ['description', 'amount'] as const;
 async function linksAnswer(deps: DashboardDeps, signed: SignedIn, form: CreateForm): Promise<ApiAnswer> {
   const { scope, view, request } = signed;
   const query = request.query;
-  const { list, problem } = await listed(view.lang, async () => {
-    const { page } = validate(LinkListQuerySchema, query);
-    const { count, results } = await linkList(deps, scope, page);
-    return { records: results, count, page };
-  });
-  const createdId = query.created;
-  let made: MadeLink | undefined;
-  if (createdId && !form.problem) {
-    made = await linkOf(deps, scope, linkIdParam(createdId)).catch(() => undefined);
-  }
+  const [{ list, problem }, made] = await Promise.all([
+    listed(view.lang, async () => {
+      const { page } = validate(LinkListQuerySchema, query);
+      const { count, results } = await linkList(deps, scope, page);
+      return { records: results, count, page };
+    }),
+    named<MadeLink>(form.problem ? undefined : query.created, (id) => linkOf(deps, scope, linkIdParam(id))),
+  ]);
   const w = catalogWords[view.lang];
   const notice = made ? w.created(made.description) : deletedNotice(query, w.deletedLink);
   return pageAnswer(linksPage(view, query, list, form, made, notice, problem));

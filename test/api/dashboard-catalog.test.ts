@@ -263,6 +263,12 @@ describe('plans', () => {
       expect(page.status, query).toBe(200);
       expect(page.html).not.toContain('Archived “');
     }
+    // The products and links lists alike: text that is no id of theirs names nothing.
+    for (const path of ['products?created=not-a-product', 'links?created=not-a-link']) {
+      const page = await browser.get(path);
+      expect(page.status, `${path}: ${page.html.slice(0, 200)}`).toBe(200);
+      expect(page.html).not.toContain('Created “');
+    }
   });
 
   it("the list is the API's: its filters and its 400 for a malformed one", async () => {
