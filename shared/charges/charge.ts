@@ -49,6 +49,11 @@ export interface Charge {
   /** When a live charge becomes due for payout; null for test charges. */
   payout_due_at: string | null;
   paid_out_at: string | null;
+  /**
+   * What its payout sent (its net less what was refunded, never below 0), fixed in the write that
+   * marked it paid out; absent until then (and on charges paid out before it was kept).
+   */
+  payout_amount?: number;
   created_at: string;
   updated_at: string;
 }

@@ -7,7 +7,14 @@
  * a refund racing a payout is decided by whichever write lands first: the refund's reservation, or
  * this. A payout the acquirer refuses is undone (the charge waits for the next run); one it never
  * answered is left to recovery (payoutFinisher).
+ *
+ * The amount is fixed in the transaction that marks the charge paid out, on condition that the
+ * charge's `refunded` is still the one it was computed from: a refund that finished after the due
+ * list was read is counted (the charge is read again and decided anew), and one that comes after
+ * the mark answers 409 (paid out). Never both paid out and refunded.
  */
+
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Acquirer, NotFound, PayoutResult } from '../acquirer/acquirer.ts';
 import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
 import { type Attempt, newAttempt } from '../attempts/attempt.ts';
@@ -28,7 +35,7 @@ import { findCurrency } from '../core/money/currencies.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
 import { queryEach } from '../db/items.ts';
-import { type TransactItem, transactWrite } from '../db/transact.ts';
+import { failedConditions, named, type TransactItem, transactNamed, transactWrite } from '../db/transact.ts';
 
 export type PayoutDeps = Deps & { acquirer: Acquirer };
 
@@ -52,9 +59,15 @@ interface DueCharge {
   currency: string;
   net: number;
   refunded: number;
+  refunds_pending?: number;
   acquirer_reference: string;
   payout_due_at: string;
+  paid_out_at?: string | null;
 }
+
+/** What a charge's payout sends: its net less what was refunded of it, never below nothing. */
+export const payoutAmountOf = (charge: { net: number; refunded: number }) =>
+  Math.max(0, charge.net - charge.refunded);
 
 /**
  * The charges of one payout partition due at `now`, of `account` alone when given. The partitions
@@ -81,7 +94,7 @@ async function dueIn(
       },
       ...(account ? { FilterExpression: 'developer_id = :developer' } : {}),
       ProjectionExpression:
-        'id, developer_id, #mode, currency, net, refunded, acquirer_reference, payout_due_at',
+        'id, developer_id, #mode, currency, net, refunded, refunds_pending, acquirer_reference, payout_due_at, paid_out_at',
       ExpressionAttributeNames: { '#mode': 'mode' },
     },
     (item) => due.push(item as unknown as DueCharge) > 0,
@@ -92,34 +105,57 @@ async function dueIn(
 /** The payout attempt of a charge: one per charge, whoever runs it. */
 export const payoutAttemptId = (chargeId: string) => derivedId('att', ['payout', chargeId]);
 
+/** How many times one run decides a charge's payout again after a refund changed it meanwhile. */
+const markTries = 5;
+
 /**
- * Marks the charge paid out (no refund under way, not paid out yet) and stores the payout's
- * attempt, in one transaction. False when another run, or a refund, got there first.
+ * Marks the charge paid out of `amount` (no refund under way, not paid out yet, and `refunded`
+ * still what `amount` was computed from) and stores the payout's attempt, in one transaction.
+ * `marked` when it landed; `changed` with the charge as it now is when only a refund that finished
+ * meanwhile stood in the way (decide again on it); `taken` when another run, or a refund under way,
+ * got there first.
  */
 async function markPaidOut(
   deps: Deps,
   charge: DueCharge,
+  amount: number,
   attempt: TransactItem,
   now: string,
-): Promise<boolean> {
-  try {
-    await transactWrite(deps, [
-      {
-        Update: {
-          TableName: deps.table,
-          Key: chargeKeys.charge(charge.developer_id, charge.mode, charge.id),
-          UpdateExpression: 'SET paid_out_at = :now, updated_at = :now REMOVE gsi2pk, gsi2sk',
-          ConditionExpression:
-            'paid_out_at = :none AND (attribute_not_exists(refunds_pending) OR refunds_pending = :zero)',
-          ExpressionAttributeValues: { ':now': now, ':none': null, ':zero': 0 },
+): Promise<{ kind: 'marked' } | { kind: 'changed'; charge: DueCharge } | { kind: 'taken' }> {
+  const items = [
+    ...named('charge', {
+      Update: {
+        TableName: deps.table,
+        Key: chargeKeys.charge(charge.developer_id, charge.mode, charge.id),
+        UpdateExpression:
+          'SET paid_out_at = :now, payout_amount = :amount, updated_at = :now REMOVE gsi2pk, gsi2sk',
+        ConditionExpression:
+          'paid_out_at = :none AND refunded = :refunded AND (attribute_not_exists(refunds_pending) OR refunds_pending = :zero)',
+        ExpressionAttributeValues: {
+          ':now': now,
+          ':none': null,
+          ':zero': 0,
+          ':amount': amount,
+          ':refunded': charge.refunded,
         },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
-      attempt,
-    ]);
-    return true;
+    }),
+    ...named('attempt', attempt),
+  ];
+  try {
+    await transactNamed(deps, items);
+    return { kind: 'marked' };
   } catch (error) {
-    if (conditionFailedAt(error).length) return false;
-    throw error;
+    const failed = failedConditions(error, items);
+    if (failed.size === 0) throw error;
+    const found = failed.get('charge');
+    if (!found) return { kind: 'taken' };
+    const now = unmarshall(found) as DueCharge;
+    // Only a refund that finished since the list was read: the payout is decided again on it.
+    const settled =
+      now.paid_out_at == null && (now.refunds_pending ?? 0) === 0 && now.refunded !== charge.refunded;
+    return settled ? { kind: 'changed', charge: { ...charge, refunded: now.refunded } } : { kind: 'taken' };
   }
 }
 
@@ -133,7 +169,8 @@ async function undoPayout(deps: Deps, attempt: Attempt<'payout'>, note: string, 
       Update: {
         TableName: deps.table,
         Key: chargeKeys.charge(attempt.developer_id ?? 0, attempt.mode ?? 'live', charge.charge_id),
-        UpdateExpression: 'SET paid_out_at = :none, gsi2pk = :pk, gsi2sk = :sk, updated_at = :at',
+        UpdateExpression:
+          'SET paid_out_at = :none, gsi2pk = :pk, gsi2sk = :sk, updated_at = :at REMOVE payout_amount',
         ConditionExpression: 'paid_out_at = :paid',
         ExpressionAttributeValues: {
           ':none': null,
@@ -199,26 +236,36 @@ export async function runPayouts(
     unconfirmed: 0,
   };
   for (let shard = 0; shard < payoutShards; shard++) {
-    for (const charge of await dueIn(deps, shard, at, account)) {
-      const amount = charge.net - charge.refunded;
-      const fresh = newAttempt({
-        id: payoutAttemptId(charge.id),
-        kind: 'payout',
-        subject: {
-          charge_id: charge.id,
-          acquirer_reference: charge.acquirer_reference,
-          paid_out_at: at,
-          due_at: charge.payout_due_at,
-        },
-        owner: { developerId: charge.developer_id, mode: charge.mode, amount, currency: charge.currency },
-        // The attempt's lease is about calls running now: the wall clock's, whatever `now` pays out at.
-        now: deps.clock(),
-      });
-      // A charge whose earlier payout the acquirer refused gets a new try, under a new key.
-      const prior = await getAttempt<'payout'>(deps, fresh.id);
-      const attempt = prior ? restarted(prior, deps.clock(), { subject: fresh.subject, amount }) : fresh;
-      const write = prior ? restartWrite(deps.table, prior, attempt) : attemptPut(deps.table, attempt);
-      if (!(await markPaidOut(deps, charge, write, at))) continue;
+    for (const due of await dueIn(deps, shard, at, account)) {
+      let charge = due;
+      let amount = payoutAmountOf(charge);
+      let attempt: Attempt<'payout'> | undefined;
+      for (let tryNumber = 1; tryNumber <= markTries && !attempt; tryNumber++) {
+        amount = payoutAmountOf(charge);
+        const fresh = newAttempt({
+          id: payoutAttemptId(charge.id),
+          kind: 'payout',
+          subject: {
+            charge_id: charge.id,
+            acquirer_reference: charge.acquirer_reference,
+            paid_out_at: at,
+            due_at: charge.payout_due_at,
+          },
+          owner: { developerId: charge.developer_id, mode: charge.mode, amount, currency: charge.currency },
+          // The attempt's lease is about calls running now: the wall clock's, whatever `now` pays out at.
+          now: deps.clock(),
+        });
+        // A charge whose earlier payout the acquirer refused gets a new try, under a new key.
+        const prior = await getAttempt<'payout'>(deps, fresh.id);
+        const next = prior ? restarted(prior, deps.clock(), { subject: fresh.subject, amount }) : fresh;
+        const write = prior ? restartWrite(deps.table, prior, next) : attemptPut(deps.table, next);
+        const marked = await markPaidOut(deps, charge, amount, write, at);
+        if (marked.kind === 'marked') attempt = next;
+        else if (marked.kind === 'changed') charge = marked.charge;
+        else break;
+      }
+      // Another run or a refund under way has it; a charge still changing is left for the next run.
+      if (!attempt) continue;
       let made = true;
       // Nothing left to send (refunded in full): paid out without asking the acquirer.
       if (amount > 0) {

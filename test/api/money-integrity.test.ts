@@ -469,6 +469,83 @@ describe('a refund racing a payout', () => {
     const report = await expectBooksAgree(developerId, since);
     expect(report.acquirer).toMatchObject({ charges: 1, refunds: 0, payouts: 1 });
   });
+  it('a refund that finishes after the run read its due list is counted: paid out net of it', async () => {
+    const merchant = await newMerchant('d15-refund-between');
+    const developerId = merchant.account.developerId;
+    const chargeId = await liveCharge(merchant);
+    const real = makeDeps();
+    let refunded: Awaited<ReturnType<typeof api>> | undefined;
+    // The run has read the due list (the charge, nothing refunded); before it marks the charge paid
+    // out, a refund of 4.00 is asked and made in full.
+    const db = clientWith(real.db, async (command) => {
+      if (refunded || command.constructor.name !== 'TransactWriteCommand') return;
+      if (!JSON.stringify(command.input).includes('paid_out_at = :now')) return;
+      refunded = await api('POST', '/v1/refunds/', {
+        auth: apiKey(merchant.account.liveKey),
+        body: { charge_id: chargeId, amount: '4.00', reason: 'requested_by_customer' },
+      });
+    });
+    const summary = await runPayouts(
+      { ...real, db, acquirer: simulatedAcquirer() },
+      payoutTime(),
+      live(merchant),
+    );
+    expect(refunded?.status, refunded?.text).toBe(201);
+    // 10.00 less the 0.59 fee, less the 4.00 refunded: never the 9.41 the list was read with.
+    expect(summary).toMatchObject({ charge_ids: [chargeId], totals: { USD: '5.41' } });
+    const charge = await getCharge(makeDeps(), live(merchant), chargeId);
+    expect(charge).toMatchObject({ refunded: 400, refunds_pending: 0, payout_amount: 541 });
+    const report = await expectBooksAgree(developerId, since);
+    expect(report.acquirer.totals.USD).toEqual({ charged: 1000, refunded: 400, paid_out: 541 });
+  });
+
+  it('refunds and payout runs interleaved: each charge paid out net of the refunds it counted, the rest 409', async () => {
+    const merchant = await newMerchant('d15-refunds-payouts');
+    const developerId = merchant.account.developerId;
+    const chargeIds = await Promise.all(Array.from({ length: 8 }, () => liveCharge(merchant)));
+    // Two refunds of 3.00 per charge and two payout runs, all at once, the acquirer slowed a little
+    // so that they overlap.
+    await addFault({ operation: 'refund', effect: 'slow', delayMs: 150, merchant: developerId });
+    await addFault({ operation: 'payout', effect: 'slow', delayMs: 150, merchant: developerId });
+    let refunds: Awaited<ReturnType<typeof api>>[];
+    let runs: Awaited<ReturnType<typeof runPayouts>>[];
+    try {
+      const refunding = Promise.all(
+        [...chargeIds, ...chargeIds].map((chargeId) =>
+          api('POST', '/v1/refunds/', {
+            auth: apiKey(merchant.account.liveKey),
+            body: { charge_id: chargeId, amount: '3.00', reason: 'requested_by_customer' },
+          }),
+        ),
+      );
+      const paying = Promise.all(
+        [0, 1].map(() =>
+          runPayouts({ ...makeDeps(), acquirer: simulatedAcquirer() }, payoutTime(), live(merchant)),
+        ),
+      );
+      [refunds, runs] = await Promise.all([refunding, paying]);
+    } finally {
+      await clearFaults(developerId);
+    }
+    for (const answer of refunds) expect([201, 409], answer.text).toContain(answer.status);
+    // A charge a refund held back is paid out by a later run.
+    const last = await runPayouts(
+      { ...makeDeps(), acquirer: simulatedAcquirer() },
+      payoutTime(),
+      live(merchant),
+    );
+    const paidOut = [...runs.flatMap((run) => run.charge_ids), ...last.charge_ids];
+    expect([...paidOut].sort()).toEqual([...chargeIds].sort());
+    for (const chargeId of chargeIds) {
+      const charge = await getCharge(makeDeps(), live(merchant), chargeId);
+      const made = refunds.filter(
+        (answer, index) => answer.status === 201 && [...chargeIds, ...chargeIds][index] === chargeId,
+      );
+      expect(charge?.refunded, chargeId).toBe(made.length * 300);
+      expect(charge?.payout_amount, chargeId).toBe(941 - made.length * 300);
+    }
+    await expectBooksAgree(developerId, since);
+  });
 });
 
 describe('a refund retried after a time-out', () => {
