@@ -74,6 +74,9 @@ describe('checkWebhookUrl in live mode', () => {
     ['::127.0.0.1', 'a loopback address'],
     ['::7f00:1', 'a loopback address'],
     ['::808:808', 'a non-public address'], // IPv4-compatible, even of a public address
+    ['::5efe:a9fe:a9fe', 'a link-local address'], // ISATAP, bare
+    ['::5efe:7f00:1', 'a loopback address'],
+    ['2001:db8::200:5efe:a00:5', 'a private address'], // ISATAP, global prefix, u bit set
   ])('refuses a name resolving to %s', async (address, words) => {
     const error = await refusal(checkWebhookUrl('https://hooks.example/', 'live', resolveTo(address)));
     expect(error.message).toBe(`url resolves to ${words} (${address})`);
@@ -98,6 +101,10 @@ describe('checkWebhookUrl in live mode', () => {
     'https://[::ffff:127.0.0.1]/',
     'https://169.254.169.254/latest/meta-data/',
     'https://[fd00:ec2::254]/',
+    'https://[::5efe:169.254.169.254]/',
+    'https://[::200:5efe:169.254.169.254]/',
+    'https://[2001:db8::5efe:a9fe:a9fe]/',
+    'https://[2606:2800:220:1:200:5efe:7f00:1]/',
   ])('refuses the IP literal %s without asking DNS', async (url) => {
     let asked = false;
     const resolver: Resolver = async () => {
@@ -156,6 +163,11 @@ describe('checkWebhookUrl in test mode', () => {
     ['IPv4-compatible', '::a9fe:a9fe'],
     ['IPv4-translated (SIIT)', '::ffff:0:a9fe:a9fe'],
     ['IPv4-mapped', '::ffff:a9fe:a9fe'],
+    ['ISATAP, bare', '::5efe:a9fe:a9fe'],
+    ['ISATAP, bare, u bit set', '::200:5efe:a9fe:a9fe'],
+    ['ISATAP, link-local prefix', 'fe80::5efe:a9fe:a9fe'],
+    ['ISATAP, global prefix', '2001:db8::5efe:a9fe:a9fe'],
+    ['ISATAP, global prefix, u bit set', '2001:db8:1:2:200:5efe:a9fe:a9fe'],
   ])('refuses the metadata address wrapped in IPv6: %s [%s]', async (_form, address) => {
     expect(embeddedIPv4(ipaddr.IPv6.parse(address)).map(String)).toContain('169.254.169.254');
     const error = await refusal(checkWebhookUrl(`http://[${address}]/latest/meta-data/`, 'test'));
@@ -165,7 +177,14 @@ describe('checkWebhookUrl in test mode', () => {
   });
 
   it('still reaches private and loopback receivers written in those forms, and ::1 stays loopback', async () => {
-    for (const address of ['64:ff9b::a00:5', '2002:c0a8:114::1', '::ffff:0:7f00:1', '::1']) {
+    for (const address of [
+      '64:ff9b::a00:5',
+      '2002:c0a8:114::1',
+      '::ffff:0:7f00:1',
+      '::1',
+      '::5efe:7f00:1',
+      '2001:db8::200:5efe:c0a8:114',
+    ]) {
       await expect(checkWebhookUrl(`http://[${address}]:8080/`, 'test')).resolves.toMatchObject({
         addresses: [address],
       });
@@ -174,6 +193,20 @@ describe('checkWebhookUrl in test mode', () => {
     expect(embeddedIPv4(ipaddr.IPv6.parse('2606:2800:220:1::1'))).toEqual([]);
     // A local-use NAT64 /96 address is not misread as a /48 one (its suffix is not zero).
     expect(embeddedIPv4(ipaddr.IPv6.parse('64:ff9b:1::808:808')).map(String)).toEqual(['8.8.8.8']);
+    // Only 0000:5efe and 0200:5efe are ISATAP interface identifiers.
+    expect(embeddedIPv4(ipaddr.IPv6.parse('2606:2800::100:5efe:a9fe:a9fe'))).toEqual([]);
+    expect(embeddedIPv4(ipaddr.IPv6.parse('2606:2800::5eff:a9fe:a9fe'))).toEqual([]);
+  });
+
+  it('keeps a refusal the prefix earns, whatever the address carries', async () => {
+    // Link-local and multicast prefixes stay refused though the ISATAP suffix carries loopback,
+    // which test mode would otherwise allow.
+    for (const address of ['fe80::5efe:7f00:1', 'ff02::200:5efe:c0a8:114']) {
+      await refusal(checkWebhookUrl(`http://[${address}]:8080/`, 'test'));
+    }
+    // Two forms at once (6to4 carrying loopback, ISATAP carrying the metadata address): the stricter wins.
+    const error = await refusal(checkWebhookUrl('http://[2002:7f00:1::5efe:a9fe:a9fe]/', 'test'));
+    expect(error.message).toMatch(/^url host is a link-local address \(/);
   });
 
   it('refuses a name resolving to the metadata address', async () => {
@@ -205,6 +238,8 @@ describe("the local stack's own services", () => {
       'http://[::ffff:127.0.0.1]:4010/',
       'http://[::ffff:0:7f00:1]:8005/',
       'http://[64:ff9b::7f00:1]:8005/',
+      'http://[::5efe:127.0.0.1]:8005/',
+      'http://[2001:db8::200:5efe:7f00:1]:8000/',
       'http://localhost:41000/acquirer/faults',
       ...own.map((address) => `http://${address.includes(':') ? `[${address}]` : address}:8005/`),
     ];
@@ -233,6 +268,8 @@ describe("the local stack's own services", () => {
     expect(isThisMachine('::1')).toBe(true);
     expect(isThisMachine('0.0.0.0')).toBe(true);
     expect(isThisMachine('::ffff:127.0.0.1')).toBe(true);
+    expect(isThisMachine('::5efe:127.0.0.1')).toBe(true);
+    expect(isThisMachine('2001:db8::200:5efe:7f00:1')).toBe(true);
     expect(isThisMachine('93.184.216.34')).toBe(false);
     expect(isThisMachine('not-an-ip')).toBe(false);
   });
@@ -310,6 +347,10 @@ describe('isPublicAddress and isAllowedAddress', () => {
           `2002:${hex(octets)}::1`,
           `2001:0:102:304::${hex(inverted(octets))}`,
           `::ffff:0:${hex(octets)}`,
+          `::5efe:${hex(octets)}`,
+          `::200:5efe:${hex(octets)}`,
+          `2001:db8::5efe:${hex(octets)}`,
+          `2606:2800:220:1:200:5efe:${hex(octets)}`,
         ];
         for (const form of forms) {
           expect(embeddedIPv4(ipaddr.IPv6.parse(form)).map(String), form).toContain(address);

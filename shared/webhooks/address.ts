@@ -54,12 +54,14 @@ function parseAddress(address: string): Address | null {
 
 /**
  * Where IPv6 carries an IPv4 address: the prefix, the positions of the four IPv4 bytes among the 16,
- * the bytes that must be zero for the form to apply, and what the IPv4 bytes are XORed with.
+ * the bytes that must be zero and the bytes that must hold given values for the form to apply, and
+ * what the IPv4 bytes are XORed with.
  */
 interface Embedding {
   range: [ipaddr.IPv6, number];
   at: readonly number[];
   zero?: readonly number[];
+  equal?: Readonly<Record<number, number>>;
   xor?: number;
 }
 
@@ -88,6 +90,10 @@ const embeddings: readonly Embedding[] = [
   // IPv4-mapped ::ffff:a.b.c.d, and IPv4-translated ::ffff:0:a.b.c.d (SIIT, RFC 6145).
   { range: cidr('::ffff:0:0/96'), at: last32 },
   { range: cidr('::ffff:0:0:0/96'), at: last32 },
+  // ISATAP (RFC 5214): the interface identifier 0000:5efe, or 0200:5efe with the u bit set, then the
+  // IPv4 address, under any /64 prefix (fe80::, a global one, or none at all as in ::5efe:a.b.c.d).
+  { range: cidr('::/0'), at: last32, equal: { 8: 0x00, 9: 0x00, 10: 0x5e, 11: 0xfe } },
+  { range: cidr('::/0'), at: last32, equal: { 8: 0x02, 9: 0x00, 10: 0x5e, 11: 0xfe } },
 ];
 
 /** The IPv4 addresses an IPv6 address carries (none for most). */
@@ -96,31 +102,42 @@ export function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4[] {
   if (range === 'loopback' || range === 'unspecified') return [];
   const bytes = ip.toByteArray();
   return embeddings
-    .filter((form) => ip.match(form.range) && (form.zero ?? []).every((at) => bytes[at] === 0))
+    .filter(
+      (form) =>
+        ip.match(form.range) &&
+        (form.zero ?? []).every((at) => bytes[at] === 0) &&
+        Object.entries(form.equal ?? {}).every(([at, value]) => bytes[Number(at)] === value),
+    )
     .map((form) => new ipaddr.IPv4(form.at.map((at) => ((bytes[at] as number) ^ (form.xor ?? 0)) & 0xff)));
 }
+
+/** Ranges test mode refuses even though it allows loopback and private networks. */
+const refusedInTest = new Set(['linkLocal', 'unspecified', 'metadata', 'multicast', 'broadcast']);
 
 /**
  * The address's ipaddr.js range, with refinements: AWS's IPv6 metadata address is `metadata`; an
  * IPv6 address carrying an IPv4 address that is not public unicast takes that address's range (so
- * 64:ff9b::a9fe:a9fe is link-local, as 169.254.169.254 is); the rest of ::/96 is `reserved`.
+ * 64:ff9b::a9fe:a9fe is link-local, as 169.254.169.254 is) unless its own range is stricter; the rest
+ * of ::/96 is `reserved`.
  */
 function rangeOf(ip: Address): string {
   if (ip.kind() === 'ipv4') return ip.range();
   const v6 = ip as ipaddr.IPv6;
   if (v6.toNormalizedString() === awsMetadataV6.toNormalizedString()) return 'metadata';
-  for (const inner of embeddedIPv4(v6)) {
-    const innerRange = inner.range();
-    if (innerRange !== 'unicast') return innerRange;
-  }
   const range = v6.range();
+  const inner = embeddedIPv4(v6)
+    .map((carried) => carried.range())
+    .filter((innerRange) => innerRange !== 'unicast');
+  // The strictest judgment wins. ISATAP sits under any prefix, so fe80::5efe:7f00:1 is link-local
+  // (refused) though the loopback it carries is not, and one address can hold two forms at once
+  // (2002:7f00:1::5efe:a9fe:a9fe is 6to4 of loopback and ISATAP of the metadata address).
+  const refused = [range, ...inner].find((candidate) => refusedInTest.has(candidate));
+  if (refused !== undefined) return refused;
+  if (inner[0] !== undefined) return inner[0];
   // ::/96 embeds an IPv4 address some stacks still route; it is never a legitimate receiver.
   if (range === 'unicast' && v6.parts.slice(0, 6).every((part) => part === 0)) return 'reserved';
   return range;
 }
-
-/** Ranges test mode refuses even though it allows loopback and private networks. */
-const refusedInTest = new Set(['linkLocal', 'unspecified', 'metadata', 'multicast', 'broadcast']);
 
 /** Whether an address is public unicast: the only kind a live webhook may reach. */
 export function isPublicAddress(address: string): boolean {

@@ -183,16 +183,26 @@ describe('webhook endpoints: per account and mode, secret shown on creation and 
       'https://10.0.0.8/hook',
       'https://169.254.169.254/latest/meta-data/',
       'https://[::1]/hook',
+      // ISATAP (RFC 5214) carries the IPv4 address after ::5efe or ::200:5efe, under any /64 prefix.
+      'https://[::5efe:169.254.169.254]/latest/meta-data/',
+      'https://[::200:5efe:127.0.0.1]/hook',
+      'https://[2606:2800:220:1:0:5efe:a9fe:a9fe]/hook',
     ];
     for (const url of refused) {
       const answer = await api('POST', '/v1/webhook-endpoints/', { auth: live, body: { url } });
       expect(answer.status, url).toBe(400);
     }
-    const metadata = await api('POST', '/v1/webhook-endpoints/', {
-      auth: apiKey(account.testKey),
-      body: { url: 'http://169.254.169.254/latest/meta-data/' },
-    });
-    expect(metadata.status).toBe(400);
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::5efe:169.254.169.254]/latest/meta-data/',
+      'http://[2001:db8::200:5efe:a9fe:a9fe]/latest/meta-data/',
+    ]) {
+      const metadata = await api('POST', '/v1/webhook-endpoints/', {
+        auth: apiKey(account.testKey),
+        body: { url },
+      });
+      expect(metadata.status, url).toBe(400);
+    }
     const { id } = await register(account); // http://127.0.0.1 in test mode
     const moved = await api('PUT', `/v1/webhook-endpoints/${id}/`, {
       auth: apiKey(account.testKey),
@@ -210,6 +220,7 @@ describe('webhook endpoints: per account and mode, secret shown on creation and 
       `http://[::ffff:127.0.0.1]:${localInfo.ports.s3}/cobro-local-media/`,
       `http://127.0.0.1:${localInfo.ports.eventbridge}/_local/outage`,
       `http://127.0.0.1:${localInfo.ports.api}/v1/payments/`,
+      `http://[::5efe:127.0.0.1]:${localInfo.ports.api}/v1/payments/`,
       `http://127.0.0.1:${control}/acquirer/faults`,
     ];
     for (const url of own) {
