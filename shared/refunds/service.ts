@@ -218,14 +218,19 @@ export async function refundCharge(
     const refund = await getRefund(deps, scope, resumed.attempt.subject.refund_id);
     if (refund) return refund;
   }
-  if (!found) {
+  // A retry whose earlier try ended without a refund (closed just now by this call's lookup, or by
+  // recovery meanwhile) gave the amount that try held back to the charge, perhaps after the read
+  // beside it: read the charge again, or a rule judged on the stale one ("already refunded", for
+  // the amount the failed try held) would answer for a refund never made.
+  const current = resumed.kind === 'again' ? await getCharge(deps, scope, input.charge_id) : found;
+  if (!current) {
     // A payment id is the most common wrong id here: say which id a refund takes instead. Still the
     // 400 of a charge named in the body that does not exist.
     if (input.charge_id.startsWith('pay_'))
       throw new Invalid(refundMessages.refund_charge_is_payment, { params: { id: input.charge_id } });
     throw new Invalid(refundMessages.refund_charge_absent);
   }
-  let charge = found;
+  let charge = current;
   const attempt = await retryOptimistic(
     async () => {
       const now = deps.clock();

@@ -582,6 +582,33 @@ describe('a refund retried after a time-out', () => {
   });
 });
 
+describe('a refund retried after the acquirer was down', () => {
+  it("answers the attempt's outcome, never a rule judged on the amount the first try held", async () => {
+    const merchant = await newMerchant('d15-refund-down-retry');
+    const developerId = merchant.account.developerId;
+    const { chargeId } = await payThroughCheckout(merchant.auth);
+    const body = { charge_id: chargeId, reason: 'requested_by_customer' };
+    const headers = { 'Idempotency-Key': `refund-down-${Date.now()}` };
+    await addFault({ operation: 'refund', effect: 'down', merchant: developerId, times: 1 });
+    let first: Awaited<ReturnType<typeof api>>;
+    try {
+      first = await api('POST', '/v1/refunds/', { auth: merchant.auth, body, headers });
+    } finally {
+      await clearFaults(developerId);
+    }
+    expectMessage(first, 504, { type: 'error' });
+    // At once, with the same key: the lookup finds nothing was refunded, so the refund is made now.
+    const retry = await api('POST', '/v1/refunds/', { auth: merchant.auth, body, headers });
+    expect(retry.status, retry.text).toBe(201);
+    const again = await api('POST', '/v1/refunds/', { auth: merchant.auth, body, headers });
+    expect(again.status).toBe(201);
+    expect(again.json).toEqual(retry.json);
+    expect(await refundsOf(merchant, chargeId)).toEqual([expect.objectContaining({ id: retry.json.id })]);
+    const report = await expectBooksAgree(developerId, since);
+    expect(report.acquirer).toMatchObject({ charges: 1, refunds: 1 });
+  });
+});
+
 describe('the test cards of acquirer failures: a lost answer, refused refunds, a processing error', () => {
   it('4000 0000 0000 7726: "could not be confirmed", then recorded once by recovery', async () => {
     const merchant = await newMerchant('d15-7726');
