@@ -7,8 +7,12 @@
  *   PUT    /acquirer/faults   replaces them: a JSON array of faults (shared/acquirer/faults.ts)
  *   POST   /acquirer/faults   adds one fault
  *   DELETE /acquirer/faults   clears them (`?merchant=ID`: only that merchant's)
- *   POST   /acquirer/faults/take  `{"operation", "merchant"}`: the fault hitting that call, spent
- *                             (`{"fault": null}` for none); rehearsal functions ask here
+ *   POST   /acquirer/faults/take  `{"operation", "merchant", "caller"}`: the fault hitting that
+ *                             call, spent (`{"fault": null}` for none); rehearsal functions and
+ *                             the operator CLI ask here, `caller` naming them (a function's name,
+ *                             `pid N`)
+ *   GET    /acquirer/faults/hits  the calls faults hit since the stack started, counted by caller
+ *                             (`stack` for the stack's own process), operation, effect and merchant
  *   GET    /pipeline          what the event pipeline did so far (infra/local/pipeline.ts)
  *   POST   /pipeline/drain    answers once everything stored so far, and all it caused, has gone
  *                             through the pipeline: `{"developer_id": N}` for one account's,
@@ -16,7 +20,8 @@
  *
  * The handlers run in the stack's own process, so the faults set here are the ones the simulated
  * acquirer of every function sees (processFaults); rehearsal functions, each in a worker of its own,
- * ask for them through `/acquirer/faults/take`, so one registry counts every call either way.
+ * and the operator CLI's runs (billing, payouts, reconcile), each a process of its own, ask for them
+ * through `/acquirer/faults/take`, so one registry counts every call either way.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -33,6 +38,7 @@ import { listenOnLoopback, readBody } from './server.ts';
 const TakeSchema = v.strictObject({
   operation: v.picklist(acquirerOperations),
   merchant: v.pipe(v.number(), v.integer()),
+  caller: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(1000))),
 });
 
 export const FaultSchema = v.strictObject({
@@ -113,8 +119,14 @@ export async function startControl(
         const parsed = v.safeParse(TakeSchema, body);
         if (!parsed.success)
           return answer(400, { error: parsed.issues.map((issue) => issue.message).join('; ') });
+        const { operation, merchant, caller } = parsed.output;
+        return answer(200, { fault: processFaults.take(operation, merchant, caller ?? 'remote') ?? null });
+      }
+      if (url.pathname === '/acquirer/faults/hits') {
+        if (request.method !== 'GET') return answer(405, { error: 'method' });
+        // The stack's own calls (its handlers share this registry) are counted as the stack's.
         return answer(200, {
-          fault: processFaults.take(parsed.output.operation, parsed.output.merchant) ?? null,
+          hits: processFaults.hits().map((hits) => ({ ...hits, caller: hits.caller ?? 'stack' })),
         });
       }
       if (url.pathname !== '/acquirer/faults') return answer(404, { error: 'no such control' });

@@ -127,6 +127,17 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
   };
 }
 
+/**
+ * What a process calling the simulated acquirer apart from the stack needs to meet the stack's
+ * faults (a rehearsal function, the operator CLI): where its control server is, and its token. Not
+ * part of localEnvironment: the stack's own process and a test's hold registries of their own.
+ */
+export function faultsEnvironment(info: LocalInfo): Record<string, string> {
+  return info.control_url && info.control_token
+    ? { [envNames.faultsUrl]: info.control_url, [envNames.faultsToken]: info.control_token }
+    : {};
+}
+
 /** Reads `.cobro/local.json` of a running stack. */
 export function readLocalInfo(stateDir = defaultStateDir()): LocalInfo {
   const path = join(stateDir, 'local.json');

@@ -16,7 +16,14 @@ import { ensureTable, stopLeftoverDynamo, superviseDynamo } from './dynamodb.ts'
 import { startS3, startSes } from './emulators.ts';
 import { type Delivery, type LocalEventBus, startEventBus } from './event-bus.ts';
 import { type LocalGateway, startGateway } from './gateway.ts';
-import { defaultStateDir, type LocalInfo, localEnvironment, localSecretNames, projectRoot } from './info.ts';
+import {
+  defaultStateDir,
+  faultsEnvironment,
+  type LocalInfo,
+  localEnvironment,
+  localSecretNames,
+  projectRoot,
+} from './info.ts';
 import { type Invoker, inProcess } from './lambda.ts';
 import { acquireLock } from './lock.ts';
 import { persistSentMail } from './mail.ts';
@@ -359,12 +366,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
               ? { POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED }
               : {}),
             // The simulated acquirer's faults live in this process: a function asks for them here.
-            ...(rehearsalInfo?.control_url && rehearsalInfo.control_token
-              ? {
-                  [envNames.faultsUrl]: rehearsalInfo.control_url,
-                  [envNames.faultsToken]: rehearsalInfo.control_token,
-                }
-              : {}),
+            ...(rehearsalInfo ? faultsEnvironment(rehearsalInfo) : {}),
           };
         },
         onDenied: ({ service, caller, request }) =>

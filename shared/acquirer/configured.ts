@@ -20,10 +20,16 @@ export function simulatedLedgerClient(): DynamoDBDocumentClient {
   return ledgerDb;
 }
 
+/**
+ * This process's registry, or the local stack's when this process works on one apart from it (a
+ * rehearsal function, the operator CLI): the stack's control server then counts its hits by the
+ * function's name, or by this process's id.
+ */
 function faultsFromEnvironment(): FaultSource {
   const url = process.env[envNames.faultsUrl];
   const token = process.env[envNames.faultsToken];
-  return url && token ? remoteFaults(url, token) : processFaults;
+  if (!url || !token) return processFaults;
+  return remoteFaults(url, token, process.env.AWS_LAMBDA_FUNCTION_NAME || `pid ${process.pid}`);
 }
 
 export function configuredAcquirer(): Acquirer {
@@ -32,7 +38,8 @@ export function configuredAcquirer(): Acquirer {
     return createSimulatedAcquirer({
       ledger: { db: simulatedLedgerClient(), table: requireEnv(envNames.table) },
       // Empty unless the local stack's control server fills it: a deployed stage never sees a fault.
-      // A function the local stack runs apart (rehearsal) asks the stack's registry instead.
+      // A function the local stack runs apart (rehearsal), or the CLI on a local stack, asks the
+      // stack's registry instead.
       faults: faultsFromEnvironment(),
     });
   }

@@ -2,7 +2,8 @@
  * Faults of the simulated acquirer, for tests and the ledger soak (docs/design.md#acquirer): make it
  * slow, make it refuse, or make it lose its answer, at a chosen operation. The registry is a value of
  * this process that only the local stack's control server (infra/local/control.ts) fills; nothing in
- * a deployed function writes to it, so a deployed stage never sees a fault.
+ * a deployed function writes to it, so a deployed stage never sees a fault. Other processes working
+ * on a local stack ask its registry (remoteFaults).
  */
 
 /** The acquirer operations a fault can hit. */
@@ -52,9 +53,21 @@ interface Armed extends AcquirerFault {
   left: number;
 }
 
+/** How many calls a fault hit, by who made them: what a soak or a test reads to see where faults landed. */
+export interface FaultHits {
+  /** Who asked: null for this process's own calls; another process names itself (remoteFaults). */
+  caller: string | null;
+  operation: AcquirerOperation;
+  effect: FaultEffect;
+  merchant: number;
+  count: number;
+}
+
 /** A set of faults, first match wins. */
 export class FaultRegistry implements FaultSource {
   #faults: Armed[] = [];
+  // Kept apart from the faults: clearing them disarms what is left, it does not undo what was hit.
+  #hits = new Map<string, FaultHits>();
 
   /** Replaces every fault with `faults`. */
   set(faults: readonly AcquirerFault[]): void {
@@ -76,7 +89,17 @@ export class FaultRegistry implements FaultSource {
     return this.#faults.map(({ left: _left, ...fault }) => fault);
   }
 
-  take(operation: AcquirerOperation, merchant: number): AcquirerFault | undefined {
+  /** The calls hit so far, counted by caller, operation, effect and merchant. */
+  hits(): FaultHits[] {
+    return [...this.#hits.values()].map((hits) => ({ ...hits }));
+  }
+
+  /** `caller` names another process asking through the control server; this process's calls give none. */
+  take(
+    operation: AcquirerOperation,
+    merchant: number,
+    caller: string | null = null,
+  ): AcquirerFault | undefined {
     const index = this.#faults.findIndex(
       (fault) =>
         fault.left > 0 &&
@@ -88,6 +111,10 @@ export class FaultRegistry implements FaultSource {
     fault.left -= 1;
     if (fault.left <= 0) this.#faults.splice(index, 1);
     const { left: _left, ...hit } = fault;
+    const key = JSON.stringify([caller, operation, hit.effect, merchant]);
+    const counted = this.#hits.get(key) ?? { caller, operation, effect: hit.effect, merchant, count: 0 };
+    counted.count += 1;
+    this.#hits.set(key, counted);
     return hit;
   }
 }
@@ -100,17 +127,20 @@ export const processFaults = new FaultRegistry();
 
 /**
  * The faults of another process, asked for each call: the local stack's registry, through its
- * control server, for functions that run apart from it (rehearsal mode runs each in a worker of its
- * own). One registry then counts every function's calls, as it does when they share its process.
- * Only the local stack gives a function the variables that point here; a deployed one never has them.
+ * control server, for whatever calls the acquirer apart from it (rehearsal mode runs each function
+ * in a worker of its own; the operator CLI's `billing run`, `payouts run` and `reconcile` run in
+ * the CLI's process). One registry then counts every call, as it does when they share its process.
+ * Only the local stack gives a function these variables, and the CLI takes them from a local
+ * stack's local.json; a deployed function or a CLI run against a deployed table never has them.
+ * `caller` is how the registry counts this process's hits (a function's name, or `pid N`).
  */
-export function remoteFaults(url: string, token: string): FaultSource {
+export function remoteFaults(url: string, token: string, caller: string): FaultSource {
   return {
     async take(operation, merchant) {
       const answer = await fetch(`${url}/acquirer/faults/take`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ operation, merchant }),
+        body: JSON.stringify({ operation, merchant, caller }),
       });
       if (answer.status !== 200) throw new Error(`the fault registry answered ${answer.status}`);
       return ((await answer.json()) as { fault: AcquirerFault | null }).fault ?? undefined;

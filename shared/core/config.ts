@@ -28,8 +28,9 @@ export const envNames = {
    */
   webhookRefusedPorts: 'WEBHOOK_REFUSED_PORTS',
   /**
-   * Where a function the local stack runs apart from itself (rehearsal) asks for the simulated
-   * acquirer's faults: the control server, and its token. Never set in a deployed stage.
+   * Where a process working on the local stack apart from it (a rehearsal function, the operator
+   * CLI) asks for the simulated acquirer's faults: the control server, and its token. Never set in
+   * a deployed stage, nor by the CLI against a deployed table.
    */
   faultsUrl: 'COBRO_FAULTS_URL',
   faultsToken: 'COBRO_FAULTS_TOKEN',

@@ -16,7 +16,8 @@ import { getSubscription } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
 import { faultyAcquirer, simulatedAcquirer } from '../support/acquirer.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';
-import { eventually } from '../support/ledger.ts';
+import { addFault, armedFaults, clearFaults, faultHits } from '../support/faults.ts';
+import { eventually, expectBooksAgree } from '../support/ledger.ts';
 import { sentMail, waitForMail } from '../support/mail.ts';
 import { pipelineDrained } from '../support/pipeline.ts';
 import {
@@ -400,5 +401,75 @@ describe('cobro billing run', () => {
     await expectCliRefusal(['billing', 'run', '--account', 'abc'], 2, '--account');
     await expectCliRefusal(['billing', 'run', '--now', 'tomorrow'], 2, '--now');
     expect((await reread(subscription)).paid_through).toBe(1);
+  });
+
+  /** `billing run --now … --account …` as an operator types it; its printed summary. */
+  const billingRun = async (account: TestAccount, now: string) =>
+    JSON.parse((await cli('billing', 'run', '--now', now, '--account', String(account.developerId))).stdout);
+
+  it("meets the stack's faults: a renewal the acquirer refuses is past due, and its retry renews it", async () => {
+    const account = await newAccount('billing-cli-refused');
+    const subscription = await subscribe({
+      account,
+      planId: await newPlan(account),
+      anchor: '2029-03-15T00:00:00.000Z',
+    });
+    await addFault({ operation: 'chargeStored', effect: 'refuse', merchant: account.developerId, times: 1 });
+    try {
+      expect(await billingRun(account, '2029-04-15T00:00:00.000Z')).toMatchObject({
+        due: 1,
+        renewed: 0,
+        payment_failed: 1,
+      });
+      // The CLI's own process took the fault from the stack's registry: it is spent, and hit the CLI.
+      expect((await armedFaults()).filter((fault) => fault.merchant === account.developerId)).toEqual([]);
+      expect(await faultHits(account.developerId)).toEqual([
+        {
+          caller: expect.stringMatching(/^pid \d+$/),
+          operation: 'chargeStored',
+          effect: 'refuse',
+          merchant: account.developerId,
+          count: 1,
+        },
+      ]);
+    } finally {
+      await clearFaults(account.developerId);
+    }
+    expect(await reread(subscription)).toMatchObject({
+      status: 'past_due',
+      failed_attempts: 1,
+      next_action_at: '2029-04-16T00:00:00.000Z',
+    });
+    expect(await charges(account)).toHaveLength(0);
+    expect(await billingRun(account, '2029-04-16T00:00:00.000Z')).toMatchObject({ due: 1, renewed: 1 });
+    expect(await reread(subscription)).toMatchObject({ status: 'active', paid_through: 1 });
+    expect(await charges(account)).toHaveLength(1);
+  });
+
+  it("meets the stack's faults: a renewal whose answer is lost is unconfirmed, and recovery records it once", async () => {
+    const since = new Date();
+    const account = await newAccount('billing-cli-lost');
+    const subscription = await subscribe({
+      account,
+      planId: await newPlan(account),
+      anchor: '2029-05-20T00:00:00.000Z',
+    });
+    await addFault({ operation: 'chargeStored', effect: 'lose', merchant: account.developerId, times: 1 });
+    try {
+      expect(await billingRun(account, '2029-06-20T00:00:00.000Z')).toMatchObject({
+        due: 1,
+        renewed: 0,
+        unconfirmed: 1,
+      });
+    } finally {
+      await clearFaults(account.developerId);
+    }
+    // The acquirer charged; the stack's recovery learns it by the attempt's key and records it.
+    await eventually('recovery to record the renewal', async () =>
+      (await reread(subscription)).paid_through === 1 ? true : undefined,
+    );
+    await pipelineDrained(localInfo, account.developerId);
+    expect(await charges(account)).toHaveLength(1);
+    await expectBooksAgree(account.developerId, since);
   });
 });

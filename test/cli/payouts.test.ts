@@ -1,7 +1,16 @@
 /** `cobro payouts run [--now] [--account]`: live charges older than two days are paid out once; test charges never. */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { localEnvironment, projectRoot } from '../../infra/local/info.ts';
+import { envNames } from '../../shared/core/config.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';
-import { api, basic, newAccount } from '../support/stack.ts';
+import { addFault, armedFaults, clearFaults, faultHits } from '../support/faults.ts';
+import { expectBooksAgree } from '../support/ledger.ts';
+import { api, basic, localInfo, newAccount } from '../support/stack.ts';
+
+const run = promisify(execFile);
 
 const fields = (year: number) =>
   new URLSearchParams({
@@ -84,6 +93,80 @@ describe('payouts run', () => {
       charge_ids: [otherCharge],
       totals: { USD: '8.41' },
     });
+  });
+
+  it("meets the stack's faults: a payout the acquirer refuses is undone, and the next run pays it out", async () => {
+    const since = new Date();
+    const account = await newAccount('payouts-refused');
+    const live = await charge(account.liveKey);
+    const at = new Date(Date.now() + 3 * 86_400_000);
+    await addFault({ operation: 'payout', effect: 'refuse', merchant: account.developerId, times: 1 });
+    try {
+      expect(await payouts(at, account.developerId)).toMatchObject({
+        paid_out: 0,
+        refused: 1,
+        charge_ids: [],
+      });
+      // The CLI's own process took the fault from the stack's registry: it is spent, and hit the CLI.
+      expect((await armedFaults()).filter((fault) => fault.merchant === account.developerId)).toEqual([]);
+      expect(await faultHits(account.developerId)).toEqual([
+        {
+          caller: expect.stringMatching(/^pid \d+$/),
+          operation: 'payout',
+          effect: 'refuse',
+          merchant: account.developerId,
+          count: 1,
+        },
+      ]);
+    } finally {
+      await clearFaults(account.developerId);
+    }
+    // Not paid out: it still refunds, in part.
+    const refund = await api('POST', '/v1/refunds/', {
+      auth: basic(account.liveKey),
+      body: { charge_id: live, amount: '2.00', reason: 'requested_by_customer' },
+    });
+    expect(refund.status, refund.text).toBe(201);
+    // The next run pays it out, under a new key: its net less that refund.
+    expect(await payouts(at, account.developerId)).toMatchObject({
+      paid_out: 1,
+      refused: 0,
+      charge_ids: [live],
+      totals: { USD: '7.41' },
+    });
+    await expectBooksAgree(account.developerId, since);
+  });
+
+  it('against a deployed table meets no fault, even with the fault variables left in the shell', async () => {
+    const account = await newAccount('payouts-deployed');
+    const live = await charge(account.liveKey);
+    const fault = { operation: 'payout', effect: 'refuse', merchant: account.developerId, times: 1 } as const;
+    await addFault(fault);
+    try {
+      // TABLE_NAME set: the CLI works on that table through the SDK's own configuration (here the
+      // test stack's DynamoDB Local), as on a deployed stage, and reads no local.json.
+      const deployed = await run(
+        process.execPath,
+        [
+          join(projectRoot, 'bin/cli.ts'),
+          ...['payouts', 'run', '--now', new Date(Date.now() + 3 * 86_400_000).toISOString()],
+          ...['--account', String(account.developerId)],
+        ],
+        {
+          cwd: projectRoot,
+          env: {
+            ...process.env,
+            ...localEnvironment(localInfo),
+            [envNames.faultsUrl]: localInfo.control_url,
+            [envNames.faultsToken]: localInfo.control_token,
+          },
+        },
+      );
+      expect(JSON.parse(deployed.stdout)).toMatchObject({ paid_out: 1, refused: 0, charge_ids: [live] });
+      expect(await armedFaults()).toContainEqual(fault);
+    } finally {
+      await clearFaults(account.developerId);
+    }
   });
 
   it('refuses an --account that is not an account id', async () => {

@@ -3,12 +3,16 @@
  * (infra/local/control.ts). Every fault names its merchant, so suites running side by side on the
  * shared stack never hit each other's calls.
  */
-import type { AcquirerFault } from '../../shared/acquirer/faults.ts';
+import type { AcquirerFault, FaultHits } from '../../shared/acquirer/faults.ts';
 import { localInfo } from './stack.ts';
 
 type ScopedFault = AcquirerFault & { merchant: number };
 
 async function control(method: string, query = '', body?: unknown) {
+  return (await request(method, query, body)) as { faults: AcquirerFault[] };
+}
+
+async function request(method: string, query = '', body?: unknown): Promise<unknown> {
   const response = await fetch(`${localInfo.control_url}/acquirer/faults${query}`, {
     method,
     headers: { Authorization: `Bearer ${localInfo.control_token}`, 'Content-Type': 'application/json' },
@@ -16,7 +20,7 @@ async function control(method: string, query = '', body?: unknown) {
   });
   if (response.status !== 200)
     throw new Error(`control ${method} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as { faults: AcquirerFault[] };
+  return response.json();
 }
 
 /** Arms a fault of the stack's simulated acquirer, for one merchant. */
@@ -27,6 +31,15 @@ export const clearFaults = (merchant: number) => control('DELETE', `?merchant=${
 
 /** The faults still armed (a `times` fault is gone once spent). */
 export const armedFaults = async () => (await control('GET')).faults;
+
+/**
+ * The calls the stack's faults hit for one merchant, by who made them: `stack` for the stack's own
+ * handlers, `pid N` for another process (the operator CLI), a function's name in rehearsal mode.
+ */
+export const faultHits = async (merchant: number) =>
+  ((await request('GET', '/hits')) as { hits: (FaultHits & { caller: string })[] }).hits.filter(
+    (hits) => hits.merchant === merchant,
+  );
 
 type Command = { constructor: { name: string }; input: unknown };
 
