@@ -87,8 +87,9 @@ try {
     ...(values.quiet
       ? {}
       : {
-          onRequest: ({ method, path, status, ms }) =>
-            console.log(`${method} ${path} ${status} ${ms.toFixed(1)} ms`),
+          // The route's template, not the path: paths carry checkout, portal and receipt tokens.
+          onRequest: ({ method, resource, status, ms }) =>
+            console.log(`${method} ${resource} ${status} ${ms.toFixed(1)} ms`),
           onDelivery: (d) => {
             // Recovery hands out its partitions every two seconds: only a failed one is worth a line.
             if (d.ok && partitionTypes.has(d.detailType)) return;

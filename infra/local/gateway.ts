@@ -7,10 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { authorizer, binaryMediaTypes, fallback, findRoute } from '../../shared/api/routes.ts';
+import { authorizer, binaryMediaTypes, fallback, findRoute, routes } from '../../shared/api/routes.ts';
 import { maxBodyBytes } from '../../shared/core/limits.ts';
 import { type GatewayAnswer, renderGatewayAnswer } from '../../shared/http/gateway-responses.ts';
 import { headerOf } from '../../shared/http/headers.ts';
+import { matchPath } from '../../shared/http/route.ts';
 import { type Invoker, inProcess } from './lambda.ts';
 import { BodyTooLarge, listenOnLoopback, readBody } from './server.ts';
 
@@ -23,8 +24,11 @@ export interface GatewayOptions {
   now?: () => number;
   /** Runs the functions. @default the handler modules under `root`, in this process */
   invoke?: Invoker;
-  /** Called after each request, for an access log. */
-  onRequest?: (line: { method: string; path: string; status: number; ms: number }) => void;
+  /**
+   * Called after each request, for an access log. `resource` is the template of the route the
+   * request reached (`/checkout/{token}`), never the path itself (see `loggedResource`).
+   */
+  onRequest?: (line: { method: string; resource: string; status: number; ms: number }) => void;
   /**
    * Local pages at fixed paths of the API's origin, each redirecting (GET) to wherever its part
    * listens now (the SES emulator's inbox moves to a free port when its own is taken), the rest of
@@ -96,6 +100,23 @@ function isBinary(contentType: string | undefined): boolean {
  * process's objects.
  */
 const asDelivered = <T>(event: T): T => JSON.parse(JSON.stringify(event)) as T;
+
+/** A placeholder for any path no route has, as the deployed API's fallback resource is named. */
+const anyPath = '/{proxy+}';
+
+/**
+ * What the access log names for a request: the template of the route it reached, as the deployed
+ * access log names `$context.resourcePath` (infra/api.ts logs the standard JSON fields), never the
+ * request's path or query. Paths carry capability tokens (a checkout, the portal, a receipt), and a
+ * log line holding one would hand the page to whoever reads the log. A path with a route of another
+ * method is named by that route (the deployed fallback method sits on the same resource); a local
+ * page by its prefix; any other path by the placeholder, since even its first segment may be a token.
+ */
+function loggedResource(method: string, pathname: string, localPage: string | undefined): string {
+  if (localPage !== undefined) return pathname === localPage ? localPage : `${localPage}${anyPath}`;
+  const found = findRoute(method, pathname)?.route ?? routes.find((route) => matchPath(route.path, pathname));
+  return found?.path ?? anyPath;
+}
 
 /** Does an IAM-style resource pattern (with `*`) cover this method ARN? */
 function covers(pattern: string, arn: string): boolean {
@@ -174,34 +195,48 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     return result;
   }
 
+  /** The local page whose path (or a path below it) a GET names, if any. */
+  function localPagePrefix(method: string, url: URL): string | undefined {
+    if (method !== 'GET' && method !== 'HEAD') return undefined;
+    return Object.keys(options.localPages ?? {}).find(
+      (prefix) => url.pathname === prefix || url.pathname.startsWith(`${prefix}/`),
+    );
+  }
+
   /** Where a GET of a local page's path (or below it) is sent, if it is one. */
   function localPageOf(method: string, url: URL): string | undefined {
-    if (method !== 'GET' && method !== 'HEAD') return undefined;
-    for (const [prefix, target] of Object.entries(options.localPages ?? {})) {
-      if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) continue;
-      const base = target();
-      if (!base) return undefined;
-      return `${base.replace(/\/$/, '')}${url.pathname.slice(prefix.length) || '/'}${url.search}`;
-    }
-    return undefined;
+    const prefix = localPagePrefix(method, url);
+    const base = prefix === undefined ? undefined : options.localPages?.[prefix]?.();
+    if (prefix === undefined || !base) return undefined;
+    return `${base.replace(/\/$/, '')}${url.pathname.slice(prefix.length) || '/'}${url.search}`;
   }
 
   async function handle(
     request: IncomingMessage,
-  ): Promise<{ result: APIGatewayProxyResult; requestId: string }> {
+  ): Promise<{ result: APIGatewayProxyResult; requestId: string; resource: string }> {
     const requestId = randomUUID();
     const method = (request.method ?? 'GET').toUpperCase();
     const url = new URL(request.url ?? '/', 'http://localhost');
+    const resource = loggedResource(method, url.pathname, localPagePrefix(method, url));
+    return { result: await answer(request, requestId, method, url), requestId, resource };
+  }
+
+  /** What API Gateway would answer: a gateway response, a local page's redirect or the function's. */
+  async function answer(
+    request: IncomingMessage,
+    requestId: string,
+    method: string,
+    url: URL,
+  ): Promise<APIGatewayProxyResult> {
     let raw: Buffer;
     try {
       raw = await readBody(request, maxBodyBytes);
     } catch (error) {
-      if (error instanceof BodyTooLarge)
-        return { result: gatewayAnswer('REQUEST_TOO_LARGE', requestId), requestId };
+      if (error instanceof BodyTooLarge) return gatewayAnswer('REQUEST_TOO_LARGE', requestId);
       throw error;
     }
     const page = localPageOf(method, url);
-    if (page) return { result: { statusCode: 302, headers: { Location: page }, body: '' }, requestId };
+    if (page) return { statusCode: 302, headers: { Location: page }, body: '' };
     const { headers, multiValueHeaders } = collectHeaders(request);
     const binary = isBinary(headerOf(headers, 'content-type'));
     const found = findRoute(method, url.pathname);
@@ -240,13 +275,13 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     if (found?.route.auth) {
       const authorization = headerOf(headers, authorizer.identityHeader);
       // As in API Gateway: without the identity source the authorizer is not even called.
-      if (!authorization) return { result: gatewayAnswer('UNAUTHORIZED', requestId), requestId };
+      if (!authorization) return gatewayAnswer('UNAUTHORIZED', requestId);
       const methodArn = `arn:aws:execute-api:us-east-1:000000000000:${apiId}/${stage}/${method}${resource}`;
       let decision: APIGatewayAuthorizerResult;
       try {
         decision = await authorize(event, authorization, methodArn);
       } catch {
-        return { result: gatewayAnswer('AUTHORIZER_FAILURE', requestId), requestId };
+        return gatewayAnswer('AUTHORIZER_FAILURE', requestId);
       }
       const context = Object.fromEntries(
         Object.entries(decision.context ?? {}).map(([key, value]) => [key, String(value)]),
@@ -255,28 +290,28 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
         const variables = Object.fromEntries(
           Object.entries(context).map(([key, value]) => [`authorizer.${key}`, value]),
         );
-        return { result: gatewayAnswer('ACCESS_DENIED', requestId, variables), requestId };
+        return gatewayAnswer('ACCESS_DENIED', requestId, variables);
       }
       event.requestContext.authorizer = { ...context, principalId: decision.principalId };
     }
     try {
       const result = (await invoke(handlerEntry, asDelivered(event))) as APIGatewayProxyResult;
       if (!result || typeof result.statusCode !== 'number') throw new Error('malformed proxy result');
-      return { result, requestId };
+      return result;
     } catch (error) {
       console.error(`[gateway] ${handlerEntry} failed: ${(error as Error).message}`);
-      return { result: gatewayAnswer('DEFAULT_5XX', requestId), requestId };
+      return gatewayAnswer('DEFAULT_5XX', requestId);
     }
   }
 
   const server = createServer((request, response) => {
     const started = performance.now();
     handle(request)
-      .then(({ result, requestId }) => {
+      .then(({ result, requestId, resource }) => {
         send(response, result, requestId);
         options.onRequest?.({
           method: request.method ?? '',
-          path: request.url ?? '',
+          resource,
           status: result.statusCode,
           ms: performance.now() - started,
         });

@@ -38,7 +38,7 @@ beforeAll(async () => {
     inMemory: true,
     stateDir: state,
     // Written straight to stdout (vitest reroutes console.log), as `npm start` prints its access log.
-    onRequest: (line) => process.stdout.write(`[access] ${line.method} ${line.path} ${line.status}\n`),
+    onRequest: (line) => process.stdout.write(`[access] ${line.method} ${line.resource} ${line.status}\n`),
   });
 });
 

@@ -1,5 +1,6 @@
 /** `npm start` as a user meets it: a busy port, a clean Ctrl-C, data kept across restarts. */
 
+import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -42,6 +43,45 @@ describe('npm start', () => {
     });
     const url = await started.ready;
     expect(readInfo(stateDir)).toMatchObject({ api_url: url, pid: started.child.pid });
+  });
+
+  it('logs each request by its route template, never by a path that carries a token', {
+    timeout: 120_000,
+  }, async () => {
+    const stateDir = tempDir();
+    const started = start(['--in-memory', '--port', '0', '--state-dir', stateDir]);
+    const url = await started.ready;
+    const testKey = readInfo(stateDir).demo?.test_key;
+    const payment = await fetch(`${url}/v1/payments/`, {
+      method: 'POST',
+      headers: { Authorization: `Api-Key ${testKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        amount: '25.00',
+        description: 'Logged order',
+        currency: 'USD',
+        items: ['Tea'],
+        return_url: 'http://shop.example/done',
+      }),
+    });
+    expect(payment.status).toBe(202);
+    const checkout = new URL(((await payment.json()) as { data: { redirect: string } }).data.redirect);
+    const checkoutToken = checkout.pathname.split('/').at(-1) as string;
+    expect(checkoutToken.length).toBeGreaterThan(16);
+    // Token-looking values where the portal, a receipt, an unknown path and a query would carry one.
+    const tokens = [checkoutToken, ...Array.from({ length: 4 }, () => randomBytes(24).toString('base64url'))];
+    const [, portal, receipt, unrouted, query] = tokens as [string, string, string, string, string];
+    const requests: [method: string, path: string, logged: string][] = [
+      ['GET', checkout.pathname, 'GET /checkout/{token} 200'],
+      ['DELETE', checkout.pathname, 'DELETE /checkout/{token} 405'],
+      ['GET', `/portal/${portal}`, 'GET /portal/{token} '],
+      ['GET', `/receipts/${receipt}?download=${query}`, 'GET /receipts/{token} '],
+      ['GET', `/${unrouted}/more`, 'GET /{proxy+} 404'],
+    ];
+    for (const [method, path] of requests) await fetch(`${url}${path}`, { method });
+    const last = requests.at(-1)?.[2] as string;
+    const output = await outputOnce(started, last);
+    for (const [, , logged] of requests) expect(output).toContain(logged);
+    for (const token of tokens) expect(output).not.toContain(token);
   });
 
   it('says plainly when Java is missing', async () => {
