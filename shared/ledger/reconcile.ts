@@ -5,7 +5,12 @@
  * - every charge, refund and payout in the acquirer's own ledger must be an attempt cobro recorded
  *   as succeeded under the same key, and the record it made (the charge, the refund, the charge paid
  *   out) must have the same amount, currency and owner (account and mode);
- * - every succeeded attempt cobro made in the range that moved money must be in the acquirer's books.
+ * - every succeeded attempt cobro made in the range that moved money must be in the acquirer's books;
+ * - every charge those movements touched must hold its own invariants, whatever both books say (a
+ *   payout both sides agree on can still be the wrong amount): its refunded total is the sum of its
+ *   refunds and never above the charge; what is refunded, left to refund and held by refunds under
+ *   way adds up to the charge; a payout sent its net less its refunds (never below 0), under the
+ *   charge's one payout attempt, and the acquirer paid the charge out once.
  * Each difference is a mismatch; none means the books agree. Read by Query on both sides (the
  * acquirer's ledger by day, cobro's attempts by day), never a Scan: an operator's command and a
  * daily schedule, not a request path. The schedule fans it out: each worker reconciles one partition,
@@ -17,17 +22,19 @@ import { type Attempt, attemptIdOfKey } from '../attempts/attempt.ts';
 import { attemptPartition } from '../attempts/keys.ts';
 import type { RecoverySummary } from '../attempts/recovery.ts';
 import { eachAttemptBetween, getAttempt } from '../attempts/repository.ts';
+import type { Charge } from '../charges/charge.ts';
 import { getCharge } from '../charges/repository.ts';
-import { modeOf } from '../core/account.ts';
+import { type Mode, modeOf, type Scope } from '../core/account.ts';
 import { eachInLanes } from '../core/lanes.ts';
-import { getRefund } from '../refunds/repository.ts';
+import { payoutAmountOf, payoutAttemptId } from '../payouts/run.ts';
+import { getRefund, listRefunds } from '../refunds/repository.ts';
 import { type LedgerDeps, runRecovery } from './recovery.ts';
 
 export type MovementKind = LedgerEntry['kind'];
 
 export interface Mismatch {
   kind: MovementKind;
-  /** The acquirer's idempotency key of the movement. */
+  /** The acquirer's idempotency key of the movement; for a charge's own invariant, the charge's id. */
   key: string;
   problem:
     | 'not_in_cobro'
@@ -37,7 +44,19 @@ export interface Mismatch {
     | 'currency'
     | 'owner'
     | 'reference'
-    | 'not_at_acquirer';
+    | 'not_at_acquirer'
+    /** The charge's refunded total is not the sum of its refunds. */
+    | 'refunded_total'
+    /** More was refunded of the charge than it took. */
+    | 'refunded_above_charge'
+    /** Refunded, left to refund and held by refunds under way do not add up to the charge. */
+    | 'balance'
+    /** A payout that did not send the charge's net less its refunds. */
+    | 'payout_amount'
+    /** The charge was paid out more than once. */
+    | 'paid_out_twice';
+  /** The charge the mismatch is about, when it is about one. */
+  charge_id?: string;
   detail: string;
 }
 
@@ -124,6 +143,7 @@ async function check(
   entry: LedgerEntry,
   mismatches: Mismatch[],
   cobro: Side,
+  touch: (attempt: Attempt) => void,
 ): Promise<void> {
   const fail = (problem: Mismatch['problem'], detail: string) =>
     mismatches.push({ kind: entry.kind, key: entry.idempotencyKey, problem, detail });
@@ -134,6 +154,7 @@ async function check(
       'not_recorded',
       `attempt ${attempt.id} is ${attempt.status} under key ${attempt.acquirer_key}, the acquirer ${entry.kind === 'charge' ? 'charged' : entry.kind === 'refund' ? 'refunded' : 'paid out'} under ${entry.idempotencyKey}`,
     );
+  touch(attempt);
   const owner = `${entry.merchant}/${modeOf(entry.test)}`;
   if (`${attempt.developer_id}/${attempt.mode}` !== owner)
     fail('owner', `cobro: ${attempt.developer_id}/${attempt.mode}, acquirer: ${owner}`);
@@ -148,6 +169,68 @@ async function check(
     fail('reference', `cobro: ${record.reference}, acquirer: ${entry.reference}`);
   if (record.chargeReference !== null && record.chargeReference !== entry.chargeReference)
     fail('reference', `charge: cobro ${record.chargeReference}, acquirer ${entry.chargeReference}`);
+}
+
+/** The charge an attempt that moved money is about (the one it made, refunded or paid out). */
+function chargeOf(attempt: Attempt): string | undefined {
+  if (attempt.kind === 'refund') return (attempt as Attempt<'refund'>).subject.charge_id;
+  if (attempt.kind === 'payout') return (attempt as Attempt<'payout'>).subject.charge_id;
+  return attempt.outcome?.charge_id;
+}
+
+/** More refunds than any charge has: a charge's refunds are read whole, never a first page only. */
+const refundsReadLimit = 100_000;
+
+/**
+ * Checks one charge's own invariants (see the top of this file); `payouts` is how many payouts of
+ * it the acquirer's books hold in the range.
+ */
+async function checkCharge(
+  deps: LedgerDeps,
+  scope: Scope,
+  charge: Charge,
+  payouts: number,
+  mismatches: Mismatch[],
+): Promise<void> {
+  const chargeId = charge.id;
+  const fail = (problem: Mismatch['problem'], detail: string, kind: MovementKind = 'charge') =>
+    mismatches.push({ kind, key: chargeId, charge_id: chargeId, problem, detail });
+  const refunds = await listRefunds(deps, scope, { chargeId, limit: refundsReadLimit });
+  const sum = refunds.reduce((total, refund) => total + refund.amount, 0);
+  if (charge.refunded !== sum)
+    fail(
+      'refunded_total',
+      `charge ${chargeId}: refunded ${charge.refunded}, its ${refunds.length} refunds ${sum} (minor units)`,
+      'refund',
+    );
+  if (charge.refunded > charge.amount)
+    fail(
+      'refunded_above_charge',
+      `charge ${chargeId}: refunded ${charge.refunded} of ${charge.amount}`,
+      'refund',
+    );
+  const pending = charge.refunds_pending ?? 0;
+  if (charge.refunded + charge.refundable + pending !== charge.amount)
+    fail(
+      'balance',
+      `charge ${chargeId}: refunded ${charge.refunded} + refundable ${charge.refundable} + under way ${pending} != amount ${charge.amount}`,
+    );
+  if (payouts > 1)
+    fail('paid_out_twice', `charge ${chargeId}: the acquirer paid it out ${payouts} times`, 'payout');
+  if (!charge.paid_out_at) return;
+  const payout = await getAttempt<'payout'>(deps, payoutAttemptId(chargeId));
+  // Still under way (recovery ran first, so its call may still be running): judged once it ends.
+  if (payout && payout.status !== 'succeeded') return;
+  const owed = payoutAmountOf(charge);
+  const sent = payout?.amount ?? null;
+  if (sent !== owed || (charge.payout_amount !== undefined && charge.payout_amount !== owed))
+    fail(
+      'payout_amount',
+      `charge ${chargeId}: owed its net ${charge.net} less ${charge.refunded} refunded = ${owed}; the payout sent ${sent ?? 'nothing'}${
+        charge.payout_amount === undefined ? '' : ` and the charge says ${charge.payout_amount}`
+      } (minor units)`,
+      'payout',
+    );
 }
 
 /**
@@ -176,7 +259,23 @@ export async function reconcile(
     seen.add(entry.idempotencyKey);
     count(acquirer, entry.kind, entry.currency, entry.amountMinor);
   }
-  await eachInLanes(entries, 8, (entry) => check(deps, entry, mismatches, cobro));
+  // Every charge a movement in the range touched, by account and mode: their own invariants are
+  // checked last. How many payouts of each (by the acquirer's reference) its books hold.
+  const touched = new Map<string, Scope & { chargeId: string }>();
+  const touch = (attempt: Attempt) => {
+    const chargeId = chargeOf(attempt);
+    if (chargeId && attempt.developer_id !== null && attempt.mode !== null)
+      touched.set(`${attempt.developer_id}/${attempt.mode}/${chargeId}`, {
+        developerId: attempt.developer_id,
+        mode: attempt.mode as Mode,
+        chargeId,
+      });
+  };
+  const payoutsOf = new Map<string, number>();
+  for (const entry of entries)
+    if (entry.kind === 'payout' && entry.chargeReference)
+      payoutsOf.set(entry.chargeReference, (payoutsOf.get(entry.chargeReference) ?? 0) + 1);
+  await eachInLanes(entries, 8, (entry) => check(deps, entry, mismatches, cobro, touch));
   // cobro's side: what it recorded as moved, made in the range, the acquirer must have too.
   const moved: Attempt[] = [];
   await eachAttemptBetween(
@@ -184,8 +283,9 @@ export async function reconcile(
     range.since,
     range.until,
     (attempt) => {
-      if (mine(attempt.developer_id) && movementOf(attempt) && !seen.has(attempt.acquirer_key))
-        moved.push(attempt);
+      if (!mine(attempt.developer_id) || !movementOf(attempt)) return;
+      touch(attempt);
+      if (!seen.has(attempt.acquirer_key)) moved.push(attempt);
     },
     partition,
   );
@@ -207,6 +307,12 @@ export async function reconcile(
         detail: `cobro recorded attempt ${attempt.id} as ${attempt.status}; the acquirer has ${found.status}`,
       });
   }
+  await eachInLanes([...touched.values()], 8, async ({ chargeId, ...scope }) => {
+    const charge = await getCharge(deps, scope, chargeId);
+    // A charge cobro never stored is a movement's mismatch already (record_missing, not_in_cobro).
+    if (charge)
+      await checkCharge(deps, scope, charge, payoutsOf.get(charge.acquirer_reference) ?? 0, mismatches);
+  });
   return {
     since: range.since.toISOString(),
     until: range.until.toISOString(),
