@@ -5,13 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { assertModeFlags, type Mode } from '../core/account.ts';
 import { imageUrl, type StoredImage } from '../media/images.ts';
-import type {
-  AddAddressInput,
-  AddressView,
-  CreateCustomerInput,
-  CustomerSearchView,
-  CustomerView,
-  UpdateCustomerInput,
+import {
+  type AddAddressInput,
+  type AddressView,
+  type CreateCustomerInput,
+  type CustomerSearchView,
+  type CustomerView,
+  customerLimits,
+  type UpdateCustomerInput,
 } from './schemas.ts';
 
 /** Who holds a customer's payment details: customers who paid through the hosted checkout. */
@@ -100,11 +101,40 @@ export function customerChanges(input: UpdateCustomerInput, mode: Mode): Partial
   return changes;
 }
 
-/** "Ana María Pérez" → first "Ana María", last "Pérez"; one word is a first name. */
-export function splitName(fullName: string): { first_name: string; last_name: string } {
+/** Counts user-perceived characters as the API's limits do (valibot's maxGraphemes). */
+const graphemes = new Intl.Segmenter();
+
+/**
+ * The first `max` user-perceived characters of `text`, trimmed. A cut on a UTF-16 unit could leave
+ * half a surrogate pair (text the API refuses as not well-formed) or part an accent or a skin tone
+ * from its letter; one on a grapheme boundary cannot.
+ */
+function cutToGraphemes(text: string, max: number): string {
+  let end = 0;
+  let count = 0;
+  for (const { index, segment } of graphemes.segment(text)) {
+    if (++count > max) break;
+    end = index + segment.length;
+  }
+  return text.slice(0, end).trim();
+}
+
+/**
+ * A cardholder's name (the pay form takes up to 200 characters of clean one-line text) as the
+ * first and last names of the customer checkout makes, held to the rules POST /v1/customers/
+ * enforces (CreateCustomerSchema): each trimmed, not empty, at most `customerLimits.name`
+ * characters. "Ana María Pérez" is first "Ana María", last "Pérez"; a name of one word is both, as
+ * the API requires each and a cardholder of one name has no other to give. A part over the limit
+ * is cut at it, on a character (cutToGraphemes): the customer keeps the start of what was typed.
+ */
+export function cardholderNames(fullName: string): { first_name: string; last_name: string } {
   const words = fullName.trim().split(/\s+/).filter(Boolean);
-  if (words.length <= 1) return { first_name: words[0] ?? '', last_name: '' };
-  return { first_name: words.slice(0, -1).join(' '), last_name: words.at(-1) as string };
+  const last = words.at(-1) ?? '';
+  const first = words.length > 1 ? words.slice(0, -1).join(' ') : last;
+  return {
+    first_name: cutToGraphemes(first, customerLimits.name),
+    last_name: cutToGraphemes(last, customerLimits.name),
+  };
 }
 
 const commonView = (customer: Customer, baseUrl: string) => ({

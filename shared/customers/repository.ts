@@ -22,11 +22,11 @@ import { failedConditions, named, type TransactItem, transactWrite } from '../db
 import {
   type Address,
   type Customer,
+  cardholderNames,
   checkoutProvider,
   newCustomer,
   type PayProvider,
   searchTextsOf,
-  splitName,
 } from './customer.ts';
 import { customerKeys } from './keys.ts';
 import { customerMessages } from './messages.ts';
@@ -170,16 +170,12 @@ export async function customerByEmail(
 ): Promise<{ customerId: string; writes: TransactItem[]; afterCommit: TransactItem[] }> {
   const existing = known === undefined ? await customerIdByEmail(deps, scope, input.email) : known;
   if (existing) return { customerId: existing, writes: [], afterCommit: [] };
-  // A cardholder's name is whatever the card form took: cut to the customer's limits.
-  const { first_name, last_name } = splitName(input.name);
+  // The card form takes a longer name than a customer's, and one word: cardholderNames makes the
+  // names the API would take (each cut at its limit on a character, never empty). The e-mail is
+  // never cut, as it is who the customer is: the form took it only as an address isEmail takes.
   const customer = customerForEmail(
     scope,
-    {
-      email: input.email,
-      first_name: first_name.slice(0, customerLimits.name),
-      last_name: last_name.slice(0, customerLimits.name),
-      country: input.country,
-    },
+    { email: input.email, ...cardholderNames(input.name), country: input.country },
     now,
     [checkoutProvider],
   );

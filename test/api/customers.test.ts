@@ -3,7 +3,9 @@
  * (Envelope B) and the search view; e-mail uniqueness and the address limit under races; isolation
  * between accounts and modes; the customers checkout creates are the same records.
  */
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { CreateCustomerSchema } from '../../shared/customers/schemas.ts';
 import { errorFields, expect400, expectEnvelope, expectMessage } from '../support/answers.ts';
 import { createPayment, payThroughCheckout, submitCard } from '../support/checkout.ts';
 import { jpeg, png } from '../support/images.ts';
@@ -610,6 +612,50 @@ describe('the customers checkout creates', () => {
     expect(refused.html).toContain('The email address takes at most 254 characters.');
     expect(refused.html).not.toContain('rrrrrrrrrr');
     expect((await api('GET', customersPath, { auth })).json.count).toBe(1);
+  });
+
+  it('a cardholder name of 200 characters makes names the API itself would take: cut on a character, never empty', async () => {
+    const { auth } = await newMerchant('customers-checkout-names');
+    const graphemes = (text: string) => [...new Intl.Segmenter().segment(text)].map((part) => part.segment);
+    // Each 200 code points (the form's limit). Cut by UTF-16 units, the first would end in half a
+    // surrogate pair, the second in half an emoji with its skin tone, the third in a space; the
+    // fourth is one word, so it has no last name to split off; the fifth cuts an accented letter
+    // written with a combining accent.
+    const names = [
+      `a${'𝒜'.repeat(60)} ${'𝒜'.repeat(138)}`,
+      `b${'👍🏽'.repeat(60)} ${'c'.repeat(78)}`,
+      `${'x'.repeat(49)} ${'y'.repeat(100)} ${'z'.repeat(49)}`,
+      'W'.repeat(200),
+      `d${'e\u0301'.repeat(70)} ${'f'.repeat(58)}`,
+    ];
+    for (const [index, name] of names.entries()) {
+      expect([...name], name).toHaveLength(200);
+      const email = uniqueEmail(`long-name-${index}`);
+      await payThroughCheckout(auth, { card: { email, cardholder_name: name } });
+      const found = await api('GET', `${customersPath}?search=${encodeURIComponent(email)}`, { auth });
+      expect(found.json, found.text).toHaveLength(1);
+      const got = await api('GET', customerPath(found.json[0].id), { auth });
+      expect(got.status, got.text).toBe(200);
+      const { first_name, last_name } = got.json as { first_name: string; last_name: string };
+      for (const part of [first_name, last_name]) {
+        expect(part.length, name).toBeGreaterThan(0);
+        expect(graphemes(part).length, name).toBeLessThanOrEqual(50);
+      }
+      // What POST /v1/customers/ takes, and takes as it is (nothing left to trim).
+      const fields = { first_name, last_name, email: got.json.email, phone: null, country: got.json.country };
+      const parsed = v.safeParse(CreateCustomerSchema, fields);
+      expect(
+        parsed.issues?.map((issue) => issue.message),
+        name,
+      ).toBeUndefined();
+      expect(parsed.output).toMatchObject(fields);
+      // Cut at the limit, on a character: the start of the name's first words, and of its last.
+      const words = name.split(' ');
+      const typedFirst = words.length > 1 ? words.slice(0, -1).join(' ') : name;
+      const typedLast = words.at(-1) as string;
+      expect(graphemes(typedFirst).slice(0, 50).join('').trimEnd(), name).toBe(first_name);
+      expect(graphemes(typedLast).slice(0, 50).join(''), name).toBe(last_name);
+    }
   });
 
   it('a payer who pays twice with one e-mail is one customer, listed and found by search like any other', async () => {
