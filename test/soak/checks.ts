@@ -11,17 +11,25 @@
  * 4. an automatic refund (`subscription_canceled`, `payment_link_deleted`) never ends failed: it is
  *    retried until the acquirer makes it. The one the acquirer can never make, of a card 4000 0000
  *    0000 5126 (every refund of it refused), stays open with its amount held on the charge: counted
- *    apart as held, not a finding.
+ *    apart as held, not a finding;
+ * 5. payouts against refunds (after a last payouts run with no fault armed), by the acquirer's own
+ *    books: every live charge was paid out, exactly its net less what was refunded of it (nothing
+ *    when the refunds reach the net), and what left it (paid out plus refunded) is never more than
+ *    the charge; no test charge was paid out; every refund answered 201 is recorded and counted in
+ *    its charge's refunded total; a refund answered 409 "Charge status error" is of a charge paid
+ *    out, and a refund sent after a payouts run said it had paid the charge out answered that 409.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { localClient } from '../../infra/local/dynamodb.ts';
 import type { LocalInfo } from '../../infra/local/info.ts';
+import { readLedger } from '../../shared/acquirer/simulated-books.ts';
 import { type Attempt, isFinal } from '../../shared/attempts/attempt.ts';
 import { dueAttempts, eachAttemptBetween } from '../../shared/attempts/repository.ts';
 import type { Charge } from '../../shared/charges/charge.ts';
 import { getCharge } from '../../shared/charges/repository.ts';
 import type { Deps } from '../../shared/db/deps.ts';
-import type { ListedCharge, Workload } from './operations.ts';
+import { getRefund } from '../../shared/refunds/repository.ts';
+import type { ListedCharge, RefundSent, Workload } from './operations.ts';
 import { sleep } from './random.ts';
 import type { Tally } from './tally.ts';
 
@@ -187,4 +195,172 @@ export async function checkRecords(
       ],
     });
   }
+}
+
+/** What the payout checks saw, for the summary. */
+export interface PayoutCheck {
+  liveCharges: number;
+  /** Live charges marked paid out in cobro's records. */
+  paidOut: number;
+  /** What the acquirer's books paid out, per currency, in minor units. */
+  paidTotals: Map<string, number>;
+  /** Refunds answered 201 (distinct refunds), each looked up. */
+  refunds201: number;
+  /** Refunds answered 409 "Charge status error" (the charge was paid out). */
+  refused409: number;
+  /** Payout and refund disagreements found (each one a finding). */
+  mismatches: number;
+}
+
+/** The 409 a refund of a paid-out charge answers (shared/refunds/messages.ts `charge_paid_out`). */
+const paidOutTitle = 'Charge status error';
+
+/** Money moved against one charge in the acquirer's books, in minor units. */
+interface Moved {
+  paidOut: number;
+  payouts: number;
+  refunded: number;
+}
+
+/** The payout checks (5 above), each breach a finding of `tally`; `ledger` is when the books were written. */
+export async function checkPayouts(
+  work: Workload,
+  tally: Tally,
+  deps: Deps,
+  developerId: number,
+  ledger: { since: Date; until: Date },
+): Promise<PayoutCheck> {
+  const moved = new Map<string, Moved>();
+  for await (const entry of readLedger({ db: deps.db, table: deps.table }, ledger.since, ledger.until)) {
+    if (entry.merchant !== developerId || entry.kind === 'charge' || !entry.chargeReference) continue;
+    const of = moved.get(entry.chargeReference) ?? { paidOut: 0, payouts: 0, refunded: 0 };
+    moved.set(entry.chargeReference, of);
+    if (entry.kind === 'payout') {
+      of.paidOut += entry.amountMinor;
+      of.payouts += 1;
+    } else of.refunded += entry.amountMinor;
+  }
+  const movedOn = (charge: Charge): Moved =>
+    moved.get(charge.acquirer_reference) ?? { paidOut: 0, payouts: 0, refunded: 0 };
+  const result: PayoutCheck = {
+    liveCharges: 0,
+    paidOut: 0,
+    paidTotals: new Map(),
+    refunds201: 0,
+    refused409: 0,
+    mismatches: 0,
+  };
+  const mismatch = (title: string, detail: string[]) => {
+    result.mismatches += 1;
+    tally.find({ title, detail });
+  };
+  const refundsOf = (chargeId: string) => work.refunds.filter((refund) => refund.chargeId === chargeId);
+  const told = (refund: RefundSent) =>
+    `POST /v1/refunds/ ${refund.amount ?? 'the rest'}${refund.race ? ` (race, ${refund.race})` : ''}${refund.retry ? ' (retry, same key)' : ''}: sent ${tally.at(refund.sent)}, answered ${refund.status ?? 'nothing'}${refund.title ? ` ${refund.title}` : ''} at ${tally.at(refund.answered)}${refund.refundId ? ` (refund ${refund.refundId})` : ''}`;
+  /** What reproduces a finding about a charge: its record, its refunds, its payout, the faults then. */
+  const story = (charge: Charge, acquirer: Moved) => {
+    const refunds = refundsOf(charge.id);
+    const paidBy = work.paidOutBy.get(charge.id);
+    const times = [...refunds.map((refund) => refund.sent), ...(paidBy ? [paidBy] : [])];
+    const from = times.length ? Math.min(...times) : Date.now();
+    const to = times.length ? Math.max(...times) : Date.now();
+    return [
+      `cobro: amount ${charge.amount}, fee ${charge.fee}, net ${charge.net}, refunded ${charge.refunded}, refunds_pending ${charge.refunds_pending ?? 0}, paid_out_at ${charge.paid_out_at} (minor ${charge.currency}, card …${charge.card.last4})`,
+      `acquirer: ${acquirer.payouts} payouts of ${acquirer.paidOut} in all, ${acquirer.refunded} refunded`,
+      paidBy
+        ? `a payouts run that printed it among its charge_ids exited at ${tally.at(paidBy)}`
+        : 'no payouts run printed it among its charge_ids',
+      ...refunds.map(told),
+      `faults armed around it: ${tally.faultsAround(from, to).join('; ') || 'none'}`,
+    ];
+  };
+
+  const records = new Map<string, Charge>();
+  for (const mode of ['live', 'test'] as const)
+    for (const listed of await work.allCharges(mode)) {
+      const charge = await getCharge(deps, { developerId, mode }, listed.id);
+      if (charge) records.set(charge.id, charge);
+    }
+  for (const charge of records.values()) {
+    const acquirer = movedOn(charge);
+    const money = `${charge.currency} minor`;
+    if (charge.mode === 'test') {
+      if (acquirer.paidOut > 0)
+        mismatch(
+          `test charge ${charge.id} was paid out ${acquirer.paidOut} ${money}`,
+          story(charge, acquirer),
+        );
+      continue;
+    }
+    result.liveCharges += 1;
+    result.paidTotals.set(charge.currency, (result.paidTotals.get(charge.currency) ?? 0) + acquirer.paidOut);
+    if (charge.paid_out_at) result.paidOut += 1;
+    else if (!charge.refunds_pending)
+      mismatch(`live charge ${charge.id} was not paid out by the last payouts run`, story(charge, acquirer));
+    // Nothing is sent when refunds reach the net (the fee is not given back by the merchant).
+    const owed = charge.paid_out_at ? Math.max(0, charge.net - charge.refunded) : 0;
+    if (acquirer.paidOut !== owed)
+      mismatch(
+        `live charge ${charge.id} was paid out ${acquirer.paidOut} ${money}, but its net less its refunds is ${owed}`,
+        story(charge, acquirer),
+      );
+    if (acquirer.paidOut + acquirer.refunded > charge.amount)
+      mismatch(
+        `live charge ${charge.id} was paid out ${acquirer.paidOut} and refunded ${acquirer.refunded} ${money}: more than its ${charge.amount}`,
+        story(charge, acquirer),
+      );
+  }
+
+  // Every refund answered 201 is recorded, and counted in its charge's refunded total.
+  const answered = new Map<string, RefundSent>();
+  for (const refund of work.refunds) if (refund.refundId) answered.set(refund.refundId, refund);
+  result.refunds201 = answered.size;
+  const counted = new Map<string, number>();
+  for (const [refundId, refund] of answered) {
+    const stored = await getRefund(deps, { developerId, mode: refund.mode }, refundId);
+    if (stored?.charge_id !== refund.chargeId) {
+      mismatch(
+        `refund ${refundId} of charge ${refund.chargeId} answered 201 but is not recorded as its refund`,
+        [told(refund), `stored: ${JSON.stringify(stored)}`],
+      );
+      continue;
+    }
+    counted.set(refund.chargeId, (counted.get(refund.chargeId) ?? 0) + stored.amount);
+  }
+  for (const [chargeId, sum] of counted) {
+    const charge = records.get(chargeId);
+    if (charge && sum <= charge.refunded) continue;
+    mismatch(
+      `the refunds of charge ${chargeId} answered 201 add up to ${sum}, more than its refunded total ${charge?.refunded ?? '(no charge)'}`,
+      charge ? story(charge, movedOn(charge)) : [],
+    );
+  }
+
+  // A refund refused because of a payout answers 409, and only then.
+  for (const refund of work.refunds) {
+    const charge = records.get(refund.chargeId);
+    if (!charge) continue;
+    const acquirer = movedOn(charge);
+    const paidOutRefusal = refund.status === 409 && refund.title === paidOutTitle;
+    if (paidOutRefusal) result.refused409 += 1;
+    if (paidOutRefusal && !charge.paid_out_at)
+      mismatch(
+        `a refund of charge ${charge.id} answered 409 ${paidOutTitle}, but the charge was never paid out`,
+        [told(refund), ...story(charge, acquirer)],
+      );
+    const paidBy = work.paidOutBy.get(refund.chargeId);
+    // A retry under its first request's key answers that request's outcome, which may be older.
+    if (
+      paidBy !== undefined &&
+      refund.sent > paidBy &&
+      !refund.retry &&
+      !paidOutRefusal &&
+      refund.status !== undefined
+    )
+      mismatch(
+        `a refund of charge ${charge.id} sent after a payouts run paid it out answered ${refund.status}${refund.title ? ` ${refund.title}` : ''}, not 409 ${paidOutTitle}`,
+        [told(refund), ...story(charge, acquirer)],
+      );
+  }
+  return result;
 }

@@ -1,23 +1,31 @@
 /**
  * Random faults of the simulated acquirer, armed through the stack's control server
- * (infra/local/control.ts, README "Faults, locally") for the soak's merchant only, a few calls each.
- *
- * Only operations the stack's own process calls are armed: `charge`, `verify`, `completeChallenge`
- * (checkout submits), `refund` (POST /v1/refunds/ and automatic refunds) and `lookup` (recovery). The
- * registry lives in the stack's process; `chargeStored` (renewals) and `payout` are called by
- * `billing run` and `payouts run` in the CLI's own process, which no fault reaches.
+ * (infra/local/control.ts, README "Faults, locally") for the soak's merchant only, a few calls each,
+ * at every operation: `charge`, `verify`, `completeChallenge` (checkout submits), `refund`
+ * (POST /v1/refunds/ and automatic refunds) and `lookup` (recovery), which the stack's own process
+ * calls, and `chargeStored` (renewals, trial ends) and `payout`, which `billing run` and
+ * `payouts run` call in the CLI's process: the CLI asks the stack's registry for each call, so one
+ * registry hits both. Where the faults landed is read back from the registry (`/acquirer/faults/hits`),
+ * by caller: the stack, or the pid of one of the soak's CLI runs.
  */
-import type { AcquirerFault, AcquirerOperation, FaultEffect } from '../../shared/acquirer/faults.ts';
+import type {
+  AcquirerFault,
+  AcquirerOperation,
+  FaultEffect,
+  FaultHits,
+} from '../../shared/acquirer/faults.ts';
 import { pick, randomInt, type Weighted } from './random.ts';
 import type { SoakStack } from './stack.ts';
 import type { Tally } from './tally.ts';
 
 const operations: Weighted<AcquirerOperation>[] = [
-  ['charge', 30],
-  ['verify', 8],
-  ['completeChallenge', 12],
-  ['refund', 30],
-  ['lookup', 20],
+  ['charge', 24],
+  ['verify', 6],
+  ['completeChallenge', 10],
+  ['chargeStored', 16],
+  ['refund', 24],
+  ['payout', 20],
+  ['lookup', 14],
 ];
 
 const effects: Weighted<FaultEffect>[] = [
@@ -44,10 +52,16 @@ export class Faults {
     this.#merchant = merchant;
   }
 
-  async #control(method: string, body?: unknown): Promise<AcquirerFault[]> {
+  /**
+   * What each start of the stack's registry hit, by its control token: a registry lives as long as
+   * its stack process, so a restarted stack counts from zero and the soak adds the starts up.
+   */
+  readonly #hitsByStart = new Map<string, FaultHits[]>();
+
+  async #request(method: string, path: string, body?: unknown): Promise<unknown> {
     const info = this.#stack.info;
     if (!info?.control_url || !info.control_token) throw new Error('the stack has no control server');
-    const response = await fetch(`${info.control_url}/acquirer/faults`, {
+    const response = await fetch(`${info.control_url}${path}`, {
       method,
       headers: { Authorization: `Bearer ${info.control_token}`, 'Content-Type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -55,11 +69,55 @@ export class Faults {
     });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`control ${method} answered ${response.status}: ${text}`);
-    return (JSON.parse(text) as { faults: AcquirerFault[] }).faults;
+    return JSON.parse(text);
+  }
+
+  async #control(method: string, body?: unknown): Promise<AcquirerFault[]> {
+    return ((await this.#request(method, '/acquirer/faults', body)) as { faults: AcquirerFault[] }).faults;
+  }
+
+  /**
+   * Reads what the running stack's registry hit so far (the soak's merchant's). Called after each
+   * fault armed, before the soak kills the stack and at the end: what a stack that exits by itself
+   * hit since the last read is not counted.
+   */
+  async readHits(): Promise<void> {
+    const token = this.#stack.info?.control_token;
+    if (!token) return;
+    try {
+      const { hits } = (await this.#request('GET', '/acquirer/faults/hits')) as { hits: FaultHits[] };
+      this.#hitsByStart.set(
+        token,
+        hits.filter((hit) => hit.merchant === this.#merchant),
+      );
+    } catch {
+      // The stack is down (a kill): what it hit since the last read is lost with it.
+    }
+  }
+
+  /**
+   * The calls faults hit, by process (the stack, or which of the soak's CLI commands), operation and
+   * effect: `process → "effect operation" → count`.
+   */
+  hitsByProcess(): Map<string, Map<string, number>> {
+    const byProcess = new Map<string, Map<string, number>>();
+    for (const hits of this.#hitsByStart.values())
+      for (const hit of hits) {
+        const pid = /^pid (\d+)$/.exec(hit.caller ?? '')?.[1];
+        const command = pid === undefined ? undefined : this.#stack.cliCommands.get(Number(pid));
+        const where =
+          hit.caller === 'stack' ? 'stack' : command ? `CLI ${command}` : `another process (${hit.caller})`;
+        const counts = byProcess.get(where) ?? new Map<string, number>();
+        byProcess.set(where, counts);
+        const what = `${hit.effect} ${hit.operation}`;
+        counts.set(what, (counts.get(what) ?? 0) + hit.count);
+      }
+    return byProcess;
   }
 
   /** Arms one random fault, unless `maxArmed` are still waiting. A stack being killed is no error. */
   async armOne(): Promise<void> {
+    await this.readHits();
     try {
       if ((await this.#control('GET')).length >= maxArmed) return;
       const effect = pick(effects);

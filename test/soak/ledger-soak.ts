@@ -1,9 +1,11 @@
 /**
  * `npm run soak -- --seconds N`: the ledger soak, a script (not a test). For N seconds it drives a
  * stack of its own with random money operations from a few concurrent workers (operations.ts),
- * arms random acquirer faults (faults.ts), kills DynamoDB Local and the whole stack on purpose
- * (stack.ts), then clears the faults, lets recovery finish every attempt, checks its own rules
- * (checks.ts) and reconciles the acquirer's books with cobro's (`reconcile --json`).
+ * races payouts runs against refunds of the same live charges, arms random acquirer faults
+ * (faults.ts; they reach the CLI's billing and payouts runs too), kills DynamoDB Local and the
+ * whole stack on purpose (stack.ts), then clears the faults, lets recovery finish every attempt,
+ * pays out what is left, checks its own rules (checks.ts) and reconciles the acquirer's books with
+ * cobro's (`reconcile --json`).
  *
  * It prints what it did and exits 0 only if the books agree and nothing unexpected happened; 1
  * otherwise, listing every finding with what reproduces it.
@@ -15,8 +17,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatAmount } from '../../shared/core/money/amount.ts';
+import { findCurrency } from '../../shared/core/money/currencies.ts';
 import type { ReconcileReport } from '../../shared/ledger/reconcile.ts';
-import { checkRecords, type Settled, settleAttempts, storeDeps } from './checks.ts';
+import { checkPayouts, checkRecords, type Settled, settleAttempts, storeDeps } from './checks.ts';
 import { Faults } from './faults.ts';
 import { Http } from './http.ts';
 import { type Merchant, Workload } from './operations.ts';
@@ -137,6 +141,8 @@ async function loop(step: () => Promise<void>, pauseMs: [number, number]) {
 
 async function kill(what: Kill['what']) {
   const at = Date.now();
+  // The stack's fault registry goes with it: read what it hit first.
+  if (what === 'stack') await faults.readHits();
   const end = tally.disrupt(what === 'dynamodb' ? 'DynamoDB Local SIGKILL' : 'stack SIGKILL');
   console.log(
     `  ${tally.at(at)}: SIGKILL ${what === 'dynamodb' ? 'DynamoDB Local' : 'the stack and its DynamoDB Local'}`,
@@ -170,6 +176,7 @@ const killer = (async () => {
 const loops = [
   ...Array.from({ length: workerCount }, () => loop(() => work.randomOperation(), [100, 400])),
   loop(() => work.operatorStep(), [2_000, 5_000]),
+  loop(() => work.payoutRace(), [1_000, 3_000]),
   loop(() => faults.armOne(), [1_000, 4_000]),
 ];
 
@@ -192,7 +199,17 @@ await faults.clear();
 const info = stack.info;
 if (!info) throw new Error('no stack info');
 const deps = storeDeps(info);
-const settled: Settled = await settleAttempts(deps, settleTimeoutMs);
+const firstSettle: Settled = await settleAttempts(deps, settleTimeoutMs);
+// With no fault armed, a last run pays out every live charge that can be, renewals dated ahead by
+// the billing runs too: the payout checks then hold every live charge to "paid out its net less its
+// refunds", not only those a run got to.
+await work.payoutsRun(
+  'payouts run (last, no faults)',
+  ['--account', String(merchant.developerId)],
+  new Date(Math.max(Date.now(), work.latestBillingDate?.getTime() ?? 0) + 3 * 86_400_000),
+);
+const secondSettle = await settleAttempts(deps, settleTimeoutMs);
+const settled: Settled = { ...secondSettle, ms: firstSettle.ms + secondSettle.ms };
 for (const attempt of settled.open)
   tally.find({
     title: `attempt ${attempt.id} (${attempt.kind}, ${attempt.status}) still open ${(settled.ms / 1000).toFixed(0)} s after the operations stopped`,
@@ -203,6 +220,10 @@ const range = {
   until: new Date(Math.max(Date.now(), work.latestBillingDate?.getTime() ?? 0) + 86_400_000),
 };
 await checkRecords(work, tally, deps, range, settled.held);
+const payoutCheck = await checkPayouts(work, tally, deps, merchant.developerId, {
+  since: new Date(began - 3_600_000),
+  until: new Date(Date.now() + 3_600_000),
+});
 const reconcile: CliRun = await stack.cli(['reconcile', '--json']);
 let report: ReconcileReport | undefined;
 try {
@@ -221,6 +242,7 @@ if (reconcile.code !== 0)
     ],
   });
 
+await faults.readHits();
 const stopCode = await stack.stop();
 const orphans = stack.javas();
 if (orphans.length) {
@@ -249,11 +271,26 @@ ledger soak summary
   operations         ${tally.totalOperations()} requests and CLI runs, by kind (answer: count)`);
 for (const [kind, labels] of [...tally.operations.entries()].sort(([a], [b]) => a.localeCompare(b)))
   console.log(`    ${kind.padEnd(44)} ${line(labels)}`);
+const minor = (totals: Map<string, number>) =>
+  [...totals.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([code, amount]) => {
+      const currency = findCurrency(code);
+      return `${code} ${currency ? formatAmount(amount, currency) : amount}`;
+    })
+    .join(', ') || 'nothing';
+const hits = faults.hitsByProcess();
+const hitCount = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
 console.log(`  billing runs       ${work.billing.runs ?? 0} succeeded: ${figures(work.billing) || 'nothing due'}
   payouts runs       ${work.payouts.runs ?? 0} succeeded: ${figures(work.payouts) || 'nothing paid out'}
+  payout races       ${line(new Map(Object.entries(work.races)))}
+  payouts made       ${payoutCheck.paidOut} of ${payoutCheck.liveCharges} live charges paid out (the acquirer's books: ${minor(payoutCheck.paidTotals)}); ${payoutCheck.refunds201} refunds answered 201, ${payoutCheck.refused409} refused 409 as paid out
   faults armed       ${[...tally.faultsByEffect.values()].reduce((a, b) => a + b, 0)} by effect: ${line(tally.faultsByEffect)}
                      by operation: ${line(tally.faultsByOperation)}
-  kills              ${tally.kills.length}`);
+  faults hit         ${[...hits.values()].reduce((sum, counts) => sum + hitCount(counts), 0)} calls, by process (read from the stack's registry before each stack kill and at the end)`);
+for (const [caller, counts] of [...hits.entries()].sort(([a], [b]) => a.localeCompare(b)))
+  console.log(`    ${caller.padEnd(44)} ${hitCount(counts)}: ${line(counts)}`);
+console.log(`  kills              ${tally.kills.length}`);
 for (const k of tally.kills)
   console.log(
     `    ${tally.at(k.at)} ${k.what === 'dynamodb' ? 'DynamoDB Local' : 'whole stack'}: back in ${(k.backMs / 1000).toFixed(1)} s (${k.how})`,
@@ -275,10 +312,12 @@ if (report) {
       `    ${code.padEnd(16)} charged ${a?.charged ?? 0} / ${c?.charged ?? 0}, refunded ${a?.refunded ?? 0} / ${c?.refunded ?? 0}, paid out ${a?.paid_out ?? 0} / ${c?.paid_out ?? 0} (minor units, acquirer / cobro)`,
     );
   }
-  console.log(`    mismatches       ${report.mismatches.length}`);
 } else {
   console.log(`  reconcile          exit ${reconcile.code}, no report: ${reconcile.stderr.trim()}`);
 }
+console.log(
+  `  mismatches         ${report ? report.mismatches.length : 'unknown'} in reconcile; ${payoutCheck.mismatches} between payouts and refunds (findings below)`,
+);
 console.log(`  findings           ${tally.findings.length}`);
 tally.findings.forEach((finding, index) => {
   console.log(`    ${index + 1}. ${finding.title}`);

@@ -11,10 +11,13 @@
  * - refunds, full and partial, retried with the same Idempotency-Key after a 5xx;
  * - the legacy charge, retried with its Idempotency-Key after a 5xx;
  * - the operator's `billing run --now` (dates cycling one to four months ahead, so renewals and
- *   trial ends come due) and `payouts run --now` (three days ahead, so live charges are due).
+ *   trial ends come due) and `payouts run --now` (three days ahead, so live charges are due);
+ * - payout races: fresh live charges, then a `payouts run --account` of the soak's merchant and
+ *   partial and full refunds of those same charges, refunds first, the run first, or interleaved.
  *
  * It remembers what a later check needs: the subscriptions it canceled and the links it deleted,
- * with how their payments ended.
+ * with how their payments ended, every refund it asked for and what it was answered, and when a
+ * payouts run said it had paid each charge out.
  */
 import { randomUUID } from 'node:crypto';
 import { testCards } from '../../shared/acquirer/simulated.ts';
@@ -62,6 +65,29 @@ export interface SubscriptionSeen extends Seen {
 export interface LinkSeen extends Seen {
   deleted: boolean;
 }
+
+/** A refund the soak asked for, and what it was answered. */
+export interface RefundSent {
+  chargeId: string;
+  mode: Mode;
+  /** The amount asked (major units), or undefined: the rest of the charge. */
+  amount: string | undefined;
+  /** Its Idempotency-Key was sent before (a retry after a 5xx answers the first request's outcome). */
+  retry: boolean;
+  /** The payout race it was part of (its order), if any. */
+  race: RaceOrder | undefined;
+  sent: number;
+  answered: number;
+  /** Undefined when no answer came. */
+  status: number | undefined;
+  /** A JSON error's title (`Charge status error`: the charge was paid out). */
+  title: string | undefined;
+  /** The refund's id when it answered 201. */
+  refundId: string | undefined;
+}
+
+/** How a payout race orders its payouts run and its refunds. */
+export type RaceOrder = 'refunds first' | 'payout first' | 'interleaved';
 
 /** A charge as GET /v1/payments/ lists it. */
 export interface ListedCharge {
@@ -168,11 +194,19 @@ export class Workload {
   readonly payouts: Record<string, number> = {};
   /** The latest `--now` a billing run used: the soak's records reach that far. */
   latestBillingDate: Date | undefined;
+  /** Every refund the soak asked for, in the order sent. */
+  readonly refunds: RefundSent[] = [];
+  /** When the first payouts run that printed a charge among its `charge_ids` had exited, by charge. */
+  readonly paidOutBy = new Map<string, number>();
+  /** Payout races run, by order. */
+  readonly races: Record<RaceOrder, number> = { 'refunds first': 0, 'payout first': 0, interleaved: 0 };
   readonly #http: Http;
   readonly #tally: Tally;
   readonly #stack: SoakStack;
   readonly #merchant: Merchant;
   readonly #plans: Record<Mode, { id: string; name: string }[]> = { test: [], live: [] };
+  /** The Idempotency-Keys of the refunds sent so far: a key sent again is a retry. */
+  readonly #refundKeys = new Set<string>();
   #billingCycle = 0;
 
   constructor(http: Http, tally: Tally, stack: SoakStack, merchant: Merchant) {
@@ -458,6 +492,47 @@ export class Workload {
     }
   }
 
+  /**
+   * POST /v1/refunds/ of `chargeId`, `amount` of it or the rest, under `key` (a new one when not
+   * given); remembered in `refunds` with its answer. A retry sends the same `key` and `reason`: the
+   * same request, or its key would answer 409 as reused for another.
+   */
+  async #refund(
+    kind: string,
+    chargeId: string,
+    mode: Mode,
+    options: { amount?: string; key?: string; reason?: string; race?: RaceOrder } = {},
+  ): Promise<Answer | undefined> {
+    const key = options.key ?? `soak-refund-${randomUUID()}`;
+    const body = {
+      charge_id: chargeId,
+      reason: options.reason ?? oneOf(refundReasons),
+      ...(options.amount === undefined ? {} : { amount: options.amount }),
+    };
+    const sent = Date.now();
+    const retry = this.#refundKeys.has(key);
+    this.#refundKeys.add(key);
+    const answer = await this.#http.send(kind, 'POST', `${this.#api}/v1/refunds/`, {
+      auth: this.#merchant.auth[mode],
+      json: body,
+      headers: { 'Idempotency-Key': key },
+    });
+    const json = (answer?.json ?? {}) as { id?: unknown; title?: unknown };
+    this.refunds.push({
+      chargeId,
+      mode,
+      amount: options.amount,
+      retry,
+      race: options.race,
+      sent,
+      answered: Date.now(),
+      status: answer?.status,
+      title: typeof json.title === 'string' ? json.title : undefined,
+      refundId: answer?.status === 201 && typeof json.id === 'string' ? json.id : undefined,
+    });
+    return answer;
+  }
+
   /** A refund of a recent charge, in full or in part. */
   async refund(): Promise<void> {
     const mode = this.#mode();
@@ -473,15 +548,99 @@ export class Workload {
     const charge = oneOf(refundable);
     const leftCents = Math.round((charge.amount - charge.amount_refunded) * 100);
     const partial = chance(0.5) && leftCents > 100;
-    const body = {
-      charge_id: charge.id,
+    const options = {
+      key: `soak-refund-${randomUUID()}`,
       reason: oneOf(refundReasons),
       ...(partial ? { amount: (randomInt(100, leftCents - 1) / 100).toFixed(2) } : {}),
     };
-    const headers = { 'Idempotency-Key': `soak-refund-${randomUUID()}` };
-    await this.#withRetries('refund', (kind) =>
-      this.#http.send(kind, 'POST', `${this.#api}/v1/refunds/`, { auth, json: body, headers }),
+    await this.#withRetries('refund', (kind) => this.#refund(kind, charge.id, mode, options));
+  }
+
+  /** A live charge through the legacy charge (one request): its id, or undefined when not made. */
+  async #liveCharge(): Promise<{ id: string; amount: number } | undefined> {
+    const answer = await this.#http.send(
+      'payout race: live charge',
+      'POST',
+      `${this.#api}/v1/charges/simple/create/`,
+      {
+        auth: this.#merchant.auth.live,
+        form: {
+          amount: amount(),
+          currency: currency().toLowerCase(),
+          // Mostly approved; now and then a card whose refunds the acquirer refuses (502).
+          credit_card_number: chance(0.85) ? c.approved : c.refundsRefused,
+          credit_card_security_code_number: '123',
+          exp_month: '12',
+          exp_year: goodYear,
+        },
+        headers: { 'Idempotency-Key': `soak-race-charge-${randomUUID()}` },
+      },
     );
+    const charge = answer?.status === 201 ? (answer.json as { id?: unknown; amount?: unknown }) : undefined;
+    return typeof charge?.id === 'string' && typeof charge.amount === 'number'
+      ? { id: charge.id, amount: charge.amount }
+      : undefined;
+  }
+
+  /**
+   * The refunds a race sends for one charge, one after the other: a part, the rest, a part and
+   * then the rest, or two parts (a part is at most a third of the charge, so two fit).
+   */
+  async #raceRefunds(charge: { id: string; amount: number }, order: RaceOrder): Promise<void> {
+    const cents = Math.round(charge.amount * 100);
+    const part = () => (randomInt(100, Math.max(100, Math.floor(cents / 3))) / 100).toFixed(2);
+    const amounts = pick<(string | undefined)[]>([
+      [[part()], 3],
+      [[undefined], 2],
+      [[part(), undefined], 2],
+      [[part(), part()], 2],
+    ]);
+    for (const [index, refundAmount] of amounts.entries()) {
+      if (index > 0) await sleep(randomInt(0, 600));
+      await this.#refund(`payout race: ${refundAmount ? 'partial' : 'full'} refund`, charge.id, 'live', {
+        ...(refundAmount ? { amount: refundAmount } : {}),
+        race: order,
+      });
+    }
+  }
+
+  /**
+   * A payout race: one to three fresh live charges, then a `payouts run` of the soak's merchant
+   * and refunds of those same charges: the refunds first (then one more refund after the run), the
+   * run first, or both at once, each refund starting anywhere in the run's first seconds. Whichever
+   * reaches a charge first must win: a refund held first is paid out net of it, a payout made first
+   * turns every later refund into 409.
+   */
+  async payoutRace(): Promise<void> {
+    const made = await Promise.all(Array.from({ length: randomInt(1, 3) }, () => this.#liveCharge()));
+    const charges = made.filter((charge) => charge !== undefined);
+    if (charges.length === 0) return;
+    const order = pick<RaceOrder>([
+      ['refunds first', 1],
+      ['payout first', 1],
+      ['interleaved', 2],
+    ]);
+    this.races[order] += 1;
+    const run = () =>
+      this.payoutsRun(`payouts run (race, ${order})`, ['--account', String(this.#merchant.developerId)]);
+    if (order === 'refunds first') {
+      await Promise.all(charges.map((charge) => this.#raceRefunds(charge, order)));
+      await run();
+      await Promise.all(
+        charges.map((charge) =>
+          this.#refund('payout race: refund after the run', charge.id, 'live', { race: order }),
+        ),
+      );
+    } else if (order === 'payout first') {
+      await run();
+      await Promise.all(charges.map((charge) => this.#raceRefunds(charge, order)));
+    } else {
+      // A CLI run takes a second or two to start and pay out: the refunds land before, during and after.
+      await Promise.all([
+        run(),
+        ...charges.map((charge) => soon(() => this.#raceRefunds(charge, order), 2_500)),
+      ]);
+    }
   }
 
   /** The deprecated direct charge, with an Idempotency-Key. */
@@ -564,12 +723,22 @@ export class Workload {
       });
   }
 
-  /** Pays out the live charges made more than two days before three days from now: all of them. */
-  async payoutsRun(): Promise<void> {
-    const now = new Date(Date.now() + 3 * 86_400_000);
-    const run = await this.#operator('payouts run', ['payouts', 'run', '--now', now.toISOString()]);
+  /**
+   * Pays out the live charges made more than two days before `now` (three days from now: every
+   * charge made now, but not a renewal a billing run dated ahead), `args` may add `--account`.
+   * Remembers when it said it paid each one out.
+   */
+  async payoutsRun(
+    kind = 'payouts run',
+    args: string[] = [],
+    now = new Date(Date.now() + 3 * 86_400_000),
+  ): Promise<void> {
+    const run = await this.#operator(kind, ['payouts', 'run', '--now', now.toISOString(), ...args]);
     if (run.code !== 0) return;
-    this.#sum(this.payouts, JSON.parse(run.stdout));
+    const exited = Date.now();
+    const summary = JSON.parse(run.stdout) as { charge_ids: string[] };
+    for (const id of summary.charge_ids) if (!this.paidOutBy.has(id)) this.paidOutBy.set(id, exited);
+    this.#sum(this.payouts, summary);
     this.payouts.runs = (this.payouts.runs ?? 0) + 1;
   }
 

@@ -70,6 +70,8 @@ export class SoakStack {
   #expectedExit = false;
   #lastLines: string[] = [];
   #clis = new Set<ChildProcess>();
+  /** The command (`billing run`, `payouts run`, …) of every CLI run the soak started, by its pid. */
+  readonly cliCommands = new Map<number, string>();
   #up: Promise<void> | undefined;
   #markUp: () => void = () => undefined;
   #isUp = false;
@@ -292,6 +294,13 @@ export class SoakStack {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.#clis.add(child);
+    // The stack's fault registry names a CLI run by its pid: the summary says which command it was.
+    const firstOption = args.findIndex((arg) => arg.startsWith('-'));
+    if (child.pid !== undefined)
+      this.cliCommands.set(
+        child.pid,
+        args.slice(0, firstOption === -1 ? args.length : firstOption).join(' '),
+      );
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk: Buffer) => {
