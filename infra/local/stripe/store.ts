@@ -113,6 +113,11 @@ const kinds: readonly { prefix: string; collection: CollectionName; objectName: 
   { prefix: 'we_', collection: 'webhookEndpoints', objectName: 'webhook_endpoint' },
 ];
 
+/** What Stripe's errors call an object of `collection` ("No such checkout.session: …"). */
+export function objectNameOf(collection: CollectionName): string {
+  return kinds.find((kind) => kind.collection === collection)?.objectName ?? collection;
+}
+
 /** The collection an id belongs in by its prefix, if any. */
 export function kindOf(id: string) {
   return kinds.find((kind) => id.startsWith(kind.prefix));
