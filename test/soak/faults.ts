@@ -120,20 +120,28 @@ export class Faults {
     await this.readHits();
     try {
       if ((await this.#control('GET')).length >= maxArmed) return;
-      const effect = pick(effects);
-      const fault: AcquirerFault = {
-        operation: pick(operations),
-        effect,
-        merchant: this.#merchant,
-        times: randomInt(1, 3),
-        ...(effect === 'slow' ? { delayMs: randomInt(300, slowestMs) } : {}),
-      };
-      await this.#control('POST', fault);
+    } catch {
+      this.#tally.count('fault arm (control server)', 'no answer');
+      return;
+    }
+    const effect = pick(effects);
+    await this.arm({
+      operation: pick(operations),
+      effect,
+      times: randomInt(1, 3),
+      ...(effect === 'slow' ? { delayMs: randomInt(300, slowestMs) } : {}),
+    });
+  }
+
+  /** Arms `fault` for the soak's merchant, counted. A stack being killed is no error. */
+  async arm(fault: Omit<AcquirerFault, 'merchant'>): Promise<void> {
+    try {
+      await this.#control('POST', { ...fault, merchant: this.#merchant });
       this.#tally.count('fault arm (control server)', '200');
       this.#tally.armed(
         fault.effect,
         fault.operation,
-        `${fault.effect} ${fault.operation} ×${fault.times}${fault.delayMs ? ` ${fault.delayMs} ms` : ''}`,
+        `${fault.effect} ${fault.operation} ×${fault.times ?? 'every call'}${fault.delayMs ? ` ${fault.delayMs} ms` : ''}`,
       );
     } catch {
       // The control server goes with its stack: a kill of ours, or the stack not up yet.

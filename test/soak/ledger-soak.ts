@@ -114,9 +114,9 @@ const merchant: Merchant = {
 console.log(`  account ${merchant.developerId} created with ${account.command}`);
 
 const http = new Http(tally);
-const work = new Workload(http, tally, stack, merchant);
-await work.setup();
 const faults = new Faults(stack, tally, merchant.developerId);
+const work = new Workload(http, tally, stack, merchant, faults);
+await work.setup();
 
 const began = Date.now();
 const stopAt = began + seconds * 1000;

@@ -13,14 +13,22 @@
  * - the operator's `billing run --now` (dates cycling one to four months ahead, so renewals and
  *   trial ends come due) and `payouts run --now` (three days ahead, so live charges are due);
  * - payout races: fresh live charges, then a `payouts run --account` of the soak's merchant and
- *   partial and full refunds of those same charges, refunds first, the run first, or interleaved.
+ *   partial and full refunds of those same charges: refunds first, the run first, interleaved, or
+ *   a refund of a charge the run has read but not yet marked paid out (its payouts made slow).
  *
  * It remembers what a later check needs: the subscriptions it canceled and the links it deleted,
  * with how their payments ended, every refund it asked for and what it was answered, and when a
  * payouts run said it had paid each charge out.
  */
 import { randomUUID } from 'node:crypto';
+import type { LocalInfo } from '../../infra/local/info.ts';
 import { testCards } from '../../shared/acquirer/simulated.ts';
+import { payoutShards } from '../../shared/charges/keys.ts';
+import { getCharge } from '../../shared/charges/repository.ts';
+import type { Deps } from '../../shared/db/deps.ts';
+import { shardOf } from '../../shared/db/keys.ts';
+import { storeDeps } from './checks.ts';
+import type { Faults } from './faults.ts';
 import type { Answer, Http } from './http.ts';
 import { chance, oneOf, pick, randomInt, sleep, type Weighted } from './random.ts';
 import type { CliRun, SoakStack } from './stack.ts';
@@ -86,8 +94,13 @@ export interface RefundSent {
   refundId: string | undefined;
 }
 
-/** How a payout race orders its payouts run and its refunds. */
-export type RaceOrder = 'refunds first' | 'payout first' | 'interleaved';
+/**
+ * How a payout race orders its payouts run and its refunds. `refund while the run holds it`: the
+ * run's payouts are slow, and once it has marked one charge of a payout partition (so it has read
+ * that partition's due charges and is paying the first out), the others of that partition are
+ * refunded before it reaches them.
+ */
+export type RaceOrder = 'refunds first' | 'payout first' | 'interleaved' | 'refund while the run holds it';
 
 /** A charge as GET /v1/payments/ lists it. */
 export interface ListedCharge {
@@ -199,21 +212,30 @@ export class Workload {
   /** When the first payouts run that printed a charge among its `charge_ids` had exited, by charge. */
   readonly paidOutBy = new Map<string, number>();
   /** Payout races run, by order. */
-  readonly races: Record<RaceOrder, number> = { 'refunds first': 0, 'payout first': 0, interleaved: 0 };
+  readonly races: Record<RaceOrder, number> = {
+    'refunds first': 0,
+    'payout first': 0,
+    interleaved: 0,
+    'refund while the run holds it': 0,
+  };
   readonly #http: Http;
   readonly #tally: Tally;
   readonly #stack: SoakStack;
   readonly #merchant: Merchant;
+  readonly #faults: Pick<Faults, 'arm'>;
   readonly #plans: Record<Mode, { id: string; name: string }[]> = { test: [], live: [] };
   /** The Idempotency-Keys of the refunds sent so far: a key sent again is a retry. */
   readonly #refundKeys = new Set<string>();
+  /** The stack's table, through a client made for the stack's current start. */
+  #stored: { info: LocalInfo; deps: Deps } | undefined;
   #billingCycle = 0;
 
-  constructor(http: Http, tally: Tally, stack: SoakStack, merchant: Merchant) {
+  constructor(http: Http, tally: Tally, stack: SoakStack, merchant: Merchant, faults: Pick<Faults, 'arm'>) {
     this.#http = http;
     this.#tally = tally;
     this.#stack = stack;
     this.#merchant = merchant;
+    this.#faults = faults;
   }
 
   get #api(): string {
@@ -605,21 +627,25 @@ export class Workload {
   }
 
   /**
-   * A payout race: one to three fresh live charges, then a `payouts run` of the soak's merchant
-   * and refunds of those same charges: the refunds first (then one more refund after the run), the
-   * run first, or both at once, each refund starting anywhere in the run's first seconds. Whichever
-   * reaches a charge first must win: a refund held first is paid out net of it, a payout made first
-   * turns every later refund into 409.
+   * A payout race: fresh live charges, then a `payouts run` of the soak's merchant and refunds of
+   * those same charges: the refunds first (then one more refund after the run), the run first,
+   * both at once (each refund starting anywhere in the run's first seconds), or a refund made while
+   * the run holds its charge (#refundWhileHeld). Whichever reaches a charge first must win: a refund
+   * held first is paid out net of it, a payout made first turns every later refund into 409.
    */
   async payoutRace(): Promise<void> {
-    const made = await Promise.all(Array.from({ length: randomInt(1, 3) }, () => this.#liveCharge()));
-    const charges = made.filter((charge) => charge !== undefined);
-    if (charges.length === 0) return;
     const order = pick<RaceOrder>([
       ['refunds first', 1],
       ['payout first', 1],
-      ['interleaved', 2],
+      ['interleaved', 1],
+      ['refund while the run holds it', 1],
     ]);
+    const held = order === 'refund while the run holds it';
+    // Enough charges that some share one of the payout partitions, where one waits for another.
+    const count = held ? randomInt(4, 6) : randomInt(1, 3);
+    const made = await Promise.all(Array.from({ length: count }, () => this.#liveCharge()));
+    const charges = made.filter((charge) => charge !== undefined);
+    if (charges.length === 0) return;
     this.races[order] += 1;
     const run = () =>
       this.payoutsRun(`payouts run (race, ${order})`, ['--account', String(this.#merchant.developerId)]);
@@ -634,13 +660,85 @@ export class Workload {
     } else if (order === 'payout first') {
       await run();
       await Promise.all(charges.map((charge) => this.#raceRefunds(charge, order)));
-    } else {
+    } else if (order === 'interleaved') {
       // A CLI run takes a second or two to start and pay out: the refunds land before, during and after.
       await Promise.all([
         run(),
         ...charges.map((charge) => soon(() => this.#raceRefunds(charge, order), 2_500)),
       ]);
+    } else {
+      await this.#refundWhileHeld(charges, run);
     }
+  }
+
+  /**
+   * A payouts run reads a partition's due charges, then pays them out one by one: with its payouts
+   * slow, once it has marked the first of a partition it holds the others, read, for seconds. A
+   * refund of one of those made meanwhile must count in its payout (or the run must leave it).
+   * The charges' partitions are known (shardOf, as the charges' keys place them); the soak watches
+   * the table for the first mark and refunds the rest of that partition at once.
+   */
+  async #refundWhileHeld(charges: { id: string; amount: number }[], run: () => Promise<void>): Promise<void> {
+    const order: RaceOrder = 'refund while the run holds it';
+    const partitions = new Map<number, { id: string; amount: number }[]>();
+    for (const charge of charges) {
+      const shard = shardOf(charge.id, payoutShards);
+      partitions.set(shard, [...(partitions.get(shard) ?? []), charge]);
+    }
+    const watched = [...partitions.values()].filter((group) => group.length >= 2).flat();
+    await this.#faults.arm({
+      operation: 'payout',
+      effect: 'slow',
+      // Long enough for the soak to see the first mark and refund the others on a busy machine.
+      delayMs: 3_000,
+      times: charges.length + 2,
+    });
+    let done = false;
+    const running = run().finally(() => {
+      done = true;
+    });
+    // The charges the run has read but not marked yet: the others of a partition it marked one of.
+    let held: { id: string; amount: number }[] = [];
+    const scope = { developerId: this.#merchant.developerId, mode: 'live' as const };
+    while (!done && watched.length > 0 && held.length === 0) {
+      const info = this.#stack.info;
+      if (!info) break;
+      // A kill of the stack ends the watch: the refunds then go after the run, as in other orders.
+      const records = await Promise.all(
+        watched.map((charge) => getCharge(this.#store(info), scope, charge.id)),
+      ).catch(() => undefined);
+      if (!records) break;
+      const marked = new Set(records.flatMap((record) => (record?.paid_out_at ? [record.id] : [])));
+      held = watched.filter(
+        (charge) =>
+          !marked.has(charge.id) &&
+          [...marked].some((id) => shardOf(id, payoutShards) === shardOf(charge.id, payoutShards)),
+      );
+      if (held.length === 0) await sleep(100);
+    }
+    await Promise.all(
+      held.map((charge) =>
+        this.#refund('payout race: partial refund (run holds it)', charge.id, 'live', {
+          amount: Math.max(1, Math.floor(charge.amount / 3)).toFixed(2),
+          race: order,
+        }),
+      ),
+    );
+    await running;
+    // The rest of the race's charges, refunded after the run: 409 for every one it paid out.
+    await Promise.all(
+      charges
+        .filter((charge) => !held.includes(charge))
+        .map((charge) =>
+          this.#refund('payout race: refund after the run', charge.id, 'live', { race: order }),
+        ),
+    );
+  }
+
+  /** The stack's table, as its own functions reach it: a client per start of the stack. */
+  #store(info: LocalInfo): Deps {
+    if (this.#stored?.info !== info) this.#stored = { info, deps: storeDeps(info) };
+    return this.#stored.deps;
   }
 
   /** The deprecated direct charge, with an Idempotency-Key. */
