@@ -349,13 +349,15 @@ export async function checkPayouts(
         [told(refund), ...story(charge, acquirer)],
       );
     const paidBy = work.paidOutBy.get(refund.chargeId);
-    // A retry under its first request's key answers that request's outcome, which may be older.
+    // A retry under its first request's key answers that request's outcome, which may be older; a
+    // request during a kill may answer nothing about the charge (the HTTP tally counts it apart).
     if (
       paidBy !== undefined &&
       refund.sent > paidBy &&
       !refund.retry &&
       !paidOutRefusal &&
-      refund.status !== undefined
+      refund.status !== undefined &&
+      !tally.disruptedBy(refund.sent, refund.answered)
     )
       mismatch(
         `a refund of charge ${charge.id} sent after a payouts run paid it out answered ${refund.status}${refund.title ? ` ${refund.title}` : ''}, not 409 ${paidOutTitle}`,
