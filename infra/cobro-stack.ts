@@ -14,7 +14,7 @@ import { authorizer, fallback, routes } from '../shared/api/routes.ts';
 import { envNames } from '../shared/core/config.ts';
 import type { EventRule, Schedule } from '../shared/http/area.ts';
 import type { Access, Route } from '../shared/http/route.ts';
-import { routeTableOf } from '../shared/http/route.ts';
+import { encodeRouteTable, routeTableOf } from '../shared/http/route.ts';
 import { CobroApi } from './api.ts';
 import { CobroData } from './data.ts';
 import { CobroEvents } from './events.ts';
@@ -109,7 +109,7 @@ export class CobroStack extends Stack {
     for (const route of split.parent) apiFunction(route.handler, routeAccess(route), route.environment);
     // The fallback knows every route, the nested groups' too: it answers 405 on their paths as well.
     apiFunction(fallback.handler, fallback.access, {
-      [envNames.routeTable]: JSON.stringify(routeTableOf(routeRows)),
+      [envNames.routeTable]: encodeRouteTable(routeTableOf(routeRows)),
     });
     this.functions.add({
       handler: authorizer.handler,

@@ -3,10 +3,10 @@ import { envNames, requireEnv } from '../../shared/core/config.ts';
 import { NotFound } from '../../shared/core/errors.ts';
 import { MethodNotAllowed } from '../../shared/http/errors.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
-import { allowedMethodsIn, type RouteTable } from '../../shared/http/route.ts';
+import { allowedMethodsIn, decodeRouteTable, type RouteTable } from '../../shared/http/route.ts';
 
 // The table's methods and paths, from the environment the CDK app and the local stack set.
-const table = JSON.parse(requireEnv(envNames.routeTable)) as RouteTable;
+const table: RouteTable = decodeRouteTable(requireEnv(envNames.routeTable));
 
 export const handler = publicEndpoint(
   async ({ event }) => {

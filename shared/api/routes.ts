@@ -1,6 +1,6 @@
 import { envNames } from '../core/config.ts';
 import { HealthSchema, OpenApiDocumentSchema } from '../core/envelopes.ts';
-import { type Access, matchPath, type Route, routeTableOf } from '../http/route.ts';
+import { type Access, encodeRouteTable, matchPath, type Route, routeTableOf } from '../http/route.ts';
 import { areas, rowsOfArea } from './areas.ts';
 
 /** Routes of no area: the probe, this API's own document, stored images. */
@@ -87,7 +87,7 @@ export const fallback = {
   handler: 'functions/system/not-routed.ts',
   access: {},
   /** It knows the table's methods and paths from its environment, so it bundles no area. */
-  environment: { [envNames.routeTable]: JSON.stringify(routeTableOf(routes)) },
+  environment: { [envNames.routeTable]: encodeRouteTable(routeTableOf(routes)) },
 } as const;
 
 /** The Lambda authorizer in front of every `auth: true` route. */

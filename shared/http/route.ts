@@ -158,6 +158,25 @@ export type RouteTable = readonly (readonly [HttpMethod, string])[];
 export const routeTableOf = (table: readonly Route[]): RouteTable =>
   table.map((route) => [route.method, route.path] as const);
 
+/**
+ * A route table as the fallback's environment carries it: each path once, with its methods
+ * (`{"/v1/plans/":"GET POST"}`). Lambda's environment holds 4 KB in all; a pair per route would
+ * spell every path once per method.
+ */
+export function encodeRouteTable(table: RouteTable): string {
+  const byPath = new Map<string, HttpMethod[]>();
+  for (const [method, path] of table) byPath.set(path, [...(byPath.get(path) ?? []), method]);
+  return JSON.stringify(Object.fromEntries([...byPath].map(([path, methods]) => [path, methods.join(' ')])));
+}
+
+/** The route table encodeRouteTable wrote. */
+export function decodeRouteTable(encoded: string): RouteTable {
+  const byPath = JSON.parse(encoded) as Record<string, string>;
+  return Object.entries(byPath).flatMap(([path, methods]) =>
+    methods.split(' ').map((method) => [method as HttpMethod, path] as const),
+  );
+}
+
 /** The methods a table allows on a path; empty when no route has that path. */
 export function allowedMethodsIn(table: RouteTable, path: string): HttpMethod[] {
   return table.filter(([, pattern]) => matchPath(pattern, path) !== null).map(([method]) => method);

@@ -18,7 +18,7 @@ import { applyNag } from '../../infra/nag.ts';
 import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
 import { envNames } from '../../shared/core/config.ts';
-import { type Access, type Route, segments } from '../../shared/http/route.ts';
+import { type Access, decodeRouteTable, type Route, segments } from '../../shared/http/route.ts';
 import {
   dashboardGuesses,
   missingFrom,
@@ -366,7 +366,7 @@ describe('the template projected for every endpoint of the contract', () => {
     ] as Resource;
     const variables = (fallbackFn.Properties as { Environment: { Variables: Record<string, unknown> } })
       .Environment.Variables;
-    const table = JSON.parse(String(variables[envNames.routeTable])) as [string, string][];
+    const table = decodeRouteTable(String(variables[envNames.routeTable]));
     expect(table).toHaveLength(projectedRoutes.length);
     expect(table).toContainEqual(['DELETE', '/v1/plans/{id}/']);
     expect(table).toContainEqual(['POST', '/dashboard/plans/{id}/delete']);
