@@ -113,10 +113,13 @@ module.exports = {
     {
       name: 'area-rules-use-acquirer-port',
       comment:
-        "An area's rules, services and repositories use the acquirer port (acquirer.ts, cards.ts) and get the acquirer in their deps; only entry points and *http.ts adapters pick one (configured.ts).",
+        "An area's rules, services and repositories use the acquirer port (acquirer.ts, cards.ts, connection.ts: which connector a mode is connected to, and notices.ts: what a connector tells by itself) and get the acquirer in their deps; only entry points and *http.ts adapters pick one (configured.ts), and no area names a connector's adapter (simulated.ts, stripe.ts).",
       severity: 'error',
       from: { path: under(areaOrder), pathNot: `${areaAdapter}|${notTest}` },
-      to: { path: '^shared/acquirer/', pathNot: '^shared/acquirer/(acquirer|cards)\\.ts$' },
+      to: {
+        path: '^shared/acquirer/',
+        pathNot: '^shared/acquirer/(acquirer|cards|connection|messages|notices)\\.ts$',
+      },
     },
     {
       name: 'http-adapter-imports-no-area',

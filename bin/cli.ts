@@ -7,7 +7,12 @@
  */
 import { Failure } from '../shared/core/errors.ts';
 import { text } from '../shared/core/messages.ts';
-import { accountsCreate, accountsRotateClientSecret, accountsUpdate } from './cli/accounts.ts';
+import {
+  accountsConnect,
+  accountsCreate,
+  accountsRotateClientSecret,
+  accountsUpdate,
+} from './cli/accounts.ts';
 import { billingRun } from './cli/billing.ts';
 import { keys } from './cli/keys.ts';
 import { UsageError } from './cli/options.ts';
@@ -69,6 +74,19 @@ const commands: readonly Command[] = [
     gives the account's OAuth client a new secret, shown only here; the old secret stops
     at once, access tokens already issued work until they expire.`,
     run: accountsRotateClientSecret,
+  },
+  {
+    name: 'accounts connect',
+    help: `accounts connect --account ID [--mode test|live --stripe-key KEY --stripe-webhook-secret WHSEC]
+                [--live none|simulated] [--test simulated] [--json]
+    connects a mode of the account to the acquirer its money moves through. With --mode and a
+    Stripe key (sk_live_… for live, sk_test_… for test, or a restricted rk_… key) and the
+    signing secret of the Stripe webhook endpoint pointed at cobro: that Stripe account, after
+    one read of it with the key (a key Stripe refuses is not stored); both secrets are kept
+    encrypted and never shown again. --live none disconnects live mode (live payments are then
+    refused with 400); --live simulated connects the simulated acquirer, which moves no real
+    money, on the local stack only. Without a change, shows both modes' connections.`,
+    run: accountsConnect,
   },
   {
     name: 'billing run',

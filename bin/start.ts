@@ -11,6 +11,9 @@ import { parseArgs } from 'node:util';
 import { ensureDemoAccount, keyIsCurrent } from '../infra/local/demo.ts';
 import { startLocalStack, writeLocalInfo } from '../infra/local/stack.ts';
 import { loadPersistentSecrets, savePersistentSecrets } from '../infra/local/state.ts';
+import { ensureStandInStripeAccount } from '../infra/local/stripe-accounts.ts';
+import { getConnection } from '../shared/acquirer/connection.ts';
+import { makeDeps } from '../shared/db/deps.ts';
 import { partitionRuns } from '../shared/events/partitions.ts';
 
 /** The bus entries that hand out a scheduled run's partitions (work, not events). */
@@ -113,15 +116,31 @@ void stack.stopped.then(() => {
 const stateDir = stack.infoPath.replace(/\/local\.json$/, '');
 const { demo, created } = await ensureDemoAccount(stack.info);
 stack.info.demo = demo;
+const kept = values['in-memory'] ? undefined : loadPersistentSecrets(stateDir);
+// A Stripe account at the stand-in, ready for the demo account to connect (README, "Going live").
+const stripeDemo = await ensureStandInStripeAccount(
+  stack.info,
+  demo.developer_id,
+  created ? undefined : kept?.stripe_demo,
+);
+stack.info.stripe_demo = stripeDemo;
 writeLocalInfo(stateDir, stack.info);
 // Only a persistent start records its demo account there; an in-memory run keeps its own to itself.
-if (!values['in-memory'] && created)
-  savePersistentSecrets(stateDir, { ...loadPersistentSecrets(stateDir), demo });
+if (kept && (created || kept.stripe_demo?.account_id !== stripeDemo.account_id))
+  savePersistentSecrets(stateDir, { ...loadPersistentSecrets(stateDir), demo, stripe_demo: stripeDemo });
 const rotated = ' (rotated since: use the key PATCH answered)';
 const current = async (key: string) => created || (await keyIsCurrent(key));
 const [testCurrent, liveCurrent] = await Promise.all([current(demo.test_key), current(demo.live_key)]);
 const testNote = testCurrent ? '' : rotated;
 const liveNote = liveCurrent ? '' : rotated;
+// Live mode says what it is connected to: here, unless an operator changed it, the simulated acquirer.
+const liveConnection = await getConnection(makeDeps(), demo.developer_id, 'live');
+const liveMode =
+  liveConnection.connector === 'simulated'
+    ? 'simulated acquirer: no real money moves (test cards, as in test mode)'
+    : liveConnection.connector === 'stripe'
+      ? `connected to Stripe account ${liveConnection.record.stripe.account_id}`
+      : 'not connected: live payments are refused (npm run -s cli -- accounts connect)';
 // The try: lines never show a dead key: after a rotation they show where the key goes instead.
 const tryKey = testCurrent ? demo.test_key : '<your test key>';
 const tryHint = testCurrent
@@ -143,6 +162,7 @@ console.log(`cobro listening on ${info.api_url}
   demo account ${demo.developer_id} (${demo.email})${created ? ', created now' : ''}
     test key       ${demo.test_key}${testNote}
     live key       ${demo.live_key}${liveNote}
+    live mode      ${liveMode}
     client_id      ${demo.client_id}
     client_secret  ${demo.client_secret}
   health           ${info.health_url}
@@ -153,6 +173,11 @@ console.log(`cobro listening on ${info.api_url}
                    npm run cli -- trigger payment.succeeded  (a test event of any type, to them)
                    deliveries: GET ${info.api_url}/v1/webhook-endpoints/<id>/deliveries/
                    events:     GET ${info.api_url}/v1/events/
+  Stripe stand-in  ${info.stripe_url}  (Stripe's API and Checkout page, stood in: no network, no real money)
+                   its account ${stripeDemo.account_id} for the demo account; to take live payments through it:
+                   npm run -s cli -- accounts connect --account ${demo.developer_id} --mode live \\
+                     --stripe-key ${stripeDemo.live_key} \\
+                     --stripe-webhook-secret ${stripeDemo.live_webhook_secret}
   DynamoDB Local   ${info.endpoints.dynamodb}  (table ${info.table})
   S3 emulator      ${info.endpoints.s3}  (bucket ${info.media_bucket})
   EventBridge      ${info.endpoints.eventbridge}

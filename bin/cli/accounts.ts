@@ -1,14 +1,21 @@
-/** `cobro accounts create | update | rotate-client-secret`: accounts, their profile and OAuth client. */
+/**
+ * `cobro accounts create | update | rotate-client-secret | connect`: accounts, their profile and
+ * OAuth client, and the connector each mode moves money through.
+ */
 import { parseArgs } from 'node:util';
 import {
   createAccount,
   credentialsOf,
+  getAccount,
   rotateClientSecret,
   updateProfile,
 } from '../../shared/accounts/repository.ts';
 import { AccountIdSchema, CreateAccountSchema, UpdateAccountSchema } from '../../shared/accounts/schemas.ts';
+import { type ConnectRequest, connectionsOf, connectMode } from '../../shared/acquirer/connect.ts';
+import { stripeEventsPath } from '../../shared/connectors/paths.ts';
+import { envNames } from '../../shared/core/config.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
-import { parsedOptions, UsageError } from './options.ts';
+import { accountOption, parsedOptions, UsageError } from './options.ts';
 import { target } from './target.ts';
 
 /** Options both account commands take: the profile, --json and --state-dir. */
@@ -120,4 +127,83 @@ export async function accountsRotateClientSecret(args: string[]): Promise<void> 
   client_secret  ${rotated.client_secret}
 The old secret no longer works; access tokens already issued work until they expire.
 Store this now: cobro keeps only its hash.`);
+}
+
+/** `accounts connect`: which connector each mode of an account moves money through (docs/design.md#connectors). */
+export async function accountsConnect(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      account: { type: 'string' },
+      mode: { type: 'string' },
+      'stripe-key': { type: 'string' },
+      'stripe-webhook-secret': { type: 'string' },
+      live: { type: 'string' },
+      test: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'state-dir': { type: 'string' },
+    },
+  });
+  const developerId = accountOption(values.account);
+  if (developerId === undefined) throw new UsageError('--account: which account to connect');
+  const request = connectRequestOf(values);
+  await target(values['state-dir']);
+  const deps = makeDeps();
+  if (!(await getAccount(deps, developerId))) throw new UsageError(`--account: no account ${developerId}`);
+  const shown = request
+    ? [await connectMode(deps, developerId, request)]
+    : await connectionsOf(deps, developerId);
+  if (values.json) {
+    console.log(JSON.stringify(request ? shown[0] : shown));
+    return;
+  }
+  const base = process.env[envNames.publicBaseUrl];
+  for (const connection of shown) {
+    const what =
+      connection.connector === 'stripe'
+        ? `Stripe account ${connection.stripe_account}${connection.stripe_account_name ? ` (${connection.stripe_account_name})` : ''}, key ${connection.key}`
+        : connection.connector === 'simulated'
+          ? connection.mode === 'live'
+            ? 'the simulated acquirer: no real money moves (local stack only)'
+            : 'the simulated acquirer (test cards)'
+          : 'nothing: live payments are refused (400) until it is connected';
+    console.log(`account ${developerId} ${connection.mode} mode: ${request ? 'connected to ' : ''}${what}`);
+    if (request && connection.connector === 'stripe') {
+      const path = stripeEventsPath(developerId);
+      console.log(`  Stripe sends its events to ${base ? `${base}${path}` : `<PublicBaseUrl>${path}`}: the webhook
+  endpoint whose signing secret was given must point there, with the events checkout.session.completed,
+  checkout.session.expired, payment_intent.succeeded, payment_intent.payment_failed, charge.refunded,
+  refund.updated, charge.dispute.created and payout.paid.`);
+    }
+  }
+}
+
+/** What the connect options ask for; undefined when they ask for nothing (then the connections are shown). */
+function connectRequestOf(values: {
+  mode?: string | undefined;
+  'stripe-key'?: string | undefined;
+  'stripe-webhook-secret'?: string | undefined;
+  live?: string | undefined;
+  test?: string | undefined;
+}): ConnectRequest | undefined {
+  const stripeKey = values['stripe-key'];
+  const webhookSecret = values['stripe-webhook-secret'];
+  const shorthand = values.live !== undefined ? 'live' : values.test !== undefined ? 'test' : undefined;
+  if (shorthand && (values.mode || stripeKey || webhookSecret || (values.live && values.test)))
+    throw new UsageError('give either --live / --test none|simulated, or --mode with --stripe-key');
+  if (shorthand) {
+    const connector = shorthand === 'live' ? values.live : values.test;
+    if (connector !== 'none' && connector !== 'simulated')
+      throw new UsageError(
+        `--${shorthand}: none or simulated (Stripe is connected with --mode ${shorthand} --stripe-key …)`,
+      );
+    return { mode: shorthand, connector };
+  }
+  if (values.mode === undefined && stripeKey === undefined && webhookSecret === undefined) return undefined;
+  if (values.mode !== 'test' && values.mode !== 'live') throw new UsageError('--mode: test or live');
+  if (!stripeKey || !webhookSecret)
+    throw new UsageError(
+      '--mode needs --stripe-key and --stripe-webhook-secret (the Stripe webhook endpoint’s signing secret)',
+    );
+  return { mode: values.mode, connector: 'stripe', secretKey: stripeKey, webhookSecret };
 }

@@ -5,6 +5,7 @@
  * pending. A saved card's page (a card session from the customer portal) shows the new card and
  * links back to the portal page it came from.
  */
+import { cardEntryOf, getConnection } from '../../shared/acquirer/connection.ts';
 import { pageAnswer, sessionOf } from '../../shared/checkout/http.ts';
 import { unknownPage } from '../../shared/checkout/pages.ts';
 import { pageUrl } from '../../shared/checkout/session.ts';
@@ -23,15 +24,20 @@ export const handler = publicEndpoint(
   async ({ params, lang }) => {
     const session = await sessionOf(deps, params.token);
     if (!session) return pageAnswer(unknownPage(lang));
-    const saved =
+    // How the session's mode takes a card now (cobro's form, Stripe's page, or none), read with
+    // what a saved card's page shows.
+    const [connection, saved] = await Promise.all([
+      getConnection(deps, session.developer_id, session.mode),
       session.kind === 'card' && session.status === 'paid'
-        ? await cardSavedOf(deps, portalKeys, baseUrl, session)
-        : undefined;
+        ? cardSavedOf(deps, portalKeys, baseUrl, session)
+        : undefined,
+    ]);
     // The pay form speaks the payer's language (their browser's Accept-Language), English by default.
     return pageAnswer(
       pageFor(session, deps.clock(), {
         url: pageUrl(baseUrl, session.token),
         lang,
+        entry: cardEntryOf(connection, session.mode),
         ...(saved ? { cardSaved: saved } : {}),
       }),
     );

@@ -4,6 +4,7 @@
  */
 import { merchantName, statementDescriptor } from '../../shared/accounts/account.ts';
 import { getAccount } from '../../shared/accounts/repository.ts';
+import { refuseUnconnected } from '../../shared/acquirer/connection.ts';
 import { createPayment } from '../../shared/checkout/repository.ts';
 import { newSession, pageUrl } from '../../shared/checkout/session.ts';
 import { envelope } from '../../shared/core/errors.ts';
@@ -22,7 +23,7 @@ export const handler = endpoint(async ({ body, scope, lang }) => {
   const input = validate(CreatePaymentSchema, body);
   const now = deps.clock();
   const payment = newPayment(input, { ...scope, now });
-  const owner = await getAccount(deps, scope.developerId);
+  const [owner] = await Promise.all([getAccount(deps, scope.developerId), refuseUnconnected(deps, scope)]);
   const session = newSession(
     payment,
     {

@@ -34,6 +34,18 @@ export interface LocalCredentials {
   secret_access_key: string;
 }
 
+/**
+ * A Stripe account at the local stand-in ready to connect to a cobro account (stripe-accounts.ts): its
+ * keys, and in each mode the signing secret of its webhook endpoint pointed at cobro.
+ */
+export interface StandInStripeAccount {
+  account_id: string;
+  test_key: string;
+  live_key: string;
+  test_webhook_secret: string;
+  live_webhook_secret: string;
+}
+
 /** The demo account's credentials, as `accounts create` prints them. */
 export type DemoAccount = AccountCredentials;
 
@@ -75,6 +87,8 @@ export interface LocalInfo {
     ses: number;
     eventbridge: number;
     secretsmanager: number;
+    /** The stand-in of Stripe's API (absent in a local.json written before it existed). */
+    stripe?: number;
   };
   endpoints: { dynamodb: string; s3: string; ses: string; eventbridge: string; secretsmanager: string };
   /**
@@ -82,11 +96,17 @@ export interface LocalInfo {
    * by. Local only: .cobro is git-ignored and the file is owner-only.
    */
   aws_credentials: LocalCredentials;
+  /** The stand-in of Stripe's API (infra/local/stripe): where the Stripe connector calls, locally. */
+  stripe_url?: string;
+  /** Its control API's Bearer token (stand-in accounts, faults, payouts, disputes); local only. */
+  stripe_control_token?: string;
   /** The control server (infra/local/control.ts): the simulated acquirer's faults, for tests and the soak. */
   control_url?: string;
   /** Its Bearer token; local only, like aws_credentials. */
   control_token?: string;
   demo?: DemoAccount;
+  /** The demo account's Stripe account at the stand-in, ready to connect (start banner). */
+  stripe_demo?: StandInStripeAccount;
 }
 
 /** The ports this stack's own services listen on (those not yet listening are 0, left out). */
@@ -118,6 +138,10 @@ export function localEnvironment(info: LocalInfo): Record<string, string> {
     [envNames.webhookKey]: localSecretNames.webhook_key,
     // A developer's laptop receives test webhooks on loopback (never so when deployed).
     [envNames.webhookPrivateTargets]: 'allow',
+    // The local stack connects the simulated acquirer to live mode (labelled so everywhere): never
+    // a deployed stage.
+    [envNames.simulatedLive]: 'allow',
+    ...(info.stripe_url ? { [envNames.stripeApiUrl]: info.stripe_url } : {}),
     // ...but never on the stack's own ports: a webhook must not drive its own services.
     [envNames.webhookRefusedPorts]: ownPorts(info).join(','),
     [envNames.publicBaseUrl]: info.api_url,

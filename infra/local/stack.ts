@@ -44,6 +44,7 @@ import {
   writePrivate,
 } from './state.ts';
 import { startStreamReader } from './streams.ts';
+import { newControlToken, startStripeStandIn } from './stripe/stand-in.ts';
 
 // The S3 emulator checks signatures against its account registry, which knows only S3RVER/S3RVER:
 // the stack's own key pair is registered there, and the fixed one removed.
@@ -205,7 +206,7 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     }
     // A start killed with -9 may have left its Java running on these files: never two writers.
     await stopLeftoverDynamo(stateDir, dataDir, onNotice);
-    const ports = { api: 0, dynamodb: 0, s3: 0, ses: 0, eventbridge: 0, secretsmanager: 0 };
+    const ports = { api: 0, dynamodb: 0, s3: 0, ses: 0, eventbridge: 0, secretsmanager: 0, stripe: 0 };
     const dynamo = await onFreePort(defaultPorts.dynamodb, (port) => {
       ports.dynamodb = port;
       return superviseDynamo({
@@ -277,6 +278,16 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
     );
     ports.secretsmanager = secretsManager.port;
     stops.push(secretsManager.close);
+
+    // Stripe's API as the Stripe connector calls it, stood in for (no network here): its objects
+    // kept beside the table's in a persistent stack, so a restart keeps both books.
+    const stripeControlToken = newControlToken();
+    const stripe = await startStripeStandIn({
+      controlToken: stripeControlToken,
+      ...(inMemory ? {} : { stateFile: join(stateDir, 'stripe', 'state.json') }),
+    });
+    ports.stripe = Number(new URL(stripe.url).port);
+    stops.push(stripe.stop);
 
     // What runs the functions: the checkout's handler modules here, or the rehearsal's bundles.
     const local = inProcess(projectRoot);
@@ -361,6 +372,10 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
           return {
             [envNames.webhookPrivateTargets]: local[envNames.webhookPrivateTargets] ?? 'allow',
             [envNames.webhookRefusedPorts]: refused,
+            [envNames.simulatedLive]: local[envNames.simulatedLive] ?? 'allow',
+            ...(local[envNames.stripeApiUrl]
+              ? { [envNames.stripeApiUrl]: local[envNames.stripeApiUrl] }
+              : {}),
             // `npm start` without --metrics keeps metric lines out of its output, the functions' too.
             ...(process.env.POWERTOOLS_METRICS_DISABLED
               ? { POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED }
@@ -389,6 +404,8 @@ export async function startLocalStack(options: StartOptions): Promise<LocalStack
       pid: process.pid,
       in_memory: inMemory,
       ...partial,
+      stripe_url: stripe.url,
+      stripe_control_token: stripeControlToken,
       api_url: '',
       checkout_url: '',
       health_url: '',

@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { randomToken } from '../../shared/core/ids.ts';
-import type { DemoAccount, LocalCredentials, localSecretNames } from './info.ts';
+import type { DemoAccount, LocalCredentials, localSecretNames, StandInStripeAccount } from './info.ts';
 import { lockFile } from './lock.ts';
 
 /** The fields of the secrets the stack's Secrets Manager endpoint serves. */
@@ -37,6 +37,8 @@ export interface StackSecrets {
   previous?: Partial<Record<SecretField, string>>;
   aws_credentials: LocalCredentials;
   demo?: DemoAccount;
+  /** The demo account's Stripe account at the stand-in, kept with the stand-in's state. */
+  stripe_demo?: StandInStripeAccount;
 }
 
 /** The key the local stack used before it had its own: DynamoDB Local's database was stored under it. */

@@ -5,6 +5,7 @@
 
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { connectionCreate, newConnection, simulatedLiveAllowed } from '../acquirer/connection.ts';
 import type { Mode } from '../core/account.ts';
 import { Conflict, NotFound } from '../core/errors.ts';
 import type { Lang } from '../core/messages.ts';
@@ -123,7 +124,12 @@ async function nextAccountId(deps: Deps): Promise<number> {
   return Number(result.Attributes?.value);
 }
 
-/** Creates an account with its two keys and client credentials in one transaction. */
+/**
+ * Creates an account with its two keys and client credentials in one transaction. Its live mode
+ * starts not connected to an acquirer, except where the stage allows the simulated acquirer in live
+ * mode (the local stack): there the account's live mode is connected to it at once, in the same
+ * transaction (docs/design.md#connectors).
+ */
 export async function createAccount(
   deps: Deps,
   input: { name: string; email: string } & AccountProfile,
@@ -160,6 +166,14 @@ export async function createAccount(
         secret_hash: hashSecret(clientSecret),
         ...common,
       }),
+      ...(simulatedLiveAllowed()
+        ? [
+            connectionCreate(
+              deps.table,
+              newConnection({ developerId, mode: 'live', connector: 'simulated', now: deps.clock() }),
+            ),
+          ]
+        : []),
     ]);
   } catch (error) {
     if (conditionFailedAt(error).includes(0)) throw new Conflict(accountMessages.account_email_taken);

@@ -1,15 +1,34 @@
 /**
- * The acquirer port (docs/design.md#acquirer): what cobro asks of whoever moves the money. The local
- * stack plugs in the simulated acquirer (simulated.ts); a deployment for real money plugs in an
- * adapter for a real one (Stripe, Adyen, …) behind the same interface. Raw card data crosses this
- * port inward only: no result carries a card number or CVC, so whatever a caller stores or logs from
- * a result is safe.
+ * The acquirer port (docs/design.md#acquirer): what cobro asks of whoever moves the money. Each
+ * account's mode is connected to one connector (docs/design.md#connectors): the simulated acquirer
+ * (simulated.ts, test cards, no real money), or a real acquirer's adapter (Stripe: stripe.ts) behind
+ * the same interface; connected.ts picks the connector per call. Raw card data crosses this port
+ * inward only, and only to a connector whose card entry is cobro's own form: no result carries a
+ * card number or CVC, so whatever a caller stores or logs from a result is safe.
  *
  * Every call that moves money carries an idempotency key that cobro derives from a durable attempt
  * it stored first (shared/attempts). A call may end without a definite answer (it timed out, the
  * acquirer could not be reached): the method then throws AcquirerUnavailable, and cobro asks again
  * later by key (`findCharge`, `findRefund`, `findPayout`) instead of calling with a new key.
  */
+
+/** The connectors an account's mode can be connected to. */
+export const connectorNames = ['simulated', 'stripe'] as const;
+export type ConnectorName = (typeof connectorNames)[number];
+
+/**
+ * How a connector takes a card from a cardholder at the hosted checkout: cobro's own card form
+ * (`form`: the card crosses cobro, fine for test cards only), or the acquirer's own page
+ * (`redirect`: the payer is sent there and back, and no card data ever reaches cobro).
+ */
+export type CardEntry = 'form' | 'redirect';
+
+/** A card token saved by the Stripe connector starts so (stripe.ts); any other is the simulated acquirer's. */
+export const stripeTokenPrefix = 'stripe:';
+
+/** The connector holding a saved card: the one its renewals must be charged through. */
+export const connectorOfToken = (cardToken: string): ConnectorName =>
+  cardToken.startsWith(stripeTokenPrefix) ? 'stripe' : 'simulated';
 
 /** Card networks cobro recognises from the number's prefix. */
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay' | 'unknown';
@@ -106,6 +125,13 @@ export interface ApprovedCharge {
   threeDSecure: ThreeDSecureOutcome;
   /** Charges the card again later without the cardholder (`chargeStored`); not the card number. */
   cardToken: string;
+  /** The connector that approved it (set by the routing of connected.ts; absent: simulated). */
+  connector?: ConnectorName;
+  /**
+   * Who paid, as the acquirer's own page asked them (a redirect connector: cobro's page never saw
+   * the payer's e-mail or name); absent when cobro's form asked.
+   */
+  payer?: { email: string; name: string };
 }
 
 export interface DeclinedCharge {
@@ -123,6 +149,45 @@ export interface ChallengeRequired {
 
 export type ChargeResult = ApprovedCharge | DeclinedCharge | ChallengeRequired;
 
+/**
+ * A checkout handed to the acquirer's own page (a connector whose card entry is `redirect`): the
+ * payer is sent to `url` and comes back to the return URL. Waiting there is a challenge like 3-D
+ * Secure's: `challengeId` names it, the attempt waits for it, and `readRedirect` (or a lookup with
+ * the id) learns how it went.
+ */
+export interface RedirectRequired {
+  status: 'redirect';
+  challengeId: string;
+  url: string;
+}
+
+/** A checkout on the acquirer's own page: charge the card, or only save it (a trial, a new card). */
+export interface RedirectRequest {
+  /** What is charged now; for `save_card`, the amount later charges will be (shown, not charged). */
+  amountMinor: number;
+  currency: string;
+  description: string;
+  statementDescriptor?: string;
+  purpose: 'charge' | 'save_card';
+  /** Keep the card for charges without the cardholder (subscriptions, recurring links). */
+  saveCard: boolean;
+  /** The attempt's key: the acquirer's idempotency key and, in its metadata, how a lookup finds it. */
+  idempotencyKey: string;
+  /** The attempt's id, in the acquirer's metadata so its own dashboard names cobro's record. */
+  attemptId: string;
+  /** The payer's e-mail when cobro knows it (a subscription made for a customer). */
+  customerEmail: string | null;
+  /** Where the payer comes back after paying (the connector adds how to name its session). */
+  returnUrl: string;
+  /** Where the payer goes back without paying. */
+  cancelUrl: string;
+  /** When the acquirer's page stops taking a payment: after it a lookup is final. */
+  expiresAt: Date;
+  lang: 'en' | 'es';
+  test: boolean;
+  merchant: number;
+}
+
 /** How a charge ends once nothing more is asked of the cardholder. */
 export type FinalChargeResult = ApprovedCharge | DeclinedCharge;
 
@@ -132,6 +197,11 @@ export type ChallengeOutcome = 'pass' | 'fail';
 export interface RefundRequest {
   /** The `acquirerReference` of the approved charge. */
   acquirerReference: string;
+  /**
+   * The connector that made the charge (absent: the simulated acquirer, as every charge made before
+   * connectors was): a refund goes to it whatever the account's mode is connected to now.
+   */
+  connector?: ConnectorName;
   /** Positive integer of minor units; the caller keeps the refunded total within the charge. */
   amountMinor: number;
   currency: string;
@@ -171,6 +241,28 @@ export type PayoutResult =
 /** What a lookup by key finds: the call's outcome, or `not_found` (final: see Acquirer.findCharge). */
 export type NotFound = { status: 'not_found' };
 
+/**
+ * What a lookup may be told besides the key, for a connector that finds a call by other means than
+ * its own idempotency store (Stripe finds a payment by the attempt in its metadata, and a waiting
+ * checkout by its session): whose it was, and what cobro stored of it.
+ */
+export interface LookupHints {
+  /** Close a challenge (or an acquirer's checkout page) still waiting, then answer. */
+  abandon?: boolean;
+  /** The cobro account (developer id) the call was made for. */
+  merchant?: number;
+  /** The challenge or redirect the attempt waits for, when it waits for one. */
+  challengeId?: string;
+  /** For a refund or payout: the reference of the charge it moves money on. */
+  chargeReference?: string;
+  /** The connector that took the call (absent: the simulated acquirer). */
+  connector?: ConnectorName;
+  /** For a charge of a saved card: the card's token (a Stripe connector reads its customer's payments). */
+  cardToken?: string;
+  /** When the call's try was made (ISO 8601): a connector whose lookups lag does not call "none" too early. */
+  madeAt?: string;
+}
+
 /** A charge (or card check) looked up by its key; a charge still waiting for its challenge says so. */
 export type FoundCharge =
   | ((ApprovedCharge | DeclinedCharge) & { amountMinor: number; currency: string })
@@ -186,6 +278,8 @@ export interface LedgerEntry {
   reference: string;
   /** For refunds and payouts: the charge they belong to. */
   chargeReference: string | null;
+  /** The connector whose books hold it (absent: the simulated acquirer's). */
+  connector?: ConnectorName;
   amountMinor: number;
   currency: string;
   merchant: number;
@@ -203,8 +297,45 @@ export class AcquirerUnavailable extends Error {
   override readonly name = 'AcquirerUnavailable';
 }
 
+/**
+ * The mode of an account is connected to no acquirer (docs/design.md#connectors): nothing that
+ * moves or promises money may run in it. `connector` names one whose connection was removed while
+ * its calls were still to be finished (recovery cannot ask it until it is connected again).
+ */
+export class NotConnected extends Error {
+  override readonly name = 'NotConnected';
+  readonly merchant: number;
+  readonly test: boolean;
+  constructor(merchant: number, test: boolean, detail = 'not connected to an acquirer') {
+    super(`account ${merchant} ${test ? 'test' : 'live'} mode: ${detail}`);
+    this.merchant = merchant;
+    this.test = test;
+  }
+}
+
+/**
+ * A card typed into cobro's own form was sent to a connector whose checkout is its own page (a
+ * page made before the mode was connected to it): nothing was asked of the acquirer.
+ */
+export class CardEntryRefused extends Error {
+  override readonly name = 'CardEntryRefused';
+}
+
 /** The port. Every method may do network I/O in a real adapter, hence the promises. */
 export interface Acquirer {
+  /** How the hosted checkout takes a card through this connector (see CardEntry). */
+  readonly cardEntry?: CardEntry;
+  /**
+   * A connector whose card entry is `redirect`: opens the acquirer's own page for a checkout, under
+   * the attempt's key. Nothing is charged yet; `readRedirect` learns what the payer did there.
+   */
+  beginRedirect?(request: RedirectRequest): Promise<RedirectRequired>;
+  /**
+   * What became of a checkout on the acquirer's page, read back from the acquirer (never from the
+   * redirect that brought the payer back): approved or declined, still waiting for the payer
+   * (`challenge_required`), or closed with nothing paid (`not_found`).
+   */
+  readRedirect?(challengeId: string, test: boolean, merchant: number): Promise<FoundCharge>;
   /** Charges a card the cardholder typed in; may ask for a 3-D Secure challenge first. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /**
@@ -232,11 +363,11 @@ export interface Acquirer {
    * may close its attempt. A key whose challenge is still unanswered is answered as such, and
    * `abandon` true closes it too (the challenge can no longer be completed): then `not_found`.
    */
-  findCharge(idempotencyKey: string, test: boolean, options?: { abandon?: boolean }): Promise<FoundCharge>;
+  findCharge(idempotencyKey: string, test: boolean, hints?: LookupHints): Promise<FoundCharge>;
   /** The refund made under `idempotencyKey`; finding nothing closes the key, as for charges. */
-  findRefund(idempotencyKey: string, test: boolean): Promise<RefundResult | NotFound>;
+  findRefund(idempotencyKey: string, test: boolean, hints?: LookupHints): Promise<RefundResult | NotFound>;
   /** The payout made under `idempotencyKey`; finding nothing closes the key, as for charges. */
-  findPayout(idempotencyKey: string, test: boolean): Promise<PayoutResult | NotFound>;
+  findPayout(idempotencyKey: string, test: boolean, hints?: LookupHints): Promise<PayoutResult | NotFound>;
   /** The money that moved between `since` and `until` (approved charges, refunds, payouts), oldest first. */
   ledger(range: { since: Date; until: Date }): AsyncIterable<LedgerEntry>;
 }

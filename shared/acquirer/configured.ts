@@ -1,13 +1,30 @@
 /**
- * The acquirer this deployment charges through. Only the simulated acquirer (test cards) exists today;
- * a real one (a class implementing `Acquirer`) is added here and chosen with `ACQUIRER`.
+ * The acquirer this stage charges through: every account's mode connected to its own connector
+ * (connected.ts, docs/design.md#connectors): the simulated acquirer, or the account's Stripe account.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { envNames, requireEnv } from '../core/config.ts';
 import { type Deps, makeDeps, newDocumentClient } from '../db/deps.ts';
 import type { Acquirer } from './acquirer.ts';
+import { connectedAcquirer, type StripeFactory } from './connected.ts';
+import { connectorSecrets } from './connection.ts';
 import { type FaultSource, processFaults, remoteFaults } from './faults.ts';
 import { createSimulatedAcquirer } from './simulated.ts';
+
+/**
+ * The Stripe connector of a connected mode, its key opened. The package is loaded the first time a
+ * mode connected to Stripe is met, so a function that never meets one never starts it.
+ */
+const stripeConnector: StripeFactory = async (record) => {
+  const { createStripeConnector } = await import('./stripe.ts');
+  const apiUrl = process.env[envNames.stripeApiUrl];
+  return createStripeConnector({
+    secretKey: await connectorSecrets().open(record.stripe.secret_key),
+    developerId: record.developer_id,
+    mode: record.mode,
+    ...(apiUrl ? { apiUrl } : {}),
+  });
+};
 
 let ledgerDb: DynamoDBDocumentClient | undefined;
 
@@ -32,18 +49,20 @@ function faultsFromEnvironment(): FaultSource {
   return remoteFaults(url, token, process.env.AWS_LAMBDA_FUNCTION_NAME || `pid ${process.pid}`);
 }
 
-export function configuredAcquirer(): Acquirer {
-  const name = process.env.ACQUIRER ?? 'simulated';
-  if (name === 'simulated') {
-    return createSimulatedAcquirer({
-      ledger: { db: simulatedLedgerClient(), table: requireEnv(envNames.table) },
-      // Empty unless the local stack's control server fills it: a deployed stage never sees a fault.
-      // A function the local stack runs apart (rehearsal), or the CLI on a local stack, asks the
-      // stack's registry instead.
-      faults: faultsFromEnvironment(),
-    });
-  }
-  throw new Error(`unknown ACQUIRER ${name}: only "simulated" is built in`);
+/** The simulated acquirer, its books in this stage's table. */
+function simulatedAcquirer(): Acquirer {
+  return createSimulatedAcquirer({
+    ledger: { db: simulatedLedgerClient(), table: requireEnv(envNames.table) },
+    // Empty unless the local stack's control server fills it: a deployed stage never sees a fault.
+    // A function the local stack runs apart (rehearsal), or the CLI on a local stack, asks the
+    // stack's registry instead.
+    faults: faultsFromEnvironment(),
+  });
+}
+
+/** The acquirer of this stage: each call to the connector of its account's mode. */
+export function configuredAcquirer(deps: Deps = makeDeps()): Acquirer {
+  return connectedAcquirer(deps, { simulated: simulatedAcquirer(), stripe: stripeConnector });
 }
 
 /**
@@ -52,5 +71,6 @@ export function configuredAcquirer(): Acquirer {
  * and the operator CLI build it alike, so a CLI run is the scheduled one.
  */
 export function acquirerDeps(): Deps & { acquirer: Acquirer } {
-  return { ...makeDeps(), acquirer: configuredAcquirer() };
+  const deps = makeDeps();
+  return { ...deps, acquirer: configuredAcquirer(deps) };
 }

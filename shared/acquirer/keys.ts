@@ -5,7 +5,7 @@
  * which is what makes reconciliation (docs/design.md#reconciliation) compare two separate sets of books.
  */
 import type { Mode } from '../core/account.ts';
-import { type ItemKey, type ListKey, shardOf } from '../db/keys.ts';
+import { accountPartition, type ItemKey, type ListKey, shardOf } from '../db/keys.ts';
 
 /** How many gsi1 partitions hold one day of the simulated acquirer's ledger. */
 export const simulatedLedgerShards = 8;
@@ -37,4 +37,22 @@ export const simulatedKeys = {
     gsi1sk: `${at}#${mode}#${idempotencyKey}`,
   }),
   ledgerPartition,
+};
+
+/** The gsi1 partition listing every mode connected to Stripe: what reconciliation walks. */
+const stripeConnectionsPartition = 'CONNECTIONS#stripe';
+
+/** The keys of connections (./connection.ts): which connector an account's mode moves money through. */
+export const connectionKeys = {
+  /** One account's connection in one mode, beside its account record. */
+  connection: (developerId: number, mode: Mode): ItemKey => ({
+    pk: accountPartition(developerId),
+    sk: `CONNECTION#${mode}`,
+  }),
+  /** Its place in the list of modes connected to Stripe (gsi1; absent for other connectors). */
+  stripeListed: (developerId: number, mode: Mode): ListKey => ({
+    gsi1pk: stripeConnectionsPartition,
+    gsi1sk: `${String(developerId).padStart(12, '0')}#${mode}`,
+  }),
+  stripeConnectionsPartition,
 };

@@ -32,6 +32,7 @@ import {
   type FinalChargeResult,
   type FoundCharge,
   type LedgerEntry,
+  type LookupHints,
   type NotFound,
   type PayoutRequest,
   type PayoutResult,
@@ -589,6 +590,8 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
   const notFound: NotFound = { status: 'not_found' };
 
   return {
+    cardEntry: 'form',
+
     charge(request: ChargeRequest): Promise<ChargeResult> {
       return present(request, 'charge');
     },
@@ -720,7 +723,7 @@ export function createSimulatedAcquirer(options: SimulatedAcquirerOptions): Acqu
     async findCharge(
       idempotencyKey: string,
       test: boolean,
-      lookupOptions: { abandon?: boolean } = {},
+      lookupOptions: LookupHints = {},
     ): Promise<FoundCharge> {
       const item = await lookup(
         modeOf(test),

@@ -13,6 +13,7 @@ import { attemptsArea } from '../attempts/area.ts';
 import { authArea } from '../auth/area.ts';
 import { chargesArea } from '../charges/area.ts';
 import { checkoutArea } from '../checkout/area.ts';
+import { connectorsArea } from '../connectors/area.ts';
 import { customersArea } from '../customers/area.ts';
 import { dashboardArea } from '../dashboard/area.ts';
 import type { EventType } from '../events/event.ts';
@@ -52,6 +53,7 @@ export const areas: readonly Area<EventType<unknown>>[] = [
   receiptsArea,
   portalArea,
   ledgerArea,
+  connectorsArea,
   statsArea,
   dashboardArea,
 ];

@@ -16,7 +16,7 @@
  * finishes it (recovery.ts). A definite failure (declined, failed) may run again under the same
  * attempt with a new try, and so a new key (`<id>.2`): the acquirer answers an old key as before.
  */
-import type { DeclineReason } from '../acquirer/acquirer.ts';
+import type { ConnectorName, DeclineReason, LookupHints } from '../acquirer/acquirer.ts';
 import type { Mode, Scope } from '../core/account.ts';
 import { derivedId, prefixedId } from '../core/ids.ts';
 
@@ -35,7 +35,13 @@ export interface AttemptSubjects {
    * it at (its own clock, which `billing run --now` sets): its charge is dated then, whoever records
    * it. Absent on attempts stored before it was kept.
    */
-  renewal: { subscription_id: string; period: number; billed_at?: string };
+  renewal: {
+    subscription_id: string;
+    period: number;
+    billed_at?: string;
+    /** The card the try charges (its token, never card data): a lookup of a Stripe card reads its customer's payments. */
+    card_token?: string;
+  };
   /** The legacy direct charge: the charge it records when approved. */
   legacy: { charge_id: string; description: string | null; statement_description: string };
   /** A refund of a charge (asked for, or made at once for an approval whose purpose is gone). */
@@ -70,7 +76,15 @@ export interface Attempt<K extends AttemptKind = AttemptKind> {
   currency: string | null;
   /** The key the acquirer knows the current try by: the id, then `<id>.2`, `<id>.3`… */
   acquirer_key: string;
+  /**
+   * The connector asked (docs/design.md#connectors): recovery and reconciliation ask it again, whatever
+   * the mode is connected to by then. Absent: the simulated acquirer (every attempt made before
+   * connectors existed was its).
+   */
+  connector?: ConnectorName;
   tries: number;
+  /** When the current try was started (absent on attempts stored before it was kept: created_at). */
+  tried_at?: string;
   status: AttemptStatus;
   subject: AttemptSubjects[K];
   /** The payer as typed at checkout, so recovery can record an approval for them; null elsewhere. */
@@ -96,6 +110,20 @@ export const challengeWindowMs = 30 * 60_000;
 /** The acquirer's key of a try: the id for the first, `<id>.<try>` after. */
 export const acquirerKeyOf = (id: string, tries: number) => (tries <= 1 ? id : `${id}.${tries}`);
 
+/** What a lookup of an attempt's call tells its connector: whose call it was, and which connector took it. */
+export function lookupHintsOf(attempt: Attempt): LookupHints {
+  const subject = attempt.subject as { card_token?: string; acquirer_reference?: string };
+  return {
+    ...(attempt.developer_id !== null ? { merchant: attempt.developer_id } : {}),
+    ...(attempt.connector ? { connector: attempt.connector } : {}),
+    ...(subject.card_token ? { cardToken: subject.card_token } : {}),
+    ...(attempt.kind === 'refund' && subject.acquirer_reference
+      ? { chargeReference: subject.acquirer_reference }
+      : {}),
+    madeAt: attempt.tried_at ?? attempt.created_at,
+  };
+}
+
 /** The attempt id an acquirer key belongs to (reconciliation maps the acquirer's books back with it). */
 export const attemptIdOfKey = (key: string) => key.replace(/\.\d+$/, '');
 
@@ -115,6 +143,7 @@ export function newAttempt<K extends AttemptKind>(input: {
   subject: AttemptSubjects[K];
   owner: { developerId: number; mode: Mode; amount: number; currency: string } | null;
   cardholder?: { email: string; name: string } | null;
+  connector?: ConnectorName;
   now: Date;
 }): Attempt<K> {
   const at = input.now.toISOString();
@@ -126,7 +155,9 @@ export function newAttempt<K extends AttemptKind>(input: {
     amount: input.owner?.amount ?? null,
     currency: input.owner?.currency ?? null,
     acquirer_key: acquirerKeyOf(input.id, 1),
+    ...(input.connector && input.connector !== 'simulated' ? { connector: input.connector } : {}),
     tries: 1,
+    tried_at: at,
     status: 'pending',
     subject: input.subject,
     cardholder: input.cardholder ?? null,

@@ -13,7 +13,7 @@ import { eachInLanes } from '../core/lanes.ts';
 import { logger } from '../core/log.ts';
 import type { Deps } from '../db/deps.ts';
 import type { RunPart } from '../db/due.ts';
-import type { Attempt, AttemptKind } from './attempt.ts';
+import { type Attempt, type AttemptKind, lookupHintsOf } from './attempt.ts';
 import { dueAttempts, leaseWrite, moveAttempt } from './repository.ts';
 
 /**
@@ -43,7 +43,10 @@ export const chargeFinisher =
     ) => Promise<Finished>,
   ): AttemptFinisher =>
   async (attempt, now) => {
-    const found = await acquirer.findCharge(attempt.acquirer_key, attempt.mode === 'test', { abandon: true });
+    const found = await acquirer.findCharge(attempt.acquirer_key, attempt.mode === 'test', {
+      ...lookupHintsOf(attempt),
+      abandon: true,
+    });
     if (found.status === 'challenge_required') return 'waiting';
     return settle(attempt as Attempt<K>, found, now);
   };

@@ -237,6 +237,7 @@ export function restarted<K extends AttemptKind>(
     ...changes,
     status: 'pending',
     tries,
+    tried_at: now.toISOString(),
     acquirer_key: acquirerKeyOf(attempt.id, tries),
     outcome: null,
     unconfirmed: false,

@@ -4,7 +4,7 @@
  * legacy charge, later renewals and payment links) makes one; the payments list is the list of
  * charges.
  */
-import type { CardSummary } from '../acquirer/acquirer.ts';
+import type { CardSummary, ConnectorName } from '../acquirer/acquirer.ts';
 import type { Mode } from '../core/account.ts';
 import { chargeFee, exchangeFields, formatMajor } from '../core/money/fees.ts';
 import { currencyOf } from '../core/money/fields.ts';
@@ -36,6 +36,11 @@ export interface Charge {
   status: 'succeeded';
   card: CardSummary;
   acquirer_reference: string;
+  /**
+   * The connector that made it (docs/design.md#connectors), which its refunds go to whatever the mode
+   * is connected to later. Absent: the simulated acquirer.
+   */
+  connector?: ConnectorName;
   /**
    * What is left to refund, in minor units: the condition every refund is checked against. A refund
    * takes its amount off before the acquirer is asked (`refunds_pending` holds it meanwhile), so
@@ -75,6 +80,8 @@ export function newCharge(input: {
   statementDescription: string;
   card: CardSummary;
   acquirerReference: string;
+  /** The connector that approved it. @default 'simulated' */
+  connector?: ConnectorName | undefined;
   now: Date;
 }): Charge {
   const { fee, net } = chargeFee(input.amount, currencyOf(input));
@@ -102,8 +109,10 @@ export function newCharge(input: {
     refundable: input.amount,
     refunded: 0,
     refunds_pending: 0,
-    payout_due_at: input.mode === 'live' ? due : null,
+    // cobro pays out what the simulated acquirer holds; a real acquirer (Stripe) pays out on its own.
+    payout_due_at: input.mode === 'live' && (input.connector ?? 'simulated') === 'simulated' ? due : null,
     paid_out_at: null,
+    ...(input.connector && input.connector !== 'simulated' ? { connector: input.connector } : {}),
     created_at: now,
     updated_at: now,
   };

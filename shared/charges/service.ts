@@ -16,6 +16,7 @@ import {
   type FoundCharge,
 } from '../acquirer/acquirer.ts';
 import { validateCard } from '../acquirer/cards.ts';
+import { requireCardNumbersTaken } from '../acquirer/connection.ts';
 import { type Attempt, idempotentAttemptId, newAttempt, newAttemptId } from '../attempts/attempt.ts';
 import { chargeFinisher } from '../attempts/recovery.ts';
 import {
@@ -184,7 +185,10 @@ export async function chargeCard(
   const amount = amountField(input.amount, currency);
   assertMinimum(amount, currency);
   const card = checkedCard(input, deps.clock());
-  const owner = await getAccount(deps, scope.developerId);
+  const [owner] = await Promise.all([
+    getAccount(deps, scope.developerId),
+    requireCardNumbersTaken(deps, scope),
+  ]);
   const statement = statementDescriptor(owner);
   const fresh = (id: string) =>
     newAttempt({

@@ -31,6 +31,11 @@ export interface PageSummary {
    * page says so ("Save card"). @default a payment
    */
   cardUpdate?: boolean;
+  /**
+   * A live page whose mode is connected to the simulated acquirer (the local stack): it says so, as
+   * a test page does, since no real money moves. @default false
+   */
+  simulatedLive?: boolean;
 }
 
 /**
@@ -205,6 +210,13 @@ interface PageWords {
   cardTitle(merchant: string): string;
   saveCard: string;
   cardCheck: string;
+  simulatedLiveNote: string;
+  payOnAcquirer(merchant: string): string;
+  stillOnAcquirer: string;
+  continueOnAcquirer: string;
+  checkAgain: string;
+  notConnectedTitle: string;
+  notConnected: string;
 }
 
 /**
@@ -247,6 +259,17 @@ const pageWords: Record<Lang, PageWords> = {
     saveCard: 'Save card',
     cardCheck:
       'Your new card is checked now and charged for your subscription from now on. If a payment is overdue, it is charged to this card at once.',
+    simulatedLiveNote:
+      'Simulated acquirer: no real money moves. Use a test card such as 4242 4242 4242 4242.',
+    payOnAcquirer: (merchant) =>
+      `You enter your card on Stripe's secure page next, then come back here. Your card details never reach ${merchant}.`,
+    stillOnAcquirer:
+      'Your payment is waiting on Stripe’s secure page. Continue there, or check again if you paid.',
+    continueOnAcquirer: 'Continue to payment',
+    checkAgain: 'I have paid: check again',
+    notConnectedTitle: 'Payments unavailable',
+    notConnected:
+      'This merchant cannot take live payments yet: its account is not connected to a card processor. Nothing was charged. Contact the merchant.',
   },
   es: {
     testNote: 'Modo de prueba: no se mueve dinero real. Usa una tarjeta de prueba como 4242 4242 4242 4242.',
@@ -283,6 +306,17 @@ const pageWords: Record<Lang, PageWords> = {
     saveCard: 'Guardar tarjeta',
     cardCheck:
       'Tu nueva tarjeta se verifica ahora y desde ahora se le cobra tu suscripción. Si hay un pago vencido, se cobra a esta tarjeta de inmediato.',
+    simulatedLiveNote:
+      'Adquirente simulado: no se mueve dinero real. Usa una tarjeta de prueba como 4242 4242 4242 4242.',
+    payOnAcquirer: (merchant) =>
+      `A continuación escribes tu tarjeta en la página segura de Stripe y vuelves aquí. Los datos de tu tarjeta nunca llegan a ${merchant}.`,
+    stillOnAcquirer:
+      'Tu pago espera en la página segura de Stripe. Continúa allí, o vuelve a comprobar si ya pagaste.',
+    continueOnAcquirer: 'Continuar al pago',
+    checkAgain: 'Ya pagué: comprobar de nuevo',
+    notConnectedTitle: 'Pagos no disponibles',
+    notConnected:
+      'Este comercio todavía no puede cobrar pagos live: su cuenta no está conectada a un procesador de tarjetas. No se cobró nada. Contacta al comercio.',
   },
 };
 
@@ -320,7 +354,8 @@ function summary(s: PageSummary): string {
   const items = listed.length
     ? `<ul>${listed.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
     : '';
-  return `${s.test ? `<p class="test" role="note">${escapeHtml(wordsOf(s).testNote)}</p>` : ''}
+  const note = s.test ? wordsOf(s).testNote : s.simulatedLive ? wordsOf(s).simulatedLiveNote : undefined;
+  return `${note ? `<p class="test" role="note">${escapeHtml(note)}</p>` : ''}
 <h1>${escapeHtml(s.merchantName)}</h1>
 <p>${escapeHtml(s.description)}</p>
 ${items}
@@ -338,6 +373,11 @@ export interface PayForm {
   error?: string;
   /** The merchant's return_url: the success redirect goes there, so CSP form-action allows its origin. */
   returnUrl: string;
+  /**
+   * The card is entered on the acquirer's own page (a mode connected to Stripe): the form asks for
+   * nothing and its submit is redirected to that page, whose origin CSP form-action then allows.
+   */
+  acquirerPage?: { origin: string };
 }
 
 const field = (id: string, label: string, attributes: string) =>
@@ -348,8 +388,8 @@ const field = (id: string, label: string, attributes: string) =>
  * "Start trial": its submit checks the card and charges nothing.
  */
 export function payPage(s: PageSummary, form: PayForm, status = 200): Page {
+  if (form.acquirerPage) return acquirerPayPage(s, form, form.acquirerPage.origin, status);
   const w = wordsOf(s);
-  const trial = startsTrial(s);
   const error = form.error ? `<p class="error" role="alert">${escapeHtml(form.error)}</p>` : '';
   const email = form.askEmail
     ? field(
@@ -358,12 +398,7 @@ export function payPage(s: PageSummary, form: PayForm, status = 200): Page {
         `type="email" autocomplete="email" required maxlength="${payFormLimits.email}" value="${escapeHtml(form.email ?? '')}"`,
       )
     : '';
-  const title = s.cardUpdate
-    ? w.cardTitle(s.merchantName)
-    : trial
-      ? w.trialTitle(s.merchantName)
-      : w.payTitle(s.merchantName);
-  const button = s.cardUpdate ? w.saveCard : trial ? w.startTrial : w.pay;
+  const { title, button } = formLabels(s);
   return page(
     status,
     title,
@@ -386,6 +421,80 @@ ${field('cvc', w.securityCode, `inputmode="numeric" autocomplete="cc-csc" requir
     undefined,
     s.lang,
   );
+}
+
+/** The title and button of a pay form: a payment, a trial's start, or a new card. */
+function formLabels(s: PageSummary): { title: string; button: string } {
+  const w = wordsOf(s);
+  const trial = startsTrial(s);
+  return {
+    title: s.cardUpdate
+      ? w.cardTitle(s.merchantName)
+      : trial
+        ? w.trialTitle(s.merchantName)
+        : w.payTitle(s.merchantName),
+    button: s.cardUpdate ? w.saveCard : trial ? w.startTrial : w.pay,
+  };
+}
+
+/**
+ * The pay form of a mode connected to Stripe: no card field at all (cobro never sees the card); its
+ * submit is answered with a redirect to Stripe's page, so the acquirer's origin is a form target.
+ */
+function acquirerPayPage(s: PageSummary, form: PayForm, origin: string, status: number): Page {
+  const w = wordsOf(s);
+  const { title, button } = formLabels(s);
+  const error = form.error ? `<p class="error" role="alert">${escapeHtml(form.error)}</p>` : '';
+  return page(
+    status,
+    title,
+    `<div class="card">
+${summary(s)}
+${error}
+<form method="post" action="${escapeHtml(form.action)}">
+<input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
+<button type="submit">${escapeHtml(button)}</button>
+</form>
+<p><small>${escapeHtml(w.payOnAcquirer(s.merchantName))}</small></p>
+</div>`,
+    [form.returnUrl, origin],
+    undefined,
+    s.lang,
+  );
+}
+
+/**
+ * A payment waiting on the acquirer's own page (the payer left it, or came back before it was
+ * done): continue there (the form's submit is redirected to it again), or check again.
+ */
+export function acquirerPendingPage(
+  s: PageSummary,
+  form: { action: string; csrf: string; returnUrl: string; checkUrl: string; origin: string },
+): Page {
+  const w = wordsOf(s);
+  const { title } = formLabels(s);
+  return page(
+    200,
+    title,
+    `<div class="card">
+${summary(s)}
+<p>${escapeHtml(w.stillOnAcquirer)}</p>
+<form method="post" action="${escapeHtml(form.action)}">
+<input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
+<button type="submit">${escapeHtml(w.continueOnAcquirer)}</button>
+</form>
+<p><a href="${escapeHtml(form.checkUrl)}">${escapeHtml(w.checkAgain)}</a></p>
+</div>`,
+    [form.returnUrl, form.origin],
+    undefined,
+    s.lang,
+  );
+}
+
+/** A live page of a mode connected to no acquirer: nothing can be paid (400, the API's refusal). */
+export function notConnectedPage(s: PageSummary): Page {
+  const w = wordsOf(s);
+  return closedPage(s, 400, w.notConnectedTitle, w.notConnected);
 }
 
 /** The 3-D Secure challenge the card's bank asks for. */

@@ -6,58 +6,63 @@
  * key is then closed at the acquirer, and an unanswered challenge abandoned) gives the session back,
  * payable.
  */
-import type { Attempt } from '../attempts/attempt.ts';
+import { type Attempt, lookupHintsOf } from '../attempts/attempt.ts';
 import type { Finished } from '../attempts/recovery.ts';
 import { AttemptTaken, finishWrite, moveAttempt } from '../attempts/repository.ts';
-import { failedConditions, named, transactNamed } from '../db/transact.ts';
-import { getSession, sessionReleasedWrite } from './repository.ts';
-import { type CheckoutDeps, recordApproval, recordDeclined } from './service.ts';
+import { getSession } from './repository.ts';
+import { type CheckoutDeps, recordApproval, recordDeclined, releaseSession } from './service.ts';
 
+/**
+ * Finishes a checkout attempt from what the acquirer has under its key, as its submit would have.
+ * `abandon`: recovery's, once the attempt's window is past: a challenge (or the acquirer's own page)
+ * still waiting is closed first, so nothing more can be paid under it. Without it (the payer back
+ * from the acquirer's page, or the acquirer's event saying it was paid), a payment still waiting
+ * is left so (`waiting`).
+ */
+export async function finishCheckoutAttempt(
+  deps: CheckoutDeps,
+  attempt: Attempt<'checkout'>,
+  now: Date,
+  options: { abandon: boolean },
+): Promise<Finished> {
+  const session = await getSession(deps, attempt.subject.token);
+  if (!session || session.attempt_id !== attempt.id) {
+    // Its claim of the session never happened (or was refused): the acquirer was never asked.
+    await moveAttempt(deps, finishWrite(deps.table, attempt, 'failed', { note: 'never_claimed' }, now));
+    return 'failed';
+  }
+  const result = await deps.acquirer.findCharge(attempt.acquirer_key, session.mode === 'test', {
+    ...lookupHintsOf(attempt),
+    merchant: session.developer_id,
+    ...(session.challenge ? { challengeId: session.challenge.id } : {}),
+    abandon: options.abandon,
+  });
+  const cardholder = attempt.cardholder ?? {
+    email: session.challenge?.email ?? '',
+    name: session.challenge?.holder_name ?? '',
+  };
+  try {
+    if (result.status === 'approved') {
+      // The acquirer's own page asked the payer who they are; cobro's form asked otherwise.
+      await recordApproval(deps, session, attempt, result, result.payer ?? cardholder);
+      return 'succeeded';
+    }
+    if (result.status === 'declined') {
+      await recordDeclined(deps, session, attempt, result.declineReason);
+      return 'declined';
+    }
+    if (result.status === 'challenge_required') return 'waiting';
+    await releaseSession(deps, session.token, attempt, 'not_found', now);
+    return 'failed';
+  } catch (error) {
+    // Another writer recorded it first: nothing more to do.
+    if (error instanceof AttemptTaken) return 'succeeded';
+    throw error;
+  }
+}
+
+/** Recovery's finisher of checkout attempts. */
 export const checkoutFinisher =
   (deps: CheckoutDeps) =>
-  async (found: Attempt, now: Date): Promise<Finished> => {
-    const attempt = found as Attempt<'checkout'>;
-    const session = await getSession(deps, attempt.subject.token);
-    if (!session || session.attempt_id !== attempt.id) {
-      // Its claim of the session never happened (or was refused): the acquirer was never asked.
-      await moveAttempt(deps, finishWrite(deps.table, attempt, 'failed', { note: 'never_claimed' }, now));
-      return 'failed';
-    }
-    // Due, a challenge is past its window: closing it means the cardholder can no longer pass it.
-    const result = await deps.acquirer.findCharge(attempt.acquirer_key, session.mode === 'test', {
-      abandon: true,
-    });
-    const cardholder = attempt.cardholder ?? {
-      email: session.challenge?.email ?? '',
-      name: session.challenge?.holder_name ?? '',
-    };
-    try {
-      if (result.status === 'approved') {
-        await recordApproval(deps, session, attempt, result, cardholder);
-        return 'succeeded';
-      }
-      if (result.status === 'declined') {
-        await recordDeclined(deps, session, attempt, result.declineReason);
-        return 'declined';
-      }
-      if (result.status === 'challenge_required') return 'waiting';
-      const release = [
-        ...named('session', sessionReleasedWrite(deps.table, session.token, attempt.id, now)),
-        ...named('attempt', finishWrite(deps.table, attempt, 'failed', { note: 'not_found' }, now)),
-      ];
-      await transactNamed(deps, release).catch(async (error: unknown) => {
-        const failed = failedConditions(error, release);
-        // Another writer recorded the attempt first: nothing more to do.
-        if (failed.has('attempt')) return;
-        // The session moved on without this attempt: close the attempt alone.
-        if (failed.has('session'))
-          await moveAttempt(deps, finishWrite(deps.table, attempt, 'failed', { note: 'not_found' }, now));
-        else throw error;
-      });
-      return 'failed';
-    } catch (error) {
-      // Another writer recorded it first: nothing more to do.
-      if (error instanceof AttemptTaken) return 'succeeded';
-      throw error;
-    }
-  };
+  (found: Attempt, now: Date): Promise<Finished> =>
+    finishCheckoutAttempt(deps, found as Attempt<'checkout'>, now, { abandon: true });

@@ -169,6 +169,7 @@ function endClaim(
         ':none': null,
         ':attempt': attemptId,
         ':now': at,
+        ...(orWaiting ? { ':open': 'open' } : {}),
         ...values,
       },
     },
@@ -191,6 +192,9 @@ export const sessionPaidWrite = (
     now.toISOString(),
     '#status = :status, challenge = :none, charge_id = :charge, voided_reason = :reason',
     { ':status': voided ? 'voided' : 'paid', ':charge': chargeId, ':reason': voided },
+    false,
+    // A payment made on the acquirer's own page is approved while the session waits for the payer.
+    true,
   );
 
 /** A session given back open after a decline, counting it, as a transaction item; the fifth locks it. */
@@ -208,6 +212,8 @@ export const sessionDeclinedWrite = (
     now.toISOString(),
     '#status = :open, challenge = :none, last_decline = :reason ADD declines :one',
     { ':open': 'open', ':reason': reason, ':one': 1 },
+    false,
+    true,
   );
 
 /**
@@ -252,9 +258,16 @@ export const sessionConfirmingWrite = (
   now: Date,
 ) => endClaim(table, session.token, attemptId, now.toISOString(), '#status = :confirming', {}, true);
 
-/** A condition on a session: no attempt holds it (`:charging`, `:confirming` in the values). */
-const notHeld = 'NOT (#status IN (:charging, :confirming))';
+/**
+ * A condition on a session: no attempt holds it (`:charging`, `:confirming` in the values), and no
+ * payer is on the acquirer's own page (a challenge with a `url`: Stripe's). cobro's own 3-D Secure
+ * challenge moves no money until cobro completes it, so its page may go; but a payer on Stripe's
+ * page can pay there whatever cobro does meanwhile, so such a page is closed, never deleted, and
+ * the payment is recorded (and refunded).
+ */
+const notHeld = 'NOT (#status IN (:charging, :confirming)) AND attribute_not_exists(challenge.#url)';
 const heldValues = { ':charging': 'charging', ':confirming': 'confirming' };
+const heldNames = { '#url': 'url' };
 
 /**
  * A payment link's page brought in step with its link, as a transaction item: reopened (a new
@@ -278,7 +291,7 @@ export function linkPageWrite(
     ...(change === 'reopen' ? reopenedFields(now) : {}),
     ...(change === 'close' ? { expires_at_ms: now.getTime() } : {}),
   };
-  const names: Record<string, string> = { '#status': 'status' };
+  const names: Record<string, string> = { '#status': 'status', ...heldNames };
   const values: Record<string, unknown> = { ...heldValues };
   const sets = Object.entries(fields).map(([name, value], index) => {
     names[`#f${index}`] = name;
@@ -304,7 +317,7 @@ export function linkPageDelete(table: string, token: string): TransactItem {
       TableName: table,
       Key: checkoutKeys.session(token),
       ConditionExpression: notHeld,
-      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeNames: { '#status': 'status', ...heldNames },
       ExpressionAttributeValues: heldValues,
     },
   };

@@ -58,11 +58,13 @@ export const checkoutRoutes: readonly Route[] = [
     handler: 'functions/checkout/submit-checkout.ts',
     operationId: 'submitCheckout',
     auth: false,
+    // The webhook key opens the Stripe key of a mode connected to Stripe (its page is Stripe's).
     access: {
       table: {
         actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
         indexes: ['gsi1'],
       },
+      webhookKey: true,
     },
     summary:
       'Pay: the checkout form posts here (form-encoded); 303 to return_url on success (a payment link: 200, its receipt)',
@@ -83,6 +85,32 @@ export const checkoutRoutes: readonly Route[] = [
       303: paidRedirect,
     },
     errors: checkoutPostErrors,
+  },
+  {
+    method: 'GET',
+    path: '/checkout/{token}/return',
+    handler: 'functions/checkout/return-checkout.ts',
+    operationId: 'returnToCheckout',
+    auth: false,
+    // It may record the payment as a submit does, and opens the connector's key to read it back.
+    access: {
+      table: {
+        actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        indexes: ['gsi1'],
+      },
+      webhookKey: true,
+    },
+    summary: "Back from the acquirer's own payment page (HTML): the outcome read back from the acquirer",
+    description:
+      "Where Stripe's Checkout page sends the payer back (a mode connected to Stripe). cobro reads the Checkout Session and its PaymentIntent back from Stripe (never trusting the redirect or its query): paid, it answers as an approved submit does (303 to the merchant's return_url, or a payment link's receipt); still open, the page to continue on Stripe's page; expired unpaid, the pay form again.",
+    answers: {
+      200: {
+        description: "The page: continue on the acquirer's page, the pay form, or a receipt",
+        media: html,
+      },
+      303: paidRedirect,
+    },
+    errors: checkoutPageErrors,
   },
   {
     method: 'GET',

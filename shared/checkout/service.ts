@@ -10,10 +10,13 @@
 import {
   AcquirerUnavailable,
   type ApprovedCharge,
+  CardEntryRefused,
   type CardInput,
   type ChargeRequest,
   type ChargeResult,
   type DeclineReason,
+  NotConnected,
+  type RedirectRequest,
 } from '../acquirer/acquirer.ts';
 import { type Attempt, challengeWindowMs, newAttempt, newAttemptId } from '../attempts/attempt.ts';
 import {
@@ -48,6 +51,7 @@ import {
   sessionConfirmingWrite,
   sessionDeclinedWrite,
   sessionPaidWrite,
+  sessionReleasedWrite,
   unclaim,
 } from './repository.ts';
 import type { CheckoutSession } from './session.ts';
@@ -64,7 +68,9 @@ export type CheckoutOutcome =
   /** The acquirer gave no answer: the payment is being confirmed (recovery finishes it). */
   | { kind: 'unconfirmed'; session: CheckoutSession }
   /** Approved, but what it paid for went away meanwhile: any charge was refunded in full. */
-  | { kind: 'voided'; session: CheckoutSession; reason: RefundReason };
+  | { kind: 'voided'; session: CheckoutSession; reason: RefundReason }
+  /** The payer goes on to the acquirer's own page (a mode connected to Stripe) and comes back. */
+  | { kind: 'redirect'; url: string; session: CheckoutSession };
 
 type Cardholder = { email: string; name: string };
 
@@ -107,7 +113,7 @@ async function commit(
 }
 
 /** The outcome another writer (recovery, a twin) recorded for this session's attempt. */
-async function recordedOutcome(deps: CheckoutDeps, token: string): Promise<CheckoutOutcome> {
+export async function recordedOutcome(deps: CheckoutDeps, token: string): Promise<CheckoutOutcome> {
   const session = await getSession(deps, token);
   if (!session) throw new SessionUnavailable(undefined);
   if (session.status === 'paid') {
@@ -173,6 +179,7 @@ export async function recordApproval(
           statementDescription: session.statement_descriptor,
           card: result.card,
           acquirerReference: result.acquirerReference,
+          connector: result.connector ?? attempt.connector,
           now,
         });
     const owned = await owner.approved({
@@ -300,7 +307,31 @@ export async function recordDeclined(
   };
 }
 
-/** Asks the acquirer (`call`) under the claim and records what it answered. */
+/**
+ * Gives the session back open, as it was, and closes its attempt as failed: nothing was charged
+ * under it (never asked, or the acquirer has nothing under its key). When the session has moved on
+ * without this attempt, the attempt alone is closed; when another writer recorded it, that stands.
+ */
+export async function releaseSession(
+  deps: CheckoutDeps,
+  token: string,
+  attempt: Attempt<'checkout'>,
+  note: string,
+  now: Date,
+): Promise<void> {
+  const release = [
+    ...named('session', sessionReleasedWrite(deps.table, token, attempt.id, now)),
+    ...named('attempt', finishWrite(deps.table, attempt, 'failed', { note }, now)),
+  ];
+  await transactNamed(deps, release).catch(async (error: unknown) => {
+    const failed = failedConditions(error, release);
+    if (failed.has('attempt')) return;
+    if (failed.has('session'))
+      await moveAttempt(deps, finishWrite(deps.table, attempt, 'failed', { note }, now));
+    else throw error;
+  });
+}
+
 /**
  * The session waits, held by its attempt, for recovery to learn the outcome from the acquirer (the
  * attempt is due at once); the page says the payment is being confirmed.
@@ -346,6 +377,12 @@ async function settle(
   try {
     result = await call();
   } catch (error) {
+    // Refused before the acquirer was asked (the mode is no longer connected, or now takes cards on
+    // the acquirer's own page): the session is payable again as it now stands.
+    if (error instanceof NotConnected || error instanceof CardEntryRefused) {
+      await releaseSession(deps, session.token, attempt, 'not_asked', deps.clock());
+      throw error;
+    }
     if (!(error instanceof AcquirerUnavailable))
       logger.error('the acquirer call failed; recovery will ask by key', { attempt_id: attempt.id, error });
     // No answer: the card may have been charged. The payer is not asked to pay again.
@@ -456,4 +493,116 @@ export async function answerChallenge(
   return settle(deps, claimed, { ...attempt, status: 'pending' }, cardholder, () =>
     deps.acquirer.completeChallenge(challenge.id, outcome),
   );
+}
+
+/**
+ * How long a payer has on the acquirer's own page (Stripe's Checkout Sessions last 30 minutes at
+ * least): after it the page takes no payment, so recovery's lookup then is final.
+ */
+export const acquirerPageMs = 31 * 60_000;
+
+/** Where the payer comes back from the acquirer's page: the return, or the checkout page itself. */
+export interface AcquirerPageUrls {
+  /** The session's return page (`/checkout/{token}/return`): cobro reads the outcome back there. */
+  returnUrl: string;
+  /** The checkout page, for a payer who leaves the acquirer's page without paying. */
+  cancelUrl: string;
+}
+
+/**
+ * A submit of a page whose mode takes cards on the acquirer's own page (Stripe): the attempt is
+ * stored beside the claim, as for a card, then the acquirer opens its page under the attempt's key
+ * (nothing is charged yet); the session then waits for the payer there as for a 3-D Secure
+ * challenge, until its window (acquirerPageMs) passes and recovery closes it. Card data never
+ * reaches cobro: the payer is sent on (`redirect`). A session already waiting on such a page sends
+ * the payer back to it.
+ */
+export async function payOnAcquirerPage(
+  deps: CheckoutDeps,
+  token: string,
+  input: { csrf: string; urls: AcquirerPageUrls; lang: 'en' | 'es' },
+): Promise<CheckoutOutcome> {
+  const now = deps.clock();
+  const attempt = newAttempt({
+    id: newAttemptId(),
+    kind: 'checkout',
+    subject: { token },
+    owner: null,
+    connector: 'stripe',
+    now,
+  });
+  const [stored, claim] = await Promise.allSettled([
+    storeAttempt(deps, attempt),
+    claimSession(deps, token, now, attempt.id, { csrf: input.csrf }),
+  ]);
+  if (claim.status === 'rejected') {
+    if (stored.status === 'fulfilled')
+      await moveAttempt(deps, discardWrite(deps.table, attempt)).catch(() => false);
+    // Waiting on the acquirer's page already: the payer goes back to it.
+    const held = claim.reason instanceof SessionUnavailable ? claim.reason.session : undefined;
+    if (held?.status === 'open' && held.challenge?.url)
+      return { kind: 'redirect', url: held.challenge.url, session: held };
+    throw claim.reason;
+  }
+  const claimed = claim.value;
+  if (stored.status === 'rejected') {
+    await unclaim(deps, claimed, deps.clock());
+    throw stored.reason;
+  }
+  if (!deps.acquirer.beginRedirect) throw new Error('this acquirer has no page of its own');
+  const checksOnly = deps.owners[claimed.kind].checksOnly?.(claimed) ?? false;
+  const request: RedirectRequest = {
+    amountMinor: claimed.amount,
+    currency: claimed.currency,
+    description: claimed.description,
+    statementDescriptor: claimed.statement_descriptor,
+    purpose: checksOnly ? 'save_card' : 'charge',
+    // Subscriptions, recurring links and a subscriber's new card are charged again without the payer.
+    saveCard: claimed.kind === 'subscription' || claimed.kind === 'card' || Boolean(claimed.recurrence),
+    idempotencyKey: attempt.acquirer_key,
+    attemptId: attempt.id,
+    customerEmail: claimed.customer_email,
+    returnUrl: input.urls.returnUrl,
+    cancelUrl: input.urls.cancelUrl,
+    expiresAt: new Date(now.getTime() + acquirerPageMs),
+    lang: input.lang,
+    test: claimed.mode === 'test',
+    merchant: claimed.developer_id,
+  };
+  let page: { challengeId: string; url: string };
+  try {
+    page = await deps.acquirer.beginRedirect(request);
+  } catch (error) {
+    if (error instanceof NotConnected || error instanceof CardEntryRefused) {
+      await releaseSession(deps, token, attempt, 'not_asked', deps.clock());
+      throw error;
+    }
+    if (!(error instanceof AcquirerUnavailable))
+      logger.error("the acquirer's page could not be opened; recovery will ask by key", {
+        attempt_id: attempt.id,
+        error,
+      });
+    // No answer: a page may exist at the acquirer, but nobody has its address; recovery closes it.
+    return leaveToRecovery(deps, claimed, attempt);
+  }
+  const at = deps.clock();
+  const challenge = {
+    id: page.challengeId,
+    url: page.url,
+    email: claimed.customer_email ?? '',
+    holder_name: '',
+  };
+  await commit(deps, token, [
+    ...named('session', sessionChallengeWrite(deps.table, claimed, attempt.id, challenge, at)),
+    ...named(
+      'attempt',
+      // Recovery takes it once the page can take no payment any more (a minute after it closes).
+      challengeWrite(deps.table, attempt, at, new Date(now.getTime() + acquirerPageMs + 60_000)),
+    ),
+  ]);
+  return {
+    kind: 'redirect',
+    url: page.url,
+    session: { ...claimed, status: 'open', challenge, charging_until: null },
+  };
 }

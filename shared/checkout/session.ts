@@ -36,8 +36,13 @@ export interface SessionRecurrence {
 export type SessionStatus = 'open' | 'charging' | 'confirming' | 'paid' | 'voided';
 
 export interface PendingChallenge {
-  /** The acquirer's self-contained challenge reference. */
+  /** The acquirer's self-contained challenge reference (a Stripe Checkout Session's id). */
   id: string;
+  /**
+   * The acquirer's own page the payer pays on (a mode connected to Stripe: its Checkout Session's
+   * URL); absent for cobro's simulated 3-D Secure challenge.
+   */
+  url?: string;
   email: string;
   holder_name: string;
 }

@@ -6,9 +6,12 @@
  * stored, logged or echoed back into a page.
  */
 
-import type { CardInput } from '../acquirer/acquirer.ts';
+import { AcquirerUnavailable, CardEntryRefused, type CardInput, NotConnected } from '../acquirer/acquirer.ts';
 import { validateCard } from '../acquirer/cards.ts';
 import { acquirerDeps } from '../acquirer/configured.ts';
+import { type CardEntryView, cardEntryOf, getConnection } from '../acquirer/connection.ts';
+import { isFinal, mayBeRunning } from '../attempts/attempt.ts';
+import { getAttempt } from '../attempts/repository.ts';
 import type { Lang } from '../core/messages.ts';
 import { isEmail, textRuleOf } from '../core/validation.ts';
 import { publicBaseUrl } from '../http/base-url.ts';
@@ -16,6 +19,7 @@ import type { ApiAnswer } from '../http/render.ts';
 import { csrfMatches, isCheckoutToken, pageAnswer, redirectAnswer, sessionOf } from './http.ts';
 import type { SessionOwners } from './owner.ts';
 import { challengePage, unknownPage } from './pages.ts';
+import { finishCheckoutAttempt } from './recovery.ts';
 import { SessionUnavailable } from './repository.ts';
 import {
   csrfLooksRight,
@@ -24,7 +28,14 @@ import {
   type PostedPayForm,
   type TypedField,
 } from './schemas.ts';
-import { answerChallenge, type CheckoutDeps, type CheckoutOutcome, payWithCard } from './service.ts';
+import {
+  answerChallenge,
+  type CheckoutDeps,
+  type CheckoutOutcome,
+  payOnAcquirerPage,
+  payWithCard,
+  recordedOutcome,
+} from './service.ts';
 import { type CheckoutSession, pageUrl } from './session.ts';
 import {
   cardProblemsText,
@@ -81,6 +92,9 @@ function answerOf(deps: PageDeps, outcome: CheckoutOutcome, context: Context, ke
       return pageAnswer(confirmingPage(outcome.session, 202, context.lang));
     case 'voided':
       return pageAnswer(voidedPage(outcome.session, 409, context.lang));
+    // On to the acquirer's own page (Stripe): the payer comes back to the return page.
+    case 'redirect':
+      return redirectAnswer(outcome.url);
   }
 }
 
@@ -104,6 +118,68 @@ async function pay(
     return answerOf(deps, await payWithCard(deps, token, { card, email: keep.email, csrf }), context, keep);
   } catch (error) {
     if (error instanceof SessionUnavailable) return refused(deps, error.session, context, keep);
+    // The page was made before its mode's connection changed: the page as the mode takes cards now.
+    if (error instanceof NotConnected || error instanceof CardEntryRefused) {
+      const session = await sessionOf(deps, token);
+      if (!session) return pageAnswer(unknownPage(context.lang));
+      const page = pageFor(session, deps.clock(), { ...context, entry: await entryOf(deps, session) });
+      return pageAnswer({ ...page, status: 400 });
+    }
+    throw error;
+  }
+}
+
+/** How the session's mode takes a card now: its connection, read. */
+async function entryOf(deps: PageDeps, session: CheckoutSession): Promise<CardEntryView> {
+  return cardEntryOf(await getConnection(deps, session.developer_id, session.mode), session.mode);
+}
+
+/**
+ * A submit with no card at all: the pay form of a mode that takes cards on the acquirer's own page
+ * (Stripe), which sends the payer there; or a card form posted empty, which says what is missing.
+ */
+async function payWithoutCard(
+  deps: PageDeps,
+  token: string,
+  form: PostedPayForm,
+  context: Context,
+): Promise<ApiAnswer | undefined> {
+  const session = await sessionOf(deps, token);
+  if (!session) return pageAnswer(unknownPage(context.lang));
+  const closed = closedPageFor(session, deps.clock(), true, context.lang);
+  if (closed) return pageAnswer(closed);
+  const entry = await entryOf(deps, session);
+  if (entry.entry === 'form') return undefined;
+  const withEntry = { ...context, entry };
+  if (entry.entry === 'none') return pageAnswer(pageFor(session, deps.clock(), withEntry));
+  if (!csrfMatches(session, form.csrf_token))
+    return pageAnswer({ ...pageFor(session, deps.clock(), withEntry), status: 403 });
+  // Waiting on the acquirer's page already: the payer goes back to that page, never to a second one
+  // (two open pages could both be paid). Once its window has passed it is closed first.
+  if (session.challenge?.url && session.attempt_id) {
+    const attempt = await getAttempt<'checkout'>(deps, session.attempt_id);
+    if (attempt && !isFinal(attempt) && mayBeRunning(attempt, deps.clock()))
+      return redirectAnswer(session.challenge.url);
+    if (attempt && !isFinal(attempt))
+      await finishCheckoutAttempt(deps, attempt, deps.clock(), { abandon: true });
+    const now = await sessionOf(deps, token);
+    if (!now || now.challenge?.url)
+      return pageAnswer(now ? pageFor(now, deps.clock(), withEntry) : unknownPage(context.lang));
+  }
+  try {
+    const outcome = await payOnAcquirerPage(deps, token, {
+      csrf: form.csrf_token,
+      urls: { returnUrl: `${context.url}/return`, cancelUrl: context.url },
+      lang: context.lang ?? 'en',
+    });
+    return answerOf(deps, outcome, withEntry, { holderName: '', email: '' });
+  } catch (error) {
+    if (error instanceof SessionUnavailable)
+      return refused(deps, error.session, withEntry, { holderName: '', email: '' });
+    if (error instanceof NotConnected || error instanceof CardEntryRefused) {
+      const page = pageFor(session, deps.clock(), { ...context, entry: await entryOf(deps, session) });
+      return pageAnswer({ ...page, status: 400 });
+    }
     throw error;
   }
 }
@@ -146,6 +222,11 @@ export async function submitPayForm(
   const overLong = overLongFields(form);
   if (overLong.length) return overLongAnswer(deps, token, form, context, overLong);
   const { cardholder_name: holderName, email: postedEmail, csrf_token: csrf } = form;
+  // Nothing of a card posted: the form of a page whose card is entered on the acquirer's own page.
+  if (!form.card_number && !form.exp_month && !form.exp_year && !form.cvc && !holderName) {
+    const answer = await payWithoutCard(deps, token, form, context);
+    if (answer) return answer;
+  }
   // The name becomes the customer's and goes to the acquirer: one line of clean text.
   const nameOk = holderName !== '' && textRuleOf(holderName, 'one') === undefined;
   const card = validateCard(
@@ -218,4 +299,41 @@ export async function submitChallenge(
     }
     throw error;
   }
+}
+
+/**
+ * GET /checkout/{token}/return: the payer back from the acquirer's own page (Stripe's). What they
+ * did there is read back from the acquirer under the attempt's key, never taken from this request
+ * (its query is ignored): paid, the page answers as an approved submit does (to the merchant's
+ * return_url, or the receipt); still waiting, the page to continue there; closed unpaid, the pay
+ * form again. The acquirer not answering leaves the page saying the payment is waiting.
+ */
+export async function returnFromAcquirer(
+  deps: PageDeps,
+  token: string | undefined,
+  lang: Lang = 'en',
+): Promise<ApiAnswer> {
+  const session = await sessionOf(deps, token);
+  if (!session) return pageAnswer(unknownPage(lang));
+  if (session.challenge?.url && session.attempt_id) {
+    const attempt = await getAttempt<'checkout'>(deps, session.attempt_id);
+    if (attempt && !isFinal(attempt)) {
+      try {
+        await finishCheckoutAttempt(deps, attempt, deps.clock(), { abandon: false });
+      } catch (error) {
+        if (!(error instanceof AcquirerUnavailable)) throw error;
+      }
+    }
+  }
+  const now = await sessionOf(deps, session.token);
+  if (!now) return pageAnswer(unknownPage(lang));
+  const context = { url: pageUrl(deps.baseUrl, now.token), lang, now: deps.clock() };
+  if (now.status === 'paid' || now.status === 'voided') {
+    try {
+      return answerOf(deps, await recordedOutcome(deps, now.token), context, { holderName: '', email: '' });
+    } catch (error) {
+      if (!(error instanceof SessionUnavailable)) throw error;
+    }
+  }
+  return pageAnswer(pageFor(now, deps.clock(), { ...context, entry: await entryOf(deps, now) }));
 }

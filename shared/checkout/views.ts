@@ -2,14 +2,17 @@
 
 import type { DeclineReason } from '../acquirer/acquirer.ts';
 import type { CardProblem } from '../acquirer/cards.ts';
+import type { CardEntryView } from '../acquirer/connection.ts';
 import type { Charge } from '../charges/charge.ts';
 import { displayCard, displayDate } from '../core/display.ts';
 import type { Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import {
+  acquirerPendingPage,
   challengePage,
   closedPage,
+  notConnectedPage,
   type Page,
   type PageSummary,
   type PayForm,
@@ -124,7 +127,10 @@ const day = 86_400_000;
  * says how often it charges, and a trial when its first charge comes (the trial counted from now,
  * as a checkout paid now starts it, or from the payment once paid).
  */
-export function summaryOf(session: CheckoutSession, view: { lang?: Lang; now?: Date } = {}): PageSummary {
+export function summaryOf(
+  session: CheckoutSession,
+  view: { lang?: Lang; now?: Date; entry?: CardEntryView } = {},
+): PageSummary {
   const trialDays = session.trial_days ?? 0;
   // A paid session's trial started when it was paid (its last write), not when the page is seen.
   const now = session.status === 'paid' ? new Date(session.updated_at) : (view.now ?? new Date());
@@ -135,6 +141,7 @@ export function summaryOf(session: CheckoutSession, view: { lang?: Lang; now?: D
     amount: session.amount,
     currency: session.currency,
     test: session.mode === 'test',
+    ...(view.entry?.entry === 'form' && view.entry.simulatedLive ? { simulatedLive: true } : {}),
     lang: view.lang ?? 'en',
     ...(session.kind === 'card' ? { cardUpdate: true } : {}),
     recurrence: session.recurrence
@@ -159,6 +166,11 @@ export interface PageContext {
   now?: Date;
   /** A saved card's page: what its owner (the customer portal) tells of it. @default the plain sentence */
   cardSaved?: CardSaved;
+  /**
+   * How the session's mode takes a card now (its connection): cobro's form, the acquirer's page, or
+   * none. @default cobro's form, unlabelled
+   */
+  entry?: CardEntryView;
 }
 
 /**
@@ -183,14 +195,18 @@ export interface CardSaved {
 const viewOf = (context: PageContext) => ({
   ...(context.lang ? { lang: context.lang } : {}),
   ...(context.now ? { now: context.now } : {}),
+  ...(context.entry ? { entry: context.entry } : {}),
 });
 
 function formOf(session: CheckoutSession, context: PageContext, extra: Partial<PayForm> = {}): PayForm {
+  const entry = context.entry;
   return {
     action: context.url,
     csrf: session.csrf,
-    askEmail: session.customer_email === null,
+    // The acquirer's own page asks the payer's e-mail itself.
+    askEmail: session.customer_email === null && entry?.entry !== 'redirect',
     returnUrl: session.return_url,
+    ...(entry?.entry === 'redirect' ? { acquirerPage: { origin: entry.origin } } : {}),
     ...extra,
   };
 }
@@ -419,6 +435,18 @@ export function pageFor(session: CheckoutSession, now: Date, context: PageContex
     return cardSavedPage(session, context.cardSaved, context.lang);
   const closed = closedPageFor(session, now, false, context.lang);
   if (closed) return closed;
+  const summary = summaryOf(session, { ...viewOf(context), now });
+  // Live mode connected to nothing: nothing can be paid here (as the API refuses to make it).
+  if (context.entry?.entry === 'none') return notConnectedPage(summary);
+  if (session.challenge?.url) {
+    return acquirerPendingPage(summary, {
+      action: context.url,
+      csrf: session.csrf,
+      returnUrl: session.return_url,
+      checkUrl: `${context.url}/return`,
+      origin: new URL(session.challenge.url).origin,
+    });
+  }
   if (session.challenge) {
     return challengePage(summaryOf(session, { ...viewOf(context), now }), {
       action: `${context.url}/challenge`,
@@ -426,7 +454,7 @@ export function pageFor(session: CheckoutSession, now: Date, context: PageContex
       returnUrl: session.return_url,
     });
   }
-  return payPage(summaryOf(session, { ...viewOf(context), now }), formOf(session, context));
+  return payPage(summary, formOf(session, context));
 }
 
 /**

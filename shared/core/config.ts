@@ -34,9 +34,20 @@ export const envNames = {
    */
   faultsUrl: 'COBRO_FAULTS_URL',
   faultsToken: 'COBRO_FAULTS_TOKEN',
+  /**
+   * `allow` lets the simulated acquirer be connected to live mode (docs/design.md#connectors): set
+   * by the local stack only, which then labels live pages "simulated acquirer: no real money
+   * moves". A deployed stage never has it: there live mode is connected to a real acquirer or refused.
+   */
+  simulatedLive: 'COBRO_SIMULATED_LIVE',
+  /**
+   * Where the Stripe connector sends Stripe's API calls instead of api.stripe.com: the local stack's
+   * stand-in of Stripe (infra/local/stripe). Never set in a deployed stage.
+   */
+  stripeApiUrl: 'COBRO_STRIPE_API_URL',
   /** Where the stage is reached from outside (origin plus an optional path prefix, no trailing slash). */
   publicBaseUrl: 'PUBLIC_BASE_URL',
-  /** The fallback's view of the route table (`[method, path]` pairs, JSON): it answers 405 from it. */
+  /** The fallback's view of the route table (each path with its methods, JSON): it answers 405 from it. */
   routeTable: 'ROUTE_TABLE',
   /**
    * The event catalogue's type names, comma-separated, for the functions that check a webhook

@@ -142,6 +142,8 @@ async function signedIn(
       csrf: session.csrf,
       here,
       section,
+      developerId: account.developer_id,
+      connector: open.connection.connector,
     },
   };
 }

@@ -172,10 +172,13 @@ export const dashboardRoutes: readonly Route[] = [
     handler: 'functions/dashboard/refund-charge.ts',
     operationId: 'refundFromDashboard',
     auth: false,
-    access: signedIn({
-      actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
-      indexes: ['gsi1', 'gsi2'],
-    }),
+    access: {
+      ...signedIn({
+        actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        indexes: ['gsi1', 'gsi2'],
+      }),
+      webhookKey: true,
+    },
     summary:
       'The refund form (form-encoded `amount`, `reason`, `idempotency_key`, `csrf_token`): refunds as POST /v1/refunds/ does; 303 back',
     description:

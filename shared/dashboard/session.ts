@@ -15,6 +15,12 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { apiKeyPattern, hashSecret } from '../accounts/credentials.ts';
 import { accountKeys } from '../accounts/keys.ts';
 import { type Account, apiKeyOwnerOf } from '../accounts/repository.ts';
+import {
+  type Connection,
+  type ConnectionRecord,
+  connectionItemKey,
+  connectionOf,
+} from '../acquirer/connection.ts';
 import type { Mode, Scope } from '../core/account.ts';
 import { envNames } from '../core/config.ts';
 import { isToken, randomToken } from '../core/ids.ts';
@@ -151,6 +157,8 @@ export interface OpenSession {
   session: DashboardSession;
   account: Account;
   scope: Scope;
+  /** What the session's mode is connected to (the dashboard says so when it is not a real acquirer). */
+  connection: Connection;
 }
 
 /**
@@ -168,15 +176,23 @@ export async function openSession(
   const sessionKeys = (await keys.lookup()).map((key) =>
     dashboardKeys.session(sessionTokenHash(presented.token, key)),
   );
-  const found = await getItems(deps, [...sessionKeys, accountKeys.account(presented.developerId)]);
+  // The live connection is read in the same batch (the page says what live mode is connected to).
+  const found = await getItems(deps, [
+    ...sessionKeys,
+    connectionItemKey(presented.developerId, 'live'),
+    connectionItemKey(presented.developerId, 'test'),
+    accountKeys.account(presented.developerId),
+  ]);
   const account = found.at(-1) as Account | undefined;
-  const session = found.slice(0, -1).find((item) => item !== undefined) as DashboardSession | undefined;
+  const [live, test] = found.slice(-3, -1) as (ConnectionRecord | undefined)[];
+  const session = found.slice(0, -3).find((item) => item !== undefined) as DashboardSession | undefined;
   if (!session || !account) return undefined;
   if (session.developer_id !== presented.developerId || account.developer_id !== presented.developerId)
     return undefined;
   if (session.expires_at_ms <= deps.clock().getTime()) return undefined;
   if (account.keys?.[session.mode]?.hash !== session.key_hash) return undefined;
-  return { session, account, scope: { developerId: session.developer_id, mode: session.mode } };
+  const connection = connectionOf(session.mode, session.mode === 'live' ? live : test);
+  return { session, account, scope: { developerId: session.developer_id, mode: session.mode }, connection };
 }
 
 /** Ends the session a cookie names (sign-out), under every value of the secret; nothing when there is none. */

@@ -52,6 +52,10 @@ export interface ShellContext {
   /** The page's path under the root (`charges/ch_…`): where the language switch comes back to. */
   here: string;
   section: SectionId;
+  /** The account, for what the page tells an operator to run. */
+  developerId?: number;
+  /** What the mode is connected to: the page says so unless it is a real acquirer. @default a real one */
+  connector?: 'simulated' | 'stripe' | 'none';
 }
 
 const styles = `
@@ -134,6 +138,17 @@ function languageSwitch(root: string, csrf: string, lang: Lang, here: string): s
   );
 }
 
+/** What the page says of its mode: a test, live on the simulated acquirer, or live connected to nothing. */
+function modeNote(view: ShellContext): string {
+  const w = dashboardWords[view.lang];
+  if (view.mode === 'test') return `<p class="test" role="note">${escapeHtml(w.testNote)}</p>`;
+  if (view.connector === 'simulated')
+    return `<p class="test" role="note">${escapeHtml(w.simulatedLiveNote)}</p>`;
+  if (view.connector === 'none')
+    return `<p class="test" role="alert">${escapeHtml(w.notConnectedNote(view.developerId ?? 0))}</p>`;
+  return '';
+}
+
 /** A signed-in page: the bar, the navigation, then `body` under its `title` heading. */
 export function dashboardPage(view: ShellContext, title: string, body: string, status = 200): Page {
   const w = dashboardWords[view.lang];
@@ -158,7 +173,7 @@ ${languageSwitch(view.root, view.csrf, view.lang, view.here)}
 ${csrfForm(`${view.root}/sign-out`, view.csrf, `<button type="submit">${escapeHtml(w.signOut)}</button>`)}
 </div>
 <nav aria-label="${escapeHtml(w.navLabel)}"><ul>${nav}</ul></nav>
-${view.mode === 'test' ? `<p class="test" role="note">${escapeHtml(w.testNote)}</p>` : ''}
+${modeNote(view)}
 <h1>${escapeHtml(title)}</h1>
 ${body}`,
     view.lang,

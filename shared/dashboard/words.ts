@@ -27,6 +27,10 @@ export interface DashboardWords {
   testMode: string;
   liveMode: string;
   testNote: string;
+  /** Live mode connected to the simulated acquirer (the local stack). */
+  simulatedLiveNote: string;
+  /** Live mode connected to nothing: why live payments are refused, and how an operator connects it. */
+  notConnectedNote(developerId: number): string;
   otherLanguage: string;
   signOut: string;
   signInTitle: string;
@@ -122,6 +126,10 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
     testMode: 'TEST',
     liveMode: 'LIVE',
     testNote: 'Test mode: these are test records; no real money moves.',
+    simulatedLiveNote:
+      'Live mode is connected to the simulated acquirer of the local stack: no real money moves, test cards are charged.',
+    notConnectedNote: (id) =>
+      `Live mode is not connected to an acquirer: live payments, subscriptions and payment links are refused until it is. An operator connects your Stripe account with npm run -s cli -- accounts connect --account ${id} --mode live --stripe-key sk_live_… --stripe-webhook-secret whsec_… (README, “Going live”). Records, refunds of earlier charges and test mode work meanwhile.`,
     otherLanguage: 'Español',
     signOut: 'Sign out',
     signInTitle: 'Sign in to the cobro dashboard',
@@ -222,6 +230,10 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
     testMode: 'PRUEBA',
     liveMode: 'REAL',
     testNote: 'Modo de prueba: son registros de prueba; no se mueve dinero real.',
+    simulatedLiveNote:
+      'El modo real está conectado al adquirente simulado de la pila local: no se mueve dinero real, se cobran tarjetas de prueba.',
+    notConnectedNote: (id) =>
+      `El modo real no está conectado a un adquirente: los pagos, suscripciones y enlaces de pago reales se rechazan hasta que lo esté. Un operador conecta tu cuenta de Stripe con npm run -s cli -- accounts connect --account ${id} --mode live --stripe-key sk_live_… --stripe-webhook-secret whsec_… (README, “Going live”). Los registros, los reembolsos de cargos anteriores y el modo de prueba funcionan mientras tanto.`,
     otherLanguage: 'English',
     signOut: 'Cerrar sesión',
     signInTitle: 'Inicia sesión en el panel de cobro',

@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { accountKeys } from '../accounts/keys.ts';
-import { simulatedKeys, simulatedLedgerShards } from '../acquirer/keys.ts';
+import { connectionKeys, simulatedKeys, simulatedLedgerShards } from '../acquirer/keys.ts';
 import { attemptDayShards, attemptKeys } from '../attempts/keys.ts';
 import { chargeKeys, payoutShards } from '../charges/keys.ts';
 import { checkoutKeys } from '../checkout/keys.ts';
+import { connectorKeys } from '../connectors/keys.ts';
 import { customerKeys } from '../customers/keys.ts';
 import { dashboardKeys } from '../dashboard/keys.ts';
 import { eventKeys } from '../events/keys.ts';
@@ -318,6 +319,30 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
     'SIMACQ#LEDGER#2026-03-04#6',
   ],
   simulatedLedgerShards: [simulatedLedgerShards, 8],
+  'connectorKeys.stripeEvent': [
+    connectorKeys.stripeEvent(42, 'live', 'evt_1'),
+    { pk: 'ACCOUNT#42#live#STRIPE_EVENT#evt_1', sk: 'STRIPE_EVENT' },
+  ],
+  'connectorKeys.dispute': [
+    connectorKeys.dispute(42, 'test', 'dp_1'),
+    { pk: 'ACCOUNT#42#test#DISPUTE#dp_1', sk: 'DISPUTE' },
+  ],
+  'connectorKeys.disputeOfCharge': [
+    connectorKeys.disputeOfCharge(42, 'live', 'ch_1', at, 'dp_1'),
+    { gsi1pk: 'ACCOUNT#42#live#CHARGE_DISPUTES#ch_1', gsi1sk: '2026-03-04T05:06:07.890Z#dp_1' },
+  ],
+  'connectionKeys.connection': [
+    connectionKeys.connection(42, 'live'),
+    { pk: 'ACCOUNT#42', sk: 'CONNECTION#live' },
+  ],
+  'connectionKeys.stripeListed': [
+    connectionKeys.stripeListed(42, 'test'),
+    { gsi1pk: 'CONNECTIONS#stripe', gsi1sk: '000000000042#test' },
+  ],
+  'connectionKeys.stripeConnectionsPartition': [
+    connectionKeys.stripeConnectionsPartition,
+    'CONNECTIONS#stripe',
+  ],
   'attemptKeys.attempt': [attemptKeys.attempt('att_1'), { pk: 'ATTEMPT#att_1', sk: 'ATTEMPT' }],
   'attemptKeys.recovery': [
     [attemptKeys.recovery('att_1', at), attemptKeys.recovery('att_zz', at)],

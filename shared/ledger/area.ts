@@ -28,6 +28,8 @@ export const ledgerArea = defineArea({
           indexes: ['gsi1', 'gsi2'],
         },
         events: true,
+        // Opens the Stripe keys of modes connected to Stripe: renewals, lookups, their books.
+        webhookKey: true,
       },
     },
   ],

@@ -18,7 +18,7 @@
  * recovery first, then both sides of those movements); the command does every partition at once.
  */
 import type { LedgerEntry } from '../acquirer/acquirer.ts';
-import { type Attempt, attemptIdOfKey } from '../attempts/attempt.ts';
+import { type Attempt, attemptIdOfKey, lookupHintsOf } from '../attempts/attempt.ts';
 import { attemptPartition } from '../attempts/keys.ts';
 import type { RecoverySummary } from '../attempts/recovery.ts';
 import { eachAttemptBetween, getAttempt } from '../attempts/repository.ts';
@@ -292,12 +292,13 @@ export async function reconcile(
   for (const attempt of moved) {
     const kind = movementOf(attempt) as MovementKind;
     const test = attempt.mode === 'test';
+    const hints = lookupHintsOf(attempt);
     const found =
       kind === 'charge'
-        ? await deps.acquirer.findCharge(attempt.acquirer_key, test)
+        ? await deps.acquirer.findCharge(attempt.acquirer_key, test, hints)
         : kind === 'refund'
-          ? await deps.acquirer.findRefund(attempt.acquirer_key, test)
-          : await deps.acquirer.findPayout(attempt.acquirer_key, test);
+          ? await deps.acquirer.findRefund(attempt.acquirer_key, test, hints)
+          : await deps.acquirer.findPayout(attempt.acquirer_key, test, hints);
     const there = found.status === 'approved' || found.status === 'succeeded' || found.status === 'paid';
     if (!there)
       mismatches.push({

@@ -614,19 +614,36 @@ export const renewalFailed = defineTemplate<{
   /** The customer portal's address, and when it stops opening. */
   portalUrl: string;
   linkExpiresAt: string;
+  /**
+   * The bank asked for the cardholder to confirm the payment (`authentication_required`: a charge
+   * made without them cannot pass it): the customer confirms the card in the portal instead of
+   * replacing it. @default a decline
+   */
+  needsConfirmation?: boolean;
 }>({
   en: (input, w) => ({
-    subject: `${input.merchant.name}: your payment for "${input.planName}" failed`,
-    heading: 'Your payment failed',
+    subject: input.needsConfirmation
+      ? `${input.merchant.name}: confirm your payment for "${input.planName}"`
+      : `${input.merchant.name}: your payment for "${input.planName}" failed`,
+    heading: input.needsConfirmation ? 'Your bank asks you to confirm your payment' : 'Your payment failed',
     blocks: [
       { paragraph: greeting.en(input.customerName) },
       {
-        paragraph: `We could not charge ${w.money(input.amount, input.currency)} for your subscription to "${input.planName}": your card was declined. We will try again on ${w.date(input.nextRetryAt)}.`,
+        paragraph: input.needsConfirmation
+          ? `We could not charge ${w.money(input.amount, input.currency)} for your subscription to "${input.planName}": your bank asks you to confirm the payment yourself. We will try again on ${w.date(input.nextRetryAt)}.`
+          : `We could not charge ${w.money(input.amount, input.currency)} for your subscription to "${input.planName}": your card was declined. We will try again on ${w.date(input.nextRetryAt)}.`,
       },
       {
-        paragraph: `To keep your subscription, update your card (the link works until ${w.dateTime(input.linkExpiresAt)}); the amount due is then charged to the new card at once.`,
+        paragraph: input.needsConfirmation
+          ? `Open your customer portal and confirm your card with your bank (the link works until ${w.dateTime(input.linkExpiresAt)}); the amount due is then charged at once.`
+          : `To keep your subscription, update your card (the link works until ${w.dateTime(input.linkExpiresAt)}); the amount due is then charged to the new card at once.`,
       },
-      { link: { label: 'Replace your card', url: input.portalUrl } },
+      {
+        link: {
+          label: input.needsConfirmation ? 'Confirm your card' : 'Replace your card',
+          url: input.portalUrl,
+        },
+      },
       {
         details: [
           ['Plan', input.planName],
@@ -638,17 +655,28 @@ export const renewalFailed = defineTemplate<{
     footer: customerFooter.en(input.merchant.name),
   }),
   es: (input, w) => ({
-    subject: `${input.merchant.name}: falló tu pago de "${input.planName}"`,
-    heading: 'Tu pago falló',
+    subject: input.needsConfirmation
+      ? `${input.merchant.name}: confirma tu pago de "${input.planName}"`
+      : `${input.merchant.name}: falló tu pago de "${input.planName}"`,
+    heading: input.needsConfirmation ? 'Tu banco te pide confirmar tu pago' : 'Tu pago falló',
     blocks: [
       { paragraph: greeting.es(input.customerName) },
       {
-        paragraph: `No pudimos cobrar ${w.money(input.amount, input.currency)} por tu suscripción a "${input.planName}": tu tarjeta fue rechazada. Lo intentaremos de nuevo el ${w.date(input.nextRetryAt)}.`,
+        paragraph: input.needsConfirmation
+          ? `No pudimos cobrar ${w.money(input.amount, input.currency)} por tu suscripción a "${input.planName}": tu banco te pide confirmar el pago tú mismo. Lo intentaremos de nuevo el ${w.date(input.nextRetryAt)}.`
+          : `No pudimos cobrar ${w.money(input.amount, input.currency)} por tu suscripción a "${input.planName}": tu tarjeta fue rechazada. Lo intentaremos de nuevo el ${w.date(input.nextRetryAt)}.`,
       },
       {
-        paragraph: `Para conservar tu suscripción, actualiza tu tarjeta (el enlace funciona hasta el ${w.dateTime(input.linkExpiresAt)}); el importe pendiente se cobra entonces a la nueva tarjeta de inmediato.`,
+        paragraph: input.needsConfirmation
+          ? `Abre tu portal de cliente y confirma tu tarjeta con tu banco (el enlace funciona hasta el ${w.dateTime(input.linkExpiresAt)}); el importe pendiente se cobra entonces de inmediato.`
+          : `Para conservar tu suscripción, actualiza tu tarjeta (el enlace funciona hasta el ${w.dateTime(input.linkExpiresAt)}); el importe pendiente se cobra entonces a la nueva tarjeta de inmediato.`,
       },
-      { link: { label: 'Cambiar tu tarjeta', url: input.portalUrl } },
+      {
+        link: {
+          label: input.needsConfirmation ? 'Confirmar tu tarjeta' : 'Cambiar tu tarjeta',
+          url: input.portalUrl,
+        },
+      },
       {
         details: [
           ['Plan', input.planName],

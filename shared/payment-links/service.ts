@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { merchantName, statementDescriptor } from '../accounts/account.ts';
 import { getAccount } from '../accounts/repository.ts';
+import { refuseUnconnected } from '../acquirer/connection.ts';
 import { linkPageWrite, sessionEntity } from '../checkout/repository.ts';
 import { newLinkSession, pageUrl } from '../checkout/session.ts';
 import { assertModeFlags, type Scope } from '../core/account.ts';
@@ -133,6 +134,7 @@ export async function createLinks(deps: LinkDeps, scope: Scope, body: unknown): 
   const [owner, customers] = await Promise.all([
     getAccount(deps, scope.developerId),
     resolveCustomers(deps, scope, input.customers),
+    refuseUnconnected(deps, scope),
   ]);
   const now = deps.clock();
   const at = now.toISOString();

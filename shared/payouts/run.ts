@@ -17,7 +17,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Acquirer, NotFound, PayoutResult } from '../acquirer/acquirer.ts';
 import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
-import { type Attempt, newAttempt } from '../attempts/attempt.ts';
+import { type Attempt, lookupHintsOf, newAttempt } from '../attempts/attempt.ts';
 import type { Finished } from '../attempts/recovery.ts';
 import {
   attemptPut,
@@ -212,7 +212,11 @@ export const payoutFinisher =
   (deps: PayoutDeps) =>
   async (found: Attempt, now: Date): Promise<Finished> => {
     const attempt = found as Attempt<'payout'>;
-    const result = await deps.acquirer.findPayout(attempt.acquirer_key, attempt.mode === 'test');
+    const result = await deps.acquirer.findPayout(
+      attempt.acquirer_key,
+      attempt.mode === 'test',
+      lookupHintsOf(attempt),
+    );
     return (await settlePayout(deps, attempt, result, now)) ? 'succeeded' : 'failed';
   };
 

@@ -24,7 +24,7 @@ export async function sendRenewalFailedNotice(
   deps: Deps & { mailer: Mailer; keys: PortalKeys; baseUrl: string },
   detail: PaymentFailed,
 ): Promise<void> {
-  const { object, next_retry_at: nextRetryAt } = detail.data;
+  const { object, next_retry_at: nextRetryAt, decline_reason: declineReason } = detail.data;
   if (!nextRetryAt || !object.customer_id) return; // the subscription ended, or nobody to tell
   const scope = {
     developerId: detail.developer_id,
@@ -62,6 +62,8 @@ export async function sendRenewalFailedNotice(
     nextRetryAt,
     portalUrl: portal.url,
     linkExpiresAt: portal.expires_at,
+    // A renewal only the cardholder can let through: the portal's card page (Stripe's) asks them.
+    needsConfirmation: declineReason === 'authentication_required',
   });
   await sendOnce(deps, deps.mailer, { eventId: detail.id, to: customer.email, mail, owner: scope });
 }

@@ -46,6 +46,7 @@ const subscription = (status: Subscription['status']): Subscription => ({
 
 const contents = (subscriptions: Subscription[]): PortalContents => ({
   link,
+  simulatedLive: false,
   merchant: hostile,
   customer: { first_name: hostile } as Customer,
   subscriptions,

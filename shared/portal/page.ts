@@ -51,6 +51,7 @@ interface PortalWords {
   notFound: readonly [string, string];
   expired: readonly [string, string];
   test: string;
+  simulatedLive: string;
   /** The language of these words: amounts, dates, cards and prices are written in its way. */
   lang: Lang;
 }
@@ -98,6 +99,7 @@ const words: Record<Lang, PortalWords> = {
     notFound: ['Page not found', 'This link does not exist. Ask the merchant for a new one.'],
     expired: ['Link expired', 'This link has expired. Ask the merchant for a new one.'],
     test: 'Test mode: no real money moves.',
+    simulatedLive: 'Simulated acquirer: no real money moves.',
     lang: 'en',
   },
   es: {
@@ -142,6 +144,7 @@ const words: Record<Lang, PortalWords> = {
     notFound: ['Página no encontrada', 'Este enlace no existe. Pide uno nuevo al comercio.'],
     expired: ['Enlace caducado', 'Este enlace caducó. Pide uno nuevo al comercio.'],
     test: 'Modo de prueba: no se mueve dinero real.',
+    simulatedLive: 'Adquirente simulado: no se mueve dinero real.',
     lang: 'es',
   },
 };
@@ -272,7 +275,7 @@ ${actionForm(context.action, link.csrf, 'receipt', charge.id, w.receipt)}</li>`;
   return page(
     status,
     w.title(contents.merchant),
-    `${link.mode === 'test' ? `<p class="test" role="note">${escapeHtml(w.test)}</p>` : ''}
+    `${link.mode === 'test' ? `<p class="test" role="note">${escapeHtml(w.test)}</p>` : contents.simulatedLive ? `<p class="test" role="note">${escapeHtml(w.simulatedLive)}</p>` : ''}
 <h1>${escapeHtml(w.title(contents.merchant))}</h1>
 <p>${escapeHtml(w.hello(customer.first_name))}</p>
 ${said}

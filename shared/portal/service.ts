@@ -8,6 +8,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { merchantName, statementDescriptor } from '../accounts/account.ts';
 import { getAccount } from '../accounts/repository.ts';
+import { getConnection } from '../acquirer/connection.ts';
 import type { Charge } from '../charges/charge.ts';
 import { getCharge, listCustomerCharges } from '../charges/repository.ts';
 import { sessionEntity } from '../checkout/repository.ts';
@@ -84,6 +85,8 @@ export interface PortalContents {
   customer: Customer;
   subscriptions: Subscription[];
   charges: Charge[];
+  /** A live page of a mode connected to the simulated acquirer (the local stack): it says no real money moves. */
+  simulatedLive: boolean;
 }
 
 export type Opened =
@@ -106,11 +109,12 @@ export async function openPortal(deps: Deps, keys: PortalKeys, token: string): P
  * whatever the size of the account or of its other customers).
  */
 export async function portalContents(deps: Deps, link: PortalLink, scope: Scope): Promise<PortalContents> {
-  const [customer, account, charges, subscriptions] = await Promise.all([
+  const [customer, account, charges, subscriptions, connection] = await Promise.all([
     getCustomer(deps, scope, link.customer_id),
     getAccount(deps, scope.developerId),
     listCustomerCharges(deps, scope, link.customer_id, { page: 1, pageSize: portalCharges }),
     listCustomerSubscriptions(deps, scope, link.customer_id, { page: 1, pageSize: portalSubscriptions }),
+    scope.mode === 'live' ? getConnection(deps, scope.developerId, 'live') : undefined,
   ]);
   return {
     link,
@@ -118,6 +122,7 @@ export async function portalContents(deps: Deps, link: PortalLink, scope: Scope)
     customer,
     subscriptions: subscriptions.records.filter((subscription) => subscription.status !== 'pending'),
     charges: charges.records,
+    simulatedLive: connection?.connector === 'simulated',
   };
 }
 

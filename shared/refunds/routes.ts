@@ -12,8 +12,10 @@ export const refundsRoutes: readonly Route[] = [
     handler: 'functions/refunds/create-refund.ts',
     operationId: 'createRefund',
     auth: true,
+    // The webhook key opens the Stripe key of a charge made through Stripe (its refund goes there).
     access: {
       table: { actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'], indexes: ['gsi1'] },
+      webhookKey: true,
     },
     summary: 'Refund a charge in full or in part; 201 with the refund',
     description:

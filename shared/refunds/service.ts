@@ -12,7 +12,13 @@
 
 import type { Acquirer, NotFound as AcquirerNotFound, RefundResult } from '../acquirer/acquirer.ts';
 import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
-import { type Attempt, idempotentAttemptId, newAttempt, newAttemptId } from '../attempts/attempt.ts';
+import {
+  type Attempt,
+  idempotentAttemptId,
+  lookupHintsOf,
+  newAttempt,
+  newAttemptId,
+} from '../attempts/attempt.ts';
 import type { Finished } from '../attempts/recovery.ts';
 import {
   AttemptTaken,
@@ -61,6 +67,8 @@ export function refundAttempt(
       reason,
     },
     owner: { developerId: charge.developer_id, mode: charge.mode, amount, currency: charge.currency },
+    // A refund goes to the connector that made the charge, whatever the mode is connected to now.
+    ...(charge.connector ? { connector: charge.connector } : {}),
     now,
   });
 }
@@ -135,6 +143,7 @@ export async function refundAtAcquirer(
   try {
     result = await deps.acquirer.refund({
       acquirerReference: attempt.subject.acquirer_reference,
+      ...(attempt.connector ? { connector: attempt.connector } : {}),
       amountMinor: attempt.amount ?? 0,
       currency: attempt.currency ?? '',
       idempotencyKey: attempt.acquirer_key,
@@ -157,7 +166,11 @@ export const refundFinisher =
   (deps: RefundDeps) =>
   async (attempt: Attempt, now: Date): Promise<Finished> => {
     const refund = attempt as Attempt<'refund'>;
-    const found = await deps.acquirer.findRefund(refund.acquirer_key, refund.mode === 'test');
+    const found = await deps.acquirer.findRefund(
+      refund.acquirer_key,
+      refund.mode === 'test',
+      lookupHintsOf(refund),
+    );
     if (found.status !== 'succeeded' && isAutomatic(refund)) return retryAutomaticRefund(deps, refund, now);
     return (await settleRefund(deps, refund, found, now)) ? 'succeeded' : 'failed';
   };

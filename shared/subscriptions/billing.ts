@@ -13,7 +13,7 @@
  * (renewalFinisher).
  */
 import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';
-import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
+import { AcquirerUnavailable, connectorOfToken } from '../acquirer/acquirer.ts';
 import { type Attempt, mayBeRunning, newAttempt, newAttemptId } from '../attempts/attempt.ts';
 import { chargeFinisher } from '../attempts/recovery.ts';
 import {
@@ -150,6 +150,7 @@ export async function settleRenewal(
             statementDescription: subscription?.statement_descriptor ?? '',
             card: result.card,
             acquirerReference: result.acquirerReference,
+            connector: result.connector ?? attempt.connector,
             now: billedAt,
           });
           const finish = finishWrite(
@@ -302,10 +303,17 @@ async function attemptFor(
 ): Promise<Attempt<'renewal'> | undefined> {
   const now = deps.clock();
   const { plan } = subscription;
+  const cardToken = subscription.card_token ?? undefined;
   const fresh = newAttempt({
     id: renewalAttemptId(subscription, period),
     kind: 'renewal',
-    subject: { subscription_id: subscription.id, period, billed_at: billedAt.toISOString() },
+    subject: {
+      subscription_id: subscription.id,
+      period,
+      billed_at: billedAt.toISOString(),
+      ...(cardToken ? { card_token: cardToken } : {}),
+    },
+    ...(cardToken ? { connector: connectorOfToken(cardToken) } : {}),
     owner: {
       developerId: subscription.developer_id,
       mode: subscription.mode,
@@ -325,7 +333,11 @@ async function attemptFor(
       return undefined;
     if (prior.status === 'failed') {
       // Never charged, and its key closed at the acquirer: a new try, under a new key.
-      const next = restarted(prior, now);
+      // The card may have been replaced since (the portal): the new try charges the card now held.
+      const next = {
+        ...restarted(prior, now, cardToken ? { subject: { ...prior.subject, card_token: cardToken } } : {}),
+        ...(cardToken ? { connector: connectorOfToken(cardToken) } : {}),
+      };
       return (await moveAttempt(deps, restartWrite(deps.table, prior, next))) ? next : undefined;
     }
     // Left open by a run that stopped: the same charge, asked again under the same key.

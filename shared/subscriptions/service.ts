@@ -4,6 +4,7 @@
  */
 import { merchantName, statementDescriptor } from '../accounts/account.ts';
 import { getAccount } from '../accounts/repository.ts';
+import { refuseUnconnected } from '../acquirer/connection.ts';
 import { checkoutKeys } from '../checkout/keys.ts';
 import { sessionEntity } from '../checkout/repository.ts';
 import { type CheckoutSession, newSubscriptionSession } from '../checkout/session.ts';
@@ -59,6 +60,7 @@ export async function createSubscription(
     getPlan(deps, scope, input.plan_id.toLowerCase()),
     input.customer_id ? findCustomer(deps, scope, input.customer_id.toLowerCase()) : undefined,
     getAccount(deps, scope.developerId),
+    refuseUnconnected(deps, scope),
   ]);
   // A plan named in the body that is absent (or another account's, or archived) is 400, not 404.
   if (!plan?.active) throw new Invalid(subscriptionMessages.subscription_plan_absent);

@@ -7,41 +7,20 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { envNames } from '../core/config.ts';
-import { sealer } from '../core/seal.ts';
+import { type SecretBox, secretBox as sealedBox } from '../core/secret-box.ts';
 import { type Secret, stageSecret } from '../core/secrets.ts';
 
 /** A new signing secret, in the form receivers paste into their Standard Webhooks library. */
 export const newSigningSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** Seals and opens signing secrets under the stage's webhook key; made once per process. */
-export interface SecretBox {
-  seal(plain: string): Promise<string>;
-  open(sealed: string): Promise<string>;
-}
-
-const purpose = 'webhook secrets';
+export type { SecretBox } from '../core/secret-box.ts';
 
 /**
- * Seals with the webhook key in use; opens with the current key or, after the key was replaced,
- * the previous one, so endpoints sealed before a rotation keep signing (see docs/operations.md).
+ * Seals and opens signing secrets under the stage's webhook key (made once per process); after the
+ * key was replaced, endpoints sealed before keep signing (see docs/operations.md).
  */
-export const secretBox = (key: Secret = stageSecret(envNames.webhookKey)): SecretBox => ({
-  async seal(plain) {
-    return sealer((await key.use()).sign, purpose).seal(plain);
-  },
-  async open(sealed) {
-    const keys = (await key.use()).open;
-    for (const [index, value] of keys.entries()) {
-      try {
-        return sealer(value, purpose).open(sealed);
-      } catch (error) {
-        // Authenticated encryption: a wrong key fails here, never opens to something else.
-        if (index === keys.length - 1) throw error;
-      }
-    }
-    throw new Error('no webhook key to open with');
-  },
-});
+export const secretBox = (key: Secret = stageSecret(envNames.webhookKey)): SecretBox =>
+  sealedBox(key, 'webhook secrets');
 
 /**
  * The Standard Webhooks headers of one delivery: `webhook-id` (the event id, the same on every

@@ -109,6 +109,13 @@ const allowances: Allowance[] = [
     when: (sent) => /[?&]page=/.test(sent.path),
   },
   {
+    // Only Stripe can sign an event: a request the fuzz makes is never signed with the account's secret.
+    operation: 'POST /v1/connectors/stripe/{account_id}/events/',
+    status: 400,
+    message: /Event not verified/,
+    where: 'its 400: "The signature does not verify (or the account has no Stripe connection)"',
+  },
+  {
     operation: 'PATCH /v1/auth/api-keys/',
     status: 403,
     message: /A test key may rotate only the test key/,
@@ -389,6 +396,8 @@ beforeAll(async () => {
     mutable[kind] = await (factories[kind] as () => Promise<string>)();
   }
   fixtures.address = await (factories.address as () => Promise<string>)();
+  // The account a connector's events name (Stripe's): the fuzz's own, connected to no Stripe account.
+  fixtures.account = String(account.developerId);
   fixtures.subscription = await (factories.subscription as () => Promise<string>)();
   fixtures.tax = String(
     (await created('POST', '/v1/taxes/', { name: 'VAT', value: 13 })).data.id as number | string,
@@ -453,6 +462,7 @@ function kindOf(path: string, name: string): string {
     ['/v1/subscriptions/', 'subscription'],
     ['/v1/payment-links/', 'link'],
     ['/media/', 'media'],
+    ['/v1/connectors/', 'account'],
   ];
   const found = kinds.find(([prefix]) => path.startsWith(prefix));
   if (!found) throw new Error(`no fixture kind for {${name}} of ${path}`);

@@ -4,6 +4,7 @@
  * is checked against the schema the document was made from, each error checked here against the error
  * shape the document names.
  */
+import { createHmac } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -37,6 +38,7 @@ import { hostileRequest } from '../support/hostile.ts';
 import { jpeg } from '../support/images.ts';
 import { waitForMail } from '../support/mail.ts';
 import { api, apiKey, apiUrl, clientCredentials, type Merchant, newMerchant } from '../support/stack.ts';
+import { connectStripe, payStripeSession, sessionIdOf, stripeApi } from '../support/stripe.ts';
 import { subscribe } from '../support/subscriptions.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read at arbitrary paths
@@ -1258,6 +1260,68 @@ describe('every route answers as the document says', () => {
       const missing = await browser.get(`customers/${crypto.randomUUID()}`);
       expect(missing.status).toBe(404);
       expect(doc.paths['/dashboard/customers/{id}'].get.responses['404'].content).toHaveProperty('text/html');
+    },
+  );
+
+  routeTest(
+    "the Stripe connector's routes: the return from Stripe's page, and Stripe's events",
+    [
+      'POST /v1/payments/',
+      'GET /checkout/{token}',
+      'POST /checkout/{token}',
+      'GET /checkout/{token}/return',
+      'POST /v1/connectors/stripe/{account_id}/events/',
+    ],
+    async ({ account }) => {
+      const stripe = await connectStripe(account, 'live');
+      const created = await api('POST', '/v1/payments/', {
+        auth: apiKey(account.liveKey),
+        body: {
+          amount: '12.00',
+          currency: 'USD',
+          description: 'Tea',
+          items: ['Tea'],
+          return_url: 'https://shop.example/',
+        },
+      });
+      expectAnswer('POST', '/v1/payments/', created);
+      const url = created.json.data.redirect as string;
+      const page = await openPage(url);
+      expectAnswer('GET', '/checkout/{token}', {
+        status: page.status,
+        text: page.html,
+        headers: page.headers,
+      });
+      const submitted = await postForm(url, { csrf_token: csrfOf(page.html) });
+      expectAnswer('POST', '/checkout/{token}', {
+        status: submitted.status,
+        text: submitted.html,
+        headers: submitted.headers,
+      });
+      await payStripeSession(sessionIdOf(submitted.location as string));
+      const back = await openPage(`${url}/return`);
+      expect(back.status).toBe(303);
+      expectAnswer('GET', '/checkout/{token}/return', {
+        status: back.status,
+        text: back.html,
+        headers: back.headers,
+      });
+      // Stripe's events: an unsigned one is refused; a signed copy of one Stripe sent is a duplicate.
+      const path = `/v1/connectors/stripe/${account.developerId}/events/`;
+      const unsigned = await api('POST', path, {
+        rawBody: '{}',
+        headers: { 'Content-Type': 'application/json' },
+      });
+      expectError('POST', '/v1/connectors/stripe/{account_id}/events/', unsigned, 400);
+      const { json: events } = await stripeApi(stripe.live_key, 'GET', '/v1/events?limit=1');
+      const body = JSON.stringify(events.data[0]);
+      const at = Math.floor(Date.now() / 1000);
+      const signature = `t=${at},v1=${createHmac('sha256', stripe.live_webhook_secret).update(`${at}.${body}`).digest('hex')}`;
+      const taken = await api('POST', path, {
+        rawBody: body,
+        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': signature },
+      });
+      expectAnswer('POST', '/v1/connectors/stripe/{account_id}/events/', taken);
     },
   );
 

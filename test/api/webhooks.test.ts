@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventCatalogue } from '../../shared/api/events.ts';
+import { getCharge } from '../../shared/charges/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { fanOut, maxAttempts, retryScheduleMs } from '../../shared/webhooks/delivery.ts';
@@ -29,6 +30,7 @@ import {
   type TestAccount,
   useLocalEnvironment,
 } from '../support/stack.ts';
+import { connectStripe, payThroughStripe, standIn } from '../support/stripe.ts';
 import { subscribe } from '../support/subscriptions.ts';
 import { storedEventItems } from '../support/table.ts';
 import { sweepEndpointAt } from '../support/webhooks.ts';
@@ -346,6 +348,16 @@ describe('delivery (Standard Webhooks): every event type there is, signed and ve
       await runBilling(billing, new Date(`${now}T00:00:00.000Z`), { developerId: account.developerId });
     }
     expect(renewing.id).not.toBe(declining.id);
+    // A dispute, as an acquirer that reports them (Stripe) tells it: test mode connected to the stand-in.
+    const stripe = await connectStripe(account, 'test');
+    const disputed = await createPayment(auth);
+    await payThroughStripe(disputed.url);
+    const disputedCharge = (await api('GET', `/v1/payments/${disputed.id}`, { auth })).json.charge_id;
+    const intent = (
+      await getCharge(makeDeps(), { developerId: account.developerId, mode: 'test' }, disputedCharge)
+    )?.acquirer_reference;
+    expect(stripe.account_id).toMatch(/^acct_/);
+    await standIn('POST', '/_standin/disputes', { payment_intent: intent });
 
     const types = new Set(eventCatalogue.map((type) => type.type));
     const typesAt = () =>

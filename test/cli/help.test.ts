@@ -63,7 +63,7 @@ describe('usage errors', () => {
   it('a group without its subcommand names them', async () => {
     await expectOneLine(
       ['accounts'],
-      /^cobro: "accounts" needs a subcommand: create, update, rotate-client-secret; see: npm run -s cli -- accounts --help$/m,
+      /^cobro: "accounts" needs a subcommand: create, update, rotate-client-secret, connect; see: npm run -s cli -- accounts --help$/m,
     );
   });
 

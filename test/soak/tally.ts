@@ -18,7 +18,6 @@ export interface Finding {
   title: string;
   /** Reproduction: the requests, the faults armed, what was answered. */
   detail: string[];
-  /** One of the two findings another engineer is fixing: (a) or (b) of the brief, said explicitly. */
 }
 
 export interface Kill {
