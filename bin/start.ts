@@ -174,10 +174,8 @@ console.log(`cobro listening on ${info.api_url}
                    deliveries: GET ${info.api_url}/v1/webhook-endpoints/<id>/deliveries/
                    events:     GET ${info.api_url}/v1/events/
   Stripe stand-in  ${info.stripe_url}  (Stripe's API and Checkout page, stood in: no network, no real money)
-                   its account ${stripeDemo.account_id} for the demo account; to take live payments through it:
-                   npm run -s cli -- accounts connect --account ${demo.developer_id} --mode live \\
-                     --stripe-key ${stripeDemo.live_key} \\
-                     --stripe-webhook-secret ${stripeDemo.live_webhook_secret}
+                   a Stripe account there for the demo account (${stripeDemo.account_id}); to take live payments through it:
+                   npm run -s cli -- accounts connect --account ${demo.developer_id} --mode live --stripe-standin
   DynamoDB Local   ${info.endpoints.dynamodb}  (table ${info.table})
   S3 emulator      ${info.endpoints.s3}  (bucket ${info.media_bucket})
   EventBridge      ${info.endpoints.eventbridge}

@@ -3,6 +3,8 @@
  * OAuth client, and the connector each mode moves money through.
  */
 import { parseArgs } from 'node:util';
+import { readLocalInfo } from '../../infra/local/info.ts';
+import { newStandInStripeAccount } from '../../infra/local/stripe-accounts.ts';
 import {
   createAccount,
   credentialsOf,
@@ -138,6 +140,7 @@ export async function accountsConnect(args: string[]): Promise<void> {
       mode: { type: 'string' },
       'stripe-key': { type: 'string' },
       'stripe-webhook-secret': { type: 'string' },
+      'stripe-standin': { type: 'boolean', default: false },
       live: { type: 'string' },
       test: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -146,7 +149,12 @@ export async function accountsConnect(args: string[]): Promise<void> {
   });
   const developerId = accountOption(values.account);
   if (developerId === undefined) throw new UsageError('--account: which account to connect');
-  const request = connectRequestOf(values);
+  if (values['stripe-standin'] && (values['stripe-key'] || values['stripe-webhook-secret']))
+    throw new UsageError('give either --stripe-standin or --stripe-key with --stripe-webhook-secret');
+  const standIn = values['stripe-standin']
+    ? await standInKeys(values.mode, developerId, values['state-dir'])
+    : {};
+  const request = connectRequestOf({ ...values, ...standIn });
   await target(values['state-dir']);
   const deps = makeDeps();
   if (!(await getAccount(deps, developerId))) throw new UsageError(`--account: no account ${developerId}`);
@@ -206,4 +214,28 @@ function connectRequestOf(values: {
       '--mode needs --stripe-key and --stripe-webhook-secret (the Stripe webhook endpoint’s signing secret)',
     );
   return { mode: values.mode, connector: 'stripe', secretKey: stripeKey, webhookSecret };
+}
+
+/**
+ * `--stripe-standin` (local stack only): the keys of a Stripe account at the local stack's Stripe
+ * stand-in whose webhook endpoints point at this account's events URL (the demo account's own, which
+ * the banner shows, else a new one), so that connecting to the stand-in takes one command. The keys
+ * are then checked and stored as any Stripe key is.
+ */
+async function standInKeys(
+  mode: string | undefined,
+  developerId: number,
+  stateDir: string | undefined,
+): Promise<{ 'stripe-key': string; 'stripe-webhook-secret': string }> {
+  if (mode !== 'test' && mode !== 'live') throw new UsageError('--stripe-standin needs --mode test or live');
+  if (process.env[envNames.table])
+    throw new UsageError('--stripe-standin: the Stripe stand-in runs with the local stack only');
+  const info = readLocalInfo(stateDir);
+  const stripe =
+    info.stripe_demo && info.demo?.developer_id === developerId
+      ? info.stripe_demo
+      : await newStandInStripeAccount(info, developerId);
+  return mode === 'live'
+    ? { 'stripe-key': stripe.live_key, 'stripe-webhook-secret': stripe.live_webhook_secret }
+    : { 'stripe-key': stripe.test_key, 'stripe-webhook-secret': stripe.test_webhook_secret };
 }

@@ -13,14 +13,17 @@ import { stackHarness } from './harness.ts';
 
 const { running } = stackHarness();
 
-/** The first ```sh block of the README's "## Quick start" section. */
-function quickStartBlock(): string {
+/** The first ```sh block of the README's section `heading` (`## Quick start`). */
+function readmeBlock(heading: string): string {
   const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
-  const section = /^## Quick start\n([\s\S]*?)^## /m.exec(readme)?.[1];
+  const start = readme.indexOf(`\n${heading}\n`);
+  const section = start < 0 ? undefined : readme.slice(start + heading.length + 2);
   const block = section && /^```sh\n([\s\S]*?)^```$/m.exec(section)?.[1];
-  if (!block) throw new Error('README.md has no ```sh block under "## Quick start"');
+  if (!block) throw new Error(`README.md has no \`\`\`sh block under "${heading}"`);
   return block;
 }
+
+const quickStartBlock = () => readmeBlock('## Quick start');
 
 /**
  * Runs `script` with bash in the checkout, the CLI pointed at the stack in `stateDir` (as a second
@@ -113,5 +116,26 @@ describe('the README quick start', () => {
       (charge) => charge.subscription_id !== null && subscriptions.includes(charge.subscription_id),
     );
     expect(paid.map((charge) => charge.amount)).toEqual([9.9, 9.9]);
+  });
+});
+
+describe('the README\'s live payment through the Stripe stand-in ("Going live")', () => {
+  it("runs as written on a fresh npm start: connected, a page with no card field, Stripe's page, paid", {
+    timeout: 300_000,
+  }, async () => {
+    const block = readmeBlock('### Trying it locally, with Stripe stood in');
+    const { stateDir } = await running(['--in-memory']);
+    const { code, stdout, stderr, leftOver } = await runBash(block, stateDir);
+    const shown = `stdout:\n${stdout}\nstderr:\n${stderr}`;
+    expect(code, shown).toBe(0);
+    expect(stderr, shown).toBe('');
+    expect(stdout, shown).toMatch(
+      /^account 1 live mode: connected to Stripe account acct_\w+ \(Demo Merchant\), key sk_live_…\w{4}$/m,
+    );
+    expect(stdout, shown).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/pay\/cs_live_\w+$/m);
+    expect(stdout, shown).toMatch(/^HTTP\/1\.1 303 See Other\r?$/m);
+    expect(stdout, shown).toMatch(/^Location: https:\/\/shop\.example\/thanks\?id_payment=pay_\w+\r?$/m);
+    expect(stdout, shown).toMatch(/^"status":"completed"$/m);
+    expect(leftOver).toBe(false);
   });
 });
