@@ -10,6 +10,7 @@ import {
   describe as describeProblem,
   InvalidInput,
   integerField,
+  isEmail,
   jsonTextRuleOf,
   type Problem,
   plainText,
@@ -37,6 +38,20 @@ function problems(input: unknown): readonly Problem[] {
   }
   throw new Error(`accepted ${JSON.stringify(input)}`);
 }
+
+describe('isEmail', () => {
+  it('takes an address only if it fits once lower-cased, as customers store it', () => {
+    const local = 'a'.repeat(64);
+    const fits = `${local}@${'b'.repeat(254 - 64 - 1 - 4)}.com`;
+    expect(fits).toHaveLength(254);
+    expect(isEmail(fits)).toBe(true);
+    // The same length with a dotted capital I, which lower-cases to two code units: 255 once stored.
+    const grows = `${local.slice(0, -1)}İ@${'b'.repeat(254 - 64 - 1 - 4)}.com`;
+    expect(grows).toHaveLength(254);
+    expect(grows.toLowerCase()).toHaveLength(255);
+    expect(isEmail(grows)).toBe(false);
+  });
+});
 
 describe('validate', () => {
   it('answers the parsed output of a valid body', () => {

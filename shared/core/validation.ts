@@ -302,7 +302,9 @@ export const maxEmailLength = 254;
  * spaces, 254 characters at most.
  */
 export const isEmail = (value: string) =>
+  // Stored lower-cased, which can lengthen it ("İ" is two code units lower-cased): both must fit.
   value.length <= maxEmailLength &&
+  value.toLowerCase().length <= maxEmailLength &&
   textRuleOf(value, 'one') === undefined &&
   /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
