@@ -289,6 +289,20 @@ export interface LedgerEntry {
 }
 
 /**
+ * A payout an acquirer made on its own schedule (Stripe's), and the charges it settled, each by the
+ * key of the attempt that made it and the net paid out of it: what reconciliation holds cobro's
+ * record of the payout against.
+ */
+export interface Settlement {
+  payoutReference: string;
+  /** ISO 8601 UTC, when it reached the merchant's bank. */
+  paidAt: string;
+  merchant: number;
+  test: boolean;
+  settled: { idempotencyKey: string; netMinor: number }[];
+}
+
+/**
  * The acquirer could not give a definite answer (the call timed out, the acquirer was unreachable,
  * or the key was closed by a lookup that found nothing): the outcome is unknown to the caller, who
  * must not try again with a new key, only look the key up later.
@@ -370,4 +384,6 @@ export interface Acquirer {
   findPayout(idempotencyKey: string, test: boolean, hints?: LookupHints): Promise<PayoutResult | NotFound>;
   /** The money that moved between `since` and `until` (approved charges, refunds, payouts), oldest first. */
   ledger(range: { since: Date; until: Date }): AsyncIterable<LedgerEntry>;
+  /** An acquirer that pays out on its own: its payouts made between `since` and `until`. */
+  settlements?(range: { since: Date; until: Date }): AsyncIterable<Settlement>;
 }

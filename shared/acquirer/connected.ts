@@ -24,6 +24,7 @@ import {
   type LedgerEntry,
   type LookupHints,
   NotConnected,
+  type Settlement,
   type StoredChargeRequest,
 } from './acquirer.ts';
 import {
@@ -33,6 +34,7 @@ import {
   getConnectionRecord,
   listStripeConnections,
   type StripeConnection,
+  simulatedLiveAllowed,
 } from './connection.ts';
 
 /** Makes the Stripe connector of one connected mode (its key opened); made once per connection version. */
@@ -140,8 +142,13 @@ export function connectedAcquirer(deps: Deps, options: ConnectedOptions): Acquir
 
     async chargeStored(request: StoredChargeRequest) {
       const name = connectorOfToken(request.cardToken);
-      // A renewal is new money: the mode must still be connected, and to the connector holding the card.
+      // A renewal is new money: the mode must still be connected (NotConnected otherwise). It goes to
+      // the connector holding the card: Stripe while the mode is connected to it (cobro needs its
+      // key); the simulated acquirer, whose cards move no real money, in test mode and wherever it
+      // may serve live mode (the local stack), whatever the mode was connected to since.
       const present = await current(request.merchant, request.test);
+      if (name === 'simulated' && (request.test || simulatedLiveAllowed()))
+        return tagged(await simulated.chargeStored(request), name);
       if (present.name !== name)
         throw new NotConnected(
           request.merchant,
@@ -173,6 +180,15 @@ export function connectedAcquirer(deps: Deps, options: ConnectedOptions): Acquir
 
     async findPayout(idempotencyKey, test, hints = {}) {
       return simulated.findPayout(idempotencyKey, test, hints);
+    },
+
+    async *settlements(range): AsyncIterable<Settlement> {
+      if (!options.stripe) return;
+      for (const record of await listStripeConnections(deps)) {
+        if (record.connector !== 'stripe' || !record.stripe) continue;
+        const stripe = await stripeOf(record as ConnectionRecord & { stripe: StripeConnection });
+        if (stripe.settlements) yield* stripe.settlements(range);
+      }
     },
 
     async *ledger(range): AsyncIterable<LedgerEntry> {

@@ -118,18 +118,11 @@ async function noticeOf(stripe: Stripe, event: Stripe.Event): Promise<Notice> {
     case 'payout.paid': {
       const payout = await stripe.payouts.retrieve(id);
       if (payout.status !== 'paid') return { kind: 'ignored', why: `payout ${id} is ${payout.status}` };
-      const settled: { attemptId: string; netMinor: number }[] = [];
-      for await (const transaction of stripe.balanceTransactions.list({
-        payout: id,
-        type: 'charge',
-        limit: 100,
-      })) {
-        const chargeId = idOf(transaction.source as { id: string } | string | null);
-        if (!chargeId) continue;
-        const charge = await stripe.charges.retrieve(chargeId, { expand: ['payment_intent'] });
-        const attemptId = attemptOf((charge.payment_intent as Stripe.PaymentIntent | null)?.metadata);
-        if (attemptId) settled.push({ attemptId, netMinor: transaction.net });
-      }
+      const { payoutSettlement } = await import('./stripe.ts');
+      const settled = (await payoutSettlement(stripe, payout.id)).map(({ attemptId, netMinor }) => ({
+        attemptId,
+        netMinor,
+      }));
       return {
         kind: 'payout',
         payoutId: payout.id,

@@ -32,6 +32,7 @@ import {
   type RedirectRequest,
   type RedirectRequired,
   type RefundResult,
+  type Settlement,
   stripeTokenPrefix,
 } from './acquirer.ts';
 
@@ -489,7 +490,50 @@ export function createStripeConnector(options: StripeConnectorOptions): Acquirer
         };
       }
     },
+
+    async *settlements(range): AsyncIterable<Settlement> {
+      const created = {
+        gte: Math.floor(range.since.getTime() / 1000),
+        lt: Math.ceil(range.until.getTime() / 1000),
+      };
+      for await (const payout of stripe.payouts.list({ created, limit: 100 })) {
+        if (payout.status !== 'paid') continue;
+        const settled = await payoutSettlement(stripe, payout.id);
+        yield {
+          payoutReference: payout.id,
+          paidAt: new Date(payout.arrival_date * 1000).toISOString(),
+          merchant: options.developerId,
+          test,
+          settled: settled.map(({ idempotencyKey, netMinor }) => ({ idempotencyKey, netMinor })),
+        };
+      }
+    },
   };
+}
+
+/**
+ * The charges a Stripe payout settled, by the cobro attempt that made each (its PaymentIntent's
+ * metadata) and the net paid out of it; charges not made by cobro are not cobro's to record.
+ */
+export async function payoutSettlement(
+  stripe: Stripe,
+  payoutId: string,
+): Promise<{ idempotencyKey: string; attemptId: string; netMinor: number }[]> {
+  const settled: { idempotencyKey: string; attemptId: string; netMinor: number }[] = [];
+  for await (const transaction of stripe.balanceTransactions.list({
+    payout: payoutId,
+    type: 'charge',
+    limit: 100,
+  })) {
+    const chargeId = idOf(transaction.source as { id: string } | string | null);
+    if (!chargeId) continue;
+    const charge = await stripe.charges.retrieve(chargeId, { expand: ['payment_intent'] });
+    const metadata = (charge.payment_intent as Stripe.PaymentIntent | null)?.metadata;
+    const key = metadata?.[stripeMetadata.key];
+    const attemptId = metadata?.[stripeMetadata.attempt];
+    if (key && attemptId) settled.push({ idempotencyKey: key, attemptId, netMinor: transaction.net });
+  }
+  return settled;
 }
 
 /** What `accounts connect` learns of a key before storing it: the Stripe account it opens, and its mode. */

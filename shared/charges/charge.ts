@@ -59,6 +59,11 @@ export interface Charge {
    * marked it paid out; absent until then (and on charges paid out before it was kept).
    */
   payout_amount?: number;
+  /**
+   * The payout of an acquirer that pays out on its own (Stripe) that settled this charge, as its
+   * event recorded it: its reference, when it reached the bank, and the net paid out of the charge.
+   */
+  settled_payout?: { id: string; paid_at: string; net: number };
   created_at: string;
   updated_at: string;
 }

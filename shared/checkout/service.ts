@@ -417,6 +417,34 @@ async function settle(
 }
 
 /**
+ * Stores a submit's attempt beside its claim of the session, both before the acquirer is asked: the
+ * claimed session. No claim, no call: the attempt is discarded (SessionUnavailable, with the
+ * session, when the claim was refused); an attempt that could not be stored gives the claim back.
+ */
+async function claimFor(
+  deps: CheckoutDeps,
+  token: string,
+  attempt: Attempt<'checkout'>,
+  csrf: string,
+  now: Date,
+): Promise<CheckoutSession> {
+  const [stored, claim] = await Promise.allSettled([
+    storeAttempt(deps, attempt),
+    claimSession(deps, token, now, attempt.id, { csrf }),
+  ]);
+  if (claim.status === 'rejected') {
+    if (stored.status === 'fulfilled')
+      await moveAttempt(deps, discardWrite(deps.table, attempt)).catch(() => false);
+    throw claim.reason;
+  }
+  if (stored.status === 'rejected') {
+    await unclaim(deps, claim.value, deps.clock());
+    throw stored.reason;
+  }
+  return claim.value;
+}
+
+/**
  * A submit of the pay form with a card that passed validation. The attempt is stored beside the
  * claim (both before the acquirer is asked); the claim is conditioned on the posted CSRF token, and
  * SessionUnavailable carries the session when it is refused.
@@ -436,21 +464,7 @@ export async function payWithCard(
     cardholder,
     now,
   });
-  const [stored, claim] = await Promise.allSettled([
-    storeAttempt(deps, attempt),
-    claimSession(deps, token, now, attempt.id, { csrf: input.csrf }),
-  ]);
-  if (claim.status === 'rejected') {
-    // No claim, no call: the attempt goes (recovery would close it otherwise).
-    if (stored.status === 'fulfilled')
-      await moveAttempt(deps, discardWrite(deps.table, attempt)).catch(() => false);
-    throw claim.reason;
-  }
-  const claimed = claim.value;
-  if (stored.status === 'rejected') {
-    await unclaim(deps, claimed, deps.clock());
-    throw stored.reason;
-  }
+  const claimed = await claimFor(deps, token, attempt, input.csrf, now);
   const owner = deps.owners[claimed.kind];
   const request: ChargeRequest = {
     amountMinor: claimed.amount,
@@ -531,23 +545,15 @@ export async function payOnAcquirerPage(
     connector: 'stripe',
     now,
   });
-  const [stored, claim] = await Promise.allSettled([
-    storeAttempt(deps, attempt),
-    claimSession(deps, token, now, attempt.id, { csrf: input.csrf }),
-  ]);
-  if (claim.status === 'rejected') {
-    if (stored.status === 'fulfilled')
-      await moveAttempt(deps, discardWrite(deps.table, attempt)).catch(() => false);
+  let claimed: CheckoutSession;
+  try {
+    claimed = await claimFor(deps, token, attempt, input.csrf, now);
+  } catch (error) {
     // Waiting on the acquirer's page already: the payer goes back to it.
-    const held = claim.reason instanceof SessionUnavailable ? claim.reason.session : undefined;
+    const held = error instanceof SessionUnavailable ? error.session : undefined;
     if (held?.status === 'open' && held.challenge?.url)
       return { kind: 'redirect', url: held.challenge.url, session: held };
-    throw claim.reason;
-  }
-  const claimed = claim.value;
-  if (stored.status === 'rejected') {
-    await unclaim(deps, claimed, deps.clock());
-    throw stored.reason;
+    throw error;
   }
   if (!deps.acquirer.beginRedirect) throw new Error('this acquirer has no page of its own');
   const checksOnly = deps.owners[claimed.kind].checksOnly?.(claimed) ?? false;

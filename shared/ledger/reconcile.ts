@@ -10,7 +10,9 @@
  *   payout both sides agree on can still be the wrong amount): its refunded total is the sum of its
  *   refunds and never above the charge; what is refunded, left to refund and held by refunds under
  *   way adds up to the charge; a payout sent its net less its refunds (never below 0), under the
- *   charge's one payout attempt, and the acquirer paid the charge out once.
+ *   charge's one payout attempt, and the acquirer paid the charge out once;
+ * - every payout an acquirer made on its own (Stripe's) must be recorded on each charge of cobro's it
+ *   settled (`settled_payout`), as its event records it.
  * Each difference is a mismatch; none means the books agree. Read by Query on both sides (the
  * acquirer's ledger by day, cobro's attempts by day), never a Scan: an operator's command and a
  * daily schedule, not a request path. The schedule fans it out: each worker reconciles one partition,
@@ -307,6 +309,27 @@ export async function reconcile(
         problem: 'not_at_acquirer',
         detail: `cobro recorded attempt ${attempt.id} as ${attempt.status}; the acquirer has ${found.status}`,
       });
+  }
+  // Payouts an acquirer made on its own: each charge of cobro's it settled says so.
+  for await (const settlement of deps.acquirer.settlements?.(range) ?? []) {
+    if (!mine(settlement.merchant)) continue;
+    const scope = { developerId: settlement.merchant, mode: modeOf(settlement.test) };
+    for (const { idempotencyKey } of settlement.settled) {
+      if (!inPartition(idempotencyKey)) continue;
+      const attempt = await getAttempt(deps, attemptIdOfKey(idempotencyKey));
+      const chargeId = attempt?.outcome?.charge_id;
+      const charge = chargeId ? await getCharge(deps, scope, chargeId) : undefined;
+      if (charge?.settled_payout?.id === settlement.payoutReference) continue;
+      mismatches.push({
+        kind: 'payout',
+        key: settlement.payoutReference,
+        ...(charge ? { charge_id: charge.id } : {}),
+        problem: charge ? 'not_recorded' : 'record_missing',
+        detail: charge
+          ? `the acquirer's payout ${settlement.payoutReference} settled charge ${charge.id}, which does not record it`
+          : `the acquirer's payout ${settlement.payoutReference} settled a charge of attempt ${attemptIdOfKey(idempotencyKey)} cobro did not record`,
+      });
+    }
   }
   await eachInLanes([...touched.values()], 8, async ({ chargeId, ...scope }) => {
     const charge = await getCharge(deps, scope, chargeId);

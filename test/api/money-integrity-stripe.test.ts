@@ -23,6 +23,8 @@ import {
   sessionIdOf,
   standIn,
   stripeApi,
+  stripePlan,
+  stripeSubscription,
   toStripePage,
 } from '../support/stripe.ts';
 import { storedEventItems } from '../support/table.ts';
@@ -35,23 +37,8 @@ const scopeOf = (merchant: StripeMerchant) => ({
   mode: 'live' as const,
 });
 
-async function newPlan(merchant: StripeMerchant): Promise<string> {
-  const created = await api('POST', '/v1/plans/', {
-    auth: merchant.modeAuth,
-    body: { name: 'Gold', amount: '12.00', currency: 'USD', interval: 'month', interval_count: 1 },
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.json.data.id as string;
-}
-
-async function newSubscription(merchant: StripeMerchant) {
-  const created = await api('POST', '/v1/subscriptions', {
-    auth: merchant.modeAuth,
-    body: { plan_id: await newPlan(merchant), return_url: 'https://shop.example/welcome' },
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.json.data as { subscription_id: string; checkout_url: string };
-}
+const newSubscription = async (merchant: StripeMerchant) =>
+  stripeSubscription(merchant, await stripePlan(merchant));
 
 const subscriptionStatus = async (merchant: StripeMerchant, id: string) =>
   (await api('GET', `/v1/subscriptions/${id}`, { auth: merchant.modeAuth })).json.status as string;

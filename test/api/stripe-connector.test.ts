@@ -8,16 +8,27 @@
  */
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { chargeKeys } from '../../shared/charges/keys.ts';
 import { getCharge } from '../../shared/charges/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { expectMessage } from '../support/answers.ts';
-import { createPayment, csrfOf, goodYear, openPage, postForm, testCards } from '../support/checkout.ts';
+import {
+  createPayment,
+  csrfOf,
+  goodYear,
+  openPage,
+  postForm,
+  submitCard,
+  testCards,
+} from '../support/checkout.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';
-import { eventually, expectBooksAgree } from '../support/ledger.ts';
+import { eventually, expectBooksAgree, reconcileAccount } from '../support/ledger.ts';
 import { waitForMail } from '../support/mail.ts';
-import { api, localInfo, newAccount, useLocalEnvironment } from '../support/stack.ts';
+import { api, apiKey, localInfo, newAccount, useLocalEnvironment } from '../support/stack.ts';
 import {
   backFromStripe,
+  billingRunFor,
+  connectStripe,
   newStripeMerchant,
   payStripeSession,
   payThroughStripe,
@@ -25,9 +36,12 @@ import {
   sessionIdOf,
   standIn,
   stripeApi,
+  stripePlan,
+  stripeSubscription,
+  subscriptionOf,
   toStripePage,
 } from '../support/stripe.ts';
-import { storedEventItems } from '../support/table.ts';
+import { storedEventItems, updateStored } from '../support/table.ts';
 
 beforeAll(() => useLocalEnvironment());
 
@@ -51,52 +65,6 @@ async function paymentOf(merchant: StripeMerchant, id: string) {
   expect(view.status, view.text).toBe(200);
   return view.json;
 }
-
-async function newPlan(merchant: StripeMerchant, trialDays = 0): Promise<string> {
-  const created = await api('POST', '/v1/plans/', {
-    auth: merchant.modeAuth,
-    body: {
-      name: 'Gold',
-      amount: '12.00',
-      currency: 'USD',
-      interval: 'month',
-      interval_count: 1,
-      ...(trialDays ? { trial_period_days: trialDays } : {}),
-    },
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.json.data.id as string;
-}
-
-async function newSubscription(merchant: StripeMerchant, planId: string, body: Record<string, unknown> = {}) {
-  const created = await api('POST', '/v1/subscriptions', {
-    auth: merchant.modeAuth,
-    body: { plan_id: planId, return_url: 'https://shop.example/welcome', ...body },
-  });
-  expect(created.status, created.text).toBe(201);
-  return created.json.data as { subscription_id: string; checkout_url: string };
-}
-
-async function subscriptionOf(merchant: StripeMerchant, id: string) {
-  const view = await api('GET', `/v1/subscriptions/${id}`, { auth: merchant.modeAuth });
-  expect(view.status, view.text).toBe(200);
-  return view.json as Record<string, unknown> & { status: string };
-}
-
-/** `billing run` at `now` for the merchant alone: its JSON summary. */
-const billingRun = async (merchant: StripeMerchant, now: Date) =>
-  JSON.parse(
-    (
-      await cli(
-        'billing',
-        'run',
-        '--now',
-        now.toISOString(),
-        '--account',
-        String(merchant.account.developerId),
-      )
-    ).stdout,
-  );
 
 const eventsOf = (merchant: StripeMerchant) => storedEventItems(merchant.account.developerId, 'live');
 
@@ -189,12 +157,12 @@ describe('subscriptions through Stripe', () => {
   });
 
   it('the first charge saves the card; a renewal is an off-session payment of it', async () => {
-    const plan = await newPlan(merchant);
-    const { subscription_id: id, checkout_url: url } = await newSubscription(merchant, plan);
+    const plan = await stripePlan(merchant);
+    const { subscription_id: id, checkout_url: url } = await stripeSubscription(merchant, plan);
     const { back } = await payThroughStripe(url);
     expect(back.status, back.html).toBe(303);
     expect((await subscriptionOf(merchant, id)).status).toBe('active');
-    const summary = await billingRun(merchant, new Date(Date.now() + 32 * 86_400_000));
+    const summary = await billingRunFor(merchant, new Date(Date.now() + 32 * 86_400_000));
     expect(summary).toMatchObject({ renewed: 1, failed: 0 });
     const charges = await api('GET', '/v1/payments/', { auth: merchant.modeAuth });
     expect(
@@ -205,29 +173,31 @@ describe('subscriptions through Stripe', () => {
   });
 
   it('a trial saves the card on a setup page (nothing charged); its end is charged off-session', async () => {
-    const plan = await newPlan(merchant, 7);
-    const { subscription_id: id, checkout_url: url } = await newSubscription(merchant, plan);
+    const plan = await stripePlan(merchant, 7);
+    const { subscription_id: id, checkout_url: url } = await stripeSubscription(merchant, plan);
     const page = await openPage(url);
     expect(page.html).toContain('Start trial');
     const { back } = await payThroughStripe(url);
     expect(back.status, back.html).toBe(303);
     expect((await subscriptionOf(merchant, id)).status).toBe('trialing');
-    expect(await billingRun(merchant, new Date(Date.now() + 8 * 86_400_000))).toMatchObject({ renewed: 1 });
+    expect(await billingRunFor(merchant, new Date(Date.now() + 8 * 86_400_000))).toMatchObject({
+      renewed: 1,
+    });
     expect((await subscriptionOf(merchant, id)).status).toBe('active');
     await expectBooksAgree(merchant.account.developerId, since);
   });
 
   it('a renewal declined is a failed renewal; one needing the cardholder sends them to the portal to confirm', async () => {
     // A card Stripe saves but declines later is saved on a trial's setup page (a first charge declines it).
-    const trial = await newPlan(merchant, 7);
-    const declines = await newSubscription(merchant, trial);
+    const trial = await stripePlan(merchant, 7);
+    const declines = await stripeSubscription(merchant, trial);
     await payThroughStripe(declines.checkout_url, stripeCards.declinesLater, { email: 'later@example.com' });
-    const plan = await newPlan(merchant);
-    const needs = await newSubscription(merchant, plan);
+    const plan = await stripePlan(merchant);
+    const needs = await stripeSubscription(merchant, plan);
     await payThroughStripe(needs.checkout_url, stripeCards.needsAuthentication, {
       email: 'confirm@example.com',
     });
-    const summary = await billingRun(merchant, new Date(Date.now() + 32 * 86_400_000));
+    const summary = await billingRunFor(merchant, new Date(Date.now() + 32 * 86_400_000));
     expect(summary.payment_failed).toBeGreaterThanOrEqual(2);
     expect((await subscriptionOf(merchant, declines.subscription_id)).status).toBe('past_due');
     expect((await subscriptionOf(merchant, needs.subscription_id)).status).toBe('past_due');
@@ -248,10 +218,10 @@ describe('subscriptions through Stripe', () => {
   });
 
   it('the portal replaces the card on a Stripe setup page, and the overdue period is charged to it', async () => {
-    const plan = await newPlan(merchant, 7);
-    const { subscription_id: id, checkout_url: url } = await newSubscription(merchant, plan);
+    const plan = await stripePlan(merchant, 7);
+    const { subscription_id: id, checkout_url: url } = await stripeSubscription(merchant, plan);
     await payThroughStripe(url, stripeCards.declinesLater, { email: 'replace@example.com' });
-    await billingRun(merchant, new Date(Date.now() + 8 * 86_400_000));
+    await billingRunFor(merchant, new Date(Date.now() + 8 * 86_400_000));
     const overdue = await subscriptionOf(merchant, id);
     expect(overdue.status).toBe('past_due');
     const portal = await api('POST', `/v1/customers/${overdue.customer_id}/portal/`, {
@@ -273,6 +243,39 @@ describe('subscriptions through Stripe', () => {
       (await subscriptionOf(merchant, id)).status === 'active' ? true : undefined,
     );
     await expectBooksAgree(merchant.account.developerId, since);
+  });
+});
+
+describe('connecting a mode that already has subscriptions', () => {
+  it('a card saved with the simulated acquirer keeps renewing there after test mode connects Stripe; a new one goes to Stripe', async () => {
+    const account = await newAccount('d18-switch');
+    const auth = apiKey(account.testKey);
+    const plan = await api('POST', '/v1/plans/', {
+      auth,
+      body: { name: 'Gold', amount: '12.00', currency: 'USD', interval: 'month', interval_count: 1 },
+    });
+    const before = await api('POST', '/v1/subscriptions', {
+      auth,
+      body: { plan_id: plan.json.data.id, return_url: 'https://shop.example/welcome' },
+    });
+    expect((await submitCard(before.json.data.checkout_url)).status).toBe(303);
+    const stripe = await connectStripe(account, 'test');
+    const merchant: StripeMerchant = { account, auth, stripe, modeAuth: auth };
+    const after = await stripeSubscription(merchant, plan.json.data.id);
+    await payThroughStripe(after.checkout_url);
+    const summary = await billingRunFor(merchant, new Date(Date.now() + 32 * 86_400_000));
+    expect(summary).toMatchObject({ renewed: 2, failed: 0 });
+    const charges = (await api('GET', '/v1/payments/?limit=100', { auth })).json as unknown as {
+      id: string;
+    }[];
+    const connectors = await Promise.all(
+      charges.map(
+        async (charge) =>
+          (await getCharge(makeDeps(), { developerId: account.developerId, mode: 'test' }, charge.id))
+            ?.connector ?? 'simulated',
+      ),
+    );
+    expect(connectors.sort()).toEqual(['simulated', 'simulated', 'stripe', 'stripe']);
   });
 });
 
@@ -427,6 +430,20 @@ describe("Stripe's events", () => {
     expect(settled.id).toMatch(/^po_/);
     // 40.00 less Stripe's 2.9 % + 0.30.
     expect(settled.net).toBe(4000 - 146);
+    await expectBooksAgree(merchant.account.developerId, since);
+    // A payout the charge does not record (its event lost, say) is a mismatch naming the charge.
+    await updateStored(chargeKeys.charge(merchant.account.developerId, 'live', chargeId), {
+      UpdateExpression: 'REMOVE settled_payout',
+    });
+    const report = await reconcileAccount(merchant.account.developerId, since);
+    expect(report.mismatches).toEqual([
+      expect.objectContaining({
+        kind: 'payout',
+        key: settled.id,
+        problem: 'not_recorded',
+        charge_id: chargeId,
+      }),
+    ]);
   });
 });
 

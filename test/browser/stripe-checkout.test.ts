@@ -84,12 +84,14 @@ async function payOnStripe(page: Page, button: 'Pay' | 'Save card', card = '4242
 }
 
 describe("a mode connected to Stripe, in a browser: cobro's page, Stripe's page, and back", () => {
-  it('a payment: no card field on cobro\'s page, the card typed on Stripe\'s, then the shop with id_payment', async () => {
+  it("a payment: no card field on cobro's page, the card typed on Stripe's, then the shop with id_payment", async () => {
     const payment = await createPayment(auth, { return_url: `${shop.origin}/return?order=7` });
     const page = await newPage();
     await page.goto(payment.url);
     expect(await page.getByLabel('Card number').count()).toBe(0);
-    await expect.poll(() => page.getByText("You enter your card on Stripe's secure page next").count()).toBe(1);
+    await expect
+      .poll(() => page.getByText("You enter your card on Stripe's secure page next").count())
+      .toBe(1);
     await pageChecks(page, { widths: [1280, 390] });
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await payOnStripe(page, 'Pay');
@@ -101,7 +103,7 @@ describe("a mode connected to Stripe, in a browser: cobro's page, Stripe's page,
     expect(view).toMatchObject({ status: 'completed', card_last4: '4242' });
   });
 
-  it('leaving Stripe\'s page unpaid (Back) shows the page to continue, which goes back to it', async () => {
+  it("leaving Stripe's page unpaid (Back) shows the page to continue, which goes back to it", async () => {
     const payment = await createPayment(auth, { return_url: `${shop.origin}/return` });
     const page = await newPage();
     await page.goto(payment.url);
@@ -121,7 +123,14 @@ describe("a mode connected to Stripe, in a browser: cobro's page, Stripe's page,
   it('a subscription with a trial: "Start trial", the card saved on Stripe\'s page, nothing charged', async () => {
     const plan = await api('POST', '/v1/plans/', {
       auth,
-      body: { name: 'Beans', amount: '9.90', currency: 'USD', interval: 'month', interval_count: 1, trial_period_days: 14 },
+      body: {
+        name: 'Beans',
+        amount: '9.90',
+        currency: 'USD',
+        interval: 'month',
+        interval_count: 1,
+        trial_period_days: 14,
+      },
     });
     const started = await api('POST', '/v1/subscriptions', {
       auth,

@@ -15,11 +15,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
-import { createStripeConnector, checkStripeKey, stripeCardToken } from '../../shared/acquirer/stripe.ts';
+import { checkStripeKey, createStripeConnector, stripeCardToken } from '../../shared/acquirer/stripe.ts';
 
 const key = process.env.STRIPE_TEST_KEY;
 if (!key?.startsWith('sk_test_') && !key?.startsWith('rk_test_')) {
-  console.error('sandbox:stripe needs STRIPE_TEST_KEY, a Stripe test-mode secret key (sk_test_…); nothing was run');
+  console.error(
+    'sandbox:stripe needs STRIPE_TEST_KEY, a Stripe test-mode secret key (sk_test_…); nothing was run',
+  );
   process.exit(2);
 }
 
@@ -73,7 +75,10 @@ for (const purpose of ['charge', 'save_card'] as const) {
     expectThat(Boolean(page?.url.startsWith('https://checkout.stripe.com/')), `unexpected URL ${page?.url}`);
     const waiting = await connector.readRedirect?.(page?.challengeId ?? '', true, 1);
     expectThat(waiting?.status === 'challenge_required', `read back as ${waiting?.status}`);
-    const closed = await connector.findCharge(key, true, { challengeId: page?.challengeId ?? '', abandon: true });
+    const closed = await connector.findCharge(key, true, {
+      challengeId: page?.challengeId ?? '',
+      abandon: true,
+    });
     expectThat(closed.status === 'not_found', `closed as ${closed.status}`);
     return page?.challengeId ?? '';
   });
@@ -95,7 +100,9 @@ await check('a saved card is charged off-session, and found again by the attempt
 
 await check('a saved card that needs its holder is declined authentication_required', async () => {
   const customer = await stripe.customers.create({ email: 'sandbox@example.com' });
-  const method = await stripe.paymentMethods.attach('pm_card_authenticationRequired', { customer: customer.id });
+  const method = await stripe.paymentMethods.attach('pm_card_authenticationRequired', {
+    customer: customer.id,
+  });
   const declined = await connector.chargeStored({
     ...base,
     idempotencyKey: `${attemptId}.authentication`,
@@ -128,7 +135,10 @@ await check('a refund is made, and found again by the attempt', async () => {
 
 await check("the connector's books hold the payment and the refund", async () => {
   const kinds: string[] = [];
-  for await (const entry of connector.ledger({ since: new Date(Date.now() - 3_600_000), until: new Date(Date.now() + 60_000) }))
+  for await (const entry of connector.ledger({
+    since: new Date(Date.now() - 3_600_000),
+    until: new Date(Date.now() + 60_000),
+  }))
     if (entry.idempotencyKey.startsWith(attemptId)) kinds.push(entry.kind);
   expectThat(kinds.includes('charge') && kinds.includes('refund'), `found ${kinds.join(', ') || 'nothing'}`);
   return kinds.join(', ');

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { newStandInStripeAccount, type StandInStripeAccount } from '../../infra/local/stripe-accounts.ts';
 import { csrfOf, openPage, type PageAnswer, postForm } from './checkout.ts';
 import { cli } from './cli.ts';
-import { apiKey, localInfo, type Merchant, newAccount, type TestAccount } from './stack.ts';
+import { api, apiKey, localInfo, type Merchant, newAccount, type TestAccount } from './stack.ts';
 
 /** A merchant whose `mode` is connected to a Stripe account of its own at the stand-in. */
 export interface StripeMerchant extends Merchant {
@@ -147,3 +147,52 @@ export async function payThroughStripe(
   expect(paid.redirect).toBe(`${checkoutUrl}/return?session_id=${sessionId}`);
   return { back: await backFromStripe(checkoutUrl), sessionId };
 }
+
+/** A monthly plan of 12.00 USD in the merchant's connected mode (with a trial of `trialDays`). */
+export async function stripePlan(merchant: StripeMerchant, trialDays = 0): Promise<string> {
+  const created = await api('POST', '/v1/plans/', {
+    auth: merchant.modeAuth,
+    body: {
+      name: 'Gold',
+      amount: '12.00',
+      currency: 'USD',
+      interval: 'month',
+      interval_count: 1,
+      ...(trialDays ? { trial_period_days: trialDays } : {}),
+    },
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.json.data.id as string;
+}
+
+/** A subscription to `planId` in the merchant's connected mode: its id and checkout page. */
+export async function stripeSubscription(merchant: StripeMerchant, planId: string) {
+  const created = await api('POST', '/v1/subscriptions', {
+    auth: merchant.modeAuth,
+    body: { plan_id: planId, return_url: 'https://shop.example/welcome' },
+  });
+  expect(created.status, created.text).toBe(201);
+  return created.json.data as { subscription_id: string; checkout_url: string };
+}
+
+/** A subscription's single view in the merchant's connected mode. */
+export async function subscriptionOf(merchant: StripeMerchant, id: string) {
+  const view = await api('GET', `/v1/subscriptions/${id}`, { auth: merchant.modeAuth });
+  expect(view.status, view.text).toBe(200);
+  return view.json as Record<string, unknown> & { status: string };
+}
+
+/** `billing run` at `now` for the merchant alone: its JSON summary. */
+export const billingRunFor = async (merchant: StripeMerchant, now: Date) =>
+  JSON.parse(
+    (
+      await cli(
+        'billing',
+        'run',
+        '--now',
+        now.toISOString(),
+        '--account',
+        String(merchant.account.developerId),
+      )
+    ).stdout,
+  ) as Record<string, number>;
