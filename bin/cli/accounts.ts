@@ -176,7 +176,9 @@ export async function accountsConnect(args: string[]): Promise<void> {
             : 'the simulated acquirer (test cards)'
           : 'nothing: live payments are refused (400) until it is connected';
     console.log(`account ${developerId} ${connection.mode} mode: ${request ? 'connected to ' : ''}${what}`);
-    if (request && connection.connector === 'stripe') {
+    if (request && connection.connector === 'stripe' && values['stripe-standin'])
+      console.log("  the stand-in's webhook endpoints already send its events to this stack.");
+    else if (request && connection.connector === 'stripe') {
       const path = stripeEventsPath(developerId);
       console.log(`  Stripe sends its events to ${base ? `${base}${path}` : `<PublicBaseUrl>${path}`}: the webhook
   endpoint whose signing secret was given must point there, with the events checkout.session.completed,

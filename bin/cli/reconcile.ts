@@ -57,7 +57,7 @@ export async function reconcileLedger(args: string[]): Promise<number> {
     console.log('the books agree');
     return 0;
   }
-  console.log(`${report.mismatches.length} mismatches:`);
+  console.log(`${report.mismatches.length} ${report.mismatches.length === 1 ? 'mismatch' : 'mismatches'}:`);
   for (const mismatch of report.mismatches)
     console.log(`  ${mismatch.kind} ${mismatch.key}: ${mismatch.problem}: ${mismatch.detail}`);
   return 1;

@@ -30,6 +30,13 @@ export const stripeTokenPrefix = 'stripe:';
 export const connectorOfToken = (cardToken: string): ConnectorName =>
   cardToken.startsWith(stripeTokenPrefix) ? 'stripe' : 'simulated';
 
+/**
+ * The Stripe account holding a card saved with Stripe (`stripe:<customer>:<method>:<account>`), when
+ * its token names one (tokens made before it was kept do not).
+ */
+export const stripeAccountOfToken = (cardToken: string): string | undefined =>
+  cardToken.startsWith(stripeTokenPrefix) ? cardToken.split(':')[3] || undefined : undefined;
+
 /** Card networks cobro recognises from the number's prefix. */
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'unionpay' | 'unknown';
 
@@ -127,6 +134,8 @@ export interface ApprovedCharge {
   cardToken: string;
   /** The connector that approved it (set by the routing of connected.ts; absent: simulated). */
   connector?: ConnectorName;
+  /** For a connector of several accounts (Stripe): the acquirer account it was made in. */
+  connectorAccount?: string;
   /**
    * Who paid, as the acquirer's own page asked them (a redirect connector: cobro's page never saw
    * the payer's e-mail or name); absent when cobro's form asked.
@@ -159,6 +168,8 @@ export interface RedirectRequired {
   status: 'redirect';
   challengeId: string;
   url: string;
+  /** The acquirer account the page belongs to (set by the routing of connected.ts). */
+  account?: string;
 }
 
 /** A checkout on the acquirer's own page: charge the card, or only save it (a trial, a new card). */
@@ -202,6 +213,8 @@ export interface RefundRequest {
    * connectors was): a refund goes to it whatever the account's mode is connected to now.
    */
   connector?: ConnectorName;
+  /** For a connector of several accounts (Stripe): the account that made the charge. */
+  connectorAccount?: string;
   /** Positive integer of minor units; the caller keeps the refunded total within the charge. */
   amountMinor: number;
   currency: string;
@@ -257,6 +270,8 @@ export interface LookupHints {
   chargeReference?: string;
   /** The connector that took the call (absent: the simulated acquirer). */
   connector?: ConnectorName;
+  /** For a connector of several accounts (Stripe): the account that took it, when known. */
+  connectorAccount?: string;
   /** For a charge of a saved card: the card's token (a Stripe connector reads its customer's payments). */
   cardToken?: string;
   /** When the call's try was made (ISO 8601): a connector whose lookups lag does not call "none" too early. */

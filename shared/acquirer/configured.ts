@@ -15,11 +15,12 @@ import { createSimulatedAcquirer } from './simulated.ts';
  * The Stripe connector of a connected mode, its key opened. The package is loaded the first time a
  * mode connected to Stripe is met, so a function that never meets one never starts it.
  */
-const stripeConnector: StripeFactory = async (record) => {
+const stripeConnector: StripeFactory = async (record, stripe) => {
   const { createStripeConnector } = await import('./stripe.ts');
   const apiUrl = process.env[envNames.stripeApiUrl];
   return createStripeConnector({
-    secretKey: await connectorSecrets().open(record.stripe.secret_key),
+    secretKey: await connectorSecrets().open(stripe.secret_key),
+    accountId: stripe.account_id,
     developerId: record.developer_id,
     mode: record.mode,
     ...(apiUrl ? { apiUrl } : {}),

@@ -26,6 +26,7 @@ import {
   NotConnected,
   type Settlement,
   type StoredChargeRequest,
+  stripeAccountOfToken,
 } from './acquirer.ts';
 import {
   type Connection,
@@ -35,10 +36,15 @@ import {
   listStripeConnections,
   type StripeConnection,
   simulatedLiveAllowed,
+  stripeAccountsOf,
+  stripeCredentialsOf,
 } from './connection.ts';
 
-/** Makes the Stripe connector of one connected mode (its key opened); made once per connection version. */
-export type StripeFactory = (record: ConnectionRecord & { stripe: StripeConnection }) => Promise<Acquirer>;
+/**
+ * Makes the Stripe connector of one Stripe account of a mode (`stripe`: the current one or a retired
+ * one), its key opened; made once per account and connection version.
+ */
+export type StripeFactory = (record: ConnectionRecord, stripe: StripeConnection) => Promise<Acquirer>;
 
 export interface ConnectedOptions {
   simulated: Acquirer;
@@ -46,19 +52,22 @@ export interface ConnectedOptions {
   stripe?: StripeFactory;
 }
 
-const tagged = <R extends { status: string }>(result: R, connector: ConnectorName): R =>
-  result.status === 'approved' ? ({ ...result, connector } as R & ApprovedCharge) : result;
+/** An approval tagged with the connector (and account) that made it, as charges keep it. */
+const tagged = <R extends { status: string }>(result: R, connector: ConnectorName, account?: string): R =>
+  result.status === 'approved'
+    ? ({ ...result, connector, ...(account ? { connectorAccount: account } : {}) } as R & ApprovedCharge)
+    : result;
 
 export function connectedAcquirer(deps: Deps, options: ConnectedOptions): Acquirer {
   const { simulated } = options;
   const made = new Map<string, Promise<Acquirer>>();
 
-  function stripeOf(record: ConnectionRecord & { stripe: StripeConnection }): Promise<Acquirer> {
+  function stripeOf(record: ConnectionRecord, stripe: StripeConnection): Promise<Acquirer> {
     if (!options.stripe) throw new Error('this process cannot reach Stripe');
-    const cacheKey = `${record.developer_id}/${record.mode}/${record.version}`;
+    const cacheKey = `${record.developer_id}/${record.mode}/${stripe.account_id}/${record.version}`;
     let connector = made.get(cacheKey);
     if (!connector) {
-      connector = options.stripe(record);
+      connector = options.stripe(record, stripe);
       // A failed opening (the key unreadable) is tried again by the next call.
       connector.catch(() => made.delete(cacheKey));
       made.set(cacheKey, connector);
@@ -74,31 +83,55 @@ export function connectedAcquirer(deps: Deps, options: ConnectedOptions): Acquir
   async function current(
     merchant: number,
     test: boolean,
-  ): Promise<{ name: ConnectorName; acquirer: Acquirer }> {
+  ): Promise<{ name: ConnectorName; acquirer: Acquirer; account?: string }> {
     const connection = await connectionFor(merchant, modeOf(test));
     if (connection.connector === 'none') throw new NotConnected(merchant, test);
     if (connection.connector === 'simulated') return { name: 'simulated', acquirer: simulated };
-    return { name: 'stripe', acquirer: await stripeOf(connection.record) };
+    const { record } = connection;
+    return {
+      name: 'stripe',
+      acquirer: await stripeOf(record, record.stripe),
+      account: record.stripe.account_id,
+    };
   }
 
   /**
    * The connector `name` of the account's mode, for what it already holds: the simulated acquirer is
-   * always reachable (its books are cobro's own table); Stripe only while the mode is connected to it.
+   * always reachable (its books are cobro's own table); a Stripe account while the mode is connected
+   * to it or was (its credentials kept as retired), the one named when known.
    */
-  async function holder(name: ConnectorName, merchant: number, test: boolean): Promise<Acquirer> {
-    if (name === 'simulated') return simulated;
-    const connection = await connectionFor(merchant, modeOf(test));
-    if (connection.connector !== 'stripe')
-      throw new NotConnected(merchant, test, 'Stripe, which holds this, is no longer connected');
-    return stripeOf(connection.record);
+  async function holder(
+    name: ConnectorName,
+    merchant: number,
+    test: boolean,
+    account?: string,
+  ): Promise<{ acquirer: Acquirer; account?: string }> {
+    if (name === 'simulated') return { acquirer: simulated };
+    const record = await getConnectionRecord(deps, merchant, modeOf(test));
+    const stripe = stripeCredentialsOf(record, account);
+    if (!record || !stripe)
+      throw new NotConnected(merchant, test, 'no Stripe account that holds this is connected');
+    return { acquirer: await stripeOf(record, stripe), account: stripe.account_id };
   }
 
   /**
    * Where a lookup goes: the connector that took the call (the attempt's; every attempt made before
    * connectors existed was the simulated acquirer's), never the account's present one.
    */
-  const lookupTarget = (test: boolean, hints: LookupHints): Promise<Acquirer> =>
-    holder(hints.connector ?? 'simulated', hints.merchant ?? 0, test);
+  const lookupTarget = (test: boolean, hints: LookupHints) =>
+    holder(
+      hints.connector ?? 'simulated',
+      hints.merchant ?? 0,
+      test,
+      hints.connectorAccount ?? (hints.cardToken ? stripeAccountOfToken(hints.cardToken) : undefined),
+    );
+
+  /** Every Stripe account of every mode connected to Stripe now or before: whose books reconciliation reads. */
+  async function* stripeAccounts(): AsyncIterable<Acquirer> {
+    if (!options.stripe) return;
+    for (const record of await listStripeConnections(deps))
+      for (const stripe of stripeAccountsOf(record)) yield stripeOf(record, stripe);
+  }
 
   /** A charge of a card typed into cobro's form: only a connector whose card entry is the form takes it. */
   async function formCharge(request: ChargeRequest) {
@@ -129,37 +162,43 @@ export function connectedAcquirer(deps: Deps, options: ConnectedOptions): Acquir
     },
 
     async beginRedirect(request) {
-      const { name, acquirer } = await current(request.merchant, request.test);
+      const { name, acquirer, account } = await current(request.merchant, request.test);
       if (!acquirer.beginRedirect) throw new Error(`the ${name} connector has no page of its own`);
-      return acquirer.beginRedirect(request);
+      return { ...(await acquirer.beginRedirect(request)), ...(account ? { account } : {}) };
     },
 
     async readRedirect(challengeId, test, merchant) {
-      const acquirer = await holder('stripe', merchant, test);
+      const { acquirer, account } = await holder('stripe', merchant, test);
       if (!acquirer.readRedirect) throw new Error('the connector has no page of its own');
-      return tagged(await acquirer.readRedirect(challengeId, test, merchant), 'stripe');
+      return tagged(await acquirer.readRedirect(challengeId, test, merchant), 'stripe', account);
     },
 
     async chargeStored(request: StoredChargeRequest) {
       const name = connectorOfToken(request.cardToken);
       // A renewal is new money: the mode must still be connected (NotConnected otherwise). It goes to
-      // the connector holding the card: Stripe while the mode is connected to it (cobro needs its
-      // key); the simulated acquirer, whose cards move no real money, in test mode and wherever it
-      // may serve live mode (the local stack), whatever the mode was connected to since.
+      // the connector holding the card: Stripe while the mode is connected to it (never a retired
+      // account); the simulated acquirer, whose cards move no real money, in test mode and wherever
+      // it may serve live mode (the local stack), whatever the mode was connected to since.
       const present = await current(request.merchant, request.test);
       if (name === 'simulated' && (request.test || simulatedLiveAllowed()))
         return tagged(await simulated.chargeStored(request), name);
-      if (present.name !== name)
+      const holding = stripeAccountOfToken(request.cardToken);
+      if (present.name !== name || (holding && present.account !== holding))
         throw new NotConnected(
           request.merchant,
           request.test,
-          `the card was saved with ${name}, not ${present.name}`,
+          `the card was saved with ${name}${holding ? ` (${holding})` : ''}, not ${present.name}${present.account ? ` (${present.account})` : ''}`,
         );
-      return tagged(await present.acquirer.chargeStored(request), name);
+      return tagged(await present.acquirer.chargeStored(request), name, present.account);
     },
 
     async refund(request) {
-      const acquirer = await holder(request.connector ?? 'simulated', request.merchant, request.test);
+      const { acquirer } = await holder(
+        request.connector ?? 'simulated',
+        request.merchant,
+        request.test,
+        request.connectorAccount,
+      );
       return acquirer.refund(request);
     },
 
@@ -169,13 +208,13 @@ export function connectedAcquirer(deps: Deps, options: ConnectedOptions): Acquir
     },
 
     async findCharge(idempotencyKey, test, hints = {}): Promise<FoundCharge> {
-      const acquirer = await lookupTarget(test, hints);
+      const { acquirer, account } = await lookupTarget(test, hints);
       const found = await acquirer.findCharge(idempotencyKey, test, hints);
-      return acquirer === simulated ? found : tagged(found, 'stripe');
+      return acquirer === simulated ? found : tagged(found, 'stripe', account);
     },
 
     async findRefund(idempotencyKey, test, hints = {}) {
-      return (await lookupTarget(test, hints)).findRefund(idempotencyKey, test, hints);
+      return (await lookupTarget(test, hints)).acquirer.findRefund(idempotencyKey, test, hints);
     },
 
     async findPayout(idempotencyKey, test, hints = {}) {
@@ -183,22 +222,13 @@ export function connectedAcquirer(deps: Deps, options: ConnectedOptions): Acquir
     },
 
     async *settlements(range): AsyncIterable<Settlement> {
-      if (!options.stripe) return;
-      for (const record of await listStripeConnections(deps)) {
-        if (record.connector !== 'stripe' || !record.stripe) continue;
-        const stripe = await stripeOf(record as ConnectionRecord & { stripe: StripeConnection });
-        if (stripe.settlements) yield* stripe.settlements(range);
-      }
+      for await (const stripe of stripeAccounts()) if (stripe.settlements) yield* stripe.settlements(range);
     },
 
     async *ledger(range): AsyncIterable<LedgerEntry> {
       yield* simulated.ledger(range);
-      if (!options.stripe) return;
-      for (const record of await listStripeConnections(deps)) {
-        if (record.connector !== 'stripe' || !record.stripe) continue;
-        const stripe = await stripeOf(record as ConnectionRecord & { stripe: StripeConnection });
+      for await (const stripe of stripeAccounts())
         for await (const entry of stripe.ledger(range)) yield { ...entry, connector: 'stripe' };
-      }
     },
   };
 }

@@ -57,6 +57,13 @@ export interface ConnectionRecord {
   /** `none`: disconnected on purpose (the local stack then leaves it so). */
   connector: ConnectorName | 'none';
   stripe: StripeConnection | null;
+  /**
+   * Stripe accounts this mode was connected to before (newest first, at most retiredKept): their
+   * sealed keys and signing secrets stay, never for new money, only to finish what they hold: a
+   * payment the payer completed on Stripe's page after the mode was disconnected, refunds of their
+   * charges, lookups, their events and their books. Absent when there were none.
+   */
+  retired?: StripeConnection[];
   /** Raised by every change: whatever was made from one version (a Stripe client) is not reused for the next. */
   version: number;
   connected_at: string;
@@ -70,10 +77,37 @@ export type Connection =
   | { connector: 'simulated' }
   | { connector: 'stripe'; record: ConnectionRecord & { stripe: StripeConnection } };
 
+/** How many Stripe accounts a mode keeps the credentials of once disconnected from them. */
+export const retiredKept = 5;
+
 export const connectionEntity = defineEntity<ConnectionRecord>('connection', (record) => ({
   ...connectionKeys.connection(record.developer_id, record.mode),
-  ...(record.connector === 'stripe' ? connectionKeys.stripeListed(record.developer_id, record.mode) : {}),
+  // Listed while it holds any Stripe account's credentials, current or retired: reconciliation
+  // reads each one's books.
+  ...(record.stripe || record.retired?.length
+    ? connectionKeys.stripeListed(record.developer_id, record.mode)
+    : {}),
 }));
+
+/**
+ * The Stripe account of a mode that holds what is to be finished: the one named (current or
+ * retired), else the current one, else the most recently retired; undefined when the mode never
+ * had one.
+ */
+export function stripeCredentialsOf(
+  record: ConnectionRecord | undefined,
+  accountId?: string,
+): StripeConnection | undefined {
+  if (!record) return undefined;
+  const all = [...(record.stripe ? [record.stripe] : []), ...(record.retired ?? [])];
+  return (accountId ? all.find((one) => one.account_id === accountId) : undefined) ?? all[0];
+}
+
+/** Every Stripe account a mode holds the credentials of: the current one first, then the retired. */
+export const stripeAccountsOf = (record: ConnectionRecord): StripeConnection[] => [
+  ...(record.stripe ? [record.stripe] : []),
+  ...(record.retired ?? []),
+];
 
 /**
  * Whether this stage may connect the simulated acquirer to live mode: only the local stack sets the
@@ -158,11 +192,24 @@ export function newConnection(input: {
   previous?: ConnectionRecord;
 }): ConnectionRecord {
   const at = input.now.toISOString();
+  // A Stripe account left behind keeps its credentials, to finish what it holds (a newer key of the
+  // same account replaces them).
+  const current = input.stripe?.account_id;
+  const retired = [
+    ...(input.previous?.stripe ? [input.previous.stripe] : []),
+    ...(input.previous?.retired ?? []),
+  ]
+    .filter(
+      (one, index, all) =>
+        one.account_id !== current && all.findIndex((other) => other.account_id === one.account_id) === index,
+    )
+    .slice(0, retiredKept);
   return {
     developer_id: input.developerId,
     mode: input.mode,
     connector: input.connector,
     stripe: input.stripe ?? null,
+    ...(retired.length ? { retired } : {}),
     version: (input.previous?.version ?? 0) + 1,
     connected_at: at,
     created_at: input.previous?.created_at ?? at,

@@ -10,12 +10,8 @@ import type Stripe from 'stripe';
 import type { Mode } from '../core/account.ts';
 import { envNames } from '../core/config.ts';
 import type { Deps } from '../db/deps.ts';
-import {
-  type ConnectionRecord,
-  connectorSecrets,
-  getConnectionRecord,
-  type StripeConnection,
-} from './connection.ts';
+import type { DeclineReason } from './acquirer.ts';
+import { connectorSecrets, getConnectionRecord, stripeAccountsOf } from './connection.ts';
 
 /** A dispute as cobro keeps it: never more than Stripe's public facts about it. */
 export interface DisputeNotice {
@@ -32,8 +28,11 @@ export interface DisputeNotice {
 export type Notice =
   /** A checkout on the acquirer's page changed (paid, or closed): finish the attempt. */
   | { kind: 'checkout'; attemptId: string }
-  /** A payment cobro asked for (a renewal's) changed: finish the attempt. */
-  | { kind: 'payment'; attemptId: string }
+  /**
+   * A payment of cobro's changed (a renewal's: finish the attempt); `declineReason` when Stripe
+   * declined a card the payer tried on its page (the checkout still waits for another).
+   */
+  | { kind: 'payment'; attemptId: string; declineReason?: DeclineReason }
   /** A refund cobro asked for changed. */
   | { kind: 'refund'; attemptId: string }
   /** A cardholder disputed a charge cobro made (found by the attempt that made it). */
@@ -79,7 +78,11 @@ async function noticeOf(stripe: Stripe, event: Stripe.Event): Promise<Notice> {
     case 'payment_intent.payment_failed': {
       const intent = await stripe.paymentIntents.retrieve(id);
       const attemptId = attemptOf(intent.metadata);
-      return attemptId ? { kind: 'payment', attemptId } : { kind: 'ignored', why: 'not a payment of cobro' };
+      if (!attemptId) return { kind: 'ignored', why: 'not a payment of cobro' };
+      const error = event.type === 'payment_intent.payment_failed' ? intent.last_payment_error : null;
+      if (!error) return { kind: 'payment', attemptId };
+      const { declineReasonOf } = await import('./stripe.ts');
+      return { kind: 'payment', attemptId, declineReason: declineReasonOf(error.code, error.decline_code) };
     }
     case 'refund.created':
     case 'refund.updated':
@@ -147,21 +150,24 @@ export async function readStripeEvent(
   signature: string | undefined,
   now: Date,
 ): Promise<ReadEvent | Refusal> {
-  const records = (
+  // Every Stripe account either mode holds the credentials of: the connected one, and those it was
+  // connected to before (their events still finish what they hold).
+  const accounts = (
     await Promise.all([
       getConnectionRecord(deps, developerId, 'live'),
       getConnectionRecord(deps, developerId, 'test'),
     ])
-  ).filter((record): record is ConnectionRecord & { stripe: StripeConnection } =>
-    Boolean(record && record.connector === 'stripe' && record.stripe),
+  ).flatMap((record) =>
+    record ? stripeAccountsOf(record).map((stripe) => ({ mode: record.mode, stripe })) : [],
   );
-  if (records.length === 0) return { refused: 'not_connected' };
+  if (accounts.length === 0) return { refused: 'not_connected' };
   if (!signature) return { refused: 'bad_signature' };
   const { stripeClient } = await import('./stripe.ts');
   const box = connectorSecrets();
-  for (const record of records) {
-    const secret = await box.open(record.stripe.webhook_secret);
-    const client = stripeClient(await box.open(record.stripe.secret_key), process.env[envNames.stripeApiUrl]);
+  for (const { mode, stripe } of accounts) {
+    const secret = await box.open(stripe.webhook_secret);
+    const client = stripeClient(await box.open(stripe.secret_key), process.env[envNames.stripeApiUrl]);
+    const record = { mode };
     let posted: Stripe.Event;
     try {
       // Stripe's own check: the HMAC of the exact body, and a timestamp within 5 minutes of now.

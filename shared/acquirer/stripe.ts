@@ -39,6 +39,8 @@ import {
 export interface StripeConnectorOptions {
   /** The account's secret or restricted key (`sk_…`/`rk_…`): its prefix says the mode. */
   secretKey: string;
+  /** The Stripe account the key opens (`acct_…`): what the cards it saves name. */
+  accountId?: string;
   /** The cobro account the Stripe account is connected to: what ledger entries and lookups name. */
   developerId: number;
   mode: Mode;
@@ -112,7 +114,7 @@ function cardOf(method: Stripe.PaymentMethod | string | null | undefined): CardS
 }
 
 /** Stripe's decline codes as cobro's decline reasons. */
-function declineReasonOf(
+export function declineReasonOf(
   code: string | null | undefined,
   declineCode: string | null | undefined,
 ): DeclineReason {
@@ -126,9 +128,12 @@ function declineReasonOf(
   return 'generic_decline';
 }
 
-/** The card token a saved card is charged by later: the Stripe customer and its payment method. */
-export const stripeCardToken = (customer: string | null, paymentMethod: string) =>
-  `${stripeTokenPrefix}${customer ?? ''}:${paymentMethod}`;
+/**
+ * The card token a saved card is charged by later: the Stripe customer, its payment method, and the
+ * Stripe account that holds them (so its renewals go to that account, and no other).
+ */
+export const stripeCardToken = (customer: string | null, paymentMethod: string, account?: string) =>
+  `${stripeTokenPrefix}${customer ?? ''}:${paymentMethod}${account ? `:${account}` : ''}`;
 
 function readCardToken(token: string): { customer: string; paymentMethod: string } {
   const [customer, paymentMethod] = token.slice(stripeTokenPrefix.length).split(':');
@@ -182,7 +187,9 @@ export function createStripeConnector(options: StripeConnectorOptions): Acquirer
       card: cardOf(method),
       // Stripe's page ran whatever authentication the card needed; cobro was not part of it.
       threeDSecure: 'not_applicable',
-      cardToken: paymentMethod ? stripeCardToken(customer, paymentMethod) : `${stripeTokenPrefix}:`,
+      cardToken: paymentMethod
+        ? stripeCardToken(customer, paymentMethod, options.accountId)
+        : `${stripeTokenPrefix}:`,
       ...(payer ? { payer } : {}),
     };
   }

@@ -82,6 +82,8 @@ export interface Attempt<K extends AttemptKind = AttemptKind> {
    * connectors existed was its).
    */
   connector?: ConnectorName;
+  /** For a connector of several accounts (Stripe): the account asked, when it was known. */
+  connector_account?: string;
   tries: number;
   /** When the current try was started (absent on attempts stored before it was kept: created_at). */
   tried_at?: string;
@@ -116,6 +118,7 @@ export function lookupHintsOf(attempt: Attempt): LookupHints {
   return {
     ...(attempt.developer_id !== null ? { merchant: attempt.developer_id } : {}),
     ...(attempt.connector ? { connector: attempt.connector } : {}),
+    ...(attempt.connector_account ? { connectorAccount: attempt.connector_account } : {}),
     ...(subject.card_token ? { cardToken: subject.card_token } : {}),
     ...(attempt.kind === 'refund' && subject.acquirer_reference
       ? { chargeReference: subject.acquirer_reference }
@@ -144,6 +147,7 @@ export function newAttempt<K extends AttemptKind>(input: {
   owner: { developerId: number; mode: Mode; amount: number; currency: string } | null;
   cardholder?: { email: string; name: string } | null;
   connector?: ConnectorName;
+  connectorAccount?: string;
   now: Date;
 }): Attempt<K> {
   const at = input.now.toISOString();
@@ -156,6 +160,7 @@ export function newAttempt<K extends AttemptKind>(input: {
     currency: input.owner?.currency ?? null,
     acquirer_key: acquirerKeyOf(input.id, 1),
     ...(input.connector && input.connector !== 'simulated' ? { connector: input.connector } : {}),
+    ...(input.connectorAccount ? { connector_account: input.connectorAccount } : {}),
     tries: 1,
     tried_at: at,
     status: 'pending',

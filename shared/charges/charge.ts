@@ -41,6 +41,8 @@ export interface Charge {
    * is connected to later. Absent: the simulated acquirer.
    */
   connector?: ConnectorName;
+  /** For a connector of several accounts (Stripe): the account that made it, where its refunds go. */
+  connector_account?: string;
   /**
    * What is left to refund, in minor units: the condition every refund is checked against. A refund
    * takes its amount off before the acquirer is asked (`refunds_pending` holds it meanwhile), so
@@ -87,6 +89,8 @@ export function newCharge(input: {
   acquirerReference: string;
   /** The connector that approved it. @default 'simulated' */
   connector?: ConnectorName | undefined;
+  /** For a connector of several accounts (Stripe): the account it was made in. */
+  connectorAccount?: string | undefined;
   now: Date;
 }): Charge {
   const { fee, net } = chargeFee(input.amount, currencyOf(input));
@@ -118,6 +122,7 @@ export function newCharge(input: {
     payout_due_at: input.mode === 'live' && (input.connector ?? 'simulated') === 'simulated' ? due : null,
     paid_out_at: null,
     ...(input.connector && input.connector !== 'simulated' ? { connector: input.connector } : {}),
+    ...(input.connectorAccount ? { connector_account: input.connectorAccount } : {}),
     created_at: now,
     updated_at: now,
   };

@@ -35,6 +35,7 @@ export async function finishCheckoutAttempt(
     ...lookupHintsOf(attempt),
     merchant: session.developer_id,
     ...(session.challenge ? { challengeId: session.challenge.id } : {}),
+    ...(session.challenge?.account ? { connectorAccount: session.challenge.account } : {}),
     abandon: options.abandon,
   });
   const cardholder = attempt.cardholder ?? {

@@ -180,6 +180,7 @@ export async function recordApproval(
           card: result.card,
           acquirerReference: result.acquirerReference,
           connector: result.connector ?? attempt.connector,
+          connectorAccount: result.connectorAccount,
           now,
         });
     const owned = await owner.approved({
@@ -575,7 +576,7 @@ export async function payOnAcquirerPage(
     test: claimed.mode === 'test',
     merchant: claimed.developer_id,
   };
-  let page: { challengeId: string; url: string };
+  let page: { challengeId: string; url: string; account?: string };
   try {
     page = await deps.acquirer.beginRedirect(request);
   } catch (error) {
@@ -595,6 +596,7 @@ export async function payOnAcquirerPage(
   const challenge = {
     id: page.challengeId,
     url: page.url,
+    ...(page.account ? { account: page.account } : {}),
     email: claimed.customer_email ?? '',
     holder_name: '',
   };
@@ -611,4 +613,23 @@ export async function payOnAcquirerPage(
     url: page.url,
     session: { ...claimed, status: 'open', challenge, charging_until: null },
   };
+}
+
+/**
+ * A card declined on the acquirer's own page (Stripe's, as its event reports it): told as a
+ * declined submit is (`payment.failed` for a payment, the dashboard's decline count), once per try
+ * (the event is taken once), while the session keeps waiting for the payer, who may try another card
+ * there. The attempt stays open, so an approval after it is still recorded.
+ */
+export async function recordAcquirerPageDecline(
+  deps: CheckoutDeps,
+  attempt: Attempt<'checkout'>,
+  reason: DeclineReason,
+): Promise<string> {
+  const session = await getSession(deps, attempt.subject.token);
+  if (!session || session.attempt_id !== attempt.id || !session.challenge?.url)
+    return 'no checkout waits on that page';
+  const items = await deps.owners[session.kind].declined(session, reason, deps.clock());
+  if (items.length) await transactWrite(deps, items);
+  return `decline recorded (${reason})`;
 }

@@ -43,6 +43,8 @@ export interface PendingChallenge {
    * URL); absent for cobro's simulated 3-D Secure challenge.
    */
   url?: string;
+  /** The acquirer account that page belongs to (Stripe's `acct_…`): where its outcome is read. */
+  account?: string;
   email: string;
   holder_name: string;
 }

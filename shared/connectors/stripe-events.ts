@@ -20,6 +20,7 @@ import type { Charge } from '../charges/charge.ts';
 import { chargeKeys } from '../charges/keys.ts';
 import { getCharge } from '../charges/repository.ts';
 import { finishCheckoutAttempt } from '../checkout/recovery.ts';
+import { recordAcquirerPageDecline } from '../checkout/service.ts';
 import type { Mode, Scope } from '../core/account.ts';
 import { Invalid } from '../core/errors.ts';
 import { logger } from '../core/log.ts';
@@ -192,8 +193,19 @@ async function act(deps: LedgerDeps, scope: Scope, notice: Notice): Promise<stri
   switch (notice.kind) {
     case 'ignored':
       return notice.why;
+    case 'payment': {
+      const attempt = await ownAttempt(deps, scope, notice.attemptId);
+      if (!attempt) return 'no attempt of this account';
+      // A card declined on Stripe's page: told, while the checkout waits for another card.
+      if (attempt.kind === 'checkout' && notice.declineReason && !isFinal(attempt))
+        return recordAcquirerPageDecline(
+          { ...deps, owners: sessionOwners(deps) },
+          attempt as Attempt<'checkout'>,
+          notice.declineReason,
+        );
+      return finish(deps, attempt);
+    }
     case 'checkout':
-    case 'payment':
     case 'refund': {
       const attempt = await ownAttempt(deps, scope, notice.attemptId);
       return attempt ? finish(deps, attempt) : 'no attempt of this account';

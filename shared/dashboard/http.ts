@@ -144,6 +144,13 @@ async function signedIn(
       section,
       developerId: account.developer_id,
       connector: open.connection.connector,
+      ...(open.connection.connector === 'stripe'
+        ? {
+            stripeAccount: open.connection.record.stripe.account_name
+              ? `${open.connection.record.stripe.account_name} (${open.connection.record.stripe.account_id})`
+              : open.connection.record.stripe.account_id,
+          }
+        : {}),
     },
   };
 }

@@ -54,8 +54,10 @@ export interface ShellContext {
   section: SectionId;
   /** The account, for what the page tells an operator to run. */
   developerId?: number;
-  /** What the mode is connected to: the page says so unless it is a real acquirer. @default a real one */
+  /** What the mode is connected to: the page says so. @default a real acquirer, unnamed */
   connector?: 'simulated' | 'stripe' | 'none';
+  /** The Stripe account it is connected to, as the page names it (its name, else its id). */
+  stripeAccount?: string;
 }
 
 const styles = `
@@ -146,6 +148,8 @@ function modeNote(view: ShellContext): string {
     return `<p class="test" role="note">${escapeHtml(w.simulatedLiveNote)}</p>`;
   if (view.connector === 'none')
     return `<p class="test" role="alert">${escapeHtml(w.notConnectedNote(view.developerId ?? 0))}</p>`;
+  if (view.connector === 'stripe' && view.stripeAccount)
+    return `<p role="note">${escapeHtml(w.stripeNote(view.stripeAccount))}</p>`;
   return '';
 }
 

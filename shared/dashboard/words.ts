@@ -31,6 +31,8 @@ export interface DashboardWords {
   simulatedLiveNote: string;
   /** Live mode connected to nothing: why live payments are refused, and how an operator connects it. */
   notConnectedNote(developerId: number): string;
+  /** The mode connected to a Stripe account: which one. */
+  stripeNote(account: string): string;
   otherLanguage: string;
   signOut: string;
   signInTitle: string;
@@ -128,6 +130,7 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
     testNote: 'Test mode: these are test records; no real money moves.',
     simulatedLiveNote:
       'Live mode is connected to the simulated acquirer of the local stack: no real money moves, test cards are charged.',
+    stripeNote: (account) => `Payments of this mode go through the Stripe account ${account}.`,
     notConnectedNote: (id) =>
       `Live mode is not connected to an acquirer: live payments, subscriptions and payment links are refused until it is. An operator connects your Stripe account with npm run -s cli -- accounts connect --account ${id} --mode live --stripe-key sk_live_… --stripe-webhook-secret whsec_… (README, “Going live”). Records, refunds of earlier charges and test mode work meanwhile.`,
     otherLanguage: 'Español',
@@ -232,6 +235,7 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
     testNote: 'Modo de prueba: son registros de prueba; no se mueve dinero real.',
     simulatedLiveNote:
       'El modo real está conectado al adquirente simulado de la pila local: no se mueve dinero real, se cobran tarjetas de prueba.',
+    stripeNote: (account) => `Los pagos de este modo pasan por la cuenta de Stripe ${account}.`,
     notConnectedNote: (id) =>
       `El modo real no está conectado a un adquirente: los pagos, suscripciones y enlaces de pago reales se rechazan hasta que lo esté. Un operador conecta tu cuenta de Stripe con npm run -s cli -- accounts connect --account ${id} --mode live --stripe-key sk_live_… --stripe-webhook-secret whsec_… (README, “Going live”). Los registros, los reembolsos de cargos anteriores y el modo de prueba funcionan mientras tanto.`,
     otherLanguage: 'English',

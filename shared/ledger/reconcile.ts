@@ -20,7 +20,7 @@
  * recovery first, then both sides of those movements); the command does every partition at once.
  */
 import type { LedgerEntry } from '../acquirer/acquirer.ts';
-import { type Attempt, attemptIdOfKey, lookupHintsOf } from '../attempts/attempt.ts';
+import { type Attempt, attemptIdOfKey, isFinal, lookupHintsOf } from '../attempts/attempt.ts';
 import { attemptPartition } from '../attempts/keys.ts';
 import type { RecoverySummary } from '../attempts/recovery.ts';
 import { eachAttemptBetween, getAttempt } from '../attempts/repository.ts';
@@ -151,11 +151,20 @@ async function check(
     mismatches.push({ kind: entry.kind, key: entry.idempotencyKey, problem, detail });
   const attempt = await getAttempt(deps, attemptIdOfKey(entry.idempotencyKey));
   if (!attempt) return void fail('not_in_cobro', `no attempt holds key ${entry.idempotencyKey}`);
-  if (attempt.acquirer_key !== entry.idempotencyKey || movementOf(attempt) !== entry.kind)
+  if (attempt.acquirer_key !== entry.idempotencyKey || movementOf(attempt) !== entry.kind) {
+    const did = entry.kind === 'charge' ? 'charged' : entry.kind === 'refund' ? 'refunded' : 'paid out';
+    // Still open: recovery records it once its window has passed (a payer on the acquirer's own
+    // page, a call under way); an operator need not act before then.
+    if (!isFinal(attempt) && attempt.acquirer_key === entry.idempotencyKey)
+      return void fail(
+        'not_recorded',
+        `the acquirer ${did} under attempt ${attempt.id} (${attempt.kind}), which cobro has not recorded yet: it is still ${attempt.status === 'challenge' ? 'waiting for the payer' : 'open'}; recovery records it${attempt.recover_at ? ` from ${attempt.recover_at}` : ''}, or sooner when the acquirer's event or the payer's return comes`,
+      );
     return void fail(
       'not_recorded',
-      `attempt ${attempt.id} is ${attempt.status} under key ${attempt.acquirer_key}, the acquirer ${entry.kind === 'charge' ? 'charged' : entry.kind === 'refund' ? 'refunded' : 'paid out'} under ${entry.idempotencyKey}`,
+      `attempt ${attempt.id} is ${attempt.status} under key ${attempt.acquirer_key}; the acquirer ${did} under ${entry.idempotencyKey}`,
     );
+  }
   touch(attempt);
   const owner = `${entry.merchant}/${modeOf(entry.test)}`;
   if (`${attempt.developer_id}/${attempt.mode}` !== owner)
@@ -295,12 +304,25 @@ export async function reconcile(
     const kind = movementOf(attempt) as MovementKind;
     const test = attempt.mode === 'test';
     const hints = lookupHintsOf(attempt);
-    const found =
-      kind === 'charge'
-        ? await deps.acquirer.findCharge(attempt.acquirer_key, test, hints)
-        : kind === 'refund'
-          ? await deps.acquirer.findRefund(attempt.acquirer_key, test, hints)
-          : await deps.acquirer.findPayout(attempt.acquirer_key, test, hints);
+    let found: { status: string };
+    try {
+      found =
+        kind === 'charge'
+          ? await deps.acquirer.findCharge(attempt.acquirer_key, test, hints)
+          : kind === 'refund'
+            ? await deps.acquirer.findRefund(attempt.acquirer_key, test, hints)
+            : await deps.acquirer.findPayout(attempt.acquirer_key, test, hints);
+    } catch (error) {
+      // One acquirer that cannot be asked (unreachable, no longer connected) is this movement's
+      // mismatch, never the end of the whole reconciliation.
+      mismatches.push({
+        kind,
+        key: attempt.acquirer_key,
+        problem: 'not_at_acquirer',
+        detail: `cobro recorded attempt ${attempt.id} as ${attempt.status}; the acquirer could not be asked: ${(error as Error).message}`,
+      });
+      continue;
+    }
     const there = found.status === 'approved' || found.status === 'succeeded' || found.status === 'paid';
     if (!there)
       mismatches.push({

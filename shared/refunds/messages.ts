@@ -48,6 +48,18 @@ export const refundMessages = /* @__PURE__ */ defineMessages({
       content: 'El procesador de pagos rechazó el reembolso; no se reembolsó nada.',
     },
   },
+  refund_connector_gone: {
+    en: {
+      title: 'Acquirer not connected',
+      content:
+        'The acquirer that made this charge is no longer connected to this mode of the account, so it cannot be asked to refund it: nothing was refunded. An operator connects it again (npm run -s cli -- accounts connect).',
+    },
+    es: {
+      title: 'Adquirente no conectado',
+      content:
+        'El adquirente que hizo este cargo ya no está conectado a este modo de la cuenta, así que no se le puede pedir el reembolso: no se reembolsó nada. Un operador lo vuelve a conectar (npm run -s cli -- accounts connect).',
+    },
+  },
   acquirer_unconfirmed_refund: {
     en: {
       title: 'Refund not confirmed',

@@ -11,7 +11,7 @@
  */
 
 import type { Acquirer, NotFound as AcquirerNotFound, RefundResult } from '../acquirer/acquirer.ts';
-import { AcquirerUnavailable } from '../acquirer/acquirer.ts';
+import { AcquirerUnavailable, NotConnected } from '../acquirer/acquirer.ts';
 import {
   type Attempt,
   idempotentAttemptId,
@@ -69,6 +69,7 @@ export function refundAttempt(
     owner: { developerId: charge.developer_id, mode: charge.mode, amount, currency: charge.currency },
     // A refund goes to the connector that made the charge, whatever the mode is connected to now.
     ...(charge.connector ? { connector: charge.connector } : {}),
+    ...(charge.connector_account ? { connectorAccount: charge.connector_account } : {}),
     now,
   });
 }
@@ -144,6 +145,7 @@ export async function refundAtAcquirer(
     result = await deps.acquirer.refund({
       acquirerReference: attempt.subject.acquirer_reference,
       ...(attempt.connector ? { connector: attempt.connector } : {}),
+      ...(attempt.connector_account ? { connectorAccount: attempt.connector_account } : {}),
       amountMinor: attempt.amount ?? 0,
       currency: attempt.currency ?? '',
       idempotencyKey: attempt.acquirer_key,
@@ -151,6 +153,12 @@ export async function refundAtAcquirer(
       merchant: attempt.developer_id ?? 0,
     });
   } catch (error) {
+    // Nobody to ask (the charge's connector is connected no more): nothing was asked, so nothing
+    // moved; the amount goes back to the charge at once. An automatic refund waits for it instead.
+    if (error instanceof NotConnected && !isAutomatic(attempt)) {
+      await recordRefundFailure(deps, attempt, 'not_connected', deps.clock());
+      throw new Conflict(refundMessages.refund_connector_gone);
+    }
     // No answer: the refund may or may not have been made. Recovery asks the acquirer by key.
     await moveAttempt(deps, unconfirmedWrite(deps.table, attempt, deps.clock()));
     throw error instanceof AcquirerUnavailable ? error : new AcquirerUnavailable(String(error));

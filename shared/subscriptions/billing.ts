@@ -151,6 +151,7 @@ export async function settleRenewal(
             card: result.card,
             acquirerReference: result.acquirerReference,
             connector: result.connector ?? attempt.connector,
+            connectorAccount: result.connectorAccount,
             now: billedAt,
           });
           const finish = finishWrite(

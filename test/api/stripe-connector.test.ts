@@ -279,6 +279,64 @@ describe('connecting a mode that already has subscriptions', () => {
   });
 });
 
+describe('a mode disconnected from Stripe', () => {
+  it('still finishes what Stripe holds: a payment completed on its page after, its refunds, its events and its books', async () => {
+    const merchant = await newStripeMerchant('d18-stripe-disconnected');
+    const id = String(merchant.account.developerId);
+    const earlier = await createPayment(merchant.modeAuth, { amount: '20.00' });
+    await payThroughStripe(earlier.url);
+    const earlierCharge = (await paymentOf(merchant, earlier.id)).charge_id as string;
+    // A payer is on Stripe's page when the operator disconnects live mode.
+    const open = await createPayment(merchant.modeAuth);
+    const sessionId = sessionIdOf(await toStripePage(open.url));
+    await cli('accounts', 'connect', '--account', id, '--live', 'none');
+    expect((await payStripeSession(sessionId)).status).toBe('complete');
+    const back = await backFromStripe(open.url);
+    expect(back.status, back.html).toBe(303);
+    expect((await paymentOf(merchant, open.id)).status).toBe('completed');
+    // Refunds of earlier charges work, through the Stripe account that made them.
+    const refund = await api('POST', '/v1/refunds/', {
+      auth: merchant.modeAuth,
+      body: { charge_id: earlierCharge, amount: '5.00', reason: 'requested_by_customer' },
+    });
+    expect(refund.status, refund.text).toBe(201);
+    // New money is refused; the books of the Stripe account are still read.
+    expectMessage(
+      await api('POST', '/v1/payments/', {
+        auth: merchant.modeAuth,
+        body: {
+          amount: '1.00',
+          currency: 'USD',
+          description: 'x',
+          items: ['x'],
+          return_url: 'https://shop.example/',
+        },
+      }),
+      400,
+      { title: 'Live mode not connected' },
+    );
+    const report = await expectBooksAgree(merchant.account.developerId, since);
+    expect(report.acquirer.refunds).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("a card declined on Stripe's page", () => {
+  it('is told as a decline (payment.failed with its reason) while the payment stays payable there', async () => {
+    const merchant = await newStripeMerchant('d18-stripe-decline-told');
+    const payment = await createPayment(merchant.modeAuth);
+    const sessionId = sessionIdOf(await toStripePage(payment.url));
+    expect((await payStripeSession(sessionId, stripeCards.declined)).status).toBe('open');
+    const failed = await eventually('the decline to be told', async () => {
+      const found = (await eventsOf(merchant)).filter((item) => item.detail.type === 'payment.failed');
+      return found.length ? found : undefined;
+    });
+    expect(failed[0]?.detail.data).toMatchObject({ decline_reason: 'generic_decline' });
+    expect((await payStripeSession(sessionId)).status).toBe('complete');
+    expect((await backFromStripe(payment.url)).status).toBe(303);
+    expect((await paymentOf(merchant, payment.id)).status).toBe('completed');
+  });
+});
+
 describe('a payment link through Stripe', () => {
   it("is paid on Stripe's page and answers its receipt", async () => {
     const merchant = await newStripeMerchant('d18-stripe-link');
