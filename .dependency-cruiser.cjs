@@ -7,6 +7,8 @@
  *   media, acquirer        core, db and itself, never another port; acquirer/acquirer.ts, the port
  *                          itself, imports core only (the simulated acquirer is an adapter behind it)
  *   shared/http            the runtime HTTP adapter (middy, bodies, answers, idempotency); core, db
+ *   shared/web             the one way to make a page or an e-mail's HTML (escaping templates, the
+ *                          hosted page shell); imports core only, and every port and area may use it
  *   shared/<area>          the business areas, lowest first (areaOrder, read from the one list of
  *                          areas, shared/api/areas.ts): each may import core, db, the ports and lower
  *                          areas' rules. Its area.ts, routes.ts and *http.ts files are its HTTP
@@ -97,10 +99,10 @@ module.exports = {
     {
       name: 'port-imports-no-other-port',
       comment:
-        'A port (events, mail, media, acquirer) imports core, the table (db) and itself: never another port, the adapter or an area.',
+        'A port (events, mail, media, acquirer) imports core, the table (db), the page templates (web: the e-mails are HTML) and itself: never another port, the adapter or an area.',
       severity: 'error',
       from: { path: `^shared/(${ports.join('|')})/`, pathNot: notTest },
-      to: { path: '^shared/', pathNot: '^shared/(core|db|$1)/' },
+      to: { path: '^shared/', pathNot: '^shared/(core|db|web|$1)/' },
     },
     {
       name: 'acquirer-port-imports-no-adapter',
@@ -127,6 +129,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^shared/http/', pathNot: notTest },
       to: { path: '^shared/', pathNot: under(['core', 'db', 'http']) },
+    },
+    {
+      name: 'web-imports-core-only',
+      comment:
+        'shared/web (the HTML templates and the hosted page shell) is a base like core: it imports core only, never the table, a port, the adapter or an area, so every area and port may use it.',
+      severity: 'error',
+      from: { path: '^shared/web/', pathNot: notTest },
+      to: { path: '^shared/', pathNot: under(['core', 'web']) },
     },
     {
       name: 'area-rules-import-no-http',

@@ -5,7 +5,7 @@ import { isToken } from '../core/ids.ts';
 import type { Deps } from '../db/deps.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import { checkoutTokenLength } from '../payments/payment.ts';
-import type { Page } from './pages.ts';
+import type { Page } from '../web/page.ts';
 import { getSession } from './repository.ts';
 import type { CheckoutSession } from './session.ts';
 

@@ -5,13 +5,13 @@
  * page. Money, dates and cards are written as every customer text writes them (shared/core/display.ts,
  * displayAmount): "1.234,56 USD" on a Spanish page.
  */
-import { randomBytes } from 'node:crypto';
 import { displayCard, displayDate, displayDateTime, displayEvery } from '../core/display.ts';
-import { isHostName } from '../core/host-name.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
+import { legacyHostedPage } from '../web/legacy.ts';
+import { contentSecurityPolicy, type Page } from '../web/page.ts';
 import { payFormLimits } from './schemas.ts';
 
 export interface PageSummary {
@@ -50,12 +50,6 @@ export interface PageRecurrence {
   firstChargeAt?: string;
 }
 
-export interface Page {
-  status: number;
-  html: string;
-  headers: Record<string, string>;
-}
-
 // The expiry fields sit side by side only where each gets 11rem; narrower (a phone), they stack,
 // so a label such as "Expiration month" never wraps.
 const styles = `
@@ -79,78 +73,6 @@ const icon = `data:image/svg+xml,${encodeURIComponent(
 )}`;
 
 /**
- * A form-action source for a URL: its http(s) origin rebuilt from the parsed scheme, host and
- * port, or undefined when it has none a policy may name. A stored URL can never add a directive.
- */
-export function formActionSource(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
-  if (!isHostName(parsed.hostname)) return undefined;
-  // `host` is the checked hostname plus the parser's all-digit port.
-  return `${parsed.protocol}//${parsed.host}`;
-}
-
-/**
- * The pages' Content-Security-Policy: nothing but the nonce's style and inline images; forms may
- * post to the page itself and to the origins of `formTargets` (the success redirect goes there).
- */
-export function contentSecurityPolicy(nonce: string, formTargets: readonly string[] = []): string {
-  const sources = formTargets.map(formActionSource).filter((source) => source !== undefined);
-  const formAction = ["'self'", ...new Set(sources)].join(' ');
-  return `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
-}
-
-/**
- * The shell of every hosted page (the checkout, the customer portal, the receipt): a per-page nonce
- * for its styles under the page's Content-Security-Policy, never framed, never cached, no referrer.
- * `body` and `head` are HTML whose values are escaped already; `headers` adds to the shell's.
- */
-export function hostedPage(shell: {
-  status: number;
-  title: string;
-  body: string;
-  lang: Lang;
-  styles: string;
-  policy: (nonce: string) => string;
-  head?: string;
-  headers?: Record<string, string>;
-}): Page {
-  const nonce = randomBytes(16).toString('base64');
-  return {
-    status: shell.status,
-    html: `<!doctype html>
-<html lang="${shell.lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">${shell.head ?? ''}
-<title>${escapeHtml(shell.title)}</title>
-<style nonce="${nonce}">${shell.styles}</style>
-</head>
-<body>
-<main>
-${shell.body}
-</main>
-</body>
-</html>
-`,
-    headers: {
-      'Content-Security-Policy': shell.policy(nonce),
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-      ...shell.headers,
-    },
-  };
-}
-
-/**
  * A checkout page (the customer portal's too): the hosted shell with the checkout's styles and
  * icon, forms allowed to post to the page and to `formTargets`' origins.
  */
@@ -164,7 +86,7 @@ export function page(
 ): Page {
   // A page waiting for an outcome reloads itself, without JavaScript (the CSP allows no script).
   const refresh = refreshSeconds ? `\n<meta http-equiv="refresh" content="${refreshSeconds}">` : '';
-  return hostedPage({
+  return legacyHostedPage({
     status,
     title,
     body,

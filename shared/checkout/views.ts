@@ -8,12 +8,12 @@ import { displayCard, displayDate } from '../core/display.ts';
 import type { Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
+import type { Page } from '../web/page.ts';
 import {
   acquirerPendingPage,
   challengePage,
   closedPage,
   notConnectedPage,
-  type Page,
   type PageSummary,
   type PayForm,
   payPage,

@@ -4,7 +4,6 @@
  * next to their fields, and a confirmation page before each delete. Pure functions of what the
  * domain read (shared/dashboard/catalog-http.ts), so they are tested without a stack.
  */
-import type { Page } from '../checkout/pages.ts';
 import { displayEvery } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
 import { parseAmount } from '../core/money/amount.ts';
@@ -15,6 +14,7 @@ import type { LinkListItem } from '../payment-links/link.ts';
 import type { Plan } from '../plans/plan.ts';
 import { intervals } from '../plans/schemas.ts';
 import type { Product } from '../products/product.ts';
+import type { Page } from '../web/page.ts';
 import { type CatalogWords, catalogWords } from './catalog-words.ts';
 import { money } from './charge-views.ts';
 import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';

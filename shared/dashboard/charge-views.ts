@@ -4,7 +4,6 @@
  * records the domain read (shared/dashboard/charges-http.ts), so they are tested without a stack.
  */
 import type { Charge } from '../charges/charge.ts';
-import type { Page } from '../checkout/pages.ts';
 import { displayCard, displayDate } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
@@ -15,6 +14,7 @@ import type { Refund } from '../refunds/refund.ts';
 import { refundReasons } from '../refunds/schemas.ts';
 import { overviewSection } from '../stats/charts.ts';
 import type { Overview } from '../stats/repository.ts';
+import type { Page } from '../web/page.ts';
 import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
 import { dataTable } from './table.ts';
 import { type DashboardWords, dashboardWords } from './words.ts';

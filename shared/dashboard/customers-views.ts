@@ -5,7 +5,6 @@
  * (shared/dashboard/customers-http.ts), so they are tested without a stack.
  */
 import type { Charge } from '../charges/charge.ts';
-import type { Page } from '../checkout/pages.ts';
 import { displayCard, displayDate, displayPrice } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
@@ -14,6 +13,7 @@ import { totalPages } from '../core/pagination.ts';
 import type { Customer } from '../customers/customer.ts';
 import type { CustomerListQuery } from '../customers/schemas.ts';
 import type { Subscription } from '../subscriptions/subscription.ts';
+import type { Page } from '../web/page.ts';
 import { money } from './charge-views.ts';
 import { type CustomerWords, customerWords } from './customers-words.ts';
 import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';

@@ -16,7 +16,6 @@
  * section, act)` for a POST; `render`/`act` get the session's scope and the shell's context.
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Page } from '../checkout/pages.ts';
 import { randomToken } from '../core/ids.ts';
 import { isLang, type Lang } from '../core/messages.ts';
 import { type Deps, makeDeps } from '../db/deps.ts';
@@ -24,6 +23,7 @@ import { publicBaseUrl } from '../http/base-url.ts';
 import type { ApiRequest } from '../http/handler.ts';
 import { headerOf } from '../http/headers.ts';
 import type { ApiAnswer } from '../http/render.ts';
+import type { Page } from '../web/page.ts';
 import {
   endSession,
   type OpenSession,

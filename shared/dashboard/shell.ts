@@ -12,12 +12,13 @@
  * bordered block of "heading: value" lines (the heading row hidden from sight, not from screen
  * readers), so no page scrolls sideways on a phone; dates and cards stay on one line when wide.
  */
-import type { Page } from '../checkout/pages.ts';
-import { contentSecurityPolicy, hostedPage } from '../checkout/pages.ts';
 import type { Mode } from '../core/account.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { chartStyles } from '../stats/charts.ts';
+import { legacyHostedPage as hostedPage } from '../web/legacy.ts';
+import type { Page } from '../web/page.ts';
+import { contentSecurityPolicy } from '../web/page.ts';
 import { signInWords } from './sign-in-words.ts';
 import { type DashboardWords, dashboardWords } from './words.ts';
 

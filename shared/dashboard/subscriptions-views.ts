@@ -3,12 +3,12 @@
  * plan) and page numbers, one subscription, and the step that confirms a cancel before it is made.
  * Pure functions of what the domain read (shared/dashboard/subscriptions-http.ts).
  */
-import type { Page } from '../checkout/pages.ts';
 import { displayCard, displayDate, displayPeriod } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { NumberedPage } from '../core/pagination.ts';
 import type { Subscription, SubscriptionView } from '../subscriptions/subscription.ts';
 import { overdueOf, subscriptionStatuses } from '../subscriptions/subscription.ts';
+import type { Page } from '../web/page.ts';
 import { money } from './charge-views.ts';
 import {
   customerUrl,

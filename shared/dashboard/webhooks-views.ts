@@ -5,11 +5,11 @@
  * API shows them; every other page shows what the API's reads show (keys masked, never a secret).
  */
 import type { ApiKeysView } from '../auth/schemas.ts';
-import type { Page } from '../checkout/pages.ts';
 import type { Mode } from '../core/account.ts';
 import { escapeHtml } from '../core/html.ts';
 import { type PageRequest, totalPages } from '../core/pagination.ts';
 import type { WebhookBody } from '../events/webhook-body.ts';
+import type { Page } from '../web/page.ts';
 import type { DeliveryView, EndpointView } from '../webhooks/endpoint.ts';
 import { csrfForm, dashboardPage, type ShellContext, shell } from './shell.ts';
 import { dataTable } from './table.ts';

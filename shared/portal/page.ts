@@ -3,13 +3,14 @@
  * that works without JavaScript, every value escaped, a strict CSP, never framed or cached, in the
  * reader's language (their browser's Accept-Language). Each form posts the page's CSRF token back.
  */
-import { closedPage, type Page, page } from '../checkout/pages.ts';
+import { closedPage, page } from '../checkout/pages.ts';
 import { displayCard, displayDate, displayPrice } from '../core/display.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
 import { currencyOf } from '../core/money/fields.ts';
 import { overdueOf, type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
+import type { Page } from '../web/page.ts';
 import { cardReplaceable } from './card.ts';
 import type { PortalContents } from './service.ts';
 

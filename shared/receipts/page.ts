@@ -3,9 +3,10 @@
  * styled by a per-page nonce under a strict Content-Security-Policy, never framed, never cached and
  * kept out of search engines, since its address is all that guards it.
  */
-import { hostedPage, type Page } from '../checkout/pages.ts';
 import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
+import { legacyHostedPage } from '../web/legacy.ts';
+import type { Page } from '../web/page.ts';
 import { type ReceiptView, receiptAmount, receiptRows, receiptTexts } from './receipt.ts';
 
 export type ReceiptPage = Page;
@@ -27,7 +28,7 @@ const policy = (nonce: string) =>
 
 /** The hosted pages' shell, with the receipt's styles and policy, kept out of search engines. */
 const page = (status: number, language: Lang, title: string, body: string): ReceiptPage =>
-  hostedPage({
+  legacyHostedPage({
     status,
     title,
     body,

@@ -61,7 +61,8 @@ describe('the list of areas', () => {
 
   it('holds every folder of shared/ that is not the base, a port, the HTTP adapter, the top or the client', () => {
     // client is the typed client package, outside the layers: it imports nothing of the server.
-    const layers = ['core', 'db', 'events', 'mail', 'media', 'acquirer', 'http', 'api', 'client'];
+    // web (the page templates and shell) is a base beside core.
+    const layers = ['core', 'web', 'db', 'events', 'mail', 'media', 'acquirer', 'http', 'api', 'client'];
     const folders = readdirSync(join(root, 'shared'), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);

@@ -68,6 +68,11 @@ describe('the layer rules', () => {
       'http-adapter-imports-no-area',
       { 'shared/http/x.ts': ['../plans/plan.ts'], 'shared/plans/plan.ts': [] },
     ],
+    [
+      'web-imports-core-only',
+      { 'shared/web/x.ts': ['../checkout/pages.ts'], 'shared/checkout/pages.ts': [] },
+    ],
+    ['web-imports-core-only (the table)', { 'shared/web/x.ts': ['../db/y.ts'], 'shared/db/y.ts': [] }],
     ['area-rules-import-no-http', { 'shared/plans/plan.ts': ['../http/y.ts'], 'shared/http/y.ts': [] }],
     [
       // The back door the rule above left open: another area's *http.ts, which imports shared/http.
