@@ -1,17 +1,17 @@
 /**
  * The hosted checkout's pages (docs/design.md#checkout): plain, accessible HTML that works without
- * JavaScript and reads well on a phone. Every value is escaped; styles carry a per-page nonce under a
+ * JavaScript and reads well on a phone, made of html templates (shared/web/html.ts), which escape
+ * every value; styles carry a per-page nonce under a
  * strict CSP; pages refuse framing and are never cached. Card fields are never echoed back into a
  * page. Money, dates and cards are written as every customer text writes them (shared/core/display.ts,
  * displayAmount): "1.234,56 USD" on a Spanish page.
  */
 import { displayCard, displayDate, displayDateTime, displayEvery } from '../core/display.ts';
-import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
-import { legacyHostedPage } from '../web/legacy.ts';
-import { contentSecurityPolicy, type Page } from '../web/page.ts';
+import { type Html, html } from '../web/html.ts';
+import { contentSecurityPolicy, hostedPage, type Page } from '../web/page.ts';
 import { payFormLimits } from './schemas.ts';
 
 export interface PageSummary {
@@ -79,21 +79,23 @@ const icon = `data:image/svg+xml,${encodeURIComponent(
 export function page(
   status: number,
   title: string,
-  body: string,
+  body: Html,
   formTargets: string[] = [],
   refreshSeconds?: number,
   lang: Lang = 'en',
 ): Page {
   // A page waiting for an outcome reloads itself, without JavaScript (the CSP allows no script).
-  const refresh = refreshSeconds ? `\n<meta http-equiv="refresh" content="${refreshSeconds}">` : '';
-  return legacyHostedPage({
+  const refresh = refreshSeconds
+    ? html`\n<meta http-equiv="refresh" content="${refreshSeconds}">`
+    : undefined;
+  return hostedPage({
     status,
     title,
     body,
     lang,
     styles,
     policy: (nonce) => contentSecurityPolicy(nonce, formTargets),
-    head: `${refresh}\n<link rel="icon" href="${icon}">`,
+    head: html`${refresh}\n<link rel="icon" href="${icon}">`,
   });
 }
 
@@ -252,36 +254,34 @@ const startsTrial = (s: PageSummary) => (s.recurrence?.trialDays ?? 0) > 0;
  * payer sees it comes back ("19.90 USD / month"). A trial: nothing today, then the amount per
  * interval from the first charge's date, so nobody reads the period's price as today's charge.
  */
-function price(s: PageSummary): string {
+function price(s: PageSummary): Html {
   const w = wordsOf(s);
   const currency = findCurrency(s.currency);
   const format = (minor: number) =>
     currency ? displayAmount(minor, currency, s.lang ?? 'en') : `${minor} ${s.currency}`;
   const r = s.recurrence;
   if (!r) {
-    return `<p class="amount" aria-label="${escapeHtml(w.amountLabel)}">${escapeHtml(format(s.amount))}</p>`;
+    return html`<p class="amount" aria-label="${w.amountLabel}">${format(s.amount)}</p>`;
   }
   const each = w.per(format(s.amount), r.interval, r.intervalCount);
   if (!startsTrial(s)) {
-    return `<p class="amount" aria-label="${escapeHtml(w.amountLabel)}">${escapeHtml(each)}</p>`;
+    return html`<p class="amount" aria-label="${w.amountLabel}">${each}</p>`;
   }
-  return `<p class="trial">${escapeHtml(w.trial(r.trialDays))}</p>
-<p class="amount" aria-label="${escapeHtml(w.todayLabel)}">${escapeHtml(w.today(format(0)))}</p>
-<p class="then">${escapeHtml(w.afterTrial(each, w.date(r.firstChargeAt ?? '')))}</p>`;
+  return html`<p class="trial">${w.trial(r.trialDays)}</p>
+<p class="amount" aria-label="${w.todayLabel}">${w.today(format(0))}</p>
+<p class="then">${w.afterTrial(each, w.date(r.firstChargeAt ?? ''))}</p>`;
 }
 
-function summary(s: PageSummary): string {
+function summary(s: PageSummary): Html {
   // An item that only repeats the description (a plan's name) is not listed a second time.
   const listed = s.items.filter((item) => item !== s.description);
-  const items = listed.length
-    ? `<ul>${listed.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`
-    : '';
+  const items = listed.length > 0 && html`<ul>${listed.map((item) => html`<li>${item}</li>`)}</ul>`;
   const note = s.test ? wordsOf(s).testNote : s.simulatedLive ? wordsOf(s).simulatedLiveNote : undefined;
-  return `${note ? `<p class="test" role="note">${escapeHtml(note)}</p>` : ''}
-<h1>${escapeHtml(s.merchantName)}</h1>
-<p>${escapeHtml(s.description)}</p>
+  return html`${note && html`<p class="test" role="note">${note}</p>`}
+<h1>${s.merchantName}</h1>
+<p>${s.description}</p>
 ${items}
-${price(s)}${s.cardUpdate ? `\n<p class="then">${escapeHtml(wordsOf(s).cardCheck)}</p>` : ''}`;
+${price(s)}${s.cardUpdate && html`\n<p class="then">${wordsOf(s).cardCheck}</p>`}`;
 }
 
 export interface PayForm {
@@ -302,8 +302,8 @@ export interface PayForm {
   acquirerPage?: { origin: string };
 }
 
-const field = (id: string, label: string, attributes: string) =>
-  `<label for="${id}">${escapeHtml(label)}</label><input id="${id}" name="${id}" ${attributes}>`;
+const field = (id: string, label: string, attributes: Html) =>
+  html`<label for="${id}">${label}</label><input id="${id}" name="${id}" ${attributes}>`;
 
 /**
  * The pay form; `status` 400 after invalid card data, 402 after a decline. A trial's form says
@@ -312,38 +312,41 @@ const field = (id: string, label: string, attributes: string) =>
 export function payPage(s: PageSummary, form: PayForm, status = 200): Page {
   if (form.acquirerPage) return acquirerPayPage(s, form, form.acquirerPage.origin, status);
   const w = wordsOf(s);
-  const error = form.error ? `<p class="error" role="alert">${escapeHtml(form.error)}</p>` : '';
-  const email = form.askEmail
-    ? field(
-        'email',
-        w.email,
-        `type="email" autocomplete="email" required maxlength="${payFormLimits.email}" value="${escapeHtml(form.email ?? '')}"`,
-      )
-    : '';
+  const error = errorOf(form);
+  const email =
+    form.askEmail &&
+    field(
+      'email',
+      w.email,
+      html`type="email" autocomplete="email" required maxlength="${payFormLimits.email}" value="${form.email ?? ''}"`,
+    );
   const { title, button } = formLabels(s);
   return page(
     status,
     title,
-    `<div class="card">
+    html`<div class="card">
 ${summary(s)}
 ${error}
-<form method="post" action="${escapeHtml(form.action)}" novalidate>
-<input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
+<form method="post" action="${form.action}" novalidate>
+<input type="hidden" name="csrf_token" value="${form.csrf}">
 ${email}
-${field('cardholder_name', w.cardholderName, `autocomplete="cc-name" required maxlength="${payFormLimits.cardholder_name}" value="${escapeHtml(form.holderName ?? '')}"`)}
-${field('card_number', w.cardNumber, `inputmode="numeric" autocomplete="cc-number" required maxlength="${payFormLimits.card_number}"`)}
-<div class="row"><div>${field('exp_month', w.expMonth, `inputmode="numeric" autocomplete="cc-exp-month" placeholder="MM" required maxlength="${payFormLimits.exp_month}"`)}</div>
-<div>${field('exp_year', w.expYear, `inputmode="numeric" autocomplete="cc-exp-year" placeholder="${escapeHtml(w.yearPlaceholder)}" required maxlength="${payFormLimits.exp_year}"`)}</div></div>
-${field('cvc', w.securityCode, `inputmode="numeric" autocomplete="cc-csc" required maxlength="${payFormLimits.cvc}"`)}
-<button type="submit">${escapeHtml(button)}</button>
+${field('cardholder_name', w.cardholderName, html`autocomplete="cc-name" required maxlength="${payFormLimits.cardholder_name}" value="${form.holderName ?? ''}"`)}
+${field('card_number', w.cardNumber, html`inputmode="numeric" autocomplete="cc-number" required maxlength="${payFormLimits.card_number}"`)}
+<div class="row"><div>${field('exp_month', w.expMonth, html`inputmode="numeric" autocomplete="cc-exp-month" placeholder="MM" required maxlength="${payFormLimits.exp_month}"`)}</div>
+<div>${field('exp_year', w.expYear, html`inputmode="numeric" autocomplete="cc-exp-year" placeholder="${w.yearPlaceholder}" required maxlength="${payFormLimits.exp_year}"`)}</div></div>
+${field('cvc', w.securityCode, html`inputmode="numeric" autocomplete="cc-csc" required maxlength="${payFormLimits.cvc}"`)}
+<button type="submit">${button}</button>
 </form>
-<p><small>${escapeHtml(w.cardNote(s.merchantName))}</small></p>
+<p><small>${w.cardNote(s.merchantName)}</small></p>
 </div>`,
     [form.returnUrl],
     undefined,
     s.lang,
   );
 }
+
+/** Why the last attempt failed, if it did: an alert above the form. */
+const errorOf = (form: PayForm) => form.error && html`<p class="error" role="alert">${form.error}</p>`;
 
 /** The title and button of a pay form: a payment, a trial's start, or a new card. */
 function formLabels(s: PageSummary): { title: string; button: string } {
@@ -366,18 +369,17 @@ function formLabels(s: PageSummary): { title: string; button: string } {
 function acquirerPayPage(s: PageSummary, form: PayForm, origin: string, status: number): Page {
   const w = wordsOf(s);
   const { title, button } = formLabels(s);
-  const error = form.error ? `<p class="error" role="alert">${escapeHtml(form.error)}</p>` : '';
   return page(
     status,
     title,
-    `<div class="card">
+    html`<div class="card">
 ${summary(s)}
-${error}
-<form method="post" action="${escapeHtml(form.action)}">
-<input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
-<button type="submit">${escapeHtml(button)}</button>
+${errorOf(form)}
+<form method="post" action="${form.action}">
+<input type="hidden" name="csrf_token" value="${form.csrf}">
+<button type="submit">${button}</button>
 </form>
-<p><small>${escapeHtml(w.payOnAcquirer(s.merchantName))}</small></p>
+<p><small>${w.payOnAcquirer(s.merchantName)}</small></p>
 </div>`,
     [form.returnUrl, origin],
     undefined,
@@ -398,14 +400,14 @@ export function acquirerPendingPage(
   return page(
     200,
     title,
-    `<div class="card">
+    html`<div class="card">
 ${summary(s)}
-<p>${escapeHtml(w.stillOnAcquirer)}</p>
-<form method="post" action="${escapeHtml(form.action)}">
-<input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
-<button type="submit">${escapeHtml(w.continueOnAcquirer)}</button>
+<p>${w.stillOnAcquirer}</p>
+<form method="post" action="${form.action}">
+<input type="hidden" name="csrf_token" value="${form.csrf}">
+<button type="submit">${w.continueOnAcquirer}</button>
 </form>
-<p><a href="${escapeHtml(form.checkUrl)}">${escapeHtml(w.checkAgain)}</a></p>
+<p><a href="${form.checkUrl}">${w.checkAgain}</a></p>
 </div>`,
     [form.returnUrl, form.origin],
     undefined,
@@ -430,14 +432,14 @@ export function challengePage(
   return page(
     200,
     checksOnly ? w.confirmCardTitle : w.confirmTitle,
-    `<div class="card">
+    html`<div class="card">
 ${summary(s)}
-<h2>${escapeHtml(checksOnly ? w.bankAsksCard : w.bankAsks)}</h2>
-<p>${escapeHtml(w.simulatedCheck)}</p>
-<form method="post" action="${escapeHtml(form.action)}">
-<input type="hidden" name="csrf_token" value="${escapeHtml(form.csrf)}">
-<button type="submit" name="outcome" value="pass">${escapeHtml(w.completeAuthentication)}</button>
-<button type="submit" name="outcome" value="fail" class="secondary">${escapeHtml(w.failAuthentication)}</button>
+<h2>${checksOnly ? w.bankAsksCard : w.bankAsks}</h2>
+<p>${w.simulatedCheck}</p>
+<form method="post" action="${form.action}">
+<input type="hidden" name="csrf_token" value="${form.csrf}">
+<button type="submit" name="outcome" value="pass">${w.completeAuthentication}</button>
+<button type="submit" name="outcome" value="fail" class="secondary">${w.failAuthentication}</button>
 </form>
 </div>`,
     [form.returnUrl],
@@ -498,16 +500,16 @@ export function receiptPage(s: PageSummary, receipt: ReceiptDetails): Page {
   return page(
     200,
     w.title,
-    `<div class="card">
+    html`<div class="card">
 ${summary(s)}
-<h2>${escapeHtml(w.received)}</h2>
-<p>${escapeHtml(w.approved)}</p>
+<h2>${w.received}</h2>
+<p>${w.approved}</p>
 <dl>
-<dt>${escapeHtml(w.reference)}</dt><dd>${escapeHtml(receipt.reference)}</dd>
-<dt>${escapeHtml(w.date)}</dt><dd>${escapeHtml(displayDateTime(receipt.paidAt, lang))}</dd>
-${card ? `<dt>${escapeHtml(w.card)}</dt><dd>${escapeHtml(card)}</dd>` : ''}
+<dt>${w.reference}</dt><dd>${receipt.reference}</dd>
+<dt>${w.date}</dt><dd>${displayDateTime(receipt.paidAt, lang)}</dd>
+${card && html`<dt>${w.card}</dt><dd>${card}</dd>`}
 </dl>
-<p><small>${escapeHtml(w.keep)}</small></p>
+<p><small>${w.keep}</small></p>
 </div>`,
     [],
     undefined,
@@ -530,7 +532,7 @@ export function closedPage(
   return page(
     status,
     title,
-    `<div class="card">${s ? summary(s) : ''}<h2>${escapeHtml(title)}</h2><p>${escapeHtml(message)}</p></div>`,
+    html`<div class="card">${s && summary(s)}<h2>${title}</h2><p>${message}</p></div>`,
     [],
     refreshSeconds,
     lang,
@@ -547,12 +549,12 @@ export function savedPage(
   paragraphs: readonly string[],
   link?: { label: string; url: string },
 ): Page {
-  const said = paragraphs.map((text) => `<p>${escapeHtml(text)}</p>`).join('');
-  const back = link ? `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>` : '';
+  const said = paragraphs.map((text) => html`<p>${text}</p>`);
+  const back = link && html`<p><a href="${link.url}">${link.label}</a></p>`;
   return page(
     200,
     title,
-    `<div class="card">${summary(s)}<h2>${escapeHtml(title)}</h2>${said}${back}</div>`,
+    html`<div class="card">${summary(s)}<h2>${title}</h2>${said}${back}</div>`,
     [],
     undefined,
     s.lang ?? 'en',

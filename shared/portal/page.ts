@@ -1,15 +1,16 @@
 /**
  * The customer portal's page (docs/design.md#customer-portal), in the checkout's shell: plain HTML
- * that works without JavaScript, every value escaped, a strict CSP, never framed or cached, in the
+ * that works without JavaScript, made of html templates (shared/web/html.ts, which escape every
+ * value), a strict CSP, never framed or cached, in the
  * reader's language (their browser's Accept-Language). Each form posts the page's CSRF token back.
  */
 import { closedPage, page } from '../checkout/pages.ts';
 import { displayCard, displayDate, displayPrice } from '../core/display.ts';
-import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
 import { currencyOf } from '../core/money/fields.ts';
 import { overdueOf, type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
+import { type Html, html, joinHtml } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import { cardReplaceable } from './card.ts';
 import type { PortalContents } from './service.ts';
@@ -182,11 +183,11 @@ const actionForm = (
   id: string,
   label: string,
   secondary = name === 'cancel',
-) =>
-  `<form method="post" action="${escapeHtml(action)}">
-<input type="hidden" name="csrf_token" value="${escapeHtml(csrf)}">
-<input type="hidden" name="${name === 'receipt' ? 'charge_id' : 'subscription_id'}" value="${escapeHtml(id)}">
-<button type="submit" name="action" value="${name}"${secondary ? ' class="secondary"' : ''}>${escapeHtml(label)}</button>
+): Html =>
+  html`<form method="post" action="${action}">
+<input type="hidden" name="csrf_token" value="${csrf}">
+<input type="hidden" name="${name === 'receipt' ? 'charge_id' : 'subscription_id'}" value="${id}">
+<button type="submit" name="action" value="${name}"${secondary && html` class="secondary"`}>${label}</button>
 </form>`;
 
 /** How a subscription is named to its customer: the plan, and how many when more than one. */
@@ -197,7 +198,7 @@ function subscriptionSection(
   w: PortalWords,
   subscription: Subscription,
   context: { action: string; csrf: string },
-) {
+): Html {
   const view = subscriptionView(subscription);
   const { plan, quantity } = subscription;
   const each = displayPrice(
@@ -220,28 +221,27 @@ function subscriptionSection(
   const cancel = actionForm(context.action, context.csrf, 'cancel', subscription.id, w.cancel);
   // Past due: what failed comes first, and replacing the card (which pays it at once) is the action.
   const actions = !cardReplaceable.includes(subscription.status)
-    ? ''
+    ? undefined
     : overdue
-      ? `<p class="error" role="alert">${escapeHtml(w.overdue(overdue.amount, displayDate(overdue.since, w.lang), overdue.next ? displayDate(overdue.next, w.lang) : null))}</p>
-<p><strong>${escapeHtml(w.overdueReplace(overdue.amount))}</strong></p>
+      ? html`<p class="error" role="alert">${w.overdue(overdue.amount, displayDate(overdue.since, w.lang), overdue.next ? displayDate(overdue.next, w.lang) : null)}</p>
+<p><strong>${w.overdueReplace(overdue.amount)}</strong></p>
 ${replace}
 ${cancel}`
-      : `${replace}
+      : html`${replace}
 ${cancel}`;
   // While past due the period shown is the unpaid one: its end is no next billing date.
   const next =
     view.next_billing_date && !overdue
-      ? `<dt>${escapeHtml(w.nextBilling)}</dt><dd>${escapeHtml(displayDate(view.next_billing_date, w.lang))}</dd>`
-      : '';
-  const card = subscription.card
-    ? `<dt>${escapeHtml(w.cardLabel)}</dt><dd>${escapeHtml(displayCard(subscription.card, w.lang))}</dd>`
-    : '';
+      ? html`<dt>${w.nextBilling}</dt><dd>${displayDate(view.next_billing_date, w.lang)}</dd>`
+      : undefined;
+  const card =
+    subscription.card && html`<dt>${w.cardLabel}</dt><dd>${displayCard(subscription.card, w.lang)}</dd>`;
   const name = subscriptionName(subscription);
-  return `<section class="card" aria-label="${escapeHtml(name)}">
-<h2>${escapeHtml(name)}</h2>
-<p class="then">${escapeHtml(each)}</p>
+  return html`<section class="card" aria-label="${name}">
+<h2>${name}</h2>
+<p class="then">${each}</p>
 <dl>
-<dt>${escapeHtml(w.statusLabel)}</dt><dd data-status="${escapeHtml(subscription.status)}">${escapeHtml(w.status[subscription.status] ?? subscription.status)}</dd>
+<dt>${w.statusLabel}</dt><dd data-status="${subscription.status}">${w.status[subscription.status] ?? subscription.status}</dd>
 ${next}
 ${card}
 </dl>
@@ -269,21 +269,22 @@ export function portalPage(
   const charges = contents.charges.map((charge) => {
     const refunded =
       charge.refunded > 0 ? ` (${w.refunded(money(charge.refunded, charge.currency, w.lang))})` : '';
-    return `<li>${escapeHtml(displayDate(charge.created_at, w.lang))}: ${escapeHtml(charge.description ?? '')} ${escapeHtml(money(charge.amount, charge.currency, w.lang))}${escapeHtml(refunded)}, ${escapeHtml(displayCard(charge.card, w.lang))}
+    return html`<li>${displayDate(charge.created_at, w.lang)}: ${charge.description ?? ''} ${money(charge.amount, charge.currency, w.lang)}${refunded}, ${displayCard(charge.card, w.lang)}
 ${actionForm(context.action, link.csrf, 'receipt', charge.id, w.receipt)}</li>`;
   });
-  const said = notice ? `<p class="error" role="status">${escapeHtml(noticeText(w, notice))}</p>` : '';
+  const said = notice && html`<p class="error" role="status">${noticeText(w, notice)}</p>`;
+  const note = link.mode === 'test' ? w.test : contents.simulatedLive ? w.simulatedLive : undefined;
   return page(
     status,
     w.title(contents.merchant),
-    `${link.mode === 'test' ? `<p class="test" role="note">${escapeHtml(w.test)}</p>` : contents.simulatedLive ? `<p class="test" role="note">${escapeHtml(w.simulatedLive)}</p>` : ''}
-<h1>${escapeHtml(w.title(contents.merchant))}</h1>
-<p>${escapeHtml(w.hello(customer.first_name))}</p>
+    html`${note && html`<p class="test" role="note">${note}</p>`}
+<h1>${w.title(contents.merchant)}</h1>
+<p>${w.hello(customer.first_name)}</p>
 ${said}
-<h2>${escapeHtml(w.subscriptions)}</h2>
-${subscriptions.length ? subscriptions.join('\n') : `<p>${escapeHtml(w.none)}</p>`}
-<h2>${escapeHtml(w.charges)}</h2>
-${charges.length ? `<ul>${charges.join('')}</ul>` : `<p>${escapeHtml(w.noCharges)}</p>`}`,
+<h2>${w.subscriptions}</h2>
+${subscriptions.length ? joinHtml(subscriptions, '\n') : html`<p>${w.none}</p>`}
+<h2>${w.charges}</h2>
+${charges.length ? html`<ul>${charges}</ul>` : html`<p>${w.noCharges}</p>`}`,
     [],
     undefined,
     context.lang,
@@ -305,12 +306,12 @@ export function cancelConfirmationPage(
   return page(
     200,
     w.confirmTitle,
-    `${context.mode === 'test' ? `<p class="test" role="note">${escapeHtml(w.test)}</p>` : ''}
-<section class="card" aria-label="${escapeHtml(subscriptionName(subscription))}">
-<h1>${escapeHtml(w.confirmCancel(subscriptionName(subscription)))}</h1>
-<p>${escapeHtml(owed ? w.cancelEffectOverdue(money(owed.amount, owed.currency, context.lang)) : subscription.status === 'trialing' ? w.cancelEffectTrial : w.cancelEffect)}</p>
+    html`${context.mode === 'test' && html`<p class="test" role="note">${w.test}</p>`}
+<section class="card" aria-label="${subscriptionName(subscription)}">
+<h1>${w.confirmCancel(subscriptionName(subscription))}</h1>
+<p>${owed ? w.cancelEffectOverdue(money(owed.amount, owed.currency, context.lang)) : subscription.status === 'trialing' ? w.cancelEffectTrial : w.cancelEffect}</p>
 ${actionForm(context.action, csrf, 'confirm_cancel', subscription.id, w.yesCancel, true)}
-<p><a href="${escapeHtml(context.action)}">${escapeHtml(w.keepIt)}</a></p>
+<p><a href="${context.action}">${w.keepIt}</a></p>
 </section>`,
     [],
     undefined,
