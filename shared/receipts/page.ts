@@ -1,12 +1,12 @@
 /**
- * The hosted receipt page (docs/design.md#receipts): plain HTML with no script, every value escaped,
- * styled by a per-page nonce under a strict Content-Security-Policy, never framed, never cached and
- * kept out of search engines, since its address is all that guards it.
+ * The hosted receipt page (docs/design.md#receipts): plain HTML with no script, made of html
+ * templates (shared/web/html.ts, which escape every value), styled by a per-page nonce under a
+ * strict Content-Security-Policy, never framed, never cached and kept out of search engines, since
+ * its address is all that guards it.
  */
-import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
-import { legacyHostedPage } from '../web/legacy.ts';
-import type { Page } from '../web/page.ts';
+import { type Html, html, joinHtml } from '../web/html.ts';
+import { hostedPage, type Page } from '../web/page.ts';
 import { type ReceiptView, receiptAmount, receiptRows, receiptTexts } from './receipt.ts';
 
 export type ReceiptPage = Page;
@@ -27,15 +27,15 @@ const policy = (nonce: string) =>
   `default-src 'none'; style-src 'nonce-${nonce}'; img-src https: data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'`;
 
 /** The hosted pages' shell, with the receipt's styles and policy, kept out of search engines. */
-const page = (status: number, language: Lang, title: string, body: string): ReceiptPage =>
-  legacyHostedPage({
+const page = (status: number, language: Lang, title: string, body: Html): ReceiptPage =>
+  hostedPage({
     status,
     title,
     body,
     lang: language,
     styles,
     policy,
-    head: '\n<meta name="robots" content="noindex">',
+    head: html`\n<meta name="robots" content="noindex">`,
     headers: { 'X-Robots-Tag': 'noindex' },
   });
 
@@ -44,26 +44,24 @@ export function receiptPage(view: ReceiptView, pdfUrl: string): ReceiptPage {
   const t = receiptTexts[view.language];
   // Only an https logo is shown: the policy loads images from https alone.
   const logo = view.logoUrl?.startsWith('https:')
-    ? `<img class="logo" src="${escapeHtml(view.logoUrl)}" alt="">`
-    : '';
-  const rows = receiptRows(view)
-    .map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`)
-    .join('\n');
+    ? html`<img class="logo" src="${view.logoUrl}" alt="">`
+    : undefined;
+  const rows = receiptRows(view).map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`);
   return page(
     200,
     view.language,
     `${t.title} · ${view.merchant}`,
-    `<div class="card">
-${view.test ? `<p class="test" role="note">${escapeHtml(t.test)}</p>` : ''}
-${logo}<h1>${escapeHtml(view.merchant)}</h1>
-<p class="amount">${escapeHtml(receiptAmount(view))}</p>
-<h2>${escapeHtml(t.heading)}</h2>
-<p>${escapeHtml(t.thanks(view.merchant))}</p>
+    html`<div class="card">
+${view.test && html`<p class="test" role="note">${t.test}</p>`}
+${logo}<h1>${view.merchant}</h1>
+<p class="amount">${receiptAmount(view)}</p>
+<h2>${t.heading}</h2>
+<p>${t.thanks(view.merchant)}</p>
 <dl>
-${rows}
+${joinHtml(rows, '\n')}
 </dl>
-<a class="pdf" href="${escapeHtml(pdfUrl)}" download>${escapeHtml(t.pdf)}</a>
-<p><small>${escapeHtml(t.keep)}</small></p>
+<a class="pdf" href="${pdfUrl}" download>${t.pdf}</a>
+<p><small>${t.keep}</small></p>
 </div>`,
   );
 }
@@ -75,6 +73,6 @@ export function unknownReceiptPage(language: Lang): ReceiptPage {
     404,
     language,
     t.notFoundTitle,
-    `<div class="card"><h1>${escapeHtml(t.notFoundTitle)}</h1><p>${escapeHtml(t.notFoundMessage)}</p></div>`,
+    html`<div class="card"><h1>${t.notFoundTitle}</h1><p>${t.notFoundMessage}</p></div>`,
   );
 }
