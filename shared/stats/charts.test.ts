@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { barChart, overviewSection, volumeCharts } from './charts.ts';
+import { render } from '../web/html.ts';
+import * as charts from './charts.ts';
 import { addFigures, daysEnding, emptyDay } from './counters.ts';
 import type { Overview } from './repository.ts';
+
+// The charts are markup (html templates): each is read here as the text a page writes of it.
+const barChart = (...input: Parameters<typeof charts.barChart>) => render(charts.barChart(...input));
+const overviewSection = (...input: Parameters<typeof charts.overviewSection>) =>
+  render(charts.overviewSection(...input));
+const volumeCharts = (...input: Parameters<typeof charts.volumeCharts>) =>
+  charts.volumeCharts(...input).map(render);
 
 const count = (html: string, pattern: RegExp) => html.match(new RegExp(pattern, 'g'))?.length ?? 0;
 

@@ -2,15 +2,16 @@
  * The overview's charts as server-rendered SVG, no script: a daily bar chart of the volume in each
  * currency, and small spark bars for the counts. Each chart is an image to assistive technology
  * (`role="img"`, its `<title>` naming what it shows and its figure) and has its figure beside it
- * as text, so nobody needs the bars to read the number. Every text is escaped. The bars stretch to
- * the width they are given (the view box is not kept in proportion), so one drawing reads on a
- * 390 px phone and a 1280 px screen; their heights are fixed in CSS pixels.
+ * as text, so nobody needs the bars to read the number. They are html templates
+ * (shared/web/html.ts), which escape every text. The bars stretch to the width they are given (the
+ * view box is not kept in proportion), so one drawing reads on a 390 px phone and a 1280 px screen;
+ * their heights are fixed in CSS pixels.
  */
 
-import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
+import { type Html, html } from '../web/html.ts';
 import type { DayFigures } from './counters.ts';
 import type { Overview } from './repository.ts';
 
@@ -46,28 +47,26 @@ export function barChart(input: {
   figure: string;
   bars: readonly Bar[];
   size: ChartSize;
-}): string {
-  const { bars, size } = input;
-  const id = escapeHtml(input.id);
+}): Html {
+  const { bars, size, id } = input;
   const max = Math.max(0, ...bars.map((bar) => bar.value));
   const width = Math.max(bars.length, 1) * slot;
   const rects = bars.map((bar, index) => {
     const height = max > 0 ? round((Math.max(0, bar.value) / max) * top) : 0;
     const x = index * slot + (slot - barWidth) / 2;
     const label = `${bar.label}: ${bar.shown ?? String(bar.value)}`;
-    return `<rect class="bar" x="${x}" y="${round(top - height)}" width="${barWidth}" height="${height}"><title>${escapeHtml(label)}</title></rect>`;
+    return html`<rect class="bar" x="${x}" y="${round(top - height)}" width="${barWidth}" height="${height}"><title>${label}</title></rect>`;
   });
-  const title = escapeHtml(`${input.title}: ${input.figure}`);
-  return [
-    `<figure class="chart chart-${size}">`,
-    `<svg role="img" aria-labelledby="${id}-title" viewBox="0 0 ${width} ${top}" preserveAspectRatio="none" width="100%" height="${heights[size]}" focusable="false">`,
-    `<title id="${id}-title">${title}</title>`,
-    `<line class="axis" x1="0" y1="${top}" x2="${width}" y2="${top}"/>`,
-    ...rects,
-    '</svg>',
-    `<figcaption><span class="chart-title">${escapeHtml(input.title)}</span> <strong class="chart-figure">${escapeHtml(input.figure)}</strong></figcaption>`,
-    '</figure>',
-  ].join('');
+  return html`${[
+    html`<figure class="chart chart-${size}">`,
+    html`<svg role="img" aria-labelledby="${id}-title" viewBox="0 0 ${width} ${top}" preserveAspectRatio="none" width="100%" height="${heights[size]}" focusable="false">`,
+    html`<title id="${id}-title">${input.title}: ${input.figure}</title>`,
+    html`<line class="axis" x1="0" y1="${top}" x2="${width}" y2="${top}"/>`,
+    rects,
+    html`</svg>`,
+    html`<figcaption><span class="chart-title">${input.title}</span> <strong class="chart-figure">${input.figure}</strong></figcaption>`,
+    html`</figure>`,
+  ]}`;
 }
 
 /** An amount in minor units as the dashboard writes it: `1,234.50 USD`, in the reader's number format. */
@@ -112,7 +111,7 @@ const texts = {
 } satisfies Record<Lang, unknown>;
 
 /** The daily volume chart of each currency with charges in the window (none: an empty chart saying so). */
-export function volumeCharts(days: readonly DayFigures[], totals: DayFigures, lang: Lang): string[] {
+export function volumeCharts(days: readonly DayFigures[], totals: DayFigures, lang: Lang): Html[] {
   const t = texts[lang];
   const codes = Object.keys(totals.volume).sort();
   if (codes.length === 0)
@@ -158,7 +157,7 @@ const amountsText = (amounts: Record<string, number>, none: string, lang: Lang) 
  * The whole overview as an HTML section: the volume charts, spark bars of the counts with their
  * totals, and the figures that hold now (active subscriptions, monthly recurring revenue).
  */
-export function overviewSection(overview: Overview, lang: Lang): string {
+export function overviewSection(overview: Overview, lang: Lang): Html {
   const t = texts[lang];
   const { days, totals } = overview;
   // The refunded amounts only when something was refunded: "0 (0 refunded)" says nothing more than "0".
@@ -166,13 +165,13 @@ export function overviewSection(overview: Overview, lang: Lang): string {
   const refunds = refundedAmounts
     ? `${totals.refunds} (${t.refunded(amountsText(totals.refunded, '0', lang))})`
     : String(totals.refunds);
-  return [
-    '<section class="card overview" aria-labelledby="overview-figures">',
-    `<h2 id="overview-figures">${escapeHtml(t.heading)}</h2>`,
-    '<div class="charts-large">',
-    ...volumeCharts(days, totals, lang),
-    '</div>',
-    '<div class="charts-spark">',
+  return html`${[
+    html`<section class="card overview" aria-labelledby="overview-figures">`,
+    html`<h2 id="overview-figures">${t.heading}</h2>`,
+    html`<div class="charts-large">`,
+    volumeCharts(days, totals, lang),
+    html`</div>`,
+    html`<div class="charts-spark">`,
     countChart('charges', t.charges, String(totals.charges), days, (day) => day.charges),
     countChart('refunds', t.refunds, refunds, days, (day) => day.refunds),
     countChart('declines', t.declines, String(totals.declines), days, (day) => day.declines),
@@ -183,14 +182,14 @@ export function overviewSection(overview: Overview, lang: Lang): string {
       days,
       (day) => day.failed_renewals,
     ),
-    '</div>',
-    '<dl class="figures">',
-    `<div><dt>${escapeHtml(t.active)}</dt><dd>${overview.active_subscriptions}</dd></div>`,
-    `<div><dt>${escapeHtml(t.mrr)}</dt><dd>${escapeHtml(amountsText(overview.mrr, t.noMrr, lang))}</dd></div>`,
-    '</dl>',
-    `<p class="help">${escapeHtml(t.counted)}</p>`,
-    '</section>',
-  ].join('');
+    html`</div>`,
+    html`<dl class="figures">`,
+    html`<div><dt>${t.active}</dt><dd>${overview.active_subscriptions}</dd></div>`,
+    html`<div><dt>${t.mrr}</dt><dd>${amountsText(overview.mrr, t.noMrr, lang)}</dd></div>`,
+    html`</dl>`,
+    html`<p class="help">${t.counted}</p>`,
+    html`</section>`,
+  ]}`;
 }
 
 /** The charts' styles, for the page that shows them: bars in the page's colour, a grid that wraps. */
