@@ -14,9 +14,11 @@ import {
 } from '../../shared/accounts/repository.ts';
 import { AccountIdSchema, CreateAccountSchema, UpdateAccountSchema } from '../../shared/accounts/schemas.ts';
 import { type ConnectRequest, connectionsOf, connectMode } from '../../shared/acquirer/connect.ts';
+import { stripeEventTypes } from '../../shared/acquirer/stripe-event-types.ts';
 import { stripeEventsPath } from '../../shared/connectors/paths.ts';
 import { envNames } from '../../shared/core/config.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { accountOption, parsedOptions, UsageError } from './options.ts';
 import { target } from './target.ts';
 
@@ -150,12 +152,16 @@ export async function accountsConnect(args: string[]): Promise<void> {
   const developerId = accountOption(values.account);
   if (developerId === undefined) throw new UsageError('--account: which account to connect');
   if (values['stripe-standin'] && (values['stripe-key'] || values['stripe-webhook-secret']))
-    throw new UsageError('give either --stripe-standin or --stripe-key with --stripe-webhook-secret');
+    throw new UsageError('give either --stripe-standin or --stripe-key');
   const standIn = values['stripe-standin']
     ? await standInKeys(values.mode, developerId, values['state-dir'])
     : {};
   const request = connectRequestOf({ ...values, ...standIn });
   await target(values['state-dir']);
+  // Stripe must send the account's events to the stage's public events URL: connect checks the
+  // endpoint there (or makes it) when PUBLIC_BASE_URL says where the stage answers.
+  if (request?.connector === 'stripe' && process.env[envNames.publicBaseUrl])
+    request.eventsUrl = `${publicBaseUrl()}${stripeEventsPath(developerId)}`;
   const deps = makeDeps();
   if (!(await getAccount(deps, developerId))) throw new UsageError(`--account: no account ${developerId}`);
   const shown = request
@@ -176,14 +182,13 @@ export async function accountsConnect(args: string[]): Promise<void> {
             : 'the simulated acquirer (test cards)'
           : 'nothing: live payments are refused (400) until it is connected';
     console.log(`account ${developerId} ${connection.mode} mode: ${request ? 'connected to ' : ''}${what}`);
+    for (const note of connection.notes ?? []) console.log(`  ${note}`);
     if (request && connection.connector === 'stripe' && values['stripe-standin'])
       console.log("  the stand-in's webhook endpoints already send its events to this stack.");
     else if (request && connection.connector === 'stripe') {
       const path = stripeEventsPath(developerId);
       console.log(`  Stripe sends its events to ${base ? `${base}${path}` : `<PublicBaseUrl>${path}`}: the webhook
-  endpoint whose signing secret was given must point there, with the events checkout.session.completed,
-  checkout.session.expired, payment_intent.succeeded, payment_intent.payment_failed, charge.refunded,
-  refund.updated, charge.dispute.created and payout.paid.`);
+  endpoint there sends ${stripeEventTypes.join(', ')}.`);
     }
   }
 }
@@ -196,8 +201,9 @@ function connectRequestOf(values: {
   live?: string | undefined;
   test?: string | undefined;
 }): ConnectRequest | undefined {
-  const stripeKey = values['stripe-key'];
-  const webhookSecret = values['stripe-webhook-secret'];
+  // A secret is better kept out of shell history: the variables stand in for the flags.
+  const stripeKey = values['stripe-key'] ?? process.env.COBRO_STRIPE_KEY;
+  const webhookSecret = values['stripe-webhook-secret'] ?? process.env.COBRO_STRIPE_WEBHOOK_SECRET;
   const shorthand = values.live !== undefined ? 'live' : values.test !== undefined ? 'test' : undefined;
   if (shorthand && (values.mode || stripeKey || webhookSecret || (values.live && values.test)))
     throw new UsageError('give either --live / --test none|simulated, or --mode with --stripe-key');
@@ -209,13 +215,21 @@ function connectRequestOf(values: {
       );
     return { mode: shorthand, connector };
   }
-  if (values.mode === undefined && stripeKey === undefined && webhookSecret === undefined) return undefined;
+  if (
+    values.mode === undefined &&
+    values['stripe-key'] === undefined &&
+    values['stripe-webhook-secret'] === undefined
+  )
+    return undefined;
   if (values.mode !== 'test' && values.mode !== 'live') throw new UsageError('--mode: test or live');
-  if (!stripeKey || !webhookSecret)
-    throw new UsageError(
-      '--mode needs --stripe-key and --stripe-webhook-secret (the Stripe webhook endpoint’s signing secret)',
-    );
-  return { mode: values.mode, connector: 'stripe', secretKey: stripeKey, webhookSecret };
+  if (!stripeKey)
+    throw new UsageError('--mode needs --stripe-key (or COBRO_STRIPE_KEY): the Stripe secret key');
+  return {
+    mode: values.mode,
+    connector: 'stripe',
+    secretKey: stripeKey,
+    webhookSecret: webhookSecret || undefined,
+  };
 }
 
 /**

@@ -24,7 +24,15 @@ import {
 
 /** What an operator asked for: one mode connected to Stripe, to the simulated acquirer, or to nothing. */
 export type ConnectRequest =
-  | { mode: Mode; connector: 'stripe'; secretKey: string; webhookSecret: string }
+  | {
+      mode: Mode;
+      connector: 'stripe';
+      secretKey: string;
+      /** The endpoint's signing secret the operator copied; absent: cobro makes the endpoint. */
+      webhookSecret?: string | undefined;
+      /** Where Stripe must send the account's events (cobro's public events URL); absent: not checked. */
+      eventsUrl?: string | undefined;
+    }
   | { mode: Mode; connector: 'simulated' | 'none' };
 
 /** The request cannot be done as asked: what the operator reads (the CLI exits 1). */
@@ -41,6 +49,8 @@ export interface ConnectionShown {
   stripe_account_name: string | null;
   key: string | null;
   connected_at: string | null;
+  /** What connecting did or could not check (the webhook endpoint made, or left unchecked). */
+  notes?: string[];
 }
 
 export function connectionShown(
@@ -83,6 +93,41 @@ async function checkedKey(secretKey: string, mode: Mode) {
   }
 }
 
+/**
+ * The signing secret cobro verifies the account's Stripe events with: the one given, once the
+ * endpoint it belongs to is seen pointing at cobro (a mistyped secret would drop every event
+ * without a trace, a missing endpoint the same); or, none given, that of an endpoint cobro makes.
+ */
+async function endpointSecret(
+  request: Extract<ConnectRequest, { connector: 'stripe' }>,
+  notes: string[],
+): Promise<string> {
+  if (!request.eventsUrl) {
+    if (!request.webhookSecret)
+      throw new ConnectRefused(
+        `set ${envNames.publicBaseUrl} (the stage's PublicBaseUrl output), so cobro makes the Stripe webhook endpoint, or give --stripe-webhook-secret`,
+      );
+    notes.push(`the webhook endpoint was not checked (${envNames.publicBaseUrl} is not set)`);
+    return request.webhookSecret;
+  }
+  const { stripeEndpointFor } = await import('./stripe.ts');
+  const found = await stripeEndpointFor(
+    request.secretKey,
+    request.eventsUrl,
+    request.webhookSecret,
+    process.env[envNames.stripeApiUrl],
+  );
+  if (found.problem) throw new ConnectRefused(found.problem);
+  if (found.unchecked)
+    notes.push(
+      'the key may not read webhook endpoints, so the endpoint was not checked: send a test event from Stripe',
+    );
+  if (found.secret) notes.push(`made the Stripe webhook endpoint at ${request.eventsUrl}`);
+  const secret = found.secret ?? request.webhookSecret;
+  if (!secret) throw new Error('no signing secret');
+  return secret;
+}
+
 /** Connects (or disconnects) one mode of an account; the connection as stored. */
 export async function connectMode(
   deps: Deps,
@@ -97,19 +142,21 @@ export async function connectMode(
       'the simulated acquirer moves no real money: it can be connected to live mode only on the local stack',
     );
   let stripe: ConnectionRecord['stripe'] = null;
+  const notes: string[] = [];
   if (request.connector === 'stripe') {
-    if (!/^whsec_[A-Za-z0-9+/=_-]+$/.test(request.webhookSecret))
+    if (request.webhookSecret !== undefined && !/^whsec_[A-Za-z0-9+/=_-]+$/.test(request.webhookSecret))
       throw new ConnectRefused(
         '--stripe-webhook-secret: the signing secret of a Stripe webhook endpoint (whsec_…)',
       );
     const account = await checkedKey(request.secretKey, mode);
+    const webhookSecret = await endpointSecret(request, notes);
     const box = connectorSecrets();
     stripe = {
       account_id: account.accountId,
       account_name: account.accountName,
       key_hint: keyHint(request.secretKey),
       secret_key: await box.seal(request.secretKey),
-      webhook_secret: await box.seal(request.webhookSecret),
+      webhook_secret: await box.seal(webhookSecret),
     };
   }
   const previous = await getConnectionRecord(deps, developerId, mode);
@@ -122,7 +169,7 @@ export async function connectMode(
     ...(previous ? { previous } : {}),
   });
   await putConnection(deps, record, previous);
-  return connectionShown(developerId, mode, record);
+  return { ...connectionShown(developerId, mode, record), ...(notes.length ? { notes } : {}) };
 }
 
 /** Both modes' connections of an account, as the operator sees them. */

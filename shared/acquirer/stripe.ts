@@ -35,6 +35,7 @@ import {
   type Settlement,
   stripeTokenPrefix,
 } from './acquirer.ts';
+import { stripeEventTypes } from './stripe-event-types.ts';
 
 export interface StripeConnectorOptions {
   /** The account's secret or restricted key (`sk_…`/`rk_…`): its prefix says the mode. */
@@ -151,6 +152,17 @@ function unanswered(error: unknown): boolean {
   if (error instanceof Stripe.errors.StripeAPIError) return true;
   if (error instanceof Stripe.errors.StripeRateLimitError) return false;
   return error instanceof Stripe.errors.StripeError && (error.statusCode ?? 0) >= 500;
+}
+
+/** Whether Stripe answered a request with a refusal (a 4xx of its own): nothing was done. */
+function definiteRefusal(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeError &&
+    !unanswered(error) &&
+    !(error instanceof Stripe.errors.StripeRateLimitError) &&
+    (error.statusCode ?? 0) >= 400 &&
+    (error.statusCode ?? 0) < 500
+  );
 }
 
 /** A call to Stripe whose failure without an answer is AcquirerUnavailable. */
@@ -420,6 +432,9 @@ export function createStripeConnector(options: StripeConnectorOptions): Acquirer
           if (error.code === 'charge_already_refunded' || error.code === 'amount_too_large')
             return { status: 'failed', reason: 'exceeds_charge' };
         }
+        // Any other answer Stripe gave is a definite refusal that moved nothing (a disputed charge's
+        // `charge_disputed`, a key without the right): never an unknown outcome to look up later.
+        if (definiteRefusal(error)) return { status: 'failed', reason: 'refused' };
         throw error;
       }
     },
@@ -554,4 +569,54 @@ export async function checkStripeKey(
     accountName: account.settings?.dashboard?.display_name ?? account.business_profile?.name ?? null,
     livemode: /^(?:sk|rk)_live_/.test(secretKey),
   };
+}
+
+/**
+ * The Stripe webhook endpoint that sends an account's events to cobro's `url`:
+ * - with `secret` (the operator copied it from Stripe's dashboard): checked to exist, enabled, at
+ *   `url`, sending every event cobro acts on; `problem` says what is wrong, `unchecked` when the key
+ *   may not read endpoints (a restricted key without that right);
+ * - without: made now by cobro (the key must be allowed to), its signing secret answered, unless one
+ *   points there already (its secret is not readable again: `problem`).
+ */
+export async function stripeEndpointFor(
+  secretKey: string,
+  url: string,
+  secret: string | undefined,
+  apiUrl?: string,
+): Promise<{ secret?: string; problem?: string; unchecked?: boolean }> {
+  const stripe = stripeClient(secretKey, apiUrl, 10_000);
+  const existing: Stripe.WebhookEndpoint[] = [];
+  try {
+    for await (const endpoint of stripe.webhookEndpoints.list({ limit: 100 }))
+      if (endpoint.url === url) existing.push(endpoint);
+  } catch (error) {
+    if (secret && error instanceof Stripe.errors.StripePermissionError) return { unchecked: true };
+    throw error;
+  }
+  const sends = (endpoint: Stripe.WebhookEndpoint) =>
+    endpoint.status === 'enabled' &&
+    stripeEventTypes.every(
+      (type) => endpoint.enabled_events.includes(type) || endpoint.enabled_events.includes('*'),
+    );
+  if (secret) {
+    if (existing.length === 0)
+      return { problem: `no webhook endpoint of this Stripe account points at ${url}` };
+    if (!existing.some(sends))
+      return {
+        problem: `the webhook endpoint at ${url} is disabled or does not send ${stripeEventTypes.join(', ')}`,
+      };
+    return {};
+  }
+  if (existing.length)
+    return {
+      problem: `a webhook endpoint at ${url} exists already and its signing secret cannot be read again: give it with --stripe-webhook-secret, or delete it in Stripe's dashboard`,
+    };
+  const made = await stripe.webhookEndpoints.create({
+    url,
+    enabled_events: [...stripeEventTypes],
+    description: 'cobro: the account events',
+  });
+  if (!made.secret) throw new Error('Stripe made the webhook endpoint without a signing secret');
+  return { secret: made.secret };
 }

@@ -13,7 +13,7 @@
  * (renewalFinisher).
  */
 import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';
-import { AcquirerUnavailable, connectorOfToken } from '../acquirer/acquirer.ts';
+import { AcquirerUnavailable, connectorOfToken, NotConnected } from '../acquirer/acquirer.ts';
 import { type Attempt, mayBeRunning, newAttempt, newAttemptId } from '../attempts/attempt.ts';
 import { chargeFinisher } from '../attempts/recovery.ts';
 import {
@@ -390,6 +390,16 @@ async function chargePeriodDue(
       cardToken: subscription.card_token,
     });
   } catch (error) {
+    // Nobody was asked (the mode is connected to nothing, or not to the card's connector): the
+    // attempt closes now, so the run after the mode is connected again charges at once; this step
+    // fails (counted, logged, retried by the next run).
+    if (error instanceof NotConnected) {
+      await moveAttempt(
+        deps,
+        finishWrite(deps.table, attempt, 'failed', { note: 'not_connected' }, deps.clock()),
+      );
+      throw error;
+    }
     // No answer: the card may have been charged. Recovery learns it from the acquirer by key.
     if (!(error instanceof AcquirerUnavailable)) throw error;
     await moveAttempt(deps, unconfirmedWrite(deps.table, attempt, deps.clock()));

@@ -215,9 +215,9 @@ describe('accounts connect refuses what it cannot do', () => {
       '--live: none or simulated',
     );
     await expectCliRefusal(
-      ['accounts', 'connect', '--account', id, '--mode', 'live', '--stripe-key', 'sk_live_abc'],
+      ['accounts', 'connect', '--account', id, '--mode', 'live'],
       2,
-      '--stripe-webhook-secret',
+      '--mode needs --stripe-key (or COBRO_STRIPE_KEY)',
     );
     await expectCliRefusal(
       [

@@ -8,6 +8,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { newStandInStripeAccount } from '../../infra/local/stripe-accounts.ts';
 import { chargeKeys } from '../../shared/charges/keys.ts';
 import { getCharge } from '../../shared/charges/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
@@ -131,6 +132,30 @@ describe('a payment through Stripe', () => {
     expect(refunds.data).toEqual([expect.objectContaining({ amount: 1000, status: 'succeeded' })]);
     const report = await expectBooksAgree(merchant.account.developerId, since);
     expect(report.acquirer.refunds).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a refund Stripe refuses (the charge is disputed) is refused at once, refunding nothing', async () => {
+    const payment = await createPayment(merchant.modeAuth, { amount: '30.00' });
+    await payThroughStripe(payment.url);
+    const chargeId = (await paymentOf(merchant, payment.id)).charge_id as string;
+    const intent = (await getCharge(makeDeps(), scopeOf(merchant), chargeId))?.acquirer_reference;
+    await standIn('POST', '/_standin/disputes', { payment_intent: intent, reason: 'fraudulent' });
+    const refused = await api('POST', '/v1/refunds/', {
+      auth: merchant.modeAuth,
+      body: { charge_id: chargeId, amount: '10.00', reason: 'requested_by_customer' },
+    });
+    // Stripe answered charge_disputed: a definite refusal, never an outcome left to look up (504).
+    expectMessage(refused, 502, {
+      content: 'The payment processor refused the refund; nothing was refunded.',
+    });
+    const view = await api('GET', `/v1/charges/${chargeId}/`, { auth: merchant.modeAuth });
+    expect(view.json).toMatchObject({ amount_refunded: 0, refund: null });
+    const { json: refunds } = await stripeApi(
+      merchant.stripe.live_key,
+      'GET',
+      `/v1/refunds?payment_intent=${intent}`,
+    );
+    expect(refunds.data).toEqual([]);
   });
 
   it('refuses the legacy charge: card numbers never reach cobro in a mode connected to Stripe', async () => {
@@ -317,6 +342,22 @@ describe('a mode disconnected from Stripe', () => {
     );
     const report = await expectBooksAgree(merchant.account.developerId, since);
     expect(report.acquirer.refunds).toBeGreaterThanOrEqual(1);
+  });
+
+  it('renewals wait while it is connected to nothing (each run counts them failed) and are charged on the first run after it is connected again', async () => {
+    const merchant = await newStripeMerchant('d18-stripe-renewal-waits');
+    const id = String(merchant.account.developerId);
+    const created = await stripeSubscription(merchant, await stripePlan(merchant));
+    await payThroughStripe(created.checkout_url);
+    await cli('accounts', 'connect', '--account', id, '--live', 'none');
+    const due = new Date(Date.now() + 32 * 86_400_000);
+    expect(await billingRunFor(merchant, due)).toMatchObject({ renewed: 0, failed: 1 });
+    expect((await subscriptionOf(merchant, created.subscription_id)).status).toBe('active');
+    // The same Stripe account connected again: the next run renews at once (nothing is left open
+    // by the run that could not ask anyone).
+    await connectStripe(merchant.account, 'live', merchant.stripe);
+    expect(await billingRunFor(merchant, due)).toMatchObject({ renewed: 1, failed: 0, raced: 0 });
+    await expectBooksAgree(merchant.account.developerId, since);
   });
 });
 
@@ -527,6 +568,91 @@ describe('accounts connect with Stripe', () => {
     const shown = JSON.parse(
       (await cli('accounts', 'connect', '--account', String(account.developerId), '--json')).stdout,
     );
+    expect(shown[1]).toMatchObject({ mode: 'live', connector: 'simulated', key: null });
+  });
+
+  const eventsUrlOf = (developerId: number) =>
+    `${localInfo.api_url}/v1/connectors/stripe/${developerId}/events/`;
+
+  it("given no signing secret, makes the account's webhook endpoint at Stripe: its events then arrive", async () => {
+    const account = await newAccount('d18-stripe-makes-endpoint');
+    const id = account.developerId;
+    const stripe = await newStandInStripeAccount(localInfo, id, 'no endpoint yet', { endpoints: false });
+    const { stdout } = await cli(
+      'accounts',
+      'connect',
+      '--account',
+      String(id),
+      '--mode',
+      'live',
+      '--stripe-key',
+      stripe.live_key,
+    );
+    expect(stdout).toContain(`made the Stripe webhook endpoint at ${eventsUrlOf(id)}`);
+    const endpoints = await stripeApi(stripe.live_key, 'GET', '/v1/webhook_endpoints');
+    expect(endpoints.json.data).toEqual([
+      expect.objectContaining({
+        url: eventsUrlOf(id),
+        status: 'enabled',
+        enabled_events: expect.arrayContaining([
+          'checkout.session.completed',
+          'charge.refunded',
+          'payout.paid',
+        ]),
+      }),
+    ]);
+    // The secret cobro keeps is the endpoint's: a payment whose payer never comes back to cobro's
+    // page is finished by Stripe's event alone.
+    const merchant = { account, auth: apiKey(account.testKey), stripe, modeAuth: apiKey(account.liveKey) };
+    const payment = await createPayment(merchant.modeAuth);
+    const paid = await payStripeSession(sessionIdOf(await toStripePage(payment.url)));
+    expect(paid.status).toBe('complete');
+    await eventually('the payment completed by the event', async () =>
+      (await paymentOf(merchant, payment.id)).status === 'completed' ? true : undefined,
+    );
+    // Connecting again without a secret cannot read that endpoint's secret back: refused, kept.
+    await expectCliRefusal(
+      ['accounts', 'connect', '--account', String(id), '--mode', 'live', '--stripe-key', stripe.live_key],
+      1,
+      'exists already and its signing secret cannot be read again',
+    );
+  });
+
+  it('refuses a signing secret when no enabled endpoint of the Stripe account points at cobro, storing nothing', async () => {
+    const account = await newAccount('d18-stripe-no-endpoint');
+    const id = String(account.developerId);
+    const stripe = await newStandInStripeAccount(localInfo, account.developerId, 'elsewhere', {
+      endpoints: false,
+    });
+    const connect = [
+      'accounts',
+      'connect',
+      '--account',
+      id,
+      '--mode',
+      'live',
+      '--stripe-key',
+      stripe.live_key,
+      '--stripe-webhook-secret',
+      'whsec_copiedFromSomewhere',
+    ];
+    await expectCliRefusal(
+      connect,
+      1,
+      `no webhook endpoint of this Stripe account points at ${eventsUrlOf(account.developerId)}`,
+    );
+    // One that points there but leaves out the events cobro needs is refused too.
+    const made = await stripeApi(stripe.live_key, 'POST', '/v1/webhook_endpoints', {
+      url: eventsUrlOf(account.developerId),
+      'enabled_events[0]': 'charge.refunded',
+    });
+    expect(made.status).toBe(200);
+    await expectCliRefusal(
+      [...connect.slice(0, -1), made.json.secret],
+      1,
+      'is disabled or does not send checkout.session.completed',
+    );
+    const shown = JSON.parse((await cli('accounts', 'connect', '--account', id, '--json')).stdout);
     expect(shown[1]).toMatchObject({ mode: 'live', connector: 'simulated', key: null });
   });
 

@@ -19,8 +19,9 @@ export interface StripeMerchant extends Merchant {
 export async function connectStripe(
   account: TestAccount,
   mode: 'live' | 'test' = 'live',
+  existing?: StandInStripeAccount,
 ): Promise<StandInStripeAccount> {
-  const stripe = await newStandInStripeAccount(localInfo, account.developerId);
+  const stripe = existing ?? (await newStandInStripeAccount(localInfo, account.developerId));
   await cli(
     'accounts',
     'connect',
