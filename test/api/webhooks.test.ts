@@ -20,6 +20,7 @@ import {
   submitCard,
   testCards,
 } from '../support/checkout.ts';
+import { eventually } from '../support/ledger.ts';
 import { pipelineDrained, pipelineState, relayFailedSince } from '../support/pipeline.ts';
 import { type Receiver, startReceiver, verify } from '../support/receiver.ts';
 import {
@@ -358,6 +359,15 @@ describe('delivery (Standard Webhooks): every event type there is, signed and ve
     )?.acquirer_reference;
     expect(stripe.account_id).toMatch(/^acct_/);
     await standIn('POST', '/_standin/disputes', { payment_intent: intent });
+    // Stripe tells cobro of it by its own webhook, in its own time: the dispute's event is stored
+    // before the pipeline below can be drained of it.
+    await eventually('the dispute recorded from its Stripe event', async () =>
+      (await storedEventItems(account.developerId, 'test')).some(
+        (item) => item.detail.type === 'charge.dispute.created',
+      )
+        ? true
+        : undefined,
+    );
 
     const types = new Set(eventCatalogue.map((type) => type.type));
     const typesAt = () =>
