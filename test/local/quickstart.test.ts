@@ -4,73 +4,16 @@
  * what cobro does: every line must still work, and its output show the payment made, the
  * subscription active and the signed webhook received.
  */
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../infra/local/info.ts';
 import { stackHarness } from './harness.ts';
+import { runBash, shellBlockUnder } from './shell-blocks.ts';
 
 const { running } = stackHarness();
 
 /** The first ```sh block of the README's section `heading` (`## Quick start`). */
-function readmeBlock(heading: string): string {
-  const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
-  const start = readme.indexOf(`\n${heading}\n`);
-  const section = start < 0 ? undefined : readme.slice(start + heading.length + 2);
-  const block = section && /^```sh\n([\s\S]*?)^```$/m.exec(section)?.[1];
-  if (!block) throw new Error(`README.md has no \`\`\`sh block under "${heading}"`);
-  return block;
-}
+const readmeBlock = (heading: string) => shellBlockUnder('README.md', heading);
 
 const quickStartBlock = () => readmeBlock('## Quick start');
-
-/**
- * Runs `script` with bash in the checkout, the CLI pointed at the stack in `stateDir` (as a second
- * terminal beside `npm start` finds it); answers its exit code and output. Everything it started is
- * in its own process group, which must be empty once it ends: the block leaves nothing running.
- */
-function runBash(script: string, stateDir: string, ms = 180_000) {
-  const child = spawn('bash', ['-c', script], {
-    cwd: projectRoot,
-    env: { ...process.env, COBRO_STATE_DIR: stateDir, TABLE_NAME: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const group = child.pid as number;
-  const killGroup = () => {
-    try {
-      process.kill(-group, 'SIGKILL');
-    } catch {
-      // nothing left in it
-    }
-  };
-  return new Promise<{ code: number | null; stdout: string; stderr: string; leftOver: boolean }>(
-    (resolve) => {
-      // A block that waits for ever (a webhook that never comes) fails here, not by hanging the suite.
-      const timer = setTimeout(killGroup, ms);
-      child.once('close', (code) => {
-        clearTimeout(timer);
-        let leftOver = true;
-        try {
-          process.kill(-group, 0);
-        } catch {
-          leftOver = false;
-        }
-        killGroup();
-        resolve({ code, stdout, stderr, leftOver });
-      });
-    },
-  );
-}
 
 describe('the README quick start', () => {
   it('runs as written on a fresh npm start, and again: paid through the checkout and its 3-D Secure challenge, active, webhook received', {
