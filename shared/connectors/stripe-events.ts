@@ -24,6 +24,7 @@ import { recordAcquirerPageDecline } from '../checkout/service.ts';
 import type { Mode, Scope } from '../core/account.ts';
 import { Invalid } from '../core/errors.ts';
 import { logger } from '../core/log.ts';
+import { countRun, metricNames } from '../core/metrics.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { currencyOf } from '../core/money/fields.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
@@ -244,8 +245,14 @@ export async function receiveStripeEvent(
     developerId === undefined
       ? ({ refused: 'not_connected' } as const)
       : await readStripeEvent(deps, developerId, payload, signature, deps.clock());
-  if ('refused' in read || developerId === undefined)
+  if ('refused' in read || developerId === undefined) {
+    // An operator must see these: a wrong signing secret refuses every event of the account, and
+    // what waits on them (payers who closed Stripe's page, refunds settling, payouts) waits too.
+    const why = 'refused' in read ? read.refused : 'not_connected';
+    logger.warn('a Stripe event was refused', { account: accountId.slice(0, 16), why });
+    countRun(metricNames.connectorEventsRefused, 1);
     throw new Invalid(connectorMessages.stripe_event_refused);
+  }
   const scope: Scope = { developerId, mode: read.mode };
   if (!(await take(deps, scope, read.eventId, read.type)))
     return { outcome: 'duplicate', event_id: read.eventId, type: read.type };

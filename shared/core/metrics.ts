@@ -35,6 +35,12 @@ export const metricNames = {
   attemptsRecovered: 'AttemptsRecovered',
   /** Recovery could not finish an attempt this run (it is taken again later). */
   recoveryErrors: 'RecoveryErrors',
+  /**
+   * Events a connector posted that cobro refused (400): a signature that does not verify, or an
+   * account with no connection to take them. Stripe retries each for days, then disables the
+   * endpoint: a steady count means a wrong signing secret, and payments left waiting on them.
+   */
+  connectorEventsRefused: 'ConnectorEventsRefused',
   /** Records on which the acquirer's books and cobro's disagree. */
   reconciliationMismatches: 'ReconciliationMismatches',
   /**
