@@ -57,6 +57,9 @@ const isLoopback = (url: string) => {
 /** A key of cobro's format that no account holds: the authorizer must look it up and refuse it. */
 const unknownKey = () => `sk_test_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x')}`;
 
+/** A check that cannot be made on this stage, said why: `skip`, not a failure. */
+class NotApplicable extends Error {}
+
 function expectStatus(answer: Answer, status: number, what: string): void {
   if (answer.status !== status) throw new Error(`${what} answered ${describe(answer)} (expected ${status})`);
 }
@@ -216,6 +219,13 @@ async function checkoutPayment(run: Run): Promise<string> {
   if (!page) throw new Error('no checkout page');
   // The page is a plain HTML form (no JavaScript needed): post it back as a browser would.
   const csrf = /name="csrf_token" value="([^"]*)"/.exec(page.html)?.[1];
+  // A test mode connected to Stripe takes cards on Stripe's own page, which a script cannot pay
+  // (and must not: it is Stripe's). The page said so; the payment is left unpaid and expires.
+  if (csrf && !page.html.includes('name="card_number"') && /Stripe/.test(page.html)) {
+    throw new NotApplicable(
+      "test mode takes cards on Stripe's page (it is connected to Stripe): pay one payment there by hand with Stripe's test card 4242 4242 4242 4242",
+    );
+  }
   if (!csrf || !page.html.includes('name="card_number"')) {
     throw new Error('the checkout page has no card form to post (csrf_token, card_number)');
   }
@@ -385,7 +395,7 @@ export async function runSmoke(
     } catch (error) {
       record({
         step: name,
-        outcome: 'FAIL',
+        outcome: error instanceof NotApplicable ? 'skip' : 'FAIL',
         ms: Math.round(performance.now() - started),
         detail: (error as Error).message,
       });

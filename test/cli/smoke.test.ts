@@ -13,6 +13,7 @@ import { approvedTestCard } from '../../bin/smoke/checks.ts';
 import { projectRoot } from '../../infra/local/info.ts';
 import { testCards } from '../../shared/acquirer/simulated.ts';
 import { api, apiKey, apiUrl, newAccount, type TestAccount } from '../support/stack.ts';
+import { connectStripe } from '../support/stripe.ts';
 
 const run = promisify(execFile);
 
@@ -199,6 +200,24 @@ describe('npm run smoke', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--key must be a test key');
     expect(result.stdout).toBe('');
+  });
+
+  it("skips the payment when test mode takes cards on Stripe's page, saying so, and exits 0", async () => {
+    const merchant = await newAccount('smoke-stripe');
+    await connectStripe(merchant, 'test');
+    const result = await smoke('--key', merchant.testKey);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.find((line) => line.includes('checkout payment'))).toMatch(
+      /^skip .*checkout payment.*test mode takes cards on Stripe's page/,
+    );
+    expect(lines.find((line) => line.includes('webhook delivery'))).toMatch(/^skip /);
+    expect(lines.filter((line) => line.startsWith('FAIL'))).toEqual([]);
+    // Nothing was paid: the payment stays unpaid on its page.
+    const paymentId = idOn(result.stdout, 'payment', /pay_[A-Za-z0-9]+/);
+    const payment = await api('GET', `/v1/payments/${paymentId}`, { auth: apiKey(merchant.testKey) });
+    expect(payment.json).toMatchObject({ id: paymentId, charge_id: null });
+    expect(payment.json.status).not.toBe('completed');
   });
 
   it('pays with the simulated acquirer’s approved card and loads nothing of cobro’s code', () => {
