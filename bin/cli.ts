@@ -77,16 +77,21 @@ const commands: readonly Command[] = [
   },
   {
     name: 'accounts connect',
-    help: `accounts connect --account ID [--mode test|live --stripe-key KEY --stripe-webhook-secret WHSEC]
+    help: `accounts connect --account ID [--mode test|live --stripe-key KEY [--stripe-webhook-secret WHSEC]]
                 [--mode test|live --stripe-standin] [--live none|simulated] [--test simulated] [--json]
     connects a mode of the account to the acquirer its money moves through. With --mode and a
-    Stripe key (sk_live_… for live, sk_test_… for test, or a restricted rk_… key) and the
-    signing secret of the Stripe webhook endpoint pointed at cobro: that Stripe account, after
-    one read of it with the key (a key Stripe refuses is not stored); both secrets are kept
-    encrypted and never shown again. --live none disconnects live mode (live payments are then
-    refused with 400); --live simulated connects the simulated acquirer, which moves no real
-    money, on the local stack only. --stripe-standin (local stack only) connects the mode to
-    a Stripe account at the local Stripe stand-in (the demo account's, which npm start shows).
+    Stripe key (sk_live_… for live, sk_test_… for test, or a restricted rk_… key; or the
+    COBRO_STRIPE_KEY variable, which keeps it out of shell history): that Stripe account, after
+    one read of it with the key (a key Stripe refuses is not stored). Stripe sends the account's
+    events to PUBLIC_BASE_URL/v1/connectors/stripe/ID/events/: without a signing secret, cobro
+    makes that webhook endpoint in the Stripe account and keeps its secret; with one
+    (--stripe-webhook-secret or COBRO_STRIPE_WEBHOOK_SECRET), the endpoint it belongs to must be
+    there, enabled, sending the events cobro acts on. Secrets are kept encrypted, never shown
+    again. --live none disconnects live mode (new live payments are refused with 400; what Stripe
+    holds is still finished, and renewals wait, counted failed by each billing run, until it is
+    connected again); --live simulated connects the simulated acquirer, which moves no real
+    money, on the local stack only. --stripe-standin (local stack only) connects the mode to a
+    Stripe account at the local Stripe stand-in (the demo account's, which npm start shows).
     Without a change, shows both modes' connections.`,
     run: accountsConnect,
   },

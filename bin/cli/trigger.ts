@@ -51,10 +51,12 @@ export async function trigger(args: string[]): Promise<void> {
   if (values.key !== undefined && values.account !== undefined)
     throw new UsageError('give --key or --account, not both');
   const account = accountOption(values.account);
+  // Whether a deployed table was named, read before target() names the local stack's own table.
+  const deployed = Boolean(process.env[envNames.table]);
   await target(values['state-dir']);
   const deps = makeDeps();
   const scope: Scope = {
-    developerId: await developerOf(deps, values.key, account, values['state-dir']),
+    developerId: await developerOf(deps, values.key, account, deployed ? null : values['state-dir']),
     mode: 'test',
   };
   const now = deps.clock();
@@ -82,22 +84,25 @@ export async function trigger(args: string[]): Promise<void> {
   );
 }
 
-/** The account the event is for: --key's, --account, or (locally) the demo account. */
+/**
+ * The account the event is for: --key's, --account, or (the local stack, whose `stateDir` is
+ * given: undefined for a deployed table) the demo account.
+ */
 async function developerOf(
   deps: ReturnType<typeof makeDeps>,
   key: string | undefined,
   account: number | undefined,
-  stateDir: string | undefined,
+  stateDir: string | undefined | null,
 ): Promise<number> {
   if (account !== undefined) {
     if (!(await getAccount(deps, account))) throw new UsageError(`--account: there is no account ${account}`);
     return account;
   }
-  const local = process.env[envNames.table] ? undefined : readLocalInfo(stateDir).demo?.test_key;
+  const local = stateDir === null ? undefined : readLocalInfo(stateDir).demo?.test_key;
   const wanted = key ?? local;
   if (wanted === undefined)
     throw new UsageError(
-      process.env[envNames.table]
+      stateDir === null
         ? 'give --key sk_test_… or --account ID (a deployed table has no demo account)'
         : 'give --key sk_test_… or --account ID (this stack has recorded no demo account)',
     );

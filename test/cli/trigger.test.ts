@@ -9,7 +9,14 @@ import { eventCatalogue } from '../../shared/api/events.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';
 import { sentMail } from '../support/mail.ts';
 import { startReceiver, verify } from '../support/receiver.ts';
-import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import {
+  api,
+  apiKey,
+  localInfo,
+  newAccount,
+  type TestAccount,
+  useLocalEnvironment,
+} from '../support/stack.ts';
 
 let account: TestAccount;
 beforeAll(async () => {
@@ -59,6 +66,13 @@ describe('trigger', () => {
     // The refund-only endpoint was handed nothing for it.
     const deliveries = await api('GET', `/v1/webhook-endpoints/${refunds.id}/deliveries/`, { auth });
     expect(deliveries.json.count).toBe(0);
+  });
+
+  it('without --key or --account, on the local stack, is for the demo account', async () => {
+    const demo = localInfo.demo;
+    if (!demo) throw new Error('the test stack wrote no demo account');
+    const { stdout } = await cli('trigger', 'payment.succeeded', '--json');
+    expect(JSON.parse(stdout)).toMatchObject({ type: 'payment.succeeded', developer_id: demo.developer_id });
   });
 
   it('reaches webhooks only: a triggered api_key.rotated e-mails nobody', async () => {
