@@ -615,6 +615,9 @@ export async function stripeEndpointFor(
   const made = await stripe.webhookEndpoints.create({
     url,
     enabled_events: [...stripeEventTypes],
+    // Events in the version cobro's calls use (an endpoint made in the dashboard sends the
+    // account's default; cobro reads each event's object back by id either way).
+    api_version: apiVersion,
     description: 'cobro: the account events',
   });
   if (!made.secret) throw new Error('Stripe made the webhook endpoint without a signing secret');

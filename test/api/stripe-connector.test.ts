@@ -7,6 +7,7 @@
  * signed, once, and acted on as Stripe confirms them. Every case ends with the books reconciled.
  */
 import { createHmac } from 'node:crypto';
+import Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newStandInStripeAccount } from '../../infra/local/stripe-accounts.ts';
 import { chargeKeys } from '../../shared/charges/keys.ts';
@@ -594,6 +595,7 @@ describe('accounts connect with Stripe', () => {
       expect.objectContaining({
         url: eventsUrlOf(id),
         status: 'enabled',
+        api_version: Stripe.API_VERSION,
         enabled_events: expect.arrayContaining([
           'checkout.session.completed',
           'charge.refunded',
