@@ -3,15 +3,13 @@
  * was refunded of it; an absent one is 404 `{"detail": "Not found."}`, as an absent refund is.
  */
 import { chargeView } from '../../shared/charges/charge.ts';
-import { getCharge } from '../../shared/charges/repository.ts';
+import { requireCharge } from '../../shared/charges/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { endpoint } from '../../shared/http/endpoint.ts';
-import { RawError } from '../../shared/http/errors.ts';
 
 const deps = makeDeps();
 
 export const handler = endpoint(async ({ params, scope }) => {
-  const charge = await getCharge(deps, scope, params.charge_id ?? '');
-  if (!charge) throw new RawError(404, { detail: 'Not found.' });
+  const charge = await requireCharge(deps, scope, params.charge_id ?? '');
   return { status: 200, body: chargeView(charge) };
 });

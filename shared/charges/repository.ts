@@ -1,6 +1,7 @@
 /** Charge storage: a charge with its list, customer-list and payout-queue keys. */
 
 import { type Scope, scopeOf } from '../core/account.ts';
+import { NotFoundDetail } from '../core/errors.ts';
 import { isPrefixedId } from '../core/ids.ts';
 import type { PageRequest } from '../core/pagination.ts';
 import type { Deps } from '../db/deps.ts';
@@ -39,6 +40,13 @@ export const chargeEntity = defineEntity<Charge>('charge', (charge) => ({
 export async function getCharge(deps: Deps, scope: Scope, chargeId: string): Promise<Charge | undefined> {
   if (!isPrefixedId(chargeId, 'ch')) return undefined;
   return chargeEntity.get(deps, chargeKeys.charge(scope.developerId, scope.mode, chargeId));
+}
+
+/** A charge by id, as its own route reads it: NotFoundDetail (the contract's bare 404) when there is none. */
+export async function requireCharge(deps: Deps, scope: Scope, chargeId: string): Promise<Charge> {
+  const charge = await getCharge(deps, scope, chargeId);
+  if (!charge) throw new NotFoundDetail();
+  return charge;
 }
 
 /** The account's charges, newest first: at most `limit`, created before `createdBefore` when given. */

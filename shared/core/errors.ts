@@ -95,6 +95,13 @@ export class NotFound extends Failure {
   }
 }
 
+/**
+ * What the request addresses does not exist, on a route whose 404 the contract fixes as a bare
+ * `{"detail": "Not found."}` rather than the message envelope: a charge's and a refund's own reads.
+ * The HTTP adapter answers that body; anything else that reads it as a NotFound gets its message.
+ */
+export class NotFoundDetail extends NotFound {}
+
 export class RuleBroken extends Failure {
   readonly kind = 'rule_broken';
 }

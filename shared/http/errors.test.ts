@@ -4,6 +4,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { NotFound, NotFoundDetail } from '../core/errors.ts';
 import { answerOf, isThrottled, statusOf } from './errors.ts';
 import { errorBoundary } from './middlewares.ts';
 
@@ -51,5 +52,33 @@ describe('a request the database throttled', () => {
     expect(request.response?.statusCode).toBe(503);
     expect(request.response?.headers?.['Retry-After']).toBe('1');
     expect(JSON.parse(request.response?.body ?? '{}')).toMatchObject({ code: 503, title: 'Service busy' });
+  });
+});
+
+describe('an absent charge or refund (NotFoundDetail)', () => {
+  it('answers 404 with the bare body the contract fixes, the same in every language', () => {
+    for (const lang of ['en', 'es'] as const) {
+      expect(answerOf(new NotFoundDetail(), lang)).toEqual({ status: 404, body: { detail: 'Not found.' } });
+    }
+    expect(statusOf(new NotFoundDetail())).toBe(404);
+  });
+
+  it('is a NotFound to whatever reads it as one, and leaves the other not-founds in the envelope', () => {
+    expect(new NotFoundDetail()).toBeInstanceOf(NotFound);
+    expect(answerOf(new NotFound(), 'en')).toMatchObject({ status: 404, body: { code: 404, type: 'error' } });
+  });
+
+  it('reaches the client through the error boundary as JSON with the request id', () => {
+    const request = {
+      event: { headers: {}, requestContext: { requestId: 'req-2' } } as unknown as APIGatewayProxyEvent,
+      error: new NotFoundDetail() as Error,
+      response: undefined as APIGatewayProxyResult | undefined,
+    };
+    (errorBoundary().onError as (r: typeof request) => void)(request);
+    expect(request.response).toEqual({
+      statusCode: 404,
+      headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': 'req-2' },
+      body: '{"detail":"Not found."}',
+    });
   });
 });

@@ -1,11 +1,20 @@
 /**
  * Errors as HTTP answers. The domain's failures (shared/core/errors.ts) get their status here, by
- * kind; the errors about HTTP itself (a method a path does not take, a body too large or that
- * cannot be read) and the bodies the contract fixes whole (OAuth errors, `detail` bodies) are
- * thrown by the adapters as the classes below. The error boundary and the idempotency middleware
+ * kind (an absent charge or refund, NotFoundDetail, with the bare `detail` body the contract fixes
+ * for it); the errors about HTTP itself (a method a path does not take, a body too large or that
+ * cannot be read) and the other bodies the contract fixes whole (OAuth errors, 401 `detail` bodies)
+ * are thrown by the adapters as the classes below. The error boundary and the idempotency middleware
  * both read an error's status from `statusOf`.
  */
-import { Declined, DomainError, envelope, Failure, type FailureKind, TooOften } from '../core/errors.ts';
+import {
+  Declined,
+  DomainError,
+  envelope,
+  Failure,
+  type FailureKind,
+  NotFoundDetail,
+  TooOften,
+} from '../core/errors.ts';
 import { maxBodyBytes, sizeText } from '../core/limits.ts';
 import { coreMessages, type Lang, type Message } from '../core/messages.ts';
 import { httpMessages } from './messages.ts';
@@ -140,8 +149,12 @@ function failureBody(error: Failure, lang: Lang): unknown {
   return error.msg.wrapped ? { message } : message;
 }
 
+/** The body the contract fixes for an absent charge or refund (NotFoundDetail), in every language. */
+const notFoundDetail = { detail: 'Not found.' };
+
 /** The answer to an error, or undefined for anything that is no failure the code meant to throw. */
 export function answerOf(error: unknown, lang: Lang): ApiAnswer | undefined {
+  if (error instanceof NotFoundDetail) return { status: statusOfKind.not_found, body: notFoundDetail };
   if (error instanceof Failure) {
     // A limit reached says when the request may be made again.
     const headers: Record<string, string> =

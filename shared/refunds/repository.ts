@@ -14,6 +14,7 @@ import type { Charge } from '../charges/charge.ts';
 import { chargeKeys } from '../charges/keys.ts';
 import { getCharge } from '../charges/repository.ts';
 import { type Scope, scopeOf } from '../core/account.ts';
+import { NotFoundDetail } from '../core/errors.ts';
 import { isBareId } from '../core/ids.ts';
 import { conditionFailedAt } from '../db/conditions.ts';
 import type { Deps } from '../db/deps.ts';
@@ -141,6 +142,16 @@ export async function recordRefundFailure(
 export async function getRefund(deps: Deps, scope: Scope, refundId: string): Promise<Refund | undefined> {
   if (!isBareId(refundId)) return undefined;
   return refundEntity.get(deps, refundKeys.refund(scope.developerId, scope.mode, refundId));
+}
+
+/**
+ * A refund by its bare id, as its own route reads it: NotFoundDetail (the contract's bare 404, as for
+ * an absent charge) when there is none.
+ */
+export async function requireRefund(deps: Deps, scope: Scope, refundId: string): Promise<Refund> {
+  const refund = await getRefund(deps, scope, refundId);
+  if (!refund) throw new NotFoundDetail();
+  return refund;
 }
 
 /** Refunds newest first: of one charge (gsi2) or of the whole account and mode (gsi1), at most `limit`. */
