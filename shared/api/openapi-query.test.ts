@@ -5,7 +5,8 @@
  */
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { type QuerySchema, queryParameter, queryParametersOf } from '../core/validation.ts';
+import { type QuerySchema, queryParameter, queryParametersOf } from '../core/query.ts';
+import { documentedQueryParameters } from '../http/route-query.ts';
 import { PaymentListQuerySchema } from '../payments/list-query.ts';
 import { PlanListQuerySchema } from '../plans/list-query.ts';
 import { RefundListQuerySchema } from '../refunds/list-query.ts';
@@ -55,6 +56,23 @@ describe('OpenAPI query parameters', () => {
       };
       expect(parameter?.schema).toEqual({ type: queryType, ...queryKeywords });
       expect(parameter?.required).toBe(false);
+    }
+  });
+
+  it('of every route are exactly those its row documents (documentedQueryParameters), `test` included', () => {
+    for (const route of routes) {
+      const listed = (doc.paths[route.path]?.[route.method.toLowerCase()]?.parameters ?? []).filter(
+        (parameter) => parameter.in === 'query',
+      );
+      expect(listed, `${route.method} ${route.path}`).toEqual(
+        documentedQueryParameters(route).map((parameter) => ({
+          name: parameter.name,
+          in: 'query',
+          required: false,
+          schema: { type: parameter.type, ...parameter.keywords },
+          description: parameter.description,
+        })),
+      );
     }
   });
 

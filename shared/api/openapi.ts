@@ -6,12 +6,12 @@
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
 import type { GenericSchema } from 'valibot';
 import { errorSchemas } from '../core/envelopes.ts';
-import { queryParametersOf } from '../core/validation.ts';
 import type { EventType } from '../events/event.ts';
 import { webhookBodySchema } from '../events/webhook-body.ts';
 import type { PublishedEvent } from '../http/area.ts';
 import { idempotencyKeyLength, idempotencyKeyPattern } from '../http/headers.ts';
 import { type Answer, type ErrorAnswer, type NamedHeader, type Route, segments } from '../http/route.ts';
+import { documentedQueryParameters } from '../http/route-query.ts';
 import { EventViewSchema } from '../webhooks/events.ts';
 import { areas, publishedEvents } from './areas.ts';
 import { routeGroups, systemTag } from './routes.ts';
@@ -170,15 +170,6 @@ function commonErrors(route: Route): Record<number, ErrorAnswer> {
   return errors;
 }
 
-const testParameter = {
-  name: 'test',
-  in: 'query',
-  required: false,
-  schema: { type: 'boolean' },
-  description:
-    'Mode. A key fixes it (`sk_test_` test, `sk_live_` live) and a contradicting value is 403; with a bearer token it chooses (absent = live).',
-};
-
 const idempotencyParameter = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -223,8 +214,7 @@ function operation(route: Route, tag: string): Json {
   const parameters: unknown[] = segments(route.path)
     .filter((part) => part.startsWith('{'))
     .map((part) => ({ name: part.slice(1, -1), in: 'path', required: true, schema: { type: 'string' } }));
-  if (route.auth) parameters.push(testParameter);
-  for (const query of route.query ? queryParametersOf(route.query) : []) {
+  for (const query of documentedQueryParameters(route)) {
     parameters.push({
       name: query.name,
       in: 'query',

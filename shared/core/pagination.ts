@@ -5,8 +5,9 @@
 import * as v from 'valibot';
 import { NotFound } from './errors.ts';
 import { coreMessages } from './messages.ts';
+import { queryParameter } from './query.ts';
 import * as rules from './rules.ts';
-import { queryParameter, validate } from './validation.ts';
+import { validate } from './validation.ts';
 
 export interface PageRequest {
   page: number;

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
+import { queryParameter } from '../core/query.ts';
 import * as rules from '../core/rules.ts';
 import {
   emailFormat,
@@ -12,7 +13,6 @@ import {
   maxEmailLength,
   modeField,
   plainText,
-  queryParameter,
   textField,
 } from '../core/validation.ts';
 import { imageRule } from '../media/images.ts';

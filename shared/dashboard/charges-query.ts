@@ -4,7 +4,8 @@
  * payment's id.
  */
 import * as v from 'valibot';
-import { queryParameter, validate } from '../core/validation.ts';
+import { queryParameter } from '../core/query.ts';
+import { validate } from '../core/validation.ts';
 import { PaymentListQuerySchema } from '../payments/list-query.ts';
 
 /** GET /dashboard/charges's parameters, as the route row documents them. */

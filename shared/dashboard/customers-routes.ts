@@ -3,8 +3,8 @@
  * false` for the gateway, each handler opening the session from its cookie.
  */
 import * as v from 'valibot';
+import { queryParameter } from '../core/query.ts';
 import * as rules from '../core/rules.ts';
-import { queryParameter } from '../core/validation.ts';
 import { CustomerListQuerySchema } from '../customers/schemas.ts';
 import type { Route } from '../http/route.ts';
 import { SubscriptionListQuerySchema } from '../subscriptions/schemas.ts';

@@ -5,7 +5,7 @@
  */
 import type * as v from 'valibot';
 import type { ErrorSchemaName } from '../core/envelopes.ts';
-import type { QuerySchema } from '../core/validation.ts';
+import type { QuerySchema } from '../core/query.ts';
 import { percentDecode } from './percent.ts';
 
 /**

@@ -3,8 +3,9 @@ import * as v from 'valibot';
 import type { Charge } from '../charges/charge.ts';
 import { listCharges } from '../charges/repository.ts';
 import type { Scope } from '../core/account.ts';
+import { queryParameter } from '../core/query.ts';
 import * as rules from '../core/rules.ts';
-import { queryParameter, validate } from '../core/validation.ts';
+import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import { paymentRules } from './messages.ts';
 

@@ -5,7 +5,8 @@
 import * as v from 'valibot';
 import { Invalid } from '../core/errors.ts';
 import { type PageRequest, pageParameters, pageRequestOf } from '../core/pagination.ts';
-import { digitsQuery, queryParameter, scaledDecimalQuery, validate } from '../core/validation.ts';
+import { digitsQuery, queryParameter, scaledDecimalQuery } from '../core/query.ts';
+import { validate } from '../core/validation.ts';
 import { planMessages } from './messages.ts';
 import { priceScale } from './plan.ts';
 import { type Interval, intervals } from './schemas.ts';

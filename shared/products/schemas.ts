@@ -6,16 +6,14 @@ import * as v from 'valibot';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { amountBoundsByCurrency } from '../core/money/fields.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
+import { digitsQuery, queryParameter, scaledDecimalQuery } from '../core/query.ts';
 import * as rules from '../core/rules.ts';
 import {
   booleanField,
-  digitsQuery,
   integerField,
   type Lines,
   modeField,
   plainText,
-  queryParameter,
-  scaledDecimalQuery,
   textField,
 } from '../core/validation.ts';
 import { imageRule } from '../media/images.ts';

@@ -1,6 +1,7 @@
 /** The query of GET /v1/refunds/: `charge_id` narrows the list to one charge. */
 import * as v from 'valibot';
-import { queryParameter, validate } from '../core/validation.ts';
+import { queryParameter } from '../core/query.ts';
+import { validate } from '../core/validation.ts';
 
 /** The query of GET /v1/refunds/, as the handler parses it and the OpenAPI document lists it. */
 export const RefundListQuerySchema = v.object({

@@ -1,14 +1,8 @@
 /** Request and view schemas of the subscriptions API. */
 import * as v from 'valibot';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
-import {
-  integerField,
-  modeField,
-  nonBlank,
-  plainText,
-  queryParameter,
-  webUrlFormat,
-} from '../core/validation.ts';
+import { queryParameter } from '../core/query.ts';
+import { integerField, modeField, nonBlank, plainText, webUrlFormat } from '../core/validation.ts';
 import { subscriptionStatuses } from './subscription.ts';
 
 export const subscriptionLimits = { quantity: 10_000, trialDays: 730, returnUrl: 2048 } as const;

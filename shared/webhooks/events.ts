@@ -15,7 +15,7 @@ import {
   pageParameters,
   pageRequestOf,
 } from '../core/pagination.ts';
-import { queryParameter } from '../core/validation.ts';
+import { queryParameter } from '../core/query.ts';
 import type { Deps } from '../db/deps.ts';
 import { queryEach } from '../db/items.ts';
 import { giveBackToWindow, takeFromWindow } from '../db/window.ts';
