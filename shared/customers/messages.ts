@@ -1,6 +1,5 @@
 /** The messages of customers and their addresses, and the rules of their metadata. */
 import { defineMessages } from '../core/messages.ts';
-import { defineRules } from '../core/rule.ts';
 
 export const customerMessages = /* @__PURE__ */ defineMessages({
   customer_created: {
@@ -55,20 +54,5 @@ export const customerMessages = /* @__PURE__ */ defineMessages({
   address_not_found: {
     en: { title: 'Address not found', content: 'The customer has no address with this id.' },
     es: { title: 'Dirección no encontrada', content: 'El cliente no tiene una dirección con este id.' },
-  },
-});
-
-export const customerRules = /* @__PURE__ */ defineRules({
-  json_object: {
-    en: '{field} must be a JSON object.',
-    es: '{field} debe ser un objeto JSON.',
-  },
-  json_too_large: {
-    en: '{field} is larger than 10 KB (10,240 bytes) as JSON.',
-    es: '{field} supera los 10 KB (10.240 bytes) como JSON.',
-  },
-  json_empty_key: {
-    en: '{field} has an empty key; every key needs at least one character.',
-    es: '{field} tiene una clave vacía; cada clave necesita al menos un carácter.',
   },
 });

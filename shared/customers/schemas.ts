@@ -3,20 +3,12 @@
  * validate with them and the OpenAPI document shows them. JSON and form bodies both pass.
  */
 import * as v from 'valibot';
+import { metadataBytes, metadataField } from '../core/metadata.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
 import { queryParameter } from '../core/query.ts';
 import * as rules from '../core/rules.ts';
-import {
-  emailFormat,
-  isEmail,
-  jsonTextRuleOf,
-  maxEmailLength,
-  modeField,
-  plainText,
-  textField,
-} from '../core/validation.ts';
+import { emailFormat, isEmail, maxEmailLength, modeField, plainText, textField } from '../core/validation.ts';
 import { imageRule } from '../media/images.ts';
-import { customerRules } from './messages.ts';
 
 export const customerLimits = {
   name: 50,
@@ -24,7 +16,7 @@ export const customerLimits = {
   phone: 32,
   country: 56,
   /** Serialized `metadata`, in bytes of UTF-8 JSON (at most 10 KB). */
-  metadataBytes: 10 * 1024,
+  metadataBytes,
   /** A photo's bytes (at most 5 MB). */
   photoBytes: 5 * 1024 * 1024,
   addresses: 3,
@@ -46,41 +38,7 @@ const email = v.pipe(
 
 const optionalText = (max: number) => v.nullable(textField(max, { allowEmpty: true }));
 
-/** Whether a JSON value has an empty object key at any depth: the table stores no map with one. */
-const hasEmptyKey = (value: unknown): boolean =>
-  Array.isArray(value)
-    ? value.some(hasEmptyKey)
-    : value !== null &&
-      typeof value === 'object' &&
-      Object.entries(value).some(([key, item]) => key === '' || hasEmptyKey(item));
-
-/** A JSON object of at most 10 KB as UTF-8 JSON, no key empty; null clears it. */
-const metadata = v.pipe(
-  v.nullable(
-    v.pipe(
-      v.custom<Record<string, unknown>>(
-        (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-        customerRules.json_object,
-      ),
-      // What the checks take: an object (null is the nullable's), its keys not empty (the document
-      // shows the top level's; JSON Schema has no short way to say it of nested objects).
-      v.metadata({ type: 'object', propertyNames: { minLength: 1 } }),
-      v.check((value) => !hasEmptyKey(value), customerRules.json_empty_key),
-      v.check(
-        (value) => Buffer.byteLength(JSON.stringify(value)) <= customerLimits.metadataBytes,
-        customerRules.json_too_large,
-      ),
-      // Keys are one line of clean text, values clean text of any lines (jsonTextRuleOf).
-      v.rawCheck(({ dataset, addIssue }) => {
-        const rule = dataset.typed ? jsonTextRuleOf(dataset.value) : undefined;
-        if (rule) addIssue({ message: rule });
-      }),
-    ),
-  ),
-  v.description(
-    'Custom key-value pairs: a JSON object of at most 10 KB (10,240 bytes) as JSON; its texts are well-formed, keys one line, values without control characters but tab and line breaks.',
-  ),
-);
+const metadata = metadataField();
 
 const modeFlag = modeField();
 
