@@ -7,7 +7,7 @@ export interface Mail {
   subject: string;
   /** The plain-text part, for clients that do not show HTML. */
   text: string;
-  /** The HTML part; every value in it is already escaped (shared/mail/templates.ts). */
+  /** The HTML part; every value in it is already escaped (shared/mail/layout.ts). */
   html: string;
 }
 

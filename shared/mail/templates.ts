@@ -1,230 +1,24 @@
 /**
  * The e-mails cobro sends, in English and Spanish (the account's language), as a typed catalogue:
- * each template takes the language, the merchant (name and logo) and its own fields, and answers the
- * subject, a plain-text part and an HTML part built from the same blocks. Every value that reaches
- * the HTML is escaped here; callers pass raw values. Money, dates and cards are written by the
- * display functions every customer text shares (shared/core/display.ts, displayAmount), in the
- * e-mail's language: "1.234,56 USD" in Spanish, "26 Nov 2026, 14:05 UTC", "Visa •••• 4242".
+ * each template takes the language, the merchant (name and logo) and its own fields, and writes the
+ * subject, the heading, blocks of text and the footer; the layout (shared/mail/layout.ts) renders
+ * them as a plain-text part and an HTML part, escaping every value. Money, dates and cards are
+ * written by the words every e-mail shares (shared/mail/words.ts).
  */
 import type { Mode } from '../core/account.ts';
-import {
-  displayCard,
-  displayDate,
-  displayDateTime,
-  displayEvery,
-  displayItem,
-  displayPeriod,
-  displayPrice,
-} from '../core/display.ts';
-import { escapeHtml } from '../core/html.ts';
-import { isLang, type Lang } from '../core/messages.ts';
-import { displayAmount, parseScaledDecimal } from '../core/money/amount.ts';
-import { findCurrency } from '../core/money/currencies.ts';
+import { displayPeriod } from '../core/display.ts';
+import type { Lang } from '../core/messages.ts';
+import { defineMail as defineTemplate } from './layout.ts';
+import { accountFooter, customerFooter, greeting, itemLines, type MailItem } from './words.ts';
 
-/**
- * The language an account's `language` field names (set with `accounts update`): English when unset
- * or unknown.
- */
-export function mailLanguage(value: unknown): Lang {
-  return isLang(value) ? value : 'en';
-}
-
-/** Whose e-mail it is: the name shown in the header and the logo above it. */
-export interface MailMerchant {
-  name: string;
-  /** Shown only when it is an http(s) URL. @default none */
-  logoUrl?: string | null;
-}
-
-/** What every template takes besides its own fields. */
-export interface MailContext {
-  language: Lang;
-  merchant: MailMerchant;
-}
-
-export interface RenderedMail {
-  subject: string;
-  text: string;
-  html: string;
-}
-
-/** A piece of an e-mail's body, rendered once as text and once as HTML. */
-type Block =
-  | { paragraph: string }
-  | { details: ReadonlyArray<readonly [label: string, value: string]> }
-  /** A link to one of cobro's own pages: the label as a link in HTML, the address on its own line in text. */
-  | { link: { label: string; url: string } };
-
-interface Content {
-  subject: string;
-  heading: string;
-  blocks: Block[];
-  footer: string;
-}
-
-/** The logo's URL when it is an absolute http(s) URL; anything else (javascript:, data:, junk) is dropped. */
-export function safeLogoUrl(url: string | null | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A subject is one header line: no line breaks or other control characters from a merchant's name. */
-const oneLine = (value: string) =>
-  Array.from(value, (char) => (char < ' ' || char === '\u007f' ? ' ' : char))
-    .join('')
-    .trim();
-
-/** How one language writes dates, money, cards, periods and modes. */
-interface Words {
-  dateTime(iso: string): string;
-  date(iso: string): string;
-  /** An amount given as the API's decimal ("1234.5") in `currency`: "1,234.50 USD" / "1.234,50 USD". */
-  money(amount: string, currency: string): string;
-  card(card: { brand?: string | null; last4?: string | null }): string;
-  /** "every month", "every 3 months" ("cada mes", "cada 3 meses"), for a sentence. */
-  every(interval: string, count: number): string;
-  mode(mode: Mode): string;
-}
-
-/**
- * An amount a caller gives as the API's decimal, written for `language` from its exact digits (never
- * through a float); one in a currency cobro does not know is shown as given.
- */
-function money(amount: string, code: string, language: Lang): string {
-  const currency = findCurrency(code);
-  const minor = currency ? parseScaledDecimal(amount, currency.precision) : undefined;
-  return currency && minor !== undefined ? displayAmount(minor, currency, language) : `${amount} ${code}`;
-}
-
-const intervalNames: Record<Lang, Record<string, readonly [one: string, many: string]>> = {
-  en: { day: ['day', 'days'], week: ['week', 'weeks'], month: ['month', 'months'], year: ['year', 'years'] },
-  es: { day: ['día', 'días'], week: ['semana', 'semanas'], month: ['mes', 'meses'], year: ['año', 'años'] },
-};
-
-const wordsIn = (language: Lang) => ({
-  dateTime: (iso: string) => displayDateTime(iso, language),
-  date: (iso: string) => displayDate(iso, language),
-  money: (amount: string, currency: string) => money(amount, currency, language),
-  card: (card: { brand?: string | null; last4?: string | null }) => displayCard(card, language),
-});
-
-const words: Record<Lang, Words> = {
-  en: {
-    ...wordsIn('en'),
-    every(interval, count) {
-      const [one, many] = intervalNames.en[interval] ?? [interval, `${interval}s`];
-      return count === 1 ? `every ${one}` : `every ${count} ${many}`;
-    },
-    mode: (mode) => mode,
-  },
-  es: {
-    ...wordsIn('es'),
-    every(interval, count) {
-      const [one, many] = intervalNames.es[interval] ?? [interval, interval];
-      return count === 1 ? `cada ${one}` : `cada ${count} ${many}`;
-    },
-    mode: (mode) => (mode === 'test' ? 'de prueba' : 'de producción'),
-  },
-};
-
-const colors = { text: '#1f2328', muted: '#6e7781', page: '#f4f5f7', card: '#ffffff', rule: '#d0d7de' };
-
-function textOf(content: Content): string {
-  const blocks = content.blocks.map((block) =>
-    'paragraph' in block
-      ? block.paragraph
-      : 'link' in block
-        ? `${block.link.label}:\n${block.link.url}`
-        : block.details.map(([label, value]) => `${label}: ${value}`).join('\n'),
-  );
-  // `-- ` on its own line is the signature separator mail clients recognize.
-  return `${blocks.join('\n\n')}\n\n-- \n${content.footer}`;
-}
-
-function htmlOf(content: Content, language: Lang, merchant: MailMerchant): string {
-  const logo = safeLogoUrl(merchant.logoUrl);
-  const name = escapeHtml(merchant.name);
-  const header = [
-    logo
-      ? `<img src="${escapeHtml(logo)}" alt="${name}" height="40" style="display:block;max-height:40px;border:0;margin:0 0 8px">`
-      : '',
-    `<div style="font-size:16px;font-weight:bold">${name}</div>`,
-  ].join('');
-  const blocks = content.blocks.map((block) => {
-    if ('paragraph' in block) {
-      const lines = block.paragraph.split('\n').map(escapeHtml).join('<br>');
-      return `<p style="margin:0 0 16px">${lines}</p>`;
-    }
-    if ('link' in block) {
-      // Only an http(s) address becomes a link; anything else is shown as text.
-      const href = safeLogoUrl(block.link.url);
-      const label = escapeHtml(block.link.label);
-      return href
-        ? `<p style="margin:0 0 16px"><a href="${escapeHtml(href)}" style="color:#1f5eff;font-weight:bold">${label}</a><br><span style="font-size:12px;color:${colors.muted};word-break:break-all">${escapeHtml(href)}</span></p>`
-        : `<p style="margin:0 0 16px">${label}: ${escapeHtml(block.link.url)}</p>`;
-    }
-    const rows = block.details
-      .map(
-        ([label, value]) =>
-          `<tr><td style="padding:4px 16px 4px 0;color:${colors.muted};vertical-align:top">${escapeHtml(label)}</td>` +
-          `<td style="padding:4px 0;font-weight:bold">${escapeHtml(value)}</td></tr>`,
-      )
-      .join('');
-    return `<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">${rows}</table>`;
-  });
-  return [
-    '<!DOCTYPE html>',
-    `<html lang="${language}">`,
-    '<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(content.subject)}</title></head>`,
-    `<body style="margin:0;padding:0;background:${colors.page}">`,
-    `<div style="max-width:560px;margin:0 auto;padding:24px;font-family:Helvetica,Arial,sans-serif;font-size:15px;line-height:1.5;color:${colors.text}">`,
-    `<div style="background:${colors.card};border:1px solid ${colors.rule};border-radius:8px;padding:24px">`,
-    `<div style="margin:0 0 16px">${header}</div>`,
-    `<h1 style="font-size:20px;line-height:1.3;margin:0 0 16px">${escapeHtml(content.heading)}</h1>`,
-    ...blocks,
-    '</div>',
-    `<p style="margin:16px 0 0;font-size:12px;color:${colors.muted};text-align:center">${escapeHtml(content.footer)}</p>`,
-    '</div>',
-    '</body>',
-    '</html>',
-  ].join('\n');
-}
-
-/** A template: one function per language writing the content; rendering and escaping are shared. */
-function defineTemplate<Fields>(
-  copy: Record<Lang, (input: Fields & MailContext, words: Words) => Content>,
-): (input: Fields & MailContext) => RenderedMail {
-  return (input) => {
-    const language = mailLanguage(input.language);
-    const written = copy[language](input, words[language]);
-    // A details block left with no rows (every row optional and absent) is not shown at all.
-    const blocks = written.blocks.filter((block) => !('details' in block) || block.details.length > 0);
-    const content = { ...written, blocks };
-    const subject = oneLine(content.subject);
-    return {
-      subject,
-      text: textOf(content),
-      html: htmlOf({ ...content, subject }, language, input.merchant),
-    };
-  };
-}
-
-const greeting = {
-  en: (name?: string | null) => (name ? `Hello ${name},` : 'Hello,'),
-  es: (name?: string | null) => (name ? `Hola ${name}:` : 'Hola:'),
-};
-
-const accountFooter = { en: 'cobro · a notice about your account', es: 'cobro · un aviso sobre tu cuenta' };
-const customerFooter = {
-  en: (merchant: string) => `${merchant} sends you this e-mail through cobro.`,
-  es: (merchant: string) => `${merchant} te envía este correo a través de cobro.`,
-};
+export {
+  type MailContext,
+  type MailMerchant,
+  mailLanguage,
+  type RenderedMail,
+  safeLogoUrl,
+} from './layout.ts';
+export type { MailItem } from './words.ts';
 
 /** To the merchant: one of its API keys was replaced (`api_key.rotated`). */
 export const apiKeyRotated = defineTemplate<{
@@ -371,33 +165,6 @@ export const planDeletedCustomer = defineTemplate<{
     footer: customerFooter.es(input.merchant.name),
   }),
 });
-
-/**
- * What a subscription sells, as its e-mails list it: the plan, how many, the price of one (the API's
- * decimal) and how often it is charged.
- */
-export interface MailItem {
-  name: string;
-  quantity: number;
-  unitAmount: string;
-  currency: string;
-  interval: string;
-  intervalCount: number;
-}
-
-/** "Silver × 2" and "9.90 USD × 2 = 19.80 USD / month", in `language`. */
-function itemLines(item: MailItem, language: Lang): { name: string; price: string } {
-  const name = displayItem(item);
-  const currency = findCurrency(item.currency);
-  const unit = currency ? parseScaledDecimal(item.unitAmount, currency.precision) : undefined;
-  if (!currency || unit === undefined) {
-    // A currency cobro does not know: the figures as given, never a wrong total.
-    const each = `${item.unitAmount} ${item.currency}`;
-    const every = displayEvery(item.interval, item.intervalCount, language);
-    return { name, price: item.quantity === 1 ? `${each} ${every}` : `${each} × ${item.quantity} ${every}` };
-  }
-  return { name, price: displayPrice({ ...item, unitAmount: unit, currency }, language) };
-}
 
 /**
  * To the customer: the receipt of an activated subscription (`subscription.activated`): what was

@@ -34,7 +34,6 @@ const trustedCalls: Record<string, { calls: number; why: string }> = {
  */
 const notYetConverted: { files: RegExp; who: string }[] = [
   { files: /^shared\/dashboard\/[^/]+\.ts$/, who: 'the merchant dashboard' },
-  { files: /^shared\/mail\/templates\.ts$/, who: "the e-mails' HTML parts" },
   // The local Stripe stand-in's own page (a test tool, never deployed): its `html` escapes by default.
   { files: /^infra\/local\/stripe\/html\.ts$/, who: 'the local Stripe stand-in' },
 ];
