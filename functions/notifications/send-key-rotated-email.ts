@@ -5,13 +5,14 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import { merchantName } from '../../shared/accounts/account.ts';
 import { apiKeyRotated } from '../../shared/accounts/events.ts';
+import { apiKeyRotatedMail } from '../../shared/accounts/mail.ts';
 import { getAccount } from '../../shared/accounts/repository.ts';
 import { observed } from '../../shared/core/invocation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { scopeOfEvent } from '../../shared/events/event.ts';
+import { mailLanguage } from '../../shared/mail/layout.ts';
 import { sendOnce } from '../../shared/mail/once.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
-import { mailLanguage, mailTemplates } from '../../shared/mail/templates.ts';
 
 const deps = makeDeps();
 const mailer = sesMailer();
@@ -22,7 +23,7 @@ export const handler = observed(
     const { developer_id: developerId, data } = detail;
     const account = await getAccount(deps, developerId);
     if (!account) return; // the account is gone: nobody to tell
-    const mail = mailTemplates.apiKeyRotated({
+    const mail = apiKeyRotatedMail({
       language: mailLanguage(account.language), // unset (accounts made before the field existed): English
       merchant: { name: merchantName(account), logoUrl: account.logo ?? null },
       ownerName: account.name,

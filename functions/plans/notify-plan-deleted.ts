@@ -8,10 +8,11 @@ import { getAccount } from '../../shared/accounts/repository.ts';
 import { observed } from '../../shared/core/invocation.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { scopeOfEvent } from '../../shared/events/event.ts';
+import { mailLanguage } from '../../shared/mail/layout.ts';
 import { sendOnce } from '../../shared/mail/once.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
-import { mailLanguage, mailTemplates } from '../../shared/mail/templates.ts';
 import { planDeleted } from '../../shared/plans/events.ts';
+import { planDeletedMail } from '../../shared/plans/mail.ts';
 
 const deps = makeDeps();
 const mailer = sesMailer();
@@ -23,7 +24,7 @@ export const handler = observed(async (event: EventBridgeEvent<'plan.deleted', u
   const { information: info } = plan;
   const stored = await getAccount(deps, account.developer_id);
   const owner = scopeOfEvent(detail);
-  const mail = mailTemplates.planDeletedMerchant({
+  const mail = planDeletedMail({
     language: mailLanguage(stored?.language), // unset (accounts made before the field existed): English
     merchant: { name: account.company_name || account.name, logoUrl: info.image_dev },
     ownerName: account.name,

@@ -17,7 +17,7 @@ import { scopeOfEvent } from '../../shared/events/event.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { alreadySent, sendOnce } from '../../shared/mail/once.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
-import { mailTemplates } from '../../shared/mail/templates.ts';
+import { receiptMail } from '../../shared/receipts/mail.ts';
 import { receiptUrl, receiptView } from '../../shared/receipts/receipt.ts';
 import { issueReceiptLink } from '../../shared/receipts/repository.ts';
 import { receiptBought, stageReceiptKeys } from '../../shared/receipts/service.ts';
@@ -44,7 +44,7 @@ export const handler = observed(async (event: EventBridgeEvent<string, unknown>)
   const token = await issueReceiptLink(deps, await keys.sign(), { scope, chargeId: charge.id, bought });
   const view = receiptView(charge, account, bought);
   const { item, period } = view;
-  const mail = mailTemplates.receipt({
+  const mail = receiptMail({
     language: view.language,
     merchant: { name: view.merchant, logoUrl: view.logoUrl ?? null },
     customerName: customer.first_name,

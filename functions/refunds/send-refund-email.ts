@@ -14,11 +14,12 @@ import { currencyOf } from '../../shared/core/money/fields.ts';
 import { findCustomer } from '../../shared/customers/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { scopeOfEvent } from '../../shared/events/event.ts';
+import { mailLanguage } from '../../shared/mail/layout.ts';
 import { sendOnce } from '../../shared/mail/once.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
-import { mailLanguage, mailTemplates } from '../../shared/mail/templates.ts';
 import { getPayment } from '../../shared/payments/repository.ts';
 import { refundCreated } from '../../shared/refunds/events.ts';
+import { refundIssuedMail } from '../../shared/refunds/mail.ts';
 
 const deps = makeDeps();
 const mailer = sesMailer();
@@ -39,7 +40,7 @@ export const handler = observed(async (event: EventBridgeEvent<string, unknown>)
   const to = customer?.email ?? payment?.customer_email;
   if (!to) return; // nobody's address on the charge: nobody to tell
   const currency = currencyOf(charge);
-  const mail = mailTemplates.refundIssued({
+  const mail = refundIssuedMail({
     language: mailLanguage(account.language),
     merchant: { name: merchantName(account), logoUrl: account.logo ?? null },
     customerName: customer?.first_name ?? null,

@@ -14,9 +14,9 @@ import { currencyOf } from '../../shared/core/money/fields.ts';
 import { findCustomer } from '../../shared/customers/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
+import { mailLanguage } from '../../shared/mail/layout.ts';
 import { alreadySent, sendOnce } from '../../shared/mail/once.ts';
 import { sesMailer } from '../../shared/mail/send.ts';
-import { mailLanguage, mailTemplates } from '../../shared/mail/templates.ts';
 import { sendRenewalFailedNotice } from '../../shared/portal/notice.ts';
 import { createPortal, noticePortalLifetimeMs, stagePortalKeys } from '../../shared/portal/service.ts';
 import {
@@ -24,6 +24,11 @@ import {
   subscriptionCanceled,
   subscriptionPaymentFailed,
 } from '../../shared/subscriptions/events.ts';
+import {
+  planDiscontinuedMail,
+  subscriptionActivatedMail,
+  subscriptionCanceledMail,
+} from '../../shared/subscriptions/mail.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
 
 const deps = makeDeps();
@@ -72,7 +77,7 @@ export const handler = observed(async (event: EventBridgeEvent<string, unknown>)
       noticePortalLifetimeMs,
     );
     const { plan } = subscription;
-    const mail = mailTemplates.subscriptionActivated({
+    const mail = subscriptionActivatedMail({
       ...common,
       subscriptionId: subscription.id,
       item: {
@@ -93,8 +98,8 @@ export const handler = observed(async (event: EventBridgeEvent<string, unknown>)
   }
   const mail =
     reason === 'plan_deleted'
-      ? mailTemplates.planDeletedCustomer({ ...common, canceledAt })
-      : mailTemplates.subscriptionCanceled({
+      ? planDiscontinuedMail({ ...common, canceledAt })
+      : subscriptionCanceledMail({
           ...common,
           subscriptionId: subscription.id,
           canceledAt,

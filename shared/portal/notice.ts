@@ -11,11 +11,12 @@ import { formatAmount } from '../core/money/amount.ts';
 import { currencyOf } from '../core/money/fields.ts';
 import { findCustomer } from '../customers/repository.ts';
 import type { Deps } from '../db/deps.ts';
+import { mailLanguage } from '../mail/layout.ts';
 import { sendOnce } from '../mail/once.ts';
 import type { Mailer } from '../mail/send.ts';
-import { mailLanguage, mailTemplates } from '../mail/templates.ts';
 import type { subscriptionPaymentFailed } from '../subscriptions/events.ts';
 import { getSubscription } from '../subscriptions/repository.ts';
+import { renewalFailedMail } from './mail.ts';
 import { createPortal, noticePortalLifetimeMs, type PortalKeys } from './service.ts';
 
 type PaymentFailed = ReturnType<typeof subscriptionPaymentFailed.read>;
@@ -52,7 +53,7 @@ export async function sendRenewalFailedNotice(
     customer.id,
     noticePortalLifetimeMs,
   );
-  const mail = mailTemplates.renewalFailed({
+  const mail = renewalFailedMail({
     language: mailLanguage(account.language),
     merchant: { name: merchantName(account), logoUrl: account.logo ?? null },
     customerName: customer.first_name,
