@@ -1,7 +1,7 @@
 /**
  * The portal's e-mail (docs/design.md#customer-portal): the failed-renewal notice, with a link to the
  * customer portal to replace or confirm the card, in English and Spanish. shared/portal/notice.ts
- * sends it; shared/mail renders and sends it.
+ * gathers its fields and sends it; shared/mail renders it.
  */
 import { defineMail } from '../mail/layout.ts';
 import { customerFooter, greeting } from '../mail/words.ts';
