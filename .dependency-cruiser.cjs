@@ -9,6 +9,9 @@
  *   shared/http            the runtime HTTP adapter (middy, bodies, answers, idempotency); core, db
  *   shared/web             the one way to make a page or an e-mail's HTML (escaping templates, the
  *                          hosted page shell); imports core only, and every port and area may use it
+ *   shared/stack           what an area declares for the stack (defineArea, its event rules and
+ *                          schedules): types of core and the route row's (http/route.ts) only; read by
+ *                          each area's area.ts, the top and the entry points that build the stack
  *   shared/<area>          the business areas, lowest first (areaOrder, read from the one list of
  *                          areas, shared/api/areas.ts): each may import core, db, the ports and lower
  *                          areas' rules. Its area.ts, routes.ts and *http.ts files are its HTTP
@@ -139,6 +142,25 @@ module.exports = {
       to: { path: '^shared/', pathNot: under(['core', 'web']) },
     },
     {
+      name: 'stack-imports-route-types-only',
+      comment:
+        "shared/stack (what an area declares for the stack: defineArea, event rules, schedules) is data and types: it imports core and the route row's type (shared/http/route.ts), never the rest of the HTTP adapter, a port or an area.",
+      severity: 'error',
+      from: { path: '^shared/stack/', pathNot: notTest },
+      to: { path: '^shared/', pathNot: '^shared/(core|stack)/|^shared/http/route\\.ts$' },
+    },
+    {
+      name: 'stack-only-for-area-descriptors',
+      comment:
+        "Of shared code and functions, only an area's area.ts and the top (shared/api) import shared/stack: a rule, a service, a handler has nothing to declare to the stack.",
+      severity: 'error',
+      from: {
+        path: '^(shared|functions)/',
+        pathNot: `^shared/(api|stack)/|^shared/[^/]+/area\\.ts$|${notTest}`,
+      },
+      to: { path: '^shared/stack/' },
+    },
+    {
       name: 'area-rules-import-no-http',
       comment:
         "An area's rules, views and repository know nothing of HTTP; only its area.ts, routes.ts (and a section's *-routes.ts) and *http.ts adapters may.",
@@ -155,7 +177,7 @@ module.exports = {
         "An area's HTTP adapters (area.ts, routes.ts, *http.ts) are imported by functions and the top (shared/api), never by rules, services or repositories: through them shared/http would reach code that must know nothing of HTTP. What both need moves down into the area's rules.",
       severity: 'error',
       from: { path: '^shared/', pathNot: `^shared/api/|${areaAdapter}|${notTest}` },
-      to: { path: areaAdapter, pathNot: '^shared/(api|http)/' },
+      to: { path: areaAdapter, pathNot: '^shared/(api|http|stack)/' },
     },
     {
       name: 'area-adapter-imports-no-other-area-adapter',
@@ -164,9 +186,9 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^shared/([^/]+)/(area|[a-z-]*routes|[a-z-]*http)\\.ts$',
-        pathNot: '^shared/(api|http)/',
+        pathNot: '^shared/(api|http|stack)/',
       },
-      to: { path: areaAdapter, pathNot: '^shared/($1|api|http)/' },
+      to: { path: areaAdapter, pathNot: '^shared/($1|api|http|stack)/' },
     },
     ...upward,
     {

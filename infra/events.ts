@@ -15,7 +15,7 @@ import { Construct } from 'constructs';
 import { outboxRelay } from '../shared/api/outbox-relay.ts';
 import { eventSource } from '../shared/events/event.ts';
 import { outboxFilterPattern } from '../shared/events/outbox.ts';
-import type { EventRule } from '../shared/http/area.ts';
+import type { EventRule } from '../shared/stack/area.ts';
 import type { CobroData } from './data.ts';
 import { type CobroFunctions, pascalCase } from './functions.ts';
 import { keepStackLevelId, stackLevelLogicalId, stackLevelUniqueId } from './logical-ids.ts';

@@ -8,7 +8,7 @@ import { Duration } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { Schedule } from '../shared/http/area.ts';
+import type { Schedule } from '../shared/stack/area.ts';
 import { allowRulesToSend, deadLetterQueue, LambdaTargetWithDeadLetters, type RoutedRule } from './events.ts';
 import { type CobroFunctions, pascalCase } from './functions.ts';
 import { keepStackLevelId } from './logical-ids.ts';

@@ -1,5 +1,5 @@
 /** The accounts area for the stack: the event of a rotated key, and the e-mail it sends. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { apiKeyRotated } from './events.ts';
 
 export const accountsArea = defineArea({

@@ -5,7 +5,7 @@
  * the local stack runs the schedules that say how often.
  */
 import { eventSource } from '../events/event.ts';
-import type { EventRule, Schedule } from '../http/area.ts';
+import type { EventRule, Schedule } from '../stack/area.ts';
 import { areas, rowsOfAreas } from './areas.ts';
 
 export const eventRules: readonly EventRule[] = rowsOfAreas((area) => area.eventRules);

@@ -2,7 +2,7 @@
  * The attempts area for the stack: nothing of its own. Money movements' attempts are stored by the
  * areas that move money, and recovered by the ledger's schedule.
  */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 
 export const attemptsArea = defineArea({
   name: 'attempts',

@@ -1,5 +1,5 @@
 /** The auth area for the stack: the token and API key routes. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { authRoutes } from './routes.ts';
 
 export const authArea = defineArea({

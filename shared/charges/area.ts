@@ -1,5 +1,5 @@
 /** The charges area for the stack: its routes and the event of a charge. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { chargeSucceeded } from './events.ts';
 import { chargesRoutes } from './routes.ts';
 

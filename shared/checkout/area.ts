@@ -1,5 +1,5 @@
 /** The checkout area for the stack: the hosted pages' routes. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { checkoutRoutes } from './routes.ts';
 
 export const checkoutArea = defineArea({

@@ -1,5 +1,5 @@
 /** The connectors area for the stack: the endpoint Stripe's events reach, and the event of a dispute. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { chargeDisputeCreated } from './events.ts';
 import { connectorsRoutes } from './routes.ts';
 

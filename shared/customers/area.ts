@@ -1,5 +1,5 @@
 /** The customers area for the stack: its routes. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { customersRoutes } from './routes.ts';
 
 export const customersArea = defineArea({

@@ -2,7 +2,7 @@
  * The merchant dashboard for the stack: its pages' routes (it publishes no event of its own). Some
  * pages offer the event catalogue's types, which the list of areas hands in.
  */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { catalogRoutes } from './catalog-routes.ts';
 import { customerRoutes } from './customers-routes.ts';
 import { dashboardRoutes } from './routes.ts';

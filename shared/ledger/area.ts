@@ -4,7 +4,7 @@
  * sends every partition entry (billing's too) to the partition worker.
  */
 import { partitionRuns, partitionSource } from '../events/partitions.ts';
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 
 /** The dispatchers' access: they only put entries on the bus. */
 const handsOut = { events: true } as const;

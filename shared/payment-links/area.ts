@@ -1,5 +1,5 @@
 /** The payment links area for the stack: its routes and the event of a paid link. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { paymentLinkPaid } from './events.ts';
 import { paymentLinksRoutes } from './routes.ts';
 

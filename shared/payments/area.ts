@@ -1,5 +1,5 @@
 /** The payments area for the stack: its routes and the events of a checkout's outcome. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { paymentFailed, paymentSucceeded } from './events.ts';
 import { paymentsRoutes } from './routes.ts';
 

@@ -1,5 +1,5 @@
 /** The payouts area for the stack: the hourly payout run. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 
 export const payoutsArea = defineArea({
   name: 'payouts',

@@ -1,5 +1,5 @@
 /** The plans area for the stack: its routes, the event of a deleted plan and the e-mail it sends. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { planDeleted } from './events.ts';
 import { plansRoutes } from './routes.ts';
 

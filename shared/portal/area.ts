@@ -3,7 +3,7 @@
  * (The failed-renewal notice that links to the portal goes out with the subscription e-mails, from
  * the subscriptions area's e-mail rule: one rule, one dead-letter queue and one alarm fewer.)
  */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { subscriptionCardUpdated } from './events.ts';
 import { portalRoutes } from './routes.ts';
 

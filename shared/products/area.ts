@@ -1,5 +1,5 @@
 /** The products area for the stack: its routes. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { productsRoutes } from './routes.ts';
 
 export const productsArea = defineArea({

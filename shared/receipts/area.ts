@@ -3,7 +3,7 @@
  * and PDF its link opens.
  */
 import { chargeSucceeded } from '../charges/events.ts';
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { receiptsRoutes } from './routes.ts';
 
 export const receiptsArea = defineArea({

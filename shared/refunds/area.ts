@@ -1,5 +1,5 @@
 /** The refunds area for the stack: its routes, the event of a refund, and the payer's refund notice. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { refundCreated } from './events.ts';
 import { refundsRoutes } from './routes.ts';
 

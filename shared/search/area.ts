@@ -1,5 +1,5 @@
 /** The search area for the stack: no routes of its own; the operator CLI rebuilds search entries. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 
 export const searchArea = defineArea({
   name: 'search',

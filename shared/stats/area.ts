@@ -3,7 +3,7 @@
  * happen by one event rule (docs/design.md#dashboard-overview-counters), read by `overview()`.
  */
 import { internalEventSource } from '../events/event.ts';
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { countedEventTypes, countedInternalTypes } from './count.ts';
 
 export const statsArea = defineArea({

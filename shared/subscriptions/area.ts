@@ -5,8 +5,8 @@
  */
 
 import { internalEventSource } from '../events/event.ts';
-import { defineArea } from '../http/area.ts';
 import { planDeleted } from '../plans/events.ts';
+import { defineArea } from '../stack/area.ts';
 import {
   subscriptionActivated,
   subscriptionCanceled,

@@ -1,5 +1,5 @@
 /** The taxes area for the stack: its routes. */
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { taxesRoutes } from './routes.ts';
 
 export const taxesArea = defineArea({

@@ -4,7 +4,7 @@
  * every event type, which the catalogue above it hands in.
  */
 import { triggeredEventSource } from '../events/event.ts';
-import { defineArea } from '../http/area.ts';
+import { defineArea } from '../stack/area.ts';
 import { webhooksRoutes } from './routes.ts';
 import { taskDue } from './task-due.ts';
 

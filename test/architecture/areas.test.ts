@@ -1,8 +1,8 @@
 /**
  * The one list of areas (shared/api/areas.ts) is what the layer rules and the assembled tables are
  * read from: the rules' layer order is the list's, every listed area's folder declares itself, and
- * every folder of shared/ is a base, a port, the HTTP adapter, the top, the typed client or a listed
- * area (an area left out of the list would escape every area rule).
+ * every folder of shared/ is a base, a port, the HTTP adapter, what areas declare for the stack, the
+ * top, the typed client or a listed area (an area left out of the list would escape every area rule).
  */
 import {
   copyFileSync,
@@ -61,8 +61,20 @@ describe('the list of areas', () => {
 
   it('holds every folder of shared/ that is not the base, a port, the HTTP adapter, the top or the client', () => {
     // client is the typed client package, outside the layers: it imports nothing of the server.
-    // web (the page templates and shell) is a base beside core.
-    const layers = ['core', 'web', 'db', 'events', 'mail', 'media', 'acquirer', 'http', 'api', 'client'];
+    // web (the page templates and shell) is a base beside core; stack holds what areas declare.
+    const layers = [
+      'core',
+      'web',
+      'db',
+      'events',
+      'mail',
+      'media',
+      'acquirer',
+      'http',
+      'stack',
+      'api',
+      'client',
+    ];
     const folders = readdirSync(join(root, 'shared'), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);

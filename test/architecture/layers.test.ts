@@ -73,6 +73,18 @@ describe('the layer rules', () => {
       { 'shared/web/x.ts': ['../checkout/pages.ts'], 'shared/checkout/pages.ts': [] },
     ],
     ['web-imports-core-only (the table)', { 'shared/web/x.ts': ['../db/y.ts'], 'shared/db/y.ts': [] }],
+    [
+      'stack-imports-route-types-only',
+      { 'shared/stack/area.ts': ['type ../http/middlewares.ts'], 'shared/http/middlewares.ts': [] },
+    ],
+    [
+      'stack-imports-route-types-only (an area)',
+      { 'shared/stack/area.ts': ['type ../plans/plan.ts'], 'shared/plans/plan.ts': [] },
+    ],
+    [
+      'stack-only-for-area-descriptors',
+      { 'shared/plans/service.ts': ['type ../stack/area.ts'], 'shared/stack/area.ts': [] },
+    ],
     ['area-rules-import-no-http', { 'shared/plans/plan.ts': ['../http/y.ts'], 'shared/http/y.ts': [] }],
     [
       // The back door the rule above left open: another area's *http.ts, which imports shared/http.

@@ -8,7 +8,6 @@
  */
 import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { routes } from '../../shared/api/routes.ts';
-import type { EventRule, Schedule } from '../../shared/http/area.ts';
 import {
   type Access,
   type HttpMethod,
@@ -17,6 +16,7 @@ import {
   type TableAction,
   type TableIndex,
 } from '../../shared/http/route.ts';
+import type { EventRule, Schedule } from '../../shared/stack/area.ts';
 
 type Row = readonly [method: HttpMethod, path: string, handler: string, access: Access, auth?: false];
 
