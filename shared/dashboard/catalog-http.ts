@@ -9,9 +9,9 @@
  * a form submitted twice creates once. Each delete is two steps: a page that says what deleting
  * does, then its form.
  */
-import { Conflict, DomainError, Failure, NotFound } from '../core/errors.ts';
-import { coreMessages, type Lang, text } from '../core/messages.ts';
-import { InvalidInput, validate } from '../core/validation.ts';
+import { Conflict } from '../core/errors.ts';
+import { coreMessages, type Lang } from '../core/messages.ts';
+import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import type { MediaStore } from '../media/store.ts';
@@ -25,6 +25,7 @@ import { addPlan, changePlan, removePlan } from '../plans/service.ts';
 import { deactivateProduct, getProduct, listProducts } from '../products/repository.ts';
 import { ProductListQuerySchema } from '../products/schemas.ts';
 import { createProductFromForm, productIdParam } from '../products/service.ts';
+import type { Problem } from '../web/problems.ts';
 import { typedAmount } from './amount-input.ts';
 import {
   type CreateForm,
@@ -33,30 +34,18 @@ import {
   linksPage,
   type MadeLink,
   notFoundPage,
-  type Problem,
   planDeletePage,
   plansPage,
   productDeletePage,
   productsPage,
 } from './catalog-views.ts';
 import { catalogWords } from './catalog-words.ts';
-import { problemOf } from './charges-http.ts';
 import { actOnce, isFormKey, newFormKey } from './form-once.ts';
-import { type DashboardDeps, field, pageAnswer, type SignedIn, seeOther } from './http.ts';
+import { type DashboardDeps, field, orProblem, pageAnswer, type SignedIn, seeOther } from './http.ts';
 import type { ShellContext } from './shell.ts';
 import { dashboardWords } from './words.ts';
 
 export type CatalogDeps = DashboardDeps & { media: MediaStore };
-
-/** The create schema's message for each refused field (the API's `data.errors`), by field name. */
-function fieldErrorsOf(error: DomainError, lang: Lang): Record<string, string> {
-  // A refusal of one field past the schema (an amount's decimals in its currency) names it.
-  if (error instanceof Failure && !(error instanceof InvalidInput) && error.params.field)
-    return { [error.params.field]: problemOf(error, lang).message };
-  if (!(error instanceof InvalidInput)) return {};
-  const { data } = error.details(lang) as { data: { errors: { field: string; message: string }[] } };
-  return Object.fromEntries(data.errors.map(({ field: name, message }) => [name, message]));
-}
 
 /** A fresh form: a new key, nothing posted. */
 const freshForm = (): CreateForm => ({ idempotencyKey: newFormKey(), values: {}, fieldErrors: {} });
@@ -72,22 +61,20 @@ const filledOnly = (values: Record<string, string>, required: readonly string[])
   );
 
 /** A list read with the API's query schema; a query the API refuses is the page's problem, with its status. */
-async function listed<T>(
+function listed<T>(
   lang: Lang,
   read: () => Promise<ListPage<T>>,
 ): Promise<{ list?: ListPage<T>; problem?: Problem }> {
-  try {
-    return { list: await read() };
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    const problem = problemOf(error, lang);
+  return orProblem<{ list?: ListPage<T>; problem?: Problem }>(
+    lang,
+    async () => ({ list: await read() }),
     // The list's refusals say what they are in their title ("Invalid page", "No plans found"). The
     // title and the message are two sentences: after a colon the message's capital would be wrong
     // in Spanish, and lower-casing it is not safe for every message (a name, an id at its start).
-    if (!(error instanceof Failure) || error instanceof InvalidInput) return { problem };
-    const { title } = text(error.msg, lang, error.params);
-    return { problem: { ...problem, message: `${title}. ${problem.message}` } };
-  }
+    (problem) => ({
+      problem: problem.title ? { ...problem, message: `${problem.title}. ${problem.message}` } : problem,
+    }),
+  );
 }
 
 /**
@@ -118,26 +105,28 @@ async function submitCreate(
       problem: { status: 400, message: dashboardWords[view.lang].formExpired },
     });
   }
-  try {
-    const typed = values[amount];
-    const read = typed === undefined ? values : { ...values, [amount]: typedAmount(typed, view.lang) };
-    const once = await actOnce(deps, deps.keys, scope, { key, purpose: `create:${list}` }, () =>
-      create(filledOnly(read, required)),
-    );
-    // The same form still being created by its first submit: 409, as the API's Idempotency-Key.
-    if (once.kind === 'busy') throw new Conflict(coreMessages.idempotency_in_progress);
-    const created = once.kind === 'first' ? once.value : once.kept;
-    return seeOther(`${view.root}/${list}?${new URLSearchParams({ created })}`);
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return again({
-      // The same key: the corrected form is still the one form, created at most once.
-      idempotencyKey: key,
-      values,
-      fieldErrors: fieldErrorsOf(error, view.lang),
-      problem: problemOf(error, view.lang),
-    });
-  }
+  return orProblem(
+    view.lang,
+    async () => {
+      const typed = values[amount];
+      const read = typed === undefined ? values : { ...values, [amount]: typedAmount(typed, view.lang) };
+      const once = await actOnce(deps, deps.keys, scope, { key, purpose: `create:${list}` }, () =>
+        create(filledOnly(read, required)),
+      );
+      // The same form still being created by its first submit: 409, as the API's Idempotency-Key.
+      if (once.kind === 'busy') throw new Conflict(coreMessages.idempotency_in_progress);
+      const created = once.kind === 'first' ? once.value : once.kept;
+      return seeOther(`${view.root}/${list}?${new URLSearchParams({ created })}`);
+    },
+    (problem) =>
+      again({
+        // The same key: the corrected form is still the one form, created at most once.
+        idempotencyKey: key,
+        values,
+        fieldErrors: problem.fields ?? {},
+        problem,
+      }),
+  );
 }
 
 /**
@@ -152,15 +141,14 @@ async function submitAction(
   refused: (problem: Problem) => Promise<ApiAnswer>,
   done = () => 'deleted=1',
 ): Promise<ApiAnswer> {
-  try {
-    await act();
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    const problem = problemOf(error, view.lang);
-    if (problem.status === 404) return pageAnswer(notFoundPage(view, list));
-    return refused(problem);
-  }
-  return seeOther(`${view.root}/${list}?${done()}`);
+  return orProblem(
+    view.lang,
+    async () => {
+      await act();
+      return seeOther(`${view.root}/${list}?${done()}`);
+    },
+    (problem) => (problem.status === 404 ? pageAnswer(notFoundPage(view, list)) : refused(problem)),
+  );
 }
 
 /** A record's delete confirmation page, or the 404 page. */
@@ -170,14 +158,15 @@ async function confirmation<T>(
   read: () => Promise<T | undefined>,
   page: (record: T) => ReturnType<typeof planDeletePage>,
 ): Promise<ApiAnswer> {
-  try {
-    const record = await read();
-    return pageAnswer(record === undefined ? notFoundPage(view, list) : page(record));
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    if (problemOf(error, view.lang).status === 404) return pageAnswer(notFoundPage(view, list));
-    throw error;
-  }
+  return orProblem(
+    view.lang,
+    async () => {
+      const record = await read();
+      return pageAnswer(record === undefined ? notFoundPage(view, list) : page(record));
+    },
+    () => pageAnswer(notFoundPage(view, list)),
+    { only: 404 },
+  );
 }
 
 /**
@@ -205,17 +194,18 @@ const planRequired = ['name', 'description', 'amount', 'currency', 'interval', '
  * list: none for text that is no id of it (no read) or for a record no longer there. Any other
  * failure is the page's.
  */
-async function named<T>(
+function named<T>(
+  lang: Lang,
   id: string | undefined,
   read: (id: string) => Promise<T | undefined>,
 ): Promise<T | undefined> {
-  if (!id) return undefined;
-  try {
-    return await read(id);
-  } catch (error) {
-    if (error instanceof NotFound) return undefined;
-    throw error;
-  }
+  if (!id) return Promise.resolve(undefined);
+  return orProblem(
+    lang,
+    () => read(id),
+    () => undefined,
+    { only: 404 },
+  );
 }
 
 async function plansAnswer(deps: Deps, signed: SignedIn, form: CreateForm): Promise<ApiAnswer> {
@@ -228,9 +218,9 @@ async function plansAnswer(deps: Deps, signed: SignedIn, form: CreateForm): Prom
       const { count, plans } = await listPlans(deps, scope, listQuery);
       return { records: plans, count, page: listQuery.page };
     }),
-    named(form.problem ? undefined : query.created, readPlan),
+    named(view.lang, form.problem ? undefined : query.created, readPlan),
     // After archive or restore: the plan as it is now says which was done.
-    named(query.created ? undefined : query.changed, readPlan),
+    named(view.lang, query.created ? undefined : query.changed, readPlan),
   ]);
   const w = catalogWords[view.lang];
   const notice = made
@@ -320,7 +310,9 @@ async function productsAnswer(deps: Deps, signed: SignedIn, form: CreateForm): P
       const { count, products } = await listProducts(deps, scope, listQuery);
       return { records: products, count, page: listQuery.page };
     }),
-    named(form.problem ? undefined : query.created, (id) => getProduct(deps, scope, productIdParam(id))),
+    named(view.lang, form.problem ? undefined : query.created, (id) =>
+      getProduct(deps, scope, productIdParam(id)),
+    ),
   ]);
   const w = catalogWords[view.lang];
   const notice = made ? w.created(made.name) : deletedNotice(query, w.deletedProduct);
@@ -377,7 +369,9 @@ async function linksAnswer(deps: DashboardDeps, signed: SignedIn, form: CreateFo
       const { count, results } = await linkList(deps, scope, page);
       return { records: results, count, page };
     }),
-    named<MadeLink>(form.problem ? undefined : query.created, (id) => linkOf(deps, scope, linkIdParam(id))),
+    named<MadeLink>(view.lang, form.problem ? undefined : query.created, (id) =>
+      linkOf(deps, scope, linkIdParam(id)),
+    ),
   ]);
   const w = catalogWords[view.lang];
   const notice = made ? w.created(made.description) : deletedNotice(query, w.deletedLink);

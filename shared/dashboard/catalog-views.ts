@@ -15,17 +15,12 @@ import type { Plan } from '../plans/plan.ts';
 import { intervals } from '../plans/schemas.ts';
 import type { Product } from '../products/product.ts';
 import type { Page } from '../web/page.ts';
+import type { Problem } from '../web/problems.ts';
 import { type CatalogWords, catalogWords } from './catalog-words.ts';
 import { money } from './charge-views.ts';
 import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
 import { type Cell, type Column, dataTable } from './table.ts';
 import { dashboardWords } from './words.ts';
-
-/** What the domain answered, with the status the API gives it. */
-export interface Problem {
-  status: number;
-  message: string;
-}
 
 /** A create form as shown: the values posted (after an error), its key, and what was refused. */
 export interface CreateForm {

@@ -6,23 +6,29 @@
  */
 import { getCharge, listCharges } from '../charges/repository.ts';
 import type { Scope } from '../core/account.ts';
-import { DomainError, Failure } from '../core/errors.ts';
-import { type Lang, text } from '../core/messages.ts';
 import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
-import { statusOf } from '../http/errors.ts';
 import type { ApiAnswer } from '../http/render.ts';
-import { listPaymentCharges, type PaymentListQuery, parsePaymentListQuery } from '../payments/list-query.ts';
+import { listPaymentCharges, parsePaymentListQuery } from '../payments/list-query.ts';
 import { getPayment } from '../payments/repository.ts';
 import { CreateRefundSchema, type Refund } from '../refunds/refund.ts';
 import { listRefunds } from '../refunds/repository.ts';
 import { type RefundDeps, refundCharge } from '../refunds/service.ts';
 import { overview } from '../stats/repository.ts';
+import type { Problem } from '../web/problems.ts';
 import { typedAmount } from './amount-input.ts';
 import { chargePage, chargesPage, overviewPage, type RefundFormState } from './charge-views.ts';
 import { findOf } from './charges-query.ts';
 import { formKeyPattern, newFormKey } from './form-once.ts';
-import { type DashboardDeps, dashboardRoot, field, pageAnswer, type SignedIn, seeOther } from './http.ts';
+import {
+  type DashboardDeps,
+  dashboardRoot,
+  field,
+  orProblem,
+  pageAnswer,
+  type SignedIn,
+  seeOther,
+} from './http.ts';
 import { messagePage, type ShellContext } from './shell.ts';
 import { dashboardWords } from './words.ts';
 
@@ -30,14 +36,6 @@ import { dashboardWords } from './words.ts';
 const newestShown = 10;
 /** As GET /v1/refunds/ bounds one answer. */
 const maxRefunds = 1000;
-
-/** What a failure the domain threw says, in the reader's language, and the status the API gives it. */
-export function problemOf(error: DomainError, lang: Lang): { status: number; message: string } {
-  if (!(error instanceof Failure)) return { status: statusOf(error), message: error.message };
-  const { content } = text(error.msg, lang, error.params);
-  const details = error.details(lang).content;
-  return { status: statusOf(error), message: typeof details === 'string' ? details : content };
-}
 
 /**
  * GET /dashboard/: the last 30 days' figures (the counters: one Query and one Get, however many
@@ -60,7 +58,7 @@ async function findCharge(
   deps: Deps,
   { scope, view }: SignedIn,
   find: string,
-): Promise<{ chargeId: string } | { problem: { status: number; message: string } }> {
+): Promise<{ chargeId: string } | { problem: Problem }> {
   const w = dashboardWords[view.lang];
   const [charge, payment] = await Promise.all([getCharge(deps, scope, find), getPayment(deps, scope, find)]);
   const chargeId = charge?.id ?? payment?.charge_id;
@@ -79,21 +77,19 @@ async function findCharge(
 export async function showCharges(deps: DashboardDeps, signedIn: SignedIn): Promise<ApiAnswer> {
   const { scope, view, request } = signedIn;
   let find = '';
-  let query: PaymentListQuery;
-  let found: Awaited<ReturnType<typeof findCharge>> | undefined;
-  try {
-    find = findOf(request.query);
-    found = find ? await findCharge(deps, signedIn, find) : undefined;
-    if (found && 'chargeId' in found) {
-      return seeOther(`${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(found.chargeId)}`);
-    }
-    query = parsePaymentListQuery(request.query);
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return pageAnswer(chargesPage(view, [], undefined, problemOf(error, view.lang), find));
-  }
-  return pageAnswer(
-    chargesPage(view, await listPaymentCharges(deps, scope, query), query, found?.problem, find),
+  return orProblem(
+    view.lang,
+    async () => {
+      find = findOf(request.query);
+      const found = find ? await findCharge(deps, signedIn, find) : undefined;
+      if (found && 'chargeId' in found) {
+        return seeOther(`${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(found.chargeId)}`);
+      }
+      const query = parsePaymentListQuery(request.query);
+      const charges = await listPaymentCharges(deps, scope, query);
+      return pageAnswer(chargesPage(view, charges, query, found?.problem, find));
+    },
+    (problem) => pageAnswer(chargesPage(view, [], undefined, problem, find)),
   );
 }
 
@@ -144,7 +140,7 @@ export async function submitRefund(
     const w = dashboardWords[view.lang];
     return pageAnswer(messagePage(view, 404, w.notFoundTitle, w.notFound));
   }
-  const again = (problem: { status: number; message: string }) =>
+  const again = (problem: Problem) =>
     chargeAnswer(deps, scope, view, id, {
       // The same key again: submitting the corrected form resumes the same attempt, never a second.
       idempotencyKey: formKeyPattern.test(key) ? key : newFormKey(),
@@ -155,17 +151,18 @@ export async function submitRefund(
   if (!formKeyPattern.test(key)) {
     return again({ status: 400, message: dashboardWords[view.lang].formExpired });
   }
-  try {
-    const input = validate(CreateRefundSchema, {
-      charge_id: id,
-      reason,
-      ...(amount ? { amount: typedAmount(amount, view.lang) } : {}),
-    });
-    const refund = await refundCharge(deps, scope, input, `dashboard:${key}`);
-    const back = `${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(id)}`;
-    return seeOther(`${back}?${new URLSearchParams({ refunded: refund.id })}`);
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return again(problemOf(error, view.lang));
-  }
+  return orProblem(
+    view.lang,
+    async () => {
+      const input = validate(CreateRefundSchema, {
+        charge_id: id,
+        reason,
+        ...(amount ? { amount: typedAmount(amount, view.lang) } : {}),
+      });
+      const refund = await refundCharge(deps, scope, input, `dashboard:${key}`);
+      const back = `${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(id)}`;
+      return seeOther(`${back}?${new URLSearchParams({ refunded: refund.id })}`);
+    },
+    again,
+  );
 }

@@ -6,7 +6,6 @@
  * page with the status the API answers it with.
  */
 import { listCustomerCharges } from '../charges/repository.ts';
-import { DomainError } from '../core/errors.ts';
 import { validate } from '../core/validation.ts';
 import { getCustomer, listCustomers } from '../customers/repository.ts';
 import type { CustomerListQuery } from '../customers/schemas.ts';
@@ -17,12 +16,11 @@ import type { ApiAnswer } from '../http/render.ts';
 import { createPortal, type PortalKeys } from '../portal/service.ts';
 import { listCustomerSubscriptions } from '../subscriptions/repository.ts';
 import { type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
-import { problemOf } from './charges-http.ts';
 import { CustomerPageQuerySchema, customerListPageSize } from './customers-routes.ts';
 import { customerPage, customersPage, customerUrl, portalLinkPage, problemPage } from './customers-views.ts';
 import { customerWords } from './customers-words.ts';
 import { actOnce, formKeyPattern, newFormKey } from './form-once.ts';
-import { type DashboardDeps, field, pageAnswer, type SignedIn } from './http.ts';
+import { type DashboardDeps, field, orProblem, pageAnswer, type SignedIn } from './http.ts';
 import { dashboardWords } from './words.ts';
 
 /**
@@ -54,14 +52,15 @@ export async function showCustomers(deps: Deps, { scope, view, request }: Signed
   const raw = filledQuery(request.query);
   const search = raw.search ?? '';
   let query: CustomerListQuery | undefined;
-  try {
-    query = parseCustomerListQuery(raw);
-    const list = await listCustomers(deps, scope, query);
-    return pageAnswer(customersPage(view, list, query, search));
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return pageAnswer(customersPage(view, undefined, query, search, problemOf(error, view.lang)));
-  }
+  return orProblem(
+    view.lang,
+    async () => {
+      query = parseCustomerListQuery(raw);
+      const list = await listCustomers(deps, scope, query);
+      return pageAnswer(customersPage(view, list, query, search));
+    },
+    (problem) => pageAnswer(customersPage(view, undefined, query, search, problem)),
+  );
 }
 
 /**
@@ -71,31 +70,32 @@ export async function showCustomers(deps: Deps, { scope, view, request }: Signed
  */
 export async function showCustomer(deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> {
   const back = { url: `${view.root}/customers`, label: customerWords[view.lang].customersTitle };
-  try {
-    const pages = validate(CustomerPageQuerySchema, filledQuery(request.query));
-    const id = customerIdParam(request.params.id);
-    const [customer, subscriptions, charges] = await Promise.all([
-      getCustomer(deps, scope, id),
-      listCustomerSubscriptions(deps, scope, id, {
-        page: pages.subscriptions,
-        pageSize: customerListPageSize,
-      }),
-      listCustomerCharges(deps, scope, id, { page: pages.charges, pageSize: customerListPageSize }),
-    ]);
-    return pageAnswer(
-      customerPage(
-        view,
-        customer,
-        { ...subscriptions, page: pages.subscriptions },
-        { ...charges, page: pages.charges },
-        nextBillingOf,
-        newFormKey(),
-      ),
-    );
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return pageAnswer(problemPage(view, problemOf(error, view.lang), back));
-  }
+  return orProblem(
+    view.lang,
+    async () => {
+      const pages = validate(CustomerPageQuerySchema, filledQuery(request.query));
+      const id = customerIdParam(request.params.id);
+      const [customer, subscriptions, charges] = await Promise.all([
+        getCustomer(deps, scope, id),
+        listCustomerSubscriptions(deps, scope, id, {
+          page: pages.subscriptions,
+          pageSize: customerListPageSize,
+        }),
+        listCustomerCharges(deps, scope, id, { page: pages.charges, pageSize: customerListPageSize }),
+      ]);
+      return pageAnswer(
+        customerPage(
+          view,
+          customer,
+          { ...subscriptions, page: pages.subscriptions },
+          { ...charges, page: pages.charges },
+          nextBillingOf,
+          newFormKey(),
+        ),
+      );
+    },
+    (problem) => pageAnswer(problemPage(view, problem, back)),
+  );
 }
 
 export interface PortalFormDeps extends DashboardDeps {
@@ -115,35 +115,36 @@ export async function submitPortalLink(
 ): Promise<ApiAnswer> {
   const c = customerWords[view.lang];
   const formKey = field(request.body, 'idempotency_key');
-  try {
-    const id = customerIdParam(request.params.id);
-    const customer = await getCustomer(deps, scope, id);
-    const back = { url: customerUrl(view, id), label: c.backToCustomer };
-    if (!formKeyPattern.test(formKey)) {
-      return pageAnswer(
-        problemPage(view, { status: 400, message: dashboardWords[view.lang].formExpired }, back),
+  return orProblem(
+    view.lang,
+    async () => {
+      const id = customerIdParam(request.params.id);
+      const customer = await getCustomer(deps, scope, id);
+      const back = { url: customerUrl(view, id), label: c.backToCustomer };
+      if (!formKeyPattern.test(formKey)) {
+        return pageAnswer(
+          problemPage(view, { status: 400, message: dashboardWords[view.lang].formExpired }, back),
+        );
+      }
+      // A later submit of the form is told until when the link opens, never the link itself.
+      const made = await actOnce(
+        deps,
+        deps.keys,
+        scope,
+        { key: formKey, purpose: `portal-link:${id}` },
+        () => createPortal(deps, deps.portalKeys, deps.baseUrl, scope, id),
+        (link) => ({ expires_at: link.expires_at }),
       );
-    }
-    // A later submit of the form is told until when the link opens, never the link itself.
-    const made = await actOnce(
-      deps,
-      deps.keys,
-      scope,
-      { key: formKey, purpose: `portal-link:${id}` },
-      () => createPortal(deps, deps.portalKeys, deps.baseUrl, scope, id),
-      (link) => ({ expires_at: link.expires_at }),
-    );
-    if (made.kind !== 'first') {
-      const message =
-        made.kind === 'again'
-          ? c.portalAlready(dashboardWords[view.lang].date(made.kept.expires_at))
-          : c.formBusy;
-      return pageAnswer(problemPage(view, { status: 409, message }, back));
-    }
-    return pageAnswer(portalLinkPage(view, customer, made.value));
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    const back = { url: `${view.root}/customers`, label: c.customersTitle };
-    return pageAnswer(problemPage(view, problemOf(error, view.lang), back));
-  }
+      if (made.kind !== 'first') {
+        const message =
+          made.kind === 'again'
+            ? c.portalAlready(dashboardWords[view.lang].date(made.kept.expires_at))
+            : c.formBusy;
+        return pageAnswer(problemPage(view, { status: 409, message }, back));
+      }
+      return pageAnswer(portalLinkPage(view, customer, made.value));
+    },
+    (problem) =>
+      pageAnswer(problemPage(view, problem, { url: `${view.root}/customers`, label: c.customersTitle })),
+  );
 }

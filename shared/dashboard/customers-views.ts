@@ -14,17 +14,12 @@ import type { Customer } from '../customers/customer.ts';
 import type { CustomerListQuery } from '../customers/schemas.ts';
 import type { Subscription } from '../subscriptions/subscription.ts';
 import type { Page } from '../web/page.ts';
+import type { Problem } from '../web/problems.ts';
 import { money } from './charge-views.ts';
 import { type CustomerWords, customerWords } from './customers-words.ts';
 import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
 import { dataTable } from './table.ts';
 import { dashboardWords } from './words.ts';
-
-/** A failure the domain answered, with the status the API gives it. */
-export interface Problem {
-  status: number;
-  message: string;
-}
 
 const error = (problem?: Problem) =>
   problem ? `<p class="error" role="alert">${escapeHtml(problem.message)}</p>` : '';

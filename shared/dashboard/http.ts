@@ -20,10 +20,12 @@ import { randomToken } from '../core/ids.ts';
 import { isLang, type Lang } from '../core/messages.ts';
 import { type Deps, makeDeps } from '../db/deps.ts';
 import { publicBaseUrl } from '../http/base-url.ts';
+import { statusOf } from '../http/errors.ts';
 import type { ApiRequest } from '../http/handler.ts';
 import { headerOf } from '../http/headers.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import type { Page } from '../web/page.ts';
+import { pageProblems } from '../web/problems.ts';
 import {
   endSession,
   type OpenSession,
@@ -35,6 +37,12 @@ import {
 } from './session.ts';
 import { messagePage, type SectionId, type ShellContext, type SignInProblem, signInPage } from './shell.ts';
 import { dashboardWords } from './words.ts';
+
+/**
+ * Failures as the dashboard's pages show them (shared/web/problems.ts), each with the status the
+ * API answers it with: `problemOf` for one in hand, `orProblem` the one error boundary of a page.
+ */
+export const { problemOf, orProblem } = pageProblems(statusOf);
 
 /** The cookies of the dashboard. */
 export const cookieNames = {

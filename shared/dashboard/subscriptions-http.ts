@@ -4,7 +4,6 @@
  * in the session's account and mode. A failure of the domain (no such subscription, one canceled
  * already) is shown on the page with the status the API answers it with.
  */
-import { DomainError, NotFound } from '../core/errors.ts';
 import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import type { ApiRequest } from '../http/handler.ts';
@@ -12,11 +11,10 @@ import type { ApiAnswer } from '../http/render.ts';
 import { SubscriptionListQuerySchema } from '../subscriptions/schemas.ts';
 import { cancelSubscription, listSubscriptions, subscriptionOf } from '../subscriptions/service.ts';
 import { subscriptionView } from '../subscriptions/subscription.ts';
-import { problemOf } from './charges-http.ts';
 import { filledQuery, nextBillingOf } from './customers-http.ts';
-import { type Problem, problemPage } from './customers-views.ts';
+import { problemPage } from './customers-views.ts';
 import { customerWords } from './customers-words.ts';
-import { type DashboardDeps, dashboardRoot, pageAnswer, type SignedIn, seeOther } from './http.ts';
+import { type DashboardDeps, dashboardRoot, orProblem, pageAnswer, type SignedIn, seeOther } from './http.ts';
 import type { ShellContext } from './shell.ts';
 import {
   confirmCancelPage,
@@ -37,15 +35,14 @@ export async function showSubscriptions(deps: Deps, { scope, view, request }: Si
   const raw = filledQuery(request.query);
   const pageSize = /^\d+$/.test(raw.page_size ?? '') ? Number(raw.page_size) : undefined;
   const filters = { status: raw.status, planId: raw.plan_id, pageSize };
-  try {
-    const page = await listSubscriptions(deps, scope, validate(SubscriptionListQuerySchema, raw));
-    return pageAnswer(subscriptionsPage(view, page, filters, nextBillingOf));
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return pageAnswer(
-      subscriptionsPage(view, undefined, filters, nextBillingOf, problemOf(error, view.lang)),
-    );
-  }
+  return orProblem(
+    view.lang,
+    async () => {
+      const page = await listSubscriptions(deps, scope, validate(SubscriptionListQuerySchema, raw));
+      return pageAnswer(subscriptionsPage(view, page, filters, nextBillingOf));
+    },
+    (problem) => pageAnswer(subscriptionsPage(view, undefined, filters, nextBillingOf, problem)),
+  );
 }
 
 const backToList = (view: ShellContext) => ({
@@ -60,13 +57,14 @@ async function subscriptionAnswer(
   id: string,
   notice?: SubscriptionNotice,
 ): Promise<ApiAnswer> {
-  try {
-    const subscription = await subscriptionOf(deps, scope, id);
-    return pageAnswer(subscriptionPage(view, subscription, subscriptionView(subscription), notice));
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return pageAnswer(problemPage(view, problemOf(error, view.lang), backToList(view)));
-  }
+  return orProblem(
+    view.lang,
+    async () => {
+      const subscription = await subscriptionOf(deps, scope, id);
+      return pageAnswer(subscriptionPage(view, subscription, subscriptionView(subscription), notice));
+    },
+    (problem) => pageAnswer(problemPage(view, problem, backToList(view))),
+  );
 }
 
 /** GET /dashboard/subscriptions/{id}; `?canceled=1` after a cancel says it was made. */
@@ -84,14 +82,15 @@ export const showSubscription = (deps: Deps, signed: SignedIn): Promise<ApiAnswe
  */
 export async function showCancel(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
   const id = signed.request.params.id ?? '';
-  try {
-    const subscription = await subscriptionOf(deps, signed.scope, id);
-    if (subscription.status === 'canceled') return subscriptionAnswer(deps, signed, id);
-    return pageAnswer(confirmCancelPage(signed.view, subscription));
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return pageAnswer(problemPage(signed.view, problemOf(error, signed.view.lang), backToList(signed.view)));
-  }
+  return orProblem(
+    signed.view.lang,
+    async () => {
+      const subscription = await subscriptionOf(deps, signed.scope, id);
+      if (subscription.status === 'canceled') return subscriptionAnswer(deps, signed, id);
+      return pageAnswer(confirmCancelPage(signed.view, subscription));
+    },
+    (problem) => pageAnswer(problemPage(signed.view, problem, backToList(signed.view))),
+  );
 }
 
 /**
@@ -102,16 +101,17 @@ export async function showCancel(deps: Deps, signed: SignedIn): Promise<ApiAnswe
  */
 export async function submitCancel(deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
   const id = signed.request.params.id ?? '';
-  try {
-    const canceled = await cancelSubscription(deps, signed.scope, id, 'requested');
-    return seeOther(
-      `${dashboardRoot(deps.baseUrl)}/subscriptions/${encodeURIComponent(canceled.id)}?canceled=1`,
-    );
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    const problem: Problem = problemOf(error, signed.view.lang);
-    if (error instanceof NotFound)
-      return pageAnswer(problemPage(signed.view, problem, backToList(signed.view)));
-    return subscriptionAnswer(deps, signed, id, { kind: 'problem', problem });
-  }
+  return orProblem(
+    signed.view.lang,
+    async () => {
+      const canceled = await cancelSubscription(deps, signed.scope, id, 'requested');
+      return seeOther(
+        `${dashboardRoot(deps.baseUrl)}/subscriptions/${encodeURIComponent(canceled.id)}?canceled=1`,
+      );
+    },
+    (problem) =>
+      problem.status === 404
+        ? pageAnswer(problemPage(signed.view, problem, backToList(signed.view)))
+        : subscriptionAnswer(deps, signed, id, { kind: 'problem', problem }),
+  );
 }

@@ -9,11 +9,11 @@ import type { NumberedPage } from '../core/pagination.ts';
 import type { Subscription, SubscriptionView } from '../subscriptions/subscription.ts';
 import { overdueOf, subscriptionStatuses } from '../subscriptions/subscription.ts';
 import type { Page } from '../web/page.ts';
+import type { Problem } from '../web/problems.ts';
 import { money } from './charge-views.ts';
 import {
   customerUrl,
   numberedPager,
-  type Problem,
   subscriptionAmount,
   subscriptionTable,
   subscriptionUrl,

@@ -9,7 +9,7 @@
 import { apiKeysOf, rotateKeyAs } from '../auth/api-keys.ts';
 import { authMessages } from '../auth/messages.ts';
 import type { Mode } from '../core/account.ts';
-import { DomainError, Invalid, NotFound, TooOften } from '../core/errors.ts';
+import { Invalid } from '../core/errors.ts';
 import { isPrefixedId } from '../core/ids.ts';
 import { type PageRequest, parsePageRequest } from '../core/pagination.ts';
 import { validate } from '../core/validation.ts';
@@ -17,6 +17,7 @@ import type { Deps } from '../db/deps.ts';
 import { eventRetentionDays } from '../events/event.ts';
 import { webhookBody } from '../events/webhook-body.ts';
 import type { ApiAnswer } from '../http/render.ts';
+import type { Problem } from '../web/problems.ts';
 import { createEndpointSchema, deliveryView, endpointView, maxEndpoints } from '../webhooks/endpoint.ts';
 import {
   EventListQuerySchema,
@@ -34,7 +35,6 @@ import {
   rotateSecret,
   rotationOverlapMs,
 } from '../webhooks/service.ts';
-import { problemOf } from './charges-http.ts';
 import { actOnce, formKeyPattern, newFormKey } from './form-once.ts';
 import {
   cookieNames,
@@ -42,7 +42,9 @@ import {
   type DashboardDeps,
   dashboardRoot,
   field,
+  orProblem,
   pageAnswer,
+  problemOf,
   type SignedIn,
   seeOther,
   setCookie,
@@ -60,7 +62,6 @@ import {
   keyRotatedPage,
   keysPage,
   notFoundPage,
-  type Problem,
   secretPage,
 } from './webhooks-views.ts';
 import { webhookWords } from './webhooks-words.ts';
@@ -78,17 +79,12 @@ export const endpointPath = (request: SignedIn['request']) => `webhooks/${safeId
 export const eventPath = (request: SignedIn['request']) => `events/${safeId(request)}`;
 
 /** Runs `read`; a failure the domain states becomes the problem shown (with the API's status). */
-async function orProblem<T>(
-  lang: SignedIn['view']['lang'],
-  read: () => Promise<T>,
-): Promise<{ value: T } | { problem: Problem }> {
-  try {
-    return { value: await read() };
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return { problem: problemOf(error, lang) };
-  }
-}
+const readOr = <T>(lang: SignedIn['view']['lang'], read: () => Promise<T>) =>
+  orProblem<{ value: T } | { problem: Problem }>(
+    lang,
+    async () => ({ value: await read() }),
+    (problem) => ({ problem }),
+  );
 
 const endpointMissing = (signed: SignedIn) => {
   const w = webhookWords[signed.view.lang];
@@ -105,7 +101,7 @@ async function endpointsAnswer(
   notice?: string,
 ): Promise<ApiAnswer> {
   const { scope, view, request } = signed;
-  const read = await orProblem(view.lang, async () => {
+  const read = await readOr(view.lang, async () => {
     const page = parsePageRequest(request.query);
     return { ...(await listEndpoints(deps, scope, page)), page };
   });
@@ -162,35 +158,36 @@ export async function submitEndpoint(
   if (!formKeyPattern.test(key)) {
     return again({ status: 400, message: dashboardWords[view.lang].formExpired });
   }
-  try {
-    // No box checked: every event, as the API's default.
-    const input = validate(createEndpointSchema(deps.eventTypes), {
-      url,
-      description,
-      ...(events.length ? { events } : {}),
-    });
-    // A later submit is told the endpoint's id only: the signing secret is shown once.
-    const once = await actOnce(
-      deps,
-      deps.keys,
-      scope,
-      { key, purpose: 'create-endpoint' },
-      () => registerEndpoint(deps, scope, input),
-      ({ endpoint }) => ({ id: endpoint.id }),
-    );
-    if (once.kind !== 'first') {
-      return seeOther(
-        once.kind === 'again'
-          ? `${endpointUrl(view, once.kept.id)}?already=created`
-          : `${dashboardRoot(deps.baseUrl)}/webhooks`,
+  return orProblem(
+    view.lang,
+    async () => {
+      // No box checked: every event, as the API's default.
+      const input = validate(createEndpointSchema(deps.eventTypes), {
+        url,
+        description,
+        ...(events.length ? { events } : {}),
+      });
+      // A later submit is told the endpoint's id only: the signing secret is shown once.
+      const once = await actOnce(
+        deps,
+        deps.keys,
+        scope,
+        { key, purpose: 'create-endpoint' },
+        () => registerEndpoint(deps, scope, input),
+        ({ endpoint }) => ({ id: endpoint.id }),
       );
-    }
-    const { endpoint, secret } = once.value;
-    return pageAnswer(secretPage(view, webhookWords[view.lang].createdTitle, endpoint, secret, 201));
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return again(problemOf(error, view.lang));
-  }
+      if (once.kind !== 'first') {
+        return seeOther(
+          once.kind === 'again'
+            ? `${endpointUrl(view, once.kept.id)}?already=created`
+            : `${dashboardRoot(deps.baseUrl)}/webhooks`,
+        );
+      }
+      const { endpoint, secret } = once.value;
+      return pageAnswer(secretPage(view, webhookWords[view.lang].createdTitle, endpoint, secret, 201));
+    },
+    again,
+  );
 }
 
 /** The endpoint's page: its fields, its deliveries (the API's list and paging), redelivery forms. */
@@ -203,7 +200,7 @@ async function endpointAnswer(
   const { scope, view, request } = signed;
   const endpoint = await namedEndpoint(deps, signed);
   if (!endpoint) return endpointMissing(signed);
-  const read = await orProblem(view.lang, async () => {
+  const read = await readOr(view.lang, async () => {
     const page = parsePageRequest(request.query);
     return { ...(await listAttempts(deps, scope, endpoint.id, page)), page };
   });
@@ -254,64 +251,67 @@ export function showEndpoint(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
  */
 export async function submitRedeliver(deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
   const { scope, view, request } = signed;
-  let endpointId: string;
-  try {
-    endpointId = endpointIdParam(request.params.id);
-  } catch (error) {
-    if (error instanceof NotFound) return endpointMissing(signed);
-    throw error;
-  }
+  const endpointId = await orProblem(
+    view.lang,
+    async () => endpointIdParam(request.params.id),
+    () => undefined,
+    { only: 404 },
+  );
+  if (endpointId === undefined) return endpointMissing(signed);
   const key = field(request.body, 'idempotency_key');
   const eventId = field(request.body, 'event_id');
   const back = (query: Record<string, string>) =>
     seeOther(`${endpointUrl(view, endpointId)}?${new URLSearchParams(query)}`);
-  try {
-    if (!formKeyPattern.test(key)) {
-      return endpointAnswer(deps, signed, undefined, {
-        status: 400,
-        message: dashboardWords[view.lang].formExpired,
-      });
-    }
-    const once = await actOnce(
-      deps,
-      deps.keys,
-      scope,
-      { key, purpose: `redeliver:${endpointId}:${eventId}` },
-      () => redeliverEvent(deps, scope, eventIdParam(eventId), { endpoint_id: endpointId }),
-    );
-    if (once.kind !== 'first') return back({ redelivered: eventId, already: 'redelivered' });
-    return back({ redelivered: eventId, count: String(once.value) });
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    const problem = problemOf(error, view.lang);
-    if (problem.status === 404 && !(await endpointExists(deps, signed, endpointId)))
-      return endpointMissing(signed);
-    const page = await endpointAnswer(deps, signed, undefined, problem);
-    // Past the limits, the page says when as the API's 429 does: in Retry-After too.
-    return error instanceof TooOften
-      ? { ...page, headers: { ...page.headers, 'Retry-After': String(error.retryAfterSeconds) } }
-      : page;
-  }
+  return orProblem(
+    view.lang,
+    async () => {
+      if (!formKeyPattern.test(key)) {
+        return endpointAnswer(deps, signed, undefined, {
+          status: 400,
+          message: dashboardWords[view.lang].formExpired,
+        });
+      }
+      const once = await actOnce(
+        deps,
+        deps.keys,
+        scope,
+        { key, purpose: `redeliver:${endpointId}:${eventId}` },
+        () => redeliverEvent(deps, scope, eventIdParam(eventId), { endpoint_id: endpointId }),
+      );
+      if (once.kind !== 'first') return back({ redelivered: eventId, already: 'redelivered' });
+      return back({ redelivered: eventId, count: String(once.value) });
+    },
+    async (problem) => {
+      if (problem.status === 404 && !(await endpointExists(deps, signed, endpointId)))
+        return endpointMissing(signed);
+      const page = await endpointAnswer(deps, signed, undefined, problem);
+      // Past the limits, the page says when as the API's 429 does: in Retry-After too.
+      return problem.retryAfterSeconds === undefined
+        ? page
+        : { ...page, headers: { ...page.headers, 'Retry-After': String(problem.retryAfterSeconds) } };
+    },
+  );
 }
 
-const endpointExists = async (deps: Deps, signed: SignedIn, id: string) =>
-  getEndpoint(deps, signed.scope, id).then(
-    () => true,
-    (error: unknown) => {
-      if (error instanceof NotFound) return false;
-      throw error;
+const endpointExists = (deps: Deps, signed: SignedIn, id: string) =>
+  orProblem(
+    signed.view.lang,
+    async () => {
+      await getEndpoint(deps, signed.scope, id);
+      return true;
     },
+    () => false,
+    { only: 404 },
   );
 
 /** The endpoint a request names, or undefined (then the 404 page) when the account and mode have none. */
-async function namedEndpoint(deps: Deps, signed: SignedIn) {
-  try {
-    return await getEndpoint(deps, signed.scope, endpointIdParam(signed.request.params.id));
-  } catch (error) {
-    if (error instanceof NotFound) return undefined;
-    throw error;
-  }
-}
+const namedEndpoint = (deps: Deps, signed: SignedIn) =>
+  orProblem(
+    signed.view.lang,
+    () => getEndpoint(deps, signed.scope, endpointIdParam(signed.request.params.id)),
+    () => undefined,
+    { only: 404 },
+  );
 
 /** GET /dashboard/webhooks/{id}/rotate-secret: the confirmation step. */
 export async function showRotateSecret(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
@@ -340,15 +340,16 @@ export async function submitRotateSecret(
   signed: SignedIn,
 ): Promise<ApiAnswer> {
   // rotateSecret reads the endpoint itself (NotFound when the account and mode have none): no read before it.
-  try {
-    const rotated = await rotateSecret(deps, signed.scope, endpointIdParam(signed.request.params.id));
-    const w = webhookWords[signed.view.lang];
-    return pageAnswer(secretPage(signed.view, w.rotatedTitle, rotated.endpoint, rotated.secret, 200));
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    if (error instanceof NotFound) return endpointMissing(signed);
-    return endpointAnswer(deps, signed, undefined, problemOf(error, signed.view.lang));
-  }
+  return orProblem(
+    signed.view.lang,
+    async () => {
+      const rotated = await rotateSecret(deps, signed.scope, endpointIdParam(signed.request.params.id));
+      const w = webhookWords[signed.view.lang];
+      return pageAnswer(secretPage(signed.view, w.rotatedTitle, rotated.endpoint, rotated.secret, 200));
+    },
+    (problem) =>
+      problem.status === 404 ? endpointMissing(signed) : endpointAnswer(deps, signed, undefined, problem),
+  );
 }
 
 /** GET /dashboard/webhooks/{id}/delete: the confirmation step. */
@@ -370,21 +371,23 @@ export async function showDeleteEndpoint(deps: Deps, signed: SignedIn): Promise<
 }
 
 /** POST /dashboard/webhooks/{id}/delete: deleteEndpoint, as DELETE /v1/webhook-endpoints/{id}/ calls it. */
-export async function submitDeleteEndpoint(deps: Deps & DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
-  try {
-    const id = endpointIdParam(signed.request.params.id);
-    await deleteEndpoint(deps, signed.scope, id);
-    return seeOther(`${dashboardRoot(deps.baseUrl)}/webhooks?${new URLSearchParams({ deleted: id })}`);
-  } catch (error) {
-    if (error instanceof NotFound) return endpointMissing(signed);
-    throw error;
-  }
+export function submitDeleteEndpoint(deps: Deps & DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
+  return orProblem(
+    signed.view.lang,
+    async () => {
+      const id = endpointIdParam(signed.request.params.id);
+      await deleteEndpoint(deps, signed.scope, id);
+      return seeOther(`${dashboardRoot(deps.baseUrl)}/webhooks?${new URLSearchParams({ deleted: id })}`);
+    },
+    () => endpointMissing(signed),
+    { only: 404 },
+  );
 }
 
 /** GET /dashboard/events: listEvents with GET /v1/events/'s query (`page`, `page_size`, `type`). */
 export async function showEvents(deps: WebhookPagesDeps, signed: SignedIn): Promise<ApiAnswer> {
   const { scope, view, request } = signed;
-  const read = await orProblem(view.lang, async () => {
+  const read = await readOr(view.lang, async () => {
     const query: { page: PageRequest; type?: string | undefined } = validate(
       EventListQuerySchema,
       request.query,
@@ -403,14 +406,14 @@ export async function showEvents(deps: WebhookPagesDeps, signed: SignedIn): Prom
 /** GET /dashboard/events/{id}: getEvent, as GET /v1/events/{id}/ shows it. */
 export async function showEvent(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
   const { scope, view, request } = signed;
-  try {
-    const event = await getEvent(deps, scope, eventIdParam(request.params.id));
-    return pageAnswer(eventPage(view, webhookBody(event)));
-  } catch (error) {
-    if (!(error instanceof NotFound)) throw error;
-    const w = webhookWords[view.lang];
-    return pageAnswer(notFoundPage(view, w.eventNotFound, `${view.root}/events`, w.toEvents));
-  }
+  const w = webhookWords[view.lang];
+  return orProblem(
+    view.lang,
+    async () =>
+      pageAnswer(eventPage(view, webhookBody(await getEvent(deps, scope, eventIdParam(request.params.id))))),
+    () => pageAnswer(notFoundPage(view, w.eventNotFound, `${view.root}/events`, w.toEvents)),
+    { only: 404 },
+  );
 }
 
 /** GET /dashboard/api-keys: apiKeysOf, as GET /v1/auth/api-keys/ shows them (masked). */
@@ -441,16 +444,20 @@ export async function submitRotateKey(deps: DashboardDeps, signed: SignedIn): Pr
   const type = keyType(field(request.body, 'type'));
   if (!type)
     return showKeys(deps, signed, problemOf(new Invalid(authMessages.api_key_type_invalid), view.lang));
-  let rotated: Awaited<ReturnType<typeof rotateKeyAs>>;
-  try {
-    rotated = await rotateKeyAs(deps, { developerId: scope.developerId, keyMode: session.mode }, type);
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return showKeys(deps, signed, problemOf(error, view.lang));
-  }
-  if (type !== session.mode) return pageAnswer(keyRotatedPage(view, rotated, false));
-  await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
-  return pageAnswer(keyRotatedPage(view, rotated, true), {
-    'Set-Cookie': setCookie(deps.baseUrl, cookieNames.session, '', 0),
-  });
+  return orProblem(
+    view.lang,
+    async () => {
+      const rotated = await rotateKeyAs(
+        deps,
+        { developerId: scope.developerId, keyMode: session.mode },
+        type,
+      );
+      if (type !== session.mode) return pageAnswer(keyRotatedPage(view, rotated, false));
+      await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
+      return pageAnswer(keyRotatedPage(view, rotated, true), {
+        'Set-Cookie': setCookie(deps.baseUrl, cookieNames.session, '', 0),
+      });
+    },
+    (problem) => showKeys(deps, signed, problem),
+  );
 }

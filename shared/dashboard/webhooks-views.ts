@@ -10,17 +10,12 @@ import { escapeHtml } from '../core/html.ts';
 import { type PageRequest, totalPages } from '../core/pagination.ts';
 import type { WebhookBody } from '../events/webhook-body.ts';
 import type { Page } from '../web/page.ts';
+import type { Problem } from '../web/problems.ts';
 import type { DeliveryView, EndpointView } from '../webhooks/endpoint.ts';
 import { csrfForm, dashboardPage, type ShellContext, shell } from './shell.ts';
 import { dataTable } from './table.ts';
 import { type WebhookWords, webhookWords } from './webhooks-words.ts';
 import { dashboardWords } from './words.ts';
-
-/** What the domain refused, with the status the API answers it with. */
-export interface Problem {
-  status: number;
-  message: string;
-}
 
 const e = escapeHtml;
 const errorOf = (problem: Problem | undefined) =>
