@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWebUrl, maxUrlLength, parseWebUrl } from './web-url.ts';
+import { httpUrlOf, isWebUrl, maxUrlLength, parseWebUrl } from './web-url.ts';
 
 const problemOf = (value: string) => {
   const parsed = parseWebUrl(value);
@@ -58,5 +58,40 @@ describe('parseWebUrl', () => {
     expect(problemOf(`${base}${'a'.repeat(maxUrlLength)}`)).toBe('too_long');
     // Each é becomes %C3%A9: short as sent, too long as kept.
     expect(problemOf(`${base}${'é'.repeat(1000)}`)).toBe('too_long');
+  });
+});
+
+describe('httpUrlOf', () => {
+  /** What the receipt's and the mail layout's own copies answered before this one check replaced them. */
+  const asTheCopiesDid = (url: string | null | undefined): string | undefined => {
+    if (!url) return undefined;
+    try {
+      const parsed = new URL(url);
+      return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  it.each([
+    'https://acme.example/a.png',
+    'http://acme.example/a.png',
+    ' https://ACME.example/logo.png ',
+    'https://user:pw@acme.example/',
+    'javascript:alert(1)',
+    'data:image/png;base64,AAAA',
+    'ftp://acme.example/a.png',
+    'not a url',
+    '/relative/logo.png',
+    '',
+    null,
+    undefined,
+  ])('reads %j as the URL parser does, http and https only', (value) => {
+    expect(httpUrlOf(value)?.href).toBe(asTheCopiesDid(value));
+  });
+
+  it('takes what parseWebUrl would refuse to a client: it reads, it does not judge', () => {
+    expect(problemOf('https://user:pw@acme.example/')).toBe('credentials');
+    expect(httpUrlOf('https://user:pw@acme.example/')?.username).toBe('user');
   });
 });

@@ -5,6 +5,7 @@
  * never has as typed (whitespace, control characters, quotes, `<`, `>`, `\`, a backtick): the
  * parser would quietly encode or drop them, and the text would then not be the address a person
  * reading it thinks it is. Callers add their own rules (https in live mode, public addresses).
+ * A URL cobro has already taken, or that configuration gives, is read back with httpUrlOf.
  */
 import { isHostName } from './host-name.ts';
 
@@ -49,3 +50,15 @@ export function parseWebUrl(value: string): { url: URL } | { problem: WebUrlProb
 
 /** Whether `value` is an http(s) URL cobro takes (see parseWebUrl). */
 export const isWebUrl = (value: string): boolean => 'url' in parseWebUrl(value);
+
+/**
+ * `value` as the URL parser reads it when it is an absolute http or https URL, else undefined: no
+ * other rule. For a URL cobro took earlier (a stored logo, checked by parseWebUrl when it was set,
+ * maybe before a rule was added) or one its configuration gives, which is used or left out, never
+ * refused to a client.
+ */
+export function httpUrlOf(value: string | null | undefined): URL | undefined {
+  if (!value) return undefined;
+  const url = URL.parse(value);
+  return url && (url.protocol === 'https:' || url.protocol === 'http:') ? url : undefined;
+}

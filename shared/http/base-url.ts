@@ -5,18 +5,13 @@
  * read off a request: `Host` and `X-Forwarded-Proto` are whatever the caller chose to send.
  */
 import { envNames, requireEnv } from '../core/config.ts';
+import { httpUrlOf } from '../core/web-url.ts';
 
 /** PUBLIC_BASE_URL, checked and without a trailing slash; throws when it is missing or not http(s). */
 export function publicBaseUrl(): string {
   const value = requireEnv(envNames.publicBaseUrl);
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  const plain = url && !url.username && !url.password && !url.search && !url.hash;
-  if (!url || !plain || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+  const url = httpUrlOf(value);
+  if (!url || url.username || url.password || url.search || url.hash) {
     throw new Error(`${envNames.publicBaseUrl} must be an absolute http(s) URL without query: ${value}`);
   }
   return `${url.origin}${url.pathname}`.replace(/\/+$/, '');

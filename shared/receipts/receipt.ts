@@ -14,6 +14,7 @@ import { isLang, type Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
 import type { Currency } from '../core/money/currencies.ts';
 import { currencyOf } from '../core/money/fields.ts';
+import { httpUrlOf } from '../core/web-url.ts';
 
 /**
  * What a subscription's charge bought, kept on the receipt's link when the link is made (the
@@ -65,23 +66,13 @@ export interface ReceiptView {
   test: boolean;
 }
 
-/** The logo's URL when it is an absolute http(s) URL; anything else is dropped. */
-function httpUrl(url: string | null | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The receipt of `charge`, in the language of the account it belongs to (English when unset), with
  * what its link kept of what was bought (`bought`; a link made before it was kept has none).
  */
 export function receiptView(charge: Charge, account: Account, bought: ReceiptBought = {}): ReceiptView {
-  const logo = httpUrl(account.logo);
+  // The logo when it is an absolute http(s) URL; anything else is dropped.
+  const logo = httpUrlOf(account.logo)?.href;
   return {
     language: isLang(account.language) ? account.language : 'en',
     merchant: merchantName(account),
