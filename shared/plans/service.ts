@@ -1,15 +1,16 @@
-/** Plan operations that span storage and events. */
-import type { Scope } from '../core/account.ts';
-import { NotFound } from '../core/errors.ts';
+/** Plan operations that span storage, media and events, from the request's body on. */
+import { assertModeFlags, type Scope } from '../core/account.ts';
+import { Invalid, NotFound } from '../core/errors.ts';
 import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
 import { imageField, storedImageOf } from '../media/images.ts';
 import { type MediaStore, saveImage } from '../media/store.ts';
 import { planDeletedEvent } from './events.ts';
 import { planMessages } from './messages.ts';
+import { planIdParam } from './path.ts';
 import { effectiveChanges, newPlan, type Plan, type PlanChanges } from './plan.ts';
 import { createPlan, deletePlan, getPlan, getPlanWithAccount, updatePlan } from './repository.ts';
-import { CreatePlanSchema } from './schemas.ts';
+import { CreatePlanSchema, immutablePlanFields, UpdatePlanSchema } from './schemas.ts';
 
 /**
  * Creates a plan from a request's body (POST /v1/plans/ and the dashboard's form both call it): the
@@ -26,6 +27,43 @@ export async function addPlan(
   if (image) await saveImage(deps.media, image);
   await createPlan(deps, plan);
   return plan;
+}
+
+/**
+ * Changes a plan from a PUT's body (PUT /v1/plans/{id}/, `rawId` its path's id). The price, interval
+ * and currency never change: a body naming one is 400 before the schema, which then decides what is
+ * valid (no body changes nothing; a body that is not an object, JSON null included, is 400). A new
+ * image is stored only once something will be written. The plan's id, and whether anything changed.
+ */
+export async function editPlan(
+  deps: Deps & { media: MediaStore },
+  scope: Scope,
+  rawId: string | undefined,
+  body: unknown,
+): Promise<{ planId: string; changed: boolean }> {
+  const fields = body && typeof body === 'object' ? Object.keys(body) : [];
+  const immutable = immutablePlanFields.filter((field) => fields.includes(field));
+  if (immutable.length) {
+    throw new Invalid(planMessages.plan_immutable, { params: { fields: immutable.join(', ') } });
+  }
+  const input = validate(UpdatePlanSchema, body);
+  assertModeFlags(input, scope.mode);
+  const planId = planIdParam(rawId);
+  const image = typeof input.image === 'string' ? imageField(input.image, 'image') : input.image;
+  const changed = await changePlan(
+    deps,
+    scope,
+    planId,
+    {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.trial_period_days !== undefined ? { trial_period_days: input.trial_period_days } : {}),
+      ...(input.active !== undefined ? { active: input.active } : {}),
+      ...(image !== undefined ? { image: image === null ? null : storedImageOf(image) } : {}),
+    },
+    image ? () => saveImage(deps.media, image) : undefined,
+  );
+  return { planId, changed };
 }
 
 /**
