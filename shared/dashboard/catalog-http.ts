@@ -27,21 +27,13 @@ import { ProductListQuerySchema } from '../products/schemas.ts';
 import { createProductFromForm, productIdParam } from '../products/service.ts';
 import type { Problem } from '../web/problems.ts';
 import { typedAmount } from './amount-input.ts';
-import {
-  type CreateForm,
-  type ListPage,
-  linkDeletePage,
-  linksPage,
-  type MadeLink,
-  notFoundPage,
-  planDeletePage,
-  plansPage,
-  productDeletePage,
-  productsPage,
-} from './catalog-views.ts';
+import { type CreateForm, type ListPage, notFoundPage } from './catalog-views.ts';
 import { catalogWords } from './catalog-words.ts';
 import { actOnce, isFormKey, newFormKey } from './form-once.ts';
 import { type DashboardDeps, field, orProblem, pageAnswer, type SignedIn, seeOther } from './http.ts';
+import { linkDeletePage, linksPage, type MadeLink } from './links-views.ts';
+import { planDeletePage, plansPage } from './plans-views.ts';
+import { productDeletePage, productsPage } from './products-views.ts';
 import type { ShellContext } from './shell.ts';
 import { dashboardWords } from './words.ts';
 

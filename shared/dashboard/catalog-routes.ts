@@ -26,7 +26,7 @@ const listed = {
 const createAnswers = (list: string) => ({
   303: {
     description: 'Created (or the same form submitted again: nothing more created), or no session in force',
-    headers: { Location: `The list, \`/dashboard/${list}?created=<id>\`, saying what was created.` },
+    headers: { Location: `The list, \`/dashboard/${list}?created={id}\`, saying what was created.` },
   },
 });
 

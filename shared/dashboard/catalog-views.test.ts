@@ -1,26 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { cellUnder, expectLabelledTables } from '../../test/support/records-table.ts';
-import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import type { LinkListItem } from '../payment-links/link.ts';
 import type { Plan } from '../plans/plan.ts';
 import type { Product } from '../products/product.ts';
-import {
-  type CreateForm,
-  linkDeletePage,
-  linksPage,
-  notFoundPage,
-  planDeletePage,
-  plansPage,
-  productDeletePage,
-  productsPage,
-} from './catalog-views.ts';
+import { html, render } from '../web/html.ts';
+import { type CreateForm, notFoundPage } from './catalog-views.ts';
 import { catalogWords } from './catalog-words.ts';
+import { linkDeletePage, linksPage } from './links-views.ts';
+import { planDeletePage, plansPage } from './plans-views.ts';
+import { productDeletePage, productsPage } from './products-views.ts';
 import type { ShellContext } from './shell.ts';
 import { subscriptionsPage } from './subscriptions-views.ts';
 
 const hostile = `<script>alert("x")</script>'&`;
 const csrf = 'C'.repeat(32);
+/** Text as a page writes it: escaped by an html template. */
+const escaped = (text: string) => render(html`${text}`);
 const key = 'K'.repeat(32);
 
 const view = (lang: Lang = 'en', section: ShellContext['section'] = 'plans'): ShellContext => ({
@@ -179,7 +175,7 @@ describe('the catalog pages', () => {
         { pageSize: 10 },
         () => null,
       );
-      expect(html).toMatch(new RegExp(`<p id="plan_help" class="help">[^<]*${escapeHtml(where)}`));
+      expect(html).toMatch(new RegExp(`<p id="plan_help" class="help">[^<]*${escaped(where)}`));
     }
   });
 
@@ -226,7 +222,7 @@ describe('the catalog tables', () => {
       // The count links to the plan's subscriptions, named by the count then what it lists.
       const name = catalogWords[lang].subscribersLink(2, hostile);
       expect(subscribers.html).toBe(
-        `<a href="https://pay.example.com/dashboard/subscriptions?plan_id=0b6f3a52-5f0e-4d43-9d8e-2a1c9c0b7e11" aria-label="${escapeHtml(name)}">2</a>`,
+        `<a href="https://pay.example.com/dashboard/subscriptions?plan_id=0b6f3a52-5f0e-4d43-9d8e-2a1c9c0b7e11" aria-label="${escaped(name)}">2</a>`,
       );
       expect(name.startsWith('2: ')).toBe(true);
       expect(cellUnder(plans, c.created).classes).toEqual(['nowrap']);

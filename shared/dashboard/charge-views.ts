@@ -5,7 +5,6 @@
  */
 import type { Charge } from '../charges/charge.ts';
 import { displayCard, displayDate } from '../core/display.ts';
-import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
@@ -14,8 +13,10 @@ import type { Refund } from '../refunds/refund.ts';
 import { refundReasons } from '../refunds/schemas.ts';
 import { overviewSection } from '../stats/charts.ts';
 import type { Overview } from '../stats/repository.ts';
+import { type Html, html, joinHtml } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
-import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
+import type { Problem } from '../web/problems.ts';
+import { csrfForm, dashboardPage, link, notice, refusal, type ShellContext } from './shell.ts';
 import { dataTable } from './table.ts';
 import { type DashboardWords, dashboardWords } from './words.ts';
 
@@ -31,6 +32,9 @@ export function money(minor: number, currency: string, lang: Lang): string {
 const chargeUrl = (view: ShellContext, id: string) => `${view.root}/charges/${encodeURIComponent(id)}`;
 const customerUrl = (view: ShellContext, id: string) => `${view.root}/customers/${encodeURIComponent(id)}`;
 
+/** An id as the pages write one: as code, linked to its page. */
+export const idLink = (url: string, id: string): Html => html`<a href="${url}"><code>${id}</code></a>`;
+
 /**
  * The charges as a table, newest first; each id links to its page, and its customer's id (kept as
  * the text) to the customer's page.
@@ -40,8 +44,8 @@ function chargeTable(
   charges: readonly Charge[],
   w: DashboardWords,
   empty = w.noCharges,
-): string {
-  if (!charges.length) return `<p>${escapeHtml(empty)}</p>`;
+): Html {
+  if (!charges.length) return html`<p>${empty}</p>`;
   const c = w.columns;
   return dataTable(
     [
@@ -54,15 +58,13 @@ function chargeTable(
       { heading: c.customer },
     ],
     charges.map((charge) => [
-      escapeHtml(w.date(charge.created_at)),
-      `<a href="${escapeHtml(chargeUrl(view, charge.id))}"><code>${escapeHtml(charge.id)}</code></a>`,
-      escapeHtml(charge.description ?? ''),
-      escapeHtml(money(charge.amount, charge.currency, view.lang)),
-      charge.refunded > 0 ? escapeHtml(money(charge.refunded, charge.currency, view.lang)) : '',
-      escapeHtml(displayCard(charge.card, view.lang)),
-      charge.customer_id
-        ? `<a href="${escapeHtml(customerUrl(view, charge.customer_id))}"><code>${escapeHtml(charge.customer_id)}</code></a>`
-        : '',
+      w.date(charge.created_at),
+      idLink(chargeUrl(view, charge.id), charge.id),
+      charge.description ?? '',
+      money(charge.amount, charge.currency, view.lang),
+      charge.refunded > 0 ? money(charge.refunded, charge.currency, view.lang) : '',
+      displayCard(charge.card, view.lang),
+      charge.customer_id ? idLink(customerUrl(view, charge.customer_id), charge.customer_id) : '',
     ]),
   );
 }
@@ -76,17 +78,24 @@ export function overviewPage(view: ShellContext, newest: readonly Charge[], figu
   return dashboardPage(
     view,
     w.sections.overview,
-    `${overviewSection(figures, view.lang)}
+    html`${overviewSection(figures, view.lang)}
 <section class="card" aria-labelledby="newest">
-<h2 id="newest">${escapeHtml(w.newestCharges)}</h2>
+<h2 id="newest">${w.newestCharges}</h2>
 ${chargeTable(view, newest, w)}
-<p><a href="${escapeHtml(`${view.root}/charges`)}">${escapeHtml(w.allCharges)}</a></p>
+<p>${link(`${view.root}/charges`, w.allCharges)}</p>
 </section>`,
   );
 }
 
 /** The page sizes the charges page offers (the API's list takes any from 1 to 1000). */
 const pageSizes = [25, 100, 500, 1000] as const;
+
+/** Options of a select, `chosen` selected; `choices` are [value, shown]. */
+export const options = (choices: readonly (readonly [string | number, string | number])[], chosen: unknown) =>
+  choices.map(
+    ([value, shown]) =>
+      html`<option value="${value}"${value === chosen && html` selected`}>${shown}</option>`,
+  );
 
 /**
  * The charges page's two forms (both GET, so a search or a filter is a link one can share): find one
@@ -98,27 +107,27 @@ function chargeForms(
   query: PaymentListQuery | undefined,
   find: string,
   w: DashboardWords,
-): string {
-  const action = escapeHtml(`${view.root}/charges`);
+): Html {
+  const action = `${view.root}/charges`;
   const limit = query?.limit;
   const sizes = [...new Set([...pageSizes, ...(limit !== undefined ? [limit] : [])])].sort((a, b) => a - b);
-  const options = sizes
-    .map((size) => `<option value="${size}"${size === limit ? ' selected' : ''}>${size}</option>`)
-    .join('');
   const before = query?.createdBefore?.slice(0, 10) ?? '';
-  return `<div class="forms">
+  return html`<div class="forms">
 <form method="get" action="${action}" role="search" class="card">
-<label for="find">${escapeHtml(w.findLabel)}</label>
-<input id="find" name="find" type="search" maxlength="100" spellcheck="false" autocomplete="off" value="${escapeHtml(find)}" aria-describedby="find_help">
-<p id="find_help" class="help">${escapeHtml(w.findHelp)}</p>
-<button type="submit">${escapeHtml(w.find)}</button>
+<label for="find">${w.findLabel}</label>
+<input id="find" name="find" type="search" maxlength="100" spellcheck="false" autocomplete="off" value="${find}" aria-describedby="find_help">
+<p id="find_help" class="help">${w.findHelp}</p>
+<button type="submit">${w.find}</button>
 </form>
 <form method="get" action="${action}" class="card">
-<label for="created_before">${escapeHtml(w.createdBefore)}</label>
-<input id="created_before" name="created_before" type="date" value="${escapeHtml(before)}">
-<label for="limit">${escapeHtml(w.perPage)}</label>
-<select id="limit" name="limit">${options}</select>
-<button type="submit">${escapeHtml(w.filter)}</button>
+<label for="created_before">${w.createdBefore}</label>
+<input id="created_before" name="created_before" type="date" value="${before}">
+<label for="limit">${w.perPage}</label>
+<select id="limit" name="limit">${options(
+    sizes.map((size) => [size, size]),
+    limit,
+  )}</select>
+<button type="submit">${w.filter}</button>
 </form>
 </div>`;
 }
@@ -131,20 +140,18 @@ export function chargesPage(
   view: ShellContext,
   charges: readonly Charge[],
   query: PaymentListQuery | undefined,
-  problem?: { status: number; message: string },
+  problem?: Problem,
   find = '',
 ): Page {
   const w = dashboardWords[view.lang];
   const last = charges.at(-1);
   const limit = query?.limit;
   const older =
-    last && limit !== undefined && charges.length >= limit
-      ? `<a href="${escapeHtml(`${view.root}/charges?${new URLSearchParams({ limit: String(limit), created_before: last.created_at })}`)}" rel="next">${escapeHtml(w.olderCharges)}</a>`
-      : '';
-  const newest = query?.createdBefore
-    ? `<a href="${escapeHtml(`${view.root}/charges`)}">${escapeHtml(w.newestFirst)}</a>`
-    : '';
-  const error = problem ? `<p class="error" role="alert">${escapeHtml(problem.message)}</p>` : '';
+    last &&
+    limit !== undefined &&
+    charges.length >= limit &&
+    html`<a href="${`${view.root}/charges?${new URLSearchParams({ limit: String(limit), created_before: last.created_at })}`}" rel="next">${w.olderCharges}</a>`;
+  const newest = query?.createdBefore && link(`${view.root}/charges`, w.newestFirst);
   // Filtered to none is not "no charges yet": it says the filter's day (or moment, from "Older").
   const before = query?.createdBefore;
   const empty = before
@@ -155,9 +162,9 @@ export function chargesPage(
   return dashboardPage(
     view,
     w.chargesTitle,
-    `${chargeForms(view, query, find, w)}
-${error}<div class="card">${chargeTable(view, charges, w, empty)}</div>
-${older || newest ? `<p class="pager">${newest}${older}</p>` : ''}`,
+    html`${chargeForms(view, query, find, w)}
+${refusal(problem)}<div class="card">${chargeTable(view, charges, w, empty)}</div>
+${(older || newest) && html`<p class="pager">${newest}${older}</p>`}`,
     problem?.status ?? 200,
   );
 }
@@ -168,10 +175,17 @@ export interface RefundFormState {
   amount?: string;
   reason?: string;
   /** What the domain answered, with the status the API answers it with. */
-  problem?: { status: number; message: string };
+  problem?: Problem;
   /** The refund just made (after the 303 back to the page). */
   made?: Refund;
 }
+
+/** A list of details: each name a `<dt>`, its value (text or markup) a `<dd>`, a line each. */
+export const details = (rows: readonly (readonly [name: string, value: Html | string])[]): Html =>
+  joinHtml(
+    rows.map(([name, value]) => html`<dt>${name}</dt><dd>${value}</dd>`),
+    '\n',
+  );
 
 /** GET /dashboard/charges/{id}: the charge, its refunds, and the refund form while any is left. */
 export function chargePage(
@@ -182,29 +196,28 @@ export function chargePage(
 ): Page {
   const w = dashboardWords[view.lang];
   const f = w.chargeFields;
-  const amount = (minor: number) => escapeHtml(money(minor, charge.currency, view.lang));
-  const row = (name: string, value: string) => `<dt>${escapeHtml(name)}</dt><dd>${value}</dd>`;
-  const code = (value: string | null | undefined) => (value ? `<code>${escapeHtml(value)}</code>` : '');
-  const details = [
-    row(f.status, escapeHtml(w.succeeded)),
-    row(f.amount, amount(charge.amount)),
-    row(f.fee, amount(charge.fee)),
-    row(f.net, amount(charge.net)),
-    row(f.refunded, amount(charge.refunded)),
-    row(f.refundable, amount(charge.refundable)),
-    row(f.card, escapeHtml(displayCard(charge.card, view.lang))),
-    row(f.description, escapeHtml(charge.description ?? '')),
-    row(
+  const amount = (minor: number) => money(minor, charge.currency, view.lang);
+  const code = (value: string | null | undefined) => value && html`<code>${value}</code>`;
+  const fields: [string, Html | string][] = [
+    [f.status, w.succeeded],
+    [f.amount, amount(charge.amount)],
+    [f.fee, amount(charge.fee)],
+    [f.net, amount(charge.net)],
+    [f.refunded, amount(charge.refunded)],
+    [f.refundable, amount(charge.refundable)],
+    [f.card, displayCard(charge.card, view.lang)],
+    [f.description, charge.description ?? ''],
+    [
       f.customer,
-      charge.customer_id
-        ? `<a href="${escapeHtml(customerUrl(view, charge.customer_id))}">${code(charge.customer_id)}</a>`
-        : '',
-    ),
-    row(f.payment, code(charge.payment_id)),
-    ...(charge.subscription_id ? [row(f.subscription, code(charge.subscription_id))] : []),
-    row(f.created, escapeHtml(w.date(charge.created_at))),
-    ...(charge.paid_out_at ? [row(f.paidOut, escapeHtml(w.date(charge.paid_out_at)))] : []),
-  ].join('\n');
+      html`${charge.customer_id && html`<a href="${customerUrl(view, charge.customer_id)}">${code(charge.customer_id)}</a>`}`,
+    ],
+    [f.payment, html`${code(charge.payment_id)}`],
+    ...(charge.subscription_id
+      ? [[f.subscription, html`${code(charge.subscription_id)}`] as [string, Html]]
+      : []),
+    [f.created, w.date(charge.created_at)],
+    ...(charge.paid_out_at ? [[f.paidOut, w.date(charge.paid_out_at)] as [string, string]] : []),
+  ];
   const c = w.columns;
   const refundList = refunds.length
     ? dataTable(
@@ -215,36 +228,30 @@ export function chargePage(
           { heading: 'ID' },
         ],
         refunds.map((refund) => [
-          escapeHtml(w.date(refund.created_at)),
-          escapeHtml(money(refund.amount, refund.currency, view.lang)),
-          escapeHtml(w.reasons[refund.reason] ?? refund.reason),
-          `<code>${escapeHtml(`re_${refund.id}`)}</code>`,
+          w.date(refund.created_at),
+          money(refund.amount, refund.currency, view.lang),
+          w.reasons[refund.reason] ?? refund.reason,
+          html`<code>${`re_${refund.id}`}</code>`,
         ]),
       )
-    : `<p>${escapeHtml(w.noRefunds)}</p>`;
-  const made = form.made
-    ? `<p class="notice" role="status">${escapeHtml(w.refunded(money(form.made.amount, form.made.currency, view.lang)))}</p>`
-    : '';
-  const problem = form.problem ? `<p class="error" role="alert">${escapeHtml(form.problem.message)}</p>` : '';
+    : html`<p>${w.noRefunds}</p>`;
+  const made = notice(form.made && w.refunded(money(form.made.amount, form.made.currency, view.lang)));
   const chosen = form.reason ?? 'requested_by_customer';
-  const options = refundReasons
-    .map(
-      (reason) =>
-        `<option value="${reason}"${reason === chosen ? ' selected' : ''}>${escapeHtml(w.reasons[reason] ?? reason)}</option>`,
-    )
-    .join('');
   const refundForm = charge.paid_out_at
-    ? `<p>${escapeHtml(w.paidOutNote)}</p>`
+    ? html`<p>${w.paidOutNote}</p>`
     : charge.refundable <= 0
-      ? `<p>${escapeHtml(w.notRefundable)}</p>`
+      ? html`<p>${w.notRefundable}</p>`
       : csrfForm(
           `${chargeUrl(view, charge.id)}/refunds`,
           view.csrf,
-          `<label for="amount">${escapeHtml(w.refundAmount(money(charge.refundable, charge.currency, view.lang)))}</label>
-<input id="amount" name="amount" inputmode="decimal" autocomplete="off" maxlength="32" value="${escapeHtml(form.amount ?? '')}">
-<label for="reason">${escapeHtml(w.refundReason)}</label>
-<select id="reason" name="reason">${options}</select>
-<button type="submit">${escapeHtml(w.refund)}</button>`,
+          html`<label for="amount">${w.refundAmount(money(charge.refundable, charge.currency, view.lang))}</label>
+<input id="amount" name="amount" inputmode="decimal" autocomplete="off" maxlength="32" value="${form.amount ?? ''}">
+<label for="reason">${w.refundReason}</label>
+<select id="reason" name="reason">${options(
+            refundReasons.map((reason) => [reason, w.reasons[reason] ?? reason]),
+            chosen,
+          )}</select>
+<button type="submit">${w.refund}</button>`,
           { idempotency_key: form.idempotencyKey },
         );
   // The refunds' table holds nothing a keyboard can reach: its card, which scrolls sideways on a
@@ -252,15 +259,15 @@ export function chargePage(
   return dashboardPage(
     view,
     w.chargeTitle(charge.id),
-    `${made}${problem}<section class="card"><dl>
-${details}
+    html`${made}${refusal(form.problem)}<section class="card"><dl>
+${details(fields)}
 </dl></section>
 <section class="card" aria-labelledby="refunds" tabindex="0">
-<h2 id="refunds">${escapeHtml(w.refunds)}</h2>
+<h2 id="refunds">${w.refunds}</h2>
 ${refundList}
 </section>
 <section class="card" aria-labelledby="refund">
-<h2 id="refund">${escapeHtml(w.refundTitle)}</h2>
+<h2 id="refund">${w.refundTitle}</h2>
 ${refundForm}
 </section>`,
     form.problem?.status ?? 200,

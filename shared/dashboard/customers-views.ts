@@ -6,25 +6,30 @@
  */
 import type { Charge } from '../charges/charge.ts';
 import { displayCard, displayDate, displayPrice } from '../core/display.ts';
-import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import { totalPages } from '../core/pagination.ts';
 import type { Customer } from '../customers/customer.ts';
 import type { CustomerListQuery } from '../customers/schemas.ts';
 import type { Subscription } from '../subscriptions/subscription.ts';
+import { type Html, html } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import type { Problem } from '../web/problems.ts';
-import { money } from './charge-views.ts';
+import { details, idLink, money } from './charge-views.ts';
 import { type CustomerWords, customerWords } from './customers-words.ts';
-import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
+import {
+  csrfForm,
+  dashboardPage,
+  link,
+  messagePage,
+  notice,
+  pageLinks,
+  refusal,
+  type ShellContext,
+} from './shell.ts';
 import { dataTable } from './table.ts';
 import { dashboardWords } from './words.ts';
 
-const error = (problem?: Problem) =>
-  problem ? `<p class="error" role="alert">${escapeHtml(problem.message)}</p>` : '';
-
-const href = (url: string) => `href="${escapeHtml(url)}"`;
 export const customerUrl = (view: ShellContext, id: string) =>
   `${view.root}/customers/${encodeURIComponent(id)}`;
 export const subscriptionUrl = (view: ShellContext, id: string) =>
@@ -60,7 +65,7 @@ export function subscriptionTable(
   subscriptions: readonly Subscription[],
   c: CustomerWords,
   options: { customers: boolean; nextBilling: (subscription: Subscription) => string | null },
-): string {
+): Html {
   const k = c.subscriptionColumns;
   return dataTable(
     [
@@ -75,19 +80,19 @@ export function subscriptionTable(
     subscriptions.map((subscription) => {
       const next = options.nextBilling(subscription);
       const customer = subscription.customer_id
-        ? `<a ${href(customerUrl(view, subscription.customer_id))}><code>${escapeHtml(subscription.customer_id)}</code></a>`
+        ? idLink(customerUrl(view, subscription.customer_id), subscription.customer_id)
         : '';
       return [
-        `<a ${href(subscriptionUrl(view, subscription.id))}><code>${escapeHtml(subscription.id)}</code></a>`,
-        escapeHtml(subscription.plan.name),
+        idLink(subscriptionUrl(view, subscription.id), subscription.id),
+        subscription.plan.name,
         ...(options.customers ? [customer] : []),
         {
-          html: escapeHtml(c.statuses[subscription.status] ?? subscription.status),
+          html: c.statuses[subscription.status] ?? subscription.status,
           attributes: { 'data-status': subscription.status },
         },
-        escapeHtml(subscriptionAmount(subscription, view.lang)),
-        next ? escapeHtml(displayDate(next, view.lang)) : '',
-        escapeHtml(displayDate(subscription.created_at, view.lang)),
+        subscriptionAmount(subscription, view.lang),
+        next ? displayDate(next, view.lang) : '',
+        displayDate(subscription.created_at, view.lang),
       ];
     }),
   );
@@ -98,15 +103,14 @@ export function numberedPager(
   c: CustomerWords,
   page: number,
   pages: number,
-  link: (page: number) => string,
-): string {
-  if (pages <= 1 && page <= 1) return '';
-  const previous =
-    page > 1
-      ? `<a ${href(link(Math.min(page - 1, Math.max(pages, 1))))} rel="prev">${escapeHtml(c.previousPage)}</a>`
-      : '';
-  const next = page < pages ? `<a ${href(link(page + 1))} rel="next">${escapeHtml(c.nextPage)}</a>` : '';
-  return `<p class="pager"><span>${escapeHtml(c.pageOf(page, Math.max(pages, 1)))}</span>${previous}${next}</p>`;
+  to: (page: number) => string,
+): Html | undefined {
+  if (pages <= 1 && page <= 1) return undefined;
+  return pageLinks(
+    c.pageOf(page, Math.max(pages, 1)),
+    page > 1 ? { url: to(Math.min(page - 1, Math.max(pages, 1))), text: c.previousPage } : undefined,
+    page < pages ? { url: to(page + 1), text: c.nextPage } : undefined,
+  );
 }
 
 /**
@@ -131,36 +135,33 @@ export function customersPage(
           { heading: k.created, nowrap: true },
         ],
         list.customers.map((customer) => [
-          `<a ${href(customerUrl(view, customer.id))}>${escapeHtml(fullName(customer))}</a>`,
-          escapeHtml(customer.email),
-          escapeHtml(customer.country ?? ''),
-          escapeHtml(displayDate(customer.created_at, view.lang)),
+          link(customerUrl(view, customer.id), fullName(customer)),
+          customer.email,
+          customer.country ?? '',
+          displayDate(customer.created_at, view.lang),
         ]),
       )
-    : list
-      ? `<p>${escapeHtml(query?.search !== undefined ? c.noMatch(query.search) : c.noCustomers)}</p>`
-      : '';
-  const pager =
-    list && query
-      ? numberedPager(c, query.page.page, totalPages(list.count, query.page.pageSize), (page) => {
-          const params = new URLSearchParams({ page: String(page), page_size: String(query.page.pageSize) });
-          if (query.search !== undefined) params.set('search', query.search);
-          return `${view.root}/customers?${params}`;
-        })
-      : '';
-  const clear = search ? `<a ${href(`${view.root}/customers`)}>${escapeHtml(c.clearSearch)}</a>` : '';
+    : list && html`<p>${query?.search !== undefined ? c.noMatch(query.search) : c.noCustomers}</p>`;
+  const pages =
+    list &&
+    query &&
+    numberedPager(c, query.page.page, totalPages(list.count, query.page.pageSize), (page) => {
+      const params = new URLSearchParams({ page: String(page), page_size: String(query.page.pageSize) });
+      if (query.search !== undefined) params.set('search', query.search);
+      return `${view.root}/customers?${params}`;
+    });
   return dashboardPage(
     view,
     c.customersTitle,
-    `<form method="get" action="${escapeHtml(`${view.root}/customers`)}" role="search" class="card">
-<label for="search">${escapeHtml(c.searchLabel)}</label>
-<input id="search" name="search" type="search" maxlength="200" value="${escapeHtml(search)}" aria-describedby="search_help">
-<p id="search_help" class="help">${escapeHtml(c.searchHelp)}</p>
-<button type="submit">${escapeHtml(c.search)}</button> ${clear}
+    html`<form method="get" action="${`${view.root}/customers`}" role="search" class="card">
+<label for="search">${c.searchLabel}</label>
+<input id="search" name="search" type="search" maxlength="200" value="${search}" aria-describedby="search_help">
+<p id="search_help" class="help">${c.searchHelp}</p>
+<button type="submit">${c.search}</button> ${search && link(`${view.root}/customers`, c.clearSearch)}
 </form>
-${error(problem)}${list ? `<p role="status">${escapeHtml(c.found(list.count))}</p>` : ''}
+${refusal(problem)}${list && html`<p role="status">${c.found(list.count)}</p>`}
 <div class="card">${table}</div>
-${pager}`,
+${pages}`,
     problem?.status ?? 200,
   );
 }
@@ -173,18 +174,14 @@ export interface CustomerListPage<T> {
 }
 
 /** Newer and older links of a per-customer list, the other list's page kept. */
-function newerOlder(
-  c: CustomerWords,
-  list: CustomerListPage<unknown>,
-  link: (page: number) => string,
-): string {
-  const newer = list.page > 1 ? `<a ${href(link(list.page - 1))} rel="prev">${escapeHtml(c.newer)}</a>` : '';
-  const older = list.more ? `<a ${href(link(list.page + 1))} rel="next">${escapeHtml(c.older)}</a>` : '';
-  return newer || older ? `<p class="pager">${newer}${older}</p>` : '';
+function newerOlder(c: CustomerWords, list: CustomerListPage<unknown>, to: (page: number) => string) {
+  const newer = list.page > 1 && html`<a href="${to(list.page - 1)}" rel="prev">${c.newer}</a>`;
+  const older = list.more && html`<a href="${to(list.page + 1)}" rel="next">${c.older}</a>`;
+  return (newer || older) && html`<p class="pager">${newer}${older}</p>`;
 }
 
 /** The customer's charges, newest first; each links to its charge's page. */
-function customerChargeTable(view: ShellContext, charges: readonly Charge[]): string {
+function customerChargeTable(view: ShellContext, charges: readonly Charge[]): Html {
   const w = dashboardWords[view.lang];
   const k = w.columns;
   return dataTable(
@@ -197,12 +194,12 @@ function customerChargeTable(view: ShellContext, charges: readonly Charge[]): st
       { heading: k.card, nowrap: true },
     ],
     charges.map((charge) => [
-      escapeHtml(w.date(charge.created_at)),
-      `<a ${href(chargeUrl(view, charge.id))}><code>${escapeHtml(charge.id)}</code></a>`,
-      escapeHtml(charge.description ?? ''),
-      escapeHtml(money(charge.amount, charge.currency, view.lang)),
-      charge.refunded > 0 ? escapeHtml(money(charge.refunded, charge.currency, view.lang)) : '',
-      escapeHtml(displayCard(charge.card, view.lang)),
+      w.date(charge.created_at),
+      idLink(chargeUrl(view, charge.id), charge.id),
+      charge.description ?? '',
+      money(charge.amount, charge.currency, view.lang),
+      charge.refunded > 0 ? money(charge.refunded, charge.currency, view.lang) : '',
+      displayCard(charge.card, view.lang),
     ]),
   );
 }
@@ -222,46 +219,45 @@ export function customerPage(
 ): Page {
   const c = customerWords[view.lang];
   const f = c.customerFields;
-  const row = (name: string, value: string) => `<dt>${escapeHtml(name)}</dt><dd>${value}</dd>`;
-  const details = [
-    row(f.id, `<code>${escapeHtml(customer.id)}</code>`),
-    row(f.name, escapeHtml(fullName(customer))),
-    row(f.email, escapeHtml(customer.email)),
-    row(f.phone, escapeHtml(customer.phone ?? '')),
-    row(f.country, escapeHtml(customer.country ?? '')),
-    row(f.created, escapeHtml(displayDate(customer.created_at, view.lang))),
-  ].join('\n');
-  const link = (pages: { subscriptions: number; charges: number }) =>
+  const fields = details([
+    [f.id, html`<code>${customer.id}</code>`],
+    [f.name, fullName(customer)],
+    [f.email, customer.email],
+    [f.phone, customer.phone ?? ''],
+    [f.country, customer.country ?? ''],
+    [f.created, displayDate(customer.created_at, view.lang)],
+  ]);
+  const to = (pages: { subscriptions: number; charges: number }) =>
     `${customerUrl(view, customer.id)}?${new URLSearchParams({
       subscriptions_page: String(pages.subscriptions),
       charges_page: String(pages.charges),
     })}`;
   const subscriptionList = subscriptions.records.length
     ? subscriptionTable(view, subscriptions.records, c, { customers: false, nextBilling })
-    : `<p>${escapeHtml(c.noCustomerSubscriptions)}</p>`;
+    : html`<p>${c.noCustomerSubscriptions}</p>`;
   const chargeList = charges.records.length
     ? customerChargeTable(view, charges.records)
-    : `<p>${escapeHtml(c.noCustomerCharges)}</p>`;
+    : html`<p>${c.noCustomerCharges}</p>`;
   return dashboardPage(
     view,
     c.customerTitle(fullName(customer)),
-    `<section class="card"><dl>
-${details}
+    html`<section class="card"><dl>
+${fields}
 </dl></section>
 <section class="card" aria-labelledby="subscriptions">
-<h2 id="subscriptions">${escapeHtml(c.customerSubscriptions)}</h2>
+<h2 id="subscriptions">${c.customerSubscriptions}</h2>
 ${subscriptionList}
-${newerOlder(c, subscriptions, (page) => link({ subscriptions: page, charges: charges.page }))}
+${newerOlder(c, subscriptions, (page) => to({ subscriptions: page, charges: charges.page }))}
 </section>
 <section class="card" aria-labelledby="charges">
-<h2 id="charges">${escapeHtml(c.customerCharges)}</h2>
+<h2 id="charges">${c.customerCharges}</h2>
 ${chargeList}
-${newerOlder(c, charges, (page) => link({ subscriptions: subscriptions.page, charges: page }))}
+${newerOlder(c, charges, (page) => to({ subscriptions: subscriptions.page, charges: page }))}
 </section>
 <section class="card" aria-labelledby="portal">
-<h2 id="portal">${escapeHtml(c.portalHeading)}</h2>
-<p>${escapeHtml(c.portalIntro)}</p>
-${csrfForm(`${customerUrl(view, customer.id)}/portal`, view.csrf, `<button type="submit">${escapeHtml(c.makePortal)}</button>`, { idempotency_key: portalKey })}
+<h2 id="portal">${c.portalHeading}</h2>
+<p>${c.portalIntro}</p>
+${csrfForm(`${customerUrl(view, customer.id)}/portal`, view.csrf, html`<button type="submit">${c.makePortal}</button>`, { idempotency_key: portalKey })}
 </section>`,
   );
 }
@@ -273,22 +269,22 @@ ${csrfForm(`${customerUrl(view, customer.id)}/portal`, view.csrf, `<button type=
 export function portalLinkPage(
   view: ShellContext,
   customer: Customer,
-  link: { url: string; expires_at: string },
+  made: { url: string; expires_at: string },
 ): Page {
   const c = customerWords[view.lang];
   const w = dashboardWords[view.lang];
   return dashboardPage(
     view,
     c.portalTitle,
-    `<p class="notice" role="status">${escapeHtml(c.portalMade(fullName(customer)))}</p>
+    html`${notice(c.portalMade(fullName(customer)))}
 <section class="card">
-<label for="portal_url">${escapeHtml(c.portalUrl)}</label>
-<input id="portal_url" type="url" readonly value="${escapeHtml(link.url)}" aria-describedby="portal_copy" spellcheck="false">
-<p id="portal_copy" class="help">${escapeHtml(c.portalCopy)}</p>
-<dl><dt>${escapeHtml(c.portalExpires)}</dt><dd><time datetime="${escapeHtml(link.expires_at)}">${escapeHtml(w.date(link.expires_at))}</time></dd></dl>
-<p><a ${href(link.url)} target="_blank" rel="noopener noreferrer">${escapeHtml(c.openPortal)}</a></p>
+<label for="portal_url">${c.portalUrl}</label>
+<input id="portal_url" type="url" readonly value="${made.url}" aria-describedby="portal_copy" spellcheck="false">
+<p id="portal_copy" class="help">${c.portalCopy}</p>
+<dl><dt>${c.portalExpires}</dt><dd><time datetime="${made.expires_at}">${w.date(made.expires_at)}</time></dd></dl>
+<p><a href="${made.url}" target="_blank" rel="noopener noreferrer">${c.openPortal}</a></p>
 </section>
-<p><a ${href(customerUrl(view, customer.id))}>${escapeHtml(c.backToCustomer)}</a></p>`,
+<p>${link(customerUrl(view, customer.id), c.backToCustomer)}</p>`,
   );
 }
 
@@ -299,11 +295,11 @@ export function problemPage(
   back: { url: string; label: string },
 ): Page {
   const w = dashboardWords[view.lang];
-  return dashboardPage(
+  return messagePage(
     view,
-    problem.status === 404 ? w.notFoundTitle : w.errorTitle,
-    `${error(problem)}
-<p><a ${href(back.url)}>${escapeHtml(back.label)}</a></p>`,
     problem.status,
+    problem.status === 404 ? w.notFoundTitle : w.errorTitle,
+    problem.message,
+    { url: back.url, text: back.label },
   );
 }

@@ -3,8 +3,10 @@
  * (`hostedPage`: a per-page nonce for the one stylesheet under a strict Content-Security-Policy, no
  * script at all, never framed, never cached, no referrer) with the dashboard's bar: the merchant,
  * the mode (TEST or LIVE), the navigation of every section, the language switch and sign-out. Every
- * value is escaped here or by the page that hands its body in; every form carries the session's
- * CSRF token.
+ * page is made of `html` templates (shared/web/html.ts), which escape every value; every form
+ * carries the session's CSRF token. The parts many pages share are here too: a refusal and a
+ * notice, a pager, a message page with its way back, and the confirmation before a destructive
+ * action.
  *
  * A new page: its words in words.ts, a view that returns `dashboardPage(view, …)`, its section's
  * `path` below (a section without one is shown, not linked), and a route row. A list of records is
@@ -13,12 +15,10 @@
  * readers), so no page scrolls sideways on a phone; dates and cards stay on one line when wide.
  */
 import type { Mode } from '../core/account.ts';
-import { escapeHtml } from '../core/html.ts';
 import type { Lang } from '../core/messages.ts';
 import { chartStyles } from '../stats/charts.ts';
-import { legacyHostedPage as hostedPage } from '../web/legacy.ts';
-import type { Page } from '../web/page.ts';
-import { contentSecurityPolicy } from '../web/page.ts';
+import { type Html, html } from '../web/html.ts';
+import { contentSecurityPolicy, hostedPage, type Page } from '../web/page.ts';
 import { signInWords } from './sign-in-words.ts';
 import { type DashboardWords, dashboardWords } from './words.ts';
 
@@ -102,8 +102,8 @@ table.records td:empty{display:none}
 }
 ${chartStyles}`;
 
-/** The shell's headers and policy around `body`, which is HTML whose values are escaped already. */
-export function shell(status: number, title: string, body: string, lang: Lang): Page {
+/** The shell's headers and policy around `body`. */
+export function shell(status: number, title: string, body: Html, lang: Lang): Page {
   return hostedPage({
     status,
     title,
@@ -112,7 +112,7 @@ export function shell(status: number, title: string, body: string, lang: Lang): 
     styles,
     // No script at all; forms post only to the dashboard's own origin.
     policy: (nonce) => contentSecurityPolicy(nonce),
-    head: '\n<meta name="robots" content="noindex">',
+    head: html`\n<meta name="robots" content="noindex">`,
   });
 }
 
@@ -120,66 +120,83 @@ export function shell(status: number, title: string, body: string, lang: Lang): 
 export function csrfForm(
   action: string,
   csrf: string,
-  inner: string,
+  inner: Html,
   hidden: Record<string, string> = {},
-  attributes = '',
-): string {
-  const fields = Object.entries(hidden)
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
-    .join('');
-  return `<form method="post" action="${escapeHtml(action)}"${attributes}><input type="hidden" name="csrf_token" value="${escapeHtml(csrf)}">${fields}${inner}</form>`;
+  className?: string,
+): Html {
+  const fields = Object.entries(hidden).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
+  );
+  return html`<form method="post" action="${action}"${className && html` class="${className}"`}><input type="hidden" name="csrf_token" value="${csrf}">${fields}${inner}</form>`;
+}
+
+/** What the domain refused, said where the reader looks first (nothing without one). */
+export const refusal = (problem: { message: string } | undefined): Html =>
+  html`${problem && html`<p class="error" role="alert">${problem.message}</p>`}`;
+
+/** What was just done (nothing when nothing was). */
+export const notice = (text: string | undefined): Html =>
+  html`${text && html`<p class="notice" role="status">${text}</p>`}`;
+
+/** A link to `url` saying `text`. */
+export const link = (url: string, text: string): Html => html`<a href="${url}">${text}</a>`;
+
+/** The pager of a numbered list: where the page is, then the links to the previous and next pages. */
+export function pageLinks(
+  where: string,
+  previous?: { url: string; text: string },
+  next?: { url: string; text: string },
+): Html {
+  return html`<p class="pager"><span>${where}</span>${
+    previous && html`<a href="${previous.url}" rel="prev">${previous.text}</a>`
+  }${next && html`<a href="${next.url}" rel="next">${next.text}</a>`}</p>`;
 }
 
 /** The language switch: a button that posts the other language and comes back to `here`. */
-function languageSwitch(root: string, csrf: string, lang: Lang, here: string): string {
+function languageSwitch(root: string, csrf: string, lang: Lang, here: string): Html {
   const other: Lang = lang === 'en' ? 'es' : 'en';
   return csrfForm(
     `${root}/language`,
     csrf,
-    `<button type="submit" lang="${other}">${escapeHtml(dashboardWords[lang].otherLanguage)}</button>`,
+    html`<button type="submit" lang="${other}">${dashboardWords[lang].otherLanguage}</button>`,
     { lang: other, back: here },
   );
 }
 
 /** What the page says of its mode: a test, live on the simulated acquirer, or live connected to nothing. */
-function modeNote(view: ShellContext): string {
+function modeNote(view: ShellContext): Html | undefined {
   const w = dashboardWords[view.lang];
-  if (view.mode === 'test') return `<p class="test" role="note">${escapeHtml(w.testNote)}</p>`;
-  if (view.connector === 'simulated')
-    return `<p class="test" role="note">${escapeHtml(w.simulatedLiveNote)}</p>`;
+  if (view.mode === 'test') return html`<p class="test" role="note">${w.testNote}</p>`;
+  if (view.connector === 'simulated') return html`<p class="test" role="note">${w.simulatedLiveNote}</p>`;
   if (view.connector === 'none')
-    return `<p class="test" role="alert">${escapeHtml(w.notConnectedNote(view.developerId ?? 0))}</p>`;
+    return html`<p class="test" role="alert">${w.notConnectedNote(view.developerId ?? 0)}</p>`;
   if (view.connector === 'stripe' && view.stripeAccount)
-    return `<p role="note">${escapeHtml(w.stripeNote(view.stripeAccount))}</p>`;
-  return '';
+    return html`<p role="note">${w.stripeNote(view.stripeAccount)}</p>`;
+  return undefined;
 }
 
 /** A signed-in page: the bar, the navigation, then `body` under its `title` heading. */
-export function dashboardPage(view: ShellContext, title: string, body: string, status = 200): Page {
+export function dashboardPage(view: ShellContext, title: string, body: Html, status = 200): Page {
   const w = dashboardWords[view.lang];
-  const nav = sections
-    .map(({ id, path }) => {
-      const name = escapeHtml(w.sections[id]);
-      if (path === undefined)
-        return `<li><span class="soon" title="${escapeHtml(w.notYet)}">${name}</span></li>`;
-      const current = id === view.section ? ' aria-current="page"' : '';
-      return `<li><a href="${escapeHtml(`${view.root}/${path}`)}"${current}>${name}</a></li>`;
-    })
-    .join('');
+  const nav = sections.map(({ id, path }) =>
+    path === undefined
+      ? html`<li><span class="soon" title="${w.notYet}">${w.sections[id]}</span></li>`
+      : html`<li><a href="${`${view.root}/${path}`}"${id === view.section && html` aria-current="page"`}>${w.sections[id]}</a></li>`,
+  );
   const mode = view.mode === 'live' ? w.liveMode : w.testMode;
   return shell(
     status,
     `${title} · ${w.product}`,
-    `<div class="bar">
-<p class="brand">${escapeHtml(view.merchant)}</p>
-<p class="mode mode-${view.mode}" data-mode="${view.mode}"><span class="help">${escapeHtml(w.modeLabel)}:</span> ${escapeHtml(mode)}</p>
+    html`<div class="bar">
+<p class="brand">${view.merchant}</p>
+<p class="mode mode-${view.mode}" data-mode="${view.mode}"><span class="help">${w.modeLabel}:</span> ${mode}</p>
 <span class="spacer"></span>
 ${languageSwitch(view.root, view.csrf, view.lang, view.here)}
-${csrfForm(`${view.root}/sign-out`, view.csrf, `<button type="submit">${escapeHtml(w.signOut)}</button>`)}
+${csrfForm(`${view.root}/sign-out`, view.csrf, html`<button type="submit">${w.signOut}</button>`)}
 </div>
-<nav aria-label="${escapeHtml(w.navLabel)}"><ul>${nav}</ul></nav>
+<nav aria-label="${w.navLabel}"><ul>${nav}</ul></nav>
 ${modeNote(view)}
-<h1>${escapeHtml(title)}</h1>
+<h1>${title}</h1>
 ${body}`,
     view.lang,
   );
@@ -210,39 +227,70 @@ export function signInPage(
   const w = dashboardWords[context.lang];
   const shown = problem ? signInProblem(context.lang, problem) : undefined;
   const status = shown?.status ?? 200;
-  const error = shown ? `<p class="error" role="alert">${escapeHtml(shown.message)}</p>` : '';
   const other: Lang = context.lang === 'en' ? 'es' : 'en';
   return shell(
     status,
     w.signInTitle,
-    `<div class="bar"><p class="brand">${escapeHtml(w.product)}</p><span class="spacer"></span>
-${csrfForm(`${context.root}/language`, context.csrf, `<button type="submit" lang="${other}">${escapeHtml(w.otherLanguage)}</button>`, { lang: other, back: 'sign-in' })}
+    html`<div class="bar"><p class="brand">${w.product}</p><span class="spacer"></span>
+${csrfForm(`${context.root}/language`, context.csrf, html`<button type="submit" lang="${other}">${w.otherLanguage}</button>`, { lang: other, back: 'sign-in' })}
 </div>
 <div class="card">
-<h1>${escapeHtml(w.signInTitle)}</h1>
-<p>${escapeHtml(w.signInIntro)}</p>
-${error}
+<h1>${w.signInTitle}</h1>
+<p>${w.signInIntro}</p>
+${refusal(shown)}
 ${csrfForm(
   `${context.root}/sign-in`,
   context.csrf,
-  `<label for="api_key">${escapeHtml(w.apiKey)}</label>
+  html`<label for="api_key">${w.apiKey}</label>
 <input id="api_key" name="api_key" type="password" autocomplete="current-password" required maxlength="64" spellcheck="false" aria-describedby="api_key_help">
-<p id="api_key_help" class="help">${escapeHtml(w.apiKeyHelp)}</p>
-<button type="submit">${escapeHtml(w.signIn)}</button>`,
+<p id="api_key_help" class="help">${w.apiKeyHelp}</p>
+<button type="submit">${w.signIn}</button>`,
 )}
 </div>`,
     context.lang,
   );
 }
 
-/** A signed-in page that only says something (a form that expired, a record that is not there). */
-export function messagePage(view: ShellContext, status: number, title: string, message: string): Page {
+/**
+ * A signed-in page that only says something (a form that expired, a record that is not there),
+ * with the way back: to the charges unless `back` names another page.
+ */
+export function messagePage(
+  view: ShellContext,
+  status: number,
+  title: string,
+  message: string,
+  back?: { url: string; text: string },
+): Page {
   const w = dashboardWords[view.lang];
+  const to = back ?? { url: `${view.root}/charges`, text: w.backToCharges };
   return dashboardPage(
     view,
     title,
-    `<p class="error" role="alert">${escapeHtml(message)}</p>
-<p><a href="${escapeHtml(`${view.root}/charges`)}">${escapeHtml(w.backToCharges)}</a></p>`,
+    html`${refusal({ message })}
+<p>${link(to.url, to.text)}</p>`,
     status,
+  );
+}
+
+/**
+ * The step before a destructive action: what it does (`what`), the button that does it (a POST
+ * with the session's CSRF token), and the way back, which changes nothing.
+ */
+export function confirmPage(
+  view: ShellContext,
+  title: string,
+  what: Html,
+  form: { action: string; button: string; hidden?: Record<string, string> },
+  back: { url: string; text: string },
+): Page {
+  return dashboardPage(
+    view,
+    title,
+    html`<section class="card">
+${what}
+${csrfForm(form.action, view.csrf, html`<button type="submit">${form.button}</button>`, form.hidden)}
+<p>${link(back.url, back.text)}</p>
+</section>`,
   );
 }

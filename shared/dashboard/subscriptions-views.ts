@@ -4,13 +4,13 @@
  * Pure functions of what the domain read (shared/dashboard/subscriptions-http.ts).
  */
 import { displayCard, displayDate, displayPeriod } from '../core/display.ts';
-import { escapeHtml } from '../core/html.ts';
 import type { NumberedPage } from '../core/pagination.ts';
 import type { Subscription, SubscriptionView } from '../subscriptions/subscription.ts';
 import { overdueOf, subscriptionStatuses } from '../subscriptions/subscription.ts';
+import { type Html, html } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import type { Problem } from '../web/problems.ts';
-import { money } from './charge-views.ts';
+import { details, idLink, money, options } from './charge-views.ts';
 import {
   customerUrl,
   numberedPager,
@@ -19,7 +19,7 @@ import {
   subscriptionUrl,
 } from './customers-views.ts';
 import { customerWords } from './customers-words.ts';
-import { csrfForm, dashboardPage, type ShellContext } from './shell.ts';
+import { confirmPage, dashboardPage, link, notice, refusal, type ShellContext } from './shell.ts';
 import { dashboardWords } from './words.ts';
 
 /** The list's filters as the page was asked for them (what the form shows again). */
@@ -28,8 +28,6 @@ export interface SubscriptionFilters {
   planId?: string | undefined;
   pageSize?: number | undefined;
 }
-
-const href = (url: string) => `href="${escapeHtml(url)}"`;
 
 /**
  * GET /dashboard/subscriptions: one page of the API's subscription list (newest first, pending
@@ -43,41 +41,37 @@ export function subscriptionsPage(
   problem?: Problem,
 ): Page {
   const c = customerWords[view.lang];
-  const options = [
-    `<option value="">${escapeHtml(c.anyStatus)}</option>`,
-    ...subscriptionStatuses.map(
-      (status) =>
-        `<option value="${status}"${filters.status === status ? ' selected' : ''}>${escapeHtml(c.statuses[status])}</option>`,
-    ),
-  ].join('');
+  const statuses = options(
+    [['', c.anyStatus], ...subscriptionStatuses.map((status) => [status, c.statuses[status]] as const)],
+    // "Any status" is never marked chosen: the form shows it first when none is.
+    filters.status,
+  );
   const list = page?.results.length
     ? subscriptionTable(view, page.results, c, { customers: true, nextBilling })
-    : page
-      ? `<p>${escapeHtml(c.noSubscriptions)}</p>`
-      : '';
-  const pager = page
-    ? numberedPager(c, page.current_page, page.total_pages, (number) => {
-        const params = new URLSearchParams({ page: String(number) });
-        if (filters.pageSize !== undefined) params.set('page_size', String(filters.pageSize));
-        if (filters.status) params.set('status', filters.status);
-        if (filters.planId) params.set('plan_id', filters.planId);
-        return `${view.root}/subscriptions?${params}`;
-      })
-    : '';
+    : page && html`<p>${c.noSubscriptions}</p>`;
+  const pages =
+    page &&
+    numberedPager(c, page.current_page, page.total_pages, (number) => {
+      const params = new URLSearchParams({ page: String(number) });
+      if (filters.pageSize !== undefined) params.set('page_size', String(filters.pageSize));
+      if (filters.status) params.set('status', filters.status);
+      if (filters.planId) params.set('plan_id', filters.planId);
+      return `${view.root}/subscriptions?${params}`;
+    });
   return dashboardPage(
     view,
     c.subscriptionsTitle,
-    `<form method="get" action="${escapeHtml(`${view.root}/subscriptions`)}" class="card">
-<label for="status">${escapeHtml(c.statusFilter)}</label>
-<select id="status" name="status">${options}</select>
-<label for="plan_id">${escapeHtml(c.planFilter)}</label>
-<input id="plan_id" name="plan_id" maxlength="100" spellcheck="false" value="${escapeHtml(filters.planId ?? '')}" aria-describedby="plan_help">
-<p id="plan_help" class="help">${escapeHtml(c.planFilterHelp)}</p>
-<button type="submit">${escapeHtml(c.filter)}</button>
+    html`<form method="get" action="${`${view.root}/subscriptions`}" class="card">
+<label for="status">${c.statusFilter}</label>
+<select id="status" name="status">${statuses}</select>
+<label for="plan_id">${c.planFilter}</label>
+<input id="plan_id" name="plan_id" maxlength="100" spellcheck="false" value="${filters.planId ?? ''}" aria-describedby="plan_help">
+<p id="plan_help" class="help">${c.planFilterHelp}</p>
+<button type="submit">${c.filter}</button>
 </form>
-${problem ? `<p class="error" role="alert">${escapeHtml(problem.message)}</p>` : ''}
+${refusal(problem)}
 <div class="card">${list}</div>
-${pager}`,
+${pages}`,
     problem?.status ?? 200,
   );
 }
@@ -93,11 +87,11 @@ export function subscriptionPage(
   view: ShellContext,
   subscription: Subscription,
   shown: SubscriptionView,
-  notice?: SubscriptionNotice,
+  said?: SubscriptionNotice,
 ): Page {
   const c = customerWords[view.lang];
   const f = c.subscriptionFields;
-  const row = (name: string, value: string) => `<dt>${escapeHtml(name)}</dt><dd>${value}</dd>`;
+  const date = dashboardWords[view.lang].date;
   const { plan } = subscription;
   const period =
     shown.current_period_start && shown.current_period_end
@@ -105,66 +99,58 @@ export function subscriptionPage(
       : '';
   const card = subscription.card ? displayCard(subscription.card, view.lang) : c.noCard;
   const customer = subscription.customer_id
-    ? `<a ${href(customerUrl(view, subscription.customer_id))}><code>${escapeHtml(subscription.customer_id)}</code></a>`
-    : escapeHtml(c.noCustomer);
-  const details = [
-    row(f.plan, `${escapeHtml(plan.name)} <small>(<code>${escapeHtml(subscription.plan_id)}</code>)</small>`),
-    row(f.quantity, escapeHtml(String(subscription.quantity))),
-    row(f.amount, escapeHtml(subscriptionAmount(subscription, view.lang))),
-    row(
+    ? idLink(customerUrl(view, subscription.customer_id), subscription.customer_id)
+    : c.noCustomer;
+  const fields: [string, Html | string][] = [
+    [f.plan, html`${plan.name} <small>(<code>${subscription.plan_id}</code>)</small>`],
+    [f.quantity, String(subscription.quantity)],
+    [f.amount, subscriptionAmount(subscription, view.lang)],
+    [
       f.status,
-      `<span data-status="${escapeHtml(subscription.status)}">${escapeHtml(c.statuses[subscription.status] ?? subscription.status)}</span>`,
-    ),
+      html`<span data-status="${subscription.status}">${c.statuses[subscription.status] ?? subscription.status}</span>`,
+    ],
     // A canceled subscription has no current period: its last one is shown as such.
-    row(subscription.status === 'canceled' ? f.lastPeriod : f.period, escapeHtml(period)),
+    [subscription.status === 'canceled' ? f.lastPeriod : f.period, period],
     ...(shown.next_billing_date
-      ? [row(f.nextBilling, escapeHtml(displayDate(shown.next_billing_date, view.lang)))]
+      ? [[f.nextBilling, displayDate(shown.next_billing_date, view.lang)] as [string, string]]
       : []),
     // A trial canceled before its end never reaches it: no end date to show.
     ...(subscription.trial_end &&
     !(subscription.canceled_at && subscription.canceled_at < subscription.trial_end)
-      ? [row(f.trialEnd, escapeHtml(displayDate(subscription.trial_end, view.lang)))]
+      ? [[f.trialEnd, displayDate(subscription.trial_end, view.lang)] as [string, string]]
       : []),
-    row(f.card, escapeHtml(card)),
-    row(f.customer, customer),
-    row(f.created, escapeHtml(dashboardWords[view.lang].date(subscription.created_at))),
-    ...(subscription.canceled_at
-      ? [row(f.canceled, escapeHtml(dashboardWords[view.lang].date(subscription.canceled_at)))]
-      : []),
-  ].join('\n');
+    [f.card, card],
+    [f.customer, customer],
+    [f.created, date(subscription.created_at)],
+    ...(subscription.canceled_at ? [[f.canceled, date(subscription.canceled_at)] as [string, string]] : []),
+  ];
   const owed = overdueOf(subscription);
-  const overdue = owed
-    ? `<p class="error" role="alert">${escapeHtml(
-        c.overdue(
-          money(owed.amount, owed.currency, view.lang),
-          displayDate(owed.since, view.lang),
-          owed.nextAttemptAt ? displayDate(owed.nextAttemptAt, view.lang) : null,
-        ),
-      )}</p>`
-    : '';
-  const said =
-    notice?.kind === 'canceled'
-      ? `<p class="notice" role="status">${escapeHtml(c.canceledNotice)}</p>`
-      : notice?.kind === 'problem'
-        ? `<p class="error" role="alert">${escapeHtml(notice.problem.message)}</p>`
-        : '';
+  const overdue =
+    owed &&
+    refusal({
+      message: c.overdue(
+        money(owed.amount, owed.currency, view.lang),
+        displayDate(owed.since, view.lang),
+        owed.nextAttemptAt ? displayDate(owed.nextAttemptAt, view.lang) : null,
+      ),
+    });
   const cancel =
     subscription.status === 'canceled'
-      ? `<p>${escapeHtml(c.notCancelable)}</p>`
-      : `<p>${escapeHtml(c.cancelIntro)}</p>
-<p><a ${href(`${subscriptionUrl(view, subscription.id)}/cancel`)}>${escapeHtml(c.cancelStart)}</a></p>`;
+      ? html`<p>${c.notCancelable}</p>`
+      : html`<p>${c.cancelIntro}</p>
+<p>${link(`${subscriptionUrl(view, subscription.id)}/cancel`, c.cancelStart)}</p>`;
   return dashboardPage(
     view,
     c.subscriptionTitle(subscription.id),
-    `${said}${overdue}<section class="card"><dl>
-${details}
+    html`${said?.kind === 'canceled' && notice(c.canceledNotice)}${said?.kind === 'problem' && refusal(said.problem)}${overdue}<section class="card"><dl>
+${details(fields)}
 </dl></section>
 <section class="card" aria-labelledby="cancel">
-<h2 id="cancel">${escapeHtml(c.cancelHeading)}</h2>
+<h2 id="cancel">${c.cancelHeading}</h2>
 ${cancel}
 </section>
-<p><a ${href(`${view.root}/subscriptions`)}>${escapeHtml(c.backToSubscriptions)}</a></p>`,
-    notice?.kind === 'problem' ? notice.problem.status : 200,
+<p>${link(`${view.root}/subscriptions`, c.backToSubscriptions)}</p>`,
+    said?.kind === 'problem' ? said.problem.status : 200,
   );
 }
 
@@ -176,13 +162,11 @@ export function confirmCancelPage(view: ShellContext, subscription: Subscription
   const c = customerWords[view.lang];
   const who = subscription.customer_id ?? c.noCustomer;
   const back = subscriptionUrl(view, subscription.id);
-  return dashboardPage(
+  return confirmPage(
     view,
     c.confirmTitle(subscription.id),
-    `<section class="card">
-<p>${escapeHtml(c.confirmText(subscription.plan.name, who))}</p>
-${csrfForm(`${back}/cancel`, view.csrf, `<button type="submit">${escapeHtml(c.confirmCancel)}</button>`)}
-<p><a ${href(back)}>${escapeHtml(c.keep)}</a></p>
-</section>`,
+    html`<p>${c.confirmText(subscription.plan.name, who)}</p>`,
+    { action: `${back}/cancel`, button: c.confirmCancel },
+    { url: back, text: c.keep },
   );
 }

@@ -8,9 +8,9 @@
  * blocks (WebKit does, on the phones this layout is for), and the roles keep it a table to a screen
  * reader there.
  */
-import { escapeHtml } from '../core/html.ts';
+import { type Html, html, joinHtml } from '../web/html.ts';
 
-/** A column: its heading (plain text, escaped here) and how its values are set. */
+/** A column: its heading (plain text) and how its values are set. */
 export interface Column {
   heading: string;
   /** An amount or a count: right-aligned on a wide screen (and never wrapped). */
@@ -20,50 +20,43 @@ export interface Column {
 }
 
 /**
- * A data cell: its HTML (every value in it escaped by the caller already), or that HTML with
- * attributes of its own (`{ data-status: 'active' }`), whose values are escaped here.
+ * A data cell: its content (text, escaped by the template, or markup), or that content with
+ * attributes of its own (`{ data-status: 'active' }`).
  */
-export type Cell = string | { html: string; attributes: Record<string, string> };
+export type Cell = Html | string | { html: Html | string; attributes: Record<string, string> };
 
 const classOf = (column: Column) => {
   const names = [column.numeric ? 'num' : '', column.nowrap ? 'nowrap' : ''].filter(Boolean);
-  return names.length ? ` class="${names.join(' ')}"` : '';
+  return names.length > 0 && html` class="${names.join(' ')}"`;
 };
+
+/** A cell's content, and its own attributes when it has any. */
+const partsOf = (cell: Cell) =>
+  typeof cell === 'object' && 'attributes' in cell ? cell : { html: cell, attributes: {} };
 
 /**
  * `<table>` of `rows` under `columns`: each row one cell per column, in the columns' order. A row
  * with fewer or more cells than columns is a caller's mistake, refused rather than drawn askew.
  */
-export function dataTable(columns: readonly Column[], rows: readonly (readonly Cell[])[]): string {
-  const head = columns
-    .map(
-      (column) => `<th scope="col" role="columnheader"${classOf(column)}>${escapeHtml(column.heading)}</th>`,
-    )
-    .join('');
-  const body = rows
-    .map((cells) => {
-      if (cells.length !== columns.length)
-        throw new Error(`a table row has ${cells.length} cells for ${columns.length} columns`);
-      const tds = cells
-        .map((cell, i) => {
-          const column = columns[i] as Column;
-          const html = typeof cell === 'string' ? cell : cell.html;
-          const own =
-            typeof cell === 'string'
-              ? ''
-              : Object.entries(cell.attributes)
-                  .map(([name, value]) => ` ${escapeHtml(name)}="${escapeHtml(value)}"`)
-                  .join('');
-          return `<td role="cell"${classOf(column)} data-label="${escapeHtml(column.heading)}"${own}>${html}</td>`;
-        })
-        .join('\n');
-      return `<tr role="row">\n${tds}\n</tr>`;
-    })
-    .join('\n');
-  return `<table class="records" role="table">
+export function dataTable(columns: readonly Column[], rows: readonly (readonly Cell[])[]): Html {
+  const head = columns.map(
+    (column) => html`<th scope="col" role="columnheader"${classOf(column)}>${column.heading}</th>`,
+  );
+  const body = rows.map((cells) => {
+    if (cells.length !== columns.length)
+      throw new Error(`a table row has ${cells.length} cells for ${columns.length} columns`);
+    const tds = cells.map((cell, i) => {
+      const column = columns[i] as Column;
+      const { html: content, attributes } = partsOf(cell);
+      const own = Object.entries(attributes).map(([name, value]) => html` ${name}="${value}"`);
+      return html`<td role="cell"${classOf(column)} data-label="${column.heading}"${own}>${content}</td>`;
+    });
+    return html`<tr role="row">\n${joinHtml(tds, '\n')}\n</tr>`;
+  });
+  return html`<table class="records" role="table">
 <thead role="rowgroup"><tr role="row">${head}</tr></thead>
 <tbody role="rowgroup">
-${body}
+${joinHtml(body, '\n')}
 </tbody>
 </table>`;
 }

@@ -35,6 +35,7 @@ import {
   rotateSecret,
   rotationOverlapMs,
 } from '../webhooks/service.ts';
+import { eventPage, eventsPage } from './events-views.ts';
 import { actOnce, formKeyPattern, newFormKey } from './form-once.ts';
 import {
   cookieNames,
@@ -49,6 +50,7 @@ import {
   seeOther,
   setCookie,
 } from './http.ts';
+import { keyConfirmPage, keyRotatedPage, keysPage } from './keys-views.ts';
 import { endSession } from './session.ts';
 import {
   confirmPage,
@@ -56,11 +58,6 @@ import {
   endpointPage,
   endpointsPage,
   endpointUrl,
-  eventPage,
-  eventsPage,
-  keyConfirmPage,
-  keyRotatedPage,
-  keysPage,
   notFoundPage,
   secretPage,
 } from './webhooks-views.ts';

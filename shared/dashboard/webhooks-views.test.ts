@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { cellUnder, expectLabelledTables } from '../../test/support/records-table.ts';
 import type { Lang } from '../core/messages.ts';
+import { render } from '../web/html.ts';
+import { eventPage, eventsPage } from './events-views.ts';
+import { keyConfirmPage, keyRotatedPage, keysPage } from './keys-views.ts';
 import type { ShellContext } from './shell.ts';
-import {
-  endpointPage,
-  endpointsPage,
-  eventPage,
-  eventsPage,
-  keyConfirmPage,
-  keyRotatedPage,
-  keysPage,
-  pager,
-  secretPage,
-} from './webhooks-views.ts';
+import { endpointPage, endpointsPage, pager, secretPage } from './webhooks-views.ts';
 import { webhookWords } from './webhooks-words.ts';
 
 const hostile = `<script>alert("x")</script>'&`;
@@ -117,10 +110,10 @@ describe('webhooks pages', () => {
   });
 
   it('the pager keeps the filters and never links past the last page', () => {
-    const html = pager(view(), 'events', { page: 1, pageSize: 10 }, 10, { type: 'plan.deleted' });
+    const html = render(pager(view(), 'events', { page: 1, pageSize: 10 }, 10, { type: 'plan.deleted' }));
     expect(html).toContain('Page 1 of 1 (10 in all)');
     expect(html).not.toContain('rel="next"');
-    expect(pager(view(), 'events', { page: 1, pageSize: 5 }, 10, { type: 'a&b' })).toContain(
+    expect(render(pager(view(), 'events', { page: 1, pageSize: 5 }, 10, { type: 'a&b' }))).toContain(
       'events?type=a%26b&amp;page=2&amp;page_size=5',
     );
   });
