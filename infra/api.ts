@@ -16,9 +16,9 @@ import type { Stage } from './stage.ts';
 export interface CobroApiProps {
   /** Names the API and its deployment stage. */
   readonly stage: Stage;
-  /** The route rows, one method each (shared/http/routes.ts in the app). */
+  /** The route rows, one method each (shared/api/routes.ts in the app). */
   readonly routes: readonly Route[];
-  /** The function of a handler module named in shared/http/routes.ts (routes, fallback, authorizer). */
+  /** The function of a handler module named in shared/api/routes.ts (routes, fallback, authorizer). */
   readonly functionFor: (handler: string) => lambda.IFunction;
   /** Steady-state requests per second the stage accepts before answering 429. */
   readonly throttlingRateLimit: number;

@@ -1,7 +1,7 @@
 /**
  * A local EventBridge `PutEvents` endpoint. The AWS SDK posts to it through
  * AWS_ENDPOINT_URL_EVENTBRIDGE; each accepted entry is delivered, asynchronously as EventBridge
- * does, to the targets of the shared rule table (shared/events/rules.ts).
+ * does, to the targets of the shared rule table (shared/api/event-rules.ts).
  *
  * Faults to prove the outbox against, set by `POST /_local/outage` with a JSON object naming any of
  * these settings (the ones it does not name stay as they are; `GET /_local/outage` shows them):

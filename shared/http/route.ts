@@ -107,7 +107,7 @@ export interface Route {
   /** Success answers by status, each as the handler sends it. */
   answers: Readonly<Record<number, Answer>>;
   /**
-   * Error answers this route has beyond the ones every route of its kind has (shared/http/openapi.ts);
+   * Error answers this route has beyond the ones every route of its kind has (shared/api/openapi.ts);
    * a status named here replaces the common one. @default none
    */
   errors?: Readonly<Record<number, ErrorAnswer>>;
