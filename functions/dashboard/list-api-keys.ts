@@ -1,6 +1,6 @@
-/** GET /dashboard/api-keys: both keys, masked (shared/dashboard/webhooks-http.ts). */
+/** GET /dashboard/api-keys: both keys, masked (shared/dashboard/keys-http.ts). */
 import { dashboardDeps, signedInPage } from '../../shared/dashboard/http.ts';
-import { showKeys } from '../../shared/dashboard/webhooks-http.ts';
+import { showKeys } from '../../shared/dashboard/keys-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = dashboardDeps();

@@ -1,6 +1,7 @@
-/** GET /dashboard/events: the events list as a page (shared/dashboard/webhooks-http.ts). */
+/** GET /dashboard/events: the events list as a page (shared/dashboard/events-http.ts). */
+
+import { showEvents } from '../../shared/dashboard/events-http.ts';
 import { dashboardDeps, signedInPage } from '../../shared/dashboard/http.ts';
-import { showEvents } from '../../shared/dashboard/webhooks-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { eventTypesOfEnvironment } from '../../shared/webhooks/endpoint.ts';
 

@@ -1,6 +1,7 @@
-/** GET /dashboard/events/{id}: one event's JSON (shared/dashboard/webhooks-http.ts). */
+/** GET /dashboard/events/{id}: one event's JSON (shared/dashboard/events-http.ts). */
+
+import { eventPath, showEvent } from '../../shared/dashboard/events-http.ts';
 import { dashboardDeps, signedInPage } from '../../shared/dashboard/http.ts';
-import { eventPath, showEvent } from '../../shared/dashboard/webhooks-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = dashboardDeps();

@@ -1,6 +1,7 @@
-/** GET /dashboard/plans/{id}/delete: what deleting the plan does, and its form (shared/dashboard/catalog-http.ts). */
-import { catalogPath, showPlanDelete } from '../../shared/dashboard/catalog-http.ts';
+/** GET /dashboard/plans/{id}/delete: what deleting the plan does, and its form (shared/dashboard/plans-http.ts). */
+import { catalogPath } from '../../shared/dashboard/catalog-http.ts';
 import { dashboardDeps, signedInPage } from '../../shared/dashboard/http.ts';
+import { showPlanDelete } from '../../shared/dashboard/plans-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = dashboardDeps();

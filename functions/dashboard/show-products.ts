@@ -1,6 +1,7 @@
-/** GET /dashboard/products: the products list and the create form (shared/dashboard/catalog-http.ts). */
-import { showProducts } from '../../shared/dashboard/catalog-http.ts';
+/** GET /dashboard/products: the products list and the create form (shared/dashboard/products-http.ts). */
+
 import { dashboardDeps, signedInPage } from '../../shared/dashboard/http.ts';
+import { showProducts } from '../../shared/dashboard/products-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = dashboardDeps();

@@ -1,7 +1,8 @@
-/** POST /dashboard/links: the payment link form, through the payment links area's createLinks (shared/dashboard/catalog-http.ts). */
-import { submitLink } from '../../shared/dashboard/catalog-http.ts';
+/** POST /dashboard/links: the payment link form, through the payment links area's createLinks (shared/dashboard/links-http.ts). */
+
 import { dashboardFormBytes } from '../../shared/dashboard/common-routes.ts';
 import { dashboardDeps, signedInForm } from '../../shared/dashboard/http.ts';
+import { submitLink } from '../../shared/dashboard/links-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = dashboardDeps();

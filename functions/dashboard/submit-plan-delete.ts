@@ -1,7 +1,8 @@
-/** POST /dashboard/plans/{id}/delete: deletes the plan through the plans area's removePlan (shared/dashboard/catalog-http.ts). */
-import { catalogPath, submitPlanDelete } from '../../shared/dashboard/catalog-http.ts';
+/** POST /dashboard/plans/{id}/delete: deletes the plan through the plans area's removePlan (shared/dashboard/plans-http.ts). */
+import { catalogPath } from '../../shared/dashboard/catalog-http.ts';
 import { dashboardFormBytes } from '../../shared/dashboard/common-routes.ts';
 import { dashboardDeps, signedInForm } from '../../shared/dashboard/http.ts';
+import { submitPlanDelete } from '../../shared/dashboard/plans-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 
 const deps = dashboardDeps();

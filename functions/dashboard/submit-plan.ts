@@ -1,7 +1,8 @@
-/** POST /dashboard/plans: the plan form, through the plans area's addPlan (shared/dashboard/catalog-http.ts). */
-import { submitPlan } from '../../shared/dashboard/catalog-http.ts';
+/** POST /dashboard/plans: the plan form, through the plans area's addPlan (shared/dashboard/plans-http.ts). */
+
 import { dashboardFormBytes } from '../../shared/dashboard/common-routes.ts';
 import { dashboardDeps, signedInForm } from '../../shared/dashboard/http.ts';
+import { submitPlan } from '../../shared/dashboard/plans-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { s3MediaStore } from '../../shared/media/store.ts';
 

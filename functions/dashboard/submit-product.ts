@@ -1,7 +1,8 @@
-/** POST /dashboard/products: the product form, through the products area's createProductFromForm (shared/dashboard/catalog-http.ts). */
-import { submitProduct } from '../../shared/dashboard/catalog-http.ts';
+/** POST /dashboard/products: the product form, through the products area's createProductFromForm (shared/dashboard/products-http.ts). */
+
 import { dashboardFormBytes } from '../../shared/dashboard/common-routes.ts';
 import { dashboardDeps, signedInForm } from '../../shared/dashboard/http.ts';
+import { submitProduct } from '../../shared/dashboard/products-http.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { s3MediaStore } from '../../shared/media/store.ts';
 

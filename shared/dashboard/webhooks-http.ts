@@ -1,31 +1,18 @@
 /**
- * The dashboard's webhooks, events and API keys pages: what each reads and does, through the
- * functions the API's handlers call (listEndpoints, registerEndpoint, rotateSecret, deleteEndpoint,
- * listAttempts, redeliverEvent, listEvents, getEvent, apiKeysOf, rotateKeyAs), in the session's
- * account and mode, so the dashboard can do nothing the API forbids. The lists parse their query
- * with the API's own schemas. A failure of the domain is shown on the page with the status the API
- * answers it with.
+ * The dashboard's webhook endpoints pages: what each reads and does, through the functions the
+ * API's handlers call (listEndpoints, registerEndpoint, rotateSecret, deleteEndpoint, listAttempts,
+ * redeliverEvent), in the session's account and mode, so the dashboard can do nothing the API
+ * forbids. The lists parse their query with the API's own schemas. A failure of the domain is
+ * shown on the page with the status the API answers it with.
  */
-import { apiKeysOf, rotateKeyAs } from '../auth/api-keys.ts';
-import { authMessages } from '../auth/messages.ts';
-import type { Mode } from '../core/account.ts';
-import { Invalid } from '../core/errors.ts';
 import { isPrefixedId } from '../core/ids.ts';
-import { type PageRequest, parsePageRequest } from '../core/pagination.ts';
+import { parsePageRequest } from '../core/pagination.ts';
 import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
-import { eventRetentionDays } from '../events/event.ts';
-import { webhookBody } from '../events/webhook-body.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import type { Problem } from '../web/problems.ts';
 import { createEndpointSchema, deliveryView, endpointView, maxEndpoints } from '../webhooks/endpoint.ts';
-import {
-  EventListQuerySchema,
-  getEvent,
-  listEvents,
-  redeliverEvent,
-  redeliveryLimits,
-} from '../webhooks/events.ts';
+import { redeliverEvent, redeliveryLimits } from '../webhooks/events.ts';
 import { deleteEndpoint, getEndpoint, listAttempts, listEndpoints } from '../webhooks/repository.ts';
 import type { SecretBox } from '../webhooks/secrets.ts';
 import {
@@ -35,23 +22,16 @@ import {
   rotateSecret,
   rotationOverlapMs,
 } from '../webhooks/service.ts';
-import { eventPage, eventsPage } from './events-views.ts';
 import { actOnce, formKeyPattern, newFormKey } from './form-once.ts';
 import {
-  cookieNames,
-  cookieOf,
   type DashboardDeps,
   dashboardRoot,
   field,
   orProblem,
   pageAnswer,
-  problemOf,
   type SignedIn,
   seeOther,
-  setCookie,
 } from './http.ts';
-import { keyConfirmPage, keyRotatedPage, keysPage } from './keys-views.ts';
-import { endSession } from './session.ts';
 import {
   confirmPage,
   type EndpointFormState,
@@ -63,7 +43,6 @@ import {
 } from './webhooks-views.ts';
 import { webhookWords } from './webhooks-words.ts';
 import { dashboardWords } from './words.ts';
-
 /** The pages' dependencies: the dashboard's, and the event catalogue's type names where a page lists them. */
 export interface WebhookPagesDeps extends DashboardDeps {
   eventTypes: readonly string[];
@@ -73,10 +52,9 @@ export interface WebhookPagesDeps extends DashboardDeps {
 const safeId = (request: SignedIn['request']) =>
   /^[A-Za-z0-9_-]+$/.test(request.params.id ?? '') ? (request.params.id as string) : '';
 export const endpointPath = (request: SignedIn['request']) => `webhooks/${safeId(request)}`;
-export const eventPath = (request: SignedIn['request']) => `events/${safeId(request)}`;
 
 /** Runs `read`; a failure the domain states becomes the problem shown (with the API's status). */
-const readOr = <T>(lang: SignedIn['view']['lang'], read: () => Promise<T>) =>
+export const readOr = <T>(lang: SignedIn['view']['lang'], read: () => Promise<T>) =>
   orProblem<{ value: T } | { problem: Problem }>(
     lang,
     async () => ({ value: await read() }),
@@ -378,83 +356,5 @@ export function submitDeleteEndpoint(deps: Deps & DashboardDeps, signed: SignedI
     },
     () => endpointMissing(signed),
     { only: 404 },
-  );
-}
-
-/** GET /dashboard/events: listEvents with GET /v1/events/'s query (`page`, `page_size`, `type`). */
-export async function showEvents(deps: WebhookPagesDeps, signed: SignedIn): Promise<ApiAnswer> {
-  const { scope, view, request } = signed;
-  const read = await readOr(view.lang, async () => {
-    const query: { page: PageRequest; type?: string | undefined } = validate(
-      EventListQuerySchema,
-      request.query,
-    );
-    const answer = await listEvents(deps, scope, query);
-    return { results: answer.results, count: answer.count, page: query.page, type: query.type || undefined };
-  });
-  return pageAnswer(
-    eventsPage(view, 'value' in read ? read.value : undefined, deps.eventTypes, {
-      retentionDays: eventRetentionDays,
-      ...('problem' in read ? { problem: read.problem } : {}),
-    }),
-  );
-}
-
-/** GET /dashboard/events/{id}: getEvent, as GET /v1/events/{id}/ shows it. */
-export async function showEvent(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
-  const { scope, view, request } = signed;
-  const w = webhookWords[view.lang];
-  return orProblem(
-    view.lang,
-    async () =>
-      pageAnswer(eventPage(view, webhookBody(await getEvent(deps, scope, eventIdParam(request.params.id))))),
-    () => pageAnswer(notFoundPage(view, w.eventNotFound, `${view.root}/events`, w.toEvents)),
-    { only: 404 },
-  );
-}
-
-/** GET /dashboard/api-keys: apiKeysOf, as GET /v1/auth/api-keys/ shows them (masked). */
-export async function showKeys(deps: Deps, signed: SignedIn, problem?: Problem): Promise<ApiAnswer> {
-  const keys = await apiKeysOf(deps, signed.scope.developerId);
-  return pageAnswer(keysPage(signed.view, keys, problem));
-}
-
-const keyType = (value: string | undefined): Mode | undefined =>
-  value === 'test' || value === 'live' ? value : undefined;
-
-/** GET /dashboard/api-keys/rotate?type=test|live: the confirmation step. */
-export function showRotateKey(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
-  const type = keyType(signed.request.query.type);
-  if (!type) return showKeys(deps, signed);
-  return Promise.resolve(pageAnswer(keyConfirmPage(signed.view, type)));
-}
-
-/**
- * POST /dashboard/api-keys/rotate: rotateKeyAs with the session's key mode, as PATCH
- * /v1/auth/api-keys/ calls it with the key's (a test session may rotate only the test key). The
- * answer shows the new key this once. Rotating the key the session was opened with ends the
- * session (it would end anyway, its key being gone): its item is deleted and its cookie cleared,
- * and the page links to sign in again.
- */
-export async function submitRotateKey(deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
-  const { view, request, scope, session } = signed;
-  const type = keyType(field(request.body, 'type'));
-  if (!type)
-    return showKeys(deps, signed, problemOf(new Invalid(authMessages.api_key_type_invalid), view.lang));
-  return orProblem(
-    view.lang,
-    async () => {
-      const rotated = await rotateKeyAs(
-        deps,
-        { developerId: scope.developerId, keyMode: session.mode },
-        type,
-      );
-      if (type !== session.mode) return pageAnswer(keyRotatedPage(view, rotated, false));
-      await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
-      return pageAnswer(keyRotatedPage(view, rotated, true), {
-        'Set-Cookie': setCookie(deps.baseUrl, cookieNames.session, '', 0),
-      });
-    },
-    (problem) => showKeys(deps, signed, problem),
   );
 }

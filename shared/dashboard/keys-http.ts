@@ -1,0 +1,71 @@
+/**
+ * The dashboard's API keys pages: apiKeysOf (as GET /v1/auth/api-keys/ shows the keys, masked) and
+ * rotateKeyAs (as PATCH /v1/auth/api-keys/ rotates one), acting as the key the session was opened
+ * with: a test session may rotate only the test key, and rotating the session's own key ends it.
+ */
+import { apiKeysOf, rotateKeyAs } from '../auth/api-keys.ts';
+import { authMessages } from '../auth/messages.ts';
+import type { Mode } from '../core/account.ts';
+import { Invalid } from '../core/errors.ts';
+import type { Deps } from '../db/deps.ts';
+import type { ApiAnswer } from '../http/render.ts';
+import type { Problem } from '../web/problems.ts';
+import {
+  cookieNames,
+  cookieOf,
+  type DashboardDeps,
+  field,
+  orProblem,
+  pageAnswer,
+  problemOf,
+  type SignedIn,
+  setCookie,
+} from './http.ts';
+import { keyConfirmPage, keyRotatedPage, keysPage } from './keys-views.ts';
+import { endSession } from './session.ts';
+
+/** GET /dashboard/api-keys: apiKeysOf, as GET /v1/auth/api-keys/ shows them (masked). */
+export async function showKeys(deps: Deps, signed: SignedIn, problem?: Problem): Promise<ApiAnswer> {
+  const keys = await apiKeysOf(deps, signed.scope.developerId);
+  return pageAnswer(keysPage(signed.view, keys, problem));
+}
+
+const keyType = (value: string | undefined): Mode | undefined =>
+  value === 'test' || value === 'live' ? value : undefined;
+
+/** GET /dashboard/api-keys/rotate?type=test|live: the confirmation step. */
+export function showRotateKey(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
+  const type = keyType(signed.request.query.type);
+  if (!type) return showKeys(deps, signed);
+  return Promise.resolve(pageAnswer(keyConfirmPage(signed.view, type)));
+}
+
+/**
+ * POST /dashboard/api-keys/rotate: rotateKeyAs with the session's key mode, as PATCH
+ * /v1/auth/api-keys/ calls it with the key's (a test session may rotate only the test key). The
+ * answer shows the new key this once. Rotating the key the session was opened with ends the
+ * session (it would end anyway, its key being gone): its item is deleted and its cookie cleared,
+ * and the page links to sign in again.
+ */
+export async function submitRotateKey(deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
+  const { view, request, scope, session } = signed;
+  const type = keyType(field(request.body, 'type'));
+  if (!type)
+    return showKeys(deps, signed, problemOf(new Invalid(authMessages.api_key_type_invalid), view.lang));
+  return orProblem(
+    view.lang,
+    async () => {
+      const rotated = await rotateKeyAs(
+        deps,
+        { developerId: scope.developerId, keyMode: session.mode },
+        type,
+      );
+      if (type !== session.mode) return pageAnswer(keyRotatedPage(view, rotated, false));
+      await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
+      return pageAnswer(keyRotatedPage(view, rotated, true), {
+        'Set-Cookie': setCookie(deps.baseUrl, cookieNames.session, '', 0),
+      });
+    },
+    (problem) => showKeys(deps, signed, problem),
+  );
+}
