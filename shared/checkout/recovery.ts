@@ -9,8 +9,8 @@
 import { type Attempt, lookupHintsOf } from '../attempts/attempt.ts';
 import type { Finished } from '../attempts/recovery.ts';
 import { AttemptTaken, finishWrite, moveAttempt } from '../attempts/repository.ts';
+import { type CheckoutDeps, recordApproval, recordDeclined, releaseSession } from './record.ts';
 import { getSession } from './repository.ts';
-import { type CheckoutDeps, recordApproval, recordDeclined, releaseSession } from './service.ts';
 
 /**
  * Finishes a checkout attempt from what the acquirer has under its key, as its submit would have.

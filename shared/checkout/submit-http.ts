@@ -16,9 +16,11 @@ import type { Lang } from '../core/messages.ts';
 import { isEmail, textRuleOf } from '../core/validation.ts';
 import { publicBaseUrl } from '../http/base-url.ts';
 import type { ApiAnswer } from '../http/render.ts';
+import { payOnAcquirerPage } from './acquirer-page.ts';
 import { csrfMatches, isCheckoutToken, pageAnswer, redirectAnswer, sessionOf } from './http.ts';
 import type { SessionOwners } from './owner.ts';
 import { challengePage, unknownPage } from './pages.ts';
+import { type CheckoutDeps, type CheckoutOutcome, recordedOutcome } from './record.ts';
 import { finishCheckoutAttempt } from './recovery.ts';
 import { SessionUnavailable } from './repository.ts';
 import {
@@ -28,14 +30,7 @@ import {
   type PostedPayForm,
   type TypedField,
 } from './schemas.ts';
-import {
-  answerChallenge,
-  type CheckoutDeps,
-  type CheckoutOutcome,
-  payOnAcquirerPage,
-  payWithCard,
-  recordedOutcome,
-} from './service.ts';
+import { answerChallenge, payWithCard } from './service.ts';
 import { type CheckoutSession, pageUrl } from './session.ts';
 import {
   cardProblemsText,
