@@ -88,8 +88,8 @@ const commands: readonly Command[] = [
     (--stripe-webhook-secret or COBRO_STRIPE_WEBHOOK_SECRET), the endpoint it belongs to must be
     there, enabled, sending the events cobro acts on. Secrets are kept encrypted, never shown
     again. --live none disconnects live mode (new live payments are refused with 400; what Stripe
-    holds is still finished, and renewals wait, counted failed by each billing run, until it is
-    connected again); --live simulated connects the simulated acquirer, which moves no real
+    holds is still finished, and renewals wait, each billing pass counting them failed, until
+    it is connected again); --live simulated connects the simulated acquirer, which moves no real
     money, on the local stack only. --stripe-standin (local stack only) connects the mode to a
     Stripe account at the local Stripe stand-in (the demo account's, which npm start shows).
     Without a change, shows both modes' connections.`,
