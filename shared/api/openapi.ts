@@ -126,7 +126,7 @@ function successResponse(answer: Answer): Json {
 }
 
 const hasPathParameters = (route: Route) => segments(route.path).some((part) => part.startsWith('{'));
-const isIdempotent = (route: Route) => route.auth && route.method === 'POST';
+const isIdempotent = (route: Route) => route.auth && (route.method === 'POST' || route.method === 'PUT');
 const isPaged = (route: Route) => route.query !== undefined && 'page' in route.query.entries;
 
 /**

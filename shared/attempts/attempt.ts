@@ -20,7 +20,7 @@ import type { ConnectorName, DeclineReason, LookupHints } from '../acquirer/acqu
 import type { Mode, Scope } from '../core/account.ts';
 import { derivedId, prefixedId } from '../core/ids.ts';
 
-export const attemptKinds = ['checkout', 'renewal', 'legacy', 'refund', 'payout'] as const;
+export const attemptKinds = ['checkout', 'renewal', 'change', 'legacy', 'refund', 'payout'] as const;
 export type AttemptKind = (typeof attemptKinds)[number];
 
 export type AttemptStatus = 'pending' | 'challenge' | 'succeeded' | 'declined' | 'failed';
@@ -40,6 +40,53 @@ export interface AttemptSubjects {
     period: number;
     billed_at?: string;
     /** The card the try charges (its token, never card data): a lookup of a Stripe card reads its customer's payments. */
+    card_token?: string;
+    /** Which counting of periods `period` is in (the subscription's anchor generation); absent: 0. */
+    generation?: number;
+    /** The period's dates, as the renewal charges it (absent on attempts stored before they were kept). */
+    starts_at?: string;
+    ends_at?: string;
+    /**
+     * The pending change this renewal charges and applies (the plan and quantity from this period
+     * on); absent: the subscription's own plan and quantity.
+     */
+    change?: {
+      plan_id: string;
+      plan: {
+        name: string;
+        amount: number;
+        currency: string;
+        interval: 'month' | 'year';
+        interval_count: number;
+      };
+      quantity: number;
+    };
+  };
+  /**
+   * A subscription's change of plan or quantity applied at once, its prorated difference charged
+   * on the saved card: what it changes from and to, in which period, and what else the request
+   * asked (applied with it, or not at all). The approval applies it only while the subscription is
+   * still active, in that period, on the plan and quantity it changes from; otherwise the charge is
+   * recorded and refunded at once.
+   */
+  change: {
+    subscription_id: string;
+    /** The period it prorates (its index counted from the anchor of generation `generation`). */
+    period: number;
+    generation: number;
+    from: { plan_id: string; quantity: number; amount: number };
+    to: {
+      plan_id: string;
+      plan: {
+        name: string;
+        amount: number;
+        currency: string;
+        interval: 'month' | 'year';
+        interval_count: number;
+      };
+      quantity: number;
+    };
+    also: { cancel_at_period_end?: boolean; metadata?: Record<string, unknown> | null };
     card_token?: string;
   };
   /** The legacy direct charge: the charge it records when approved. */

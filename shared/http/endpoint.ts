@@ -6,7 +6,7 @@ import type { ApiAnswer } from './render.ts';
 
 /**
  * A route behind the authorizer: the handler gets the account, the mode it acts in and the two as its
- * scope. A POST honours Idempotency-Key (docs/design.md#idempotency) before the handler runs.
+ * scope. A POST or PUT honours Idempotency-Key (docs/design.md#idempotency) before the handler runs.
  */
 export function endpoint(fn: (request: AccountRequest) => Promise<ApiAnswer>) {
   return build(
@@ -14,7 +14,10 @@ export function endpoint(fn: (request: AccountRequest) => Promise<ApiAnswer>) {
       const request = toRequest(event);
       const account = accountFromAuthorizer(event.requestContext.authorizer);
       const mode = resolveMode(account, request.query.test);
-      const idempotencyKey = event.httpMethod === 'POST' ? header(event, idempotencyHeader) : undefined;
+      const idempotencyKey =
+        event.httpMethod === 'POST' || event.httpMethod === 'PUT'
+          ? header(event, idempotencyHeader)
+          : undefined;
       return fn({
         ...request,
         account,

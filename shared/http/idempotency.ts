@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on every authenticated POST (docs/design.md#idempotency), as middleware: the
+ * Idempotency-Key on every authenticated POST and PUT (docs/design.md#idempotency), as middleware: the
  * same key with the same request within 24 hours replays the first answer (`Idempotent-Replayed:
  * true`); another request under the key, or one arriving while the first still runs, is 409. Keys
  * are scoped to account and mode. Only 2xx answers are replayed; what a retry may do otherwise
@@ -163,7 +163,7 @@ export function idempotency(
 
   return {
     before: async ({ event }) => {
-      if (event.httpMethod !== 'POST') return undefined;
+      if (event.httpMethod !== 'POST' && event.httpMethod !== 'PUT') return undefined;
       const idempotencyKey = headerOf(event.headers, idempotencyHeader);
       if (idempotencyKey === undefined) return undefined;
       if (!idempotencyKeyPattern.test(idempotencyKey))

@@ -13,6 +13,7 @@ import type { RunPart } from '../db/due.ts';
 import { payoutFinisher } from '../payouts/run.ts';
 import { refundFinisher } from '../refunds/service.ts';
 import { renewalFinisher } from '../subscriptions/billing.ts';
+import { changeFinisher } from '../subscriptions/update.ts';
 import { sessionOwners } from './owners.ts';
 
 /** What recovery runs with: the table, the acquirer, and the public base URL events name pages by. */
@@ -22,6 +23,7 @@ export function finishers(deps: LedgerDeps): Finishers {
   return {
     checkout: checkoutFinisher({ ...deps, owners: sessionOwners(deps) }),
     renewal: renewalFinisher(deps),
+    change: changeFinisher(deps),
     legacy: legacyFinisher(deps),
     refund: refundFinisher(deps),
     payout: payoutFinisher(deps),

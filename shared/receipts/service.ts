@@ -62,8 +62,12 @@ export async function receiptBought(deps: Deps, scope: Scope, charge: Charge): P
   // The receipt states what was paid for: a plan × quantity that does not add up to the charge
   // (changed between the charge and this e-mail) is not stated at all.
   if (item.unit_amount * item.quantity !== charge.amount) return {};
-  const index =
-    attempt?.kind === 'renewal' ? (attempt as Attempt<'renewal'>).subject.period : attempt ? 0 : undefined;
+  const renewal = attempt?.kind === 'renewal' ? (attempt as Attempt<'renewal'>).subject : undefined;
+  // A renewal keeps its period's dates (the periods may have been counted again since: a change of
+  // interval); one stored before they were kept names its period's index.
+  if (renewal?.starts_at && renewal.ends_at)
+    return { item, period: { start: renewal.starts_at, end: renewal.ends_at } };
+  const index = renewal ? renewal.period : attempt?.kind === 'checkout' ? 0 : undefined;
   if (!subscription.anchor || index === undefined) return { item };
   const period = periodAt(new Date(subscription.anchor), plan.interval, plan.interval_count, index);
   return { item, period: { start: period.start.toISOString(), end: period.end.toISOString() } };

@@ -6,9 +6,13 @@ export const refundReasons = ['duplicate', 'fraudulent', 'requested_by_customer'
 /**
  * The reasons of the refunds cobro makes by itself (docs/design.md#late-approvals): an approval whose
  * purpose went away while the acquirer was charging is recorded and refunded in full at once, saying
- * why.
+ * why (a subscription canceled, or renewed or changed before its prorated difference was recorded).
  */
-export const automaticRefundReasons = ['subscription_canceled', 'payment_link_deleted'] as const;
+export const automaticRefundReasons = [
+  'subscription_canceled',
+  'subscription_changed',
+  'payment_link_deleted',
+] as const;
 export type RefundReason = (typeof refundReasons)[number] | (typeof automaticRefundReasons)[number];
 
 export const RefundViewSchema = v.strictObject({

@@ -14,6 +14,7 @@ import {
   subscriptionCreated,
   subscriptionPaymentFailed,
   subscriptionRenewed,
+  subscriptionUpdated,
 } from './events.ts';
 import { subscriptionsRoutes } from './routes.ts';
 
@@ -27,6 +28,11 @@ export const subscriptionsArea = defineArea({
     { event: subscriptionRenewed, summary: 'A subscription was renewed for another period.' },
     { event: subscriptionPaymentFailed, summary: "A subscription's renewal payment failed." },
     { event: subscriptionCanceled, summary: 'A subscription was canceled.' },
+    {
+      event: subscriptionUpdated,
+      summary:
+        'A subscription changed (plan, quantity, a pending change, cancel at period end, metadata): the subscription and previous_attributes.',
+    },
   ],
   eventRules: [
     {

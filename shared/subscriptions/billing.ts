@@ -15,15 +15,16 @@
 import type { Acquirer, FoundCharge } from '../acquirer/acquirer.ts';
 import { AcquirerUnavailable, connectorOfToken, NotConnected } from '../acquirer/acquirer.ts';
 import { type Attempt, mayBeRunning, newAttempt, newAttemptId } from '../attempts/attempt.ts';
+import { attemptKeys } from '../attempts/keys.ts';
 import { chargeFinisher } from '../attempts/recovery.ts';
 import {
   AttemptTaken,
   attemptPut,
   finishWrite,
+  getAttempt,
   moveAttempt,
   restarted,
   restartWrite,
-  storeAttempt,
   unconfirmedWrite,
 } from '../attempts/repository.ts';
 import { newCharge, refundedAtOnce } from '../charges/charge.ts';
@@ -45,9 +46,18 @@ import {
   dueSubscriptions,
   getSubscription,
   planCountChange,
+  saveSubscription,
   subscriptionWrites,
+  versionCheck,
 } from './repository.ts';
-import { dunningRetryDays, type Subscription, subscriptionView } from './subscription.ts';
+import {
+  dunningRetryDays,
+  type PendingChange,
+  periodAmount,
+  type Subscription,
+  subscriptionView,
+} from './subscription.ts';
+import { updatedEvent } from './updated.ts';
 
 export interface BillingDeps extends Deps {
   acquirer: Acquirer;
@@ -72,7 +82,34 @@ const day = 86_400_000;
 
 /** The attempt of a subscription's charge for a period, in a dunning round: the same whoever runs it. */
 export const renewalAttemptId = (subscription: Subscription, period: number) =>
-  derivedId('att', ['renewal', subscription.id, period, subscription.failed_attempts]);
+  derivedId('att', [
+    'renewal',
+    subscription.id,
+    period,
+    subscription.failed_attempts,
+    // Periods counted again from a new anchor (a change of interval) never meet an earlier attempt.
+    ...(subscription.anchor_generation ? [`g${subscription.anchor_generation}`] : []),
+  ]);
+
+/**
+ * The pending change a renewal of `subscription` charges and applies: the one whose time has come
+ * (`effective_at` at or before the period's start); undefined when none.
+ */
+export function dueChange(subscription: Subscription, periodStart: Date): PendingChange | undefined {
+  const change = subscription.pending_change;
+  return change && Date.parse(change.effective_at) <= periodStart.getTime() ? change : undefined;
+}
+
+/** The period a renewal of `subscription` charges: `paid_through + 1`, with its dates. */
+function periodDue(subscription: Subscription, now: Date) {
+  const { plan } = subscription;
+  return periodAt(
+    new Date(subscription.anchor ?? now),
+    plan.interval,
+    plan.interval_count,
+    subscription.paid_through + 1,
+  );
+}
 
 const attemptScope = (attempt: Attempt): Scope => ({
   developerId: attempt.developer_id ?? 0,
@@ -95,18 +132,48 @@ async function writeWithOptional(deps: Deps, items: TransactItem[], optional: Tr
  * The subscription after the approved charge of `period` (active, paid through it, dunning over),
  * or after a declined one (past due with its next retry, or canceled after the last).
  */
-function afterApproval(subscription: Subscription, period: number, now: Date): Subscription {
+function afterApproval(
+  subscription: Subscription,
+  period: number,
+  now: Date,
+  change?: Attempt<'renewal'>['subject']['change'],
+): Subscription {
   const { plan } = subscription;
   const paid = periodAt(new Date(subscription.anchor ?? now), plan.interval, plan.interval_count, period);
-  return {
+  const moved = {
     ...subscription,
     version: subscription.version + 1,
     updated_at: now.toISOString(),
-    status: 'active',
+    status: 'active' as const,
     paid_through: period,
     failed_attempts: 0,
     failed_at: null,
     next_action_at: paid.end.toISOString(),
+  };
+  if (!change) return moved;
+  // The pending change this renewal charged is the subscription's from this period on (a later
+  // change asked meanwhile stays pending).
+  const pending = subscription.pending_change;
+  const applied = {
+    ...moved,
+    plan_id: change.plan_id,
+    plan: change.plan,
+    quantity: change.quantity,
+    pending_change:
+      pending && (pending.plan_id !== change.plan_id || pending.quantity !== change.quantity)
+        ? pending
+        : null,
+  };
+  if (change.plan.interval === plan.interval && change.plan.interval_count === plan.interval_count)
+    return applied;
+  // Another interval: the periods are counted again from this one's start, the new plan's first.
+  const first = periodAt(paid.start, change.plan.interval, change.plan.interval_count, 0);
+  return {
+    ...applied,
+    anchor: paid.start.toISOString(),
+    anchor_generation: (subscription.anchor_generation ?? 0) + 1,
+    paid_through: 0,
+    next_action_at: first.end.toISOString(),
   };
 }
 
@@ -129,7 +196,8 @@ export async function settleRenewal(
         subscription !== undefined &&
         subscription.status !== 'canceled' &&
         subscription.status !== 'pending' &&
-        subscription.paid_through + 1 === period;
+        subscription.paid_through + 1 === period &&
+        (subscription.anchor_generation ?? 0) === (attempt.subject.generation ?? 0);
       try {
         if (result.status === 'approved') {
           // Dated when the run billed it (the acquirer was asked then), even when recovery records it
@@ -172,18 +240,26 @@ export async function settleRenewal(
             await refundAtOnce(deps, refund);
             return 'refunded';
           }
-          const after = afterApproval(subscription, period, now);
+          const change = attempt.subject.change;
+          const after = afterApproval(subscription, period, now, change);
           const event = subscriptionRenewed.of(
             scopeOf(subscription),
             { object: subscriptionView(after), charge_id: charge.id, period },
             now,
           );
-          await transactWrite(deps, [
+          const required = [
             finish,
             ...subscriptionWrites(deps.table, subscription, after),
             ...chargeWrites(deps.table, charge, now),
             eventWrite(deps.table, event),
-          ]);
+            // A pending change applied: said as every change is, with the renewal's charge.
+            ...(change ? [eventWrite(deps.table, updatedEvent(subscription, after, now, charge.id))] : []),
+          ];
+          const counts =
+            change && change.plan_id !== subscription.plan_id
+              ? [planCountChange(deps, after, 1), planCountChange(deps, subscription, -1)]
+              : [];
+          await writeWithOptional(deps, required, counts);
           return 'renewed';
         }
         const reason = result.declineReason;
@@ -291,8 +367,50 @@ export const renewalFinisher = (deps: BillingDeps) =>
   });
 
 /**
+ * Stores a renewal's attempt while the subscription is still the version it was computed from: a
+ * change that came first (a new plan or quantity, a cancel) makes the step read it again, so a
+ * renewal never charges terms that are no longer the subscription's. A change at once, for its
+ * part, checks that no renewal attempt of the next period exists (update.ts): the two exclude each
+ * other. False when the subscription changed; AttemptTaken (with it) when the attempt exists.
+ */
+async function storeRenewalAttempt(
+  deps: BillingDeps,
+  attempt: Attempt<'renewal'>,
+  subscription: Subscription,
+): Promise<boolean> {
+  const items = [
+    ...named('attempt', attemptPut(deps.table, attempt)),
+    ...named('subscription', versionCheck(deps.table, subscription)),
+  ];
+  try {
+    await transactNamed(deps, items);
+    return true;
+  } catch (error) {
+    const failed = failedConditions(error, items);
+    if (failed.has('attempt')) throw new AttemptTaken(await getAttempt(deps, attempt.id));
+    if (failed.has('subscription')) return false;
+    throw error;
+  }
+}
+
+/**
+ * A condition that no renewal attempt of `subscription`'s next period exists yet: what a change
+ * applied at once writes with, so it never lands after a renewal began charging the old terms.
+ */
+export function noRenewalUnderWay(table: string, subscription: Subscription): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: table,
+      Key: attemptKeys.attempt(renewalAttemptId(subscription, subscription.paid_through + 1)),
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
+}
+
+/**
  * The attempt of the charge due now: stored new, the next try of one whose last try failed, or the
- * one a stopped run left open (asked again under its key). Undefined when another runner has it.
+ * one a stopped run left open (asked again under its key). Undefined when another runner has it;
+ * `changed` when the subscription changed since it was read (read it again).
  * Its times are the wall clock's (`deps.clock`), whatever time the run bills at: its lease is about
  * calls that are running now. `billedAt`, the run's time, is kept on it to date the charge.
  */
@@ -301,10 +419,18 @@ async function attemptFor(
   subscription: Subscription,
   period: number,
   billedAt: Date,
-): Promise<Attempt<'renewal'> | undefined> {
+): Promise<Attempt<'renewal'> | undefined | 'changed'> {
   const now = deps.clock();
-  const { plan } = subscription;
   const cardToken = subscription.card_token ?? undefined;
+  const dates = periodDue(subscription, billedAt);
+  const change = dueChange(subscription, dates.start);
+  // A pending change whose time has come: this period is charged at its plan and quantity (and,
+  // for another interval, is the new plan's first period, from the same start).
+  const charged = change
+    ? { plan_id: change.plan_id, plan: change.plan, quantity: change.quantity }
+    : undefined;
+  const plan = charged?.plan ?? subscription.plan;
+  const ends = charged ? periodAt(dates.start, plan.interval, plan.interval_count, 0).end : dates.end;
   const fresh = newAttempt({
     id: renewalAttemptId(subscription, period),
     kind: 'renewal',
@@ -313,18 +439,22 @@ async function attemptFor(
       period,
       billed_at: billedAt.toISOString(),
       ...(cardToken ? { card_token: cardToken } : {}),
+      ...(subscription.anchor_generation ? { generation: subscription.anchor_generation } : {}),
+      starts_at: dates.start.toISOString(),
+      ends_at: ends.toISOString(),
+      ...(charged ? { change: charged } : {}),
     },
     ...(cardToken ? { connector: connectorOfToken(cardToken) } : {}),
     owner: {
       developerId: subscription.developer_id,
       mode: subscription.mode,
-      amount: plan.amount * subscription.quantity,
+      amount: periodAmount(plan, charged?.quantity ?? subscription.quantity),
       currency: plan.currency,
     },
     now,
   });
   try {
-    await storeAttempt(deps, fresh);
+    if (!(await storeRenewalAttempt(deps, fresh, subscription))) return 'changed';
     return fresh;
   } catch (error) {
     if (!(error instanceof AttemptTaken) || !error.attempt) throw error;
@@ -336,7 +466,11 @@ async function attemptFor(
       // Never charged, and its key closed at the acquirer: a new try, under a new key.
       // The card may have been replaced since (the portal): the new try charges the card now held.
       const next = {
-        ...restarted(prior, now, cardToken ? { subject: { ...prior.subject, card_token: cardToken } } : {}),
+        ...restarted(prior, now, {
+          subject: { ...fresh.subject, billed_at: prior.subject.billed_at ?? fresh.subject.billed_at },
+          amount: fresh.amount,
+          currency: fresh.currency,
+        }),
         ...(cardToken ? { connector: connectorOfToken(cardToken) } : {}),
       };
       return (await moveAttempt(deps, restartWrite(deps.table, prior, next))) ? next : undefined;
@@ -346,8 +480,16 @@ async function attemptFor(
   }
 }
 
-/** The one step due for a subscription at `now`. */
+/** The one step due for a subscription at `now`: read again while a change lands meanwhile. */
 export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Promise<StepOutcome> {
+  for (let read = 0; read < 5; read += 1) {
+    const outcome = await stepOnce(deps, ref, now);
+    if (outcome !== 'changed') return outcome;
+  }
+  return 'raced';
+}
+
+async function stepOnce(deps: BillingDeps, ref: DueRef, now: Date): Promise<StepOutcome | 'changed'> {
   const scope = scopeOf(ref);
   const subscription = await getSubscription(deps, scope, ref.subscription_id);
   if (!subscription || subscription.next_action_at !== ref.due_at) {
@@ -355,11 +497,51 @@ export async function billingStep(deps: BillingDeps, ref: DueRef, now: Date): Pr
     return 'not_due';
   }
   if (Date.parse(subscription.next_action_at) > now.getTime()) return 'not_due';
+  if (
+    subscription.cancel_at_period_end &&
+    (subscription.status === 'active' || subscription.status === 'trialing')
+  )
+    return endAtPeriodEnd(deps, subscription, now);
   if (!subscription.anchor || !subscription.card_token) {
     await dropStaleDue(deps, ref); // nothing to bill without a started period and a card
     return 'not_due';
   }
   return chargePeriodDue(deps, subscription, now);
+}
+
+/**
+ * A subscription set to end at its period's end (or its trial's), whose end has come: canceled
+ * instead of charged (`subscription.canceled`, reason `period_ended`), as of that end. Conditioned on
+ * the version read, so a resume or a second run that came first wins.
+ */
+async function endAtPeriodEnd(
+  deps: BillingDeps,
+  subscription: Subscription,
+  now: Date,
+): Promise<StepOutcome> {
+  const endedAt = subscription.next_action_at ?? now.toISOString();
+  const after: Subscription = {
+    ...subscription,
+    status: 'canceled',
+    active: false,
+    next_action_at: null,
+    canceled_at: endedAt,
+    version: subscription.version + 1,
+    updated_at: now.toISOString(),
+  };
+  const event = subscriptionCanceled.of(
+    scopeOf(subscription),
+    { object: subscriptionView(after), reason: 'period_ended' },
+    now,
+  );
+  const saved = await saveSubscription(
+    deps,
+    subscription,
+    after,
+    [eventWrite(deps.table, event)],
+    [planCountChange(deps, subscription, -1)],
+  );
+  return saved ? 'canceled' : 'raced';
 }
 
 /**
@@ -371,16 +553,17 @@ async function chargePeriodDue(
   deps: BillingDeps,
   subscription: Subscription,
   now: Date,
-): Promise<StepOutcome> {
+): Promise<StepOutcome | 'changed'> {
   if (!subscription.card_token) return 'not_due';
   const period = subscription.paid_through + 1;
   const attempt = await attemptFor(deps, subscription, period, now);
+  if (attempt === 'changed') return 'changed';
   if (!attempt) return 'raced';
-  const { plan } = subscription;
+  const plan = attempt.subject.change?.plan ?? subscription.plan;
   let result: Awaited<ReturnType<Acquirer['chargeStored']>>;
   try {
     result = await deps.acquirer.chargeStored({
-      amountMinor: attempt.amount ?? plan.amount * subscription.quantity,
+      amountMinor: attempt.amount ?? periodAmount(plan, subscription.quantity),
       currency: plan.currency,
       description: plan.name,
       statementDescriptor: subscription.statement_descriptor,
@@ -430,7 +613,9 @@ export async function chargeOverdue(deps: BillingDeps, scope: Scope, id: string)
   for (let round = 0; round < 6; round += 1) {
     const subscription = await getSubscription(deps, scope, id);
     if (subscription?.status !== 'past_due' || !subscription.anchor) return round ? outcome : 'not_due';
-    outcome = await chargePeriodDue(deps, subscription, deps.clock());
+    const step = await chargePeriodDue(deps, subscription, deps.clock());
+    if (step === 'changed') continue;
+    outcome = step;
     if (outcome !== 'raced' && outcome !== 'not_due') return outcome;
     await pause(250 * (round + 1));
   }

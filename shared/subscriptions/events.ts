@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { declineReasons } from '../acquirer/acquirer.ts';
 import { defineEvent, defineInternalEvent } from '../events/event.ts';
-import { SubscriptionViewSchema } from './subscription.ts';
+import { PendingChangeViewSchema, SubscriptionViewSchema } from './subscription.ts';
 
 const carrying = v.object({ object: SubscriptionViewSchema });
 
@@ -21,9 +21,16 @@ export const subscriptionPaymentFailed = defineEvent(
 );
 /**
  * Why a subscription ended: its merchant canceled it, its customer did (from the customer portal),
- * its renewals kept failing, or its plan was deleted.
+ * its renewals kept failing, its plan was deleted, or it was set to end at its period's end and
+ * that end came.
  */
-export const cancelReasons = ['requested', 'customer_requested', 'payment_failed', 'plan_deleted'] as const;
+export const cancelReasons = [
+  'requested',
+  'customer_requested',
+  'payment_failed',
+  'plan_deleted',
+  'period_ended',
+] as const;
 
 export const subscriptionCanceled = defineEvent(
   'subscription.canceled',
@@ -55,4 +62,35 @@ export const SubscriptionPriceSchema = v.strictObject({
 export const subscriptionActivated = defineEvent(
   'subscription.activated',
   v.object({ object: SubscriptionViewSchema, price: v.optional(SubscriptionPriceSchema) }),
+);
+
+/**
+ * The fields of a subscription's view that a change may move (`PUT /v1/subscriptions/{id}`, the
+ * portal, the dashboard, a renewal applying a pending change): `previous_attributes` holds the
+ * former value of each that moved.
+ */
+export const PreviousAttributesSchema = v.pipe(
+  v.strictObject({
+    plan_id: v.optional(v.string()),
+    quantity: v.optional(v.number()),
+    cancel_at_period_end: v.optional(v.boolean()),
+    cancel_at: v.optional(v.nullable(v.string())),
+    pending_change: v.optional(v.nullable(PendingChangeViewSchema)),
+    metadata: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+  }),
+  v.description('The fields that changed, with their former values.'),
+);
+
+/**
+ * A subscription changed: its plan or quantity (at once, with `charge_id` when a prorated
+ * difference was charged, or when a renewal applied a pending change), a pending change set or
+ * cleared, its cancel at the period's end set or undone, its metadata.
+ */
+export const subscriptionUpdated = defineEvent(
+  'subscription.updated',
+  v.object({
+    object: SubscriptionViewSchema,
+    previous_attributes: PreviousAttributesSchema,
+    charge_id: v.optional(v.string()),
+  }),
 );

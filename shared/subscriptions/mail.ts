@@ -121,6 +121,10 @@ const cancellationWhy: Record<
       why: `${merchant} no longer offers the plan "${plan}", so your subscription to it was canceled on ${on}.`,
       label: 'Plan discontinued',
     }),
+    period_ended: (_, plan, on) => ({
+      why: `Your subscription to "${plan}" ended on ${on}, at the end of the period already paid for, as was asked; nothing more will be charged.`,
+      label: 'Ended at the period’s end',
+    }),
   },
   es: {
     requested: (merchant, plan, on) => ({
@@ -138,6 +142,10 @@ const cancellationWhy: Record<
     plan_deleted: (merchant, plan, on) => ({
       why: `${merchant} dejó de ofrecer el plan "${plan}", por lo que tu suscripción se canceló el ${on}.`,
       label: 'Plan descontinuado',
+    }),
+    period_ended: (_, plan, on) => ({
+      why: `Tu suscripción a "${plan}" terminó el ${on}, al final del periodo ya pagado, como se pidió; no se cobrará nada más.`,
+      label: 'Terminada al final del periodo',
     }),
   },
 };

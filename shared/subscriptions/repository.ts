@@ -255,3 +255,18 @@ export function planCountChange(deps: Deps, subscription: Subscription, by: 1 | 
     },
   };
 }
+
+/**
+ * A condition that `subscription` is still the version read, for a transaction that acts on what it
+ * read without writing it (a renewal's attempt, stored only while the terms it charges are current).
+ */
+export function versionCheck(table: string, subscription: Subscription): TransactItem {
+  return {
+    ConditionCheck: {
+      TableName: table,
+      Key: subscriptionKeys.subscription(subscription.developer_id, subscription.mode, subscription.id),
+      ConditionExpression: 'version = :read',
+      ExpressionAttributeValues: { ':read': subscription.version },
+    },
+  };
+}

@@ -9,6 +9,7 @@ import {
   PlanSubscriptionSchema,
   SubscriptionListItemSchema,
   SubscriptionListQuerySchema,
+  UpdateSubscriptionSchema,
 } from './schemas.ts';
 import { SubscriptionViewSchema } from './subscription.ts';
 
@@ -73,6 +74,41 @@ export const subscriptionsRoutes: readonly Route[] = [
       },
     },
     errors: notFound,
+  },
+  {
+    method: 'PUT',
+    path: '/v1/subscriptions/{id}',
+    handler: 'functions/subscriptions/update-subscription.ts',
+    operationId: 'updateSubscription',
+    auth: true,
+    access: {
+      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+      webhookKey: true,
+    },
+    summary:
+      'Change the plan or quantity (an upgrade at once with a prorated charge, anything else at the period’s end), cancel at the period’s end, or the metadata',
+    description:
+      "Changes a subscription. `plan_id`/`quantity`: while trialing, applied at once and nothing charged; on the same interval with a higher amount per period (plan amount × quantity), applied at once and the difference for the time left of the period charged now on the saved card ((new − old) × seconds left ÷ seconds in the period, rounded half up; not charged below the equivalent of USD 0.50), keyed by the Idempotency-Key when given; otherwise recorded as `pending_change` and applied by the renewal at the period's end (asking for the current plan and quantity clears it). `cancel_at_period_end`: true ends it at the current period's (or trial's) end instead of renewing; false undoes that. Every change stores `subscription.updated` with `previous_attributes`.",
+    body: UpdateSubscriptionSchema,
+    answers: { 200: { description: 'The subscription as it is now', json: SubscriptionViewSchema } },
+    errors: {
+      ...notFound,
+      402: {
+        description:
+          'The prorated difference was declined (`type` payment_failed with `decline_reason`); nothing changed',
+        body: 'ErrorObject',
+      },
+      409: {
+        description:
+          'Canceled; past due or not started yet (only metadata may change); the subscription changed while its prorated difference was charged (refunded); or the change is being charged by another request',
+        body: 'MessageEnvelope',
+      },
+      504: {
+        description:
+          'The payment processor did not answer: send the same request again (same Idempotency-Key) for the outcome',
+        body: 'MessageEnvelope',
+      },
+    },
   },
   {
     method: 'DELETE',

@@ -1,8 +1,16 @@
 /** Request and view schemas of the subscriptions API. */
 import * as v from 'valibot';
+import { metadataField } from '../core/metadata.ts';
 import { pageParameters, pageRequestOf } from '../core/pagination.ts';
 import { queryParameter } from '../core/query.ts';
-import { integerField, modeField, nonBlank, plainText, webUrlFormat } from '../core/validation.ts';
+import {
+  booleanField,
+  integerField,
+  modeField,
+  nonBlank,
+  plainText,
+  webUrlFormat,
+} from '../core/validation.ts';
 import { subscriptionStatuses } from './subscription.ts';
 
 export const subscriptionLimits = { quantity: 10_000, trialDays: 730, returnUrl: 2048 } as const;
@@ -20,10 +28,40 @@ export const CreateSubscriptionSchema = v.strictObject({
     webUrlFormat(),
     v.description('Absolute http(s) URL (https in live mode); the customer returns there after checkout.'),
   ),
+  metadata: v.optional(metadataField(), null),
   test: v.optional(modeField()),
   is_test: v.optional(modeField()),
 });
 export type CreateSubscriptionInput = v.InferOutput<typeof CreateSubscriptionSchema>;
+
+/** `PUT /v1/subscriptions/{id}`: any of its fields; one left out is left as it is. */
+export const UpdateSubscriptionSchema = v.strictObject({
+  plan_id: v.optional(
+    v.pipe(
+      plainText(),
+      nonBlank(),
+      v.trim(),
+      v.minLength(1),
+      v.maxLength(100),
+      v.description(
+        'An active plan of the same account, mode and currency. A higher amount per period on the same interval applies at once (the difference for the time left charged now); anything else applies at the period’s end.',
+      ),
+    ),
+  ),
+  quantity: v.optional(integerField(1, subscriptionLimits.quantity)),
+  cancel_at_period_end: v.optional(
+    v.pipe(
+      booleanField(),
+      v.description(
+        'true: it ends at the current period’s (or trial’s) end instead of renewing; false undoes it.',
+      ),
+    ),
+  ),
+  metadata: v.optional(metadataField()),
+  test: v.optional(modeField()),
+  is_test: v.optional(modeField()),
+});
+export type UpdateSubscriptionInput = v.InferOutput<typeof UpdateSubscriptionSchema>;
 
 export const SubscriptionListQuerySchema = v.pipe(
   v.object({

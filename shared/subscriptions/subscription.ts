@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import type { Mode } from '../core/account.ts';
+import type { Metadata } from '../core/metadata.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { currencyOf } from '../core/money/fields.ts';
 import { billingDate, type Interval, periodAt } from './periods.ts';
@@ -19,13 +20,34 @@ export const countedStatuses: readonly SubscriptionStatus[] = ['trialing', 'acti
 /** Days after a failed renewal on which it is retried; the third failed retry cancels. */
 export const dunningRetryDays = [1, 3, 5] as const;
 
+/** The plan a subscription charges, as it was when it was subscribed to (or changed to). */
+export interface PlanSnapshot {
+  name: string;
+  amount: number;
+  currency: string;
+  interval: Interval;
+  interval_count: number;
+}
+
+/**
+ * A change of plan or quantity that waits for the period's end (a lower amount per period, or
+ * another interval): the renewal at `effective_at` charges it and makes it the subscription's.
+ */
+export interface PendingChange {
+  plan_id: string;
+  plan: PlanSnapshot;
+  quantity: number;
+  /** The end of the period it was asked in: when the renewal applies it. */
+  effective_at: string;
+}
+
 export interface Subscription {
   id: string;
   developer_id: number;
   mode: Mode;
   plan_id: string;
   /** The plan as it was subscribed to: a renewal charges these, whatever the plan becomes. */
-  plan: { name: string; amount: number; currency: string; interval: Interval; interval_count: number };
+  plan: PlanSnapshot;
   quantity: number;
   customer_id: string | null;
   status: SubscriptionStatus;
@@ -54,21 +76,58 @@ export interface Subscription {
   failed_at: string | null;
   /** When the billing step next has work for it (the due index holds the same time). */
   next_action_at: string | null;
+  /** Ends at the current period's end (or the trial's) instead of renewing; absent: false. */
+  cancel_at_period_end?: boolean;
+  /** A change of plan or quantity the next renewal applies; absent: none. */
+  pending_change?: PendingChange | null;
+  /** The merchant's own key-value pairs; absent: none. */
+  metadata?: Metadata | null;
+  /**
+   * How many times the periods were counted again from a new anchor (a renewal that applied a
+   * change of interval starts the new plan's first period there); absent: 0. It is part of a
+   * renewal's attempt id, so a period index counted again never meets an earlier attempt.
+   */
+  anchor_generation?: number;
   version: number;
   created_at: string;
   updated_at: string;
   canceled_at: string | null;
 }
 
+/** What one period charges: the plan's amount × the quantity, in minor units of the plan's currency. */
+export const periodAmount = (plan: Pick<PlanSnapshot, 'amount'>, quantity: number) => plan.amount * quantity;
+
+export const PendingChangeViewSchema = v.pipe(
+  v.strictObject({
+    plan_id: v.string(),
+    quantity: v.number(),
+    effective_at: v.pipe(v.string(), v.description('When the renewal applies it: the current period’s end.')),
+  }),
+  v.description(
+    'A change of plan or quantity that waits for the period’s end (a lower amount, or another interval).',
+  ),
+);
+
 export const SubscriptionViewSchema = v.strictObject({
   subscription_id: v.string(),
   plan_id: v.string(),
   customer_id: v.nullable(v.string()),
   status: v.picklist(subscriptionStatuses),
+  quantity: v.pipe(
+    v.number(),
+    v.description('Units charged each period: each charge is the plan’s amount × quantity.'),
+  ),
   current_period_start: v.nullable(v.string()),
   current_period_end: v.nullable(v.string()),
   next_billing_date: v.nullable(v.string()),
   trial_end: v.nullable(v.string()),
+  cancel_at_period_end: v.pipe(
+    v.boolean(),
+    v.description('It ends at the current period’s (or trial’s) end instead of renewing.'),
+  ),
+  cancel_at: v.pipe(v.nullable(v.string()), v.description('When it ends, when cancel_at_period_end is set.')),
+  pending_change: v.nullable(PendingChangeViewSchema),
+  metadata: v.nullable(v.record(v.string(), v.unknown())),
   created_at: v.string(),
   test: v.boolean(),
 });
@@ -98,7 +157,7 @@ export interface Overdue {
 export function overdueOf(subscription: Subscription): Overdue | undefined {
   if (subscription.status !== 'past_due') return undefined;
   return {
-    amount: subscription.plan.amount * subscription.quantity,
+    amount: periodAmount(subscription.plan, subscription.quantity),
     currency: subscription.plan.currency,
     since:
       currentPeriod(subscription)?.start.toISOString() ?? subscription.failed_at ?? subscription.updated_at,
@@ -116,16 +175,20 @@ export function subscriptionView(subscription: Subscription): SubscriptionView {
       subscription.canceled_at !== null &&
       subscription.canceled_at < subscription.trial_end);
   const period = trialing ? undefined : currentPeriod(subscription);
+  const periodEnd = trialing ? subscription.trial_end : (period?.end.toISOString() ?? null);
+  const ending = subscription.cancel_at_period_end === true && subscription.status !== 'canceled';
+  const pending = subscription.status === 'canceled' ? null : (subscription.pending_change ?? null);
   return {
     subscription_id: subscription.id,
     plan_id: subscription.plan_id,
     customer_id: subscription.customer_id,
     status: subscription.status,
+    quantity: subscription.quantity,
     // The trial's period: from checkout to trial_end, billed then.
     current_period_start: trialing
       ? (subscription.started_at ?? subscription.created_at)
       : (period?.start.toISOString() ?? null),
-    current_period_end: trialing ? subscription.trial_end : (period?.end.toISOString() ?? null),
+    current_period_end: periodEnd,
     next_billing_date:
       subscription.status === 'canceled' || subscription.status === 'pending'
         ? null
@@ -135,6 +198,12 @@ export function subscriptionView(subscription: Subscription): SubscriptionView {
             ? billingDate(period)
             : null,
     trial_end: subscription.trial_end,
+    cancel_at_period_end: ending,
+    cancel_at: ending ? periodEnd : null,
+    pending_change: pending
+      ? { plan_id: pending.plan_id, quantity: pending.quantity, effective_at: pending.effective_at }
+      : null,
+    metadata: subscription.metadata ?? null,
     created_at: subscription.created_at,
     test: subscription.mode === 'test',
   };

@@ -20,7 +20,7 @@ import {
   submitCard,
   testCards,
 } from '../support/checkout.ts';
-import { eventually } from '../support/ledger.ts';
+import { eventually } from '../support/eventually.ts';
 import { pipelineDrained, pipelineState, relayFailedSince } from '../support/pipeline.ts';
 import { type Receiver, startReceiver, verify } from '../support/receiver.ts';
 import {
@@ -67,15 +67,16 @@ async function deliveries(account: TestAccount, endpointId: string) {
   return answer.json as { count: number; results: Record<string, any>[] };
 }
 
-/** Polls the deliveries list until it has `count` attempts (for up to `timeoutMs`). */
-async function waitForAttempts(account: TestAccount, endpointId: string, count: number, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const listed = await deliveries(account, endpointId);
-    if (listed.count >= count || Date.now() > deadline) return listed;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** The deliveries list once it has `count` attempts (for up to `timeoutMs`). */
+const waitForAttempts = (account: TestAccount, endpointId: string, count: number, timeoutMs = 15_000) =>
+  eventually(
+    `${count} attempt(s) listed for ${endpointId}`,
+    async () => {
+      const listed = await deliveries(account, endpointId);
+      return listed.count >= count ? listed : undefined;
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 
 /** A paid checkout and a refund of part of it: `payment.succeeded`, then `refund.created`. */
 async function payAndRefund(auth: string) {
@@ -269,7 +270,7 @@ describe('delivery (Standard Webhooks): every event type there is, signed and ve
     endpoint = await register(account);
   });
 
-  it('a checkout payment, a decline, a refund, a legacy charge, a plan deletion, a key rotation, a card replaced from the portal, renewals, dunning and a paid payment link', async () => {
+  it('a checkout payment, a decline, a refund, a legacy charge, a plan deletion, a key rotation, a card replaced from the portal, a subscription change, renewals, dunning and a paid payment link', async () => {
     const auth = apiKey(account.testKey);
     const paid = await payThroughCheckout(auth);
     const declined = await createPayment(auth);
@@ -326,6 +327,12 @@ describe('delivery (Standard Webhooks): every event type there is, signed and ve
     });
     expect(toCard.status, toCard.html).toBe(303);
     expect((await submitCard(toCard.location as string)).status).toBe(303);
+    // The merchant changes it: its metadata, and an end at the period's end.
+    const changed = await api('PUT', `/v1/subscriptions/${subscriptionId}`, {
+      auth,
+      body: { metadata: { order: 'hooks-1' }, cancel_at_period_end: true },
+    });
+    expect(changed.status, changed.text).toBe(200);
     // A payment link paid on its page.
     const link = await api('POST', '/v1/payment-links/', {
       auth,

@@ -117,10 +117,15 @@ export function chargeFee(minor: number, currency: Currency): { fee: number; net
   return { fee, net: minor - fee };
 }
 
+/** Whether an amount is worth at least `usdCents` US cents, compared exactly through the rates. */
+export function worthAtLeast(minor: number, currency: Currency, usdCents: number): boolean {
+  const value = exactConversion(integerOf(minor), currency, usd);
+  return value.num >= BigInt(usdCents) * value.den;
+}
+
 /** Whether an amount is worth at least USD 1.00, compared exactly (154 JPY is, 153 JPY is not). */
 export function minimumMet(minor: number, currency: Currency): boolean {
-  const value = exactConversion(integerOf(minor), currency, usd);
-  return value.num >= BigInt(minimumUsdCents) * value.den;
+  return worthAtLeast(minor, currency, minimumUsdCents);
 }
 
 /** The smallest amount of a currency worth USD 1.00 (154 JPY, 0.307 KWD): what minimumMet accepts first. */
