@@ -65,6 +65,10 @@ export async function webhooksListen(args: string[]): Promise<void> {
   const stopped = new Promise<void>((resolve) => {
     stop = resolve;
   });
+  // Taken before anything is printed: a Ctrl-C as soon as the secret shows still disables the
+  // endpoint (once listening, it stops at once) rather than killing the process with it enabled.
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   const listener = await listen(
     { ...deps, secrets: secretBox() },
     { developerId: found.developerId, mode: 'test' },
@@ -88,8 +92,6 @@ export async function webhooksListen(args: string[]): Promise<void> {
   console.log(`Webhook signing secret: ${listener.secret}  (${origin})`);
   const stops = until ? `Ctrl-C, or a delivery of ${until.join(' or ')}, stops.` : 'Ctrl-C stops.';
   console.log(forwardTo ? `Forwarding to ${forwardTo}. ${stops}` : stops);
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   await stopped;
   await listener.stop();
   console.log(`Disabled endpoint ${listener.endpointId} (kept, with its secret, for the next run).`);
