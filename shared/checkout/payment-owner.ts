@@ -41,6 +41,7 @@ function paymentOf(
     payment_method: paid ? 'card' : null,
     card_last4: paid?.card.last4 ?? null,
     card_brand: paid?.card.brand ?? null,
+    metadata: session.metadata ?? null,
     created_at: session.created_at,
     updated_at: now.toISOString(),
   });

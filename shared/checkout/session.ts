@@ -9,6 +9,7 @@
  */
 import type { Mode } from '../core/account.ts';
 import { randomToken } from '../core/ids.ts';
+import type { Metadata } from '../core/metadata.ts';
 import { checkoutTokenLength, type Payment } from '../payments/payment.ts';
 
 /** How long a checkout session can be paid; after it the page answers 410. */
@@ -83,6 +84,8 @@ export interface CheckoutSession {
   currency: string;
   description: string;
   items: string[];
+  /** A payment's metadata, which its events carry (they are made from the session); absent otherwise. */
+  metadata?: Metadata | null;
   merchant_name: string;
   statement_descriptor: string;
   return_url: string;
@@ -178,6 +181,7 @@ export function newSession(
     currency: payment.currency,
     description: payment.description,
     items: payment.items,
+    metadata: payment.metadata ?? null,
     merchant_name: merchant.name,
     statement_descriptor: merchant.statementDescriptor,
     return_url: payment.return_url,

@@ -6,6 +6,7 @@ import type { Mode } from '../core/account.ts';
 import { Invalid } from '../core/errors.ts';
 import { prefixedId, randomToken } from '../core/ids.ts';
 import { coreMessages } from '../core/messages.ts';
+import type { Metadata } from '../core/metadata.ts';
 import { formatAmount } from '../core/money/amount.ts';
 import { type Currency, findCurrency } from '../core/money/currencies.ts';
 import { amountField, assertMinimum, currencyOf } from '../core/money/fields.ts';
@@ -34,6 +35,8 @@ export interface Payment {
   payment_method: 'card' | null;
   card_last4: string | null;
   card_brand: string | null;
+  /** The merchant's own pairs (shared/core/metadata.ts); absent on payments stored before it. */
+  metadata?: Metadata | null;
   created_at: string;
   updated_at: string;
 }
@@ -91,6 +94,7 @@ export function newPayment(
     payment_method: null,
     card_last4: null,
     card_brand: null,
+    metadata: input.metadata ?? null,
     created_at: now,
     updated_at: now,
   };
@@ -113,6 +117,7 @@ export function paymentView(payment: Payment): PaymentView {
     created_at: payment.created_at,
     updated_at: payment.updated_at,
     test: payment.mode === 'test',
+    metadata: payment.metadata ?? null,
   };
 }
 

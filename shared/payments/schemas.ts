@@ -1,5 +1,6 @@
 /** Request bodies of the payment endpoints; handlers validate with them, the OpenAPI document shows them. */
 import * as v from 'valibot';
+import { metadataField } from '../core/metadata.ts';
 import { currencyCodes, findCurrency } from '../core/money/currencies.ts';
 import { amountBoundsByCurrency } from '../core/money/fields.ts';
 import * as rules from '../core/rules.ts';
@@ -40,6 +41,7 @@ export const CreatePaymentSchema = v.pipe(
         'Absolute https URL (http allowed in test mode); the cardholder returns there with id_payment.',
       ),
     ),
+    metadata: v.optional(metadataField(), null),
     test: v.optional(modeField()),
   }),
   // The service checks the amount against its currency (amountField, assertMinimum): the document
@@ -70,6 +72,11 @@ export const PaymentViewSchema = v.strictObject({
   created_at: timestamp,
   updated_at: timestamp,
   test: v.boolean(),
+  // Optional only for events stored before payments took it: every view written has it.
+  metadata: v.pipe(
+    v.optional(v.nullable(v.record(v.string(), v.unknown())), null),
+    v.description("The merchant's own key-value pairs given at creation, or null."),
+  ),
 });
 export type PaymentView = v.InferOutput<typeof PaymentViewSchema>;
 
