@@ -65,7 +65,7 @@ describe('a shop through the typed client', () => {
   const merchant = suiteMerchant('client-walkthrough');
 
   it('plan, customer, subscription paid with a 3-D Secure challenge, webhooks verified, a refund', async () => {
-    const { cobro } = clientOf(merchant);
+    const { cobro, sent } = clientOf(merchant);
     const endpoint = await cobro.POST('/v1/webhook-endpoints/', { body: { url: `${receiver.url}/shop` } });
     expect(endpoint.code).toBe(201);
     const secret = endpoint.data.secret;
@@ -157,6 +157,30 @@ describe('a shop through the typed client', () => {
 
     const view = await cobro.GET('/v1/charges/{charge_id}/', { params: { path: { charge_id: chargeId } } });
     expect(view.subscription_id).toBe(subscription.data.subscription_id);
+
+    // The subscriber asks to stop at the period's end: a PUT, with an Idempotency-Key of its own.
+    const id = subscription.data.subscription_id;
+    sent.length = 0;
+    const ending = await cobro.PUT('/v1/subscriptions/{id}', {
+      params: { path: { id } },
+      body: { cancel_at_period_end: true, metadata: { order: 'shop-1' } },
+    });
+    expect(ending).toMatchObject({
+      cancel_at_period_end: true,
+      status: 'active',
+      metadata: { order: 'shop-1' },
+    });
+    // It ends when the period paid for does, a month or so from now.
+    expect(Date.parse(String(ending.cancel_at))).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+    expect(sent[0]?.headers.get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
+    const updated = await delivered(
+      secret,
+      '/shop',
+      'subscription.updated',
+      (event) => event.data.object.subscription_id === id,
+    );
+    // Typed: what moved, with its former value.
+    expect(updated.event.data.previous_attributes).toMatchObject({ cancel_at_period_end: false });
   });
 
   it('paging walks every page of a numbered list (Envelope A and B), one request a page', async () => {

@@ -1,6 +1,6 @@
 /**
  * `createCobro`: openapi-fetch's client of the generated `paths`, with the account's key on every
- * request and an Idempotency-Key on every POST; calls that answer the success body or throw a
+ * request and an Idempotency-Key on every POST and PUT; calls that answer the success body or throw a
  * `CobroError`, and a paging helper over the numbered lists.
  */
 import createClient, {
@@ -115,14 +115,14 @@ export interface Cobro {
 }
 
 /**
- * Every POST carries an `Idempotency-Key`: the caller's when it passes one
+ * Every POST and PUT carries an `Idempotency-Key`: the caller's when it passes one
  * (`params: { header: { 'Idempotency-Key': … } }`), a fresh UUID otherwise. cobro keeps a key 24
- * hours and answers the same request under it with its first answer, so a POST retried after a
- * time-out with its key never moves money twice.
+ * hours and answers the same request under it with its first answer, so a request retried after a
+ * time-out with its key never moves money twice (a PUT may: a subscription's upgrade charges).
  */
 const idempotency: Middleware = {
   onRequest({ request }) {
-    if (request.method === 'POST' && !request.headers.has('Idempotency-Key')) {
+    if ((request.method === 'POST' || request.method === 'PUT') && !request.headers.has('Idempotency-Key')) {
       request.headers.set('Idempotency-Key', crypto.randomUUID());
     }
     return request;
