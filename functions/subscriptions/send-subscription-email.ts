@@ -1,9 +1,12 @@
 /**
- * Target of `subscription.activated`, `subscription.canceled` and `subscription.payment_failed`: the
- * customer's receipt (with a link to their customer portal, made here and open 7 days), the notice that the subscription ended and why (the plan-deletion notice when
- * its plan was deleted), or the failed-renewal notice with a link to the customer portal
- * (shared/portal/notice.ts), in the account's language with the merchant's name and logo. A second
- * delivery sends nothing.
+ * Target of `subscription.activated`, `subscription.canceled`, `subscription.payment_failed` and
+ * `subscription.updated`: the customer's receipt (with a link to their customer portal, made here
+ * and open 7 days), the notice that the subscription ended and why (the plan-deletion notice when
+ * its plan was deleted), the failed-renewal notice with a link to the customer portal
+ * (shared/portal/notice.ts), or, for a change, the notice that shared/subscriptions/mail-of-update.ts
+ * picks (a new plan or quantity and what it charged, an end at the period's end set or undone; none
+ * for metadata alone), in the account's language with the merchant's name and logo. A second delivery
+ * sends nothing.
  */
 import type { EventBridgeEvent } from 'aws-lambda';
 import { merchantName } from '../../shared/accounts/account.ts';
@@ -23,12 +26,14 @@ import {
   subscriptionActivated,
   subscriptionCanceled,
   subscriptionPaymentFailed,
+  subscriptionUpdated,
 } from '../../shared/subscriptions/events.ts';
 import {
   planDiscontinuedMail,
   subscriptionActivatedMail,
   subscriptionCanceledMail,
 } from '../../shared/subscriptions/mail.ts';
+import { mailOfUpdate, updateNotice } from '../../shared/subscriptions/mail-of-update.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
 
 const deps = makeDeps();
@@ -40,9 +45,13 @@ export const handler = observed(async (event: EventBridgeEvent<string, unknown>)
     await sendRenewalFailedNotice(portal, subscriptionPaymentFailed.read(event.detail));
     return;
   }
+  const updatedDetail =
+    event['detail-type'] === subscriptionUpdated.type ? subscriptionUpdated.read(event.detail) : undefined;
+  const update = updatedDetail && mailOfUpdate(updatedDetail.data);
+  if (updatedDetail && !update) return; // only its metadata, or a pending change: nothing to tell
   const activated = event['detail-type'] === subscriptionActivated.type;
-  const canceledDetail = activated ? undefined : subscriptionCanceled.read(event.detail);
-  const detail = canceledDetail ?? subscriptionActivated.read(event.detail);
+  const canceledDetail = activated || updatedDetail ? undefined : subscriptionCanceled.read(event.detail);
+  const detail = updatedDetail ?? canceledDetail ?? subscriptionActivated.read(event.detail);
   const { object } = detail.data;
   const scope = {
     developerId: detail.developer_id,
@@ -61,6 +70,11 @@ export const handler = observed(async (event: EventBridgeEvent<string, unknown>)
     customerName: customer.first_name,
     planName: subscription.plan.name,
   };
+  if (update) {
+    const mail = await updateNotice(deps, scope, update, subscription, object, common);
+    if (mail) await sendOnce(deps, mailer, { eventId: detail.id, to: customer.email, mail, owner: scope });
+    return;
+  }
   const canceledAt = subscription.canceled_at ?? detail.created_at;
   const reason = canceledDetail?.data.reason;
   if (activated) {

@@ -103,6 +103,41 @@ const samples: Record<string, (mail: AnyMail) => Sample> = {
       }),
     links: [],
   }),
+  'subscriptions/subscriptionChangedMail': (mail) => ({
+    render: (value, context) =>
+      mail({
+        ...context,
+        customerName: value,
+        subscriptionId: 'sub_123',
+        item: { ...silver, name: value },
+        charge: { amount: '6.45', currency: 'USD' },
+        nextBillingAt: '2026-12-22',
+      }),
+    links: [],
+  }),
+  'subscriptions/subscriptionEndingMail': (mail) => ({
+    render: (value, context) =>
+      mail({
+        ...context,
+        customerName: value,
+        subscriptionId: 'sub_123',
+        planName: value,
+        endsAt: '2026-12-22T10:15:00.000Z',
+      }),
+    links: [],
+  }),
+  'subscriptions/subscriptionResumedMail': (mail) => ({
+    render: (value, context) =>
+      mail({
+        ...context,
+        customerName: value,
+        subscriptionId: 'sub_123',
+        planName: value,
+        formerEnd: '2026-12-22T10:15:00.000Z',
+        nextBillingAt: '2026-12-22',
+      }),
+    links: [],
+  }),
   'portal/renewalFailedMail': (mail) => ({
     render: (value, context) =>
       mail({

@@ -75,9 +75,15 @@ export const subscriptionsArea = defineArea({
     },
     {
       // The subscriber's e-mails: the activation receipt and the failed-renewal notice, each with a
-      // portal link (which the fingerprint secret keys), and the cancellation notice.
+      // portal link (which the fingerprint secret keys), the cancellation notice, and the notices of
+      // a change (a new plan or quantity, an end at the period's end set or undone).
       name: 'subscription-email',
-      detailTypes: [subscriptionActivated.type, subscriptionCanceled.type, subscriptionPaymentFailed.type],
+      detailTypes: [
+        subscriptionActivated.type,
+        subscriptionCanceled.type,
+        subscriptionPaymentFailed.type,
+        subscriptionUpdated.type,
+      ],
       target: 'functions/subscriptions/send-subscription-email.ts',
       access: {
         table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },

@@ -1,9 +1,11 @@
 /**
  * The subscriptions' e-mails to their subscribers (docs/design.md#e-mail), in English and Spanish:
  * the receipt of an activated subscription, with a link to the customer portal; the notice that a
- * subscription ended and why; and, when it ended because its plan was deleted, the notice that the
- * plan was discontinued. The failed-renewal notice is the portal's (shared/portal/mail.ts). shared/mail
- * renders and sends them.
+ * subscription ended and why; when it ended because its plan was deleted, the notice that the
+ * plan was discontinued; and, when it changes (`subscription.updated`, which of them:
+ * mail-of-update.ts), the notice of a new plan or quantity with what it charged, and the notices that
+ * it will end at its period's end or no longer will. The failed-renewal notice is the portal's
+ * (shared/portal/mail.ts). shared/mail renders and sends them.
  */
 import type { Lang } from '../core/messages.ts';
 import { defineMail } from '../mail/layout.ts';
@@ -253,4 +255,269 @@ export const planDiscontinuedMail = /* @__PURE__ */ defineMail<{
     ],
     footer: customerFooter.es(input.merchant.name),
   }),
+});
+
+/**
+ * What a change of plan or quantity charged (`subscription.updated` with `charge_id`): the prorated
+ * difference for the rest of the current period, or, for a change that waited for the period's end,
+ * the renewal that applied it and charged the new period at the new price.
+ */
+export interface ChangeCharge {
+  /** The API's decimal, in `currency`. */
+  amount: string;
+  currency: string;
+  /** The renewal's charge, not a prorated difference. @default false */
+  atRenewal?: boolean;
+}
+
+/** "It ends on …": at the end of the period paid for, or of the free trial. */
+const endingSentence = {
+  en: (plan: string, on: string, trialing: boolean) =>
+    trialing
+      ? `Your subscription to "${plan}" will end on ${on}, when your free trial ends. Nothing will be charged.`
+      : `Your subscription to "${plan}" will end on ${on}, at the end of the period already paid for. It will not renew, and nothing more will be charged.`,
+  es: (plan: string, on: string, trialing: boolean) =>
+    trialing
+      ? `Tu suscripción a "${plan}" terminará el ${on}, cuando termine tu prueba gratuita. No se te cobrará nada.`
+      : `Tu suscripción a "${plan}" terminará el ${on}, al final del periodo ya pagado. No se renovará y no se te cobrará nada más.`,
+};
+
+/**
+ * To the customer: their subscription's plan or quantity changed (`subscription.updated`): the plan
+ * and quantity now, the price per interval, what was charged for the change (or that nothing was,
+ * and the new price applies from the next billing date), and the next billing date, or the end
+ * when it is set to end at its period's end.
+ */
+export const subscriptionChangedMail = /* @__PURE__ */ defineMail<{
+  customerName?: string | null;
+  subscriptionId?: string | null;
+  /** The plan and quantity now. */
+  item: MailItem;
+  /** What was charged for the change. @default nothing */
+  charge?: ChangeCharge | null;
+  /** The next billing date. @default not shown */
+  nextBillingAt?: string | null;
+  /** When it ends, when it is set to end at its period's end: it renews no more. @default it renews */
+  endsAt?: string | null;
+  /** In its free trial: the trial's end is its first charge (or its end). @default false */
+  trialing?: boolean;
+  /** The same change undid its end at the period's end. @default false */
+  resumed?: boolean;
+}>({
+  en: (input, w) => {
+    const { name, price } = itemLines(input.item, 'en');
+    const { charge } = input;
+    const amount = charge ? w.money(charge.amount, charge.currency) : '';
+    const next = input.nextBillingAt ? w.date(input.nextBillingAt) : null;
+    const paid = charge?.atRenewal
+      ? `The change took effect with your subscription's renewal, which charged ${amount} for the new period, at the new price.`
+      : charge
+        ? `Today ${amount} was charged for the rest of the current period: the difference between the new price and the old one for the time left.${next && !input.endsAt ? ` The new price is charged in full from the next billing date, ${next}.` : ''}`
+        : `Nothing was charged for this change.${next && !input.endsAt ? ` The new price applies from the next billing date, ${next}.` : ''}`;
+    return {
+      subject: `${input.merchant.name}: your subscription to "${input.item.name}" has changed`,
+      heading: 'Your subscription has changed',
+      blocks: [
+        { paragraph: greeting.en(input.customerName) },
+        { paragraph: `Your subscription is now "${name}": ${price}.` },
+        { paragraph: paid },
+        ...(input.endsAt
+          ? [{ paragraph: endingSentence.en(input.item.name, w.date(input.endsAt), input.trialing === true) }]
+          : input.resumed
+            ? [{ paragraph: 'It will no longer end as it was set to: it renews as before.' }]
+            : []),
+        {
+          details: [
+            ['Plan', name],
+            ['Price', price],
+            ...(charge ? [[charge.atRenewal ? 'Charged at renewal' : 'Charged today', amount] as const] : []),
+            ...(input.endsAt
+              ? [['Ends on', w.date(input.endsAt)] as const]
+              : next
+                ? [['Next billing date', next] as const]
+                : []),
+            ...(input.subscriptionId ? [['Subscription', input.subscriptionId] as const] : []),
+          ],
+        },
+        { paragraph: `If you did not expect this change, contact ${input.merchant.name}.` },
+      ],
+      footer: customerFooter.en(input.merchant.name),
+    };
+  },
+  es: (input, w) => {
+    const { name, price } = itemLines(input.item, 'es');
+    const { charge } = input;
+    const amount = charge ? w.money(charge.amount, charge.currency) : '';
+    const next = input.nextBillingAt ? w.date(input.nextBillingAt) : null;
+    const paid = charge?.atRenewal
+      ? `El cambio se aplicó con la renovación de tu suscripción, que cobró ${amount} por el nuevo periodo, ya al precio nuevo.`
+      : charge
+        ? `Hoy se te cobraron ${amount} por lo que queda del periodo actual: la diferencia entre el precio nuevo y el anterior por el tiempo restante.${next && !input.endsAt ? ` El precio nuevo se cobra completo desde la próxima fecha de cobro, el ${next}.` : ''}`
+        : `No se te cobró nada por este cambio.${next && !input.endsAt ? ` El precio nuevo se aplica desde la próxima fecha de cobro, el ${next}.` : ''}`;
+    return {
+      subject: `${input.merchant.name}: tu suscripción a "${input.item.name}" ha cambiado`,
+      heading: 'Tu suscripción ha cambiado',
+      blocks: [
+        { paragraph: greeting.es(input.customerName) },
+        { paragraph: `Tu suscripción ahora es "${name}": ${price}.` },
+        { paragraph: paid },
+        ...(input.endsAt
+          ? [{ paragraph: endingSentence.es(input.item.name, w.date(input.endsAt), input.trialing === true) }]
+          : input.resumed
+            ? [{ paragraph: 'Ya no terminará como estaba previsto: se renovará como antes.' }]
+            : []),
+        {
+          details: [
+            ['Plan', name],
+            ['Precio', price],
+            ...(charge
+              ? [[charge.atRenewal ? 'Cobrado en la renovación' : 'Cobrado hoy', amount] as const]
+              : []),
+            ...(input.endsAt
+              ? [['Termina el', w.date(input.endsAt)] as const]
+              : next
+                ? [['Próximo cobro', next] as const]
+                : []),
+            ...(input.subscriptionId ? [['Suscripción', input.subscriptionId] as const] : []),
+          ],
+        },
+        { paragraph: `Si no esperabas este cambio, contacta a ${input.merchant.name}.` },
+      ],
+      footer: customerFooter.es(input.merchant.name),
+    };
+  },
+});
+
+/**
+ * To the customer: their subscription is set to end at its period's end (`subscription.updated`,
+ * `cancel_at_period_end` set): it ends on `endsAt`, at the end of the period paid for (or of the
+ * free trial), nothing more is charged, and it can be resumed until then.
+ */
+export const subscriptionEndingMail = /* @__PURE__ */ defineMail<{
+  customerName?: string | null;
+  subscriptionId?: string | null;
+  planName: string;
+  /** When it ends: the current period's end (`cancel_at`). */
+  endsAt: string;
+  /** In its free trial: it ends with the trial, never charged. @default false */
+  trialing?: boolean;
+}>({
+  en: (input, w) => {
+    const on = w.date(input.endsAt);
+    return {
+      subject: `${input.merchant.name}: your subscription to "${input.planName}" ends on ${on}`,
+      heading: 'Your subscription will end',
+      blocks: [
+        { paragraph: greeting.en(input.customerName) },
+        { paragraph: endingSentence.en(input.planName, on, input.trialing === true) },
+        {
+          paragraph: `Until then it stays active, and it can be resumed: to keep it, contact ${input.merchant.name} before ${on}.`,
+        },
+        {
+          details: [
+            ['Plan', input.planName],
+            ['Ends on', on],
+            ...(input.subscriptionId ? [['Subscription', input.subscriptionId] as const] : []),
+          ],
+        },
+      ],
+      footer: customerFooter.en(input.merchant.name),
+    };
+  },
+  es: (input, w) => {
+    const on = w.date(input.endsAt);
+    return {
+      subject: `${input.merchant.name}: tu suscripción a "${input.planName}" termina el ${on}`,
+      heading: 'Tu suscripción va a terminar',
+      blocks: [
+        { paragraph: greeting.es(input.customerName) },
+        { paragraph: endingSentence.es(input.planName, on, input.trialing === true) },
+        {
+          paragraph: `Hasta entonces sigue activa y se puede reanudar: si quieres conservarla, contacta a ${input.merchant.name} antes del ${on}.`,
+        },
+        {
+          details: [
+            ['Plan', input.planName],
+            ['Termina el', on],
+            ...(input.subscriptionId ? [['Suscripción', input.subscriptionId] as const] : []),
+          ],
+        },
+      ],
+      footer: customerFooter.es(input.merchant.name),
+    };
+  },
+});
+
+/**
+ * To the customer: the end at its period's end was undone (`subscription.updated`,
+ * `cancel_at_period_end` cleared): it no longer ends on the date said, and renews as before, next on
+ * `nextBillingAt`.
+ */
+export const subscriptionResumedMail = /* @__PURE__ */ defineMail<{
+  customerName?: string | null;
+  subscriptionId?: string | null;
+  planName: string;
+  /** The end it was set to (the former `cancel_at`). @default not said */
+  formerEnd?: string | null;
+  /** Its next charge. @default not said */
+  nextBillingAt?: string | null;
+  /** In its free trial: the next charge is its first, at the trial's end. @default false */
+  trialing?: boolean;
+}>({
+  en: (input, w) => {
+    const no = input.formerEnd
+      ? `Your subscription to "${input.planName}" will no longer end on ${w.date(input.formerEnd)}`
+      : `Your subscription to "${input.planName}" will no longer end`;
+    const next = input.nextBillingAt ? w.date(input.nextBillingAt) : null;
+    const goesOn = !next
+      ? 'it renews as before'
+      : input.trialing
+        ? `it goes on as before, with its first charge on ${next}, when your free trial ends`
+        : `it renews as before, next on ${next}`;
+    return {
+      subject: `${input.merchant.name}: your subscription to "${input.planName}" will continue`,
+      heading: 'Your subscription will continue',
+      blocks: [
+        { paragraph: greeting.en(input.customerName) },
+        { paragraph: `${no}: ${goesOn}.` },
+        {
+          details: [
+            ['Plan', input.planName],
+            ...(next ? [['Next billing date', next] as const] : []),
+            ...(input.subscriptionId ? [['Subscription', input.subscriptionId] as const] : []),
+          ],
+        },
+        { paragraph: `If you did not expect this change, contact ${input.merchant.name}.` },
+      ],
+      footer: customerFooter.en(input.merchant.name),
+    };
+  },
+  es: (input, w) => {
+    const no = input.formerEnd
+      ? `Tu suscripción a "${input.planName}" ya no terminará el ${w.date(input.formerEnd)}`
+      : `Tu suscripción a "${input.planName}" ya no terminará`;
+    const next = input.nextBillingAt ? w.date(input.nextBillingAt) : null;
+    const goesOn = !next
+      ? 'se renovará como antes'
+      : input.trialing
+        ? `sigue como antes, con su primer cobro el ${next}, cuando termine tu prueba gratuita`
+        : `se renovará como antes; el próximo cobro será el ${next}`;
+    return {
+      subject: `${input.merchant.name}: tu suscripción a "${input.planName}" seguirá activa`,
+      heading: 'Tu suscripción seguirá activa',
+      blocks: [
+        { paragraph: greeting.es(input.customerName) },
+        { paragraph: `${no}: ${goesOn}.` },
+        {
+          details: [
+            ['Plan', input.planName],
+            ...(next ? [['Próximo cobro', next] as const] : []),
+            ...(input.subscriptionId ? [['Suscripción', input.subscriptionId] as const] : []),
+          ],
+        },
+        { paragraph: `Si no esperabas este cambio, contacta a ${input.merchant.name}.` },
+      ],
+      footer: customerFooter.es(input.merchant.name),
+    };
+  },
 });
