@@ -10,7 +10,7 @@ import { portalRoutes } from './routes.ts';
 export const portalArea = defineArea({
   name: 'portal',
   description:
-    'The hosted customer portal: a customer sees their subscriptions and payments, cancels a subscription and replaces its card.',
+    'The hosted customer portal: a customer sees their subscriptions and payments, cancels a subscription (at the period’s end, or at once) or resumes one set to end, and replaces its card.',
   routes: portalRoutes,
   events: [
     {

@@ -1,10 +1,12 @@
 /**
  * The portal page's two requests as pages: what GET shows, and what a form's POST does (ask to
- * cancel a subscription and then confirm it, go to the page that replaces its card, or to a
- * charge's receipt). Every POST carries a CSRF token, compared in constant time: the page's, or for
- * "Yes, cancel" its confirmation's own, spent once; a wrong one changes nothing (403, the page again).
+ * cancel a subscription, then end it at the period's end or at once; resume one set to end; go to
+ * the page that replaces its card, or to a charge's receipt). Every POST carries a CSRF token,
+ * compared in constant time: the page's, or for the confirmation's two choices its own, spent once;
+ * a wrong one changes nothing (403, the page again).
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { Acquirer } from '../acquirer/acquirer.ts';
 import type { Lang } from '../core/messages.ts';
 import type { Deps } from '../db/deps.ts';
 import type { ApiAnswer } from '../http/render.ts';
@@ -13,11 +15,13 @@ import type { PostedPortalForm } from './schemas.ts';
 import {
   askCancel,
   cancelFromPortal,
+  endFromPortal,
   openPortal,
   type PortalKeys,
   portalContents,
   portalUrl,
   receiptFromPortal,
+  resumeFromPortal,
   startCardReplacement,
 } from './service.ts';
 
@@ -27,6 +31,15 @@ export interface PortalPageDeps extends Deps {
   /** The value receipt links are keyed with now (the receipt area's secret). */
   receiptKey: () => Promise<string>;
 }
+
+/** What the forms need besides: the acquirer the subscriptions area's change takes (updateSubscription). */
+export interface PortalFormDeps extends PortalPageDeps {
+  /** A cancel at the period's end, or its undoing, asks nothing of it. */
+  acquirer: Acquirer;
+}
+
+/** The forms that post the cancel confirmation's own single-use token, not the page's. */
+const confirmationForms: readonly string[] = ['confirm_cancel', 'cancel_at_period_end'];
 
 const answer = (page: { status: number; html: string; headers: Record<string, string> }): ApiAnswer => ({
   status: page.status,
@@ -58,7 +71,7 @@ export const showPortal = (deps: PortalPageDeps, token: string, lang: Lang) => s
 
 /** POST /portal/{token}: one action of the page's forms. */
 export async function submitPortal(
-  deps: PortalPageDeps,
+  deps: PortalFormDeps,
   token: string,
   form: PostedPortalForm,
   lang: Lang,
@@ -66,8 +79,8 @@ export async function submitPortal(
   const opened = await openPortal(deps, deps.keys, token);
   if (opened.kind !== 'open') return answer(closedPortalPage(opened.kind, lang));
   const { link, scope } = opened;
-  // A confirmed cancel posts its confirmation's own single-use token; every other form the page's.
-  if (form.action !== 'confirm_cancel' && !csrfMatches(link.csrf, form.csrf_token))
+  // A confirmation's choice posts its own single-use token; every other form the page's.
+  if (!confirmationForms.includes(form.action) && !csrfMatches(link.csrf, form.csrf_token))
     return shown(deps, token, lang, 'form_expired', 403);
   const id = form.subscription_id;
   const done =
@@ -75,11 +88,18 @@ export async function submitPortal(
       ? await askCancel(deps, link, scope, id)
       : form.action === 'confirm_cancel'
         ? await cancelFromPortal(deps, link, scope, id, form.csrf_token)
-        : form.action === 'card'
-          ? await startCardReplacement(deps, deps.baseUrl, link, scope, id, { token, key: deps.keys.sign })
-          : form.action === 'receipt'
-            ? await receiptFromPortal(deps, deps.baseUrl, deps.receiptKey, link, scope, form.charge_id)
-            : ({ kind: 'no_subscription' } as const);
+        : form.action === 'cancel_at_period_end'
+          ? await endFromPortal(deps, link, scope, id, form.csrf_token)
+          : form.action === 'resume'
+            ? await resumeFromPortal(deps, link, scope, id)
+            : form.action === 'card'
+              ? await startCardReplacement(deps, deps.baseUrl, link, scope, id, {
+                  token,
+                  key: deps.keys.sign,
+                })
+              : form.action === 'receipt'
+                ? await receiptFromPortal(deps, deps.baseUrl, deps.receiptKey, link, scope, form.charge_id)
+                : ({ kind: 'no_subscription' } as const);
   switch (done.kind) {
     case 'card_page':
     case 'receipt':
@@ -97,6 +117,14 @@ export async function submitPortal(
       );
     case 'canceled':
       return shown(deps, token, lang, 'canceled');
+    case 'ending':
+      return shown(deps, token, lang, { ending: done.at });
+    case 'resumed':
+      return shown(deps, token, lang, 'resumed');
+    case 'ended':
+      return shown(deps, token, lang, 'ended', 409);
+    case 'not_endable':
+      return shown(deps, token, lang, 'not_endable', 409);
     case 'form_expired':
       return shown(deps, token, lang, 'form_expired', 403);
     case 'already_canceled':

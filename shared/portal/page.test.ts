@@ -44,8 +44,12 @@ const subscription = (status: Subscription['status']): Subscription => ({
   canceled_at: null,
 });
 
-const contents = (subscriptions: Subscription[]): PortalContents => ({
+const contents = (
+  subscriptions: Subscription[],
+  now = new Date('2026-11-10T00:00:00.000Z'),
+): PortalContents => ({
   link,
+  now,
   simulatedLive: false,
   merchant: hostile,
   customer: { first_name: hostile } as Customer,
@@ -121,32 +125,99 @@ describe('the portal page', () => {
     expect(active).toContain('Next billing date');
   });
 
-  it("asks to confirm a cancel, saying it ends now, with the confirmation's own token", () => {
+  it("offers the period's end first, with its date, and cancelling now as the other choice, both with the confirmation's own token", () => {
     const silver = { ...subscription('active'), plan: { ...subscription('active').plan, name: 'Silver' } };
     const context = { action: '/portal/t', lang: 'en', mode: 'test' } as const;
     const en = cancelConfirmationPage(silver, context, 'D'.repeat(32));
     expect(en.status).toBe(200);
     expect(en.html).toContain('Cancel Silver × 2?');
-    expect(en.html).toContain('It ends now');
-    expect(en.html).toContain('you will not be charged for it again');
-    expect(en.html).toContain('name="csrf_token" value="DDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD"');
-    expect(en.html).toContain('value="confirm_cancel"');
-    expect(en.html).toContain('>Yes, cancel</button>');
+    // Period 0 runs from 26 Oct 2026 to 26 Nov 2026.
+    expect(en.html).toContain(
+      'At the end of the period: it stays active until 26 Nov 2026, the end of the period already paid for, and then ends. Nothing more is charged.',
+    );
+    expect(en.html).toContain('Or cancel now: it ends at once, and nothing already paid is refunded.');
+    // The period's end comes first, as the primary button; cancelling now after it, as the secondary.
+    const end = en.html.indexOf(
+      '<button type="submit" name="action" value="cancel_at_period_end">Cancel at end of period</button>',
+    );
+    const now = en.html.indexOf(
+      '<button type="submit" name="action" value="confirm_cancel" class="secondary">Cancel now</button>',
+    );
+    expect(end).toBeGreaterThan(0);
+    expect(now).toBeGreaterThan(end);
+    expect(en.html.match(/name="csrf_token" value="D{32}"/g)).toHaveLength(2);
     expect(en.html).toContain('<a href="/portal/t">Keep it</a>');
     expect(en.html).not.toContain('C'.repeat(32));
     const es = cancelConfirmationPage(silver, { ...context, lang: 'es' }, 'D'.repeat(32));
     expect(es.html).toContain('¿Cancelar Silver × 2?');
-    expect(es.html).toContain('Termina ahora');
-    expect(es.html).toContain('>Sí, cancelar</button>');
+    expect(es.html).toContain(
+      'sigue activa hasta el 26 nov 2026, fin del periodo ya pagado, y entonces termina',
+    );
+    expect(es.html).toContain('>Cancelar al final del periodo</button>');
+    expect(es.html).toContain(
+      'O cancélala ahora: termina de inmediato y no se reembolsa nada de lo ya pagado.',
+    );
+    expect(es.html).toContain('>Cancelar ahora</button>');
     expect(es.html).toContain('>Conservarla</a>');
+    // Past due: its period is unpaid, so it can only end now.
     const overdue = cancelConfirmationPage(
       { ...silver, status: 'past_due', paid_through: 0 },
       context,
       'D'.repeat(32),
     );
     expect(overdue.html).toContain('the 21.00 USD due is not charged');
+    expect(overdue.html).toContain('>Cancel now</button>');
+    expect(overdue.html).not.toContain('cancel_at_period_end');
+    // Already set to end: it says when, and offers ending it now instead.
+    const ending = cancelConfirmationPage({ ...silver, cancel_at_period_end: true }, context, 'D'.repeat(32));
+    expect(ending.html).toContain(
+      'It already ends on 26 Nov 2026. If you cancel it now instead, it ends at once and nothing already paid is refunded.',
+    );
+    expect(ending.html).not.toContain('cancel_at_period_end');
     const hostileName = cancelConfirmationPage(subscription('active'), context, 'D'.repeat(32));
     expect(hostileName.html).not.toContain('<script');
+  });
+
+  it('shows one set to end with its last day and Resume (page token) until that day, and no Resume after', () => {
+    const ending: Subscription = { ...subscription('active'), cancel_at_period_end: true };
+    const en = portalPage(contents([ending]), { action: '/portal/t', lang: 'en' }).html;
+    expect(en).toContain('<dt>Ends on</dt><dd data-ends="2026-11-26T00:00:00.000Z">26 Nov 2026</dd>');
+    expect(en).toContain('It will not renew: nothing more is charged.');
+    expect(en).not.toContain('Next billing date');
+    expect(en).toContain(
+      '<input type="hidden" name="csrf_token" value="CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC">\n<input type="hidden" name="subscription_id" value="sub_active">\n<button type="submit" name="action" value="resume">Resume</button>',
+    );
+    const es = portalPage(contents([ending]), { action: '/portal/t', lang: 'es' }).html;
+    expect(es).toContain('<dt>Termina el</dt><dd data-ends="2026-11-26T00:00:00.000Z">26 nov 2026</dd>');
+    expect(es).toContain('>Reanudar</button>');
+    // Its day has come (the billing step ends it at its next run): nothing to resume.
+    const after = portalPage(contents([ending], new Date('2026-11-26T00:00:00.000Z')), {
+      action: '/portal/t',
+      lang: 'en',
+    }).html;
+    expect(after).toContain('<dt>Ends on</dt>');
+    expect(after).not.toContain('value="resume"');
+    // One not set to end has no Resume.
+    expect(
+      portalPage(contents([subscription('active')]), { action: '/portal/t', lang: 'en' }).html,
+    ).not.toContain('value="resume"');
+  });
+
+  it('says what each choice leaves, in the words of the page it comes back to', () => {
+    const said = (notice: Parameters<typeof portalPage>[2], lang: 'en' | 'es' = 'en') =>
+      portalPage(contents([]), { action: '/portal/t', lang }, notice).html;
+    expect(said({ ending: '2026-11-26T00:00:00.000Z' })).toContain(
+      'Your subscription ends on 26 Nov 2026. You will not be charged for it again.',
+    );
+    expect(said({ ending: '2026-11-26T00:00:00.000Z' }, 'es')).toContain(
+      'Tu suscripción termina el 26 nov 2026. No se te volverá a cobrar por ella.',
+    );
+    expect(said('resumed')).toContain('Your subscription continues as before: it is no longer set to end.');
+    expect(said('resumed', 'es')).toContain(
+      'Tu suscripción sigue como antes: ya no está previsto que termine.',
+    );
+    expect(said('ended')).toContain('This subscription has already ended: it can no longer be resumed.');
+    expect(said('ended', 'es')).toContain('Esta suscripción ya terminó: ya no se puede reanudar.');
   });
 
   it('puts a past-due subscription first, names each with its quantity and shows the card it is charged to', () => {
@@ -169,12 +240,19 @@ describe('the portal page', () => {
     expect(page.html.match(/<dt>Card<\/dt>/g)).toHaveLength(1);
   });
 
-  it('says a trial canceled ends with its trial, without speaking of money paid', () => {
+  it("offers a trial's end, with its date, or ending it now with its trial, without speaking of money paid", () => {
     const context = { action: '/portal/t', lang: 'en', mode: 'test' } as const;
-    const trial = cancelConfirmationPage(subscription('trialing'), context, 'D'.repeat(32));
-    expect(trial.html).toContain('It ends now, with its trial: you will not be charged for it.');
+    const trialing = { ...subscription('trialing'), paid_through: -1, trial_end: '2026-11-20T00:00:00.000Z' };
+    const trial = cancelConfirmationPage(trialing, context, 'D'.repeat(32));
+    expect(trial.html).toContain(
+      'At the end of the trial: your trial goes on until 20 Nov 2026 and then the subscription ends. Nothing is charged.',
+    );
+    expect(trial.html).toContain('value="cancel_at_period_end">Cancel at end of trial</button>');
+    expect(trial.html).toContain('Or cancel now: it ends at once, with its trial. Nothing is charged.');
     expect(trial.html).not.toContain('already paid');
-    const es = cancelConfirmationPage(subscription('trialing'), { ...context, lang: 'es' }, 'D'.repeat(32));
+    const es = cancelConfirmationPage(trialing, { ...context, lang: 'es' }, 'D'.repeat(32));
+    expect(es.html).toContain('tu periodo de prueba sigue hasta el 20 nov 2026');
+    expect(es.html).toContain('>Cancelar al final de la prueba</button>');
     expect(es.html).toContain('junto con su periodo de prueba');
   });
 

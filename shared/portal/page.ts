@@ -1,8 +1,9 @@
 /**
  * The customer portal's page (docs/design.md#customer-portal), in the checkout's shell: plain HTML
  * that works without JavaScript, made of html templates (shared/web/html.ts, which escape every
- * value), a strict CSP, never framed or cached, in the
- * reader's language (their browser's Accept-Language). Each form posts the page's CSRF token back.
+ * value), a strict CSP, never framed or cached, in the reader's language (their browser's
+ * Accept-Language; the words are in words.ts). Each form posts the page's CSRF token back, but the
+ * cancel confirmation's choices, which post its own.
  */
 import { closedPage, page } from '../checkout/pages.ts';
 import { displayCard, displayDate, displayPrice } from '../core/display.ts';
@@ -14,160 +15,35 @@ import { type Html, html, joinHtml } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import { cardReplaceable } from './card.ts';
 import type { PortalContents } from './service.ts';
+import { type PortalWords, portalWords as words } from './words.ts';
 
-interface PortalWords {
-  title(merchant: string): string;
-  hello(name: string): string;
-  subscriptions: string;
-  none: string;
-  status: Record<string, string>;
-  statusLabel: string;
-  nextBilling: string;
-  /** A past-due subscription: what failed, since when, and when it is tried again. */
-  overdue(amount: string, since: string, next: string | null): string;
-  /** Over the past-due subscription's Replace card: the new card pays what is due at once. */
-  overdueReplace(amount: string): string;
-  cancel: string;
-  /** The cancel confirmation: its title and question, what cancelling does, and its two buttons. */
-  confirmTitle: string;
-  confirmCancel(plan: string): string;
-  cancelEffect: string;
-  cancelEffectOverdue(amount: string): string;
-  /** A trial's cancel: nothing was paid, nothing will be. */
-  cancelEffectTrial: string;
-  /** The card a subscription is charged to, when the portal knows it. */
-  cardLabel: string;
-  yesCancel: string;
-  keepIt: string;
-  replaceCard: string;
-  charges: string;
-  noCharges: string;
-  refunded(amount: string): string;
-  canceledNotice: string;
-  alreadyCanceled: string;
-  formExpired: string;
-  noSuch: string;
-  noSuchCharge: string;
-  receipt: string;
-  notReplaceable: string;
-  notFound: readonly [string, string];
-  expired: readonly [string, string];
-  test: string;
-  simulatedLive: string;
-  /** The language of these words: amounts, dates, cards and prices are written in its way. */
-  lang: Lang;
-}
-
-const words: Record<Lang, PortalWords> = {
-  en: {
-    title: (merchant) => `Your account with ${merchant}`,
-    hello: (name) => `Hello ${name}`,
-    subscriptions: 'Your subscriptions',
-    none: 'You have no subscriptions.',
-    status: {
-      trialing: 'Trial',
-      active: 'Active',
-      past_due: 'Payment overdue',
-      canceled: 'Canceled',
-    },
-    statusLabel: 'Status',
-    nextBilling: 'Next billing date',
-    overdue: (amount, since, next) =>
-      `Payment failed: ${amount} due since ${since}${next ? `; next attempt ${next}` : ''}.`,
-    overdueReplace: (amount) =>
-      `Replace your card to pay it: the ${amount} due is charged to the new card right away.`,
-    cancel: 'Cancel subscription',
-    confirmTitle: 'Cancel your subscription?',
-    confirmCancel: (plan) => `Cancel ${plan}?`,
-    cancelEffect:
-      'It ends now, not at the end of the period already paid for: you will not be charged for it again, and nothing already paid is refunded.',
-    cancelEffectOverdue: (amount) =>
-      `It ends now: the ${amount} due is not charged, and you will not be charged for it again.`,
-    cancelEffectTrial: 'It ends now, with its trial: you will not be charged for it.',
-    cardLabel: 'Card',
-    yesCancel: 'Yes, cancel',
-    keepIt: 'Keep it',
-    replaceCard: 'Replace card',
-    charges: 'Your payments',
-    noCharges: 'No payments yet.',
-    refunded: (amount) => `refunded ${amount}`,
-    canceledNotice: 'Your subscription was canceled. You will not be charged for it again.',
-    alreadyCanceled: 'This subscription is already canceled.',
-    formExpired: 'This form expired. Please try again.',
-    noSuch: 'No such subscription.',
-    noSuchCharge: 'No such payment.',
-    receipt: 'Receipt',
-    notReplaceable: 'This subscription is no longer billed: its card cannot be replaced.',
-    notFound: ['Page not found', 'This link does not exist. Ask the merchant for a new one.'],
-    expired: ['Link expired', 'This link has expired. Ask the merchant for a new one.'],
-    test: 'Test mode: no real money moves.',
-    simulatedLive: 'Simulated acquirer: no real money moves.',
-    lang: 'en',
-  },
-  es: {
-    title: (merchant) => `Tu cuenta con ${merchant}`,
-    hello: (name) => `Hola ${name}`,
-    subscriptions: 'Tus suscripciones',
-    none: 'No tienes suscripciones.',
-    status: {
-      trialing: 'Prueba',
-      active: 'Activa',
-      past_due: 'Pago vencido',
-      canceled: 'Cancelada',
-    },
-    statusLabel: 'Estado',
-    nextBilling: 'Próximo cobro',
-    overdue: (amount, since, next) =>
-      `Pago fallido: ${amount} pendiente desde el ${since}${next ? `; próximo intento el ${next}` : ''}.`,
-    overdueReplace: (amount) =>
-      `Cambia tu tarjeta para pagarlo: los ${amount} pendientes se cobran a la nueva tarjeta de inmediato.`,
-    cancel: 'Cancelar suscripción',
-    confirmTitle: '¿Cancelar tu suscripción?',
-    confirmCancel: (plan) => `¿Cancelar ${plan}?`,
-    cancelEffect:
-      'Termina ahora, no al final del periodo ya pagado: no se te volverá a cobrar por ella y no se reembolsa nada de lo ya pagado.',
-    cancelEffectOverdue: (amount) =>
-      `Termina ahora: no se cobran los ${amount} pendientes y no se te volverá a cobrar por ella.`,
-    cancelEffectTrial: 'Termina ahora, junto con su periodo de prueba: no se te cobrará por ella.',
-    cardLabel: 'Tarjeta',
-    yesCancel: 'Sí, cancelar',
-    keepIt: 'Conservarla',
-    replaceCard: 'Cambiar tarjeta',
-    charges: 'Tus pagos',
-    noCharges: 'Aún no hay pagos.',
-    refunded: (amount) => `reembolsado ${amount}`,
-    canceledNotice: 'Tu suscripción se canceló. No se te volverá a cobrar por ella.',
-    alreadyCanceled: 'Esta suscripción ya está cancelada.',
-    formExpired: 'Este formulario caducó. Inténtalo de nuevo.',
-    noSuch: 'No existe esa suscripción.',
-    noSuchCharge: 'No existe ese pago.',
-    receipt: 'Recibo',
-    notReplaceable: 'Esta suscripción ya no se cobra: su tarjeta no se puede cambiar.',
-    notFound: ['Página no encontrada', 'Este enlace no existe. Pide uno nuevo al comercio.'],
-    expired: ['Enlace caducado', 'Este enlace caducó. Pide uno nuevo al comercio.'],
-    test: 'Modo de prueba: no se mueve dinero real.',
-    simulatedLive: 'Adquirente simulado: no se mueve dinero real.',
-    lang: 'es',
-  },
-};
-
+/** What the page says the last action did: a fixed text, or that a subscription ends on the day `ending`. */
 export type PortalNotice =
   | 'canceled'
+  | 'resumed'
   | 'already_canceled'
+  | 'ended'
+  | 'not_endable'
   | 'form_expired'
   | 'no_such'
   | 'no_such_charge'
-  | 'not_replaceable';
+  | 'not_replaceable'
+  | { ending: string };
 
 const noticeText = (w: PortalWords, notice: PortalNotice) =>
-  ({
-    canceled: w.canceledNotice,
-    already_canceled: w.alreadyCanceled,
-    form_expired: w.formExpired,
-    no_such: w.noSuch,
-    no_such_charge: w.noSuchCharge,
-    not_replaceable: w.notReplaceable,
-  })[notice];
+  typeof notice === 'object'
+    ? w.endingNotice(displayDate(notice.ending, w.lang))
+    : {
+        canceled: w.canceledNotice,
+        resumed: w.resumedNotice,
+        already_canceled: w.alreadyCanceled,
+        ended: w.ended,
+        not_endable: w.notEndable,
+        form_expired: w.formExpired,
+        no_such: w.noSuch,
+        no_such_charge: w.noSuchCharge,
+        not_replaceable: w.notReplaceable,
+      }[notice];
 
 const money = (minor: number, currency: string, lang: Lang) =>
   displayAmount(minor, currencyOf({ currency }), lang);
@@ -197,7 +73,7 @@ const subscriptionName = (subscription: Subscription) =>
 function subscriptionSection(
   w: PortalWords,
   subscription: Subscription,
-  context: { action: string; csrf: string },
+  context: { action: string; csrf: string; now: Date },
 ): Html {
   const view = subscriptionView(subscription);
   const { plan, quantity } = subscription;
@@ -219,19 +95,31 @@ function subscriptionSection(
   };
   const replace = actionForm(context.action, context.csrf, 'card', subscription.id, w.replaceCard);
   const cancel = actionForm(context.action, context.csrf, 'cancel', subscription.id, w.cancel);
+  // Set to end (cancel_at is the period's or the trial's end): Resume undoes it until that moment;
+  // once it has come, the billing step ends the subscription and nothing is left to do here.
+  const ending = view.cancel_at;
+  const endCome = ending !== null && Date.parse(ending) <= context.now.getTime();
   // Past due: what failed comes first, and replacing the card (which pays it at once) is the action.
-  const actions = !cardReplaceable.includes(subscription.status)
-    ? undefined
-    : overdue
-      ? html`<p class="error" role="alert">${w.overdue(overdue.amount, displayDate(overdue.since, w.lang), overdue.next ? displayDate(overdue.next, w.lang) : null)}</p>
+  const actions =
+    !cardReplaceable.includes(subscription.status) || endCome
+      ? undefined
+      : overdue
+        ? html`<p class="error" role="alert">${w.overdue(overdue.amount, displayDate(overdue.since, w.lang), overdue.next ? displayDate(overdue.next, w.lang) : null)}</p>
 <p><strong>${w.overdueReplace(overdue.amount)}</strong></p>
 ${replace}
 ${cancel}`
-      : html`${replace}
+        : ending
+          ? html`<p>${w.endingNote}</p>
+${actionForm(context.action, context.csrf, 'resume', subscription.id, w.resume)}
+${replace}
+${cancel}`
+          : html`${replace}
 ${cancel}`;
-  // While past due the period shown is the unpaid one: its end is no next billing date.
-  const next =
-    view.next_billing_date && !overdue
+  // While past due the period shown is the unpaid one: its end is no next billing date. One set to
+  // end has none either: its last day instead.
+  const next = ending
+    ? html`<dt>${w.endsOn}</dt><dd data-ends="${ending}">${displayDate(ending, w.lang)}</dd>`
+    : view.next_billing_date && !overdue
       ? html`<dt>${w.nextBilling}</dt><dd>${displayDate(view.next_billing_date, w.lang)}</dd>`
       : undefined;
   const card =
@@ -264,7 +152,7 @@ export function portalPage(
     (a, b) => Number(b.status === 'past_due') - Number(a.status === 'past_due'),
   );
   const subscriptions = ordered.map((subscription) =>
-    subscriptionSection(w, subscription, { action: context.action, csrf: link.csrf }),
+    subscriptionSection(w, subscription, { action: context.action, csrf: link.csrf, now: contents.now }),
   );
   const charges = contents.charges.map((charge) => {
     const refunded =
@@ -292,9 +180,37 @@ ${charges.length ? html`<ul>${charges}</ul>` : html`<p>${w.noCharges}</p>`}`,
 }
 
 /**
- * The cancel's confirmation: which subscription, what cancelling it does (it ends at once: nothing
- * more is charged, nothing paid is refunded), "Yes, cancel" with the confirmation's own single-use
- * CSRF token, and "Keep it", a link back to the portal page that changes nothing.
+ * What the cancel's confirmation offers (decision D19). First, "Cancel at end of period" (of the
+ * trial, in one): it ends on the date the current period (or trial) ends and nothing more is
+ * charged. Then, stated as the other choice, "Cancel now": it ends at once and nothing paid is
+ * refunded. A past-due subscription, and one already set to end, are offered "Cancel now" alone.
+ */
+function cancelChoices(w: PortalWords, subscription: Subscription, action: string, csrf: string): Html {
+  const owed = overdueOf(subscription);
+  const view = subscriptionView(subscription);
+  const trial = subscription.status === 'trialing';
+  const now = actionForm(action, csrf, 'confirm_cancel', subscription.id, w.cancelNow, true);
+  if (owed)
+    return html`<p>${w.cancelEffectOverdue(money(owed.amount, owed.currency, w.lang))}</p>
+${now}`;
+  if (view.cancel_at)
+    return html`<p>${w.nowEffectEnding(displayDate(view.cancel_at, w.lang))}</p>
+${now}`;
+  const end = view.current_period_end;
+  if (!end)
+    return html`<p>${trial ? w.nowEffectTrial : w.nowEffect}</p>
+${now}`;
+  const date = displayDate(end, w.lang);
+  return html`<p>${trial ? w.endEffectTrial(date) : w.endEffect(date)}</p>
+${actionForm(action, csrf, 'cancel_at_period_end', subscription.id, trial ? w.endAtTrialEnd : w.endAtPeriodEnd, false)}
+<p>${trial ? w.nowEffectTrial : w.nowEffect}</p>
+${now}`;
+}
+
+/**
+ * The cancel's confirmation: which subscription, its choices (cancelChoices), each posting the
+ * confirmation's own single-use CSRF token, and "Keep it", a link back to the portal page that
+ * changes nothing.
  */
 export function cancelConfirmationPage(
   subscription: Subscription,
@@ -302,15 +218,13 @@ export function cancelConfirmationPage(
   csrf: string,
 ): Page {
   const w = words[context.lang];
-  const owed = overdueOf(subscription);
   return page(
     200,
     w.confirmTitle,
     html`${context.mode === 'test' && html`<p class="test" role="note">${w.test}</p>`}
 <section class="card" aria-label="${subscriptionName(subscription)}">
 <h1>${w.confirmCancel(subscriptionName(subscription))}</h1>
-<p>${owed ? w.cancelEffectOverdue(money(owed.amount, owed.currency, context.lang)) : subscription.status === 'trialing' ? w.cancelEffectTrial : w.cancelEffect}</p>
-${actionForm(context.action, csrf, 'confirm_cancel', subscription.id, w.yesCancel, true)}
+${cancelChoices(w, subscription, context.action, csrf)}
 <p><a href="${context.action}">${w.keepIt}</a></p>
 </section>`,
     [],

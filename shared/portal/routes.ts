@@ -34,7 +34,7 @@ export const portalRoutes: readonly Route[] = [
     access: { table: { actions: ['GetItem', 'Query'], indexes: ['gsi3'] }, fingerprintSecret: true },
     summary: "The customer portal page (HTML): the customer's subscriptions and payments",
     description:
-      "Renders one customer's subscriptions (plan, amount per interval, status, next billing date) with forms to cancel one or replace its card, and their payments, in the reader's language, under a strict Content-Security-Policy, never framed or cached. An unknown link is 404, an expired one 410.",
+      "Renders one customer's subscriptions (plan, amount per interval, status, next billing date, or the day one set to end ends) with forms to cancel one, resume one set to end, or replace its card, and their payments, in the reader's language, under a strict Content-Security-Policy, never framed or cached. An unknown link is 404, an expired one 410.",
     answers: { 200: { description: 'The portal page', media: html } },
     errors: pageErrors,
   },
@@ -52,13 +52,14 @@ export const portalRoutes: readonly Route[] = [
       fingerprintSecret: true,
     },
     summary:
-      'A portal form posts here (form-encoded): ask to cancel a subscription and confirm it, or 303 to the page that replaces its card',
+      'A portal form posts here (form-encoded): cancel a subscription at the period’s end or at once, resume one set to end, or 303 to the page that replaces its card',
     description:
-      'Checks the CSRF token, then acts on one of the customer\'s subscriptions. `cancel` answers a confirmation page saying what cancelling does, whose "Yes, cancel" form posts `confirm_cancel` with a CSRF token of its own, valid once for 15 minutes; that cancels it (as the merchant\'s cancellation does, saying the customer asked for it). `card` opens a card check page for it: once the new card is approved it is charged from then on, and a past-due period is charged on it at once.',
+      'Checks the CSRF token, then acts on one of the customer\'s subscriptions. `cancel` answers a confirmation page with two choices, each posting a CSRF token of the confirmation\'s own (valid once, for 15 minutes): "Cancel at end of period" posts `cancel_at_period_end`, which sets `cancel_at_period_end` on the subscription (as `PUT /v1/subscriptions/{id}` does; the page then says the day it ends, the current period\'s or the trial\'s end, and nothing more is charged); "Cancel now" posts `confirm_cancel`, which cancels it at once (as the merchant\'s cancellation does, saying the customer asked for it; nothing paid is refunded). A past-due subscription is offered "Cancel now" alone. `resume` (the page\'s token) clears `cancel_at_period_end` until that day comes. `card` opens a card check page for it: once the new card is approved it is charged from then on, and a past-due period is charged on it at once.',
     bodyTypes: ['application/x-www-form-urlencoded'],
     answers: {
       200: {
-        description: 'The cancel confirmation page, or the portal page again saying what was done',
+        description:
+          'The cancel confirmation page, or the portal page again saying what was done (canceled; ends on a date; resumed)',
         media: html,
       },
       303: {
@@ -75,7 +76,8 @@ export const portalRoutes: readonly Route[] = [
         body: 'html',
       },
       409: {
-        description: 'The subscription is already canceled (or no longer billed): the page again, saying so',
+        description:
+          'The subscription is already canceled or has ended (nothing left to resume), is no longer billed, or is past due (it can only be canceled now): the page again, saying so',
         body: 'html',
       },
       413: { description: `A form body over ${sizeText(portalFormBytes)}`, body: 'MessageEnvelope' },

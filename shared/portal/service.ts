@@ -25,7 +25,8 @@ import { receiptUrl } from '../receipts/receipt.ts';
 import { issueReceiptLink } from '../receipts/repository.ts';
 import { getSubscription, listCustomerSubscriptions } from '../subscriptions/repository.ts';
 import { cancelSubscription } from '../subscriptions/service.ts';
-import type { Subscription } from '../subscriptions/subscription.ts';
+import { type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
+import { type BillingDeps, updateSubscription } from '../subscriptions/update.ts';
 import { cardReplaceable } from './card.ts';
 import {
   askCancelConfirmation,
@@ -87,6 +88,8 @@ export interface PortalContents {
   charges: Charge[];
   /** A live page of a mode connected to the simulated acquirer (the local stack): it says no real money moves. */
   simulatedLive: boolean;
+  /** When it was read: a subscription whose end has come is offered no Resume. */
+  now: Date;
 }
 
 export type Opened =
@@ -123,6 +126,7 @@ export async function portalContents(deps: Deps, link: PortalLink, scope: Scope)
     subscriptions: subscriptions.records.filter((subscription) => subscription.status !== 'pending'),
     charges: charges.records,
     simulatedLive: connection?.connector === 'simulated',
+    now: deps.clock(),
   };
 }
 
@@ -135,7 +139,11 @@ async function ownSubscription(deps: Deps, link: PortalLink, scope: Scope, id: s
 export type PortalAction =
   | { kind: 'confirm_cancel'; subscription: Subscription; csrf: string }
   | { kind: 'canceled'; subscription: Subscription }
+  | { kind: 'ending'; at: string }
+  | { kind: 'resumed' }
   | { kind: 'already_canceled' }
+  | { kind: 'ended' }
+  | { kind: 'not_endable' }
   | { kind: 'form_expired' }
   | { kind: 'card_page'; url: string }
   | { kind: 'receipt'; url: string }
@@ -191,6 +199,82 @@ export async function cancelFromPortal(
   } catch (error) {
     if (error instanceof Conflict) return { kind: 'already_canceled' };
     throw error;
+  }
+}
+
+/**
+ * "Cancel at end of period", from the cancel's confirmation (decision D19): its token is spent as
+ * "Cancel now"'s is (once), then the subscriptions area's own change sets `cancel_at_period_end`
+ * (updateSubscription: `subscription.updated`, conditioned on the version read); the billing step
+ * ends it at the period's (or trial's) end instead of charging. A past-due subscription cannot be
+ * set to end (its period is unpaid): it can only be canceled now. A second post of the token, once
+ * it is set, answers that it ends, as the first did.
+ */
+export async function endFromPortal(
+  deps: BillingDeps,
+  link: PortalLink,
+  scope: Scope,
+  id: string,
+  csrf: string,
+): Promise<PortalAction> {
+  const subscription = await ownSubscription(deps, link, scope, id);
+  if (!subscription || subscription.status === 'pending') return { kind: 'no_subscription' };
+  if (!(await spendCancelConfirmation(deps, link, subscription.id, csrf))) {
+    const now = await getSubscription(deps, scope, subscription.id);
+    const at = now && subscriptionView(now).cancel_at;
+    if (at) return { kind: 'ending', at };
+    return now?.status === 'canceled' ? { kind: 'already_canceled' } : { kind: 'form_expired' };
+  }
+  return setEnding(deps, scope, subscription, true);
+}
+
+/**
+ * "Resume": undoes a cancel at the period's end while that end has not come (the page's own CSRF
+ * token, as its other forms). Once it has come, or the subscription was canceled, there is nothing to
+ * resume: the page says it has ended. One not set to end is left as it is.
+ */
+export async function resumeFromPortal(
+  deps: BillingDeps,
+  link: PortalLink,
+  scope: Scope,
+  id: string,
+): Promise<PortalAction> {
+  const subscription = await ownSubscription(deps, link, scope, id);
+  if (!subscription || subscription.status === 'pending') return { kind: 'no_subscription' };
+  if (subscription.status === 'canceled') return { kind: 'ended' };
+  if (!subscription.cancel_at_period_end) return { kind: 'resumed' };
+  const at = subscriptionView(subscription).cancel_at;
+  if (at && Date.parse(at) <= deps.clock().getTime()) return { kind: 'ended' };
+  return setEnding(deps, scope, subscription, false);
+}
+
+/**
+ * Sets or clears the cancel at the period's end through the subscriptions area's change (which asks
+ * the acquirer nothing for it). A canceled subscription and a past-due one are refused, as the
+ * change refuses them (409); one that became so after it was read is read again to say which.
+ */
+async function setEnding(
+  deps: BillingDeps,
+  scope: Scope,
+  subscription: Subscription,
+  end: boolean,
+): Promise<PortalAction> {
+  const refused = (status: Subscription['status']): PortalAction =>
+    status === 'canceled' ? { kind: end ? 'already_canceled' : 'ended' } : { kind: 'not_endable' };
+  if (subscription.status === 'canceled' || subscription.status === 'past_due')
+    return refused(subscription.status);
+  try {
+    const { subscription: after } = await updateSubscription(deps, scope, subscription.id, {
+      cancel_at_period_end: end,
+    });
+    if (!end) return { kind: 'resumed' };
+    const at = subscriptionView(after).cancel_at;
+    return at ? { kind: 'ending', at } : refused(after.status);
+  } catch (error) {
+    if (!(error instanceof Conflict)) throw error;
+    // Canceled or past due since it was read.
+    const now = await getSubscription(deps, scope, subscription.id);
+    return refused(now?.status ?? 'canceled');
   }
 }
 

@@ -1,14 +1,16 @@
 /**
  * The customer portal through the local gateway: the link a merchant asks for, the page it opens
- * (only that customer's subscriptions and payments), its expiry and CSRF check, a cancel from it, and
- * a card replaced through its card check page: on an active subscription nothing is charged; on a
- * past-due one the unpaid period is charged once, however many submits and billing runs race it.
+ * (only that customer's subscriptions and payments), its expiry and CSRF check, a cancel from it (at
+ * the period's end, undone by Resume until then, or at once), and a card replaced through its card
+ * check page: on an active subscription nothing is charged; on a past-due one the unpaid period is
+ * charged once, however many submits and billing runs race it.
  */
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newCharge } from '../../shared/charges/charge.ts';
 import { chargeEntity } from '../../shared/charges/repository.ts';
 import { checkoutKeys } from '../../shared/checkout/keys.ts';
+import { displayDate } from '../../shared/core/display.ts';
 import { prefixedId } from '../../shared/core/ids.ts';
 import { putAll } from '../../shared/db/batch.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
@@ -96,9 +98,9 @@ async function pastDue(customerId: string) {
   return subscription;
 }
 
-/** The events of `type` stored about subscription `id`. */
-const eventsAbout = async (type: string, id: string) =>
-  (await storedEventItems(account.developerId, 'test'))
+/** The events of `type` stored about subscription `id` (of `developerId`, the suite's account unless given). */
+const eventsAbout = async (type: string, id: string, developerId = account.developerId) =>
+  (await storedEventItems(developerId, 'test'))
     .map((item) => item.detail)
     .filter((detail) => detail.type === type && detail.data.object.subscription_id === id);
 
@@ -242,16 +244,17 @@ describe('the portal page', () => {
     expect(await subscriptionStatus(subscription.id)).toBe('active');
   });
 
-  it("cancels only once confirmed, with the confirmation's own token, once; the notice says so", async () => {
+  it("cancels now only once confirmed, with the confirmation's own token, once; the notice says so", async () => {
     const customer = await newCustomer();
     const subscription = await dueSubscription(customer.id);
     const { url } = await portalOf(customer.id);
     const pageCsrf = csrfOf((await openPage(url)).html);
-    // The first post only asks: what cancelling does, "Yes, cancel" and "Keep it"; nothing changes.
+    // The first post only asks: the period's end, or now (stated as such), and "Keep it"; nothing changes.
     const asked = await act(url, 'cancel', subscription.id);
     expect(asked.status, asked.html).toBe(200);
     expect(asked.html).toContain('Cancel Gold × 2?');
-    expect(asked.html).toContain('It ends now, not at the end of the period already paid for');
+    expect(asked.html).toContain('>Cancel at end of period</button>');
+    expect(asked.html).toContain('Or cancel now: it ends at once, and nothing already paid is refunded.');
     expect(asked.html).toContain('Keep it');
     expect(await subscriptionStatus(subscription.id)).toBe('active');
     const confirm = csrfOf(asked.html);
@@ -264,7 +267,7 @@ describe('the portal page', () => {
     });
     expect(withPageToken.status).toBe(403);
     expect(await subscriptionStatus(subscription.id)).toBe('active');
-    // "Yes, cancel" posted twice at once: its token is spent once, and the subscription canceled once.
+    // "Cancel now" posted twice at once: its token is spent once, and the subscription canceled once.
     const yes = { csrf_token: confirm, action: 'confirm_cancel', subscription_id: subscription.id };
     const [first, second] = await Promise.all([postForm(url, yes), postForm(url, yes)]);
     const statuses = [first.status, second.status].sort();
@@ -295,8 +298,9 @@ describe('the portal page', () => {
     const html = await asked.text();
     expect(asked.status, html).toBe(200);
     expect(html).toContain('¿Cancelar Gold × 2?');
-    expect(html).toContain('Termina ahora');
-    expect(html).toContain('Sí, cancelar');
+    expect(html).toContain('>Cancelar al final del periodo</button>');
+    expect(html).toContain('O cancélala ahora: termina de inmediato y no se reembolsa nada de lo ya pagado.');
+    expect(html).toContain('>Cancelar ahora</button>');
     const keep = /<a href="([^"]+)">Conservarla<\/a>/.exec(html)?.[1];
     expect(keep).toBe(url);
     const back = await openPage(keep as string);
@@ -350,6 +354,282 @@ describe('the portal page', () => {
     expect(shown.map((charge) => charge.id)).toEqual(theirs.slice(-50).map((charge) => charge.id));
     const positions = shown.map((charge) => crowded.indexOf(charge.id));
     expect(positions).toEqual([...positions].sort((a, b) => b - a));
+  });
+});
+
+describe("cancel at the period's end, and Resume (D19)", () => {
+  /** A merchant of its own: a billing run at a later date then meets only its subscriptions. */
+  async function merchant() {
+    const own = await newAccount('portal-ending');
+    const key = apiKey(own.testKey);
+    const plan = await api('POST', '/v1/plans/', {
+      auth: key,
+      body: { name: 'Gold', amount: '10.50', currency: 'USD', interval: 'month', interval_count: 1 },
+    });
+    expect(plan.status, plan.text).toBe(201);
+    return { account: own, auth: key, planId: plan.json.data.id as string };
+  }
+  type Merchant = Awaited<ReturnType<typeof merchant>>;
+
+  /**
+   * A subscription of a new customer of `of` (the suite's account unless given), paid for its first
+   * period, which starts at `anchor` (now unless given), or in its trial until then; and its portal.
+   */
+  async function started(of?: Merchant, options: { anchor?: Date; trial?: boolean } = {}) {
+    const as = of ?? { account, auth, planId };
+    const customer = await newCustomer(as.auth);
+    const subscription = await subscribe({
+      account: as.account,
+      planId: as.planId,
+      anchor: (options.anchor ?? new Date()).toISOString(),
+      customerId: customer.id,
+      ...(options.trial ? { trial: true } : {}),
+    });
+    const { url } = await portalOf(customer.id, as.auth);
+    return { subscription, url };
+  }
+
+  const viewOf = async (id: string, as = auth) =>
+    (await api('GET', `/v1/subscriptions/${id}`, { auth: as })).json;
+  const chargesFor = async (id: string, as: string) =>
+    (await listCharges(as, 'limit=1000')).filter((charge) => charge.subscription_id === id);
+
+  /** The cancel's confirmation asked for from `url`, and its choice `action` posted with its token. */
+  async function choose(url: string, id: string, action: 'cancel_at_period_end' | 'confirm_cancel') {
+    const asked = await act(url, 'cancel', id);
+    expect(asked.status, asked.html).toBe(200);
+    return postForm(url, { csrf_token: csrfOf(asked.html), action, subscription_id: id });
+  }
+
+  it('at the end of the period: sets cancel_at_period_end and cancel_at, charges nothing, says the date; Resume clears it, and it renews', async () => {
+    const own = await merchant();
+    const { subscription, url } = await started(own);
+    const id = subscription.id;
+    const end = (await viewOf(id, own.auth)).current_period_end as string;
+    const date = displayDate(end, 'en');
+    const pageCsrf = csrfOf((await openPage(url)).html);
+    const asked = await act(url, 'cancel', id);
+    expect(asked.html).toContain(
+      `At the end of the period: it stays active until ${date}, the end of the period already paid for, and then ends. Nothing more is charged.`,
+    );
+    const confirm = csrfOf(asked.html);
+    // Neither the page's token nor none at all is the confirmation's: nothing changes.
+    for (const csrf of [pageCsrf, '']) {
+      const refused = await postForm(url, {
+        csrf_token: csrf,
+        action: 'cancel_at_period_end',
+        subscription_id: id,
+      });
+      expect(refused.status, refused.html).toBe(403);
+      expect(refused.html).toContain('This form expired');
+    }
+    expect(await viewOf(id, own.auth)).toMatchObject({ cancel_at_period_end: false, cancel_at: null });
+
+    const chosen = { csrf_token: confirm, action: 'cancel_at_period_end', subscription_id: id };
+    const set = await postForm(url, chosen);
+    expect(set.status, set.html).toBe(200);
+    expect(set.html).toContain(`Your subscription ends on ${date}. You will not be charged for it again.`);
+    expect(set.html).toContain(`<dt>Ends on</dt><dd data-ends="${end}">${date}</dd>`);
+    expect(set.html).toContain('value="resume">Resume</button>');
+    expect(set.html).not.toContain('Next billing date');
+    expect(await viewOf(id, own.auth)).toMatchObject({
+      status: 'active',
+      cancel_at_period_end: true,
+      cancel_at: end,
+    });
+    const developerId = own.account.developerId;
+    const updated = await eventsAbout('subscription.updated', id, developerId);
+    expect(updated.map((detail) => detail.data.previous_attributes)).toEqual([
+      { cancel_at_period_end: false, cancel_at: null },
+    ]);
+    // Its token posted again changes nothing more, and says the same.
+    const again = await postForm(url, chosen);
+    expect(again.status, again.html).toBe(200);
+    expect(again.html).toContain(`Your subscription ends on ${date}.`);
+    expect(await eventsAbout('subscription.updated', id, developerId)).toHaveLength(1);
+    expect(await chargesFor(id, own.auth)).toEqual([]);
+
+    // Resume takes the page's token: none, or the confirmation's, is refused and changes nothing.
+    for (const csrf of ['', confirm]) {
+      const refused = await postForm(url, { csrf_token: csrf, action: 'resume', subscription_id: id });
+      expect(refused.status, refused.html).toBe(403);
+    }
+    expect((await viewOf(id, own.auth)).cancel_at_period_end).toBe(true);
+    const resumed = await act(url, 'resume', id);
+    expect(resumed.status, resumed.html).toBe(200);
+    expect(resumed.html).toContain('Your subscription continues as before: it is no longer set to end.');
+    expect(resumed.html).toContain('<dt>Next billing date</dt>');
+    expect(resumed.html).not.toContain('Ends on');
+    expect(resumed.html).not.toContain('value="resume"');
+    expect(await viewOf(id, own.auth)).toMatchObject({
+      status: 'active',
+      cancel_at_period_end: false,
+      cancel_at: null,
+    });
+    expect(
+      (await eventsAbout('subscription.updated', id, developerId)).map(
+        (detail) => detail.data.previous_attributes,
+      ),
+    ).toEqual([
+      { cancel_at_period_end: false, cancel_at: null },
+      { cancel_at_period_end: true, cancel_at: end },
+    ]);
+    // At the period's end it renews, as before.
+    const run = await runBilling(billingDeps(), new Date(Date.parse(end) + 1000), { developerId });
+    expect(run).toMatchObject({ renewed: 1, canceled: 0 });
+    expect((await chargesFor(id, own.auth)).map((charge) => charge.amount)).toEqual([21]);
+  });
+
+  it("ends at the period's end instead of charging; a Resume afterwards says it has ended (409), changing nothing", async () => {
+    const own = await merchant();
+    const { subscription, url } = await started(own);
+    const id = subscription.id;
+    const pageCsrf = csrfOf((await openPage(url)).html);
+    expect((await choose(url, id, 'cancel_at_period_end')).status).toBe(200);
+    const end = (await viewOf(id, own.auth)).cancel_at as string;
+    const developerId = own.account.developerId;
+    const run = await runBilling(billingDeps(), new Date(Date.parse(end) + 1000), { developerId });
+    expect(run).toMatchObject({ canceled: 1, renewed: 0 });
+    expect((await viewOf(id, own.auth)).status).toBe('canceled');
+    const canceled = await eventsAbout('subscription.canceled', id, developerId);
+    expect(canceled.map((detail) => detail.data.reason)).toEqual(['period_ended']);
+    expect(await chargesFor(id, own.auth)).toEqual([]);
+    // The page left open before it ended: its Resume.
+    const resumed = await postForm(url, { csrf_token: pageCsrf, action: 'resume', subscription_id: id });
+    expect(resumed.status, resumed.html).toBe(409);
+    expect(resumed.html).toContain('This subscription has already ended: it can no longer be resumed.');
+    expect(resumed.html).toContain('data-status="canceled"');
+    expect((await viewOf(id, own.auth)).status).toBe('canceled');
+    expect(await eventsAbout('subscription.updated', id, developerId)).toHaveLength(1);
+  });
+
+  it('once its day has come, before the billing step ended it, offers no Resume, and a Resume says it has ended', async () => {
+    const own = await merchant();
+    // Its first period ended a day ago; the merchant set it to end then.
+    const { subscription, url } = await started(own, { anchor: new Date(Date.now() - 32 * day) });
+    const id = subscription.id;
+    const pageCsrf = csrfOf((await openPage(url)).html);
+    const put = await api('PUT', `/v1/subscriptions/${id}`, {
+      auth: own.auth,
+      body: { cancel_at_period_end: true },
+    });
+    expect(put.status, put.text).toBe(200);
+    const page = await openPage(url);
+    expect(page.html).toContain('<dt>Ends on</dt>');
+    expect(page.html).not.toContain('value="resume"');
+    const resumed = await postForm(url, { csrf_token: pageCsrf, action: 'resume', subscription_id: id });
+    expect(resumed.status, resumed.html).toBe(409);
+    expect(resumed.html).toContain('This subscription has already ended: it can no longer be resumed.');
+    expect(await viewOf(id, own.auth)).toMatchObject({ cancel_at_period_end: true });
+    // The billing step ends it, charging nothing.
+    const run = await runBilling(billingDeps(), new Date(), { developerId: own.account.developerId });
+    expect(run).toMatchObject({ canceled: 1, renewed: 0 });
+    expect(await chargesFor(id, own.auth)).toEqual([]);
+  });
+
+  it('on a canceled one: a Resume says it has ended, a cancel at the end that it is canceled (409 both)', async () => {
+    const { subscription, url } = await started();
+    const id = subscription.id;
+    const pageCsrf = csrfOf((await openPage(url)).html);
+    const asked = await act(url, 'cancel', id);
+    // The merchant cancels it while the confirmation is open.
+    expect((await api('DELETE', `/v1/subscriptions/${id}`, { auth })).status).toBe(200);
+    const ended = await postForm(url, {
+      csrf_token: csrfOf(asked.html),
+      action: 'cancel_at_period_end',
+      subscription_id: id,
+    });
+    expect(ended.status, ended.html).toBe(409);
+    expect(ended.html).toContain('This subscription is already canceled.');
+    const resumed = await postForm(url, { csrf_token: pageCsrf, action: 'resume', subscription_id: id });
+    expect(resumed.status, resumed.html).toBe(409);
+    expect(resumed.html).toContain('This subscription has already ended: it can no longer be resumed.');
+    expect(await viewOf(id)).toMatchObject({ status: 'canceled', cancel_at_period_end: false });
+    expect(await eventsAbout('subscription.updated', id)).toEqual([]);
+  });
+
+  it('now, from the same confirmation, cancels at once as before', async () => {
+    const { subscription, url } = await started();
+    const done = await choose(url, subscription.id, 'confirm_cancel');
+    expect(done.status, done.html).toBe(200);
+    expect(done.html).toContain('Your subscription was canceled');
+    expect(await viewOf(subscription.id)).toMatchObject({ status: 'canceled', cancel_at_period_end: false });
+    const events = await eventsAbout('subscription.canceled', subscription.id);
+    expect(events.map((detail) => detail.data.reason)).toEqual(['customer_requested']);
+  });
+
+  it('in a trial, ends at the trial’s end, the date the confirmation says', async () => {
+    const { subscription, url } = await started(undefined, {
+      anchor: new Date(Date.now() + 7 * day),
+      trial: true,
+    });
+    const trialEnd = (await viewOf(subscription.id)).trial_end as string;
+    const asked = await act(url, 'cancel', subscription.id);
+    expect(asked.html).toContain(
+      `your trial goes on until ${displayDate(trialEnd, 'en')} and then the subscription ends`,
+    );
+    const set = await postForm(url, {
+      csrf_token: csrfOf(asked.html),
+      action: 'cancel_at_period_end',
+      subscription_id: subscription.id,
+    });
+    expect(set.status, set.html).toBe(200);
+    expect(await viewOf(subscription.id)).toMatchObject({
+      status: 'trialing',
+      cancel_at_period_end: true,
+      cancel_at: trialEnd,
+    });
+  });
+
+  it('past due: offers cancelling now alone; a cancel at the end posted anyway is 409 and changes nothing', async () => {
+    const customer = await newCustomer();
+    const subscription = await pastDue(customer.id);
+    const { url } = await portalOf(customer.id);
+    const asked = await act(url, 'cancel', subscription.id);
+    expect(asked.html).toContain('>Cancel now</button>');
+    expect(asked.html).not.toContain('cancel_at_period_end');
+    const forced = await postForm(url, {
+      csrf_token: csrfOf(asked.html),
+      action: 'cancel_at_period_end',
+      subscription_id: subscription.id,
+    });
+    expect(forced.status, forced.html).toBe(409);
+    expect(forced.html).toContain('While a payment is overdue, this subscription can only be canceled now.');
+    expect(await viewOf(subscription.id)).toMatchObject({ status: 'past_due', cancel_at_period_end: false });
+  });
+
+  it('speaks Spanish: the date, Resume and what each did', async () => {
+    const { subscription, url } = await started();
+    const id = subscription.id;
+    const end = (await viewOf(id)).current_period_end as string;
+    const date = displayDate(end, 'es');
+    const spanish = async (fields: Record<string, string>) => {
+      const answer = await fetch(url, {
+        method: 'POST',
+        body: new URLSearchParams(fields),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept-Language': 'es' },
+      });
+      return { status: answer.status, html: await answer.text() };
+    };
+    const pageCsrf = csrfOf(await (await fetch(url, { headers: { 'Accept-Language': 'es' } })).text());
+    const asked = await spanish({ csrf_token: pageCsrf, action: 'cancel', subscription_id: id });
+    expect(asked.html).toContain(
+      `Al final del periodo: sigue activa hasta el ${date}, fin del periodo ya pagado, y entonces termina. No se cobra nada más.`,
+    );
+    const set = await spanish({
+      csrf_token: csrfOf(asked.html),
+      action: 'cancel_at_period_end',
+      subscription_id: id,
+    });
+    expect(set.status, set.html).toBe(200);
+    expect(set.html).toContain(`Tu suscripción termina el ${date}. No se te volverá a cobrar por ella.`);
+    expect(set.html).toContain(`<dt>Termina el</dt><dd data-ends="${end}">${date}</dd>`);
+    expect(set.html).toContain('value="resume">Reanudar</button>');
+    const resumed = await spanish({ csrf_token: pageCsrf, action: 'resume', subscription_id: id });
+    expect(resumed.status, resumed.html).toBe(200);
+    expect(resumed.html).toContain('Tu suscripción sigue como antes: ya no está previsto que termine.');
+    expect(resumed.html).toContain('<dt>Próximo cobro</dt>');
+    expect((await viewOf(id)).cancel_at_period_end).toBe(false);
   });
 });
 
