@@ -1,23 +1,70 @@
 /**
  * The REST API, built from the route table: one method per route, a fallback function behind every
  * method no route takes, the Lambda authorizer in front of `auth: true` routes, and the gateway's
- * own answers in the contract's error envelope.
+ * own answers in the contract's error envelope. A routed function (the merchant dashboard: one
+ * function for all its pages, shared/api/routes.ts `routedFunctions`) takes every method of its
+ * prefix and of every path under it instead, through two ANY methods, and routes inside.
  */
 import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { authorizer, binaryMediaTypes, fallback } from '../shared/api/routes.ts';
+import { authorizer, binaryMediaTypes, fallback, type RoutedFunction } from '../shared/api/routes.ts';
 import { gatewayAnswers } from '../shared/http/gateway-responses.ts';
 import { type Route, segments } from '../shared/http/route.ts';
 import type { Stage } from './stage.ts';
 
+/** A routed function with the route rows it serves. */
+export interface RoutedRows extends RoutedFunction {
+  readonly rows: readonly Route[];
+}
+
+const under = (prefix: string, path: string) => {
+  const [want, got] = [segments(prefix), segments(path)];
+  return want.every((part, i) => got[i] === part);
+};
+
+/**
+ * Splits the route rows into those API Gateway gives a method each and those of each routed
+ * function (a routed function with no row is left out: it would serve nothing). A routed function
+ * takes every request under its prefix, so a row there must name it, and a row naming it must lie
+ * there: either mistake throws, as the row would never be reached, or reached through the wrong
+ * function.
+ */
+export function splitRoutes(
+  rows: readonly Route[],
+  routedFunctions: readonly RoutedFunction[],
+): { methods: Route[]; routed: RoutedRows[] } {
+  const methods: Route[] = [];
+  const routed = new Map(routedFunctions.map((fn) => [fn.handler, { ...fn, rows: [] as Route[] }]));
+  for (const route of rows) {
+    const owner = routedFunctions.find((fn) => under(fn.prefix, route.path));
+    const named = routed.get(route.handler);
+    if (owner && owner.handler !== route.handler)
+      throw new Error(
+        `${route.method} ${route.path} names ${route.handler}, but ${owner.handler} takes every request under ${owner.prefix}`,
+      );
+    if (named && !owner)
+      throw new Error(
+        `${route.method} ${route.path} names ${route.handler}, which serves only paths under ${named.prefix}`,
+      );
+    if (named) named.rows.push(route);
+    else methods.push(route);
+  }
+  return { methods, routed: [...routed.values()].filter((fn) => fn.rows.length > 0) };
+}
+
 export interface CobroApiProps {
   /** Names the API and its deployment stage. */
   readonly stage: Stage;
-  /** The route rows, one method each (shared/api/routes.ts in the app). */
+  /** The route rows that get a method each: every row but the routed functions' (splitRoutes). */
   readonly routes: readonly Route[];
+  /**
+   * The routed functions: each gets ANY on its prefix and on `<prefix>/{proxy+}`, and none of its
+   * rows a method of its own (it answers their 404 and 405 itself).
+   */
+  readonly routedFunctions: readonly RoutedFunction[];
   /** The function of a handler module named in shared/api/routes.ts (routes, fallback, authorizer). */
   readonly functionFor: (handler: string) => lambda.IFunction;
   /** Steady-state requests per second the stage accepts before answering 429. */
@@ -119,6 +166,25 @@ export class CobroApi extends Construct {
     // The fallback answers 405 on a known path with a method no route takes, 404 anywhere else.
     const proxy = api.root.addResource('{proxy+}');
     for (const resource of [api.root, ...routed, proxy]) addFallbackMethod(resource, fallbackIntegration);
+
+    // A routed function takes whatever comes under its prefix, any method, with no authorizer: the
+    // dashboard opens its session from its cookie (a browser sends no API key). Its prefix's own
+    // resource, and `{proxy+}` under it for every deeper path; nothing else under the prefix.
+    for (const { handler, prefix } of props.routedFunctions) {
+      const base = segments(prefix).reduce<apigateway.IResource>(
+        (parent, part) => parent.getResource(part) ?? parent.addResource(part),
+        api.root,
+      );
+      for (const resource of [base, base.addResource('{proxy+}')]) {
+        const method = resource.addMethod('ANY', integrationFor(handler), {
+          authorizationType: apigateway.AuthorizationType.NONE,
+        });
+        acknowledgePublic(
+          method,
+          `${handler} serves every page under ${prefix} without the authorizer: a browser sends a session cookie, not an API key, and the function opens the session itself (its sign-in form is public on purpose).`,
+        );
+      }
+    }
 
     for (const answer of gatewayAnswers) {
       api.addGatewayResponse(answer.type, {

@@ -10,17 +10,17 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { eventRules, schedules } from '../shared/api/event-rules.ts';
-import { authorizer, fallback, routes } from '../shared/api/routes.ts';
+import { authorizer, fallback, routedFunctions, routes } from '../shared/api/routes.ts';
 import { envNames } from '../shared/core/config.ts';
 import type { Access, Route } from '../shared/http/route.ts';
 import { encodeRouteTable, routeTableOf } from '../shared/http/route.ts';
 import type { EventRule, Schedule } from '../shared/stack/area.ts';
-import { CobroApi } from './api.ts';
+import { CobroApi, splitRoutes } from './api.ts';
 import { CobroData } from './data.ts';
 import { CobroEvents } from './events.ts';
-import { CobroFunctions, pascalCase } from './functions.ts';
+import { CobroFunctions } from './functions.ts';
 import { Observability } from './observability.ts';
-import { RouteGroupStack, routeGroupOf, splitRoutes } from './route-groups.ts';
+import { mergeAccess } from './permissions.ts';
 import { CobroSchedules } from './schedules.ts';
 import { CobroSecrets } from './secrets.ts';
 import type { StageConfig } from './stage.ts';
@@ -31,6 +31,42 @@ import type { StageConfig } from './stage.ts';
  */
 export function routeAccess(route: Pick<Route, 'auth' | 'method' | 'access'>): Access {
   return route.auth && route.method === 'POST' ? { ...route.access, fingerprintSecret: true } : route.access;
+}
+
+/** A function that serves routes: its handler, what it may touch, its own variables. */
+export interface RouteFunction {
+  readonly handler: string;
+  readonly access: Access;
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The functions route rows make: one per handler of the rows that get a method each (a handler
+ * named by two rows is one function, and the rows must grant the same), and one per routed
+ * function, granted the union of its rows' access (each row's, as routeAccess gives it) with the
+ * variables its rows give (two rows may not give one variable different values).
+ */
+export function routeFunctions(rows: readonly Route[]): RouteFunction[] {
+  const { methods, routed } = splitRoutes(rows, routedFunctions);
+  return [
+    ...methods.map((route) => ({
+      handler: route.handler,
+      access: routeAccess(route),
+      environment: route.environment,
+    })),
+    ...routed.map((fn) => ({
+      handler: fn.handler,
+      access: mergeAccess(fn.rows.map(routeAccess)),
+      environment: fn.rows.reduce<Record<string, string>>((all, route) => {
+        for (const [name, value] of Object.entries(route.environment ?? {})) {
+          if (name in all && all[name] !== value)
+            throw new Error(`rows of ${fn.handler} give ${name} different values`);
+          all[name] = value;
+        }
+        return all;
+      }, {}),
+    })),
+  ];
 }
 
 export interface CobroStackProps extends StackProps {
@@ -61,24 +97,15 @@ export class CobroStack extends Stack {
   readonly events: CobroEvents;
   readonly schedules: CobroSchedules;
   readonly api: CobroApi;
-  /** The route groups built in nested stacks of their own (infra/route-groups.ts), by group. */
-  readonly routeGroups = new Map<string, RouteGroupStack>();
 
-  /** Every dead-letter queue: the event rules', the schedules', the outbox relay's, the route groups'. */
+  /** Every dead-letter queue: the event rules', the schedules', the outbox relay's. */
   get deadLetterQueues(): sqs.Queue[] {
-    return [
-      this.events.deadLetters,
-      this.schedules.deadLetters,
-      this.events.relayDeadLetters,
-      ...[...this.routeGroups.values()].flatMap((group) => (group.deadLetters ? [group.deadLetters] : [])),
-    ];
+    return [this.events.deadLetters, this.schedules.deadLetters, this.events.relayDeadLetters];
   }
 
-  /** Every function, the parent's and the route groups'. */
+  /** Every function. */
   get allFunctions(): NodejsFunction[] {
-    return [this.functions, ...[...this.routeGroups.values()].map((group) => group.functions)].flatMap(
-      (functions) => functions.all.map(({ fn }) => fn),
-    );
+    return this.functions.all.map(({ fn }) => fn);
   }
 
   constructor(scope: Construct, id: string, props: CobroStackProps) {
@@ -86,10 +113,9 @@ export class CobroStack extends Stack {
     const { config } = props;
     this.config = config;
     const routeRows = props.routes ?? routes;
-    // The rows of a nested route group are built in its own template (infra/route-groups.ts).
-    const split = splitRoutes(routeRows);
-    const ruleRows = props.eventRules ?? eventRules;
-    const parentRules = ruleRows.filter((row) => !routeGroupOf(row.target));
+    // The routed functions' rows (the dashboard's) get no method of their own: their function takes
+    // every request under its prefix.
+    const split = splitRoutes(routeRows, routedFunctions);
 
     // Server access logs are delivered under a bucket policy rather than the legacy
     // LogDeliveryWrite ACL, which new buckets (ACLs disabled) reject. Must be set before any child.
@@ -106,10 +132,11 @@ export class CobroStack extends Stack {
 
     const apiFunction = (handler: string, access: Access, environment?: Readonly<Record<string, string>>) =>
       this.functions.add({ handler, access, timeout: Duration.seconds(10), environment });
-    for (const route of split.parent) apiFunction(route.handler, routeAccess(route), route.environment);
-    // The fallback knows every route, the nested groups' too: it answers 405 on their paths as well.
+    for (const fn of routeFunctions(routeRows)) apiFunction(fn.handler, fn.access, fn.environment);
+    // The fallback knows the routes whose paths reach it: not the routed functions', which answer
+    // their own 404 and 405.
     apiFunction(fallback.handler, fallback.access, {
-      [envNames.routeTable]: encodeRouteTable(routeTableOf(routeRows)),
+      [envNames.routeTable]: encodeRouteTable(routeTableOf(split.methods)),
     });
     this.functions.add({
       handler: authorizer.handler,
@@ -121,7 +148,7 @@ export class CobroStack extends Stack {
     this.events = new CobroEvents(this, 'Events', {
       data: this.data,
       functions: this.functions,
-      rules: parentRules,
+      rules: props.eventRules ?? eventRules,
     });
     this.schedules = new CobroSchedules(this, 'Schedules', {
       stage: config.stage,
@@ -131,7 +158,8 @@ export class CobroStack extends Stack {
 
     this.api = new CobroApi(this, 'Api', {
       stage: config.stage,
-      routes: split.parent,
+      routes: split.methods,
+      routedFunctions: split.routed,
       functionFor: (handler) => this.functions.functionFor(handler),
       throttlingRateLimit: config.throttlingRateLimit,
       throttlingBurstLimit: config.throttlingBurstLimit,
@@ -144,42 +172,6 @@ export class CobroStack extends Stack {
     const baseUrl =
       config.baseUrl ??
       `https://${this.api.restApi.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${config.stage}`;
-
-    for (const [group, groupRoutes] of split.groups) {
-      const groupStack = new RouteGroupStack(this, `${pascalCase(group)}Routes`, {
-        group,
-        config,
-        data: this.data,
-        secrets: this.secrets,
-        routes: groupRoutes,
-        rules: ruleRows.filter((row) => routeGroupOf(row.target) === group),
-        restApi: this.api.restApi,
-        authorizer: this.api.authorizer,
-        fallback: this.functions.functionFor(fallback.handler),
-        routeAccess,
-        entryFor: props.entryFor,
-      });
-      this.routeGroups.set(group, groupStack);
-      // The stage's deployment must hold the group's methods: it waits for the nested stack, and a
-      // change of the group's routes gives it a new logical id (a new deployment), as a parent
-      // route's change does.
-      const deployment = this.api.restApi.latestDeployment;
-      if (deployment) {
-        deployment.node.addDependency(groupStack);
-        deployment.addToLogicalId({
-          group,
-          routes: groupRoutes.map((route) => [route.method, route.path, route.handler, route.auth]),
-        });
-      }
-    }
-    // Rules whose target is in a group with no routes would be lost: refuse them.
-    for (const row of ruleRows) {
-      const group = routeGroupOf(row.target);
-      if (group && !split.groups.has(group))
-        throw new Error(
-          `event rule ${row.name} targets ${row.target} of route group ${group}, which has no routes`,
-        );
-    }
 
     for (const fn of this.allFunctions) fn.addEnvironment(envNames.publicBaseUrl, baseUrl);
 

@@ -6,7 +6,7 @@
  */
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
-import { type CfnElement, type Duration, Names, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, type Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -240,13 +240,10 @@ export class CobroFunctions extends Construct {
         'xray:PutTraceSegments and xray:PutTelemetryRecords (active tracing) take no resource: X-Ray has no resource ARN for them.',
     });
     if (access.media) {
-      // The bucket's ARN as this template names it: its own attribute in the stack's template, the
-      // parameter the stack passes it as in a nested one (a route group's, infra/route-groups.ts).
+      // The bucket's ARN as the template names it: the attribute of the bucket, which is in the same
+      // template as every function.
       const bucket = data.mediaBucket.node.defaultChild as CfnElement;
-      const arn =
-        Stack.of(bucket) === stack
-          ? `${stack.resolve(bucket.logicalId) as string}.Arn`
-          : `referenceto${Names.nodeUniqueId(bucket.node)}Arn`;
+      const arn = `${stack.resolve(bucket.logicalId) as string}.Arn`;
       Validations.of(role).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${arn}>/*]`,
         reason:

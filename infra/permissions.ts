@@ -6,7 +6,7 @@
  * what its function's code calls (test/infra/permissions.test.ts).
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
-import type { Access, TableAction } from '../shared/http/route.ts';
+import type { Access, TableAction, TableIndex } from '../shared/http/route.ts';
 
 /** The ARNs a row's grants point at. */
 export interface AccessTargets {
@@ -34,6 +34,46 @@ const actionOrder: readonly TableAction[] = [
   'ConditionCheckItem',
   'Scan',
 ];
+
+/** The yes-or-no parts of an access row. */
+const accessFlags = ['events', 'mail', 'tokenSecret', 'fingerprintSecret', 'webhookKey'] as const;
+// mergeAccess merges every part of an access row: a part added to Access fails type-checking here
+// until it does.
+const mergesEveryPart: Record<
+  Exclude<keyof Access, 'table' | 'media' | (typeof accessFlags)[number]>,
+  never
+> = {};
+void mergesEveryPart;
+
+/**
+ * One access row that grants what each of `rows` grants and nothing more: the function of a routed
+ * area (the dashboard, shared/api/routes.ts `routedFunctions`) serves every row of it, so its role is
+ * the union of its rows' access. The table's actions and indexes are the union of theirs; a flag is
+ * set when a row sets it; media is `write` when a row writes, `read` when one only reads.
+ */
+export function mergeAccess(rows: readonly Access[]): Access {
+  const actions = new Set<TableAction>(rows.flatMap((row) => row.table?.actions ?? []));
+  const indexes = new Set<TableIndex>(rows.flatMap((row) => row.table?.indexes ?? []));
+  const media = rows.some((row) => row.media === 'write')
+    ? 'write'
+    : rows.some((row) => row.media === 'read')
+      ? 'read'
+      : undefined;
+  return {
+    ...(rows.some((row) => row.table)
+      ? {
+          table: {
+            actions: actionOrder.filter((action) => actions.has(action)),
+            ...(indexes.size > 0 ? { indexes: [...indexes].sort() } : {}),
+          },
+        }
+      : {}),
+    ...(media ? { media } : {}),
+    ...Object.fromEntries(
+      accessFlags.filter((name) => rows.some((row) => row[name] === true)).map((name) => [name, true]),
+    ),
+  };
+}
 
 export function accessStatements(access: Access, to: AccessTargets): iam.PolicyStatement[] {
   const statements: iam.PolicyStatement[] = [];

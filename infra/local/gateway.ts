@@ -7,7 +7,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { authorizer, binaryMediaTypes, fallback, findRoute, routes } from '../../shared/api/routes.ts';
+import {
+  authorizer,
+  binaryMediaTypes,
+  fallback,
+  findRoute,
+  routedFunctionOf,
+  routes,
+} from '../../shared/api/routes.ts';
 import { maxBodyBytes } from '../../shared/core/limits.ts';
 import { type GatewayAnswer, renderGatewayAnswer } from '../../shared/http/gateway-responses.ts';
 import { headerOf } from '../../shared/http/headers.ts';
@@ -114,8 +121,23 @@ const anyPath = '/{proxy+}';
  */
 function loggedResource(method: string, pathname: string, localPage: string | undefined): string {
   if (localPage !== undefined) return pathname === localPage ? localPage : `${localPage}${anyPath}`;
+  const routed = routedTarget(pathname);
+  if (routed) return routed.resource;
   const found = findRoute(method, pathname)?.route ?? routes.find((route) => matchPath(route.path, pathname));
   return found?.path ?? anyPath;
+}
+
+/**
+ * A path a routed function serves (the dashboard), as API Gateway hands it over: the prefix's own
+ * resource, or `<prefix>/{proxy+}` with the rest of the path, as it came, in `proxy`.
+ */
+function routedTarget(pathname: string) {
+  const routed = routedFunctionOf(pathname);
+  if (!routed) return undefined;
+  const rest = pathname.slice(routed.prefix.length + 1);
+  return rest
+    ? { handler: routed.handler, resource: `${routed.prefix}${anyPath}`, pathParameters: { proxy: rest } }
+    : { handler: routed.handler, resource: routed.prefix, pathParameters: null };
 }
 
 /** Does an IAM-style resource pattern (with `*`) cover this method ARN? */
@@ -239,8 +261,10 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
     if (page) return { statusCode: 302, headers: { Location: page }, body: '' };
     const { headers, multiValueHeaders } = collectHeaders(request);
     const binary = isBinary(headerOf(headers, 'content-type'));
-    const found = findRoute(method, url.pathname);
-    const resource = found ? found.route.path.replace(/(.)\/$/, '$1') : '/{proxy+}';
+    // A routed function takes every method under its prefix (its ANY methods), before any route.
+    const routed = routedTarget(url.pathname);
+    const found = routed ? undefined : findRoute(method, url.pathname);
+    const resource = routed?.resource ?? (found ? found.route.path.replace(/(.)\/$/, '$1') : '/{proxy+}');
     const event: APIGatewayProxyEvent = {
       resource,
       path: url.pathname,
@@ -248,7 +272,11 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
       headers,
       multiValueHeaders,
       ...collectQuery(url),
-      pathParameters: found ? found.params : { proxy: url.pathname.slice(1) },
+      pathParameters: routed
+        ? routed.pathParameters
+        : found
+          ? found.params
+          : { proxy: url.pathname.slice(1) },
       stageVariables: null,
       body: raw.length === 0 ? null : binary ? raw.toString('base64') : raw.toString('utf8'),
       isBase64Encoded: raw.length > 0 && binary,
@@ -271,7 +299,7 @@ export async function startGateway(options: GatewayOptions): Promise<LocalGatewa
         resourcePath: resource,
       },
     };
-    const handlerEntry = found ? found.route.handler : fallback.handler;
+    const handlerEntry = routed?.handler ?? (found ? found.route.handler : fallback.handler);
     if (found?.route.auth) {
       const authorization = headerOf(headers, authorizer.identityHeader);
       // As in API Gateway: without the identity source the authorizer is not even called.

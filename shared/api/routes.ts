@@ -1,5 +1,6 @@
 import { envNames } from '../core/config.ts';
 import { HealthSchema, OpenApiDocumentSchema } from '../core/envelopes.ts';
+import { dashboardFunction } from '../dashboard/area.ts';
 import { type Access, encodeRouteTable, matchPath, type Route, routeTableOf } from '../http/route.ts';
 import { areas, rowsOfArea } from './areas.ts';
 
@@ -82,12 +83,38 @@ export const routesEnvironment: Readonly<Record<string, string>> = routes.reduce
   {},
 );
 
-/** Answers every request no route takes: 405 on a known path, 404 otherwise. */
+/** A function that serves every path under `prefix` and routes inside. */
+export interface RoutedFunction {
+  readonly handler: string;
+  readonly prefix: string;
+}
+
+/**
+ * Functions that serve every path under a prefix and route inside (the merchant dashboard: one
+ * function, many pages): API Gateway sends them `<prefix>` and `<prefix>/{proxy+}`, whatever the
+ * method, and they answer 404 and 405 themselves. Their rows stay in the table above, each with
+ * its access and its entry in the OpenAPI document; the function's role is the union of its rows'
+ * access (infra/permissions.ts mergeAccess). The API keeps one function per endpoint.
+ */
+export const routedFunctions: readonly RoutedFunction[] = [dashboardFunction];
+
+/** The routed function that serves a path (its prefix, or a path under it), if any. */
+export const routedFunctionOf = (path: string) =>
+  routedFunctions.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`));
+
+/**
+ * Answers every request no route takes: 405 on a known path, 404 otherwise. Paths under a routed
+ * function's prefix never reach it (the routed function answers their 404 and 405).
+ */
 export const fallback = {
   handler: 'functions/system/not-routed.ts',
   access: {},
   /** It knows the table's methods and paths from its environment, so it bundles no area. */
-  environment: { [envNames.routeTable]: encodeRouteTable(routeTableOf(routes)) },
+  environment: {
+    [envNames.routeTable]: encodeRouteTable(
+      routeTableOf(routes.filter((route) => !routedFunctionOf(route.path))),
+    ),
+  },
 } as const;
 
 /** The Lambda authorizer in front of every `auth: true` route. */

@@ -4,11 +4,19 @@
  * delete form's POST; for plans, the archive and restore form's POST too. Each reads and writes what the API's own route for it does, plus the session
  * (common-routes.ts) and the create forms' one-submit claims.
  */
-import type { Route } from '../http/route.ts';
 import { LinkListQuerySchema } from '../payment-links/schemas.ts';
 import { PlanListQuerySchema } from '../plans/list-query.ts';
 import { ProductListQuerySchema } from '../products/schemas.ts';
-import { form, formErrors, html, pageErrors, signedIn, toSignIn } from './common-routes.ts';
+import {
+  type DashboardRoute,
+  dashboardHandler,
+  form,
+  formErrors,
+  html,
+  pageErrors,
+  signedIn,
+  toSignIn,
+} from './common-routes.ts';
 
 /** Writes of a create or delete (transactions hold puts, updates and deletes), and the form's claim. */
 const writes = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
@@ -44,11 +52,12 @@ const createErrors = (refusals: string) =>
     409: { description: 'The same form is still being submitted', body: 'html' },
   }) as const;
 
-export const catalogRoutes: readonly Route[] = [
+export const catalogRoutes: readonly DashboardRoute[] = [
   {
     method: 'GET',
     path: '/dashboard/plans',
-    handler: 'functions/dashboard/show-plans.ts',
+    handler: dashboardHandler,
+    page: 'plans#showPlans',
     operationId: 'showDashboardPlans',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }),
@@ -70,7 +79,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/plans',
-    handler: 'functions/dashboard/submit-plan.ts',
+    handler: dashboardHandler,
+    page: 'plans#submitPlan',
     operationId: 'createPlanFromDashboard',
     auth: false,
     access: { ...signedIn({ actions: [...writes], indexes: ['gsi1'] }), media: 'write' },
@@ -85,7 +95,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/plans/{id}/active',
-    handler: 'functions/dashboard/submit-plan-active.ts',
+    handler: dashboardHandler,
+    page: 'plans#submitPlanActive',
     operationId: 'setPlanActiveFromDashboard',
     auth: false,
     // A refusal shows the plans list again: its Query too.
@@ -110,7 +121,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/plans/{id}/delete',
-    handler: 'functions/dashboard/show-plan-delete.ts',
+    handler: dashboardHandler,
+    page: 'plans#showPlanDelete',
     operationId: 'showDashboardPlanDelete',
     auth: false,
     access: signedIn({ actions: ['GetItem'] }),
@@ -124,7 +136,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/plans/{id}/delete',
-    handler: 'functions/dashboard/submit-plan-delete.ts',
+    handler: dashboardHandler,
+    page: 'plans#submitPlanDelete',
     operationId: 'deletePlanFromDashboard',
     auth: false,
     access: signedIn({ actions: [...writes, 'BatchGetItem'], indexes: ['gsi1'] }),
@@ -139,7 +152,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/products',
-    handler: 'functions/dashboard/show-products.ts',
+    handler: dashboardHandler,
+    page: 'products#showProducts',
     operationId: 'showDashboardProducts',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }),
@@ -158,7 +172,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/products',
-    handler: 'functions/dashboard/submit-product.ts',
+    handler: dashboardHandler,
+    page: 'products#submitProduct',
     operationId: 'createProductFromDashboard',
     auth: false,
     access: { ...signedIn({ actions: [...writes], indexes: ['gsi1'] }), media: 'write' },
@@ -173,7 +188,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/products/{id}/delete',
-    handler: 'functions/dashboard/show-product-delete.ts',
+    handler: dashboardHandler,
+    page: 'products#showProductDelete',
     operationId: 'showDashboardProductDelete',
     auth: false,
     access: signedIn({ actions: ['GetItem'] }),
@@ -186,7 +202,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/products/{id}/delete',
-    handler: 'functions/dashboard/submit-product-delete.ts',
+    handler: dashboardHandler,
+    page: 'products#submitProductDelete',
     operationId: 'deleteProductFromDashboard',
     auth: false,
     access: signedIn({ actions: [...writes], indexes: ['gsi1'] }),
@@ -200,7 +217,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/links',
-    handler: 'functions/dashboard/show-links.ts',
+    handler: dashboardHandler,
+    page: 'links#showLinks',
     operationId: 'showDashboardLinks',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }),
@@ -219,7 +237,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/links',
-    handler: 'functions/dashboard/submit-link.ts',
+    handler: dashboardHandler,
+    page: 'links#submitLink',
     operationId: 'createLinkFromDashboard',
     auth: false,
     access: signedIn({ actions: [...writes], indexes: ['gsi1'] }),
@@ -239,7 +258,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/links/{id}/delete',
-    handler: 'functions/dashboard/show-link-delete.ts',
+    handler: dashboardHandler,
+    page: 'links#showLinkDelete',
     operationId: 'showDashboardLinkDelete',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'] }),
@@ -252,7 +272,8 @@ export const catalogRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/links/{id}/delete',
-    handler: 'functions/dashboard/submit-link-delete.ts',
+    handler: dashboardHandler,
+    page: 'links#submitLinkDelete',
     operationId: 'deleteLinkFromDashboard',
     auth: false,
     access: signedIn({ actions: [...writes], indexes: ['gsi1'] }),

@@ -26,11 +26,17 @@ import {
   field,
   orProblem,
   pageAnswer,
+  recordPath,
   type SignedIn,
   seeOther,
+  signedInForm,
+  signedInPage,
 } from './http.ts';
 import { messagePage, type ShellContext } from './shell.ts';
 import { dashboardWords } from './words.ts';
+
+/** The path under /dashboard/ of the charge a request names (the language switch comes back to it). */
+const chargePath = recordPath('charges');
 
 /** The charges the overview shows. */
 const newestShown = 10;
@@ -41,13 +47,17 @@ const maxRefunds = 1000;
  * GET /dashboard/: the last 30 days' figures (the counters: one Query and one Get, however many
  * charges the account has) and the newest charges, read at once.
  */
-export async function showOverview(deps: Deps, { scope, view }: SignedIn): Promise<ApiAnswer> {
-  const [newest, figures] = await Promise.all([
-    listCharges(deps, scope, { limit: newestShown }),
-    overview(deps, scope, deps.clock()),
-  ]);
-  return pageAnswer(overviewPage(view, newest, figures));
-}
+export const showOverview = signedInPage(
+  'overview',
+  '',
+  async (deps: Deps, { scope, view }: SignedIn): Promise<ApiAnswer> => {
+    const [newest, figures] = await Promise.all([
+      listCharges(deps, scope, { limit: newestShown }),
+      overview(deps, scope, deps.clock()),
+    ]);
+    return pageAnswer(overviewPage(view, newest, figures));
+  },
+);
 
 /**
  * The charges page's search: a charge id opens that charge; a payment id opens the charge that paid
@@ -74,24 +84,28 @@ async function findCharge(
  * GET /dashboard/charges: the payments list's query (limit, created_before, status), as the API reads
  * it; `find` (a charge or payment id) goes to that charge instead.
  */
-export async function showCharges(deps: DashboardDeps, signedIn: SignedIn): Promise<ApiAnswer> {
-  const { scope, view, request } = signedIn;
-  let find = '';
-  return orProblem(
-    view.lang,
-    async () => {
-      find = findOf(request.query);
-      const found = find ? await findCharge(deps, signedIn, find) : undefined;
-      if (found && 'chargeId' in found) {
-        return seeOther(`${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(found.chargeId)}`);
-      }
-      const query = parsePaymentListQuery(request.query);
-      const charges = await listPaymentCharges(deps, scope, query);
-      return pageAnswer(chargesPage(view, charges, query, found?.problem, find));
-    },
-    (problem) => pageAnswer(chargesPage(view, [], undefined, problem, find)),
-  );
-}
+export const showCharges = signedInPage(
+  'charges',
+  'charges',
+  async (deps: DashboardDeps, signedIn: SignedIn): Promise<ApiAnswer> => {
+    const { scope, view, request } = signedIn;
+    let find = '';
+    return orProblem(
+      view.lang,
+      async () => {
+        find = findOf(request.query);
+        const found = find ? await findCharge(deps, signedIn, find) : undefined;
+        if (found && 'chargeId' in found) {
+          return seeOther(`${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(found.chargeId)}`);
+        }
+        const query = parsePaymentListQuery(request.query);
+        const charges = await listPaymentCharges(deps, scope, query);
+        return pageAnswer(chargesPage(view, charges, query, found?.problem, find));
+      },
+      (problem) => pageAnswer(chargesPage(view, [], undefined, problem, find)),
+    );
+  },
+);
 
 /** The charge's page (its refunds read beside it), or the 404 page when the account and mode have no such charge. */
 async function chargeAnswer(
@@ -116,11 +130,15 @@ async function chargeAnswer(
 }
 
 /** GET /dashboard/charges/{id}; `?refunded=<refund id>` after a refund says it was made. */
-export const showCharge = (deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> =>
-  chargeAnswer(deps, scope, view, request.params.id ?? '', {
-    idempotencyKey: newFormKey(),
-    ...(request.query.refunded ? { madeId: request.query.refunded } : {}),
-  });
+export const showCharge = signedInPage(
+  'charges',
+  chargePath,
+  (deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> =>
+    chargeAnswer(deps, scope, view, request.params.id ?? '', {
+      idempotencyKey: newFormKey(),
+      ...(request.query.refunded ? { madeId: request.query.refunded } : {}),
+    }),
+);
 
 /**
  * POST /dashboard/charges/{id}/refunds: refundCharge, as POST /v1/refunds/ calls it, with the form's
@@ -128,41 +146,42 @@ export const showCharge = (deps: Deps, { scope, view, request }: SignedIn): Prom
  * page again saying what the domain refused, with the API's status. A charge the account and mode
  * do not have is 404, and nothing is asked of the acquirer.
  */
-export async function submitRefund(
-  deps: RefundDeps & DashboardDeps,
-  { scope, view, request }: SignedIn,
-): Promise<ApiAnswer> {
-  const id = request.params.id ?? '';
-  const key = field(request.body, 'idempotency_key');
-  const amount = field(request.body, 'amount').trim();
-  const reason = field(request.body, 'reason');
-  if (!(await getCharge(deps, scope, id))) {
-    const w = dashboardWords[view.lang];
-    return pageAnswer(messagePage(view, 404, w.notFoundTitle, w.notFound));
-  }
-  const again = (problem: Problem) =>
-    chargeAnswer(deps, scope, view, id, {
-      // The same key again: submitting the corrected form resumes the same attempt, never a second.
-      idempotencyKey: formKeyPattern.test(key) ? key : newFormKey(),
-      amount,
-      reason,
-      problem,
-    });
-  if (!formKeyPattern.test(key)) {
-    return again({ status: 400, message: dashboardWords[view.lang].formExpired });
-  }
-  return orProblem(
-    view.lang,
-    async () => {
-      const input = validate(CreateRefundSchema, {
-        charge_id: id,
+export const submitRefund = signedInForm(
+  'charges',
+  chargePath,
+  async (deps: RefundDeps & DashboardDeps, { scope, view, request }: SignedIn): Promise<ApiAnswer> => {
+    const id = request.params.id ?? '';
+    const key = field(request.body, 'idempotency_key');
+    const amount = field(request.body, 'amount').trim();
+    const reason = field(request.body, 'reason');
+    if (!(await getCharge(deps, scope, id))) {
+      const w = dashboardWords[view.lang];
+      return pageAnswer(messagePage(view, 404, w.notFoundTitle, w.notFound));
+    }
+    const again = (problem: Problem) =>
+      chargeAnswer(deps, scope, view, id, {
+        // The same key again: submitting the corrected form resumes the same attempt, never a second.
+        idempotencyKey: formKeyPattern.test(key) ? key : newFormKey(),
+        amount,
         reason,
-        ...(amount ? { amount: typedAmount(amount, view.lang) } : {}),
+        problem,
       });
-      const refund = await refundCharge(deps, scope, input, `dashboard:${key}`);
-      const back = `${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(id)}`;
-      return seeOther(`${back}?${new URLSearchParams({ refunded: refund.id })}`);
-    },
-    again,
-  );
-}
+    if (!formKeyPattern.test(key)) {
+      return again({ status: 400, message: dashboardWords[view.lang].formExpired });
+    }
+    return orProblem(
+      view.lang,
+      async () => {
+        const input = validate(CreateRefundSchema, {
+          charge_id: id,
+          reason,
+          ...(amount ? { amount: typedAmount(amount, view.lang) } : {}),
+        });
+        const refund = await refundCharge(deps, scope, input, `dashboard:${key}`);
+        const back = `${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(id)}`;
+        return seeOther(`${back}?${new URLSearchParams({ refunded: refund.id })}`);
+      },
+      again,
+    );
+  },
+);

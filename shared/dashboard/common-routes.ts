@@ -1,10 +1,39 @@
 /**
  * What every dashboard route row shares (shared/dashboard/routes.ts and each section's routes): the
- * HTML answers, the 303 to sign-in, the errors of a page and of a form, and the access of a
- * signed-in page (the session and the account read in one BatchGetItem, the fingerprint secret).
+ * one function that serves them, the HTML answers, the 303 to sign-in, the errors of a page and of
+ * a form, and the access of a signed-in page (the session and the account read in one
+ * BatchGetItem, the fingerprint secret).
  */
 import { sizeText } from '../core/limits.ts';
-import type { Access, Answer, ErrorAnswer } from '../http/route.ts';
+import type { Access, Answer, ErrorAnswer, Route } from '../http/route.ts';
+
+/**
+ * The dashboard is one function routed inside (shared/dashboard/router-http.ts): API Gateway sends
+ * it every request under `prefix` (`/dashboard` and `/dashboard/{proxy+}`, whatever the method),
+ * and the rows of this area say which page answers each. Its role is the union of its rows' access.
+ */
+export const dashboardFunction = {
+  handler: 'functions/dashboard/dashboard.ts',
+  prefix: '/dashboard',
+} as const;
+
+/** The handler every dashboard row names: the one function. */
+export const dashboardHandler = dashboardFunction.handler;
+
+/**
+ * A row of the dashboard: a route as the API's table has it (its method and path, the access its
+ * page needs, what the OpenAPI document says of it), and the page that answers it.
+ */
+export interface DashboardRoute extends Route {
+  readonly handler: typeof dashboardHandler;
+  /**
+   * `<module>#<name>`: the page `name` that `shared/dashboard/<module>-http.ts` exports (a
+   * DashboardPage: made with signedInPage or signedInForm of ./http.ts, or written as one for a page
+   * without a session, as sign-in-http.ts does). The function loads a module the first time one of
+   * its pages is asked for.
+   */
+  readonly page: `${string}#${string}`;
+}
 
 export const html = ['text/html'] as const;
 

@@ -11,7 +11,6 @@ import { getCustomer, listCustomers } from '../customers/repository.ts';
 import type { CustomerListQuery } from '../customers/schemas.ts';
 import { customerIdParam, parseCustomerListQuery } from '../customers/service.ts';
 import type { Deps } from '../db/deps.ts';
-import type { ApiRequest } from '../http/handler.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import { createPortal, type PortalKeys } from '../portal/service.ts';
 import { listCustomerSubscriptions } from '../subscriptions/repository.ts';
@@ -20,7 +19,16 @@ import { CustomerPageQuerySchema, customerListPageSize } from './customers-route
 import { customerPage, customersPage, customerUrl, portalLinkPage, problemPage } from './customers-views.ts';
 import { customerWords } from './customers-words.ts';
 import { actOnce, formKeyPattern, newFormKey } from './form-once.ts';
-import { type DashboardDeps, field, orProblem, pageAnswer, type SignedIn } from './http.ts';
+import {
+  type DashboardDeps,
+  field,
+  orProblem,
+  pageAnswer,
+  recordPath,
+  type SignedIn,
+  signedInForm,
+  signedInPage,
+} from './http.ts';
 import { dashboardWords } from './words.ts';
 
 /**
@@ -39,8 +47,7 @@ export function filledQuery(query: Record<string, string | undefined>): Record<s
 export const nextBillingOf = (subscription: Subscription) => subscriptionView(subscription).next_billing_date;
 
 /** The path under /dashboard/ of the customer a request names (the language switch comes back to it). */
-export const customerPath = (request: ApiRequest) =>
-  `customers/${/^[A-Za-z0-9_-]+$/.test(request.params.id ?? '') ? request.params.id : ''}`;
+export const customerPath = recordPath('customers');
 
 /**
  * GET /dashboard/customers: the customers list's query (`search`, `page`, `page_size`) parsed as
@@ -48,55 +55,63 @@ export const customerPath = (request: ApiRequest) =>
  * first name or e-mail holds the search). The page always shows numbered pages: the API's bare
  * search view is for programs.
  */
-export async function showCustomers(deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> {
-  const raw = filledQuery(request.query);
-  const search = raw.search ?? '';
-  let query: CustomerListQuery | undefined;
-  return orProblem(
-    view.lang,
-    async () => {
-      query = parseCustomerListQuery(raw);
-      const list = await listCustomers(deps, scope, query);
-      return pageAnswer(customersPage(view, list, query, search));
-    },
-    (problem) => pageAnswer(customersPage(view, undefined, query, search, problem)),
-  );
-}
+export const showCustomers = signedInPage(
+  'customers',
+  'customers',
+  async (deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> => {
+    const raw = filledQuery(request.query);
+    const search = raw.search ?? '';
+    let query: CustomerListQuery | undefined;
+    return orProblem(
+      view.lang,
+      async () => {
+        query = parseCustomerListQuery(raw);
+        const list = await listCustomers(deps, scope, query);
+        return pageAnswer(customersPage(view, list, query, search));
+      },
+      (problem) => pageAnswer(customersPage(view, undefined, query, search, problem)),
+    );
+  },
+);
 
 /**
  * GET /dashboard/customers/{id}: the customer, a page of their subscriptions and a page of their
  * charges, read side by side from the customer's own index; another account's (or mode's)
  * customer, or an id that is no customer's, is the API's 404.
  */
-export async function showCustomer(deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> {
-  const back = { url: `${view.root}/customers`, label: customerWords[view.lang].customersTitle };
-  return orProblem(
-    view.lang,
-    async () => {
-      const pages = validate(CustomerPageQuerySchema, filledQuery(request.query));
-      const id = customerIdParam(request.params.id);
-      const [customer, subscriptions, charges] = await Promise.all([
-        getCustomer(deps, scope, id),
-        listCustomerSubscriptions(deps, scope, id, {
-          page: pages.subscriptions,
-          pageSize: customerListPageSize,
-        }),
-        listCustomerCharges(deps, scope, id, { page: pages.charges, pageSize: customerListPageSize }),
-      ]);
-      return pageAnswer(
-        customerPage(
-          view,
-          customer,
-          { ...subscriptions, page: pages.subscriptions },
-          { ...charges, page: pages.charges },
-          nextBillingOf,
-          newFormKey(),
-        ),
-      );
-    },
-    (problem) => pageAnswer(problemPage(view, problem, back)),
-  );
-}
+export const showCustomer = signedInPage(
+  'customers',
+  customerPath,
+  async (deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> => {
+    const back = { url: `${view.root}/customers`, label: customerWords[view.lang].customersTitle };
+    return orProblem(
+      view.lang,
+      async () => {
+        const pages = validate(CustomerPageQuerySchema, filledQuery(request.query));
+        const id = customerIdParam(request.params.id);
+        const [customer, subscriptions, charges] = await Promise.all([
+          getCustomer(deps, scope, id),
+          listCustomerSubscriptions(deps, scope, id, {
+            page: pages.subscriptions,
+            pageSize: customerListPageSize,
+          }),
+          listCustomerCharges(deps, scope, id, { page: pages.charges, pageSize: customerListPageSize }),
+        ]);
+        return pageAnswer(
+          customerPage(
+            view,
+            customer,
+            { ...subscriptions, page: pages.subscriptions },
+            { ...charges, page: pages.charges },
+            nextBillingOf,
+            newFormKey(),
+          ),
+        );
+      },
+      (problem) => pageAnswer(problemPage(view, problem, back)),
+    );
+  },
+);
 
 export interface PortalFormDeps extends DashboardDeps {
   portalKeys: PortalKeys;
@@ -109,42 +124,43 @@ export interface PortalFormDeps extends DashboardDeps {
  * key makes a double submit make one link (actOnce); the second submit says the link was made
  * and shown, until when it opens, and that the customer's page makes a new one.
  */
-export async function submitPortalLink(
-  deps: PortalFormDeps,
-  { scope, view, request }: SignedIn,
-): Promise<ApiAnswer> {
-  const c = customerWords[view.lang];
-  const formKey = field(request.body, 'idempotency_key');
-  return orProblem(
-    view.lang,
-    async () => {
-      const id = customerIdParam(request.params.id);
-      const customer = await getCustomer(deps, scope, id);
-      const back = { url: customerUrl(view, id), label: c.backToCustomer };
-      if (!formKeyPattern.test(formKey)) {
-        return pageAnswer(
-          problemPage(view, { status: 400, message: dashboardWords[view.lang].formExpired }, back),
+export const submitPortalLink = signedInForm(
+  'customers',
+  customerPath,
+  async (deps: PortalFormDeps, { scope, view, request }: SignedIn): Promise<ApiAnswer> => {
+    const c = customerWords[view.lang];
+    const formKey = field(request.body, 'idempotency_key');
+    return orProblem(
+      view.lang,
+      async () => {
+        const id = customerIdParam(request.params.id);
+        const customer = await getCustomer(deps, scope, id);
+        const back = { url: customerUrl(view, id), label: c.backToCustomer };
+        if (!formKeyPattern.test(formKey)) {
+          return pageAnswer(
+            problemPage(view, { status: 400, message: dashboardWords[view.lang].formExpired }, back),
+          );
+        }
+        // A later submit of the form is told until when the link opens, never the link itself.
+        const made = await actOnce(
+          deps,
+          deps.keys,
+          scope,
+          { key: formKey, purpose: `portal-link:${id}` },
+          () => createPortal(deps, deps.portalKeys, deps.baseUrl, scope, id),
+          (link) => ({ expires_at: link.expires_at }),
         );
-      }
-      // A later submit of the form is told until when the link opens, never the link itself.
-      const made = await actOnce(
-        deps,
-        deps.keys,
-        scope,
-        { key: formKey, purpose: `portal-link:${id}` },
-        () => createPortal(deps, deps.portalKeys, deps.baseUrl, scope, id),
-        (link) => ({ expires_at: link.expires_at }),
-      );
-      if (made.kind !== 'first') {
-        const message =
-          made.kind === 'again'
-            ? c.portalAlready(dashboardWords[view.lang].date(made.kept.expires_at))
-            : c.formBusy;
-        return pageAnswer(problemPage(view, { status: 409, message }, back));
-      }
-      return pageAnswer(portalLinkPage(view, customer, made.value));
-    },
-    (problem) =>
-      pageAnswer(problemPage(view, problem, { url: `${view.root}/customers`, label: c.customersTitle })),
-  );
-}
+        if (made.kind !== 'first') {
+          const message =
+            made.kind === 'again'
+              ? c.portalAlready(dashboardWords[view.lang].date(made.kept.expires_at))
+              : c.formBusy;
+          return pageAnswer(problemPage(view, { status: 409, message }, back));
+        }
+        return pageAnswer(portalLinkPage(view, customer, made.value));
+      },
+      (problem) =>
+        pageAnswer(problemPage(view, problem, { url: `${view.root}/customers`, label: c.customersTitle })),
+    );
+  },
+);

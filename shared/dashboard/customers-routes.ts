@@ -6,9 +6,17 @@ import * as v from 'valibot';
 import { queryParameter } from '../core/query.ts';
 import * as rules from '../core/rules.ts';
 import { CustomerListQuerySchema } from '../customers/schemas.ts';
-import type { Route } from '../http/route.ts';
 import { SubscriptionListQuerySchema } from '../subscriptions/schemas.ts';
-import { form, formErrors, html, pageErrors, signedIn, toSignIn } from './common-routes.ts';
+import {
+  type DashboardRoute,
+  dashboardHandler,
+  form,
+  formErrors,
+  html,
+  pageErrors,
+  signedIn,
+  toSignIn,
+} from './common-routes.ts';
 
 /** How many subscriptions, and how many charges, a customer's page lists at a time. */
 export const customerListPageSize = 20;
@@ -44,11 +52,12 @@ const malformed = (what: string) => ({
 });
 const page = { 200: { description: 'The page', media: html }, 303: toSignIn } as const;
 
-export const customerRoutes: readonly Route[] = [
+export const customerRoutes: readonly DashboardRoute[] = [
   {
     method: 'GET',
     path: '/dashboard/customers',
-    handler: 'functions/dashboard/show-customers.ts',
+    handler: dashboardHandler,
+    page: 'customers#showCustomers',
     operationId: 'showDashboardCustomers',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }),
@@ -66,7 +75,8 @@ export const customerRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/customers/{id}',
-    handler: 'functions/dashboard/show-customer.ts',
+    handler: dashboardHandler,
+    page: 'customers#showCustomer',
     operationId: 'showDashboardCustomer',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi3'] }),
@@ -84,7 +94,8 @@ export const customerRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/customers/{id}/portal',
-    handler: 'functions/dashboard/make-portal-link.ts',
+    handler: dashboardHandler,
+    page: 'customers#submitPortalLink',
     operationId: 'makePortalLinkFromDashboard',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }),
@@ -108,7 +119,8 @@ export const customerRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/subscriptions',
-    handler: 'functions/dashboard/show-subscriptions.ts',
+    handler: dashboardHandler,
+    page: 'subscriptions#showSubscriptions',
     operationId: 'showDashboardSubscriptions',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1', 'gsi2'] }),
@@ -127,7 +139,8 @@ export const customerRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/subscriptions/{id}',
-    handler: 'functions/dashboard/show-subscription.ts',
+    handler: dashboardHandler,
+    page: 'subscriptions#showSubscription',
     operationId: 'showDashboardSubscription',
     auth: false,
     access: signedIn({ actions: ['GetItem'] }),
@@ -143,7 +156,8 @@ export const customerRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/subscriptions/{id}/cancel',
-    handler: 'functions/dashboard/confirm-cancel-subscription.ts',
+    handler: dashboardHandler,
+    page: 'subscriptions#showCancel',
     operationId: 'confirmDashboardCancel',
     auth: false,
     access: signedIn({ actions: ['GetItem'] }),
@@ -159,7 +173,8 @@ export const customerRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/subscriptions/{id}/cancel',
-    handler: 'functions/dashboard/submit-cancel-subscription.ts',
+    handler: dashboardHandler,
+    page: 'subscriptions#submitCancel',
     operationId: 'cancelFromDashboard',
     auth: false,
     access: signedIn({

@@ -12,11 +12,11 @@
  *   with 403 and nothing changed. The sign-in form, before any session, posts the value of a
  *   sign-in cookie of its own instead (a double-submit token).
  *
- * A new page is one handler: `signedInPage(deps, section, render)` for a GET, `signedInForm(deps,
- * section, act)` for a POST; `render`/`act` get the session's scope and the shell's context.
+ * A page is `signedInPage(section, here, render)` for a GET, `signedInForm(section, here, act)`
+ * for a POST; `render`/`act` get the function's dependencies, the session's scope and the shell's
+ * context. The sign-in pages, which open no session, are in sign-in-http.ts.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { randomToken } from '../core/ids.ts';
 import { isLang, type Lang } from '../core/messages.ts';
 import { type Deps, makeDeps } from '../db/deps.ts';
 import { publicBaseUrl } from '../http/base-url.ts';
@@ -26,16 +26,8 @@ import { headerOf } from '../http/headers.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import type { Page } from '../web/page.ts';
 import { pageProblems } from '../web/problems.ts';
-import {
-  endSession,
-  type OpenSession,
-  openSession,
-  type SessionKeys,
-  sessionLifetimeMs,
-  signIn,
-  stageSessionKeys,
-} from './session.ts';
-import { messagePage, type SectionId, type ShellContext, type SignInProblem, signInPage } from './shell.ts';
+import { type OpenSession, openSession, type SessionKeys, stageSessionKeys } from './session.ts';
+import { messagePage, type SectionId, type ShellContext } from './shell.ts';
 import { dashboardWords } from './words.ts';
 
 /**
@@ -50,10 +42,6 @@ export const cookieNames = {
   signIn: 'cobro_dashboard_signin',
   lang: 'cobro_dashboard_lang',
 } as const;
-
-/** How long the sign-in form's token and the language choice are kept. */
-const signInCookieSeconds = 3600;
-const langCookieSeconds = 365 * 86_400;
 
 export interface DashboardDeps extends Deps {
   keys: SessionKeys;
@@ -129,7 +117,7 @@ export interface SignedIn extends OpenSession {
   request: ApiRequest;
 }
 
-async function signedIn(
+export async function signedIn(
   deps: DashboardDeps,
   request: ApiRequest,
   section: SectionId,
@@ -163,21 +151,31 @@ async function signedIn(
   };
 }
 
-const toSignIn = (deps: DashboardDeps) => seeOther(`${dashboardRoot(deps.baseUrl)}/sign-in`);
+export const toSignIn = (deps: DashboardDeps) => seeOther(`${dashboardRoot(deps.baseUrl)}/sign-in`);
+
+/** What answers a row of the dashboard: a function of the function's dependencies and the request. */
+export type DashboardPage<D = DashboardDeps> = (deps: D, request: ApiRequest) => Promise<ApiAnswer>;
 
 /**
- * A GET page for a signed-in merchant: 303 to sign-in without a session in force. `here` is the
- * page's path under /dashboard/ (the language switch comes back to it).
+ * Where the language switch of a page comes back to: its path under /dashboard/, the same for
+ * every request or read from the request (a record's page).
  */
-export function signedInPage(
-  deps: DashboardDeps,
+export type Here = string | ((request: ApiRequest) => string);
+
+const hereOf = (here: Here, request: ApiRequest) => (typeof here === 'string' ? here : here(request));
+
+/**
+ * A GET page for a signed-in merchant, in the navigation's `section`: 303 to sign-in without a
+ * session in force, else `render`.
+ */
+export function signedInPage<D>(
   section: SectionId,
-  here: (request: ApiRequest) => string,
-  render: (signed: SignedIn) => Promise<ApiAnswer>,
-) {
-  return async (request: ApiRequest): Promise<ApiAnswer> => {
-    const signed = await signedIn(deps, request, section, here(request));
-    return signed ? render(signed) : toSignIn(deps);
+  here: Here,
+  render: (deps: D, signed: SignedIn) => Promise<ApiAnswer>,
+): DashboardPage<D & DashboardDeps> {
+  return async (deps, request) => {
+    const signed = await signedIn(deps, request, section, hereOf(here, request));
+    return signed ? render(deps, signed) : toSignIn(deps);
   };
 }
 
@@ -185,121 +183,22 @@ export function signedInPage(
  * A form's POST for a signed-in merchant: 303 to sign-in without a session in force, 403 (the
  * form expired, nothing changed) when its CSRF token is not the session's; else `act`.
  */
-export function signedInForm(
-  deps: DashboardDeps,
+export function signedInForm<D>(
   section: SectionId,
-  here: (request: ApiRequest) => string,
-  act: (signed: SignedIn) => Promise<ApiAnswer>,
-) {
-  return async (request: ApiRequest): Promise<ApiAnswer> => {
-    const signed = await signedIn(deps, request, section, here(request));
+  here: Here,
+  act: (deps: D, signed: SignedIn) => Promise<ApiAnswer>,
+): DashboardPage<D & DashboardDeps> {
+  return async (deps, request) => {
+    const signed = await signedIn(deps, request, section, hereOf(here, request));
     if (!signed) return toSignIn(deps);
     if (!tokenMatches(signed.session.csrf, field(request.body, 'csrf_token'))) {
       const w = dashboardWords[signed.view.lang];
       return pageAnswer(messagePage(signed.view, 403, w.errorTitle, w.formExpired));
     }
-    return act(signed);
+    return act(deps, signed);
   };
 }
 
-/** What the sign-in form alone needs: no table, no secret. */
-type SignInFormDeps = Pick<DashboardDeps, 'baseUrl'>;
-
-/** The sign-in form's token: the request's sign-in cookie, or a new one (then set with the page). */
-function signInToken(deps: SignInFormDeps, request: ApiRequest): { token: string; set?: string } {
-  const held = cookieOf(request, cookieNames.signIn);
-  if (held && /^[A-Za-z0-9]{32}$/.test(held)) return { token: held };
-  const token = randomToken(32);
-  return { token, set: setCookie(deps.baseUrl, cookieNames.signIn, token, signInCookieSeconds) };
-}
-
-function signInAnswer(deps: SignInFormDeps, request: ApiRequest, problem?: SignInProblem): ApiAnswer {
-  const { token, set } = signInToken(deps, request);
-  const page = signInPage({ root: dashboardRoot(deps.baseUrl), lang: langOf(request), csrf: token }, problem);
-  const headers: Record<string, string> = set ? { 'Set-Cookie': set } : {};
-  if (typeof problem === 'object') headers['Retry-After'] = String(problem.retryAfterSeconds);
-  return pageAnswer(page, headers);
-}
-
-/**
- * The address a request came from, as API Gateway saw the connection (the local gateway gives the
- * socket's): never a header such as X-Forwarded-For, which whoever sends the request writes, so a
- * guesser could not name a new address for each try. API Gateway always sets it; without one, every
- * such request shares one count.
- */
-export function clientAddress(request: ApiRequest): string {
-  return request.event.requestContext?.identity?.sourceIp || 'unknown';
-}
-
-/** GET /dashboard/sign-in: the form (it reads nothing stored, so its function gets no table and no secret). */
-export const showSignIn = (deps: SignInFormDeps) => async (request: ApiRequest) =>
-  signInAnswer(deps, request);
-
-/**
- * POST /dashboard/sign-in: a secret key opens a session in its mode (303 to the dashboard, the
- * session cookie set, any session the browser held before ended); a key that is no account's (or
- * was rotated) shows the form again, 401, and counts against the client's address; past the limit
- * of failures, the form again with 429 and `Retry-After`, whatever key is sent (./sign-in-limit.ts).
- */
-export const submitSignIn = (deps: DashboardDeps) => async (request: ApiRequest) => {
-  if (!tokenMatches(cookieOf(request, cookieNames.signIn), field(request.body, 'csrf_token')))
-    return signInAnswer(deps, request, 'form_expired');
-  const opened = await signIn(deps, deps.keys, field(request.body, 'api_key').trim(), clientAddress(request));
-  if (!opened.opened)
-    return signInAnswer(
-      deps,
-      request,
-      opened.refused === 'blocked'
-        ? { blocked: true, retryAfterSeconds: opened.retryAfterSeconds }
-        : 'wrong_key',
-    );
-  // A session this browser held before is ended, not left to open pages until its 8 hours are up.
-  await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
-  const cookie = setCookie(deps.baseUrl, cookieNames.session, opened.cookie, sessionLifetimeMs / 1000);
-  return seeOther(`${dashboardRoot(deps.baseUrl)}/`, { 'Set-Cookie': cookie });
-};
-
-/**
- * POST /dashboard/sign-out: the session's item is deleted (the cookie opens nothing from now on,
- * wherever it was copied) and the cookie cleared; 303 to the sign-in form.
- */
-export const submitSignOut = (deps: DashboardDeps) =>
-  signedInForm(
-    deps,
-    'overview',
-    () => '',
-    async ({ request }) => {
-      await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
-      return seeOther(`${dashboardRoot(deps.baseUrl)}/sign-in`, {
-        'Set-Cookie': setCookie(deps.baseUrl, cookieNames.session, '', 0),
-      });
-    },
-  );
-
-/** Where the language switch may come back to: a path under /dashboard/, nothing else. */
-const backPattern = /^[A-Za-z0-9_-]*(\/[A-Za-z0-9_-]+)*$/;
-
-/**
- * POST /dashboard/language: the language chosen (a cookie), then 303 back to the page it was chosen
- * on. The form carries the session's CSRF token, or the sign-in form's before signing in.
- */
-export const submitLanguage = (deps: DashboardDeps) => async (request: ApiRequest) => {
-  const signed = await signedIn(deps, request, 'overview', '');
-  const expected = signed ? signed.session.csrf : cookieOf(request, cookieNames.signIn);
-  if (!tokenMatches(expected, field(request.body, 'csrf_token'))) {
-    if (!signed) return signInAnswer(deps, request, 'form_expired');
-    const w = dashboardWords[signed.view.lang];
-    return pageAnswer(messagePage(signed.view, 403, w.errorTitle, w.formExpired));
-  }
-  const lang = field(request.body, 'lang');
-  const back = field(request.body, 'back');
-  const location = `${dashboardRoot(deps.baseUrl)}/${backPattern.test(back) && back.length <= 200 ? back : ''}`;
-  if (!isLang(lang)) return seeOther(location);
-  return seeOther(location, {
-    'Set-Cookie': setCookie(deps.baseUrl, cookieNames.lang, lang, langCookieSeconds),
-  });
-};
-
-/** The path under /dashboard/ of the charge a request names (the language switch comes back to it). */
-export const chargePath = (request: ApiRequest) =>
-  `charges/${/^[A-Za-z0-9_-]+$/.test(request.params.id ?? '') ? request.params.id : ''}`;
+/** The path under /dashboard/ of the record a request names: `<list>/<id>`, or `<list>/` when it names none. */
+export const recordPath = (list: string) => (request: ApiRequest) =>
+  `${list}/${/^[A-Za-z0-9_-]+$/.test(request.params.id ?? '') ? request.params.id : ''}`;

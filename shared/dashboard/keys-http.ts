@@ -20,12 +20,14 @@ import {
   problemOf,
   type SignedIn,
   setCookie,
+  signedInForm,
+  signedInPage,
 } from './http.ts';
 import { keyConfirmPage, keyRotatedPage, keysPage } from './keys-views.ts';
 import { endSession } from './session.ts';
 
-/** GET /dashboard/api-keys: apiKeysOf, as GET /v1/auth/api-keys/ shows them (masked). */
-export async function showKeys(deps: Deps, signed: SignedIn, problem?: Problem): Promise<ApiAnswer> {
+/** The keys page, saying what a rotation refused. */
+async function keysAnswer(deps: Deps, signed: SignedIn, problem?: Problem): Promise<ApiAnswer> {
   const keys = await apiKeysOf(deps, signed.scope.developerId);
   return pageAnswer(keysPage(signed.view, keys, problem));
 }
@@ -33,12 +35,19 @@ export async function showKeys(deps: Deps, signed: SignedIn, problem?: Problem):
 const keyType = (value: string | undefined): Mode | undefined =>
   value === 'test' || value === 'live' ? value : undefined;
 
+/** GET /dashboard/api-keys: apiKeysOf, as GET /v1/auth/api-keys/ shows them (masked). */
+export const showKeys = signedInPage('keys', 'api-keys', (deps: Deps, signed) => keysAnswer(deps, signed));
+
 /** GET /dashboard/api-keys/rotate?type=test|live: the confirmation step. */
-export function showRotateKey(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
-  const type = keyType(signed.request.query.type);
-  if (!type) return showKeys(deps, signed);
-  return Promise.resolve(pageAnswer(keyConfirmPage(signed.view, type)));
-}
+export const showRotateKey = signedInPage(
+  'keys',
+  'api-keys',
+  (deps: Deps, signed: SignedIn): Promise<ApiAnswer> => {
+    const type = keyType(signed.request.query.type);
+    if (!type) return keysAnswer(deps, signed);
+    return Promise.resolve(pageAnswer(keyConfirmPage(signed.view, type)));
+  },
+);
 
 /**
  * POST /dashboard/api-keys/rotate: rotateKeyAs with the session's key mode, as PATCH
@@ -47,25 +56,29 @@ export function showRotateKey(deps: Deps, signed: SignedIn): Promise<ApiAnswer> 
  * session (it would end anyway, its key being gone): its item is deleted and its cookie cleared,
  * and the page links to sign in again.
  */
-export async function submitRotateKey(deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
-  const { view, request, scope, session } = signed;
-  const type = keyType(field(request.body, 'type'));
-  if (!type)
-    return showKeys(deps, signed, problemOf(new Invalid(authMessages.api_key_type_invalid), view.lang));
-  return orProblem(
-    view.lang,
-    async () => {
-      const rotated = await rotateKeyAs(
-        deps,
-        { developerId: scope.developerId, keyMode: session.mode },
-        type,
-      );
-      if (type !== session.mode) return pageAnswer(keyRotatedPage(view, rotated, false));
-      await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
-      return pageAnswer(keyRotatedPage(view, rotated, true), {
-        'Set-Cookie': setCookie(deps.baseUrl, cookieNames.session, '', 0),
-      });
-    },
-    (problem) => showKeys(deps, signed, problem),
-  );
-}
+export const submitRotateKey = signedInForm(
+  'keys',
+  'api-keys',
+  async (deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> => {
+    const { view, request, scope, session } = signed;
+    const type = keyType(field(request.body, 'type'));
+    if (!type)
+      return keysAnswer(deps, signed, problemOf(new Invalid(authMessages.api_key_type_invalid), view.lang));
+    return orProblem(
+      view.lang,
+      async () => {
+        const rotated = await rotateKeyAs(
+          deps,
+          { developerId: scope.developerId, keyMode: session.mode },
+          type,
+        );
+        if (type !== session.mode) return pageAnswer(keyRotatedPage(view, rotated, false));
+        await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
+        return pageAnswer(keyRotatedPage(view, rotated, true), {
+          'Set-Cookie': setCookie(deps.baseUrl, cookieNames.session, '', 0),
+        });
+      },
+      (problem) => keysAnswer(deps, signed, problem),
+    );
+  },
+);

@@ -8,6 +8,7 @@ import type { ApiAnswer } from '../http/render.ts';
 import { LinkListQuerySchema } from '../payment-links/schemas.ts';
 import { createLinks, deleteLink, linkIdParam, linkList, linkOf } from '../payment-links/service.ts';
 import {
+  catalogPath,
   confirmation,
   deletedNotice,
   freshForm,
@@ -18,7 +19,7 @@ import {
 } from './catalog-http.ts';
 import type { CreateForm } from './catalog-views.ts';
 import { catalogWords } from './catalog-words.ts';
-import { type DashboardDeps, pageAnswer, type SignedIn } from './http.ts';
+import { type DashboardDeps, pageAnswer, type SignedIn, signedInForm, signedInPage } from './http.ts';
 import { linkDeletePage, linksPage, type MadeLink } from './links-views.ts';
 
 const linkFields = ['description', 'amount', 'currency'] as const;
@@ -43,10 +44,12 @@ async function linksAnswer(deps: DashboardDeps, signed: SignedIn, form: CreateFo
 }
 
 /** GET /dashboard/links: the payment links (GET /v1/payment-links/'s paging) and the create form. */
-export const showLinks = (deps: DashboardDeps, signed: SignedIn) => linksAnswer(deps, signed, freshForm());
+export const showLinks = signedInPage('links', 'links', (deps: DashboardDeps, signed: SignedIn) =>
+  linksAnswer(deps, signed, freshForm()),
+);
 
 /** POST /dashboard/links: createLinks, as POST /v1/payment-links/ calls it (one link), once per form. */
-export const submitLink = (deps: DashboardDeps, signed: SignedIn) =>
+export const submitLink = signedInForm('links', 'links', (deps: DashboardDeps, signed: SignedIn) =>
   submitCreate(
     deps,
     signed,
@@ -60,25 +63,34 @@ export const submitLink = (deps: DashboardDeps, signed: SignedIn) =>
       return made.id;
     },
     (form) => linksAnswer(deps, { ...signed, request: { ...signed.request, query: {} } }, form),
-  );
+  ),
+);
 
 /** GET /dashboard/links/{id}/delete: what deleting the link does. */
-export const showLinkDelete = (deps: DashboardDeps, { scope, view, request }: SignedIn) =>
-  confirmation(
-    view,
-    'links',
-    async () => {
-      const link = await linkOf(deps, scope, linkIdParam(request.params.id));
-      return { ...link, amount: String(link.amount) };
-    },
-    (link) => linkDeletePage(view, link),
-  );
+export const showLinkDelete = signedInPage(
+  'links',
+  catalogPath('links'),
+  (deps: DashboardDeps, { scope, view, request }: SignedIn) =>
+    confirmation(
+      view,
+      'links',
+      async () => {
+        const link = await linkOf(deps, scope, linkIdParam(request.params.id));
+        return { ...link, amount: String(link.amount) };
+      },
+      (link) => linkDeletePage(view, link),
+    ),
+);
 
 /** POST /dashboard/links/{id}/delete: deleteLink, as DELETE /v1/payment-links/{id}/ calls it. */
-export const submitLinkDelete = (deps: DashboardDeps, signed: SignedIn) =>
-  submitAction(
-    signed.view,
-    'links',
-    () => deleteLink(deps, signed.scope, linkIdParam(signed.request.params.id)),
-    (problem) => linksAnswer(deps, signed, { ...freshForm(), problem }),
-  );
+export const submitLinkDelete = signedInForm(
+  'links',
+  catalogPath('links'),
+  (deps: DashboardDeps, signed: SignedIn) =>
+    submitAction(
+      signed.view,
+      'links',
+      () => deleteLink(deps, signed.scope, linkIdParam(signed.request.params.id)),
+      (problem) => linksAnswer(deps, signed, { ...freshForm(), problem }),
+    ),
+);

@@ -14,6 +14,7 @@ import { UpdatePlanSchema } from '../plans/schemas.ts';
 import { addPlan, changePlan, removePlan } from '../plans/service.ts';
 import {
   type CatalogDeps,
+  catalogPath,
   confirmation,
   deletedNotice,
   freshForm,
@@ -24,7 +25,7 @@ import {
 } from './catalog-http.ts';
 import type { CreateForm } from './catalog-views.ts';
 import { catalogWords } from './catalog-words.ts';
-import { type DashboardDeps, field, pageAnswer, type SignedIn } from './http.ts';
+import { type DashboardDeps, field, pageAnswer, type SignedIn, signedInForm, signedInPage } from './http.ts';
 import { planDeletePage, plansPage } from './plans-views.ts';
 
 const planFields = [
@@ -61,10 +62,12 @@ async function plansAnswer(deps: Deps, signed: SignedIn, form: CreateForm): Prom
 }
 
 /** GET /dashboard/plans: the plans list (GET /v1/plans/'s query: paging, filters) and the create form. */
-export const showPlans = (deps: Deps, signed: SignedIn) => plansAnswer(deps, signed, freshForm());
+export const showPlans = signedInPage('plans', 'plans', (deps: Deps, signed: SignedIn) =>
+  plansAnswer(deps, signed, freshForm()),
+);
 
 /** POST /dashboard/plans: addPlan, as POST /v1/plans/ calls it, once per form. */
-export const submitPlan = (deps: CatalogDeps, signed: SignedIn) =>
+export const submitPlan = signedInForm('plans', 'plans', (deps: CatalogDeps, signed: SignedIn) =>
   submitCreate(
     deps,
     signed,
@@ -74,45 +77,58 @@ export const submitPlan = (deps: CatalogDeps, signed: SignedIn) =>
     'plans',
     async (body) => (await addPlan(deps, signed.scope, body)).id,
     (form) => plansAnswer(deps, { ...signed, request: { ...signed.request, query: {} } }, form),
-  );
+  ),
+);
 
 /**
  * POST /dashboard/plans/{id}/active (`active` true or false): archives or restores the plan through
  * changePlan, as PUT /v1/plans/{id}/ with `active` does; 303 to the list saying which. No
  * confirmation step: either is undone by the other. A plan the account and mode lack is the 404 page.
  */
-export const submitPlanActive = (deps: Deps, signed: SignedIn): Promise<ApiAnswer> => {
-  const { scope, view, request } = signed;
-  const active = field(request.body, 'active');
-  return submitAction(
-    view,
-    'plans',
-    async () => {
-      // A path naming no plan is 404 before the form is read, as for the API's PUT.
-      const planId = planIdParam(request.params.id);
-      // The API's own update schema reads the flag (anything but true or false is its 400).
-      const input = validate(UpdatePlanSchema, { active: { true: true, false: false }[active] ?? active });
-      await changePlan(deps, scope, planId, { active: input.active });
-    },
-    (problem) => plansAnswer(deps, signed, { ...freshForm(), problem }),
-    () => new URLSearchParams({ changed: planIdParam(request.params.id) }).toString(),
-  );
-};
+export const submitPlanActive = signedInForm(
+  'plans',
+  catalogPath('plans'),
+  (deps: Deps, signed: SignedIn): Promise<ApiAnswer> => {
+    const { scope, view, request } = signed;
+    const active = field(request.body, 'active');
+    return submitAction(
+      view,
+      'plans',
+      async () => {
+        // A path naming no plan is 404 before the form is read, as for the API's PUT.
+        const planId = planIdParam(request.params.id);
+        // The API's own update schema reads the flag (anything but true or false is its 400).
+        const input = validate(UpdatePlanSchema, { active: { true: true, false: false }[active] ?? active });
+        await changePlan(deps, scope, planId, { active: input.active });
+      },
+      (problem) => plansAnswer(deps, signed, { ...freshForm(), problem }),
+      () => new URLSearchParams({ changed: planIdParam(request.params.id) }).toString(),
+    );
+  },
+);
 
 /** GET /dashboard/plans/{id}/delete: what deleting the plan does to its subscriptions. */
-export const showPlanDelete = (deps: Deps, { scope, view, request }: SignedIn) =>
-  confirmation(
-    view,
-    'plans',
-    () => getPlan(deps, scope, planIdParam(request.params.id)),
-    (plan) => planDeletePage(view, plan),
-  );
+export const showPlanDelete = signedInPage(
+  'plans',
+  catalogPath('plans'),
+  (deps: Deps, { scope, view, request }: SignedIn) =>
+    confirmation(
+      view,
+      'plans',
+      () => getPlan(deps, scope, planIdParam(request.params.id)),
+      (plan) => planDeletePage(view, plan),
+    ),
+);
 
 /** POST /dashboard/plans/{id}/delete: removePlan, as DELETE /v1/plans/{id}/ calls it. */
-export const submitPlanDelete = (deps: DashboardDeps, signed: SignedIn) =>
-  submitAction(
-    signed.view,
-    'plans',
-    () => removePlan(deps, signed.scope, planIdParam(signed.request.params.id)),
-    (problem) => plansAnswer(deps, signed, { ...freshForm(), problem }),
-  );
+export const submitPlanDelete = signedInForm(
+  'plans',
+  catalogPath('plans'),
+  (deps: DashboardDeps, signed: SignedIn) =>
+    submitAction(
+      signed.view,
+      'plans',
+      () => removePlan(deps, signed.scope, planIdParam(signed.request.params.id)),
+      (problem) => plansAnswer(deps, signed, { ...freshForm(), problem }),
+    ),
+);

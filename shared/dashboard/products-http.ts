@@ -11,6 +11,7 @@ import { ProductListQuerySchema } from '../products/schemas.ts';
 import { createProductFromForm, productIdParam } from '../products/service.ts';
 import {
   type CatalogDeps,
+  catalogPath,
   confirmation,
   deletedNotice,
   freshForm,
@@ -21,7 +22,7 @@ import {
 } from './catalog-http.ts';
 import type { CreateForm } from './catalog-views.ts';
 import { catalogWords } from './catalog-words.ts';
-import { pageAnswer, type SignedIn } from './http.ts';
+import { pageAnswer, type SignedIn, signedInForm, signedInPage } from './http.ts';
 import { productDeletePage, productsPage } from './products-views.ts';
 
 const productFields = [
@@ -54,10 +55,12 @@ async function productsAnswer(deps: Deps, signed: SignedIn, form: CreateForm): P
 }
 
 /** GET /dashboard/products: the active products (GET /v1/products/'s query) and the create form. */
-export const showProducts = (deps: Deps, signed: SignedIn) => productsAnswer(deps, signed, freshForm());
+export const showProducts = signedInPage('products', 'products', (deps: Deps, signed: SignedIn) =>
+  productsAnswer(deps, signed, freshForm()),
+);
 
 /** POST /dashboard/products: createProductFromForm, as POST /v1/products/ calls it (text fields only), once per form. */
-export const submitProduct = (deps: CatalogDeps, signed: SignedIn) =>
+export const submitProduct = signedInForm('products', 'products', (deps: CatalogDeps, signed: SignedIn) =>
   submitCreate(
     deps,
     signed,
@@ -67,24 +70,33 @@ export const submitProduct = (deps: CatalogDeps, signed: SignedIn) =>
     'products',
     async (body) => (await createProductFromForm(deps, signed.scope, body)).id,
     (form) => productsAnswer(deps, { ...signed, request: { ...signed.request, query: {} } }, form),
-  );
+  ),
+);
 
 /** GET /dashboard/products/{id}/delete: what deleting the product does. */
-export const showProductDelete = (deps: Deps, { scope, view, request }: SignedIn) =>
-  confirmation(
-    view,
-    'products',
-    () => getProduct(deps, scope, productIdParam(request.params.id)),
-    (product) => productDeletePage(view, product),
-  );
+export const showProductDelete = signedInPage(
+  'products',
+  catalogPath('products'),
+  (deps: Deps, { scope, view, request }: SignedIn) =>
+    confirmation(
+      view,
+      'products',
+      () => getProduct(deps, scope, productIdParam(request.params.id)),
+      (product) => productDeletePage(view, product),
+    ),
+);
 
 /** POST /dashboard/products/{id}/delete: deactivateProduct, as DELETE /v1/products/{id}/ calls it. */
-export const submitProductDelete = (deps: Deps, signed: SignedIn) =>
-  submitAction(
-    signed.view,
-    'products',
-    async () => {
-      await deactivateProduct(deps, signed.scope, productIdParam(signed.request.params.id), deps.clock());
-    },
-    (problem) => productsAnswer(deps, signed, { ...freshForm(), problem }),
-  );
+export const submitProductDelete = signedInForm(
+  'products',
+  catalogPath('products'),
+  (deps: Deps, signed: SignedIn) =>
+    submitAction(
+      signed.view,
+      'products',
+      async () => {
+        await deactivateProduct(deps, signed.scope, productIdParam(signed.request.params.id), deps.clock());
+      },
+      (problem) => productsAnswer(deps, signed, { ...freshForm(), problem }),
+    ),
+);

@@ -3,16 +3,25 @@
  * `auth: false` for the gateway (a browser sends no API key): each handler opens the session from
  * its cookie itself, and answers 303 to the sign-in form without one.
  */
-import type { Route } from '../http/route.ts';
 import { ChargesPageQuerySchema } from './charges-query.ts';
-import { form, formErrors, html, pageErrors, signedIn, toSignIn } from './common-routes.ts';
+import {
+  type DashboardRoute,
+  dashboardHandler,
+  form,
+  formErrors,
+  html,
+  pageErrors,
+  signedIn,
+  toSignIn,
+} from './common-routes.ts';
 import { signInFailureLimit, signInWindowMs } from './sign-in-limit.ts';
 
-export const dashboardRoutes: readonly Route[] = [
+export const dashboardRoutes: readonly DashboardRoute[] = [
   {
     method: 'GET',
     path: '/dashboard/sign-in',
-    handler: 'functions/dashboard/show-sign-in.ts',
+    handler: dashboardHandler,
+    page: 'sign-in#showSignIn',
     operationId: 'showDashboardSignIn',
     auth: false,
     access: {},
@@ -25,7 +34,8 @@ export const dashboardRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/sign-in',
-    handler: 'functions/dashboard/sign-in.ts',
+    handler: dashboardHandler,
+    page: 'sign-in#submitSignIn',
     operationId: 'signInToDashboard',
     auth: false,
     // BatchGetItem: the key's item and the address's failure counter together; UpdateItem: a failure
@@ -69,7 +79,8 @@ export const dashboardRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/sign-out',
-    handler: 'functions/dashboard/sign-out.ts',
+    handler: dashboardHandler,
+    page: 'sign-in#submitSignOut',
     operationId: 'signOutOfDashboard',
     auth: false,
     access: signedIn({ actions: ['DeleteItem'] }),
@@ -88,7 +99,8 @@ export const dashboardRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/language',
-    handler: 'functions/dashboard/set-language.ts',
+    handler: dashboardHandler,
+    page: 'sign-in#submitLanguage',
     operationId: 'setDashboardLanguage',
     auth: false,
     access: signedIn(),
@@ -107,7 +119,8 @@ export const dashboardRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/',
-    handler: 'functions/dashboard/show-overview.ts',
+    handler: dashboardHandler,
+    page: 'charges#showOverview',
     operationId: 'showDashboard',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi1'] }),
@@ -121,7 +134,8 @@ export const dashboardRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/charges',
-    handler: 'functions/dashboard/list-charges.ts',
+    handler: dashboardHandler,
+    page: 'charges#showCharges',
     operationId: 'showDashboardCharges',
     auth: false,
     access: signedIn({ actions: ['Query', 'GetItem'], indexes: ['gsi1'] }),
@@ -153,7 +167,8 @@ export const dashboardRoutes: readonly Route[] = [
   {
     method: 'GET',
     path: '/dashboard/charges/{id}',
-    handler: 'functions/dashboard/show-charge.ts',
+    handler: dashboardHandler,
+    page: 'charges#showCharge',
     operationId: 'showDashboardCharge',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query'], indexes: ['gsi2'] }),
@@ -169,7 +184,8 @@ export const dashboardRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/dashboard/charges/{id}/refunds',
-    handler: 'functions/dashboard/refund-charge.ts',
+    handler: dashboardHandler,
+    page: 'charges#submitRefund',
     operationId: 'refundFromDashboard',
     auth: false,
     access: {

@@ -6,7 +6,6 @@
  */
 import { validate } from '../core/validation.ts';
 import type { Deps } from '../db/deps.ts';
-import type { ApiRequest } from '../http/handler.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import { SubscriptionListQuerySchema } from '../subscriptions/schemas.ts';
 import { cancelSubscription, listSubscriptions, subscriptionOf } from '../subscriptions/service.ts';
@@ -14,7 +13,17 @@ import { subscriptionView } from '../subscriptions/subscription.ts';
 import { filledQuery, nextBillingOf } from './customers-http.ts';
 import { problemPage } from './customers-views.ts';
 import { customerWords } from './customers-words.ts';
-import { type DashboardDeps, dashboardRoot, orProblem, pageAnswer, type SignedIn, seeOther } from './http.ts';
+import {
+  type DashboardDeps,
+  dashboardRoot,
+  orProblem,
+  pageAnswer,
+  recordPath,
+  type SignedIn,
+  seeOther,
+  signedInForm,
+  signedInPage,
+} from './http.ts';
 import type { ShellContext } from './shell.ts';
 import {
   confirmCancelPage,
@@ -24,26 +33,29 @@ import {
 } from './subscriptions-views.ts';
 
 /** The path under /dashboard/ of the subscription a request names (the language switch comes back to it). */
-export const subscriptionPath = (request: ApiRequest) =>
-  `subscriptions/${/^[A-Za-z0-9_-]+$/.test(request.params.id ?? '') ? request.params.id : ''}`;
+export const subscriptionPath = recordPath('subscriptions');
 
 /**
  * GET /dashboard/subscriptions: the query of GET /v1/subscriptions (`status`, `plan_id`, `page`,
  * `page_size`), parsed by the same schema, and one page of the same list.
  */
-export async function showSubscriptions(deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> {
-  const raw = filledQuery(request.query);
-  const pageSize = /^\d+$/.test(raw.page_size ?? '') ? Number(raw.page_size) : undefined;
-  const filters = { status: raw.status, planId: raw.plan_id, pageSize };
-  return orProblem(
-    view.lang,
-    async () => {
-      const page = await listSubscriptions(deps, scope, validate(SubscriptionListQuerySchema, raw));
-      return pageAnswer(subscriptionsPage(view, page, filters, nextBillingOf));
-    },
-    (problem) => pageAnswer(subscriptionsPage(view, undefined, filters, nextBillingOf, problem)),
-  );
-}
+export const showSubscriptions = signedInPage(
+  'subscriptions',
+  'subscriptions',
+  async (deps: Deps, { scope, view, request }: SignedIn): Promise<ApiAnswer> => {
+    const raw = filledQuery(request.query);
+    const pageSize = /^\d+$/.test(raw.page_size ?? '') ? Number(raw.page_size) : undefined;
+    const filters = { status: raw.status, planId: raw.plan_id, pageSize };
+    return orProblem(
+      view.lang,
+      async () => {
+        const page = await listSubscriptions(deps, scope, validate(SubscriptionListQuerySchema, raw));
+        return pageAnswer(subscriptionsPage(view, page, filters, nextBillingOf));
+      },
+      (problem) => pageAnswer(subscriptionsPage(view, undefined, filters, nextBillingOf, problem)),
+    );
+  },
+);
 
 const backToList = (view: ShellContext) => ({
   url: `${view.root}/subscriptions`,
@@ -68,30 +80,38 @@ async function subscriptionAnswer(
 }
 
 /** GET /dashboard/subscriptions/{id}; `?canceled=1` after a cancel says it was made. */
-export const showSubscription = (deps: Deps, signed: SignedIn): Promise<ApiAnswer> =>
-  subscriptionAnswer(
-    deps,
-    signed,
-    signed.request.params.id ?? '',
-    signed.request.query.canceled === '1' ? { kind: 'canceled' } : undefined,
-  );
+export const showSubscription = signedInPage(
+  'subscriptions',
+  subscriptionPath,
+  (deps: Deps, signed: SignedIn): Promise<ApiAnswer> =>
+    subscriptionAnswer(
+      deps,
+      signed,
+      signed.request.params.id ?? '',
+      signed.request.query.canceled === '1' ? { kind: 'canceled' } : undefined,
+    ),
+);
 
 /**
  * GET /dashboard/subscriptions/{id}/cancel: the confirmation step before a cancel (nothing changes
  * here); a subscription canceled already shows its own page, which says so.
  */
-export async function showCancel(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
-  const id = signed.request.params.id ?? '';
-  return orProblem(
-    signed.view.lang,
-    async () => {
-      const subscription = await subscriptionOf(deps, signed.scope, id);
-      if (subscription.status === 'canceled') return subscriptionAnswer(deps, signed, id);
-      return pageAnswer(confirmCancelPage(signed.view, subscription));
-    },
-    (problem) => pageAnswer(problemPage(signed.view, problem, backToList(signed.view))),
-  );
-}
+export const showCancel = signedInPage(
+  'subscriptions',
+  subscriptionPath,
+  async (deps: Deps, signed: SignedIn): Promise<ApiAnswer> => {
+    const id = signed.request.params.id ?? '';
+    return orProblem(
+      signed.view.lang,
+      async () => {
+        const subscription = await subscriptionOf(deps, signed.scope, id);
+        if (subscription.status === 'canceled') return subscriptionAnswer(deps, signed, id);
+        return pageAnswer(confirmCancelPage(signed.view, subscription));
+      },
+      (problem) => pageAnswer(problemPage(signed.view, problem, backToList(signed.view))),
+    );
+  },
+);
 
 /**
  * POST /dashboard/subscriptions/{id}/cancel: cancelSubscription, as DELETE /v1/subscriptions/{id}
@@ -99,19 +119,23 @@ export async function showCancel(deps: Deps, signed: SignedIn): Promise<ApiAnswe
  * lets one cancel through: a second (a double submit, another tab) gets the API's 409, shown on the
  * subscription's page; a subscription the account and mode do not have is the API's 404.
  */
-export async function submitCancel(deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
-  const id = signed.request.params.id ?? '';
-  return orProblem(
-    signed.view.lang,
-    async () => {
-      const canceled = await cancelSubscription(deps, signed.scope, id, 'requested');
-      return seeOther(
-        `${dashboardRoot(deps.baseUrl)}/subscriptions/${encodeURIComponent(canceled.id)}?canceled=1`,
-      );
-    },
-    (problem) =>
-      problem.status === 404
-        ? pageAnswer(problemPage(signed.view, problem, backToList(signed.view)))
-        : subscriptionAnswer(deps, signed, id, { kind: 'problem', problem }),
-  );
-}
+export const submitCancel = signedInForm(
+  'subscriptions',
+  subscriptionPath,
+  async (deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> => {
+    const id = signed.request.params.id ?? '';
+    return orProblem(
+      signed.view.lang,
+      async () => {
+        const canceled = await cancelSubscription(deps, signed.scope, id, 'requested');
+        return seeOther(
+          `${dashboardRoot(deps.baseUrl)}/subscriptions/${encodeURIComponent(canceled.id)}?canceled=1`,
+        );
+      },
+      (problem) =>
+        problem.status === 404
+          ? pageAnswer(problemPage(signed.view, problem, backToList(signed.view)))
+          : subscriptionAnswer(deps, signed, id, { kind: 'problem', problem }),
+    );
+  },
+);

@@ -29,8 +29,11 @@ import {
   field,
   orProblem,
   pageAnswer,
+  recordPath,
   type SignedIn,
   seeOther,
+  signedInForm,
+  signedInPage,
 } from './http.ts';
 import {
   confirmPage,
@@ -49,9 +52,7 @@ export interface WebhookPagesDeps extends DashboardDeps {
 }
 
 /** The path under /dashboard/ of the endpoint or event a request names (the language switch comes back to it). */
-const safeId = (request: SignedIn['request']) =>
-  /^[A-Za-z0-9_-]+$/.test(request.params.id ?? '') ? (request.params.id as string) : '';
-export const endpointPath = (request: SignedIn['request']) => `webhooks/${safeId(request)}`;
+export const endpointPath = recordPath('webhooks');
 
 /** Runs `read`; a failure the domain states becomes the problem shown (with the API's status). */
 export const readOr = <T>(lang: SignedIn['view']['lang'], read: () => Promise<T>) =>
@@ -94,11 +95,15 @@ async function endpointsAnswer(
 }
 
 /** GET /dashboard/webhooks; `?deleted=we_…` after a deletion says so. */
-export function showEndpoints(deps: WebhookPagesDeps, signed: SignedIn): Promise<ApiAnswer> {
-  const deleted = signed.request.query.deleted ?? '';
-  const notice = isPrefixedId(deleted, 'we') ? webhookWords[signed.view.lang].deleted(deleted) : undefined;
-  return endpointsAnswer(deps, signed, { idempotencyKey: newFormKey() }, notice);
-}
+export const showEndpoints = signedInPage(
+  'webhooks',
+  'webhooks',
+  (deps: WebhookPagesDeps, signed: SignedIn): Promise<ApiAnswer> => {
+    const deleted = signed.request.query.deleted ?? '';
+    const notice = isPrefixedId(deleted, 'we') ? webhookWords[signed.view.lang].deleted(deleted) : undefined;
+    return endpointsAnswer(deps, signed, { idempotencyKey: newFormKey() }, notice);
+  },
+);
 
 /** The checked boxes of a form field: one value comes as text, several as a list. */
 function fieldList(body: unknown, name: string): string[] {
@@ -112,58 +117,59 @@ function fieldList(body: unknown, name: string): string[] {
  * schema, the same address checks), once per form. The answer is the one page that shows the new
  * endpoint's signing secret; a second submit of the same form goes to the endpoint, secret unseen.
  */
-export async function submitEndpoint(
-  deps: WebhookPagesDeps & { secrets: SecretBox },
-  signed: SignedIn,
-): Promise<ApiAnswer> {
-  const { scope, view, request } = signed;
-  const key = field(request.body, 'idempotency_key');
-  const url = field(request.body, 'url').trim();
-  const description = field(request.body, 'description');
-  const events = fieldList(request.body, 'events');
-  const again = (problem: Problem) =>
-    endpointsAnswer(deps, signed, {
-      // The same key again: the corrected form still acts once.
-      idempotencyKey: formKeyPattern.test(key) ? key : newFormKey(),
-      url,
-      description,
-      events,
-      problem,
-    });
-  if (!formKeyPattern.test(key)) {
-    return again({ status: 400, message: dashboardWords[view.lang].formExpired });
-  }
-  return orProblem(
-    view.lang,
-    async () => {
-      // No box checked: every event, as the API's default.
-      const input = validate(createEndpointSchema(deps.eventTypes), {
+export const submitEndpoint = signedInForm(
+  'webhooks',
+  'webhooks',
+  async (deps: WebhookPagesDeps & { secrets: SecretBox }, signed: SignedIn): Promise<ApiAnswer> => {
+    const { scope, view, request } = signed;
+    const key = field(request.body, 'idempotency_key');
+    const url = field(request.body, 'url').trim();
+    const description = field(request.body, 'description');
+    const events = fieldList(request.body, 'events');
+    const again = (problem: Problem) =>
+      endpointsAnswer(deps, signed, {
+        // The same key again: the corrected form still acts once.
+        idempotencyKey: formKeyPattern.test(key) ? key : newFormKey(),
         url,
         description,
-        ...(events.length ? { events } : {}),
+        events,
+        problem,
       });
-      // A later submit is told the endpoint's id only: the signing secret is shown once.
-      const once = await actOnce(
-        deps,
-        deps.keys,
-        scope,
-        { key, purpose: 'create-endpoint' },
-        () => registerEndpoint(deps, scope, input),
-        ({ endpoint }) => ({ id: endpoint.id }),
-      );
-      if (once.kind !== 'first') {
-        return seeOther(
-          once.kind === 'again'
-            ? `${endpointUrl(view, once.kept.id)}?already=created`
-            : `${dashboardRoot(deps.baseUrl)}/webhooks`,
+    if (!formKeyPattern.test(key)) {
+      return again({ status: 400, message: dashboardWords[view.lang].formExpired });
+    }
+    return orProblem(
+      view.lang,
+      async () => {
+        // No box checked: every event, as the API's default.
+        const input = validate(createEndpointSchema(deps.eventTypes), {
+          url,
+          description,
+          ...(events.length ? { events } : {}),
+        });
+        // A later submit is told the endpoint's id only: the signing secret is shown once.
+        const once = await actOnce(
+          deps,
+          deps.keys,
+          scope,
+          { key, purpose: 'create-endpoint' },
+          () => registerEndpoint(deps, scope, input),
+          ({ endpoint }) => ({ id: endpoint.id }),
         );
-      }
-      const { endpoint, secret } = once.value;
-      return pageAnswer(secretPage(view, webhookWords[view.lang].createdTitle, endpoint, secret, 201));
-    },
-    again,
-  );
-}
+        if (once.kind !== 'first') {
+          return seeOther(
+            once.kind === 'again'
+              ? `${endpointUrl(view, once.kept.id)}?already=created`
+              : `${dashboardRoot(deps.baseUrl)}/webhooks`,
+          );
+        }
+        const { endpoint, secret } = once.value;
+        return pageAnswer(secretPage(view, webhookWords[view.lang].createdTitle, endpoint, secret, 201));
+      },
+      again,
+    );
+  },
+);
 
 /** The endpoint's page: its fields, its deliveries (the API's list and paging), redelivery forms. */
 async function endpointAnswer(
@@ -201,72 +207,80 @@ async function endpointAnswer(
 }
 
 /** GET /dashboard/webhooks/{id}; after a redelivery or a repeated create form, a notice says so. */
-export function showEndpoint(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
-  const w = webhookWords[signed.view.lang];
-  const { query } = signed.request;
-  const redelivered = query.redelivered ?? '';
-  const count = Number(query.count);
-  const notice =
-    query.already === 'created'
-      ? w.alreadyCreated
-      : isPrefixedId(redelivered, 'evt')
-        ? query.already === 'redelivered'
-          ? w.redeliveredAlready
-          : Number.isSafeInteger(count) && count >= 0
-            ? w.redelivered(redelivered, count)
-            : undefined
-        : undefined;
-  return endpointAnswer(deps, signed, notice);
-}
+export const showEndpoint = signedInPage(
+  'webhooks',
+  endpointPath,
+  (deps: Deps, signed: SignedIn): Promise<ApiAnswer> => {
+    const w = webhookWords[signed.view.lang];
+    const { query } = signed.request;
+    const redelivered = query.redelivered ?? '';
+    const count = Number(query.count);
+    const notice =
+      query.already === 'created'
+        ? w.alreadyCreated
+        : isPrefixedId(redelivered, 'evt')
+          ? query.already === 'redelivered'
+            ? w.redeliveredAlready
+            : Number.isSafeInteger(count) && count >= 0
+              ? w.redelivered(redelivered, count)
+              : undefined
+          : undefined;
+    return endpointAnswer(deps, signed, notice);
+  },
+);
 
 /**
  * POST /dashboard/webhooks/{id}/redeliver: redeliverEvent to this endpoint, as POST
  * /v1/events/{id}/redeliver/ calls it with `endpoint_id` (its hourly limits apply: past them, the
  * page says so with 429), once per form; 303 back to the endpoint's page.
  */
-export async function submitRedeliver(deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
-  const { scope, view, request } = signed;
-  const endpointId = await orProblem(
-    view.lang,
-    async () => endpointIdParam(request.params.id),
-    () => undefined,
-    { only: 404 },
-  );
-  if (endpointId === undefined) return endpointMissing(signed);
-  const key = field(request.body, 'idempotency_key');
-  const eventId = field(request.body, 'event_id');
-  const back = (query: Record<string, string>) =>
-    seeOther(`${endpointUrl(view, endpointId)}?${new URLSearchParams(query)}`);
-  return orProblem(
-    view.lang,
-    async () => {
-      if (!formKeyPattern.test(key)) {
-        return endpointAnswer(deps, signed, undefined, {
-          status: 400,
-          message: dashboardWords[view.lang].formExpired,
-        });
-      }
-      const once = await actOnce(
-        deps,
-        deps.keys,
-        scope,
-        { key, purpose: `redeliver:${endpointId}:${eventId}` },
-        () => redeliverEvent(deps, scope, eventIdParam(eventId), { endpoint_id: endpointId }),
-      );
-      if (once.kind !== 'first') return back({ redelivered: eventId, already: 'redelivered' });
-      return back({ redelivered: eventId, count: String(once.value) });
-    },
-    async (problem) => {
-      if (problem.status === 404 && !(await endpointExists(deps, signed, endpointId)))
-        return endpointMissing(signed);
-      const page = await endpointAnswer(deps, signed, undefined, problem);
-      // Past the limits, the page says when as the API's 429 does: in Retry-After too.
-      return problem.retryAfterSeconds === undefined
-        ? page
-        : { ...page, headers: { ...page.headers, 'Retry-After': String(problem.retryAfterSeconds) } };
-    },
-  );
-}
+export const submitRedeliver = signedInForm(
+  'webhooks',
+  endpointPath,
+  async (deps: DashboardDeps, signed: SignedIn): Promise<ApiAnswer> => {
+    const { scope, view, request } = signed;
+    const endpointId = await orProblem(
+      view.lang,
+      async () => endpointIdParam(request.params.id),
+      () => undefined,
+      { only: 404 },
+    );
+    if (endpointId === undefined) return endpointMissing(signed);
+    const key = field(request.body, 'idempotency_key');
+    const eventId = field(request.body, 'event_id');
+    const back = (query: Record<string, string>) =>
+      seeOther(`${endpointUrl(view, endpointId)}?${new URLSearchParams(query)}`);
+    return orProblem(
+      view.lang,
+      async () => {
+        if (!formKeyPattern.test(key)) {
+          return endpointAnswer(deps, signed, undefined, {
+            status: 400,
+            message: dashboardWords[view.lang].formExpired,
+          });
+        }
+        const once = await actOnce(
+          deps,
+          deps.keys,
+          scope,
+          { key, purpose: `redeliver:${endpointId}:${eventId}` },
+          () => redeliverEvent(deps, scope, eventIdParam(eventId), { endpoint_id: endpointId }),
+        );
+        if (once.kind !== 'first') return back({ redelivered: eventId, already: 'redelivered' });
+        return back({ redelivered: eventId, count: String(once.value) });
+      },
+      async (problem) => {
+        if (problem.status === 404 && !(await endpointExists(deps, signed, endpointId)))
+          return endpointMissing(signed);
+        const page = await endpointAnswer(deps, signed, undefined, problem);
+        // Past the limits, the page says when as the API's 429 does: in Retry-After too.
+        return problem.retryAfterSeconds === undefined
+          ? page
+          : { ...page, headers: { ...page.headers, 'Retry-After': String(problem.retryAfterSeconds) } };
+      },
+    );
+  },
+);
 
 const endpointExists = (deps: Deps, signed: SignedIn, id: string) =>
   orProblem(
@@ -289,72 +303,85 @@ const namedEndpoint = (deps: Deps, signed: SignedIn) =>
   );
 
 /** GET /dashboard/webhooks/{id}/rotate-secret: the confirmation step. */
-export async function showRotateSecret(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
-  const endpoint = await namedEndpoint(deps, signed);
-  if (!endpoint) return endpointMissing(signed);
-  const w = webhookWords[signed.view.lang];
-  const at = endpointUrl(signed.view, endpoint.id);
-  return pageAnswer(
-    confirmPage(
-      signed.view,
-      w.rotateConfirmTitle,
-      w.rotateConfirm(endpoint.url, rotationOverlapMs / 3_600_000),
-      `${at}/rotate-secret`,
-      w.rotateConfirmButton,
-      at,
-    ),
-  );
-}
+export const showRotateSecret = signedInPage(
+  'webhooks',
+  endpointPath,
+  async (deps: Deps, signed: SignedIn): Promise<ApiAnswer> => {
+    const endpoint = await namedEndpoint(deps, signed);
+    if (!endpoint) return endpointMissing(signed);
+    const w = webhookWords[signed.view.lang];
+    const at = endpointUrl(signed.view, endpoint.id);
+    return pageAnswer(
+      confirmPage(
+        signed.view,
+        w.rotateConfirmTitle,
+        w.rotateConfirm(endpoint.url, rotationOverlapMs / 3_600_000),
+        `${at}/rotate-secret`,
+        w.rotateConfirmButton,
+        at,
+      ),
+    );
+  },
+);
 
 /**
  * POST /dashboard/webhooks/{id}/rotate-secret: rotateSecret, as POST
  * /v1/webhook-endpoints/{id}/rotate-secret/ calls it; the answer shows the new secret this once.
  */
-export async function submitRotateSecret(
-  deps: Deps & { secrets: SecretBox },
-  signed: SignedIn,
-): Promise<ApiAnswer> {
-  // rotateSecret reads the endpoint itself (NotFound when the account and mode have none): no read before it.
-  return orProblem(
-    signed.view.lang,
-    async () => {
-      const rotated = await rotateSecret(deps, signed.scope, endpointIdParam(signed.request.params.id));
-      const w = webhookWords[signed.view.lang];
-      return pageAnswer(secretPage(signed.view, w.rotatedTitle, rotated.endpoint, rotated.secret, 200));
-    },
-    (problem) =>
-      problem.status === 404 ? endpointMissing(signed) : endpointAnswer(deps, signed, undefined, problem),
-  );
-}
+export const submitRotateSecret = signedInForm(
+  'webhooks',
+  endpointPath,
+  async (deps: Deps & { secrets: SecretBox }, signed: SignedIn): Promise<ApiAnswer> => {
+    // rotateSecret reads the endpoint itself (NotFound when the account and mode have none): no read before it.
+    return orProblem(
+      signed.view.lang,
+      async () => {
+        const rotated = await rotateSecret(deps, signed.scope, endpointIdParam(signed.request.params.id));
+        const w = webhookWords[signed.view.lang];
+        return pageAnswer(secretPage(signed.view, w.rotatedTitle, rotated.endpoint, rotated.secret, 200));
+      },
+      (problem) =>
+        problem.status === 404 ? endpointMissing(signed) : endpointAnswer(deps, signed, undefined, problem),
+    );
+  },
+);
 
 /** GET /dashboard/webhooks/{id}/delete: the confirmation step. */
-export async function showDeleteEndpoint(deps: Deps, signed: SignedIn): Promise<ApiAnswer> {
-  const endpoint = await namedEndpoint(deps, signed);
-  if (!endpoint) return endpointMissing(signed);
-  const w = webhookWords[signed.view.lang];
-  const at = endpointUrl(signed.view, endpoint.id);
-  return pageAnswer(
-    confirmPage(
-      signed.view,
-      w.deleteConfirmTitle,
-      w.deleteConfirm(endpoint.url),
-      `${at}/delete`,
-      w.deleteConfirmButton,
-      at,
-    ),
-  );
-}
+export const showDeleteEndpoint = signedInPage(
+  'webhooks',
+  endpointPath,
+  async (deps: Deps, signed: SignedIn): Promise<ApiAnswer> => {
+    const endpoint = await namedEndpoint(deps, signed);
+    if (!endpoint) return endpointMissing(signed);
+    const w = webhookWords[signed.view.lang];
+    const at = endpointUrl(signed.view, endpoint.id);
+    return pageAnswer(
+      confirmPage(
+        signed.view,
+        w.deleteConfirmTitle,
+        w.deleteConfirm(endpoint.url),
+        `${at}/delete`,
+        w.deleteConfirmButton,
+        at,
+      ),
+    );
+  },
+);
 
 /** POST /dashboard/webhooks/{id}/delete: deleteEndpoint, as DELETE /v1/webhook-endpoints/{id}/ calls it. */
-export function submitDeleteEndpoint(deps: Deps & DashboardDeps, signed: SignedIn): Promise<ApiAnswer> {
-  return orProblem(
-    signed.view.lang,
-    async () => {
-      const id = endpointIdParam(signed.request.params.id);
-      await deleteEndpoint(deps, signed.scope, id);
-      return seeOther(`${dashboardRoot(deps.baseUrl)}/webhooks?${new URLSearchParams({ deleted: id })}`);
-    },
-    () => endpointMissing(signed),
-    { only: 404 },
-  );
-}
+export const submitDeleteEndpoint = signedInForm(
+  'webhooks',
+  endpointPath,
+  (deps: Deps & DashboardDeps, signed: SignedIn): Promise<ApiAnswer> => {
+    return orProblem(
+      signed.view.lang,
+      async () => {
+        const id = endpointIdParam(signed.request.params.id);
+        await deleteEndpoint(deps, signed.scope, id);
+        return seeOther(`${dashboardRoot(deps.baseUrl)}/webhooks?${new URLSearchParams({ deleted: id })}`);
+      },
+      () => endpointMissing(signed),
+      { only: 404 },
+    );
+  },
+);

@@ -4,10 +4,19 @@
  * (set in those functions' environment, as the API's create route does).
  */
 import { pageRequestSchema } from '../core/pagination.ts';
-import type { Answer, Route } from '../http/route.ts';
+import type { Answer } from '../http/route.ts';
 import { eventTypesEnvironment } from '../webhooks/endpoint.ts';
 import { EventListQuerySchema, redeliveryLimits } from '../webhooks/events.ts';
-import { form, formErrors, html, pageErrors, signedIn, toSignIn } from './common-routes.ts';
+import {
+  type DashboardRoute,
+  dashboardHandler,
+  form,
+  formErrors,
+  html,
+  pageErrors,
+  signedIn,
+  toSignIn,
+} from './common-routes.ts';
 
 const page: Answer = { description: 'The page', media: html };
 const endpointNotFound = {
@@ -22,11 +31,12 @@ const badPage = {
 const endpointReads = { actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1'] } as const;
 const endpointWrites = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
 
-export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly Route[] => [
+export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly DashboardRoute[] => [
   {
     method: 'GET',
     path: '/dashboard/webhooks',
-    handler: 'functions/dashboard/list-webhook-endpoints.ts',
+    handler: dashboardHandler,
+    page: 'webhooks#showEndpoints',
     operationId: 'showDashboardWebhookEndpoints',
     auth: false,
     access: signedIn({ ...endpointReads, actions: [...endpointReads.actions] }),
@@ -41,7 +51,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'POST',
     path: '/dashboard/webhooks',
-    handler: 'functions/dashboard/create-webhook-endpoint.ts',
+    handler: dashboardHandler,
+    page: 'webhooks#submitEndpoint',
     operationId: 'createWebhookEndpointFromDashboard',
     auth: false,
     access: { ...signedIn({ actions: [...endpointWrites], indexes: ['gsi1'] }), webhookKey: true },
@@ -71,7 +82,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'GET',
     path: '/dashboard/webhooks/{id}',
-    handler: 'functions/dashboard/show-webhook-endpoint.ts',
+    handler: dashboardHandler,
+    page: 'webhooks#showEndpoint',
     operationId: 'showDashboardWebhookEndpoint',
     auth: false,
     access: signedIn({ ...endpointReads, actions: [...endpointReads.actions] }),
@@ -93,7 +105,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'POST',
     path: '/dashboard/webhooks/{id}/redeliver',
-    handler: 'functions/dashboard/redeliver-webhook.ts',
+    handler: dashboardHandler,
+    page: 'webhooks#submitRedeliver',
     operationId: 'redeliverFromDashboard',
     auth: false,
     access: signedIn({ actions: [...endpointWrites], indexes: ['gsi1'] }),
@@ -128,7 +141,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'GET',
     path: '/dashboard/webhooks/{id}/rotate-secret',
-    handler: 'functions/dashboard/confirm-webhook-secret-rotation.ts',
+    handler: dashboardHandler,
+    page: 'webhooks#showRotateSecret',
     operationId: 'confirmDashboardWebhookSecretRotation',
     auth: false,
     access: signedIn({ actions: ['GetItem'] }),
@@ -141,7 +155,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'POST',
     path: '/dashboard/webhooks/{id}/rotate-secret',
-    handler: 'functions/dashboard/rotate-webhook-secret.ts',
+    handler: dashboardHandler,
+    page: 'webhooks#submitRotateSecret',
     operationId: 'rotateWebhookSecretFromDashboard',
     auth: false,
     access: { ...signedIn({ actions: [...endpointWrites] }), webhookKey: true },
@@ -163,7 +178,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'GET',
     path: '/dashboard/webhooks/{id}/delete',
-    handler: 'functions/dashboard/confirm-webhook-endpoint-deletion.ts',
+    handler: dashboardHandler,
+    page: 'webhooks#showDeleteEndpoint',
     operationId: 'confirmDashboardWebhookEndpointDeletion',
     auth: false,
     access: signedIn({ actions: ['GetItem'] }),
@@ -176,7 +192,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'POST',
     path: '/dashboard/webhooks/{id}/delete',
-    handler: 'functions/dashboard/delete-webhook-endpoint.ts',
+    handler: dashboardHandler,
+    page: 'webhooks#submitDeleteEndpoint',
     operationId: 'deleteWebhookEndpointFromDashboard',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] }),
@@ -195,7 +212,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'GET',
     path: '/dashboard/events',
-    handler: 'functions/dashboard/list-dashboard-events.ts',
+    handler: dashboardHandler,
+    page: 'events#showEvents',
     operationId: 'showDashboardEvents',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'BatchGetItem', 'Query'], indexes: ['gsi1', 'gsi2'] }),
@@ -210,7 +228,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'GET',
     path: '/dashboard/events/{id}',
-    handler: 'functions/dashboard/show-event.ts',
+    handler: dashboardHandler,
+    page: 'events#showEvent',
     operationId: 'showDashboardEvent',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'BatchGetItem', 'Query'] }),
@@ -225,7 +244,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'GET',
     path: '/dashboard/api-keys',
-    handler: 'functions/dashboard/list-api-keys.ts',
+    handler: dashboardHandler,
+    page: 'keys#showKeys',
     operationId: 'showDashboardApiKeys',
     auth: false,
     access: signedIn({ actions: ['GetItem'] }),
@@ -238,7 +258,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'GET',
     path: '/dashboard/api-keys/rotate',
-    handler: 'functions/dashboard/confirm-api-key-rotation.ts',
+    handler: dashboardHandler,
+    page: 'keys#showRotateKey',
     operationId: 'confirmDashboardApiKeyRotation',
     auth: false,
     access: signedIn({ actions: ['GetItem'] }),
@@ -251,7 +272,8 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
   {
     method: 'POST',
     path: '/dashboard/api-keys/rotate',
-    handler: 'functions/dashboard/rotate-key-from-dashboard.ts',
+    handler: dashboardHandler,
+    page: 'keys#submitRotateKey',
     operationId: 'rotateApiKeyFromDashboard',
     auth: false,
     access: signedIn({ actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] }),

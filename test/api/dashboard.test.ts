@@ -1,14 +1,16 @@
 /**
  * The merchant dashboard against the local stack: sign-in and its cookie, the session's 8 hours,
  * sign-out and key rotation ending it, CSRF refusals that change nothing, the account and mode a
- * session sees, and refunds through the refunds area's own code (its errors, a double submit).
+ * session sees, refunds through the refunds area's own code (its errors, a double submit), and the
+ * 404 and 405 its one function answers for every path under /dashboard.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openSession, stageSessionKeys } from '../../shared/dashboard/session.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { expectEnvelope } from '../support/answers.ts';
 import { createPayment, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
 import { DashboardClient, dashboardUrl, formToken, hiddenField } from '../support/dashboard.ts';
-import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import { api, apiKey, apiUrl, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 
 let account: TestAccount;
 let auth: string;
@@ -377,5 +379,53 @@ describe('languages', () => {
       back: '//evil.example/x',
     });
     expect(elsewhere.location).toBe(dashboardUrl());
+  });
+});
+
+describe('routing inside the one function', () => {
+  // The gateway hands every method of every path under /dashboard to the dashboard's function
+  // (ANY /dashboard and ANY /dashboard/{proxy+}): what the gateway answered for a page no route
+  // has, and for a method a page does not take, the function answers now, in the same envelope.
+  it('an unknown path under /dashboard/ is 404 in the error envelope, as anywhere else, session or not', async () => {
+    const elsewhere = await api('GET', '/v1/nothing-here/');
+    expectEnvelope(elsewhere, 404, { title: 'Not found', type: 'error' });
+    const signedIn = await new DashboardClient().signedIn(account.testKey);
+    const cookie = [...signedIn.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    for (const path of ['/dashboard/nothing-here', '/dashboard/charges/ch_x/nothing', '/dashboard/sign-in/x'])
+      for (const headers of [{}, { Cookie: cookie }] as Record<string, string>[]) {
+        const answer = await api('GET', path, { headers });
+        expectEnvelope(answer, 404, { title: 'Not found', type: 'error' });
+        expect(answer.json, path).toEqual(elsewhere.json);
+        expect(answer.headers.get('content-type'), path).toMatch(/^application\/json/);
+      }
+  });
+
+  it('a method a known page does not take is 405 with Allow, in the error envelope', async () => {
+    // The fallback's 405 on one of the API's own paths: the dashboard's reads the same.
+    const api405 = await api('DELETE', '/v1/auth/api-keys/');
+    expectEnvelope(api405, 405, { type: 'error' });
+    for (const [method, path, allow] of [
+      ['DELETE', '/dashboard/sign-in', 'GET, POST'],
+      ['PUT', '/dashboard/', 'GET'],
+      ['PATCH', '/dashboard/charges/ch_x', 'GET'],
+      ['GET', '/dashboard/sign-out', 'POST'],
+    ] as const) {
+      const answer = await api(method, path);
+      expectEnvelope(answer, 405, { type: 'error', title: api405.json.title });
+      expect(answer.headers.get('allow'), `${method} ${path}`).toBe(allow);
+      expect(answer.json.content, `${method} ${path}`).toContain(allow);
+    }
+  });
+
+  it('the prefix itself is the overview, the same with or without its slash', async () => {
+    const signedIn = await new DashboardClient().signedIn(account.testKey);
+    for (const url of [`${apiUrl}/dashboard`, `${apiUrl}/dashboard/`]) {
+      const without = await new DashboardClient().get(url);
+      expect(without.status, url).toBe(303);
+      expect(without.location, url).toBe(dashboardUrl('sign-in'));
+      const page = await signedIn.get(url);
+      expect(page.status, url).toBe(200);
+      expect(page.html, url).toContain(chargeId);
+    }
   });
 });

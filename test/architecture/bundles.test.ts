@@ -1,13 +1,16 @@
 /**
  * What each function ships, bundled as the CDK app bundles it (test/support/bundles.ts; the AWS SDK
  * left out, which is the same in every function and not cobro's choice): the message texts it
- * holds are those of the code it runs, and the health check stays small. A deliberately wrong
- * function (fixtures/health-with-plan-texts.ts) shows the message rule failing.
+ * holds are those of the code it runs, the health check stays small, and the dashboard's one
+ * function holds every page its rows name. A deliberately wrong function
+ * (fixtures/health-with-plan-texts.ts) shows the message rule failing.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../infra/local/info.ts';
+import { routes } from '../../shared/api/routes.ts';
+import { dashboardFunction } from '../../shared/dashboard/area.ts';
 import {
   bundleFunctions,
   bytesWhenUnread,
@@ -86,5 +89,25 @@ describe('the health check', () => {
       .slice(0, 5)
       .map(([path, bytes]) => `${path} ${bytes}`);
     expect(health.bytes, `largest modules in it: ${largest.join(', ')}`).toBeLessThan(healthLimitBytes);
+  });
+});
+
+describe("the dashboard's one function", () => {
+  // Its router loads a page's module by a template (`./${module}-http.ts`): the bundler must take in
+  // every module a row names, or that page fails when first asked for, in a deployed stage only.
+  it('bundles the module of every page its rows name', () => {
+    const dashboard = bundleOf(dashboardFunction.handler);
+    const named = new Set(
+      routes
+        .filter((route) => route.handler === dashboardFunction.handler)
+        .map(
+          (route) => `shared/dashboard/${String((route as { page?: string }).page).split('#')[0]}-http.ts`,
+        ),
+    );
+    expect(named.size).toBeGreaterThan(5);
+    expect([...named].filter((module) => !dashboard.modules.has(module))).toEqual([]);
+    console.log(
+      `${dashboardFunction.handler}: ${(dashboard.bytes / 1024).toFixed(1)} kB without the AWS SDK, ${dashboard.modules.size} modules`,
+    );
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The CDK app names each function after its handler's file name alone (infra/function-id.ts), so
- * two handlers with one file name in different folders (functions/events/list-events.ts and
- * functions/dashboard/list-events.ts) would be one construct id and the stack would not synthesize.
+ * two handlers with one file name in different folders (functions/events/list-events.ts and a
+ * functions/webhooks/list-events.ts) would be one construct id and the stack would not synthesize.
  * Checked here, where it costs nothing, rather than only by the two-minute synthesis.
  */
 import { readdirSync } from 'node:fs';

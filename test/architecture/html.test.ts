@@ -117,7 +117,9 @@ function read(path: string): Reading {
       else if (path === templates && parent?.type === 'VariableDeclarator') return;
       else reading.trustedOtherwise.push(parent?.type ?? 'module');
     }
-    if (node.type === 'TemplateLiteral' && (node.expressions as unknown[]).length > 0) {
+    // A template literal type (`${string}#${string}`) is a TemplateLiteral too, with `types` where a
+    // value's template has `expressions`: it makes no string, so no markup.
+    if (node.type === 'TemplateLiteral' && Array.isArray(node.expressions) && node.expressions.length > 0) {
       const tagged = parent?.type === 'TaggedTemplateExpression';
       if (!tagged && isMarkupString(node)) reading.stringMarkup.push(`template ${shown(node)}`);
     }

@@ -8,6 +8,7 @@
  */
 import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { routes } from '../../shared/api/routes.ts';
+import { dashboardFunction } from '../../shared/dashboard/area.ts';
 import {
   type Access,
   type HttpMethod,
@@ -108,13 +109,14 @@ export const contractEndpoints: readonly Row[] = [
 ];
 
 /**
- * The merchant dashboard's pages and forms not in the route table yet (one function per route,
- * under `/dashboard`, built in a nested stack of their own: infra/route-groups.ts), named and granted
- * as the sections being built name and grant them: a list at `/dashboard/<things>`, one thing at
- * `/dashboard/<things>/{id}`, an action as a POST under it, and a destructive action (cancel,
- * delete, rotate) behind a confirmation page at the same path. Served without the API's authorizer
- * (a browser sends a session cookie, not an Authorization header); every row reads the session and
- * the account in one BatchGetItem and the fingerprint secret, as the built pages do.
+ * The merchant dashboard's pages and forms not in the route table yet, granted as the sections
+ * being built grant them: a list at `/dashboard/<things>`, one thing at `/dashboard/<things>/{id}`,
+ * an action as a POST under it, and a destructive action (cancel, delete, rotate) behind a
+ * confirmation page at the same path. Every one is served by the dashboard's one function (which
+ * takes every request under `/dashboard` and is granted the union of its rows' access), without
+ * the API's authorizer (a browser sends a session cookie, not an Authorization header); every row
+ * reads the session and the account in one BatchGetItem and the fingerprint secret, as the built
+ * pages do. The names say which page each row stands for.
  */
 const signedIn = (
   actions: readonly TableAction[],
@@ -205,32 +207,26 @@ export const dashboardEndpoints: readonly Row[] = (
     ['GET', '/dashboard/api-keys/rotate', 'confirm-api-key-rotation', confirm],
     ['POST', '/dashboard/api-keys/rotate', 'rotate-api-key', signedIn(writes)],
   ] as const
-).map(([method, path, name, access]) => [method, path, `functions/dashboard/${name}.ts`, access, false]);
+).map(([method, path, _page, access]) => [method, path, dashboardFunction.handler, access, false]);
 
 const routeKey = (method: string, path: string) => `${method} /${segments(path).join('/')}`;
 
 /**
  * A guessed row yields to the route table's: the table's row is projected instead when it has the
- * guess's method and path, and a guessed dashboard row also when the table's dashboard has its
- * handler at another path (the built page's path won; two rows of one handler would be one function
- * with two access rows). A contract row's handler may serve two paths of its own (the payments
- * list), so only its method and path count.
+ * guess's method and path. A handler may serve more than one path (the payments list, the
+ * dashboard's one function), so only the method and path count.
  */
-function built(table: readonly Route[], [method, path, handler]: Row, dashboard: boolean): boolean {
-  return table.some(
-    (route) =>
-      routeKey(route.method, route.path) === routeKey(method, path) ||
-      (dashboard && route.handler === handler),
-  );
+function built(table: readonly Route[], [method, path]: Row): boolean {
+  return table.some((route) => routeKey(route.method, route.path) === routeKey(method, path));
 }
 
 /** The dashboard's guessed rows the route table does not have yet. */
-export const dashboardGuesses: readonly Row[] = dashboardEndpoints.filter((row) => !built(routes, row, true));
+export const dashboardGuesses: readonly Row[] = dashboardEndpoints.filter((row) => !built(routes, row));
 
 /** The route table's rows, then a projected row for every contract endpoint the table lacks. */
 export const projectedRoutes: readonly Route[] = [
   ...routes,
-  ...[...contractEndpoints.filter((row) => !built(routes, row, false)), ...dashboardGuesses].map(
+  ...[...contractEndpoints.filter((row) => !built(routes, row)), ...dashboardGuesses].map(
     ([method, path, handler, access, auth]) => ({
       method,
       path,
@@ -254,8 +250,8 @@ export function missingFrom(table: readonly Route[]): string[] {
 /**
  * The rules there are (e-mail, the webhook fan-out and delivery), and, until a rule of the stats
  * area or the dashboard counts events, the counters behind the dashboard's overview as they are
- * being built: one function under `functions/stats/` (so in the stack's own template) taking the
- * counted events and the internal declines, through two rules.
+ * being built: one function under `functions/stats/` taking the counted events and the internal
+ * declines, through two rules.
  */
 const counting = (target: string) =>
   target.startsWith('functions/stats/') || target.startsWith('functions/dashboard/');

@@ -24,42 +24,19 @@ let resources: Record<string, Resource>;
 let alarmTemplate: Template;
 let alarmResources: Record<string, Resource>;
 let unacknowledged: string[];
-/** The stack: its route groups' nested stacks hold functions and queues of their own. */
-let stack: CobroStack;
 /** The alarms stack's parameters, as the stack gives them. */
 let alarmParameters: Record<string, unknown>;
-/**
- * Every template that holds functions and queues, by the logical id of its nested stack in the
- * stack ('' for the stack's own): the route groups' (infra/route-groups.ts) beside the stack's.
- */
-let templates: Map<
-  string,
-  { Resources: Record<string, Resource>; Outputs?: Record<string, { Value: unknown }> }
->;
 
 /**
- * What a value of the nested stack of alarms stands for: the template it comes from ('' for the
- * stack's own) and its value there. A parameter resolves to what the stack passes (`{ Ref:
- * <function> }`), and an output of a route group's nested stack the stack passes on (`Fn::GetAtt`
- * of `Outputs.<name>`) to that output's value in the group's template; anything else is itself.
+ * What a value of the nested stack of alarms stands for in the stack's own template: a parameter
+ * resolves to what the stack passes (`{ Ref: <function> }`); anything else is itself.
  */
-const inStack = (value: unknown): { template: string; value: unknown } => {
+const inStack = (value: unknown): unknown => {
   const ref = (value as { Ref?: string } | undefined)?.Ref;
-  const given = ref ? (alarmParameters[ref] ?? value) : value;
-  const getAtt = (given as { 'Fn::GetAtt'?: [string, string] })['Fn::GetAtt'];
-  if (getAtt && templates.has(getAtt[0]) && getAtt[1].startsWith('Outputs.')) {
-    const output = templates.get(getAtt[0])?.Outputs?.[getAtt[1].slice('Outputs.'.length)];
-    if (output) return { template: getAtt[0], value: output.Value };
-  }
-  return { template: '', value: given };
+  return ref ? (alarmParameters[ref] ?? value) : value;
 };
-/** `<template>/<logical id>` of every resource of a type in the stack's and the route groups' templates. */
-const everywhere = (type: string) =>
-  [...templates].flatMap(([name, one]) =>
-    Object.keys(one.Resources)
-      .filter((id) => one.Resources[id]?.Type === type)
-      .map((id) => `${name}/${id}`),
-  );
+/** The logical id of every resource of a type in the stack's own template, which holds every function and queue. */
+const everywhere = (type: string) => Object.keys(resources).filter((id) => resources[id]?.Type === type);
 /** The one metric an alarm reads, whether written as a plain metric or as a labelled metric query. */
 const metricOf = (alarm: Record<string, unknown>) => {
   type Dimension = { Name: string; Value: unknown };
@@ -98,7 +75,7 @@ const configOf = (context: Record<string, string>) =>
 /** Synthesizes a prod stack (bundling skipped) and reads its templates into the variables above. */
 function load(props: Partial<CobroStackProps> = {}): void {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  stack = new CobroStack(app, 'cobro-prod', {
+  const stack = new CobroStack(app, 'cobro-prod', {
     config: configOf({ stage: 'prod', alarmEmail: 'ops@example.org' }),
     ...props,
   });
@@ -120,28 +97,13 @@ function load(props: Partial<CobroStackProps> = {}): void {
   alarmParameters = (resources[
     stack.getLogicalId(observability.alarmStack.nestedStackResource as CfnResource)
   ]?.Properties.Parameters ?? {}) as Record<string, unknown>;
-  templates = new Map([
-    ['', template.toJSON() as never],
-    ...[...stack.routeGroups.values()].map(
-      (group) =>
-        [
-          stack.getLogicalId(group.nestedStackResource as CfnResource),
-          Template.fromStack(group).toJSON() as never,
-        ] as const,
-    ),
-  ]);
 }
 
 beforeAll(() => load(), 300_000);
 
-/**
- * Every function of every template (the stack's and each route group's) is in exactly one group of
- * errors and one of throttles, ten functions an alarm.
- */
+/** Every function is in exactly one group of errors and one of throttles, ten functions an alarm. */
 function expectFunctionAlarms(): void {
-  // The stack's functions and every route group's, in their nested stacks.
   const functions = everywhere('AWS::Lambda::Function');
-  expect(functions.some((id) => !id.startsWith('/'))).toBe(stack.routeGroups.size > 0);
   for (const [kind, metric] of [
     ['errors', 'Errors'],
     ['throttles', 'Throttles'],
@@ -157,43 +119,30 @@ function expectFunctionAlarms(): void {
       const stats = queries.filter((query) => query.MetricStat);
       expect(stats.length).toBeLessThanOrEqual(10);
       for (const stat of stats) expect(stat.MetricStat?.Metric.MetricName).toBe(metric);
-      return stats.map((stat) => {
-        const { template: name, value } = inStack(stat.MetricStat?.Metric.Dimensions[0]?.Value);
-        return `${name}/${(value as { Ref: string }).Ref}`;
-      });
+      return stats.map(
+        (stat) => (inStack(stat.MetricStat?.Metric.Dimensions[0]?.Value) as { Ref: string }).Ref,
+      );
     });
     expect([...watched].sort()).toEqual([...functions].sort());
   }
 }
 
-/** Every dead-letter queue of every template has its depth alarm: the stack's three, a group's one. */
+/** Every dead-letter queue has its depth alarm. */
 function expectQueueAlarms(): void {
   const queues = everywhere('AWS::SQS::Queue');
-  // One for the event rules, one for the schedules, and the relay's in the stack's template, and
-  // one for each route group's rules in its own: an alarm each, not one per rule.
-  const groupsWithRules = [...stack.routeGroups.values()].filter((group) => group.deadLetters);
-  expect(queues).toHaveLength(3 + groupsWithRules.length);
+  // One for the event rules, one for the schedules, and the relay's: an alarm each, not one per rule.
+  expect(queues).toHaveLength(3);
   expect(eventRules.length + schedules.length).toBeGreaterThan(2);
   const names = ofType('AWS::CloudWatch::Alarm')
     .map((alarm) => String(alarm.Properties.AlarmName))
     .filter((name) => name.startsWith('cobro-prod-dead-letters-'));
   expect(names.sort()).toEqual(
-    [
-      'EventRuleDlq',
-      'OutboxRelayDlq',
-      'ScheduleDlq',
-      ...groupsWithRules.map((group) => `${group.node.id.replace(/Routes$/, '')}EventRuleDlq`),
-    ]
-      .map((id) => `cobro-prod-dead-letters-${id}`)
-      .sort(),
+    ['EventRuleDlq', 'OutboxRelayDlq', 'ScheduleDlq'].map((id) => `cobro-prod-dead-letters-${id}`).sort(),
   );
   const watched = ofType('AWS::CloudWatch::Alarm')
     .map((alarm) => metricOf(alarm.Properties))
     .filter((metric) => metric.MetricName === 'ApproximateNumberOfMessagesVisible')
-    .map((metric) => {
-      const { template: name, value } = inStack(metric.Dimensions[0]?.Value);
-      return `${name}/${(value as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]}`;
-    });
+    .map((metric) => (inStack(metric.Dimensions[0]?.Value) as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]);
   expect(watched.sort()).toEqual([...queues].sort());
 }
 
@@ -368,31 +317,27 @@ describe('the dashboard', () => {
   });
 });
 
-describe('a route group with event rules', () => {
-  // The overview's counters are rules of the dashboard's group: their function and the group's own
-  // dead-letter queue are in the group's nested template, and the alarms still watch them all.
-  beforeAll(() => load({ eventRules }), 300_000);
-
-  it('has the counting rules in the group', () => {
-    expect(eventRules.some((rule) => rule.target.startsWith('functions/dashboard/'))).toBe(true);
+describe("the dashboard's counting rules", () => {
+  // The overview's counters are kept by event rules whose target is the dashboard's counting
+  // function: it, its rules and their dead-letter queue are the stack's own, as every rule's, and
+  // the alarms watch them with the others.
+  it('are among the rules, with their function in the stack’s own template', () => {
+    const counting = eventRules.filter((rule) => rule.target === 'functions/dashboard/count-events.ts');
+    expect(counting.length).toBeGreaterThan(0);
+    const ruleNames = Object.values(resources)
+      .filter((resource) => resource.Type === 'AWS::Events::Rule')
+      .map((resource) => resource.Properties.Name);
+    for (const rule of counting) expect(ruleNames).toContain(rule.name);
   });
 
-  it("matches every decline: the catalogue's, and the internal one of the pages and the legacy charge", () => {
-    const patterns = [...templates.values()].flatMap((json) =>
-      Object.values((json as { Resources: Record<string, Resource> }).Resources)
-        .filter((resource) => resource.Type === 'AWS::Events::Rule')
-        .map((resource) => resource.Properties.EventPattern as Record<string, string[]>),
-    );
+  it("match every decline: the catalogue's, and the internal one of the pages and the legacy charge", () => {
+    const patterns = Object.values(resources)
+      .filter((resource) => resource.Type === 'AWS::Events::Rule')
+      .map((resource) => resource.Properties.EventPattern as Record<string, string[]>);
     expect(patterns).toContainEqual({ source: ['cobro.internal'], 'detail-type': ['card.declined'] });
     expect(patterns).toContainEqual({
       source: ['cobro'],
       'detail-type': expect.arrayContaining(['payment.failed', 'subscription.payment_failed']),
     });
-  });
-
-  it('sums its functions with the others and watches its dead-letter queue', () => {
-    expect([...stack.routeGroups.values()].filter((group) => group.deadLetters)).toHaveLength(1);
-    expectFunctionAlarms();
-    expectQueueAlarms();
   });
 });

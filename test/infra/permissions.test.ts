@@ -7,17 +7,20 @@
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeAccess } from '../../infra/cobro-stack.ts';
-import { type AccessTargets, accessStatements } from '../../infra/permissions.ts';
+import { routeAccess, routeFunctions } from '../../infra/cobro-stack.ts';
+import { type AccessTargets, accessStatements, mergeAccess } from '../../infra/permissions.ts';
 import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { outboxRelay } from '../../shared/api/outbox-relay.ts';
 import { authorizer, fallback, routes } from '../../shared/api/routes.ts';
 import type { Access } from '../../shared/http/route.ts';
 import { type HandlerCalls, handlerCalls, widerThanCode } from './handler-calls.ts';
 
-/** Every function the app makes, with its row's access and whether it serves requests. */
+/**
+ * Every function the app makes, with its access and whether it serves requests: a route's function
+ * its row's, the dashboard's one function the union of its rows'.
+ */
 const rows: { handler: string; access: Access; requestPath: boolean }[] = [
-  ...routes.map((route) => ({ handler: route.handler, access: routeAccess(route), requestPath: true })),
+  ...routeFunctions(routes).map((fn) => ({ handler: fn.handler, access: fn.access, requestPath: true })),
   { handler: fallback.handler, access: fallback.access, requestPath: true },
   { handler: authorizer.handler, access: authorizer.access, requestPath: true },
   ...[...eventRules, ...schedules].map((row) => ({
@@ -98,6 +101,43 @@ describe('each row against its handler', () => {
       's3:GetObject',
       's3:PutObject',
     ]);
+  });
+});
+
+describe('the access of a function that serves many rows', () => {
+  it('is the union of theirs: every action, index, flag, the wider media grant, nothing else', () => {
+    expect(
+      mergeAccess([
+        { table: { actions: ['Query', 'GetItem'], indexes: ['gsi2'] }, fingerprintSecret: true },
+        { table: { actions: ['PutItem', 'GetItem'], indexes: ['gsi1'] }, media: 'read', webhookKey: true },
+        { media: 'write', events: true },
+        {},
+      ]),
+    ).toEqual({
+      table: { actions: ['GetItem', 'Query', 'PutItem'], indexes: ['gsi1', 'gsi2'] },
+      media: 'write',
+      events: true,
+      fingerprintSecret: true,
+      webhookKey: true,
+    });
+    expect(mergeAccess([{ media: 'read' }, { mail: true, tokenSecret: true }])).toEqual({
+      media: 'read',
+      mail: true,
+      tokenSecret: true,
+    });
+    expect(mergeAccess([{}, {}])).toEqual({});
+    expect(mergeAccess([{ table: { actions: ['GetItem'] } }])).toEqual({ table: { actions: ['GetItem'] } });
+  });
+
+  it("grants the dashboard's function each of its rows' statements", () => {
+    const dashboard = routes.filter((route) => route.path.startsWith('/dashboard'));
+    expect(dashboard.length).toBeGreaterThan(30);
+    const merged = routeFunctions(routes).find((fn) => fn.handler === dashboard[0]?.handler);
+    expect(merged).toBeDefined();
+    const all = new Set(granted(merged?.access ?? {}));
+    for (const route of dashboard)
+      for (const statement of granted(routeAccess(route)))
+        expect(all.has(statement), `${route.method} ${route.path}: ${statement}`).toBe(true);
   });
 });
 

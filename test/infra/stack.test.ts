@@ -10,21 +10,23 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { splitRoutes } from '../../infra/api.ts';
 import { functionBundling } from '../../infra/bundling.ts';
-import { routeAccess } from '../../infra/cobro-stack.ts';
+import { routeAccess, routeFunctions } from '../../infra/cobro-stack.ts';
 import { functionId, pascalCase } from '../../infra/functions.ts';
 import { applyNag } from '../../infra/nag.ts';
-import { routeGroupOf, splitRoutes } from '../../infra/route-groups.ts';
+import { mergeAccess } from '../../infra/permissions.ts';
 import { defaultMailFrom, parseBaseUrl, parseStage, stageConfig } from '../../infra/stage.ts';
-import { eventRules as allEventRules, schedules } from '../../shared/api/event-rules.ts';
+import { eventRules, schedules } from '../../shared/api/event-rules.ts';
 import { eventCatalogue } from '../../shared/api/events.ts';
 import { outboxRelay } from '../../shared/api/outbox-relay.ts';
-import { routes as allRoutes, authorizer, fallback } from '../../shared/api/routes.ts';
+import { routes as allRoutes, authorizer, fallback, routedFunctions } from '../../shared/api/routes.ts';
 import { envNames } from '../../shared/core/config.ts';
+import { dashboardFunction } from '../../shared/dashboard/area.ts';
 import { tableDefinition } from '../../shared/db/table.ts';
 import { eventSource } from '../../shared/events/event.ts';
 import { gatewayAnswers } from '../../shared/http/gateway-responses.ts';
-import { type Access, segments } from '../../shared/http/route.ts';
+import { type Access, decodeRouteTable, segments } from '../../shared/http/route.ts';
 import {
   fnLogicalId as findFn,
   prodConfig,
@@ -41,15 +43,17 @@ import {
 const synthTimeout = 600_000;
 
 /**
- * The rows the stack's own template holds: all but a nested route group's (infra/route-groups.ts),
- * whose template test/infra/resources.test.ts and test/local/rehearsal-template.test.ts check.
+ * The rows that get a method each: every row but the dashboard's, whose one function takes every
+ * request under /dashboard (shared/api/routes.ts `routedFunctions`).
  */
-const routes = splitRoutes(allRoutes).parent;
-const eventRules = allEventRules.filter((rule) => !routeGroupOf(rule.target));
+const { methods: routes, routed } = splitRoutes(allRoutes, routedFunctions);
 
-/** Every function the app makes: one per route row, the fallback, the authorizer, each event target. */
+/**
+ * Every function the app makes: one per handler of the routes, the dashboard's one (granted the
+ * union of its rows' access), the fallback, the authorizer, each event target.
+ */
 const handlers: { handler: string; access: Access }[] = [
-  ...routes.map((route) => ({ handler: route.handler, access: routeAccess(route) })),
+  ...routeFunctions(allRoutes),
   fallback,
   authorizer,
   ...eventRules.map((rule) => ({ handler: rule.target, access: rule.access })),
@@ -157,7 +161,7 @@ describe('CobroStack (prod)', () => {
   });
 
   it('sizes API functions, the authorizer and event targets differently', () => {
-    for (const route of routes)
+    for (const route of allRoutes)
       expect(fnProps(route.handler)).toMatchObject({ MemorySize: 512, Timeout: 10 });
     expect(fnProps(authorizer.handler)).toMatchObject({ MemorySize: 256, Timeout: 10 });
     for (const rule of eventRules)
@@ -176,8 +180,12 @@ describe('CobroStack (prod)', () => {
   });
 
   it("gives a function its route row's variables: the endpoint functions the catalogue's types", () => {
-    const given = new Set(routes.filter((route) => route.environment).map((route) => route.handler));
+    // The dashboard's function takes the variables of all its rows: its webhook pages offer the types.
+    const given = new Set(
+      allRoutes.filter((route) => route.environment?.[envNames.eventTypes]).map((route) => route.handler),
+    );
     expect([...given].sort()).toEqual([
+      dashboardFunction.handler,
       'functions/webhooks/create-endpoint.ts',
       'functions/webhooks/update-endpoint.ts',
     ]);
@@ -220,8 +228,8 @@ describe('CobroStack (prod)', () => {
     // receipt functions (it keys receipt links), for the portal's page functions (it keys portal
     // links; the form also makes receipt links), the checkout page (it opens a saved card's sealed
     // portal token to link back) and the subscription e-mails (the failed-renewal
-    // notice makes a portal link), the webhook key for the functions that seal or open webhook
-    // signing secrets.
+    // notice makes a portal link) and the dashboard's function (its sessions are keyed with it), the
+    // webhook key for the functions that seal or open webhook signing secrets.
     const readers = (flag: keyof Access) =>
       handlers
         .filter((h) => h.access[flag])
@@ -234,6 +242,7 @@ describe('CobroStack (prod)', () => {
         ...new Set([
           ...routes.filter((r) => r.auth && r.method === 'POST').map((r) => r.handler),
           'functions/checkout/show-checkout.ts',
+          dashboardFunction.handler,
           'functions/receipts/send-receipt.ts',
           'functions/receipts/show-receipt.ts',
           'functions/portal/show-portal.ts',
@@ -415,15 +424,73 @@ describe('CobroStack (prod)', () => {
 
   it('sends every other method and path to the fallback, without auth', () => {
     const fallbackPaths = new Set(['/', '/{proxy+}', ...routes.map((route) => apiPath(route.path))]);
+    const dashboardPaths = new Set([dashboardFunction.prefix, `${dashboardFunction.prefix}/{proxy+}`]);
     const anyMethods = methods().filter((m) => m.HttpMethod === 'ANY');
-    expect(new Set(anyMethods.map((m) => m.path))).toEqual(fallbackPaths);
-    expect(anyMethods).toHaveLength(fallbackPaths.size);
+    expect(new Set(anyMethods.map((m) => m.path))).toEqual(new Set([...fallbackPaths, ...dashboardPaths]));
+    expect(anyMethods).toHaveLength(fallbackPaths.size + dashboardPaths.size);
     for (const method of anyMethods) expect(method.AuthorizationType).toBe('NONE');
     template.resourcePropertiesCountIs(
       'AWS::ApiGateway::Method',
       { HttpMethod: 'ANY', Integration: invokes(fallback.handler) },
       fallbackPaths.size,
     );
+    // It knows the methods and paths of those routes, and of no dashboard page: those never reach it.
+    const table = decodeRouteTable(
+      String(
+        (fnProps(fallback.handler).Environment as { Variables: Record<string, unknown> }).Variables[
+          envNames.routeTable
+        ],
+      ),
+    );
+    expect(table).toEqual(routes.map((route) => [route.method, route.path]));
+    expect(table.filter(([, path]) => path.startsWith(dashboardFunction.prefix))).toEqual([]);
+  });
+
+  it("sends every method of every path under /dashboard to the dashboard's one function, without auth", () => {
+    // Its rows are in the route table (each with its access and its OpenAPI entry), but API Gateway
+    // routes none of them: the function finds the page of a method and path itself.
+    expect(routed.map((fn) => fn.handler)).toEqual([dashboardFunction.handler]);
+    const rows = routed[0]?.rows ?? [];
+    expect(rows.length).toBeGreaterThan(30);
+    expect(rows).toEqual(allRoutes.filter((route) => route.path.startsWith('/dashboard')));
+    const under = methods().filter((m) => m.path === '/dashboard' || m.path.startsWith('/dashboard/'));
+    expect(under.map((m) => `${m.HttpMethod} ${m.path}`).sort()).toEqual([
+      'ANY /dashboard',
+      'ANY /dashboard/{proxy+}',
+    ]);
+    for (const method of under) {
+      expect(method.AuthorizationType).toBe('NONE');
+      expect(method).not.toHaveProperty('AuthorizerId');
+      template.hasResourceProperties('AWS::ApiGateway::Method', {
+        HttpMethod: 'ANY',
+        ResourceId: method.ResourceId,
+        Integration: invokes(dashboardFunction.handler),
+      });
+    }
+    // One function for every page, as a Lambda permission counts it: the API may invoke it, once.
+    const permissions = Object.values(resources).filter(
+      (r) =>
+        r.Type === 'AWS::Lambda::Permission' &&
+        JSON.stringify(r.Properties.FunctionName).includes(`"${fnLogicalId(dashboardFunction.handler)}"`),
+    );
+    expect(permissions).toHaveLength(1);
+  });
+
+  it("grants the dashboard's function the union of its rows' access, and nothing else", () => {
+    const rows = routed[0]?.rows ?? [];
+    const access = handlers.find((h) => h.handler === dashboardFunction.handler)?.access;
+    expect(access).toEqual(mergeAccess(rows.map(routeAccess)));
+    // Wider than any one page (the refund form writes, the sign-in reads a session), never more
+    // than some page's row: each action, index and secret is one a row names.
+    const actions = new Set(roleActions(dashboardFunction.handler));
+    for (const row of rows)
+      for (const action of row.access.table?.actions ?? [])
+        expect(actions.has(`dynamodb:${action}`), `${row.method} ${row.path} ${action}`).toBe(true);
+    for (const action of access?.table?.actions ?? [])
+      expect(rows.some((row) => row.access.table?.actions.includes(action))).toBe(true);
+    expect(actions.has('s3:PutObject')).toBe(rows.some((row) => row.access.media === 'write'));
+    expect(actions.has('events:PutEvents')).toBe(rows.some((row) => row.access.events === true));
+    expect(actions.has('dynamodb:Scan')).toBe(false);
   });
 
   it('configures the stage: name, binary types, access logs, throttling', () => {
@@ -846,4 +913,36 @@ describe('logical ids that must never change', () => {
     },
     synthTimeout,
   );
+});
+
+describe('rows of a routed function', () => {
+  const row = (method: 'GET' | 'POST', path: string, handler: string) =>
+    ({ ...allRoutes[0], method, path, handler }) as (typeof allRoutes)[number];
+  const dashboard = routedFunctions.map((fn) => ({ ...fn }));
+
+  it('get no method of their own; every other row does', () => {
+    const { methods, routed: split } = splitRoutes(
+      [
+        row('GET', '/dashboard/', dashboardFunction.handler),
+        row('POST', '/dashboard/x/{id}', dashboardFunction.handler),
+        row('GET', '/dashboards', 'functions/x/other.ts'),
+      ],
+      dashboard,
+    );
+    expect(methods.map((r) => r.path)).toEqual(['/dashboards']);
+    expect(split.map((fn) => [fn.handler, fn.rows.map((r) => r.path)])).toEqual([
+      [dashboardFunction.handler, ['/dashboard/', '/dashboard/x/{id}']],
+    ]);
+    // A routed function no row names makes nothing.
+    expect(splitRoutes([row('GET', '/health', 'functions/system/health.ts')], dashboard).routed).toEqual([]);
+  });
+
+  it('refuse a row under the prefix that names another handler, and the function named elsewhere', () => {
+    expect(() => splitRoutes([row('GET', '/dashboard/x', 'functions/x/page.ts')], dashboard)).toThrow(
+      /takes every request under \/dashboard/,
+    );
+    expect(() => splitRoutes([row('GET', '/v1/x', dashboardFunction.handler)], dashboard)).toThrow(
+      /serves only paths under \/dashboard/,
+    );
+  });
 });

@@ -27,7 +27,7 @@ export interface SharedSynth {
   /** The cloud assembly directory: the template, the bundled assets, cdk-nag's report. */
   readonly outdir: string;
   readonly template: { Resources: Record<string, Resource>; Outputs: Record<string, unknown> };
-  /** Each nested stack's template (the alarms, the route groups: infra/route-groups.ts), by file name. */
+  /** Each nested stack's template (the alarms', infra/observability.ts), by file name. */
   readonly nested: ReadonlyMap<string, { Resources: Record<string, Resource> }>;
   /** `severity ruleName` of every cdk-nag finding nobody acknowledged. */
   readonly unacknowledged: string[];

@@ -4,8 +4,12 @@
  * schedules, with every Ref / Fn::GetAtt / Fn::Join / Fn::Sub resolved to the local stack's names
  * and ARNs. Nothing here comes from shared/: a grant, a variable or a rule the template lacks is
  * missing here too.
+ *
+ * Only the stack's own template is read: it holds every function, role, rule and the stream
+ * mapping. Its one nested stack, the alarms' (infra/observability.ts), holds none of them
+ * (test/infra/resources.test.ts fails if a nested template ever does).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CachedAssembly, CfnResource } from '../../assembly.ts';
 import { handlerOf } from '../../function-id.ts';
@@ -73,32 +77,11 @@ type Json = unknown;
 
 const secretIds = ['TokenSecret', 'FingerprintSecret', 'WebhookKey'];
 
-/**
- * Where a template sits among the stack's: a nested stack's template gets its parameters from its
- * parent's resource for it, and its functions, roles and queues are named with that resource's
- * logical id in front (two templates may use the same logical id).
- */
-export interface TemplateScope {
-  /** `''` for the stack's own template; `<nested stack's logical id>.` for a nested one. */
-  prefix: string;
-  /** A parameter's value (a nested template's parameter, as its parent passes it), resolved. */
-  parameter?: (name: string) => Json | undefined;
-  /** The type of the resource a parameter stands for, when the parent passes a Ref of one. */
-  parameterType?: (name: string) => string | undefined;
-  /** An output of a nested stack of this template (`Fn::GetAtt <stack>.Outputs.<name>`), resolved. */
-  output?: (stackLogicalId: string, name: string) => Json;
-}
-
 /** Resolves the intrinsic functions the template uses; anything else is an error, never a guess. */
-export function resolver(
-  resources: Record<string, CfnResource>,
-  names: LocalNames,
-  scope: TemplateScope = { prefix: '' },
-) {
+export function resolver(resources: Record<string, CfnResource>, names: LocalNames) {
   const constructIdOf = (logicalId: string) => logicalId.replace(/[0-9A-F]{8}$/, '');
-  const arnOf = (bare: string): string => {
-    const resource = resources[bare];
-    const logicalId = `${scope.prefix}${bare}`;
+  const arnOf = (logicalId: string): string => {
+    const resource = resources[logicalId];
     const id = constructIdOf(logicalId);
     switch (resource?.Type) {
       case 'AWS::DynamoDB::GlobalTable':
@@ -120,9 +103,8 @@ export function resolver(
         throw new Error(`no local ARN for ${logicalId} (${resource?.Type ?? 'not in the template'}, ${id})`);
     }
   };
-  const refOf = (bare: string): string => {
-    const logicalId = `${scope.prefix}${bare}`;
-    switch (bare) {
+  const refOf = (logicalId: string): string => {
+    switch (logicalId) {
       case 'AWS::Region':
         return names.region;
       case 'AWS::AccountId':
@@ -132,12 +114,8 @@ export function resolver(
       case 'AWS::URLSuffix':
         return 'amazonaws.com';
     }
-    const resource = resources[bare];
-    if (!resource) {
-      const value = scope.parameter?.(bare);
-      if (value !== undefined) return String(value);
-    }
-    const id = constructIdOf(bare);
+    const resource = resources[logicalId];
+    const id = constructIdOf(logicalId);
     switch (resource?.Type) {
       case 'AWS::DynamoDB::GlobalTable':
       case 'AWS::DynamoDB::Table':
@@ -172,10 +150,6 @@ export function resolver(
       if (key === 'Ref') return refOf(String(argument));
       if (key === 'Fn::GetAtt') {
         const [logicalId, attribute] = argument as [string, string];
-        if (attribute.startsWith('Outputs.') && resources[logicalId]?.Type === 'AWS::CloudFormation::Stack') {
-          if (!scope.output) throw new Error(`no local value for Fn::GetAtt ${logicalId}.${attribute}`);
-          return scope.output(logicalId, attribute.slice('Outputs.'.length));
-        }
         if (attribute === 'Arn') return arnOf(logicalId);
         if (attribute === 'StreamArn') return `${arnOf(logicalId)}/stream/local`;
         throw new Error(`no local value for Fn::GetAtt ${logicalId}.${attribute}`);
@@ -183,8 +157,7 @@ export function resolver(
       if (key === 'Fn::Join') {
         const [separator, parts] = argument as [string, Json[]];
         // The API's own URL (https://<api id>.execute-api.<region>.<suffix>/<stage>) is the gateway's.
-        if (parts.some((part) => isRefTo(part, resources, 'AWS::ApiGateway::RestApi', scope)))
-          return names.apiUrl();
+        if (parts.some((part) => isRefTo(part, resources, 'AWS::ApiGateway::RestApi'))) return names.apiUrl();
         return parts.map((part) => String(resolve(part))).join(separator);
       }
       if (key === 'Fn::Sub' && typeof argument === 'string')
@@ -196,130 +169,27 @@ export function resolver(
   return resolve;
 }
 
-function isRefTo(
-  value: Json,
-  resources: Record<string, CfnResource>,
-  type: string,
-  scope: TemplateScope,
-): boolean {
+function isRefTo(value: Json, resources: Record<string, CfnResource>, type: string): boolean {
   if (typeof value !== 'object' || value === null || !('Ref' in value)) return false;
-  const name = String((value as { Ref: unknown }).Ref);
-  return (resources[name]?.Type ?? scope.parameterType?.(name)) === type;
+  return resources[String((value as { Ref: unknown }).Ref)]?.Type === type;
 }
 
 const list = (value: Json): string[] => (Array.isArray(value) ? value.map(String) : [String(value)]);
 
-/** One template of the stack (its own, or a nested stack's), with how to resolve what it references. */
-interface ScopedTemplate {
-  prefix: string;
-  resources: Record<string, CfnResource>;
-  /** Its parameters, a nested template's as its parent passes them when they are the parent's. */
-  parameters: Record<string, { Type?: string; Default?: unknown }>;
-  resolve: (value: Json) => Json;
-}
-
-/**
- * The file of a nested stack's template in the assembly: the asset whose object key its TemplateURL
- * names, as the assembly's asset manifests list them (or the resource's asset metadata, when the
- * synth wrote it).
- */
-function nestedTemplateFile(outdir: string, resource: CfnResource): string | undefined {
-  const metadata = resource.Metadata?.['aws:asset:path'];
-  if (typeof metadata === 'string') return metadata;
-  const url = JSON.stringify(resource.Properties?.TemplateURL ?? '');
-  for (const manifest of readdirSync(outdir).filter((name) => name.endsWith('.assets.json'))) {
-    const { files = {} } = JSON.parse(readFileSync(join(outdir, manifest), 'utf8')) as {
-      files?: Record<
-        string,
-        { source?: { path?: string }; destinations?: Record<string, { objectKey?: string }> }
-      >;
-    };
-    for (const asset of Object.values(files)) {
-      const keys = Object.values(asset.destinations ?? {}).map((destination) => destination.objectKey);
-      if (asset.source?.path && keys.some((key) => key !== undefined && url.includes(`/${key}"`)))
-        return asset.source.path;
-    }
-  }
-  return undefined;
-}
-
-/**
- * The stack's template and every nested stack's under it (the alarms, the route groups of
- * infra/route-groups.ts), each with a resolver: a nested template's parameters resolve to what its
- * parent passes, in the parent's terms.
- */
-function templatesOf(assembly: CachedAssembly, names: LocalNames): ScopedTemplate[] {
-  const all: ScopedTemplate[] = [];
-  const visit = (
-    template: { Resources: Record<string, CfnResource>; Parameters?: unknown; Outputs?: unknown },
-    prefix: string,
-    parent?: { template: ScopedTemplate; passed: Record<string, Json> },
-  ) => {
-    const resources = template.Resources;
-    const own = (template.Parameters ?? {}) as Record<string, { Type?: string; Default?: unknown }>;
-    // A parameter the parent fills with a Ref of its own parameter (an SSM parameter's value) is that one.
-    const parameters: ScopedTemplate['parameters'] = { ...own };
-    const children = new Map<string, { template: typeof template; scoped?: ScopedTemplate }>();
-    for (const [name, value] of Object.entries(parent?.passed ?? {})) {
-      const ref = (value as { Ref?: unknown } | null)?.Ref;
-      const inherited = typeof ref === 'string' ? parent?.template.parameters[ref] : undefined;
-      if (inherited) parameters[name] = inherited;
-    }
-    const scoped: ScopedTemplate = {
-      prefix,
-      resources,
-      parameters,
-      resolve: resolver(resources, names, {
-        prefix,
-        parameter: (name) => {
-          if (!parent || !(name in parent.passed)) return undefined;
-          return parent.template.resolve(parent.passed[name]);
-        },
-        parameterType: (name) => {
-          const ref = (parent?.passed[name] as { Ref?: unknown } | undefined)?.Ref;
-          return typeof ref === 'string' ? parent?.template.resources[ref]?.Type : undefined;
-        },
-        output: (stackLogicalId, name) => {
-          const child = children.get(stackLogicalId);
-          const outputs = (child?.template.Outputs ?? {}) as Record<string, { Value?: Json }>;
-          if (!child?.scoped || !(name in outputs))
-            throw new Error(`no output ${name} of the nested stack ${prefix}${stackLogicalId}`);
-          return child.scoped.resolve(outputs[name]?.Value);
-        },
-      }),
-    };
-    all.push(scoped);
-    for (const [logicalId, resource] of Object.entries(resources)) {
-      if (resource.Type !== 'AWS::CloudFormation::Stack') continue;
-      const file = nestedTemplateFile(assembly.outdir, resource);
-      if (!file || !existsSync(join(assembly.outdir, file)))
-        throw new Error(`${prefix}${logicalId}: the nested stack's template is not in ${assembly.outdir}`);
-      const child = JSON.parse(readFileSync(join(assembly.outdir, file), 'utf8')) as typeof template;
-      const entry: { template: typeof template; scoped?: ScopedTemplate } = { template: child };
-      children.set(logicalId, entry);
-      const passed = (resource.Properties?.Parameters ?? {}) as Record<string, Json>;
-      const before = all.length;
-      visit(child, `${prefix}${logicalId}.`, { template: scoped, passed });
-      entry.scoped = all[before];
-    }
-  };
-  visit(assembly.template, '');
-  return all;
-}
-
-/** Reads an assembly's template (and its nested stacks') for the local stack whose names are given. */
+/** Reads an assembly's template for the local stack whose names are given. */
 export function readRehearsalTemplate(assembly: CachedAssembly, names: LocalNames): RehearsalTemplate {
-  const templates = templatesOf(assembly, names);
+  const resources = assembly.template.Resources;
+  const resolve = resolver(resources, names);
+  const parameters = (assembly.template.Parameters ?? {}) as Record<string, { Default?: unknown }>;
+  const entries = Object.entries(resources);
+  const ofType = (type: string) => entries.filter(([, resource]) => resource.Type === type);
   const functions = new Map<string, TemplateFunction>();
   const handlers = new Map<string, string>();
   const policies = new Map<string, Statement[]>();
   const rules: TemplateRule[] = [];
   const schedules = new Map<string, string[]>();
   const streamTargets: string[] = [];
-  const statementsOf = (
-    resolve: ScopedTemplate['resolve'],
-    document: { Statement?: Json[] } | undefined,
-  ): Statement[] =>
+  const statementsOf = (document: { Statement?: Json[] } | undefined): Statement[] =>
     (document?.Statement ?? []).map((raw) => {
       const statement = resolve(raw) as Record<string, Json>;
       return {
@@ -332,88 +202,77 @@ export function readRehearsalTemplate(assembly: CachedAssembly, names: LocalName
   const grant = (role: string, statements: Statement[]) =>
     policies.set(role, [...(policies.get(role) ?? []), ...statements]);
 
-  for (const { prefix, resources, parameters, resolve } of templates) {
-    const entries = Object.entries(resources);
-    const ofType = (type: string) => entries.filter(([, resource]) => resource.Type === type);
-    for (const [bare, resource] of ofType('AWS::Lambda::Function')) {
-      const logicalId = `${prefix}${bare}`;
-      const properties = resource.Properties ?? {};
-      const code = properties.Code as { S3Key?: string } | undefined;
-      // The asset folder is named after the hash the S3 key carries (`<hash>.zip`).
-      const assetPath =
-        (resource.Metadata?.['aws:asset:path'] as string | undefined) ??
-        (code?.S3Key ? `asset.${code.S3Key.replace(/\.zip$/, '')}` : undefined);
-      if (!assetPath) continue; // inline code (none in this app): nothing to run here
-      const [file = 'index', exportName = 'handler'] = String(properties.Handler ?? 'index.handler').split(
-        '.',
-      );
-      const folder = join(assembly.outdir, assetPath);
-      const bundle = ['.mjs', '.js', '.cjs'].map((ext) => join(folder, `${file}${ext}`)).find(existsSync);
-      if (!bundle) throw new Error(`${logicalId}: no ${file}.mjs or ${file}.js in ${folder}`);
-      const variables = ((properties.Environment as { Variables?: Record<string, Json> } | undefined)
-        ?.Variables ?? {}) as Record<string, Json>;
-      const role = properties.Role as { 'Fn::GetAtt'?: [string, string] } | undefined;
-      const roleId = role?.['Fn::GetAtt']?.[0];
-      if (!roleId || resources[roleId]?.Type !== 'AWS::IAM::Role')
-        throw new Error(`${logicalId}: its role is not a Fn::GetAtt of a role in the template`);
-      let resolved: Record<string, string> | undefined;
-      functions.set(logicalId, {
-        logicalId,
-        bundle,
-        exportName,
-        // Resolved on first use: the gateway's URL is known only once it listens.
-        environment: () => {
-          resolved ??= Object.fromEntries(
-            Object.entries(variables).map(([name, value]) => [name, String(resolve(value))]),
-          );
-          return resolved;
-        },
-        role: `${prefix}${roleId}`,
-        memoryMb: Number(properties.MemorySize ?? 128),
-        timeoutMs: Number(properties.Timeout ?? 3) * 1000,
-        layers: ((properties.Layers as Json[] | undefined) ?? []).map((entry) => layerOf(entry, parameters)),
+  for (const [logicalId, resource] of ofType('AWS::Lambda::Function')) {
+    const properties = resource.Properties ?? {};
+    const code = properties.Code as { S3Key?: string } | undefined;
+    // The asset folder is named after the hash the S3 key carries (`<hash>.zip`).
+    const assetPath =
+      (resource.Metadata?.['aws:asset:path'] as string | undefined) ??
+      (code?.S3Key ? `asset.${code.S3Key.replace(/\.zip$/, '')}` : undefined);
+    if (!assetPath) continue; // inline code (none in this app): nothing to run here
+    const [file = 'index', exportName = 'handler'] = String(properties.Handler ?? 'index.handler').split('.');
+    const folder = join(assembly.outdir, assetPath);
+    const bundle = ['.mjs', '.js', '.cjs'].map((ext) => join(folder, `${file}${ext}`)).find(existsSync);
+    if (!bundle) throw new Error(`${logicalId}: no ${file}.mjs or ${file}.js in ${folder}`);
+    const variables = ((properties.Environment as { Variables?: Record<string, Json> } | undefined)
+      ?.Variables ?? {}) as Record<string, Json>;
+    const role = properties.Role as { 'Fn::GetAtt'?: [string, string] } | undefined;
+    const roleId = role?.['Fn::GetAtt']?.[0];
+    if (!roleId || resources[roleId]?.Type !== 'AWS::IAM::Role')
+      throw new Error(`${logicalId}: its role is not a Fn::GetAtt of a role in the template`);
+    let resolved: Record<string, string> | undefined;
+    functions.set(logicalId, {
+      logicalId,
+      bundle,
+      exportName,
+      // Resolved on first use: the gateway's URL is known only once it listens.
+      environment: () => {
+        resolved ??= Object.fromEntries(
+          Object.entries(variables).map(([name, value]) => [name, String(resolve(value))]),
+        );
+        return resolved;
+      },
+      role: roleId,
+      memoryMb: Number(properties.MemorySize ?? 128),
+      timeoutMs: Number(properties.Timeout ?? 3) * 1000,
+      layers: ((properties.Layers as Json[] | undefined) ?? []).map((entry) => layerOf(entry, parameters)),
+    });
+    const handler = handlerOf(resource);
+    if (handler) handlers.set(handler, logicalId);
+  }
+
+  // A policy resource attached to roles (the relay's stream grant) and a role's inline policies
+  // (what the CDK app writes for each access row) count the same.
+  for (const [, resource] of ofType('AWS::IAM::Policy')) {
+    const properties = resource.Properties ?? {};
+    const statements = statementsOf(properties.PolicyDocument as { Statement?: Json[] } | undefined);
+    for (const role of (properties.Roles as { Ref?: string }[] | undefined) ?? [])
+      if (role.Ref) grant(role.Ref, statements);
+  }
+  for (const [logicalId, resource] of ofType('AWS::IAM::Role')) {
+    const inline = (resource.Properties?.Policies as { PolicyDocument?: { Statement?: Json[] } }[]) ?? [];
+    for (const policy of inline) grant(logicalId, statementsOf(policy.PolicyDocument));
+  }
+
+  const targetFunctions = (targets: Json): string[] =>
+    ((targets as { Arn?: { 'Fn::GetAtt'?: [string, string] } }[] | undefined) ?? [])
+      .map((target) => target.Arn?.['Fn::GetAtt']?.[0])
+      .filter((id): id is string => id !== undefined && functions.has(id));
+  for (const [logicalId, resource] of ofType('AWS::Events::Rule')) {
+    const properties = resource.Properties ?? {};
+    if (properties.State === 'DISABLED') continue;
+    const name = String(properties.Name ?? logicalId);
+    if (properties.ScheduleExpression) schedules.set(name, targetFunctions(properties.Targets));
+    else if (properties.EventPattern)
+      rules.push({
+        name,
+        pattern: properties.EventPattern as TemplateRule['pattern'],
+        targets: targetFunctions(properties.Targets),
       });
-      const handler = handlerOf(resource);
-      if (handler) handlers.set(handler, logicalId);
-    }
-
-    // A policy resource attached to roles (the relay's stream grant) and a role's inline policies
-    // (what the CDK app writes for each access row) count the same.
-    for (const [, resource] of ofType('AWS::IAM::Policy')) {
-      const properties = resource.Properties ?? {};
-      const statements = statementsOf(
-        resolve,
-        properties.PolicyDocument as { Statement?: Json[] } | undefined,
-      );
-      for (const role of (properties.Roles as { Ref?: string }[] | undefined) ?? [])
-        if (role.Ref) grant(`${prefix}${role.Ref}`, statements);
-    }
-    for (const [bare, resource] of ofType('AWS::IAM::Role')) {
-      const inline = (resource.Properties?.Policies as { PolicyDocument?: { Statement?: Json[] } }[]) ?? [];
-      for (const policy of inline) grant(`${prefix}${bare}`, statementsOf(resolve, policy.PolicyDocument));
-    }
-
-    const targetFunctions = (targets: Json): string[] =>
-      ((targets as { Arn?: { 'Fn::GetAtt'?: [string, string] } }[] | undefined) ?? [])
-        .map((target) => target.Arn?.['Fn::GetAtt']?.[0])
-        .map((id) => (id === undefined ? undefined : `${prefix}${id}`))
-        .filter((id): id is string => id !== undefined && functions.has(id));
-    for (const [bare, resource] of ofType('AWS::Events::Rule')) {
-      const properties = resource.Properties ?? {};
-      if (properties.State === 'DISABLED') continue;
-      const name = String(properties.Name ?? `${prefix}${bare}`);
-      if (properties.ScheduleExpression) schedules.set(name, targetFunctions(properties.Targets));
-      else if (properties.EventPattern)
-        rules.push({
-          name,
-          pattern: properties.EventPattern as TemplateRule['pattern'],
-          targets: targetFunctions(properties.Targets),
-        });
-    }
-    for (const [, resource] of ofType('AWS::Lambda::EventSourceMapping')) {
-      const ref = (resource.Properties?.FunctionName as { Ref?: string } | undefined)?.Ref;
-      if (ref !== undefined && functions.has(`${prefix}${ref}`)) streamTargets.push(`${prefix}${ref}`);
-    }
+  }
+  for (const [, resource] of ofType('AWS::Lambda::EventSourceMapping')) {
+    const ref = (resource.Properties?.FunctionName as { Ref?: string } | undefined)?.Ref;
+    if (ref !== undefined && functions.has(ref)) streamTargets.push(ref);
   }
 
   return {
