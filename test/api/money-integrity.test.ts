@@ -38,8 +38,9 @@ import {
   submitCard,
   testCards,
 } from '../support/checkout.ts';
+import { eventually } from '../support/eventually.ts';
 import { addFault, clearFaults, clientWith } from '../support/faults.ts';
-import { eventually, expectBooksAgree } from '../support/ledger.ts';
+import { expectBooksAgree } from '../support/ledger.ts';
 import { api, apiKey, apiUrl, type Merchant, newMerchant, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
 import { expireLease, storedEventItems, updateStored } from '../support/table.ts';

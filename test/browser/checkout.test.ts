@@ -27,6 +27,7 @@ import {
   listCharges,
   paymentView,
 } from '../support/checkout.ts';
+import { eventually } from '../support/eventually.ts';
 import { api, apiKey, newAccount, newMerchant, type TestAccount } from '../support/stack.ts';
 import { setCheckout } from '../support/table.ts';
 
@@ -531,10 +532,12 @@ describe('hosted checkout in Chromium', { timeout: 60_000 }, () => {
     const landed = new URL(page.url());
     expect(landed.pathname).toBe('/return');
     expect(landed.searchParams.get('subscription_id')).toBe(id);
-    for (let i = 0; i < 100; i++) {
-      if ((await api('GET', `/v1/subscriptions/${id}`, { auth })).json.status === 'active') break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(
+      'the subscription to be active',
+      async () =>
+        (await api('GET', `/v1/subscriptions/${id}`, { auth })).json.status === 'active' ? true : undefined,
+      10_000,
+    );
     expect((await api('GET', `/v1/subscriptions/${id}`, { auth })).json.status).toBe('active');
   });
 

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pageChecks } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { createPayment, paymentView } from '../support/checkout.ts';
-import { eventually } from '../support/ledger.ts';
+import { eventually } from '../support/eventually.ts';
 import { api, apiKey, localInfo, newAccount, type TestAccount } from '../support/stack.ts';
 import { connectStripe } from '../support/stripe.ts';
 

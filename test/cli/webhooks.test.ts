@@ -10,6 +10,7 @@ import { projectRoot } from '../../infra/local/info.ts';
 import { maxAttempts } from '../../shared/webhooks/delivery.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
 import { cli, expectCliRefusal } from '../support/cli.ts';
+import { eventually } from '../support/eventually.ts';
 import { startReceiver, verify } from '../support/receiver.ts';
 import {
   api,
@@ -45,15 +46,13 @@ function startListen(args: string[]) {
   return {
     output: () => output,
     exited,
-    async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
-        const match = output.match(pattern);
-        if (match) return match;
-        if (Date.now() > until) throw new Error(`no ${pattern} within ${timeoutMs} ms:\n${output}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    waitFor: (pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> =>
+      eventually(`${pattern} in its output`, () => output.match(pattern) ?? undefined, {
+        timeout: timeoutMs,
+        interval: 50,
+      }).catch((error: Error) => {
+        throw new Error(`${error.message}; it said:\n${output}`);
+      }),
     async interrupt(): Promise<number | null> {
       child.kill('SIGINT');
       return exited;
@@ -188,14 +187,16 @@ describe('webhooks dead-letters', () => {
 
 /** Waits until the endpoint's deliveries list has `attempt` attempts; answers the latest's time. */
 async function attemptListed(endpointId: string, attempt: number): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const listed = await api('GET', `/v1/webhook-endpoints/${endpointId}/deliveries/`, {
-      auth: apiKey(account.testKey),
-    });
-    if (listed.json.count >= attempt) return listed.json.results[0].created_at as string;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`attempt ${attempt} was never listed`);
+  return eventually(
+    `attempt ${attempt} to be listed`,
+    async () => {
+      const listed = await api('GET', `/v1/webhook-endpoints/${endpointId}/deliveries/`, {
+        auth: apiKey(account.testKey),
+      });
+      return listed.json.count >= attempt ? (listed.json.results[0].created_at as string) : undefined;
+    },
+    { timeout: 15_000, interval: 50 },
+  );
 }
 
 /** The retry sweep at a chosen time, for this endpoint's tasks only (the stack is shared). */

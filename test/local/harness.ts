@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
 import type { LocalInfo } from '../../infra/local/info.ts';
+import { eventually } from '../support/eventually.ts';
 import { startCobro, stopCobro } from '../support/global-setup.ts';
 
 /** Registers the hooks (call once per file) and returns the helpers bound to them. */
@@ -87,23 +88,6 @@ export function javaOf(info: LocalInfo): number {
   const pids = pidsMentioning('DynamoDBLocal').filter((pid) => parentOf(pid) === info.pid);
   if (pids.length !== 1) throw new Error(`expected one DynamoDB Local started by ${info.pid}, found ${pids}`);
   return pids[0] as number;
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns a value other than undefined, or fails after `ms`. */
-export async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
 }
 
 /**

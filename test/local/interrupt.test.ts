@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../infra/local/info.ts';
+import { eventually } from '../support/eventually.ts';
 
 describe('Ctrl-C', () => {
   it('stops the stack and its Java with exit code 0 and no crash message', { timeout: 120_000 }, async () => {
@@ -27,9 +28,11 @@ describe('Ctrl-C', () => {
         output += chunk.toString();
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      for (let i = 0; i < 600 && !/cobro listening on/.test(output); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await eventually(
+        'the ready line',
+        () => (/cobro listening on/.test(output) ? true : undefined),
+        60_000,
+      );
       expect(output).toMatch(/cobro listening on/);
       process.kill(-(child.pid as number), 'SIGINT');
       expect(await exited).toBe(0);

@@ -15,6 +15,7 @@ import { eventCatalogue } from '../../shared/api/events.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { eventMetrics } from '../../shared/events/metrics.ts';
 import { partitionRuns } from '../../shared/events/partitions.ts';
+import { eventually } from '../support/eventually.ts';
 import { teeOutput } from '../support/output.ts';
 import { startReceiver } from '../support/receiver.ts';
 
@@ -54,14 +55,9 @@ const total = (name: string, dimensions: Json) =>
     .flatMap((line) => [line[name]].flat() as number[])
     .reduce((sum, value) => sum + value, 0);
 
-/** Polls `condition` until it holds (the relay and the webhook sweep run every second locally), failing after 30 s. */
-async function until(condition: () => boolean, what: string) {
-  const deadline = Date.now() + 30_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Waits until `condition` holds (the relay and the webhook sweep run every second locally), for up to 30 s. */
+const until = (condition: () => boolean, what: string) =>
+  eventually(what, () => (condition() ? true : undefined), 30_000);
 
 beforeAll(async () => {
   process.env.LOG_LEVEL = 'INFO'; // the run's summary is an INFO line

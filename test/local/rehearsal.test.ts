@@ -22,8 +22,9 @@ import type { CachedAssembly, CfnResource } from '../../infra/assembly.ts';
 import { esmRequireBanner } from '../../infra/bundling.ts';
 import { handlerOf } from '../../infra/function-id.ts';
 import { rehearsalAssembly } from '../../infra/local/rehearsal/assembly.ts';
+import { eventually } from '../support/eventually.ts';
 import { startReceiver, verify } from '../support/receiver.ts';
-import { eventually, outputOnce, readInfo, stackHarness } from './harness.ts';
+import { outputOnce, readInfo, stackHarness } from './harness.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const { running, tempDir } = stackHarness();
@@ -223,12 +224,16 @@ describe('rehearsal mode against the real assembly', () => {
     expect((verify(secret, delivery as never) as { type: string }).type).toBe('plan.deleted');
 
     // The plan-deleted e-mail goes through the SES gate's ses:FromAddress condition.
-    const mail = await eventually('the plan-deleted e-mail', async () => {
-      const store = (await (await fetch(`${info.endpoints.ses}/store`)).json()) as {
-        emails: { destination: { to: string[] } }[];
-      };
-      return store.emails.find((email) => email.destination.to.includes(String(info.demo?.email)));
-    });
+    const mail = await eventually(
+      'the plan-deleted e-mail',
+      async () => {
+        const store = (await (await fetch(`${info.endpoints.ses}/store`)).json()) as {
+          emails: { destination: { to: string[] } }[];
+        };
+        return store.emails.find((email) => email.destination.to.includes(String(info.demo?.email)));
+      },
+      30_000,
+    );
     expect(mail).toBeDefined();
     // Every function ran from the assembly, none from this checkout.
     expect(stack.started.output()).not.toContain('may not');

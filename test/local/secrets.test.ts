@@ -17,9 +17,10 @@ import { type LocalSecretsManager, startSecretsManager } from '../../infra/local
 import { newCredentials } from '../../infra/local/state.ts';
 import { envNames } from '../../shared/core/config.ts';
 import { stageSecret } from '../../shared/core/secrets.ts';
+import { eventually } from '../support/eventually.ts';
 import { stopCobro } from '../support/global-setup.ts';
 import { localInfo } from '../support/stack.ts';
-import { eventually, readInfo, readJson, stackHarness } from './harness.ts';
+import { readInfo, readJson, stackHarness } from './harness.ts';
 
 const region = 'us-east-1';
 const { startIn, tempDir } = stackHarness();
@@ -113,10 +114,14 @@ describe('the Secrets Manager endpoint', () => {
     // Within the cache age the function still holds what it read.
     expect((await secret.values()).current).toBe('old value');
 
-    const seen = await eventually('the new value', async () => {
-      const values = await secret.values();
-      return values.current === 'new value' ? { values, at: Date.now() } : undefined;
-    });
+    const seen = await eventually(
+      'the new value',
+      async () => {
+        const values = await secret.values();
+        return values.current === 'new value' ? { values, at: Date.now() } : undefined;
+      },
+      30_000,
+    );
     expect(seen.at - firstReadAt).toBeGreaterThanOrEqual(cacheSeconds * 1000);
     expect(seen.values.previous).toBe('old value');
     // Just put: the previous value still signs (functions that have not read the new one could not

@@ -7,8 +7,9 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { portIsFree } from '../../infra/local/ports.ts';
 import { defaultPorts } from '../../infra/local/stack.ts';
+import { eventually } from '../support/eventually.ts';
 import { stopCobro } from '../support/global-setup.ts';
-import { eventually, outputOnce, pidsMentioning, readInfo, stackHarness } from './harness.ts';
+import { outputOnce, pidsMentioning, readInfo, stackHarness } from './harness.ts';
 
 const { start, startIn, tempDir } = stackHarness();
 
@@ -18,11 +19,11 @@ describe('npm start', () => {
     const started = startIn(stateDir);
     started.ready.catch(() => undefined); // it is stopped before it is ready
     // Wait until Java is up (it runs with the state folder on its command line), then interrupt.
-    const deadline = Date.now() + 20_000;
-    while (pidsMentioning(stateDir, 'DynamoDBLocal').length === 0) {
-      if (Date.now() > deadline) throw new Error('DynamoDB Local never started');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await eventually(
+      'DynamoDB Local to start',
+      async () => (pidsMentioning(stateDir, 'DynamoDBLocal').length > 0 ? true : undefined),
+      { timeout: 20_000, interval: 50 },
+    );
     await stopCobro(started.child);
     // Java does not outlive the start (stopped with it, or killed as it exits); nothing else stops it.
     await eventually(

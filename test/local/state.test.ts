@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.ts';
 import { stopCobro } from '../support/global-setup.ts';
-import { eventually, readInfo, stackHarness } from './harness.ts';
+import { readInfo, stackHarness } from './harness.ts';
 
 const { running, startIn, tempDir } = stackHarness();
 
@@ -74,8 +75,11 @@ describe('local state', () => {
     });
     expect(rotated.status).toBe(200);
     const subject = 'Your cobro test API key was rotated';
-    await eventually('the rotation e-mail', async () =>
-      (await sentMail(info.endpoints.ses)).some((mail) => mail.subject === subject) ? true : undefined,
+    await eventually(
+      'the rotation e-mail',
+      async () =>
+        (await sentMail(info.endpoints.ses)).some((mail) => mail.subject === subject) ? true : undefined,
+      30_000,
     );
     expect(await stopCobro(first.child)).toBe(0);
 

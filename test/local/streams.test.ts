@@ -15,6 +15,7 @@ import { type StreamReaderOptions, startStreamReader } from '../../infra/local/s
 import { makeDeps } from '../../shared/db/deps.ts';
 import { eventWrite, newEvent } from '../../shared/events/event.ts';
 import { itemOfRecord } from '../../shared/events/outbox.ts';
+import { eventually } from '../support/eventually.ts';
 import { localInfo, useLocalEnvironment } from '../support/stack.ts';
 
 /** A stream reader of the test's own on the shared stack's table, polling every 20 ms. */
@@ -80,10 +81,14 @@ describe('the local stream reader', () => {
       await deps.db.send(
         new TransactWriteCommand({ TransactItems: events.map((event) => eventWrite(deps.table, event)) }),
       );
-      const until = Date.now() + 20_000;
-      while (!ids.every((id) => taken.has(id)) && Date.now() < until) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await eventually(
+        'every record to be taken',
+        () => (ids.every((id) => taken.has(id)) ? true : undefined),
+        {
+          timeout: 20_000,
+          interval: 20,
+        },
+      );
     } finally {
       await reader.stop();
     }
@@ -122,8 +127,7 @@ describe('the local stream reader', () => {
     });
     try {
       await deps.db.send(new TransactWriteCommand({ TransactItems: [eventWrite(deps.table, event)] }));
-      const until = Date.now() + 20_000;
-      while (!handed && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      await eventually('the record to be handed', () => handed, { timeout: 20_000, interval: 20 });
     } finally {
       await reader.stop();
     }
@@ -156,8 +160,10 @@ describe('the local stream reader', () => {
     });
     try {
       await deps.db.send(new TransactWriteCommand({ TransactItems: [eventWrite(deps.table, event)] }));
-      const until = Date.now() + 20_000;
-      while (!handed && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      await eventually('the record to be handed', () => (handed ? true : undefined), {
+        timeout: 20_000,
+        interval: 20,
+      });
     } finally {
       await reader.stop();
     }

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { maxRestarts, restartWindowMs, tooManyDeaths } from '../../infra/local/dynamodb.ts';
-import { eventually, exitOf, javaOf, pidsMentioning, readInfo, sleep, stackHarness } from './harness.ts';
+import { eventually } from '../support/eventually.ts';
+import { exitOf, javaOf, pidsMentioning, readInfo, stackHarness } from './harness.ts';
 
 const { running, startIn, tempDir } = stackHarness();
 
@@ -18,17 +19,18 @@ async function health(url: string) {
 
 /** Binds `port` on loopback as soon as it is free (Java just died), within `ms`. */
 async function takePort(port: number, ms: number): Promise<Server> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const server = createServer();
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (bound) return server;
-    if (Date.now() > deadline) throw new Error(`port ${port} never came free`);
-    await sleep(5);
-  }
+  return eventually(
+    `port ${port} to come free`,
+    async () => {
+      const server = createServer();
+      const bound = await new Promise<boolean>((resolve) => {
+        server.once('error', () => resolve(false));
+        server.listen(port, '127.0.0.1', () => resolve(true));
+      });
+      return bound ? server : undefined;
+    },
+    { timeout: ms, interval: 5 },
+  );
 }
 
 describe('DynamoDB Local supervision', () => {
@@ -49,20 +51,27 @@ describe('DynamoDB Local supervision', () => {
       String(info.ports.dynamodb),
     ]);
     try {
-      await eventually('the impostor to run', async () =>
-        pidsMentioning('DynamoDBLocal', `-port ${info.ports.dynamodb}`).includes(impostor.pid as number)
-          ? true
-          : undefined,
+      await eventually(
+        'the impostor to run',
+        async () =>
+          pidsMentioning('DynamoDBLocal', `-port ${info.ports.dynamodb}`).includes(impostor.pid as number)
+            ? true
+            : undefined,
+        30_000,
       );
       expect(javaOf(info)).toBe(java);
     } finally {
       impostor.kill('SIGKILL');
     }
     process.kill(java, 'SIGKILL');
-    const down = await eventually('/health to answer 503', async () => {
-      const answer = await health(url);
-      return answer.status === 503 ? answer : undefined;
-    });
+    const down = await eventually(
+      '/health to answer 503',
+      async () => {
+        const answer = await health(url);
+        return answer.status === 503 ? answer : undefined;
+      },
+      30_000,
+    );
     expect(down.body).toEqual({ status: 'unavailable', dynamodb: 'unreachable' });
 
     await eventually(

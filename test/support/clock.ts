@@ -1,3 +1,5 @@
+import { eventually } from './eventually.ts';
+
 /**
  * Resolves once the clock reads later than it did when called. The stack dates records by the same
  * clock, so a record stored after this is dated later than every record stored before the call:
@@ -5,5 +7,5 @@
  */
 export async function clockMoved(): Promise<void> {
   const called = Date.now();
-  while (Date.now() <= called) await new Promise((resolve) => setImmediate(resolve));
+  await eventually('the clock to move', () => (Date.now() > called ? true : undefined), { interval: 1 });
 }

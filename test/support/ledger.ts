@@ -26,20 +26,5 @@ export async function expectBooksAgree(developerId: number, since: Date): Promis
   return report;
 }
 
-/**
- * Polls `check` every 100 ms until it answers something other than undefined, for up to
- * `timeoutMs`; fails with `what` otherwise.
- */
-export async function eventually<T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Kept for the suites that still import it from here: import it from ./eventually.ts. */
+export { eventually } from './eventually.ts';

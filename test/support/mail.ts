@@ -1,4 +1,5 @@
 /** The e-mail the stack sent, as the SES emulator stored it (`GET /store`). */
+import { eventually } from './eventually.ts';
 import { localInfo } from './stack.ts';
 
 export interface StoredMail {
@@ -15,16 +16,15 @@ export async function sentMail(): Promise<StoredMail[]> {
 }
 
 /**
- * Polls the SES emulator (for up to 10 s) for an e-mail to `to`, with `subject` when given; answers
- * undefined when none came.
+ * The e-mail to `to` (with `subject` when given), once the SES emulator has it; fails after 15 s.
  */
-export async function waitForMail(to: string, subject?: string): Promise<StoredMail | undefined> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const mail = (await sentMail()).find(
-      (email) => email.destination.to.includes(to) && (subject === undefined || email.subject === subject),
-    );
-    if (mail) return mail;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return undefined;
+export async function waitForMail(to: string, subject?: string): Promise<StoredMail> {
+  return eventually(
+    `an e-mail to ${to}${subject === undefined ? '' : ` about ${subject}`}`,
+    async () =>
+      (await sentMail()).find(
+        (email) => email.destination.to.includes(to) && (subject === undefined || email.subject === subject),
+      ),
+    15_000,
+  );
 }

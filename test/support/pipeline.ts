@@ -6,6 +6,7 @@
 
 import type { LocalInfo } from '../../infra/local/info.ts';
 import type { PipelineState } from '../../infra/local/pipeline.ts';
+import { eventually } from './eventually.ts';
 
 type Control = Pick<LocalInfo, 'control_url' | 'control_token'>;
 
@@ -43,9 +44,9 @@ export async function pipelineState(info: Control): Promise<PipelineState> {
  * down, the outbox has tried and been refused since then.
  */
 export async function relayFailedSince(info: Control, failures: number, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await pipelineState(info)).relay_failures <= failures) {
-    if (Date.now() > deadline) throw new Error(`the relay did not fail again within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await eventually(
+    'the relay to fail again',
+    async () => ((await pipelineState(info)).relay_failures > failures ? true : undefined),
+    { timeout: timeoutMs, interval: 20 },
+  );
 }

@@ -5,6 +5,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll } from 'vitest';
+import { eventually } from './eventually.ts';
 
 export interface Received {
   /** The request's path: tests give each endpoint its own. */
@@ -23,7 +24,7 @@ export interface Receiver {
   answer(path: string, ...statuses: number[]): void;
   /** Answers requests to `path` only after `ms` (a slow receiver). */
   delay(path: string, ms: number): void;
-  /** Waits (up to `timeoutMs`) until `count` requests matched `where`; answers them. */
+  /** Waits (up to `timeoutMs`) until `count` requests matched `where`; answers them (fails if they never came). */
   waitFor(where: (request: Received) => boolean, count?: number, timeoutMs?: number): Promise<Received[]>;
 }
 
@@ -63,14 +64,15 @@ export async function startReceiver(): Promise<Receiver> {
     answer: (path, ...next) => {
       statuses.set(path, [...(statuses.get(path) ?? []), ...next]);
     },
-    async waitFor(where, count = 1, timeoutMs = 15_000) {
-      const until = Date.now() + timeoutMs;
-      for (;;) {
-        const matching = received.filter(where);
-        if (matching.length >= count || Date.now() > until) return matching;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    waitFor: (where, count = 1, timeoutMs = 15_000) =>
+      eventually(
+        `${count} request(s) to the receiver`,
+        () => {
+          const matching = received.filter(where);
+          return matching.length >= count ? matching : undefined;
+        },
+        { timeout: timeoutMs, interval: 50 },
+      ),
   };
 }
 
