@@ -6,13 +6,14 @@
  * page. Money, dates and cards are written as every customer text writes them (shared/core/display.ts,
  * displayAmount): "1.234,56 USD" on a Spanish page.
  */
-import { displayCard, displayDate, displayDateTime, displayEvery } from '../core/display.ts';
+import { displayCard, displayDateTime } from '../core/display.ts';
 import type { Lang } from '../core/messages.ts';
 import { displayAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import { type Html, html } from '../web/html.ts';
 import { contentSecurityPolicy, hostedPage, type Page } from '../web/page.ts';
 import { payFormLimits } from './schemas.ts';
+import { pageWords, receiptWords } from './words.ts';
 
 export interface PageSummary {
   merchantName: string;
@@ -98,151 +99,6 @@ export function page(
     head: html`${refresh}\n<link rel="icon" href="${icon}">`,
   });
 }
-
-/** How a page writes what it charges and when, in one language. */
-interface PageWords {
-  testNote: string;
-  amountLabel: string;
-  todayLabel: string;
-  /** `19.90 USD / month`, `19.90 USD every 3 months`. */
-  per(amount: string, interval: string, count: number): string;
-  today(amount: string): string;
-  afterTrial(price: string, date: string): string;
-  trial(days: number): string;
-  date(iso: string): string;
-  email: string;
-  cardholderName: string;
-  cardNumber: string;
-  expMonth: string;
-  expYear: string;
-  securityCode: string;
-  pay: string;
-  startTrial: string;
-  yearPlaceholder: string;
-  payTitle(merchant: string): string;
-  confirmTitle: string;
-  confirmCardTitle: string;
-  bankAsks: string;
-  bankAsksCard: string;
-  simulatedCheck: string;
-  completeAuthentication: string;
-  failAuthentication: string;
-  notFoundTitle: string;
-  notFound: string;
-  trialTitle(merchant: string): string;
-  cardNote(merchant: string): string;
-  cardTitle(merchant: string): string;
-  saveCard: string;
-  cardCheck: string;
-  simulatedLiveNote: string;
-  payOnAcquirer(merchant: string): string;
-  stillOnAcquirer: string;
-  continueOnAcquirer: string;
-  checkAgain: string;
-  notConnectedTitle: string;
-  notConnected: string;
-}
-
-/**
- * The pay form's words. English is the contract's: its labels and the "Pay" button are fixed texts
- * that clients and browser tests find by name; Spanish is for payers whose browser asks for it.
- */
-const pageWords: Record<Lang, PageWords> = {
-  en: {
-    testNote: 'Test mode: no real money moves. Use a test card such as 4242 4242 4242 4242.',
-    amountLabel: 'Amount to pay',
-    todayLabel: 'Amount to pay today',
-    per: (amount, interval, count) => `${amount} ${displayEvery(interval, count, 'en')}`,
-    today: (amount) => `${amount} today`,
-    afterTrial: (price, date) => `then ${price} from ${date}`,
-    trial: (days) => (days === 1 ? '1-day free trial' : `${days}-day free trial`),
-    date: (iso) => displayDate(iso, 'en'),
-    email: 'Email',
-    cardholderName: 'Cardholder name',
-    cardNumber: 'Card number',
-    expMonth: 'Expiration month',
-    expYear: 'Expiration year',
-    securityCode: 'Security code',
-    pay: 'Pay',
-    startTrial: 'Start trial',
-    yearPlaceholder: 'YYYY',
-    payTitle: (merchant) => `Pay ${merchant}`,
-    confirmTitle: 'Confirm your payment',
-    confirmCardTitle: 'Confirm your card',
-    bankAsks: 'Your bank asks you to confirm this payment',
-    bankAsksCard: 'Your bank asks you to confirm this card (nothing is charged now)',
-    simulatedCheck: "This is the simulated 3-D Secure check of cobro's test acquirer.",
-    completeAuthentication: 'Complete authentication',
-    failAuthentication: 'Fail authentication',
-    notFoundTitle: 'Checkout not found',
-    notFound: 'This payment link does not exist. Ask the merchant for a new one.',
-    trialTitle: (merchant) => `Start your trial with ${merchant}`,
-    cardNote: (merchant) =>
-      `Your card details go straight to the payment processor and are never stored by ${merchant}.`,
-    cardTitle: (merchant) => `Update your card for ${merchant}`,
-    saveCard: 'Save card',
-    cardCheck:
-      'Your new card is checked now and charged for your subscription from now on. If a payment is overdue, it is charged to this card at once.',
-    simulatedLiveNote:
-      'Simulated acquirer: no real money moves. Use a test card such as 4242 4242 4242 4242.',
-    payOnAcquirer: (merchant) =>
-      `You enter your card on Stripe's secure page next, then come back here. Your card details never reach ${merchant}.`,
-    stillOnAcquirer:
-      'Your payment is waiting on Stripe’s secure page. Continue there, or check again if you paid.',
-    continueOnAcquirer: 'Continue to payment',
-    checkAgain: 'I have paid: check again',
-    notConnectedTitle: 'Payments unavailable',
-    notConnected:
-      'This merchant cannot take live payments yet: its account is not connected to a card processor. Nothing was charged. Contact the merchant.',
-  },
-  es: {
-    testNote: 'Modo de prueba: no se mueve dinero real. Usa una tarjeta de prueba como 4242 4242 4242 4242.',
-    amountLabel: 'Importe a pagar',
-    todayLabel: 'Importe a pagar hoy',
-    per: (amount, interval, count) => `${amount} ${displayEvery(interval, count, 'es')}`,
-    today: (amount) => `${amount} hoy`,
-    afterTrial: (price, date) => `luego ${price} a partir del ${date}`,
-    trial: (days) => (days === 1 ? 'Prueba gratuita de 1 día' : `Prueba gratuita de ${days} días`),
-    date: (iso) => displayDate(iso, 'es'),
-    email: 'Correo electrónico',
-    cardholderName: 'Nombre del titular',
-    cardNumber: 'Número de tarjeta',
-    expMonth: 'Mes de vencimiento',
-    expYear: 'Año de vencimiento',
-    securityCode: 'Código de seguridad',
-    pay: 'Pagar',
-    startTrial: 'Iniciar prueba',
-    yearPlaceholder: 'AAAA',
-    payTitle: (merchant) => `Pagar a ${merchant}`,
-    confirmTitle: 'Confirma tu pago',
-    confirmCardTitle: 'Confirma tu tarjeta',
-    bankAsks: 'Tu banco te pide confirmar este pago',
-    bankAsksCard: 'Tu banco te pide confirmar esta tarjeta (ahora no se cobra nada)',
-    simulatedCheck: 'Esta es la verificación 3-D Secure simulada del adquirente de prueba de cobro.',
-    completeAuthentication: 'Completar la autenticación',
-    failAuthentication: 'Hacer fallar la autenticación',
-    notFoundTitle: 'Pago no encontrado',
-    notFound: 'Este enlace de pago no existe. Pide uno nuevo al comercio.',
-    trialTitle: (merchant) => `Empieza tu prueba con ${merchant}`,
-    cardNote: (merchant) =>
-      `Los datos de tu tarjeta van directamente al procesador de pagos y ${merchant} nunca los guarda.`,
-    cardTitle: (merchant) => `Actualiza tu tarjeta para ${merchant}`,
-    saveCard: 'Guardar tarjeta',
-    cardCheck:
-      'Tu nueva tarjeta se verifica ahora y desde ahora se le cobra tu suscripción. Si hay un pago vencido, se cobra a esta tarjeta de inmediato.',
-    simulatedLiveNote:
-      'Adquirente simulado: no se mueve dinero real. Usa una tarjeta de prueba como 4242 4242 4242 4242.',
-    payOnAcquirer: (merchant) =>
-      `A continuación escribes tu tarjeta en la página segura de Stripe y vuelves aquí. Los datos de tu tarjeta nunca llegan a ${merchant}.`,
-    stillOnAcquirer:
-      'Tu pago espera en la página segura de Stripe. Continúa allí, o vuelve a comprobar si ya pagaste.',
-    continueOnAcquirer: 'Continuar al pago',
-    checkAgain: 'Ya pagué: comprobar de nuevo',
-    notConnectedTitle: 'Pagos no disponibles',
-    notConnected:
-      'Este comercio todavía no puede cobrar pagos live: su cuenta no está conectada a un procesador de tarjetas. No se cobró nada. Contacta al comercio.',
-  },
-};
 
 const wordsOf = (s: PageSummary) => pageWords[s.lang ?? 'en'];
 
@@ -455,39 +311,6 @@ export interface ReceiptDetails {
   cardBrand: string;
   cardLast4: string;
 }
-
-/** The words of a paid payment link's receipt page. */
-const receiptWords: Record<
-  Lang,
-  {
-    title: string;
-    received: string;
-    approved: string;
-    reference: string;
-    date: string;
-    card: string;
-    keep: string;
-  }
-> = {
-  en: {
-    title: 'Payment receipt',
-    received: 'Payment received',
-    approved: 'Thank you: your payment was approved.',
-    reference: 'Reference',
-    date: 'Date',
-    card: 'Card',
-    keep: 'Keep this page as your receipt.',
-  },
-  es: {
-    title: 'Recibo de pago',
-    received: 'Pago recibido',
-    approved: 'Gracias: tu pago fue aprobado.',
-    reference: 'Referencia',
-    date: 'Fecha',
-    card: 'Tarjeta',
-    keep: 'Guarda esta página como recibo.',
-  },
-};
 
 /** The receipt a payment link's page answers once it is paid, in the page's language. */
 export function receiptPage(s: PageSummary, receipt: ReceiptDetails): Page {
