@@ -27,10 +27,24 @@ import type { StageConfig } from './stage.ts';
 
 /**
  * What a route's function may touch: its row's access, and the fingerprint secret for every
- * authenticated POST (they all honour Idempotency-Key, whose fingerprint is keyed with it).
+ * authenticated POST and PUT (they all honour Idempotency-Key, whose fingerprint is keyed with it).
  */
 export function routeAccess(route: Pick<Route, 'auth' | 'method' | 'access'>): Access {
-  return route.auth && route.method === 'POST' ? { ...route.access, fingerprintSecret: true } : route.access;
+  return route.auth && (route.method === 'POST' || route.method === 'PUT')
+    ? { ...route.access, fingerprintSecret: true }
+    : route.access;
+}
+
+/** The variables `rows` give their one function together; two may not give one different values. */
+function rowsEnvironment(handler: string, rows: readonly Route[]): Record<string, string> {
+  return rows.reduce<Record<string, string>>((all, route) => {
+    for (const [name, value] of Object.entries(route.environment ?? {})) {
+      if (name in all && all[name] !== value)
+        throw new Error(`rows of ${handler} give ${name} different values`);
+      all[name] = value;
+    }
+    return all;
+  }, {});
 }
 
 /** A function that serves routes: its handler, what it may touch, its own variables. */
@@ -48,23 +62,20 @@ export interface RouteFunction {
  */
 export function routeFunctions(rows: readonly Route[]): RouteFunction[] {
   const { methods, routed } = splitRoutes(rows, routedFunctions);
+  // A handler two rows name (GET /v1/payments/ and /v1/payments/internal) gets both rows' variables:
+  // each row's documented query names are its own (shared/http/query-names.ts).
+  const byHandler = new Map<string, Route[]>();
+  for (const route of methods) byHandler.set(route.handler, [...(byHandler.get(route.handler) ?? []), route]);
   return [
     ...methods.map((route) => ({
       handler: route.handler,
       access: routeAccess(route),
-      environment: route.environment,
+      environment: rowsEnvironment(route.handler, byHandler.get(route.handler) ?? [route]),
     })),
     ...routed.map((fn) => ({
       handler: fn.handler,
       access: mergeAccess(fn.rows.map(routeAccess)),
-      environment: fn.rows.reduce<Record<string, string>>((all, route) => {
-        for (const [name, value] of Object.entries(route.environment ?? {})) {
-          if (name in all && all[name] !== value)
-            throw new Error(`rows of ${fn.handler} give ${name} different values`);
-          all[name] = value;
-        }
-        return all;
-      }, {}),
+      environment: rowsEnvironment(fn.handler, fn.rows),
     })),
   ];
 }

@@ -14,5 +14,6 @@ export const handler = publicEndpoint(
     if (allowed.length > 0) throw new MethodNotAllowed(event.httpMethod, allowed);
     throw new NotFound();
   },
-  { parseBody: false },
+  // No route took the request, so no row documents its query: the answer is the path's, whatever it asks.
+  { parseBody: false, documentedQueryOnly: false },
 );

@@ -2,6 +2,7 @@ import { envNames } from '../core/config.ts';
 import { HealthSchema, OpenApiDocumentSchema } from '../core/envelopes.ts';
 import { dashboardFunction } from '../dashboard/area.ts';
 import { type Access, encodeRouteTable, matchPath, type Route, routeTableOf } from '../http/route.ts';
+import { queryNamesEnvironment } from '../http/route-query.ts';
 import { areas, rowsOfArea } from './areas.ts';
 
 /** Routes of no area: the probe, this API's own document, stored images. */
@@ -59,11 +60,40 @@ export interface RouteGroup {
   routes: readonly Route[];
 }
 
+/** A function that serves every path under `prefix` and routes inside. */
+export interface RoutedFunction {
+  readonly handler: string;
+  readonly prefix: string;
+}
+
+/**
+ * Functions that serve every path under a prefix and route inside (the merchant dashboard: one
+ * function, many pages): API Gateway sends them `<prefix>` and `<prefix>/{proxy+}`, whatever the
+ * method, and they answer 404 and 405 themselves. Their rows stay in the table above, each with
+ * its access and its entry in the OpenAPI document; the function's role is the union of its rows'
+ * access (infra/permissions.ts mergeAccess). The API keeps one function per endpoint.
+ */
+export const routedFunctions: readonly RoutedFunction[] = [dashboardFunction];
+
+/**
+ * A row with the variable that tells its function which query parameters it documents
+ * (shared/http/query-names.ts). A function routed inside checks its rows' itself: it gets none.
+ */
+function withQueryNames(route: Route): Route {
+  if (routedFunctions.some(({ handler }) => handler === route.handler)) return route;
+  const names = queryNamesEnvironment(route);
+  return Object.keys(names).length === 0
+    ? route
+    : { ...route, environment: { ...route.environment, ...names } };
+}
+
 /** The routes by group: those of no area, then each area's (shared/api/areas.ts), in the list's order. */
 export const routeGroups: readonly RouteGroup[] = [
   { tag: systemTag.name, routes: systemRoutes },
   ...areas.map((area) => ({ tag: area.name, routes: rowsOfArea(area, (one) => one.routes) })),
-].filter((group) => group.routes.length > 0);
+]
+  .filter((group) => group.routes.length > 0)
+  .map((group) => ({ ...group, routes: group.routes.map(withQueryNames) }));
 
 /** Every route: those of no area, then each area's (shared/api/areas.ts), in the list's order. */
 export const routes: readonly Route[] = routeGroups.flatMap((group) => group.routes);
@@ -82,21 +112,6 @@ export const routesEnvironment: Readonly<Record<string, string>> = routes.reduce
   },
   {},
 );
-
-/** A function that serves every path under `prefix` and routes inside. */
-export interface RoutedFunction {
-  readonly handler: string;
-  readonly prefix: string;
-}
-
-/**
- * Functions that serve every path under a prefix and route inside (the merchant dashboard: one
- * function, many pages): API Gateway sends them `<prefix>` and `<prefix>/{proxy+}`, whatever the
- * method, and they answer 404 and 405 themselves. Their rows stay in the table above, each with
- * its access and its entry in the OpenAPI document; the function's role is the union of its rows'
- * access (infra/permissions.ts mergeAccess). The API keeps one function per endpoint.
- */
-export const routedFunctions: readonly RoutedFunction[] = [dashboardFunction];
 
 /** The routed function that serves a path (its prefix, or a path under it), if any. */
 export const routedFunctionOf = (path: string) =>

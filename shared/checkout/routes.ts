@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { sizeText } from '../core/limits.ts';
+import { queryParameter } from '../core/query.ts';
 import type { Answer, ErrorAnswer, Route } from '../http/route.ts';
 import { ChallengeFormDocument, checkoutFormBytes, PayFormDocument } from './schemas.ts';
 
@@ -37,6 +39,32 @@ const paidRedirect: Answer = {
   headers: { Location: "The merchant's return_url with `id_payment` added." },
 };
 
+/**
+ * What the places a checkout's link is shared through add to it (campaign tags, click ids): the
+ * page documents them so that a link posted where they are added still opens, and reads none.
+ */
+const sharedLinkQuery = v.object(
+  Object.fromEntries(
+    ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'fbclid', 'gclid'].map((name) => [
+      name,
+      queryParameter(
+        'string',
+        'Added by where the link was shared (a campaign tag or a click id); the page reads none of them.',
+        v.string(),
+      ),
+    ]),
+  ),
+);
+
+/** Where Stripe sends the payer back: the Checkout Session's id, which the page never trusts (it reads its own). */
+const stripeReturnQuery = v.object({
+  session_id: queryParameter(
+    'string',
+    "Added by Stripe's page: the Checkout Session's id. Ignored: the outcome is read back from the acquirer by the attempt's own session.",
+    v.string(),
+  ),
+});
+
 export const checkoutRoutes: readonly Route[] = [
   {
     method: 'GET',
@@ -49,6 +77,7 @@ export const checkoutRoutes: readonly Route[] = [
     summary: 'The hosted checkout page (HTML)',
     description:
       'Renders the payment form of a checkout session made by a payment, a subscription or a payment link: plain HTML that works without JavaScript, sent with a strict Content-Security-Policy and never cached. A paid, locked, expired (after 24 hours) or unknown session shows that instead; a card saved from the customer portal shows the new card (brand and last 4), what became of an overdue payment, and a link back to the portal page while its link is valid.',
+    query: sharedLinkQuery,
     answers: { 200: { description: 'The pay form, or the page saying the payment is made', media: html } },
     errors: checkoutPageErrors,
   },
@@ -103,6 +132,7 @@ export const checkoutRoutes: readonly Route[] = [
     summary: "Back from the acquirer's own payment page (HTML): the outcome read back from the acquirer",
     description:
       "Where Stripe's Checkout page sends the payer back (a mode connected to Stripe). cobro reads the Checkout Session and its PaymentIntent back from Stripe (never trusting the redirect or its query): paid, it answers as an approved submit does (303 to the merchant's return_url, or a payment link's receipt); still open, the page to continue on Stripe's page; expired unpaid, the pay form again.",
+    query: stripeReturnQuery,
     answers: {
       200: {
         description: "The page: continue on the acquirer's page, the pay form, or a receipt",

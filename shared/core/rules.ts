@@ -120,6 +120,11 @@ export const single_value = /* @__PURE__ */ defineRule('single_value', {
   es: '{field} admite un solo valor: no se aceptan parámetros de consulta repetidos o con corchetes.',
 });
 
+export const undocumented_query = /* @__PURE__ */ defineRule('undocumented_query', {
+  en: '{field} is not a query parameter of this route.',
+  es: '{field} no es un parámetro de consulta de esta ruta.',
+});
+
 export const more_problems = /* @__PURE__ */ defineRule('more_problems', {
   en: '…and {count} more problems.',
   es: '…y {count} problemas más.',

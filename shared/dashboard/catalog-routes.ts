@@ -17,6 +17,7 @@ import {
   signedIn,
   toSignIn,
 } from './common-routes.ts';
+import { withNotices } from './notice-query.ts';
 
 /** Writes of a create or delete (transactions hold puts, updates and deletes), and the form's claim. */
 const writes = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] as const;
@@ -65,7 +66,11 @@ export const catalogRoutes: readonly DashboardRoute[] = [
       'The plans (HTML): the plans list with its paging (`page`, `page_size`) and filters, and the create form',
     description:
       'Lists the plans of the account and mode as GET /v1/plans/ does (newest first, numbered pages, the same filters), with a form to create one and a link to delete each.',
-    query: PlanListQuerySchema,
+    query: withNotices(PlanListQuerySchema, {
+      created: 'The plan just created',
+      changed: 'The plan just changed',
+      deleted: 'Set after a plan was deleted',
+    }),
     answers: listed,
     errors: {
       ...pageErrors,
@@ -161,7 +166,10 @@ export const catalogRoutes: readonly DashboardRoute[] = [
       'The products (HTML): the active products with their paging (`page`, `page_size`), search and filters, and the create form',
     description:
       'Lists the active products of the account and mode as GET /v1/products/ does, with a form to create one (text fields; images through the API) and a link to delete each.',
-    query: ProductListQuerySchema,
+    query: withNotices(ProductListQuerySchema, {
+      created: 'The product just created',
+      deleted: 'Set after a product was deleted',
+    }),
     answers: listed,
     errors: {
       ...pageErrors,
@@ -226,7 +234,10 @@ export const catalogRoutes: readonly DashboardRoute[] = [
       'The payment links (HTML): the links list with its paging (`page`, `page_size`), each link’s URL to copy, and the create form',
     description:
       'Lists the payment links of the account and mode as GET /v1/payment-links/ does, each with its page’s URL in a read-only field, with a form to create one and a link to delete each.',
-    query: LinkListQuerySchema,
+    query: withNotices(LinkListQuerySchema, {
+      created: 'The payment link just created',
+      deleted: 'Set after a payment link was deleted',
+    }),
     answers: listed,
     errors: {
       ...pageErrors,

@@ -17,6 +17,7 @@ import {
   signedIn,
   toSignIn,
 } from './common-routes.ts';
+import { withNotices } from './notice-query.ts';
 
 /** How many subscriptions, and how many charges, a customer's page lists at a time. */
 export const customerListPageSize = 20;
@@ -147,6 +148,7 @@ export const customerRoutes: readonly DashboardRoute[] = [
     summary: 'One subscription (HTML): plan, quantity, amount per interval, status, period, card, customer',
     description:
       "Shows a subscription of the account and mode: its plan, quantity and amount per interval, status, current period and next billing date, the brand and last four digits of its card, and a link to its customer; while it is not canceled, a link to the cancel's confirmation.",
+    query: withNotices(undefined, { canceled: 'Set after the subscription was canceled' }),
     answers: page,
     errors: {
       ...pageErrors,

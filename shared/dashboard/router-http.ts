@@ -12,12 +12,16 @@
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { NotFound } from '../core/errors.ts';
+import * as rules from '../core/rules.ts';
+import { InvalidInput } from '../core/validation.ts';
 import { parseBody, parseMultipart } from '../http/body.ts';
 import { MethodNotAllowed } from '../http/errors.ts';
 import { build, toRequest } from '../http/handler.ts';
 import { headerOf } from '../http/headers.ts';
 import type { ParsedEvent } from '../http/middlewares.ts';
+import { undocumentedQueryNames } from '../http/query-names.ts';
 import { allowedMethodsIn, matchPath, routeTableOf } from '../http/route.ts';
+import { documentedQueryNames } from '../http/route-query.ts';
 import { type DashboardRoute, dashboardFormBytes } from './common-routes.ts';
 import type { DashboardDeps, DashboardPage } from './http.ts';
 
@@ -68,6 +72,10 @@ export function dashboardRouter<D extends DashboardDeps>(
         if (allowed.length > 0) throw new MethodNotAllowed(event.httpMethod, allowed);
         throw new NotFound();
       }
+      // A query parameter the row does not document is refused, as every route refuses it.
+      const undocumented = undocumentedQueryNames(event, documentedQueryNames(row));
+      if (undocumented.length > 0)
+        throw new InvalidInput(undocumented.map((field) => ({ field, rule: rules.undocumented_query })));
       // A form's body, as the middleware reads one (multipart included), within the forms' limit.
       if (row.bodyTypes) {
         const parsed = (event as ParsedEvent).parsed;
@@ -81,6 +89,7 @@ export function dashboardRouter<D extends DashboardDeps>(
       return (await pageOf(row.page))(deps, request);
     },
     // The body is read once the row is known: a GET's is never read, a form's within its limit.
-    { parseBody: false },
+    // The query is checked against the row too (the gateway's resource is the prefix's proxy).
+    { parseBody: false, documentedQueryOnly: false },
   );
 }

@@ -14,6 +14,7 @@ import {
   signedIn,
   toSignIn,
 } from './common-routes.ts';
+import { withNotices } from './notice-query.ts';
 import { signInFailureLimit, signInWindowMs } from './sign-in-limit.ts';
 
 export const dashboardRoutes: readonly DashboardRoute[] = [
@@ -175,6 +176,7 @@ export const dashboardRoutes: readonly DashboardRoute[] = [
     summary: 'One charge (HTML): its amounts, its refunds, and the refund form',
     description:
       'Shows a charge of the account and mode with its refunds and, while anything is left to refund, a form to refund it in full or in part.',
+    query: withNotices(undefined, { refunded: 'The refund just made' }),
     answers: { 200: { description: 'The page', media: html }, 303: toSignIn },
     errors: {
       ...pageErrors,

@@ -3,7 +3,10 @@
  * form and the events filter offer the event catalogue's types, which the list of areas hands in
  * (set in those functions' environment, as the API's create route does).
  */
+
+import * as v from 'valibot';
 import { pageRequestSchema } from '../core/pagination.ts';
+import { queryParameter } from '../core/query.ts';
 import type { Answer } from '../http/route.ts';
 import { eventTypesEnvironment } from '../webhooks/endpoint.ts';
 import { EventListQuerySchema, redeliveryLimits } from '../webhooks/events.ts';
@@ -17,6 +20,7 @@ import {
   signedIn,
   toSignIn,
 } from './common-routes.ts';
+import { withNotices } from './notice-query.ts';
 
 const page: Answer = { description: 'The page', media: html };
 const endpointNotFound = {
@@ -44,7 +48,7 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
     summary: 'The webhook endpoints (HTML): the endpoints list, with its paging, and the form to add one',
     description:
       'Lists the webhook endpoints of the account and mode as GET /v1/webhook-endpoints/ does (never a secret), one numbered page at a time, and a form to add one: its URL, an optional description, and the event types as checkboxes (none: every event).',
-    query: pageQuery,
+    query: withNotices(pageQuery, { deleted: 'The webhook endpoint just deleted' }),
     answers: { 200: page, 303: toSignIn },
     errors: { ...pageErrors, ...badPage },
   },
@@ -90,7 +94,11 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
     summary: 'One webhook endpoint (HTML): its settings and its deliveries, each with a Redeliver form',
     description:
       'Shows the endpoint (never its secret) and its delivery attempts as GET /v1/webhook-endpoints/{id}/deliveries/ lists them, newest first and paged: the event, the attempt, the answer code, the error or answer recorded, the time taken and the next retry. Links to rotate its secret and to delete it, each through a confirmation step.',
-    query: pageQuery,
+    query: withNotices(pageQuery, {
+      redelivered: 'The event just sent again',
+      count: 'How many times that event has been sent again this hour',
+      already: '`created` after a repeated create form, `redelivered` after a repeated redelivery',
+    }),
     answers: { 200: page, 303: toSignIn },
     errors: {
       ...pageErrors,
@@ -266,6 +274,9 @@ export const webhookDashboardRoutes = (eventTypes: readonly string[]): readonly 
     summary: 'Asks to confirm the rotation of the `type` (test or live) key (HTML)',
     description:
       'The confirmation step before a key is rotated: what rotating does, and that rotating the key the session was opened with signs out. Without a valid `type`, the keys page.',
+    query: v.object({
+      type: queryParameter('string', 'The key to rotate: `test` or `live`.', v.string()),
+    }),
     answers: { 200: page, 303: toSignIn },
     errors: pageErrors,
   },

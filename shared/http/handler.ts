@@ -10,7 +10,7 @@ import { asInvocation } from '../core/invocation.ts';
 import { type Lang, negotiateLang } from '../core/messages.ts';
 import { paramsOf, queryOf } from './event-maps.ts';
 import { headerOf } from './headers.ts';
-import { errorBoundary, type ParsedEvent, requestParsing } from './middlewares.ts';
+import { documentedQueryOnly, errorBoundary, type ParsedEvent, requestParsing } from './middlewares.ts';
 import { type ApiAnswer, respond } from './render.ts';
 
 /** What a handler function receives: the request, already parsed. */
@@ -63,11 +63,16 @@ export interface EndpointOptions {
   parseBody?: boolean;
   /** The largest body the route takes, in bytes; 413 above it. @default maxBodyBytes (6 MB) */
   maxBodyBytes?: number;
+  /**
+   * Refuse a query parameter the route does not document (./query-names.ts). Only a function routed
+   * inside turns it off, to check against the row it routes to. @default true
+   */
+  documentedQueryOnly?: boolean;
 }
 
 /**
- * A middy handler: error boundary, request parsing, then `extra` middleware, then `fn`; run as one
- * observed invocation whose correlation id is API Gateway's request id.
+ * A middy handler: error boundary, request parsing, the documented query, then `extra` middleware,
+ * then `fn`; run as one observed invocation whose correlation id is API Gateway's request id.
  */
 export function build(
   fn: (event: APIGatewayProxyEvent) => Promise<ApiAnswer>,
@@ -82,6 +87,7 @@ export function build(
         ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
       }),
     );
+  if (options.documentedQueryOnly !== false) handler.use(documentedQueryOnly());
   for (const middleware of extra) handler.use(middleware);
   const run = handler.handler(async (event) => respond(event, await fn(event)));
   return (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> =>

@@ -12,6 +12,7 @@ import { InvalidInput } from '../core/validation.ts';
 import { parseBody, parseMultipart } from './body.ts';
 import { answerOf } from './errors.ts';
 import { headerOf } from './headers.ts';
+import { undocumentedQueryNames } from './query-names.ts';
 import { respond } from './render.ts';
 
 type Middleware = MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult>;
@@ -56,6 +57,19 @@ export const requestParsing = (options: { body: boolean; maxBodyBytes?: number }
     event.parsed.body = /^multipart\/form-data/i.test(contentType)
       ? await parseMultipart(event.body, event.isBase64Encoded, contentType, options.maxBodyBytes)
       : parseBody(event.body, event.isBase64Encoded, contentType, options.maxBodyBytes);
+  },
+});
+
+/**
+ * A query parameter the route does not document is 400 naming it, before anything reads the query
+ * (./query-names.ts). A function routed inside (the dashboard) runs without it and checks each
+ * request against the row it finds instead.
+ */
+export const documentedQueryOnly = (): Middleware => ({
+  before: ({ event }) => {
+    const names = undocumentedQueryNames(event);
+    if (names.length)
+      throw new InvalidInput(names.map((field) => ({ field, rule: rules.undocumented_query })));
   },
 });
 

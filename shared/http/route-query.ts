@@ -5,6 +5,7 @@
  * rule about the query a request may send is held to the same list.
  */
 import { type QueryParameterInfo, queryParametersOf } from '../core/query.ts';
+import { alwaysAccepted, encodeQueryNames, queryNamesVariable } from './query-names.ts';
 import type { Route } from './route.ts';
 
 /** `test`: the mode a request acts in, on every route behind the authorizer. */
@@ -27,3 +28,14 @@ export function documentedQueryParameters(route: Pick<Route, 'auth' | 'query'>):
 /** The names of the query parameters `route` documents: any other name in a request is undocumented. */
 export const documentedQueryNames = (route: Pick<Route, 'auth' | 'query'>): ReadonlySet<string> =>
   new Set(documentedQueryParameters(route).map((parameter) => parameter.name));
+
+/**
+ * The variable that tells a row's function the names it documents (./query-names.ts), when it
+ * documents more than the mode: a row of `test` alone needs none.
+ */
+export function queryNamesEnvironment(route: Pick<Route, 'auth' | 'query' | 'method' | 'path'>) {
+  const names = [...documentedQueryNames(route)].filter((name) => name !== alwaysAccepted);
+  return names.length === 0
+    ? {}
+    : { [queryNamesVariable(route.method, route.path)]: encodeQueryNames(names) };
+}

@@ -26,7 +26,9 @@ import { dashboardFunction } from '../../shared/dashboard/area.ts';
 import { tableDefinition } from '../../shared/db/table.ts';
 import { eventSource } from '../../shared/events/event.ts';
 import { gatewayAnswers } from '../../shared/http/gateway-responses.ts';
+import { queryNamesVariable } from '../../shared/http/query-names.ts';
 import { type Access, decodeRouteTable, segments } from '../../shared/http/route.ts';
+import { documentedQueryNames } from '../../shared/http/route-query.ts';
 import {
   fnLogicalId as findFn,
   prodConfig,
@@ -201,6 +203,25 @@ describe('CobroStack (prod)', () => {
     }
   });
 
+  it('gives each function the query names of every row it serves, so an undocumented one is refused deployed too', () => {
+    const checked: string[] = [];
+    for (const route of allRoutes) {
+      if (routedFunctions.some((fn) => fn.handler === route.handler)) continue; // the router checks its rows
+      const variables = (fnProps(route.handler).Environment as { Variables: Record<string, unknown> })
+        .Variables;
+      const names = [...documentedQueryNames(route)].filter((name) => name !== 'test');
+      const variable = queryNamesVariable(route.method, route.path);
+      if (names.length === 0) expect(variables, `${route.method} ${route.path}`).not.toHaveProperty(variable);
+      else {
+        expect(variables[variable], `${route.method} ${route.path}`).toBe(names.join(','));
+        checked.push(`${route.method} ${route.path}`);
+      }
+    }
+    // Both rows of the one function that serves two: each row's names, side by side.
+    expect(checked).toEqual(expect.arrayContaining(['GET /v1/payments/', 'GET /v1/payments/internal']));
+    expect(checked.length).toBeGreaterThan(8);
+  });
+
   it("puts no secret's value in any function's environment: only the ARNs of the secrets its row reads", () => {
     // Nothing in the template resolves a secret's value: no dynamic reference, no SecretString.
     const whole = JSON.stringify(template.toJSON());
@@ -224,7 +245,7 @@ describe('CobroStack (prod)', () => {
         for (const id of secretIds) expect(JSON.stringify(value), `${handler} ${name}`).not.toContain(id);
     }
     // The rows that read secrets, spelled out: the token secret for the authorizer and the token
-    // endpoint, the fingerprint secret for every authenticated POST (Idempotency-Key), for the
+    // endpoint, the fingerprint secret for every authenticated POST and PUT (Idempotency-Key), for the
     // receipt functions (it keys receipt links), for the portal's page functions (it keys portal
     // links; the form also makes receipt links), the checkout page (it opens a saved card's sealed
     // portal token to link back) and the subscription e-mails (the failed-renewal
@@ -240,7 +261,9 @@ describe('CobroStack (prod)', () => {
     expect([...new Set(readers('fingerprintSecret'))]).toEqual(
       [
         ...new Set([
-          ...routes.filter((r) => r.auth && r.method === 'POST').map((r) => r.handler),
+          ...routes
+            .filter((r) => r.auth && (r.method === 'POST' || r.method === 'PUT'))
+            .map((r) => r.handler),
           'functions/checkout/show-checkout.ts',
           dashboardFunction.handler,
           'functions/receipts/send-receipt.ts',
