@@ -1,5 +1,5 @@
 /** POST /portal/{token}: a form of the customer portal (cancel, resume, or replace a card); see shared/portal/http.ts. */
-import { acquirerDeps } from '../../shared/acquirer/configured.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
 import { publicEndpoint } from '../../shared/http/handler.ts';
 import { submitPortal } from '../../shared/portal/http.ts';
@@ -9,7 +9,7 @@ import { stageReceiptKeys } from '../../shared/receipts/service.ts';
 
 const receiptKeys = stageReceiptKeys();
 const deps = {
-  ...acquirerDeps(),
+  ...makeDeps(),
   keys: stagePortalKeys(),
   baseUrl: publicBaseUrl(),
   receiptKey: () => receiptKeys.sign(),

@@ -6,7 +6,6 @@
  * a wrong one changes nothing (403, the page again).
  */
 import { timingSafeEqual } from 'node:crypto';
-import type { Acquirer } from '../acquirer/acquirer.ts';
 import type { Lang } from '../core/messages.ts';
 import type { Deps } from '../db/deps.ts';
 import type { ApiAnswer } from '../http/render.ts';
@@ -32,11 +31,11 @@ export interface PortalPageDeps extends Deps {
   receiptKey: () => Promise<string>;
 }
 
-/** What the forms need besides: the acquirer the subscriptions area's change takes (updateSubscription). */
-export interface PortalFormDeps extends PortalPageDeps {
-  /** A cancel at the period's end, or its undoing, asks nothing of it. */
-  acquirer: Acquirer;
-}
+/**
+ * What the forms need: what the page needs. No acquirer: a cancel at the period's end, or its
+ * undoing, charges nothing (setEndAtPeriodEnd), and a card is replaced on the checkout's page.
+ */
+export type PortalFormDeps = PortalPageDeps;
 
 /** The forms that post the cancel confirmation's own single-use token, not the page's. */
 const confirmationForms: readonly string[] = ['confirm_cancel', 'cancel_at_period_end'];

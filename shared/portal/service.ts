@@ -26,7 +26,7 @@ import { issueReceiptLink } from '../receipts/repository.ts';
 import { getSubscription, listCustomerSubscriptions } from '../subscriptions/repository.ts';
 import { cancelSubscription } from '../subscriptions/service.ts';
 import { type Subscription, subscriptionView } from '../subscriptions/subscription.ts';
-import { type BillingDeps, updateSubscription } from '../subscriptions/update.ts';
+import { setEndAtPeriodEnd } from '../subscriptions/update.ts';
 import { cardReplaceable } from './card.ts';
 import {
   askCancelConfirmation,
@@ -211,7 +211,7 @@ export async function cancelFromPortal(
  * it is set, answers that it ends, as the first did.
  */
 export async function endFromPortal(
-  deps: BillingDeps,
+  deps: Deps,
   link: PortalLink,
   scope: Scope,
   id: string,
@@ -234,7 +234,7 @@ export async function endFromPortal(
  * resume: the page says it has ended. One not set to end is left as it is.
  */
 export async function resumeFromPortal(
-  deps: BillingDeps,
+  deps: Deps,
   link: PortalLink,
   scope: Scope,
   id: string,
@@ -254,7 +254,7 @@ export async function resumeFromPortal(
  * change refuses them (409); one that became so after it was read is read again to say which.
  */
 async function setEnding(
-  deps: BillingDeps,
+  deps: Deps,
   scope: Scope,
   subscription: Subscription,
   end: boolean,
@@ -264,9 +264,7 @@ async function setEnding(
   if (subscription.status === 'canceled' || subscription.status === 'past_due')
     return refused(subscription.status);
   try {
-    const { subscription: after } = await updateSubscription(deps, scope, subscription.id, {
-      cancel_at_period_end: end,
-    });
+    const { subscription: after } = await setEndAtPeriodEnd(deps, scope, subscription.id, end);
     if (!end) return { kind: 'resumed' };
     const at = subscriptionView(after).cancel_at;
     return at ? { kind: 'ending', at } : refused(after.status);

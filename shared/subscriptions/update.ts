@@ -152,6 +152,30 @@ function planMoves(
 }
 
 /**
+ * An acquirer for a change that cannot charge: one that sets or undoes the end at the period's end
+ * and nothing else. Asked anything, it throws (a change that charges must be given a real one).
+ */
+const noAcquirer = new Proxy({} as Acquirer, {
+  get: (_, name) => {
+    throw new Error(`an end at the period's end asks the acquirer nothing (asked for ${String(name)})`);
+  },
+});
+
+/**
+ * Sets (`end` true) or undoes the end at the period's end, and nothing else: it never charges, so
+ * it takes no acquirer, and a function that offers only this (the customer portal's forms) bundles
+ * none. The same rules and event as updateSubscription.
+ */
+export function setEndAtPeriodEnd(
+  deps: Deps,
+  scope: Scope,
+  id: string,
+  end: boolean,
+): Promise<{ subscription: Subscription; chargeId?: string }> {
+  return updateSubscription({ ...deps, acquirer: noAcquirer }, scope, id, { cancel_at_period_end: end });
+}
+
+/**
  * Changes a subscription as `change` asks: the subscription as it is afterwards (and the charge that
  * paid a prorated difference). 409 for a canceled one, and for a past-due or pending one unless only
  * its metadata changes; 400 for a plan that is not an active one of the account and mode, or of
