@@ -119,6 +119,9 @@ describe('the tutorial (docs/tutorial.md)', () => {
     expect(portal).toMatch(/^Hello Ada\n/m);
     expect(portal).toMatch(/^Gold\n19\.90 USD \/ month\nStatus Active$/m);
     expect(portal).toMatch(/^.*: Order 42 25\.00 USD \(refunded 5\.00 USD\), Visa •••• 4242$/m);
+    // The PUT: set to end at the period's end (with its date and the metadata), then undone.
+    expect(portal).toMatch(/^true\n\d{4}-\d\d-\d\dT[\d:.]+Z\n42\nnull$/m);
+    expect(portal).toContain('at_period_end is not a query parameter of this route.');
     expect(portal).toContain('"title":"Subscription canceled"');
     expect(portal).toMatch(/"code":409,"title":"Subscription already canceled"/);
 
