@@ -20,9 +20,11 @@
  *      request makes.
  *   5. the substring searches (plan name, product search, customer search) at 10, 1,000 and 10,000
  *      records in one account (--search-sizes for others): p50, DynamoDB calls and read units per request (test/bench/search.ts).
- *   7. one billing run over --billing-subscriptions (default 10,000) due subscriptions, every
- *      partition at once as the deployed workers do: time, renewals per second, each partition's
- *      time per subscription, DynamoDB calls and capacity units per subscription (test/bench/billing.ts).
+ *   7. billing runs over --billing-subscriptions (default 10,000) due subscriptions, every
+ *      partition at once as the deployed workers do: renewals only, then a tenth ending at the
+ *      period's end and a tenth with a pending change, then each of those steps alone over a tenth
+ *      as many: time, subscriptions per second, each partition's time per subscription, DynamoDB
+ *      calls and capacity units per subscription (test/bench/billing.ts).
  *   8. payment links: p50/p99 of creating one, reading it and paying its page (--link-requests,
  *      default 200), and billing runs over --billing-links (default 10,000) due recurring links
  *      (test/bench/links.ts).
@@ -104,7 +106,7 @@ import {
   messageModules,
   sharedFolderOf,
 } from '../support/bundles.ts';
-import { benchBilling } from './billing.ts';
+import { benchBilling, type DueKind } from './billing.ts';
 import { benchCost, startMeter } from './cost.ts';
 import { benchLinks } from './links.ts';
 import { benchOverview } from './overview.ts';
@@ -640,19 +642,35 @@ try {
     process.exit(0);
   }
   if (values.only === undefined || values.only === 'billing') {
-    const owner = await createAccount(deps, {
-      name: 'Bench billing',
-      email: `bench-billing-${Date.now()}@example.com`,
-    });
-    await benchBilling({
-      deps,
-      developerId: owner.account.developer_id,
-      count: Number(values['billing-subscriptions']),
-      calls: () => dynamoCalls,
-      resetCalls: () => {
-        dynamoCalls = 0;
+    const count = Number(values['billing-subscriptions']);
+    // Renewals alone (the figure before subscription changes existed), then the same number with
+    // a tenth ending at the period's end and a tenth with a pending change, then each new step
+    // alone over a tenth as many, so its cost per subscription stands beside a renewal's.
+    const runs: { label: string; count: number; kindOf: (index: number) => DueKind }[] = [
+      { label: 'renewals only', count, kindOf: () => 'renewal' },
+      {
+        label: 'a tenth ending at the period end, a tenth with a pending change',
+        count,
+        kindOf: (index) => (index % 10 === 0 ? 'end' : index % 10 === 1 ? 'change' : 'renewal'),
       },
-    });
+      { label: 'ending at the period end only', count: Math.ceil(count / 10), kindOf: () => 'end' },
+      { label: 'pending changes only', count: Math.ceil(count / 10), kindOf: () => 'change' },
+    ];
+    for (const [index, run] of runs.entries()) {
+      const owner = await createAccount(deps, {
+        name: 'Bench billing',
+        email: `bench-billing-${Date.now()}-${index}@example.com`,
+      });
+      await benchBilling({
+        deps,
+        developerId: owner.account.developer_id,
+        ...run,
+        calls: () => dynamoCalls,
+        resetCalls: () => {
+          dynamoCalls = 0;
+        },
+      });
+    }
     if (values.only === 'billing') process.exit(0);
   }
   if (values.only === undefined || values.only === 'links') {

@@ -5,6 +5,10 @@
  * the run's time, subscriptions per second, each partition's time per subscription (a worker's
  * duration per item), and per subscription the DynamoDB calls and the capacity units DynamoDB
  * reports (ReturnConsumedCapacity, indexes included): reads and writes apart.
+ *
+ * What each subscription is due for is the caller's choice (`kindOf`): a plain renewal, an end at
+ * the period's end (`cancel_at_period_end`: the step cancels instead of charging), or a pending
+ * change the renewal charges and applies (a smaller plan from this period on).
  */
 import { type ConsumedCapacity, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -14,18 +18,26 @@ import { putAll } from '../../shared/db/batch.ts';
 import type { Deps } from '../../shared/db/deps.ts';
 import { dueShards } from '../../shared/db/keys.ts';
 import { billPartition } from '../../shared/ledger/billing.ts';
+import { planKeys } from '../../shared/plans/keys.ts';
 import { subscriptionKeys } from '../../shared/subscriptions/keys.ts';
 import { subscriptionEntity } from '../../shared/subscriptions/repository.ts';
 import type { Subscription } from '../../shared/subscriptions/subscription.ts';
+
+/** What a seeded subscription is due for. */
+export type DueKind = 'renewal' | 'end' | 'change';
 
 export async function benchBilling(options: {
   deps: Deps;
   developerId: number;
   count: number;
+  /** What the run is, as printed. */
+  label: string;
+  kindOf: (index: number) => DueKind;
   calls: () => number;
   resetCalls: () => void;
 }): Promise<void> {
-  const { deps, developerId, count } = options;
+  const { deps, developerId, count, kindOf } = options;
+  const kinds: Record<DueKind, number> = { renewal: 0, end: 0, change: 0 };
   // The acquirer's books go through a client of their own, as configuredAcquirer() builds it, so
   // `calls` counts cobro's calls only.
   const acquirer = createSimulatedAcquirer({
@@ -53,6 +65,8 @@ export async function benchBilling(options: {
   const due = '2030-02-15T00:00:00.000Z';
   function* items() {
     for (let i = 0; i < count; i++) {
+      const kind = kindOf(i);
+      kinds[kind] += 1;
       const subscription: Subscription = {
         id: prefixedId('sub'),
         developer_id: developerId,
@@ -75,6 +89,23 @@ export async function benchBilling(options: {
         created_at: anchor,
         updated_at: anchor,
         canceled_at: null,
+        ...(kind === 'end' ? { cancel_at_period_end: true } : {}),
+        ...(kind === 'change'
+          ? {
+              pending_change: {
+                plan_id: 'bench-plan-small',
+                plan: {
+                  name: 'Bench small',
+                  amount: 499,
+                  currency: 'USD',
+                  interval: 'month',
+                  interval_count: 1,
+                },
+                quantity: 2,
+                effective_at: due,
+              },
+            }
+          : {}),
       };
       yield subscriptionEntity.item(subscription);
       yield {
@@ -87,7 +118,23 @@ export async function benchBilling(options: {
       };
     }
   }
+  // The plans the subscriptions count in (a renewal that applies a change moves one between them):
+  // absent, every such renewal would fail its counts' condition and write again without them.
+  function* plans() {
+    for (const [id, subscribers] of [
+      ['bench-plan', count],
+      ['bench-plan-small', 0],
+    ] as const)
+      yield {
+        ...planKeys.plan(developerId, 'test', id),
+        entity: 'plan',
+        developer_id: developerId,
+        mode: 'test',
+        subscriber_count: subscribers,
+      };
+  }
   const seeding = performance.now();
+  await putAll(deps, plans());
   await putAll(deps, items());
   const seeded = (performance.now() - seeding) / 1000;
   const units = { read: 0, write: 0 };
@@ -117,10 +164,15 @@ export async function benchBilling(options: {
   const seconds = (performance.now() - start) / 1000;
   deps.db.middlewareStack.remove(measuring);
   const renewed = parts.reduce((sum, part) => sum + part.renewed, 0);
-  console.log(`billing run over ${count} due subscriptions (seeded in ${seeded.toFixed(1)} s)`);
+  const canceled = parts.reduce((sum, part) => sum + part.canceled, 0);
+  const done = renewed + canceled;
   console.log(
-    `  ${seconds.toFixed(2)} s = ${(renewed / seconds).toFixed(0)} renewals/s; ${(options.calls() / count).toFixed(2)} DynamoDB calls, ${(units.read / count).toFixed(2)} RCU and ${(units.write / count).toFixed(2)} WCU per subscription`,
+    `billing run over ${count} due subscriptions, ${options.label} (${kinds.renewal} renewals, ${kinds.end} ending, ${kinds.change} changing; seeded in ${seeded.toFixed(1)} s)`,
   );
+  console.log(
+    `  ${seconds.toFixed(2)} s = ${(done / seconds).toFixed(0)} subscriptions/s (${renewed} renewed, ${canceled} ended); ${(options.calls() / count).toFixed(2)} DynamoDB calls, ${(units.read / count).toFixed(2)} RCU and ${(units.write / count).toFixed(2)} WCU per subscription`,
+  );
+  if (done !== count) throw new Error(`${count - done} subscriptions were neither renewed nor ended`);
   for (const part of parts)
     console.log(
       `  partition ${part.partition}: ${part.renewed} renewed in ${part.seconds.toFixed(2)} s = ${((part.seconds * 1000) / Math.max(1, part.renewed)).toFixed(1)} ms a subscription (${part.failed} failed, ${part.raced} raced)`,
