@@ -105,6 +105,9 @@ describe('the e-mails of a subscription change', () => {
     expect(mail?.body.text).toContain(`Next billing date: ${displayDate(upgraded.next_billing_date, 'en')}`);
     expect(mail?.body.text).toContain(`Subscription: ${id}`);
     expect(mail?.body.html).toContain(`Charged today`);
+    // The prorated charge has its receipt, as every approved charge does.
+    const receipt = await waitForMail(email, `${merchant}: your receipt for "Platinum (prorated)"`);
+    expect(receipt?.body.text).toContain(charged);
   });
 
   it('setting and undoing the end at the period’s end e-mail each; a change of metadata alone e-mails nothing', async () => {
