@@ -23,6 +23,6 @@ export const dashboardRows = (eventTypes: readonly string[]): readonly Dashboard
 export const dashboardArea = defineArea({
   name: 'dashboard',
   description:
-    'The merchant dashboard: pages under /dashboard/ where a merchant signed in with a secret key sees and refunds charges, finds customers and makes their portal links, cancels subscriptions, keeps plans, products and payment links, manages webhook endpoints and their deliveries, reads events and rotates API keys, through the same code as the API.',
+    'The merchant dashboard: pages under /dashboard/ where a merchant signed in with a secret key sees and refunds charges, finds customers and makes their portal links, cancels subscriptions (at once, or at the period’s end until resumed), keeps plans, products and payment links, manages webhook endpoints and their deliveries, reads events and rotates API keys, through the same code as the API.',
   routes: dashboardRows,
 });

@@ -144,11 +144,18 @@ export const customerRoutes: readonly DashboardRoute[] = [
     page: 'subscriptions#showSubscription',
     operationId: 'showDashboardSubscription',
     auth: false,
+    // GetItem: the subscription, and the plan of its pending change.
     access: signedIn({ actions: ['GetItem'] }),
-    summary: 'One subscription (HTML): plan, quantity, amount per interval, status, period, card, customer',
+    summary:
+      'One subscription (HTML): plan, quantity, amount per interval, status, period, card, customer, a pending change, and its end at the period’s end or Resume',
     description:
-      "Shows a subscription of the account and mode: its plan, quantity and amount per interval, status, current period and next billing date, the brand and last four digits of its card, and a link to its customer; while it is not canceled, a link to the cancel's confirmation.",
-    query: withNotices(undefined, { canceled: 'Set after the subscription was canceled' }),
+      "Shows a subscription of the account and mode: its plan, quantity and amount per interval, status, current period and next billing date (or, when set to end at the period's end, the day it ends), a change of plan or quantity pending for the renewal (the plan's name as it is now, or that it was deleted since), the brand and last four digits of its card, and a link to its customer. While it is active or trialing, a form that ends it at the period's (or trial's) end, or, once set and until that day, one that resumes it; while it is not canceled, a link to the confirmation of a cancel at once.",
+    query: withNotices(undefined, {
+      canceled: 'Set after the subscription was canceled',
+      ending:
+        'Set after the subscription was set to end at the period’s end (the page reads the day from it)',
+      resumed: 'Set after the subscription was resumed',
+    }),
     answers: page,
     errors: {
       ...pageErrors,
@@ -199,4 +206,63 @@ export const customerRoutes: readonly DashboardRoute[] = [
       409: { description: 'The subscription was canceled already: its page, saying so', body: 'html' },
     },
   },
+  ...(
+    [
+      {
+        end: true,
+        path: 'cancel-at-period-end',
+        page: 'submitEndAtPeriodEnd',
+        operationId: 'endSubscriptionAtPeriodEndFromDashboard',
+        summary:
+          'Cancel at the end of the period (form-encoded `csrf_token`): sets `cancel_at_period_end` as PUT /v1/subscriptions/{id} does; 303 to the subscription',
+        description:
+          'Sets `cancel_at_period_end` through the same code as PUT /v1/subscriptions/{id}: the subscription stays active until the end of its current period (or trial) and then ends instead of renewing; nothing is charged, and the customer is e-mailed. Setting it when it is set already changes nothing, so a form submitted twice acts once.',
+        done: 'Set to end',
+        notice: 'ending',
+        refused:
+          'The subscription cannot be set to end (canceled, past due, or not started yet): its page, saying why',
+      },
+      {
+        end: false,
+        path: 'resume',
+        page: 'submitResume',
+        operationId: 'resumeSubscriptionFromDashboard',
+        summary:
+          'Resume a subscription set to end (form-encoded `csrf_token`): clears `cancel_at_period_end` as PUT /v1/subscriptions/{id} does; 303 to the subscription',
+        description:
+          'Clears `cancel_at_period_end` through the same code as PUT /v1/subscriptions/{id}, until the day the subscription was set to end: it renews as before, and the customer is e-mailed. Nothing changes for one not set to end, so a form submitted twice acts once.',
+        done: 'Resumed',
+        notice: 'resumed',
+        refused:
+          'The subscription cannot be resumed (canceled, past due, not started yet, or the day it was set to end has come): its page, saying why',
+      },
+    ] as const
+  ).map(
+    (row): DashboardRoute => ({
+      method: 'POST',
+      path: `/dashboard/subscriptions/{id}/${row.path}`,
+      handler: dashboardHandler,
+      page: `subscriptions#${row.page}`,
+      operationId: row.operationId,
+      auth: false,
+      // updateSubscription: GetItem (the subscription), PutItem (the subscription and its
+      // subscription.updated, one transaction conditioned on the version read). The end at the
+      // period's end moves no due entry and asks the acquirer nothing.
+      access: signedIn({ actions: ['GetItem', 'PutItem'] }),
+      summary: row.summary,
+      description: row.description,
+      bodyTypes: form,
+      answers: {
+        303: {
+          description: `${row.done} (or no session in force: to the sign-in form)`,
+          headers: { Location: `The subscription’s page, \`?${row.notice}=1\`, saying so.` },
+        },
+      },
+      errors: {
+        ...formErrors,
+        404: { description: 'No such subscription in this account and mode', body: 'html' },
+        409: { description: row.refused, body: 'html' },
+      },
+    }),
+  ),
 ];

@@ -79,6 +79,19 @@ const charge = {
 
 const nextBilling = (s: Subscription) => subscriptionView(s).next_billing_date;
 
+/** Set to end at its period's end (26 Nov 2026). */
+const ending = subscription({ cancel_at_period_end: true });
+
+/** A lower plan pending for the renewal at the period's end. */
+const withPending = subscription({
+  pending_change: {
+    plan_id: '77777777-2222-4333-8444-555555555555',
+    plan: { name: 'Bronze', amount: 500, currency: 'USD', interval: 'month', interval_count: 1 },
+    quantity: 3,
+    effective_at: '2026-11-26T10:00:00.000Z',
+  },
+});
+
 function expectEscaped(html: string): void {
   expect(html).not.toContain('<script>');
   expect(html).not.toContain('"x")');
@@ -186,11 +199,111 @@ describe('the subscriptions pages', () => {
         problem: { status: 409, message: hostile },
       }),
       confirmCancelPage(view(lang), subscription()),
+      subscriptionPage(view(lang), ending, subscriptionView(ending), { kind: 'ending' }),
+      subscriptionPage(view(lang), withPending, subscriptionView(withPending), undefined, {
+        pendingPlan: { name: hostile },
+      }),
     ];
     for (const page of pages) {
       expectEscaped(page.html);
       expectTokenInEveryPostForm(page.html);
     }
+  });
+
+  it("active: the end at the period's end is a form beside cancelling now, stated as such", () => {
+    const { html } = subscriptionPage(view(), subscription(), subscriptionView(subscription()));
+    const base = 'https://pay.example.com/dashboard/subscriptions/sub_AAAAAAAAAAAAAAAAAAAAAAAA';
+    expect(html).toContain(
+      `<form method="post" action="${base}/cancel-at-period-end"><input type="hidden" name="csrf_token" value="${csrf}"><button type="submit">Cancel at end of period</button></form>`,
+    );
+    expect(html).toContain('it stays active until 26 Nov 2026, the end of the period already paid for');
+    expect(html).toContain('<p>Cancel now: it ends at once and is never charged again');
+    expect(html.indexOf('Cancel at end of period')).toBeLessThan(html.indexOf('Cancel now…'));
+    expect(html).not.toContain('/resume"');
+    expect(html).toContain('<dt>Next billing date</dt>');
+  });
+
+  it('trialing: "Cancel at end of trial", on the trial\'s end', () => {
+    const trial = subscription({
+      status: 'trialing',
+      trial_end: '2026-11-02T10:00:00.000Z',
+      anchor: '2026-11-02T10:00:00.000Z',
+      paid_through: -1,
+    });
+    const { html } = subscriptionPage(view('es'), trial, subscriptionView(trial));
+    expect(html).toContain('>Cancelar al final de la prueba</button>');
+    expect(html).toContain('el periodo de prueba sigue hasta el 2 nov 2026');
+  });
+
+  it('set to end: the day it ends in place of the next billing date, and Resume until that day', () => {
+    const shown = subscriptionView(ending);
+    const before = subscriptionPage(view(), ending, shown, undefined, {
+      now: new Date('2026-11-20T00:00:00Z'),
+    });
+    expect(before.html).toContain(
+      '<dt>Ends on</dt><dd><time data-ends datetime="2026-11-26T10:00:00.000Z">26 Nov 2026</time></dd>',
+    );
+    expect(before.html).not.toContain('Next billing date');
+    expect(before.html).toContain('It ends on 26 Nov 2026: it will not renew, and nothing more is charged.');
+    expect(before.html).toMatch(
+      /action="[^"]*\/resume"><input type="hidden" name="csrf_token"[^>]*><button type="submit">Resume<\/button>/,
+    );
+    expect(before.html).not.toContain('Cancel at end of period');
+    expect(before.html).toContain('Cancel now…');
+    // Its day come (the billing step has not ended it yet): nothing to resume.
+    const after = subscriptionPage(view(), ending, shown, undefined, {
+      now: new Date('2026-11-26T10:00:00Z'),
+    });
+    expect(after.html).toContain('Its end has come: it can no longer be resumed.');
+    expect(after.html).not.toContain('/resume"');
+  });
+
+  it('says a notice of the query only while the record holds it', () => {
+    const plain = subscription();
+    const shownEnding = subscriptionPage(view(), ending, subscriptionView(ending), { kind: 'ending' }).html;
+    expect(shownEnding).toContain('<p class="notice" role="status">The subscription ends on 26 Nov 2026.');
+    const notEnding = subscriptionPage(view(), plain, subscriptionView(plain), { kind: 'ending' }).html;
+    expect(notEnding).not.toContain('class="notice"');
+    expect(subscriptionPage(view(), plain, subscriptionView(plain), { kind: 'resumed' }).html).toContain(
+      'The subscription renews as before',
+    );
+    expect(
+      subscriptionPage(view(), ending, subscriptionView(ending), { kind: 'resumed' }).html,
+    ).not.toContain('class="notice"');
+  });
+
+  it.each(langs)('a refused end or Resume (409) says why from the status, in its words (%s)', (lang) => {
+    const c = customerWords[lang];
+    const problem = { status: 409, message: hostile };
+    const cases: [Subscription, string][] = [
+      [subscription({ status: 'past_due', failed_attempts: 1 }), c.notEndable],
+      [subscription({ status: 'canceled', canceled_at: '2026-11-01T10:00:00.000Z' }), c.alreadyCanceled],
+      [subscription({ status: 'pending', paid_through: -1 }), c.notStarted],
+    ];
+    for (const [refused, why] of cases) {
+      const page = subscriptionPage(view(lang), refused, subscriptionView(refused), {
+        kind: 'unchangeable',
+        problem,
+      });
+      expect(page.status).toBe(409);
+      expect(page.html).toContain(`<p class="error" role="alert">${why}</p>`);
+      expect(page.html).not.toContain('/cancel-at-period-end"');
+    }
+  });
+
+  it("a pending change: the plan's name as it is now, or, deleted since, the name it was asked with and its id", () => {
+    const shown = subscriptionView(withPending);
+    const now = subscriptionPage(view(), withPending, shown, undefined, { pendingPlan: { name: 'Silver' } });
+    expect(now.html).toContain(
+      '<dt>Pending change</dt><dd>Changes to Silver × 3 on 26 Nov 2026 <small>(<code>77777777-2222-4333-8444-555555555555</code>)</small></dd>',
+    );
+    const deleted = subscriptionPage(view('es'), withPending, shown, undefined, { pendingPlan: 'deleted' });
+    expect(deleted.html).toContain(
+      '<dt>Cambio pendiente</dt><dd>Cambia a Bronze × 3 el 26 nov 2026. El plan 77777777-2222-4333-8444-555555555555 se eliminó después',
+    );
+    expect(subscriptionPage(view(), subscription(), subscriptionView(subscription())).html).not.toContain(
+      'Pending change',
+    );
   });
 
   it('a subscription shows its plan, amount per interval, period, card and customer; cancel is a step away', () => {

@@ -79,7 +79,25 @@ export interface CustomerWords {
   };
   noCard: string;
   noCustomer: string;
+  /** A subscription set to end (decision D19): its day's label, in place of the next billing date. */
+  endsOn: string;
+  /** A change of plan or quantity the renewal applies: its label, and what it is. */
+  pendingChange: string;
+  changesTo(plan: string, quantity: number, date: string): string;
+  /** The plan of a pending change was deleted since: said with its id (the change still applies). */
+  pendingPlanDeleted(id: string): string;
   cancelHeading: string;
+  /** The end at the period's (or trial's) end on `date`: what it does, and its button. */
+  endEffect(date: string): string;
+  endEffectTrial(date: string): string;
+  endAtPeriodEnd: string;
+  endAtTrialEnd: string;
+  /** Set to end on `date`: what that means, and the button that undoes it. */
+  endingText(date: string): string;
+  resume: string;
+  /** Set to end, and that moment has passed (the billing step has not ended it yet): no resume. */
+  endCome: string;
+  /** Cancel now, stated as such: it ends at once. */
   cancelIntro: string;
   cancelStart: string;
   confirmTitle(id: string): string;
@@ -87,6 +105,12 @@ export interface CustomerWords {
   confirmCancel: string;
   keep: string;
   canceledNotice: string;
+  endingNotice(date: string): string;
+  resumedNotice: string;
+  /** Why an end at the period's end, or a resume, was refused (409): past due, not started, canceled. */
+  notEndable: string;
+  notStarted: string;
+  alreadyCanceled: string;
   notCancelable: string;
   overdue(amount: string, since: string, next: string | null): string;
   backToSubscriptions: string;
@@ -177,16 +201,41 @@ export const customerWords: Record<Lang, CustomerWords> = {
     },
     noCard: 'Not known',
     noCustomer: 'None yet (checkout not completed)',
+    endsOn: 'Ends on',
+    pendingChange: 'Pending change',
+    changesTo: (plan, quantity, date) => `Changes to ${plan} × ${quantity} on ${date}`,
+    pendingPlanDeleted: (id) =>
+      `Plan ${id} has been deleted since; the change still applies, as it was asked for.`,
     cancelHeading: 'Cancel',
+    endEffect: (date) =>
+      `At the end of the period: it stays active until ${date}, the end of the period already paid for, and then ends. Nothing more is charged, and it can be resumed until then. The customer is told by e-mail.`,
+    endEffectTrial: (date) =>
+      `At the end of the trial: the trial goes on until ${date} and then the subscription ends. Nothing is charged, and it can be resumed until then. The customer is told by e-mail.`,
+    endAtPeriodEnd: 'Cancel at end of period',
+    endAtTrialEnd: 'Cancel at end of trial',
+    endingText: (date) =>
+      `It ends on ${date}: it will not renew, and nothing more is charged. Resume it to keep it renewing as before.`,
+    resume: 'Resume',
+    endCome:
+      'Its end has come: it can no longer be resumed. It is canceled shortly, and nothing more is charged.',
     cancelIntro:
-      'Canceling ends the subscription: it is never charged again. The customer is told by e-mail.',
-    cancelStart: 'Cancel this subscription…',
+      'Cancel now: it ends at once and is never charged again; nothing already paid is refunded. The customer is told by e-mail.',
+    cancelStart: 'Cancel now…',
     confirmTitle: (id) => `Cancel subscription ${id}?`,
     confirmText: (plan, who) =>
       `The subscription of ${who} to ${plan} will be canceled now and never charged again. This cannot be undone.`,
     confirmCancel: 'Yes, cancel the subscription',
     keep: 'No, keep it',
     canceledNotice: 'The subscription was canceled. It will not be charged again.',
+    endingNotice: (date) =>
+      `The subscription ends on ${date}. It will not be charged again; the customer is told by e-mail.`,
+    resumedNotice:
+      'The subscription renews as before: it is no longer set to end. The customer is told by e-mail.',
+    notEndable:
+      'While a payment is overdue, this subscription cannot be set to end at the end of its period, nor resumed: its period is not paid. It can only be canceled now.',
+    notStarted:
+      'This subscription has not started yet: its first payment has not been made. Until then it can only be canceled.',
+    alreadyCanceled: 'This subscription is canceled: it can no longer be set to end or resumed.',
     notCancelable: 'This subscription is canceled.',
     overdue: (amount, since, next) =>
       `Renewal failed: ${amount} due since ${since}. ${
@@ -278,20 +327,45 @@ export const customerWords: Record<Lang, CustomerWords> = {
     },
     noCard: 'No se conoce',
     noCustomer: 'Aún ninguno (pago no completado)',
+    endsOn: 'Termina el',
+    pendingChange: 'Cambio pendiente',
+    changesTo: (plan, quantity, date) => `Cambia a ${plan} × ${quantity} el ${date}`,
+    pendingPlanDeleted: (id) =>
+      `El plan ${id} se eliminó después; el cambio se aplica igualmente, tal como se pidió.`,
     cancelHeading: 'Cancelar',
-    cancelIntro: 'Cancelar termina la suscripción: no se vuelve a cobrar. Se avisa al cliente por correo.',
-    cancelStart: 'Cancelar esta suscripción…',
+    endEffect: (date) =>
+      `Al final del periodo: sigue activa hasta el ${date}, fin del periodo ya pagado, y entonces termina. No se cobra nada más y se puede reanudar hasta entonces. Se avisa al cliente por correo.`,
+    endEffectTrial: (date) =>
+      `Al final de la prueba: el periodo de prueba sigue hasta el ${date} y entonces la suscripción termina. No se cobra nada y se puede reanudar hasta entonces. Se avisa al cliente por correo.`,
+    endAtPeriodEnd: 'Cancelar al final del periodo',
+    endAtTrialEnd: 'Cancelar al final de la prueba',
+    endingText: (date) =>
+      `Termina el ${date}: no se renovará y no se cobra nada más. Reanúdala para que siga renovándose como antes.`,
+    resume: 'Reanudar',
+    endCome: 'Ya llegó su fin: ya no se puede reanudar. Se cancelará en breve y no se cobra nada más.',
+    cancelIntro:
+      'Cancelar ahora: termina de inmediato y no se vuelve a cobrar; no se reembolsa nada de lo ya pagado. Se avisa al cliente por correo.',
+    cancelStart: 'Cancelar ahora…',
     confirmTitle: (id) => `¿Cancelar la suscripción ${id}?`,
     confirmText: (plan, who) =>
       `La suscripción de ${who} a ${plan} se cancelará ahora y no se volverá a cobrar. No se puede deshacer.`,
     confirmCancel: 'Sí, cancelar la suscripción',
     keep: 'No, mantenerla',
     canceledNotice: 'La suscripción se canceló. No se volverá a cobrar.',
+    endingNotice: (date) =>
+      `La suscripción termina el ${date}. No se volverá a cobrar; se avisa al cliente por correo.`,
+    resumedNotice:
+      'La suscripción se renueva como antes: ya no está previsto que termine. Se avisa al cliente por correo.',
+    notEndable:
+      'Mientras tenga un pago vencido, esta suscripción no se puede programar para terminar al final de su periodo ni reanudar: su periodo no está pagado. Solo se puede cancelar ahora.',
+    notStarted:
+      'Esta suscripción aún no ha empezado: falta su primer pago. Hasta entonces solo se puede cancelar.',
+    alreadyCanceled: 'Esta suscripción está cancelada: ya no se puede programar su fin ni reanudar.',
     notCancelable: 'Esta suscripción está cancelada.',
     overdue: (amount, since, next) =>
       `Falló la renovación: se deben ${amount} desde el ${since}. ${
         next ? `La tarjeta se intentará de nuevo el ${next}.` : 'No quedan reintentos.'
-      } El cliente puede reemplazar la tarjeta desde su portal (cree un enlace en la página del cliente); el importe debido se cobra en ese momento.`,
+      } El cliente puede reemplazar la tarjeta desde su portal (crea un enlace en la página del cliente); el importe debido se cobra en ese momento.`,
     backToSubscriptions: 'Volver a las suscripciones',
   },
 };

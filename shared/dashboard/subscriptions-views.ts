@@ -1,7 +1,8 @@
 /**
  * The subscriptions pages of the dashboard as views: the list with the API list's filters (status,
- * plan) and page numbers, one subscription, and the step that confirms a cancel before it is made.
- * Pure functions of what the domain read (shared/dashboard/subscriptions-http.ts).
+ * plan) and page numbers, one subscription (its end at the period's end or its Resume, its pending
+ * change), and the step that confirms a cancel before it is made. Pure functions of what the domain
+ * read (shared/dashboard/subscriptions-http.ts).
  */
 import { displayCard, displayDate, displayPeriod } from '../core/display.ts';
 import type { NumberedPage } from '../core/pagination.ts';
@@ -19,7 +20,7 @@ import {
   subscriptionUrl,
 } from './customers-views.ts';
 import { customerWords } from './customers-words.ts';
-import { confirmPage, dashboardPage, link, notice, refusal, type ShellContext } from './shell.ts';
+import { confirmPage, csrfForm, dashboardPage, link, notice, refusal, type ShellContext } from './shell.ts';
 import { dashboardWords } from './words.ts';
 
 /** The list's filters as the page was asked for them (what the form shows again). */
@@ -76,18 +77,122 @@ ${pages}`,
   );
 }
 
-/** What the subscription's page says after a cancel, or why a cancel was refused. */
-export type SubscriptionNotice = { kind: 'canceled' } | { kind: 'problem'; problem: Problem };
+/**
+ * What the subscription's page says after an action: a cancel, an end at the period's end set or
+ * undone; why an action was refused (`problem`, as the domain said it); or why an end at the
+ * period's end or a resume was refused (`unchangeable`, 409: the page says why from the status it
+ * reads, in its own words).
+ */
+export type SubscriptionNotice =
+  | { kind: 'canceled' | 'ending' | 'resumed' }
+  | { kind: 'problem' | 'unchangeable'; problem: Problem };
+
+/** What the page knows beside the subscription: the time, and the plan of a pending change as it is now. */
+export interface SubscriptionContext {
+  /** Now: whether the end a subscription is set to has come. @default no end has come */
+  now?: Date;
+  /** The pending change's plan as read now: its name, or `deleted`. @default the name it was asked with */
+  pendingPlan?: { name: string } | 'deleted';
+}
+
+/** The plan and quantity a renewal will change the subscription to, and when; a plan deleted since, said so. */
+function pendingChangeOf(
+  view: ShellContext,
+  subscription: Subscription,
+  shown: SubscriptionView,
+  pendingPlan: SubscriptionContext['pendingPlan'],
+): Html | undefined {
+  const c = customerWords[view.lang];
+  const pending = shown.pending_change;
+  if (!pending) return undefined;
+  const asked = subscription.pending_change?.plan.name ?? pending.plan_id;
+  const name = pendingPlan && pendingPlan !== 'deleted' ? pendingPlan.name : asked;
+  const said = c.changesTo(name, pending.quantity, displayDate(pending.effective_at, view.lang));
+  return pendingPlan === 'deleted'
+    ? html`${said}. ${c.pendingPlanDeleted(pending.plan_id)}`
+    : html`${said} <small>(<code>${pending.plan_id}</code>)</small>`;
+}
+
+/**
+ * The cancel's section: while it is active or trialing, the end at the period's (or trial's) end,
+ * or, once set, the day it ends and Resume (until that day); then cancelling now, stated as such.
+ */
+function cancelSection(
+  view: ShellContext,
+  subscription: Subscription,
+  shown: SubscriptionView,
+  endCome: boolean,
+): Html {
+  const c = customerWords[view.lang];
+  if (subscription.status === 'canceled') return html`<p>${c.notCancelable}</p>`;
+  const base = subscriptionUrl(view, subscription.id);
+  const button = (text: string) => html`<button type="submit">${text}</button>`;
+  const trial = subscription.status === 'trialing';
+  const ending = shown.cancel_at;
+  const end =
+    subscription.status !== 'active' && !trial
+      ? html`${subscription.status === 'past_due' && html`<p>${c.notEndable}</p>`}`
+      : ending
+        ? endCome
+          ? html`<p>${c.endCome}</p>`
+          : html`<p>${c.endingText(displayDate(ending, view.lang))}</p>
+${csrfForm(`${base}/resume`, view.csrf, button(c.resume))}`
+        : shown.current_period_end &&
+          html`<p>${(trial ? c.endEffectTrial : c.endEffect)(displayDate(shown.current_period_end, view.lang))}</p>
+${csrfForm(`${base}/cancel-at-period-end`, view.csrf, button(trial ? c.endAtTrialEnd : c.endAtPeriodEnd))}`;
+  return html`${end}
+<p>${c.cancelIntro}</p>
+<p>${link(`${base}/cancel`, c.cancelStart)}</p>`;
+}
+
+/** What the page says first: what was just done, or why it was refused. */
+function noticeOf(
+  view: ShellContext,
+  subscription: Subscription,
+  shown: SubscriptionView,
+  said: SubscriptionNotice | undefined,
+  endCome: boolean,
+): Html {
+  const c = customerWords[view.lang];
+  switch (said?.kind) {
+    case 'canceled':
+      return notice(c.canceledNotice);
+    // Said only while it is so (the query carries no date, and says nothing the record does not).
+    case 'ending':
+      return notice(shown.cancel_at ? c.endingNotice(displayDate(shown.cancel_at, view.lang)) : undefined);
+    case 'resumed':
+      return notice(
+        subscription.status !== 'canceled' && !shown.cancel_at_period_end ? c.resumedNotice : undefined,
+      );
+    case 'problem':
+      return refusal(said.problem);
+    case 'unchangeable': {
+      const why: Partial<Record<Subscription['status'], string>> = {
+        canceled: c.alreadyCanceled,
+        past_due: c.notEndable,
+        pending: c.notStarted,
+      };
+      return refusal({
+        message: why[subscription.status] ?? (endCome ? c.endCome : said.problem.message),
+      });
+    }
+    default:
+      return html``;
+  }
+}
 
 /**
  * GET /dashboard/subscriptions/{id}: the plan, quantity, amount per interval, status, period, card
- * and customer; while it is not canceled, the way to cancel it (a confirmation page first).
+ * and customer, and a change of plan or quantity pending for the renewal; while it is active or
+ * trialing, its end at the period's end (or, once set, the day it ends and Resume); while it is not
+ * canceled, the way to cancel it now (a confirmation page first).
  */
 export function subscriptionPage(
   view: ShellContext,
   subscription: Subscription,
   shown: SubscriptionView,
   said?: SubscriptionNotice,
+  context: SubscriptionContext = {},
 ): Page {
   const c = customerWords[view.lang];
   const f = c.subscriptionFields;
@@ -101,6 +206,11 @@ export function subscriptionPage(
   const customer = subscription.customer_id
     ? idLink(customerUrl(view, subscription.customer_id), subscription.customer_id)
     : c.noCustomer;
+  const ending = shown.cancel_at;
+  const endCome = ending !== null && context.now !== undefined && Date.parse(ending) <= context.now.getTime();
+  const pending = pendingChangeOf(view, subscription, shown, context.pendingPlan);
+  const endsOn =
+    ending && html`<time data-ends datetime="${ending}">${displayDate(ending, view.lang)}</time>`;
   const fields: [string, Html | string][] = [
     [f.plan, html`${plan.name} <small>(<code>${subscription.plan_id}</code>)</small>`],
     [f.quantity, String(subscription.quantity)],
@@ -111,9 +221,13 @@ export function subscriptionPage(
     ],
     // A canceled subscription has no current period: its last one is shown as such.
     [subscription.status === 'canceled' ? f.lastPeriod : f.period, period],
-    ...(shown.next_billing_date
-      ? [[f.nextBilling, displayDate(shown.next_billing_date, view.lang)] as [string, string]]
-      : []),
+    // Set to end: the day it ends, where its next billing date was (it has none).
+    ...(ending
+      ? [[c.endsOn, endsOn] as [string, Html]]
+      : shown.next_billing_date
+        ? [[f.nextBilling, displayDate(shown.next_billing_date, view.lang)] as [string, string]]
+        : []),
+    ...(pending ? [[c.pendingChange, pending] as [string, Html]] : []),
     // A trial canceled before its end never reaches it: no end date to show.
     ...(subscription.trial_end &&
     !(subscription.canceled_at && subscription.canceled_at < subscription.trial_end)
@@ -134,23 +248,19 @@ export function subscriptionPage(
         owed.nextAttemptAt ? displayDate(owed.nextAttemptAt, view.lang) : null,
       ),
     });
-  const cancel =
-    subscription.status === 'canceled'
-      ? html`<p>${c.notCancelable}</p>`
-      : html`<p>${c.cancelIntro}</p>
-<p>${link(`${subscriptionUrl(view, subscription.id)}/cancel`, c.cancelStart)}</p>`;
+  const refused = said?.kind === 'problem' || said?.kind === 'unchangeable' ? said.problem.status : undefined;
   return dashboardPage(
     view,
     c.subscriptionTitle(subscription.id),
-    html`${said?.kind === 'canceled' && notice(c.canceledNotice)}${said?.kind === 'problem' && refusal(said.problem)}${overdue}<section class="card"><dl>
+    html`${noticeOf(view, subscription, shown, said, endCome)}${overdue}<section class="card"><dl>
 ${details(fields)}
 </dl></section>
 <section class="card" aria-labelledby="cancel">
 <h2 id="cancel">${c.cancelHeading}</h2>
-${cancel}
+${cancelSection(view, subscription, shown, endCome)}
 </section>
 <p>${link(`${view.root}/subscriptions`, c.backToSubscriptions)}</p>`,
-    said?.kind === 'problem' ? said.problem.status : 200,
+    refused ?? 200,
   );
 }
 

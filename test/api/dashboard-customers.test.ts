@@ -319,7 +319,7 @@ describe('subscriptions', () => {
     const page = await spanish.get(`subscriptions/${subscription.id}`);
     expect(page.html).toContain('10,50 USD × 2 = 21,00 USD / mes');
     expect(page.html).toContain('Visa •••• 4242');
-    expect(page.html).toContain('Cancelar esta suscripción…');
+    expect(page.html).toContain('Cancelar ahora…');
   });
 
   it('a page or a form without a session answers 303 to the sign-in form and cancels nothing', async () => {

@@ -156,7 +156,7 @@ describe('every route answers as the document says', () => {
   );
 
   routeTest(
-    "the dashboard's customers and subscriptions: the lists, a customer, a portal link, a subscription and its cancel",
+    "the dashboard's customers and subscriptions: the lists, a customer, a portal link, a subscription, its end at the period's end, Resume and its cancel",
     async ({ account, auth }) => {
       const customer = await api('POST', '/v1/customers/', {
         auth,
@@ -189,7 +189,14 @@ describe('every route answers as the document says', () => {
         asAnswer(await browser.get('subscriptions?status=active')),
       );
       const one = `subscriptions/${subscription.id}`;
-      expectAnswer('GET', '/dashboard/subscriptions/{id}', asAnswer(await browser.get(one)));
+      const shown = await browser.get(one);
+      expectAnswer('GET', '/dashboard/subscriptions/{id}', asAnswer(shown));
+      const ending = await browser.post(`${one}/cancel-at-period-end`, { csrf_token: formToken(shown.html) });
+      expect(ending.status, ending.html).toBe(303);
+      expectAnswer('POST', '/dashboard/subscriptions/{id}/cancel-at-period-end', asAnswer(ending));
+      const resumed = await browser.post(`${one}/resume`, { csrf_token: formToken(shown.html) });
+      expect(resumed.status, resumed.html).toBe(303);
+      expectAnswer('POST', '/dashboard/subscriptions/{id}/resume', asAnswer(resumed));
       const confirm = await browser.get(`${one}/cancel`);
       expectAnswer('GET', '/dashboard/subscriptions/{id}/cancel', asAnswer(confirm));
       const canceled = await browser.post(`${one}/cancel`, { csrf_token: formToken(confirm.html) });
@@ -200,6 +207,14 @@ describe('every route answers as the document says', () => {
       expect(again.status).toBe(409);
       expect(
         suite.doc.paths['/dashboard/subscriptions/{id}/cancel'].post.responses['409'].content,
+      ).toHaveProperty('text/html');
+      // Canceled: its end at the period's end is the change's 409, a page the document lists.
+      const unchangeable = await browser.post(`${one}/cancel-at-period-end`, {
+        csrf_token: formToken(confirm.html),
+      });
+      expect(unchangeable.status, unchangeable.html).toBe(409);
+      expect(
+        suite.doc.paths['/dashboard/subscriptions/{id}/cancel-at-period-end'].post.responses['409'].content,
       ).toHaveProperty('text/html');
       const missing = await browser.get(`customers/${crypto.randomUUID()}`);
       expect(missing.status).toBe(404);

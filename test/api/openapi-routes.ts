@@ -210,13 +210,15 @@ export const routeCoverage = {
       'GET /dashboard/api-keys/rotate',
       'POST /dashboard/api-keys/rotate',
     ],
-    "the dashboard's customers and subscriptions: the lists, a customer, a portal link, a subscription and its cancel":
+    "the dashboard's customers and subscriptions: the lists, a customer, a portal link, a subscription, its end at the period's end, Resume and its cancel":
       [
         'GET /dashboard/customers',
         'GET /dashboard/customers/{id}',
         'POST /dashboard/customers/{id}/portal',
         'GET /dashboard/subscriptions',
         'GET /dashboard/subscriptions/{id}',
+        'POST /dashboard/subscriptions/{id}/cancel-at-period-end',
+        'POST /dashboard/subscriptions/{id}/resume',
         'GET /dashboard/subscriptions/{id}/cancel',
         'POST /dashboard/subscriptions/{id}/cancel',
       ],

@@ -121,7 +121,7 @@ describe('customers and subscriptions in a browser', () => {
       expect(subscription).toContain('Active');
       await check('subscription');
 
-      await page.getByRole('link', { name: 'Cancel this subscription…', exact: true }).click();
+      await page.getByRole('link', { name: 'Cancel now…', exact: true }).click();
       await page.waitForURL(`${apiUrl}/dashboard/subscriptions/${subscriptionId}/cancel`);
       expect(await visibleText(page)).toContain('This cannot be undone.');
       await check('cancel, confirmation');
