@@ -8,7 +8,9 @@
  *    before it was activated (no customer), it keeps no charge: every charge of it is refunded in full;
  * 3. a deleted payment link keeps at most the one charge its page may have taken before the delete
  *    (answered as paid, or not known: 202 or no answer); any other is refunded in full;
- * 4. an automatic refund (`subscription_canceled`, `payment_link_deleted`) never ends failed: it is
+ * 3b. an upgrade's prorated charge (decision D19) is kept only when the subscription.updated that
+ *    applied the change names it; any other is refunded in full;
+ * 4. an automatic refund (`subscription_canceled`, `payment_link_deleted`, `subscription_changed`) never ends failed: it is
  *    retried until the acquirer makes it. The one the acquirer can never make, of a card 4000 0000
  *    0000 5126 (every refund of it refused), stays open with its amount held on the charge: counted
  *    apart as held, not a finding;
@@ -79,7 +81,7 @@ export async function settleAttempts(deps: Deps, timeoutMs: number): Promise<Set
   }
 }
 
-const automaticReasons = new Set(['subscription_canceled', 'payment_link_deleted']);
+const automaticReasons = new Set(['subscription_canceled', 'payment_link_deleted', 'subscription_changed']);
 
 /** An automatic refund of a charge whose card the acquirer refuses every refund of (5126). */
 async function refusedForEver(deps: Deps, attempt: Attempt): Promise<boolean> {
@@ -164,6 +166,26 @@ export async function checkRecords(
         detail: [`plan ${seen.plan}`, ...seen.story, refundNote(charge.id), faults],
       });
     }
+  }
+
+  // An upgrade's prorated charge is kept only for a change that applied: the subscription.updated
+  // that applied it names it. One whose change did not apply (declined meanwhile, the subscription
+  // canceled or renewed before it was recorded) is refunded in full.
+  const applied = new Set(
+    [...(await work.allUpdates('test')), ...(await work.allUpdates('live'))].flatMap((update) =>
+      update.chargeId ? [update.chargeId] : [],
+    ),
+  );
+  for (const charge of charges.filter((one) => one.description?.endsWith('(prorated)') && kept(one))) {
+    if (applied.has(charge.id)) continue;
+    reported.add(charge.id);
+    tally.find({
+      title: `charge ${charge.id} (${money(charge)}), the prorated charge of a change of subscription ${charge.subscription_id}, is kept though no change it paid for applied`,
+      detail: [
+        ...(work.subscriptions.find((seen) => seen.id === charge.subscription_id)?.story ?? []),
+        refundNote(charge.id),
+      ],
+    });
   }
 
   for (const seen of work.links.filter((link) => link.deleted)) {

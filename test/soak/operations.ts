@@ -112,6 +112,13 @@ export interface ListedCharge {
   currency: string;
   created_on: string;
   card_last4: string;
+  description: string | null;
+}
+
+/** A subscription.updated the soak read back: the subscription and the charge that paid for it. */
+export interface UpdatedSeen {
+  subscriptionId: string;
+  chargeId: string | undefined;
 }
 
 const c = testCards;
@@ -260,6 +267,8 @@ export class Workload {
         trial_period_days: 7,
       },
       { name: 'Soak euro', amount: '15.00', currency: 'EUR', interval: 'month', interval_count: 1 },
+      // What an upgrade moves a monthly subscription to (a change of plan, same currency and interval).
+      { name: 'Soak plus', amount: '20.00', currency: 'USD', interval: 'month', interval_count: 1 },
     ];
     for (const mode of ['test', 'live'] as const) {
       for (const plan of plans) {
@@ -281,6 +290,7 @@ export class Workload {
       [() => this.payment(), 28],
       [() => this.subscription(), 16],
       [() => this.cancelOne(), 5],
+      [() => this.changeOne(), 8],
       [() => this.link(), 16],
       [() => this.deleteOneLink(), 4],
       [() => this.refund(), 20],
@@ -439,6 +449,66 @@ export class Workload {
     const seen = oneOf(open);
     await this.#cancel(seen, 'subscription cancel');
     seen.to = Date.now();
+  }
+
+  /**
+   * PUT /v1/subscriptions/{id} on a subscription the soak made (decision D19): a higher quantity or
+   * the bigger plan (an upgrade: a prorated charge, a D15 attempt keyed by the Idempotency-Key), or
+   * an end at the period's end set or undone; a fifth of them raced by the subscription's cancel. A
+   * 5xx is sent again with the same key, as a client must.
+   */
+  async changeOne(): Promise<void> {
+    const open = this.subscriptions.filter((seen) => !seen.canceled);
+    if (open.length === 0) return;
+    const seen = oneOf(open);
+    const plus = this.#plans[seen.mode].find((plan) => plan.name.startsWith('Soak plus'));
+    const body = pick<Record<string, unknown>>([
+      [{ quantity: randomInt(2, 4) }, 4],
+      [plus ? { plan_id: plus.id } : { quantity: 2 }, 3],
+      [{ cancel_at_period_end: chance(0.7) }, 3],
+    ]);
+    const key = `soak-change-${randomUUID()}`;
+    const put = async (kind: string) => {
+      const sent = Date.now();
+      const answer = await this.#http.send(kind, 'PUT', `${this.#api}/v1/subscriptions/${seen.id}`, {
+        auth: this.#merchant.auth[seen.mode],
+        json: body,
+        headers: { 'Idempotency-Key': key },
+      });
+      seen.story.push(
+        `PUT /v1/subscriptions/${seen.id} ${JSON.stringify(body)} (sent ${this.#tally.at(sent)}) → ${answer?.status ?? 'no answer'}`,
+      );
+      return answer;
+    };
+    const change = this.#withRetries('subscription change', put);
+    if (chance(0.2)) await Promise.all([change, this.#cancel(seen, 'subscription cancel (racing a change)')]);
+    else await change;
+    seen.to = Date.now();
+  }
+
+  /** Every `subscription.updated` of `mode`: which subscription, and the charge that paid for it. */
+  async allUpdates(mode: Mode): Promise<UpdatedSeen[]> {
+    const updates: UpdatedSeen[] = [];
+    for (let page = 1; ; page++) {
+      const listed = await this.#http.send(
+        'final check: subscription.updated events',
+        'GET',
+        `${this.#api}/v1/events/?type=subscription.updated&page=${page}&page_size=100`,
+        { auth: this.#merchant.auth[mode] },
+      );
+      const json = listed?.json as
+        | {
+            results?: { data: { object: { subscription_id: string }; charge_id?: string } }[];
+            next?: unknown;
+          }
+        | undefined;
+      if (listed?.status === 404 && page > 1) return updates;
+      if (listed?.status !== 200 || !json?.results)
+        throw new Error(`GET /v1/events/ answered ${listed?.status}`);
+      for (const event of json.results)
+        updates.push({ subscriptionId: event.data.object.subscription_id, chargeId: event.data.charge_id });
+      if (!json.next || json.results.length === 0) return updates;
+    }
   }
 
   async #deleteLink(seen: LinkSeen, kind: string): Promise<Answer | undefined> {
