@@ -4,8 +4,8 @@
  * session's page says so and has no form.
  */
 import type Stripe from 'stripe';
+import { type Html, html, render } from '../../../shared/web/html.ts';
 import { majorUnits } from './currencies.ts';
-import { html, Markup } from './html.ts';
 import type { LineItem } from './store.ts';
 
 export interface PageInput {
@@ -20,8 +20,8 @@ export interface PageInput {
   error?: string;
 }
 
-// A constant of this file: trusted markup.
-const style = new Markup(`
+// A constant of this file: a template without values is markup as written.
+const style = html`
 body{font-family:system-ui,sans-serif;margin:0;background:#f6f8fa;color:#1a1f36}
 main{max-width:28rem;margin:2rem auto;background:#fff;padding:1.5rem;border-radius:.5rem;box-shadow:0 1px 3px #0002}
 .banner{background:#fff3cd;color:#5c4400;padding:.5rem 1rem;text-align:center;font-weight:600}
@@ -32,14 +32,14 @@ input[readonly]{background:#eef0f3}
 button{margin-top:1.25rem;width:100%;padding:.75rem;font-size:1rem;background:#635bff;color:#fff;border:0;border-radius:.3rem}
 .error{color:#9b1c1c;background:#fde8e8;padding:.5rem;border-radius:.3rem}
 .total{font-size:1.5rem;font-weight:700}
-`);
+`;
 
 /** `1050`, `usd` → "USD 10.50". */
 const money = (amount: number, currency: string): string =>
   `${currency.toUpperCase()} ${majorUnits(amount, currency)}`;
 
-function layout(title: string, body: Markup): string {
-  return html`<!doctype html>
+function layout(title: string, body: Html): string {
+  return render(html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -54,10 +54,10 @@ ${body}
 </main>
 </body>
 </html>
-`.text;
+`);
 }
 
-function summary(input: PageInput): Markup {
+function summary(input: PageInput): Html {
   const { session } = input;
   if (session.mode === 'setup') return html`<h1>Save your card</h1><p>with ${input.merchant}</p>`;
   return html`<h1>Pay ${input.merchant}</h1>
