@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expectMessage } from '../support/answers.ts';
-import { apiKey, apiUrl, suiteMerchant } from '../support/stack.ts';
+import { apiUrl, suiteMerchant } from '../support/stack.ts';
 
 /** Names an object has before anyone sets anything on it. */
 const objectNames = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'];

@@ -13,7 +13,7 @@ import { runBilling } from '../../shared/subscriptions/billing.ts';
 import { periodAt } from '../../shared/subscriptions/periods.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
 import { simulatedAcquirer } from '../support/acquirer.ts';
-import { csrfOf, openPage, postForm, submitCard, testCards } from '../support/checkout.ts';
+import { csrfOf, openPage, postForm, submitCard } from '../support/checkout.ts';
 import { eventually } from '../support/eventually.ts';
 import { addFault, clearFaults } from '../support/faults.ts';
 import { expectBooksAgree } from '../support/ledger.ts';
