@@ -21,14 +21,19 @@ export const queryNamesVariable = (method: string, path: string) =>
 /** What that variable holds: the names, comma-separated (a query parameter's name has no comma). */
 export const encodeQueryNames = (names: Iterable<string>) => [...names].join(',');
 
-/** The names of `event`'s query that its route does not document, in the order they came. */
+/**
+ * The names of `event`'s query that its route does not document, in the order they came. A bracketed
+ * name (`charge_id[]`) is judged by the name before its bracket: a documented one sent that way is
+ * refused by the one-value rule instead (./middlewares.ts), which says what is wrong with it.
+ */
 export function undocumentedQueryNames(
   event: Pick<APIGatewayProxyEvent, 'httpMethod' | 'resource' | 'queryStringParameters'>,
   documented: ReadonlySet<string> = documentedNamesOf(event),
 ): string[] {
-  return Object.keys(event.queryStringParameters ?? {}).filter(
-    (name) => name !== alwaysAccepted && !documented.has(name),
-  );
+  return Object.keys(event.queryStringParameters ?? {}).filter((name) => {
+    const base = name.split('[')[0] ?? name;
+    return base !== alwaysAccepted && !documented.has(base);
+  });
 }
 
 /** The names the function's variable lists for the event's method and resource. */

@@ -214,7 +214,8 @@ export async function settleRenewal(
             customerId: subscription?.customer_id ?? null,
             amount: attempt.amount ?? 0,
             currency: attempt.currency ?? '',
-            description: subscription?.plan.name ?? null,
+            // The plan this period is charged at: a pending change's, when the renewal applies one.
+            description: attempt.subject.change?.plan.name ?? subscription?.plan.name ?? null,
             statementDescription: subscription?.statement_descriptor ?? '',
             card: result.card,
             acquirerReference: result.acquirerReference,

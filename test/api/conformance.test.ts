@@ -72,6 +72,8 @@ const dashboardForms = [
   'POST /dashboard/api-keys/rotate',
   'POST /dashboard/customers/{id}/portal',
   'POST /dashboard/subscriptions/{id}/cancel',
+  'POST /dashboard/subscriptions/{id}/cancel-at-period-end',
+  'POST /dashboard/subscriptions/{id}/resume',
 ];
 
 const allowances: Allowance[] = [
@@ -246,6 +248,15 @@ const allowances: Allowance[] = [
     message: /has the id|has no charge/,
     where: 'its 404: "No charge of the account and mode has the `find` id (or its payment is unpaid)"',
     when: (sent) => /[?&]find=/.test(sent.path),
+  },
+  {
+    // A subscription's change depends on its state: the fuzz's subscription has not started (its
+    // checkout is not paid), so only its metadata may change.
+    operation: 'PUT /v1/subscriptions/{id}',
+    status: 409,
+    message: /not started|canceled|past due|in progress|changed meanwhile/i,
+    where:
+      'its 409: "Canceled; past due or not started yet (only metadata may change); … or the change is being charged by another request"',
   },
   {
     // The portal's forms name one of the customer's own subscriptions or charges, and an action on it.

@@ -310,7 +310,11 @@ describe('a downgrade or another interval waits for the period’s end', () => {
     expect(await runAt(new Date(end + 1000))).toMatchObject({ renewed: 1 });
     const renewed = await view(id);
     expect(renewed).toMatchObject({ plan_id: silver, quantity: 2, pending_change: null, status: 'active' });
-    expect((await chargesOf(id)).map((charge) => charge.amount)).toEqual([3000, 2000]);
+    // The renewal's charge is the new plan's, in its amount and in its name (the receipt's words).
+    expect((await chargesOf(id)).map(({ amount, description }) => [amount, description])).toEqual([
+      [3000, 'Gold'],
+      [2000, 'Silver'],
+    ]);
     const applied = (await updates(id)).at(-1);
     expect(applied?.data.previous_attributes).toMatchObject({
       plan_id: gold,

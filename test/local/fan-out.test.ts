@@ -108,7 +108,7 @@ async function expectBilledOnce(account: TestAccount, subscriptions: readonly Su
     );
     expect(now?.paid_through, subscription.id).toBe(1);
   }
-  const listed = await api('GET', '/v1/payments/?page_size=100', { auth: apiKey(account.testKey) });
+  const listed = await api('GET', '/v1/payments/?limit=100', { auth: apiKey(account.testKey) });
   expect(listed.status).toBe(200);
   const charged = (listed.json as unknown as { subscription_id: string | null }[]).map(
     (charge) => charge.subscription_id,
@@ -229,7 +229,7 @@ describe('the billing run fanned out on the local stack', () => {
       expect(runs.reduce((sum, run) => sum + run.billed, 0)).toBe(subscriptions.length);
       expect(runs.every((run) => run.failed === 0)).toBe(true);
       // Only partition 1's subscriptions were charged: the others of the account are not its workers'.
-      const listed = await api('GET', '/v1/payments/?page_size=100', { auth: apiKey(account.testKey) });
+      const listed = await api('GET', '/v1/payments/?limit=100', { auth: apiKey(account.testKey) });
       const charged = (listed.json as unknown as { subscription_id: string | null }[]).map(
         (charge) => charge.subscription_id,
       );
@@ -263,7 +263,7 @@ describe('the billing run fanned out on the local stack', () => {
     const next = linesOf(detail.runId).filter((run) => run.round === 1);
     expect(next).toHaveLength(1);
     expect(next[0]).toMatchObject({ partition: 2, billed: subscriptions.length, handed_on: false });
-    const listed = await api('GET', '/v1/payments/?page_size=100', { auth: apiKey(account.testKey) });
+    const listed = await api('GET', '/v1/payments/?limit=100', { auth: apiKey(account.testKey) });
     const charged = (listed.json as unknown as { subscription_id: string | null }[]).map(
       (charge) => charge.subscription_id,
     );
