@@ -17,6 +17,9 @@ export function generateClientId(): string {
   return `cl_${randomToken(24)}`;
 }
 
+/** Whether `value` has the shape generateClientId gives: anything else names no client. */
+export const isClientId = (value: string): boolean => /^cl_[A-Za-z0-9]{24}$/.test(value);
+
 export function generateClientSecret(): string {
   return `cs_${randomToken(48)}`;
 }

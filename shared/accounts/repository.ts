@@ -19,6 +19,7 @@ import {
   generateClientId,
   generateClientSecret,
   hashSecret,
+  isClientId,
   maskKey,
   modeOfKey,
 } from './credentials.ts';
@@ -264,6 +265,9 @@ export async function findClient(
   deps: Deps,
   clientId: string,
 ): Promise<{ developerId: number; secretHash: string } | undefined> {
+  // An id no client could have is no client's, and is never a key: a 3,000-character one would be
+  // over DynamoDB's key size, refused with an error rather than found missing.
+  if (!isClientId(clientId)) return undefined;
   const result = await deps.db.send(
     new GetCommand({ TableName: deps.table, Key: accountKeys.client(clientId) }),
   );

@@ -90,7 +90,17 @@ export const checkoutRoutes: readonly Route[] = [
     // The webhook key opens the Stripe key of a mode connected to Stripe (its page is Stripe's).
     access: {
       table: {
-        actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        actions: [
+          'GetItem',
+          'BatchGetItem',
+          'Query',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          // An overdue period paid on a card from the portal is a renewal: its attempt is stored
+          // with a check of the subscription's version.
+          'ConditionCheckItem',
+        ],
         indexes: ['gsi1'],
       },
       webhookKey: true,
@@ -124,7 +134,17 @@ export const checkoutRoutes: readonly Route[] = [
     // It may record the payment as a submit does, and opens the connector's key to read it back.
     access: {
       table: {
-        actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        actions: [
+          'GetItem',
+          'BatchGetItem',
+          'Query',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          // An overdue period paid on a card from the portal is a renewal: its attempt is stored
+          // with a check of the subscription's version.
+          'ConditionCheckItem',
+        ],
         indexes: ['gsi1'],
       },
       webhookKey: true,
@@ -164,7 +184,17 @@ export const checkoutRoutes: readonly Route[] = [
     auth: false,
     access: {
       table: {
-        actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        actions: [
+          'GetItem',
+          'BatchGetItem',
+          'Query',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          // An overdue period paid on a card from the portal is a renewal: its attempt is stored
+          // with a check of the subscription's version.
+          'ConditionCheckItem',
+        ],
         indexes: ['gsi1'],
       },
     },

@@ -26,7 +26,15 @@ export const connectorsRoutes: readonly Route[] = [
     // their event, and opens the connection's secrets with the webhook key.
     access: {
       table: {
-        actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        actions: [
+          'GetItem',
+          'BatchGetItem',
+          'Query',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          'ConditionCheckItem',
+        ],
         indexes: ['gsi1'],
       },
       webhookKey: true,

@@ -22,9 +22,18 @@ export const ledgerArea = defineArea({
       detailTypes: [partitionRuns.billing, partitionRuns.recovery, partitionRuns.reconciliation],
       target: 'functions/ledger/run-partition.ts',
       // What billing, recovery and reconciliation call, together; the bus to hand a partition on.
+      // ConditionCheckItem: a renewal's attempt is stored with a check of its subscription's version.
       access: {
         table: {
-          actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
+          actions: [
+            'GetItem',
+            'BatchGetItem',
+            'Query',
+            'PutItem',
+            'UpdateItem',
+            'DeleteItem',
+            'ConditionCheckItem',
+          ],
           indexes: ['gsi1', 'gsi2'],
         },
         events: true,

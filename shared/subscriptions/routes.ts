@@ -81,8 +81,20 @@ export const subscriptionsRoutes: readonly Route[] = [
     handler: 'functions/subscriptions/update-subscription.ts',
     operationId: 'updateSubscription',
     auth: true,
+    // ConditionCheckItem: a change applied at once is written on condition that no renewal of the
+    // next period has begun (a check of that attempt's item, in the change's transaction).
     access: {
-      table: { actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+      table: {
+        actions: [
+          'GetItem',
+          'BatchGetItem',
+          'Query',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          'ConditionCheckItem',
+        ],
+      },
       webhookKey: true,
     },
     summary:

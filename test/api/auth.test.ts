@@ -178,7 +178,7 @@ describe('POST /authentication/token/', () => {
     expect(response.json.error.code).toBe('invalid_request');
   });
 
-  it('a wrong client secret and an unknown client are invalid_client', async () => {
+  it('a wrong client secret, an unknown client and an id no client has are invalid_client', async () => {
     const account = await newAccount();
     for (const body of [
       {
@@ -188,6 +188,8 @@ describe('POST /authentication/token/', () => {
       },
       { grant_type: 'client_credentials', client_id: 'cl_nobody', client_secret: account.clientSecret },
       { grant_type: 'client_credentials', client_id: account.clientId },
+      // An id far longer than any client's (over DynamoDB's key size): no client, never a 500.
+      { grant_type: 'client_credentials', client_id: 'x'.repeat(3000), client_secret: account.clientSecret },
     ]) {
       const response = await api('POST', '/authentication/token/', { body });
       expect(response.status).toBe(401);
