@@ -12,8 +12,6 @@ import type { EventBridgeEvent } from 'aws-lambda';
 import { merchantName } from '../../shared/accounts/account.ts';
 import { getAccount } from '../../shared/accounts/repository.ts';
 import { observed } from '../../shared/core/invocation.ts';
-import { formatAmount } from '../../shared/core/money/amount.ts';
-import { currencyOf } from '../../shared/core/money/fields.ts';
 import { findCustomer } from '../../shared/customers/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { publicBaseUrl } from '../../shared/http/base-url.ts';
@@ -33,7 +31,7 @@ import {
   subscriptionActivatedMail,
   subscriptionCanceledMail,
 } from '../../shared/subscriptions/mail.ts';
-import { mailOfUpdate, updateNotice } from '../../shared/subscriptions/mail-of-update.ts';
+import { changedItem, mailOfUpdate, updateNotice } from '../../shared/subscriptions/mail-of-update.ts';
 import { getSubscription } from '../../shared/subscriptions/repository.ts';
 
 const deps = makeDeps();
@@ -90,18 +88,13 @@ export const handler = observed(async (event: EventBridgeEvent<string, unknown>)
       customer.id,
       noticePortalLifetimeMs,
     );
-    const { plan } = subscription;
+    // What was subscribed to when it started: a change made since has its own notice.
+    const item = await changedItem(deps, scope, subscription, object);
+    if (!item) return; // its plan is gone since: nothing true to say of it
     const mail = subscriptionActivatedMail({
       ...common,
       subscriptionId: subscription.id,
-      item: {
-        name: plan.name,
-        quantity: subscription.quantity,
-        unitAmount: formatAmount(plan.amount, currencyOf(plan)),
-        currency: plan.currency,
-        interval: plan.interval,
-        intervalCount: plan.interval_count,
-      },
+      item,
       nextBillingAt: subscription.next_action_at,
       trialEndsAt: subscription.trial_end,
       portalUrl: link.url,

@@ -148,3 +148,38 @@ describe('the e-mails of a subscription change', () => {
     );
   });
 });
+
+describe('the activation e-mail of a subscription changed at once', () => {
+  it('names what was subscribed to, not the plan it was changed to since', async () => {
+    const gold = await newPlan({ trial_period_days: 7 });
+    const platinum = await newPlan({ name: 'Platinum', amount: '75.00' });
+    const { id, email } = await started(gold);
+    await pipelineDrained(localInfo, account.developerId);
+    await change(id, { plan_id: platinum });
+    // The activation's event delivered again after the change, under an id of its own (a second
+    // delivery of the same id sends nothing), as a slow pipeline would deliver it.
+    const activated = (await storedEventItems(account.developerId, 'test'))
+      .map((item) => item.detail)
+      .find(
+        (detail) => detail.type === 'subscription.activated' && detail.data.object.subscription_id === id,
+      );
+    if (!activated) throw new Error('no subscription.activated stored');
+    const { handler } = await import('../../functions/subscriptions/send-subscription-email.ts');
+    await handler(
+      {
+        id: randomUUID(),
+        'detail-type': 'subscription.activated',
+        source: 'cobro',
+        detail: { ...activated, id: `evt_${randomUUID().replaceAll('-', '').slice(0, 24)}` },
+      } as never,
+      { awsRequestId: randomUUID() } as never,
+    );
+    const trials = (await sentMail()).filter(
+      (mail) => mail.destination.to.includes(email) && mail.subject.includes('free trial'),
+    );
+    expect(trials.map((mail) => mail.subject)).toEqual([
+      `${merchant}: your free trial of "Gold" has started`,
+      `${merchant}: your free trial of "Gold" has started`,
+    ]);
+  });
+});
