@@ -325,6 +325,8 @@ try {
   const deps = makeDeps();
   const account = await createAccount(deps, { name: 'Bench', email: `bench-${Date.now()}@example.com` });
   let dynamoCalls = 0;
+  /** Calls made outside any function's invocation: the bench's own (a billing run it drives). */
+  let outsideCalls = 0;
   // Every function runs in this process: calls are also counted by the function making them, so a
   // request's own calls stand apart from what the event pipeline does meanwhile (fan-out, e-mail).
   const callsOf = new Map<string, number>();
@@ -333,6 +335,7 @@ try {
       dynamoCalls += 1;
       const entry = invocation.getStore()?.entry;
       if (entry) callsOf.set(entry, (callsOf.get(entry) ?? 0) + 1);
+      else outsideCalls += 1;
       return next(args);
     },
     { step: 'initialize', name: 'benchCallCounter' },
@@ -414,8 +417,10 @@ try {
         developerId: owner.account.developer_id,
         ...run,
         calls: () => dynamoCalls,
+        ownCalls: () => outsideCalls,
         resetCalls: () => {
           dynamoCalls = 0;
+          outsideCalls = 0;
         },
       });
     }
