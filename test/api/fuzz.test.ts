@@ -68,10 +68,13 @@ describe('every route of the OpenAPI document, fuzzed', () => {
     }
     expect(findings).toEqual([]);
     // The fuzz reaches past the door: most requests are authorized, and many are valid enough to succeed.
+    // Since every route refuses a query parameter it does not document, the requests carrying a
+    // name like `__proto__` end at 400 too: about 5 % of them succeed (a run of 4,360 had 207 to 226
+    // 2xx answers), so the floor is one in 30.
     const count = (test: (status: number) => boolean) =>
       [...statuses].filter(([status]) => test(status)).reduce((sum, [, n]) => sum + n, 0);
     expect(count((status) => status === 401)).toBeLessThan(sent / 3);
-    expect(count((status) => status >= 200 && status < 300)).toBeGreaterThan(sent / 20);
+    expect(count((status) => status >= 200 && status < 300)).toBeGreaterThan(sent / 30);
     expect(count((status) => status === 400)).toBeGreaterThan(sent / 10);
     expect(sent).toBeGreaterThanOrEqual(operations.length * runs - findings.length * runs);
   }, 600_000);

@@ -180,7 +180,7 @@ export function requestsFor(doc: Json, operation: Operation, auth: string): fc.A
       query: fc.array(
         fc.oneof(
           {
-            weight: 5,
+            weight: 10,
             arbitrary: query.length
               ? fc
                   .constantFrom(...query)
