@@ -299,3 +299,64 @@ describe("refunds racing Stripe's payouts", () => {
     await expectBooksAgree(merchant.account.developerId, since);
   });
 });
+
+describe('a subscription upgraded through Stripe (D19)', () => {
+  /** A plan of 30.00 a month in the merchant's connected mode: an upgrade from stripePlan's 12.00. */
+  async function biggerPlan(merchant: StripeMerchant): Promise<string> {
+    const created = await api('POST', '/v1/plans/', {
+      auth: merchant.modeAuth,
+      body: { name: 'Platinum', amount: '30.00', currency: 'USD', interval: 'month', interval_count: 1 },
+    });
+    expect(created.status, created.text).toBe(201);
+    return created.json.data.id as string;
+  }
+  const upgrade = (merchant: StripeMerchant, id: string, planId: string, key: string) =>
+    api('PUT', `/v1/subscriptions/${id}`, {
+      auth: merchant.modeAuth,
+      body: { plan_id: planId },
+      headers: { 'Idempotency-Key': key },
+    });
+  const prorated = async (merchant: StripeMerchant, id: string) =>
+    (await chargesOf(merchant)).filter((one) => one.subscription_id === id).length - 1;
+
+  it('charges the prorated difference off-session on the saved card, once; the books agree', async () => {
+    const merchant = await newStripeMerchant('d19s-upgrade');
+    const { subscription_id: id, checkout_url: url } = await newSubscription(merchant);
+    await payThroughStripe(url);
+    const platinum = await biggerPlan(merchant);
+    const key = `d19s-${Date.now()}`;
+    const first = await upgrade(merchant, id, platinum, key);
+    expect(first.status, first.text).toBe(200);
+    expect(first.json.plan_id).toBe(platinum);
+    const again = await upgrade(merchant, id, platinum, key);
+    expect(again.status, again.text).toBe(200);
+    expect(await prorated(merchant, id)).toBe(1);
+    const report = await expectBooksAgree(merchant.account.developerId, since);
+    expect(report.acquirer.charges).toBeGreaterThanOrEqual(2);
+  });
+
+  it('with Stripe losing its answer: 504, then recovery applies the change and keeps one charge', async () => {
+    const merchant = await newStripeMerchant('d19s-upgrade-lost');
+    const { subscription_id: id, checkout_url: url } = await newSubscription(merchant);
+    await payThroughStripe(url);
+    const platinum = await biggerPlan(merchant);
+    const key = `d19s-lost-${Date.now()}`;
+    // Lost twice, as the renewal's answer is above (one loss alone was answered: 200).
+    await fault(merchant, { operation: 'payment_intent_create', effect: 'lose', times: 2 });
+    let first: Awaited<ReturnType<typeof api>>;
+    try {
+      first = await upgrade(merchant, id, platinum, key);
+    } finally {
+      await clearFaults();
+    }
+    expect(first.status, first.text).toBe(504);
+    // The same request again, as a client does after a 504: the change's outcome once it is known.
+    const answered = await eventually('the retried upgrade to be answered 200', async () => {
+      const retry = await upgrade(merchant, id, platinum, key);
+      return retry.status === 200 ? retry : undefined;
+    });
+    expect(answered.json.plan_id).toBe(platinum);
+    expect(await prorated(merchant, id)).toBe(1);
+    await expectBooksAgree(merchant.account.developerId, since);
+  });
+});
