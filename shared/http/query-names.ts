@@ -36,10 +36,19 @@ export function undocumentedQueryNames(
   });
 }
 
+/** Each variable's names, read once per process: the environment does not change under a function. */
+const namesByVariable = new Map<string, ReadonlySet<string>>();
+
 /** The names the function's variable lists for the event's method and resource. */
 function documentedNamesOf(
   event: Pick<APIGatewayProxyEvent, 'httpMethod' | 'resource'>,
 ): ReadonlySet<string> {
-  const listed = process.env[queryNamesVariable(event.httpMethod, event.resource ?? '')];
-  return new Set(listed ? listed.split(',') : []);
+  const variable = queryNamesVariable(event.httpMethod, event.resource ?? '');
+  let names = namesByVariable.get(variable);
+  if (!names) {
+    const listed = process.env[variable];
+    names = new Set(listed ? listed.split(',') : []);
+    namesByVariable.set(variable, names);
+  }
+  return names;
 }
