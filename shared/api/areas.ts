@@ -31,6 +31,7 @@ import type { Area, OfEventTypes } from '../stack/area.ts';
 import { statsArea } from '../stats/area.ts';
 import { subscriptionsArea } from '../subscriptions/area.ts';
 import { taxesArea } from '../taxes/area.ts';
+import { teamArea } from '../team/area.ts';
 import { webhooksArea } from '../webhooks/area.ts';
 
 export const areas: readonly Area<EventType<unknown>>[] = [
@@ -55,6 +56,7 @@ export const areas: readonly Area<EventType<unknown>>[] = [
   ledgerArea,
   connectorsArea,
   statsArea,
+  teamArea,
   dashboardArea,
 ];
 

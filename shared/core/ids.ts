@@ -11,7 +11,7 @@ export function randomToken(length: number): string {
 }
 
 /** A prefixed identifier such as `evt_…`, `pay_…`, `ch_…`. */
-type IdPrefix = 'evt' | 'pay' | 'ch' | 'sub' | 'we' | 're' | 'del' | 'plog' | 'att';
+type IdPrefix = 'evt' | 'pay' | 'ch' | 'sub' | 'we' | 're' | 'del' | 'plog' | 'att' | 'usr';
 
 export function prefixedId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

@@ -22,6 +22,9 @@ const key = 'K'.repeat(32);
 const view = (lang: Lang = 'en', section: ShellContext['section'] = 'plans'): ShellContext => ({
   lang,
   root: 'https://pay.example.com/dashboard',
+  role: 'admin',
+  email: 'ada@example.com',
+  twoFactor: false,
   merchant: 'Shop',
   mode: 'test',
   csrf,

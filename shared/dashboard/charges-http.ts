@@ -149,7 +149,8 @@ export const showCharge = signedInPage(
 export const submitRefund = signedInForm(
   'charges',
   chargePath,
-  async (deps: RefundDeps & DashboardDeps, { scope, view, request }: SignedIn): Promise<ApiAnswer> => {
+  async (deps: RefundDeps & DashboardDeps, signed: SignedIn): Promise<ApiAnswer> => {
+    const { scope, view, request } = signed;
     const id = request.params.id ?? '';
     const key = field(request.body, 'idempotency_key');
     const amount = field(request.body, 'amount').trim();
@@ -178,6 +179,9 @@ export const submitRefund = signedInForm(
           ...(amount ? { amount: typedAmount(amount, view.lang) } : {}),
         });
         const refund = await refundCharge(deps, scope, input, `dashboard:${key}`);
+        // The same form sent again answers the same refund: its audit entry is written once.
+        signed.auditRecord = refund.id;
+        signed.auditOnce = key;
         const back = `${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(id)}`;
         return seeOther(`${back}?${new URLSearchParams({ refunded: refund.id })}`);
       },

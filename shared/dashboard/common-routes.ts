@@ -6,6 +6,7 @@
  */
 import { sizeText } from '../core/limits.ts';
 import type { Access, Answer, ErrorAnswer, Route } from '../http/route.ts';
+import type { Permission } from '../team/roles.ts';
 
 /**
  * The dashboard is one function routed inside (shared/dashboard/router-http.ts): API Gateway sends
@@ -33,6 +34,18 @@ export interface DashboardRoute extends Route {
    * its pages is asked for.
    */
   readonly page: `${string}#${string}`;
+  /**
+   * What a user's role must allow for the row (shared/team/roles.ts); `public` for the pages before a
+   * session (sign-in, one-time links). A role without it gets 403 and nothing is read or changed:
+   * the check is made by signedInPage and signedInForm (./http.ts) before the page's own code runs.
+   */
+  readonly permission: Permission | 'public';
+  /**
+   * A form that changes something: the action its audit log entry names (`refund.create`), written
+   * once the form has acted (shared/team/audit.ts); `false` for a form that changes nothing stored
+   * of the account (the language switch). Every POST row but the public ones says which.
+   */
+  readonly audit?: string | false;
 }
 
 export const html = ['text/html'] as const;
@@ -41,18 +54,24 @@ export const html = ['text/html'] as const;
 export const dashboardFormBytes = 4 * 1024;
 
 export const toSignIn: Answer = {
-  description: 'No session in force (none, expired, signed out, or its key rotated): to the sign-in form',
+  description:
+    'No session in force (none, expired, signed out, its user removed, or its password changed since): to the sign-in form',
   headers: { Location: 'The sign-in form, `/dashboard/sign-in`.' },
 };
 
 export const pageErrors = {
+  403: {
+    description: 'The signed-in user’s role may not use this page (or the form expired): nothing changed',
+    body: 'html',
+  },
   500: { description: 'Unexpected failure, with a request id', body: 'MessageEnvelope' },
 } as const satisfies Record<number, ErrorAnswer>;
 
 export const formErrors = {
   ...pageErrors,
   403: {
-    description: 'The form expired (its CSRF token is not the session’s): nothing changed',
+    description:
+      'The form expired (its CSRF token is not the session’s), or the signed-in user’s role may not use it: nothing changed',
     body: 'html',
   },
   413: { description: `A form body over ${sizeText(dashboardFormBytes)}`, body: 'MessageEnvelope' },
@@ -60,9 +79,12 @@ export const formErrors = {
 
 export const form = ['application/x-www-form-urlencoded'] as const;
 
-/** What every signed-in page reads: the session and the account, in one BatchGetItem. */
-const session = ['BatchGetItem'] as const;
+/**
+ * What every signed-in page reads: the session, its user and the account, in one BatchGetItem; a
+ * form also puts its audit log entry (PutItem).
+ */
+const session = ['BatchGetItem', 'PutItem'] as const;
 export const signedIn = (access: Access['table'] = { actions: [] }): Access => ({
-  table: { ...access, actions: [...session, ...access.actions] },
+  table: { ...access, actions: [...new Set([...session, ...access.actions])] },
   fingerprintSecret: true,
 });

@@ -17,6 +17,9 @@ const langs: Lang[] = ['en', 'es'];
 const view = (lang: Lang = 'en', overrides: Partial<ShellContext> = {}): ShellContext => ({
   lang,
   root: 'https://pay.example.com/dashboard',
+  role: 'admin',
+  email: 'ada@example.com',
+  twoFactor: false,
   merchant: 'Shop',
   mode: 'test',
   csrf,

@@ -15,17 +15,20 @@ describe('the session cookie', () => {
     );
   });
 
-  it('is read only in the shape cobro writes: an account id and a 43-character token', () => {
+  it('is read only in the shape cobro writes: an account id, a user id and a 43-character token', () => {
     const token = 'A'.repeat(43);
-    expect(readCookieValue(`12.${token}`)).toEqual({ developerId: 12, token });
+    const user = `usr_${'B'.repeat(24)}`;
+    expect(readCookieValue(`12.${user}.${token}`)).toEqual({ developerId: 12, userId: user, token });
     for (const value of [
       undefined,
       '',
       token,
-      `0.${token}`,
-      `12.${token}x`,
-      `12.${'A'.repeat(42)}-`,
-      `1e3.${token}`,
+      `12.${token}`,
+      `0.${user}.${token}`,
+      `12.${user}.${token}x`,
+      `12.usr_${'B'.repeat(23)}.${token}`,
+      `12.${user}.${'A'.repeat(42)}-`,
+      `1e3.${user}.${token}`,
     ])
       expect(readCookieValue(value)).toBeUndefined();
   });

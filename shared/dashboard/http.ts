@@ -12,6 +12,13 @@
  *   with 403 and nothing changed. The sign-in form, before any session, posts the value of a
  *   sign-in cookie of its own instead (a double-submit token).
  *
+ * - A signed-in page or form is refused with 403, before anything of its own runs, to a user whose
+ *   role lacks the permission its route row names (shared/team/roles.ts): the check is here, where
+ *   every page's domain call starts, not only in the navigation.
+ * - A form that changed something writes its audit log entry (shared/team/audit.ts) with the action
+ *   its row names, the signed-in user, the record (what `act` set as `auditRecord`, else the path's
+ *   `{id}`) and the client's address.
+ *
  * A page is `signedInPage(section, here, render)` for a GET, `signedInForm(section, here, act)`
  * for a POST; `render`/`act` get the function's dependencies, the session's scope and the shell's
  * context. The sign-in pages, which open no session, are in sign-in-http.ts.
@@ -24,8 +31,12 @@ import { statusOf } from '../http/errors.ts';
 import type { ApiRequest } from '../http/handler.ts';
 import { headerOf } from '../http/headers.ts';
 import type { ApiAnswer } from '../http/render.ts';
+import { audit } from '../team/audit.ts';
+import { can } from '../team/roles.ts';
+import { type TwoFactor, twoFactorBox } from '../team/two-factor.ts';
 import type { Page } from '../web/page.ts';
 import { pageProblems } from '../web/problems.ts';
+import type { DashboardRoute } from './common-routes.ts';
 import { type OpenSession, openSession, type SessionKeys, stageSessionKeys } from './session.ts';
 import { messagePage, type SectionId, type ShellContext } from './shell.ts';
 import { dashboardWords } from './words.ts';
@@ -44,14 +55,14 @@ export const cookieNames = {
 } as const;
 
 export interface DashboardDeps extends Deps {
-  keys: SessionKeys;
+  keys: SessionKeys & { twoFactor: TwoFactor };
   /** The stage's public base URL: the dashboard is `<baseUrl>/dashboard/`. */
   baseUrl: string;
 }
 
 /** A function's dependencies, built once per module: `base` is makeDeps() or acquirerDeps(). */
 export function dashboardDeps<D extends Deps>(base: D = makeDeps() as D): D & DashboardDeps {
-  return { ...base, keys: stageSessionKeys(), baseUrl: publicBaseUrl() };
+  return { ...base, keys: { ...stageSessionKeys(), twoFactor: twoFactorBox() }, baseUrl: publicBaseUrl() };
 }
 
 /** The dashboard's absolute URL, without a trailing slash. */
@@ -115,6 +126,14 @@ export const seeOther = (location: string, headers: Record<string, string> = {})
 export interface SignedIn extends OpenSession {
   view: ShellContext;
   request: ApiRequest;
+  /**
+   * The record a form acted on, for its audit log entry, when the path's `{id}` does not name it (a
+   * record the form made); `false` when the form, though it answered without error, changed nothing
+   * (a submit of a form that had acted already).
+   */
+  auditRecord?: string | false;
+  /** The submission's own key (a refund form's idempotency key): the same submission again writes no second entry. */
+  auditOnce?: string;
 }
 
 export async function signedIn(
@@ -126,7 +145,7 @@ export async function signedIn(
   const open = await openSession(deps, deps.keys, cookieOf(request, cookieNames.session));
   if (!open) return undefined;
   const lang = langOf(request);
-  const { account, session } = open;
+  const { account, session, user } = open;
   return {
     ...open,
     request,
@@ -139,6 +158,9 @@ export async function signedIn(
       here,
       section,
       developerId: account.developer_id,
+      role: user.role,
+      email: user.email,
+      twoFactor: user.totp_sealed !== undefined,
       connector: open.connection.connector,
       ...(open.connection.connector === 'stripe'
         ? {
@@ -153,8 +175,15 @@ export async function signedIn(
 
 export const toSignIn = (deps: DashboardDeps) => seeOther(`${dashboardRoot(deps.baseUrl)}/sign-in`);
 
-/** What answers a row of the dashboard: a function of the function's dependencies and the request. */
-export type DashboardPage<D = DashboardDeps> = (deps: D, request: ApiRequest) => Promise<ApiAnswer>;
+/**
+ * What answers a row of the dashboard: a function of the function's dependencies, the request and
+ * the row it came by (its permission and audit action).
+ */
+export type DashboardPage<D = DashboardDeps> = (
+  deps: D,
+  request: ApiRequest,
+  row: Pick<DashboardRoute, 'permission' | 'audit'>,
+) => Promise<ApiAnswer>;
 
 /**
  * Where the language switch of a page comes back to: its path under /dashboard/, the same for
@@ -164,39 +193,80 @@ export type Here = string | ((request: ApiRequest) => string);
 
 const hereOf = (here: Here, request: ApiRequest) => (typeof here === 'string' ? here : here(request));
 
+/** 403: the user's role may not use the page or form; nothing of it ran. */
+function refusedToRole(signed: SignedIn): ApiAnswer {
+  const w = dashboardWords[signed.view.lang];
+  return pageAnswer(
+    messagePage(signed.view, 403, w.errorTitle, w.roleRefused, {
+      url: `${signed.view.root}/`,
+      text: w.sections.overview,
+    }),
+  );
+}
+
 /**
- * A GET page for a signed-in merchant, in the navigation's `section`: 303 to sign-in without a
- * session in force, else `render`.
+ * A GET page for a signed-in user, in the navigation's `section`: 303 to sign-in without a session
+ * in force, 403 when the user's role lacks the row's permission, else `render`.
  */
 export function signedInPage<D>(
   section: SectionId,
   here: Here,
   render: (deps: D, signed: SignedIn) => Promise<ApiAnswer>,
 ): DashboardPage<D & DashboardDeps> {
-  return async (deps, request) => {
+  return async (deps, request, row) => {
     const signed = await signedIn(deps, request, section, hereOf(here, request));
-    return signed ? render(deps, signed) : toSignIn(deps);
+    if (!signed) return toSignIn(deps);
+    if (row.permission !== 'public' && !can(signed.user.role, row.permission)) return refusedToRole(signed);
+    return render(deps, signed);
   };
 }
 
+/** Whether a form's answer says it acted: anything but an error page or the way to sign in. */
+const acted = (answer: ApiAnswer) =>
+  answer.status < 400 && !answer.headers?.Location?.endsWith('/dashboard/sign-in');
+
 /**
- * A form's POST for a signed-in merchant: 303 to sign-in without a session in force, 403 (the
- * form expired, nothing changed) when its CSRF token is not the session's; else `act`.
+ * A form's POST for a signed-in user: 303 to sign-in without a session in force, 403 (nothing
+ * changed) when the user's role lacks the row's permission or the CSRF token is not the session's;
+ * else `act`, and then, when it acted, the audit log entry of the row's action.
  */
 export function signedInForm<D>(
   section: SectionId,
   here: Here,
   act: (deps: D, signed: SignedIn) => Promise<ApiAnswer>,
 ): DashboardPage<D & DashboardDeps> {
-  return async (deps, request) => {
+  return async (deps, request, row) => {
     const signed = await signedIn(deps, request, section, hereOf(here, request));
     if (!signed) return toSignIn(deps);
+    if (row.permission !== 'public' && !can(signed.user.role, row.permission)) return refusedToRole(signed);
     if (!tokenMatches(signed.session.csrf, field(request.body, 'csrf_token'))) {
       const w = dashboardWords[signed.view.lang];
       return pageAnswer(messagePage(signed.view, 403, w.errorTitle, w.formExpired));
     }
-    return act(deps, signed);
+    const answer = await act(deps, signed);
+    if (row.audit && signed.auditRecord !== false && acted(answer))
+      await audit(deps, {
+        developerId: signed.scope.developerId,
+        actor: signed.user,
+        action: row.audit,
+        record: signed.auditRecord ?? request.params.id,
+        // A change to the account's team is no mode's: its entry names none.
+        ...(row.audit.startsWith('user.') ? {} : { mode: signed.scope.mode }),
+        address: clientAddress(request),
+        ...(signed.auditOnce ? { once: signed.auditOnce } : {}),
+      });
+    return answer;
   };
+}
+
+/**
+ * The address a request came from, as API Gateway saw the connection (the local gateway gives the
+ * socket's): never a header such as X-Forwarded-For, which whoever sends the request writes, so a
+ * guesser could not name a new address for each try. API Gateway always sets it; without one, every
+ * such request shares one count.
+ */
+export function clientAddress(request: ApiRequest): string {
+  return request.event.requestContext?.identity?.sourceIp || 'unknown';
 }
 
 /** The path under /dashboard/ of the record a request names: `<list>/<id>`, or `<list>/` when it names none. */

@@ -1,7 +1,8 @@
 /**
  * The dashboard's API keys pages: apiKeysOf (as GET /v1/auth/api-keys/ shows the keys, masked) and
  * rotateKeyAs (as PATCH /v1/auth/api-keys/ rotates one), acting as the key the session was opened
- * with: a test session may rotate only the test key, and rotating the session's own key ends it.
+ * in the session's mode: a test session may rotate only the test key. Sessions belong to users, not
+ * keys, so a rotation signs nobody out.
  */
 import { apiKeysOf, rotateKeyAs } from '../auth/api-keys.ts';
 import { authMessages } from '../auth/messages.ts';
@@ -11,20 +12,16 @@ import type { Deps } from '../db/deps.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import type { Problem } from '../web/problems.ts';
 import {
-  cookieNames,
-  cookieOf,
   type DashboardDeps,
   field,
   orProblem,
   pageAnswer,
   problemOf,
   type SignedIn,
-  setCookie,
   signedInForm,
   signedInPage,
 } from './http.ts';
 import { keyConfirmPage, keyRotatedPage, keysPage } from './keys-views.ts';
-import { endSession } from './session.ts';
 
 /** The keys page, saying what a rotation refused. */
 async function keysAnswer(deps: Deps, signed: SignedIn, problem?: Problem): Promise<ApiAnswer> {
@@ -52,9 +49,7 @@ export const showRotateKey = signedInPage(
 /**
  * POST /dashboard/api-keys/rotate: rotateKeyAs with the session's key mode, as PATCH
  * /v1/auth/api-keys/ calls it with the key's (a test session may rotate only the test key). The
- * answer shows the new key this once. Rotating the key the session was opened with ends the
- * session (it would end anyway, its key being gone): its item is deleted and its cookie cleared,
- * and the page links to sign in again.
+ * answer shows the new key this once; the session goes on.
  */
 export const submitRotateKey = signedInForm(
   'keys',
@@ -72,11 +67,8 @@ export const submitRotateKey = signedInForm(
           { developerId: scope.developerId, keyMode: session.mode },
           type,
         );
-        if (type !== session.mode) return pageAnswer(keyRotatedPage(view, rotated, false));
-        await endSession(deps, deps.keys, cookieOf(request, cookieNames.session));
-        return pageAnswer(keyRotatedPage(view, rotated, true), {
-          'Set-Cookie': setCookie(deps.baseUrl, cookieNames.session, '', 0),
-        });
+        signed.auditRecord = `${type} key`;
+        return pageAnswer(keyRotatedPage(view, rotated));
       },
       (problem) => keysAnswer(deps, signed, problem),
     );

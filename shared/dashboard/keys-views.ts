@@ -5,10 +5,11 @@
  */
 import type { ApiKeysView } from '../auth/schemas.ts';
 import type { Mode } from '../core/account.ts';
+import { can } from '../team/roles.ts';
 import { html } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import type { Problem } from '../web/problems.ts';
-import { dashboardPage, link, notice, refusal, type ShellContext, shell } from './shell.ts';
+import { dashboardPage, link, notice, refusal, type ShellContext } from './shell.ts';
 import { dataTable } from './table.ts';
 import { code, confirmPage } from './webhooks-views.ts';
 import { webhookWords } from './webhooks-words.ts';
@@ -19,8 +20,10 @@ export function keysPage(view: ShellContext, keys: ApiKeysView, problem?: Proble
   const w = webhookWords[view.lang];
   const c = w.columns;
   const date = dashboardWords[view.lang].date;
-  // As the API decides: a test key may rotate only the test key.
-  const mayRotate = (mode: Mode) => !(view.mode === 'test' && mode === 'live');
+  // As the API decides: a test key may rotate only the test key; and only a role that may rotate
+  // (an admin) is offered it: a developer sees the keys masked.
+  const mayRotate = (mode: Mode) =>
+    can(view.role, 'rotate_keys') && !(view.mode === 'test' && mode === 'live');
   const table = dataTable(
     [{ heading: c.mode }, { heading: c.key }, { heading: c.created, nowrap: true }, { heading: c.action }],
     (['test', 'live'] as const).map((mode) => [
@@ -59,36 +62,17 @@ export function keyConfirmPage(view: ShellContext, type: Mode): Page {
   );
 }
 
-/**
- * The new key, shown this once. When it replaced the key the session was opened with, the session
- * is over: the page is then the signed-out shell (no navigation, no forms of the ended session)
- * with a link to sign in again.
- */
-export function keyRotatedPage(
-  view: ShellContext,
-  rotated: { type: Mode; key: string },
-  signedOut: boolean,
-): Page {
+/** The new key, shown this once; the session goes on (sessions belong to users, not keys). */
+export function keyRotatedPage(view: ShellContext, rotated: { type: Mode; key: string }): Page {
   const w = webhookWords[view.lang];
   const name = w.keyModes[rotated.type];
-  const body = html`<section class="card">
+  return dashboardPage(
+    view,
+    w.keyRotatedTitle,
+    html`<section class="card">
 <dl><dt>${w.newKey(name)}</dt><dd><code class="secret" data-secret>${rotated.key}</code></dd></dl>
 ${notice(w.keyOnce)}
-${
-  signedOut
-    ? html`<p>${w.signedOutByRotation}</p>
-<p>${link(`${view.root}/sign-in`, w.signInAgain)}</p>`
-    : html`<p>${link(`${view.root}/api-keys`, w.toKeys)}</p>`
-}
-</section>`;
-  if (!signedOut) return dashboardPage(view, w.keyRotatedTitle, body);
-  const d = dashboardWords[view.lang];
-  return shell(
-    200,
-    `${w.keyRotatedTitle} · ${d.product}`,
-    html`<div class="bar"><p class="brand">${d.product}</p></div>
-<h1>${w.keyRotatedTitle}</h1>
-${body}`,
-    view.lang,
+<p>${link(`${view.root}/api-keys`, w.toKeys)}</p>
+</section>`,
   );
 }

@@ -86,7 +86,7 @@ export function dashboardRouter<D extends DashboardDeps>(
         if (parsed) parsed.body = body;
       }
       const request = { ...toRequest(event), params: matchPath(row.path, path) ?? {} };
-      return (await pageOf(row.page))(deps, request);
+      return (await pageOf(row.page))(deps, request, row);
     },
     // The body is read once the row is known: a GET's is never read, a form's within its limit.
     // The query is checked against the row too (the gateway's resource is the prefix's proxy).

@@ -17,6 +17,7 @@
 import type { Mode } from '../core/account.ts';
 import type { Lang } from '../core/messages.ts';
 import { chartStyles } from '../stats/charts.ts';
+import { can, type Permission, type Role } from '../team/roles.ts';
 import { type Html, html } from '../web/html.ts';
 import { contentSecurityPolicy, hostedPage, type Page } from '../web/page.ts';
 import { signInWords } from './sign-in-words.ts';
@@ -26,19 +27,25 @@ export type SectionId = keyof DashboardWords['sections'];
 
 /**
  * Every section of the dashboard, in the navigation's order; `path` (under /dashboard/) once its
- * page is built. A section without a page is listed, not linked: no page pretends.
+ * page is built, and the permission its page needs: the navigation shows a user only the sections
+ * their role may open. A section without a page is listed, not linked: no page pretends. The
+ * profile is reached from the bar, not the navigation.
  */
-export const sections: readonly { id: SectionId; path?: string }[] = [
-  { id: 'overview', path: '' },
-  { id: 'charges', path: 'charges' },
-  { id: 'customers', path: 'customers' },
-  { id: 'subscriptions', path: 'subscriptions' },
-  { id: 'plans', path: 'plans' },
-  { id: 'products', path: 'products' },
-  { id: 'links', path: 'links' },
-  { id: 'webhooks', path: 'webhooks' },
-  { id: 'events', path: 'events' },
-  { id: 'keys', path: 'api-keys' },
+export const sections: readonly { id: SectionId; path?: string; permission: Permission; inNav?: false }[] = [
+  { id: 'overview', path: '', permission: 'read' },
+  { id: 'charges', path: 'charges', permission: 'read' },
+  { id: 'customers', path: 'customers', permission: 'read' },
+  { id: 'subscriptions', path: 'subscriptions', permission: 'read' },
+  { id: 'plans', path: 'plans', permission: 'read' },
+  { id: 'products', path: 'products', permission: 'read' },
+  { id: 'links', path: 'links', permission: 'read' },
+  { id: 'webhooks', path: 'webhooks', permission: 'read' },
+  { id: 'events', path: 'events', permission: 'read' },
+  { id: 'keys', path: 'api-keys', permission: 'api_keys' },
+  { id: 'users', path: 'users', permission: 'users' },
+  { id: 'audit', path: 'audit', permission: 'audit' },
+  { id: 'connectors', path: 'connectors', permission: 'connectors' },
+  { id: 'profile', path: 'profile', permission: 'self', inNav: false },
 ];
 
 /** What every signed-in page knows besides its own records. */
@@ -55,6 +62,11 @@ export interface ShellContext {
   section: SectionId;
   /** The account, for what the page tells an operator to run. */
   developerId?: number;
+  /** The signed-in user's role (the navigation shows what it may open) and e-mail. */
+  role: Role;
+  email: string;
+  /** Whether the user has a second factor: the live switch is offered only then. */
+  twoFactor: boolean;
   /** What the mode is connected to: the page says so. @default a real acquirer, unnamed */
   connector?: 'simulated' | 'stripe' | 'none';
   /** The Stripe account it is connected to, as the page names it (its name, else its id). */
@@ -175,14 +187,35 @@ function modeNote(view: ShellContext): Html | undefined {
   return undefined;
 }
 
+/**
+ * The mode switch of the bar: to test from live; to live only for a user with a second factor,
+ * else the reason, linked to the profile where it is set up.
+ */
+function modeSwitch(view: ShellContext): Html {
+  const w = dashboardWords[view.lang];
+  if (view.mode === 'live')
+    return csrfForm(`${view.root}/mode`, view.csrf, html`<button type="submit">${w.switchToTest}</button>`, {
+      mode: 'test',
+      back: view.here,
+    });
+  if (!view.twoFactor)
+    return html`<a class="help" href="${`${view.root}/profile`}">${w.liveNeedsTwoFactor}</a>`;
+  return csrfForm(`${view.root}/mode`, view.csrf, html`<button type="submit">${w.switchToLive}</button>`, {
+    mode: 'live',
+    back: view.here,
+  });
+}
+
 /** A signed-in page: the bar, the navigation, then `body` under its `title` heading. */
 export function dashboardPage(view: ShellContext, title: string, body: Html, status = 200): Page {
   const w = dashboardWords[view.lang];
-  const nav = sections.map(({ id, path }) =>
-    path === undefined
-      ? html`<li><span class="soon" title="${w.notYet}">${w.sections[id]}</span></li>`
-      : html`<li><a href="${`${view.root}/${path}`}"${id === view.section && html` aria-current="page"`}>${w.sections[id]}</a></li>`,
-  );
+  const nav = sections
+    .filter(({ permission, inNav }) => inNav !== false && can(view.role, permission))
+    .map(({ id, path }) =>
+      path === undefined
+        ? html`<li><span class="soon" title="${w.notYet}">${w.sections[id]}</span></li>`
+        : html`<li><a href="${`${view.root}/${path}`}"${id === view.section && html` aria-current="page"`}>${w.sections[id]}</a></li>`,
+    );
   const mode = view.mode === 'live' ? w.liveMode : w.testMode;
   return shell(
     status,
@@ -191,6 +224,8 @@ export function dashboardPage(view: ShellContext, title: string, body: Html, sta
 <p class="brand">${view.merchant}</p>
 <p class="mode mode-${view.mode}" data-mode="${view.mode}"><span class="help">${w.modeLabel}:</span> ${mode}</p>
 <span class="spacer"></span>
+${modeSwitch(view)}
+<a href="${`${view.root}/profile`}">${w.signedInAs(view.email, w.roles[view.role])}</a>
 ${languageSwitch(view.root, view.csrf, view.lang, view.here)}
 ${csrfForm(`${view.root}/sign-out`, view.csrf, html`<button type="submit">${w.signOut}</button>`)}
 </div>
@@ -203,51 +238,98 @@ ${body}`,
 }
 
 /**
- * Why the sign-in form is shown again: a wrong key (401), an expired form (403), or an address
- * blocked after too many failed sign-ins, for `retryAfterSeconds` more (429).
+ * Why the sign-in form is shown again: a wrong e-mail or password (401), an expired form (403), an
+ * address blocked or an e-mail locked after too many failed sign-ins, for `retryAfterSeconds` more
+ * (429), or a code step that waited too long (401).
  */
-export type SignInProblem = 'wrong_key' | 'form_expired' | { blocked: true; retryAfterSeconds: number };
+export type SignInProblem =
+  | 'wrong_credentials'
+  | 'form_expired'
+  | 'challenge_expired'
+  | { blocked: 'address' | 'user'; retryAfterSeconds: number };
 
 function signInProblem(lang: Lang, problem: SignInProblem): { status: number; message: string } {
-  const w = dashboardWords[lang];
-  if (problem === 'wrong_key') return { status: 401, message: w.wrongKey };
-  if (problem === 'form_expired') return { status: 403, message: w.formExpired };
+  const w = signInWords[lang];
+  if (problem === 'wrong_credentials') return { status: 401, message: w.wrongCredentials };
+  if (problem === 'challenge_expired') return { status: 401, message: w.challengeExpired };
+  if (problem === 'form_expired') return { status: 403, message: dashboardWords[lang].formExpired };
   const minutes = Math.max(1, Math.ceil(problem.retryAfterSeconds / 60));
-  return { status: 429, message: signInWords[lang].tooManyFailures(minutes) };
+  return {
+    status: 429,
+    message: problem.blocked === 'address' ? w.tooManyFailures(minutes) : w.userLocked(minutes),
+  };
 }
 
-/**
- * The sign-in form; `problem` says why the last try failed (401 a key that is no account's, 403 a
- * form whose token did not match, 429 an address blocked). `csrf` is the value of the sign-in cookie the form posts back.
- */
-export function signInPage(
-  context: { root: string; lang: Lang; csrf: string },
-  problem?: SignInProblem,
-): Page {
+/** What a page before a session knows: where the dashboard is, the language, the sign-in form's token. */
+export interface PublicContext {
+  root: string;
+  lang: Lang;
+  csrf: string;
+  /** Where the language switch comes back to (under /dashboard/). */
+  here: string;
+}
+
+/** A page before a session: the product's bar with the language switch, then a card. */
+export function publicPage(context: PublicContext, title: string, body: Html, status = 200): Page {
   const w = dashboardWords[context.lang];
-  const shown = problem ? signInProblem(context.lang, problem) : undefined;
-  const status = shown?.status ?? 200;
   const other: Lang = context.lang === 'en' ? 'es' : 'en';
   return shell(
     status,
-    w.signInTitle,
+    `${title} · ${w.product}`,
     html`<div class="bar"><p class="brand">${w.product}</p><span class="spacer"></span>
-${csrfForm(`${context.root}/language`, context.csrf, html`<button type="submit" lang="${other}">${w.otherLanguage}</button>`, { lang: other, back: 'sign-in' })}
+${csrfForm(`${context.root}/language`, context.csrf, html`<button type="submit" lang="${other}">${w.otherLanguage}</button>`, { lang: other, back: context.here })}
 </div>
 <div class="card">
-<h1>${w.signInTitle}</h1>
-<p>${w.signInIntro}</p>
+<h1>${title}</h1>
+${body}
+</div>`,
+    context.lang,
+  );
+}
+
+/**
+ * The sign-in form (e-mail and password); `problem` says why the last try failed. `csrf` is the
+ * value of the sign-in cookie the form posts back. The e-mail typed is kept; the password never is.
+ */
+export function signInPage(context: Omit<PublicContext, 'here'>, problem?: SignInProblem, email = ''): Page {
+  const w = signInWords[context.lang];
+  const shown = problem ? signInProblem(context.lang, problem) : undefined;
+  return publicPage(
+    { ...context, here: 'sign-in' },
+    w.signInTitle,
+    html`<p>${w.signInIntro}</p>
 ${refusal(shown)}
 ${csrfForm(
   `${context.root}/sign-in`,
   context.csrf,
-  html`<label for="api_key">${w.apiKey}</label>
-<input id="api_key" name="api_key" type="password" autocomplete="current-password" required maxlength="64" spellcheck="false" aria-describedby="api_key_help">
-<p id="api_key_help" class="help">${w.apiKeyHelp}</p>
+  html`<label for="email">${w.email}</label>
+<input id="email" name="email" type="email" autocomplete="username" required maxlength="254" spellcheck="false" value="${email}">
+<label for="password">${w.password}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="256">
 <button type="submit">${w.signIn}</button>`,
-)}
-</div>`,
-    context.lang,
+)}`,
+    shown?.status ?? 200,
+  );
+}
+
+/** The second step of a sign-in: the TOTP code, with the challenge it answers. */
+export function codePage(context: Omit<PublicContext, 'here'>, challenge: string, wrong = false): Page {
+  const w = signInWords[context.lang];
+  return publicPage(
+    { ...context, here: 'sign-in' },
+    w.codeTitle,
+    html`<p>${w.codeIntro}</p>
+${refusal(wrong ? { message: w.wrongCode } : undefined)}
+${csrfForm(
+  `${context.root}/sign-in/code`,
+  context.csrf,
+  html`<label for="code">${w.code}</label>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required pattern="[0-9 ]{6,7}" maxlength="7" aria-describedby="code_help">
+<p id="code_help" class="help">${w.codeHelp}</p>
+<button type="submit">${w.verify}</button>`,
+  { challenge },
+)}`,
+    wrong ? 401 : 200,
   );
 }
 

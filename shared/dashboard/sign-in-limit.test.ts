@@ -43,12 +43,12 @@ describe('signInWindowOf', () => {
 describe('the blocked sign-in form', () => {
   const context = { root: 'https://pay.example.com/dashboard', csrf: 't'.repeat(32) };
   it('answers 429 and says how long to wait, in English and Spanish, with the form', () => {
-    const en = signInPage({ ...context, lang: 'en' }, { blocked: true, retryAfterSeconds: 61 });
+    const en = signInPage({ ...context, lang: 'en' }, { blocked: 'address', retryAfterSeconds: 61 });
     expect(en.status).toBe(429);
     expect(en.html).toContain('Too many failed sign-ins from this address. Wait 2 minutes and try again');
     expect(en.html).toContain('role="alert"');
-    expect(en.html).toContain('name="api_key"');
-    const es = signInPage({ ...context, lang: 'es' }, { blocked: true, retryAfterSeconds: 1 });
+    expect(en.html).toContain('name="password"');
+    const es = signInPage({ ...context, lang: 'es' }, { blocked: 'address', retryAfterSeconds: 1 });
     expect(es.status).toBe(429);
     expect(es.html).toContain('Demasiados inicios de sesión fallidos desde esta dirección. Espera 1 minuto');
   });

@@ -21,6 +21,9 @@ const csrf = 'C'.repeat(32);
 const view = (lang: Lang = 'en', overrides: Partial<ShellContext> = {}): ShellContext => ({
   lang,
   root: 'https://pay.example.com/dashboard',
+  role: 'admin',
+  email: 'ada@example.com',
+  twoFactor: false,
   merchant: hostile,
   mode: 'test',
   csrf,
@@ -200,7 +203,7 @@ describe('both languages', () => {
     expect(es).toContain('Queda por reembolsar');
     expect(es).toContain('<button type="submit" lang="en">English</button>');
     expect(es).toContain('Cerrar sesión');
-    expect(signInPage({ root: 'r', lang: 'es', csrf }).html).toContain('Clave secreta de API');
+    expect(signInPage({ root: 'r', lang: 'es', csrf }).html).toContain('Correo electrónico');
   });
 });
 
@@ -302,14 +305,26 @@ describe('the charges list', () => {
 });
 
 describe('the sign-in form', () => {
-  it('answers 401 for a wrong key and 403 for an expired form, saying so', () => {
+  it('asks for an e-mail and a password; 401 for a wrong pair (never saying which), 403 for an expired form', () => {
     const context = { root: 'https://pay.example.com/dashboard', lang: 'en' as const, csrf };
     expect(signInPage(context).status).toBe(200);
-    const wrong = signInPage(context, 'wrong_key');
+    const wrong = signInPage(context, 'wrong_credentials', hostile);
     expect(wrong.status).toBe(401);
-    expect(wrong.html).toContain('This key is not valid');
+    expect(wrong.html).toContain('Wrong e-mail address or password.');
     expect(signInPage(context, 'form_expired').status).toBe(403);
-    expect(wrong.html).toContain('type="password"');
+    expect(wrong.html).toContain('name="email" type="email"');
+    expect(wrong.html).toContain('name="password" type="password"');
+    expect(wrong.html).not.toContain('api_key');
+    // The e-mail typed is kept, escaped.
+    expect(wrong.html).not.toContain(hostile);
+    expect(wrong.html).toContain('value="&lt;script&gt;');
+  });
+
+  it('says how long an e-mail is locked after too many failures for it', () => {
+    const context = { root: 'https://pay.example.com/dashboard', lang: 'en' as const, csrf };
+    const locked = signInPage(context, { blocked: 'user', retryAfterSeconds: 900 });
+    expect(locked.status).toBe(429);
+    expect(locked.html).toContain('it is locked for 15 more minutes');
   });
 });
 

@@ -157,6 +157,7 @@ export const submitEndpoint = signedInForm(
           ({ endpoint }) => ({ id: endpoint.id }),
         );
         if (once.kind !== 'first') {
+          signed.auditRecord = false;
           return seeOther(
             once.kind === 'again'
               ? `${endpointUrl(view, once.kept.id)}?already=created`
@@ -164,6 +165,7 @@ export const submitEndpoint = signedInForm(
           );
         }
         const { endpoint, secret } = once.value;
+        signed.auditRecord = endpoint.id;
         return pageAnswer(secretPage(view, webhookWords[view.lang].createdTitle, endpoint, secret, 201));
       },
       again,
@@ -266,7 +268,11 @@ export const submitRedeliver = signedInForm(
           { key, purpose: `redeliver:${endpointId}:${eventId}` },
           () => redeliverEvent(deps, scope, eventIdParam(eventId), { endpoint_id: endpointId }),
         );
-        if (once.kind !== 'first') return back({ redelivered: eventId, already: 'redelivered' });
+        if (once.kind !== 'first') {
+          signed.auditRecord = false;
+          return back({ redelivered: eventId, already: 'redelivered' });
+        }
+        signed.auditRecord = `${endpointId} ${eventId}`;
         return back({ redelivered: eventId, count: String(once.value) });
       },
       async (problem) => {

@@ -15,6 +15,9 @@ const formKey = 'K'.repeat(32);
 const view = (lang: Lang = 'en', overrides: Partial<ShellContext> = {}): ShellContext => ({
   lang,
   root: 'https://pay.example.com/dashboard',
+  role: 'admin',
+  email: 'ada@example.com',
+  twoFactor: false,
   merchant: 'Shop',
   mode: 'test',
   csrf,
@@ -165,13 +168,11 @@ describe('API keys pages', () => {
     );
   });
 
-  it('after the own key’s rotation, the page has no form of the ended session and links to sign in', () => {
-    const page = keyRotatedPage(view('es'), { type: 'test', key: `sk_test_${hostile}` }, true);
+  it('the new key’s page keeps the session: the navigation and its forms stay', () => {
+    const page = keyRotatedPage(view('es'), { type: 'test', key: `sk_test_${hostile}` });
     expectEscaped(page.html);
-    expect(page.html).not.toContain(csrf);
-    expect(page.html).not.toContain('<form');
-    expect(page.html).toContain('href="https://pay.example.com/dashboard/sign-in"');
-    expect(page.html).toContain(webhookWords.es.signInAgain);
+    expect(page.html).toContain(csrf);
+    expect(page.html).toContain('href="https://pay.example.com/dashboard/api-keys"');
     expect(page.html).toContain('lang="es"');
   });
 });

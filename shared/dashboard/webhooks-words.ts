@@ -93,8 +93,6 @@ export interface WebhookWords {
   keyRotatedTitle: string;
   newKey(mode: string): string;
   keyOnce: string;
-  signedOutByRotation: string;
-  signInAgain: string;
   toKeys: string;
 }
 
@@ -189,13 +187,12 @@ export const webhookWords: Record<Lang, WebhookWords> = {
     keyConfirmTitle: (mode) => `Rotate the ${mode.toLowerCase()}?`,
     keyConfirm: (mode) =>
       `The ${mode.toLowerCase()} will be replaced by a new one, shown once on the next page. Every program using the current key must be given the new one: the current key stops working within 60 seconds.`,
-    keyConfirmOwn: 'You signed in with this key: rotating it signs you out.',
+    keyConfirmOwn:
+      'This is the key of the mode you are working in; your dashboard session goes on, it does not depend on keys.',
     keyConfirmButton: 'Rotate the key',
     keyRotatedTitle: 'Key rotated',
     newKey: (mode) => `New ${mode}`,
     keyOnce: 'Copy this key now: it is shown only this once, and cobro cannot show it again.',
-    signedOutByRotation: 'You signed in with the key you rotated, so you are now signed out.',
-    signInAgain: 'Sign in with the new key',
     toKeys: 'Back to the API keys',
   },
   es: {
@@ -288,13 +285,12 @@ export const webhookWords: Record<Lang, WebhookWords> = {
     keyConfirmTitle: (mode) => `¿Rotar la ${mode.toLowerCase()}?`,
     keyConfirm: (mode) =>
       `La ${mode.toLowerCase()} se reemplazará por una nueva, que se muestra una vez en la página siguiente. Todo programa que use la clave actual debe recibir la nueva: la actual deja de funcionar en 60 segundos.`,
-    keyConfirmOwn: 'Iniciaste sesión con esta clave: al rotarla se cierra tu sesión.',
+    keyConfirmOwn:
+      'Es la clave del modo en el que trabajas; tu sesión del panel sigue, no depende de las claves.',
     keyConfirmButton: 'Rotar la clave',
     keyRotatedTitle: 'Clave rotada',
     newKey: (mode) => `Nueva ${mode.toLowerCase()}`,
     keyOnce: 'Copia esta clave ahora: se muestra solo esta vez y cobro no puede volver a mostrarla.',
-    signedOutByRotation: 'Iniciaste sesión con la clave que rotaste, así que tu sesión se cerró.',
-    signInAgain: 'Inicia sesión con la clave nueva',
     toKeys: 'Volver a las claves de API',
   },
 };

@@ -6,6 +6,7 @@
 import { displayDateTime } from '../core/display.ts';
 import type { Lang } from '../core/messages.ts';
 import type { PaymentStatus } from '../payments/schemas.ts';
+import type { Role } from '../team/roles.ts';
 
 export interface DashboardWords {
   product: string;
@@ -20,8 +21,23 @@ export interface DashboardWords {
     webhooks: string;
     events: string;
     keys: string;
+    users: string;
+    audit: string;
+    connectors: string;
+    profile: string;
   };
   navLabel: string;
+  /** The roles, as the bar and the users page name them. */
+  roles: Record<Role, string>;
+  /** A page or form the signed-in user's role may not use. */
+  roleRefused: string;
+  /** The bar's mode switch. */
+  switchToLive: string;
+  switchToTest: string;
+  /** Why the live switch is not offered: live mode needs a second factor. */
+  liveNeedsTwoFactor: string;
+  /** The link to one's own profile from the bar: the user's e-mail and role. */
+  signedInAs(email: string, role: string): string;
   notYet: string;
   modeLabel: string;
   testMode: string;
@@ -35,12 +51,6 @@ export interface DashboardWords {
   stripeNote(account: string): string;
   otherLanguage: string;
   signOut: string;
-  signInTitle: string;
-  signInIntro: string;
-  apiKey: string;
-  apiKeyHelp: string;
-  signIn: string;
-  wrongKey: string;
   formExpired: string;
   newestCharges: string;
   allCharges: string;
@@ -121,8 +131,19 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
       webhooks: 'Webhooks',
       events: 'Events',
       keys: 'API keys',
+      users: 'Users',
+      audit: 'Audit log',
+      connectors: 'Connectors',
+      profile: 'Your profile',
     },
     navLabel: 'Sections',
+    roles: { admin: 'Admin', developer: 'Developer', support: 'Support', viewer: 'Viewer' },
+    roleRefused:
+      'Your role does not allow this page or action; nothing was changed. An admin of the account can give you another role.',
+    switchToLive: 'Switch to live',
+    switchToTest: 'Switch to test',
+    liveNeedsTwoFactor: 'Live mode needs two-factor sign-in: set it up in your profile.',
+    signedInAs: (email, role) => `${email} (${role})`,
     notYet: 'not available yet',
     modeLabel: 'Mode',
     testMode: 'TEST',
@@ -135,13 +156,6 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
       `Live mode is not connected to an acquirer: live payments, subscriptions and payment links are refused until it is. An operator connects your Stripe account with npm run -s cli -- accounts connect --account ${id} --mode live --stripe-key sk_live_… --stripe-webhook-secret whsec_… (README, “Going live”). Records, refunds of earlier charges and test mode work meanwhile.`,
     otherLanguage: 'Español',
     signOut: 'Sign out',
-    signInTitle: 'Sign in to the cobro dashboard',
-    signInIntro:
-      "Sign in with one of your account's secret API keys. The dashboard shows the key's mode: a test key, test records; a live key, live records.",
-    apiKey: 'Secret API key',
-    apiKeyHelp: 'sk_test_… or sk_live_…',
-    signIn: 'Sign in',
-    wrongKey: 'This key is not valid: check it, or use the new key if it was rotated.',
     formExpired: 'This form expired. Reload the page and try again; nothing was changed.',
     newestCharges: 'Newest charges',
     allCharges: 'All charges',
@@ -226,8 +240,19 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
       webhooks: 'Webhooks',
       events: 'Eventos',
       keys: 'Claves de API',
+      users: 'Usuarios',
+      audit: 'Registro de auditoría',
+      connectors: 'Conectores',
+      profile: 'Tu perfil',
     },
     navLabel: 'Secciones',
+    roles: { admin: 'Administrador', developer: 'Desarrollador', support: 'Soporte', viewer: 'Lector' },
+    roleRefused:
+      'Tu rol no permite esta página o acción; no se cambió nada. Un administrador de la cuenta puede darte otro rol.',
+    switchToLive: 'Pasar a real',
+    switchToTest: 'Pasar a prueba',
+    liveNeedsTwoFactor: 'El modo real requiere el inicio de sesión en dos pasos: actívalo en tu perfil.',
+    signedInAs: (email, role) => `${email} (${role})`,
     notYet: 'aún no disponible',
     modeLabel: 'Modo',
     testMode: 'PRUEBA',
@@ -240,13 +265,6 @@ export const dashboardWords: Record<Lang, DashboardWords> = {
       `El modo real no está conectado a un adquirente: los pagos, suscripciones y enlaces de pago reales se rechazan hasta que lo esté. Un operador conecta tu cuenta de Stripe con npm run -s cli -- accounts connect --account ${id} --mode live --stripe-key sk_live_… --stripe-webhook-secret whsec_… (README, “Going live”). Los registros, los reembolsos de cargos anteriores y el modo de prueba funcionan mientras tanto.`,
     otherLanguage: 'English',
     signOut: 'Cerrar sesión',
-    signInTitle: 'Inicia sesión en el panel de cobro',
-    signInIntro:
-      'Inicia sesión con una de las claves secretas de API de tu cuenta. El panel muestra el modo de la clave: con una clave de prueba, los registros de prueba; con una real, los reales.',
-    apiKey: 'Clave secreta de API',
-    apiKeyHelp: 'sk_test_… o sk_live_…',
-    signIn: 'Iniciar sesión',
-    wrongKey: 'Esta clave no es válida: revísala, o usa la nueva si se rotó.',
     formExpired: 'Este formulario caducó. Recarga la página e inténtalo de nuevo; no se cambió nada.',
     newestCharges: 'Cargos más recientes',
     allCharges: 'Todos los cargos',

@@ -29,6 +29,7 @@ import { refundKeys } from '../refunds/keys.ts';
 import { statsKeys } from '../stats/keys.ts';
 import { subscriptionKeys } from '../subscriptions/keys.ts';
 import { taxKeys } from '../taxes/keys.ts';
+import { teamKeys } from '../team/keys.ts';
 import { webhookKeys } from '../webhooks/keys.ts';
 import { dueShards, probeKey, searchKeys } from './keys.ts';
 
@@ -388,6 +389,26 @@ const shapes: Record<string, [built: unknown, stored: unknown]> = {
     { pk: 'DASHBOARD_SIGN_IN#abc123', sk: 'WINDOW#1772600400000' },
   ],
   'mailKeys.sent': [mailKeys.sent('evt_1', 'abc123'), { pk: 'MAIL_SENT#evt_1#abc123', sk: 'MAIL_SENT' }],
+  'teamKeys.user': [teamKeys.user('usr_abc'), { pk: 'USER#usr_abc', sk: 'USER' }],
+  'teamKeys.inUserList': [
+    teamKeys.inUserList(42, 'ada@example.com'),
+    { gsi1pk: 'ACCOUNT#42#USERS', gsi1sk: 'USER#ada@example.com' },
+  ],
+  'teamKeys.userList': [teamKeys.userList(42), { partition: 'ACCOUNT#42#USERS', prefix: 'USER#' }],
+  'teamKeys.email': [
+    teamKeys.email('Ada@Example.COM'),
+    { pk: 'USER_EMAIL#ada@example.com', sk: 'USER_EMAIL' },
+  ],
+  'teamKeys.admins': [teamKeys.admins(42), { pk: 'ACCOUNT#42', sk: 'USER_ADMINS' }],
+  'teamKeys.lock': [teamKeys.lock('abc123'), { pk: 'USER_LOCK#abc123', sk: 'USER_LOCK' }],
+  'teamKeys.link': [teamKeys.link('abc123'), { pk: 'USER_LINK#abc123', sk: 'USER_LINK' }],
+  'teamKeys.challenge': [teamKeys.challenge('abc123'), { pk: 'USER_CHALLENGE#abc123', sk: 'USER_CHALLENGE' }],
+  'teamKeys.audit': [teamKeys.audit(42, at, 'abc123'), { pk: 'ACCOUNT#42#AUDIT', sk: `AUDIT#${at}#abc123` }],
+  'teamKeys.auditOnce': [
+    teamKeys.auditOnce(42, 'refund.create', 'abc123'),
+    { pk: 'ACCOUNT#42#AUDIT_ONCE#refund.create#abc123', sk: 'AUDIT_ONCE' },
+  ],
+  'teamKeys.auditLog': [teamKeys.auditLog(42), { partition: 'ACCOUNT#42#AUDIT', prefix: 'AUDIT#' }],
   // The gsi1 sort-key prefixes of counted lists and the payment log (records sort as `<tag>#…`).
   'planKeys.listTag': [planKeys.listTag, 'PLAN'],
   'customerKeys.listTag': [customerKeys.listTag, 'CUSTOMER'],

@@ -28,6 +28,7 @@ const silver: MailItem = {
 const activationPortalUrl = 'https://pay.example/portal/Act1vat10nT0ken';
 const renewalPortalUrl = 'https://pay.example/portal/abcDEF123';
 const receiptUrl = 'https://pay.example/receipts/Zk3q9XbT0aLmP2sV8cYw1RfN6uJd4HgE7oQiKtBnWy5';
+const invitationUrl = 'https://pay.example/dashboard/access/Inv1tat10nT0kenAbCdEfGhIjKlMnOpQrStUvWxYz012';
 
 // biome-ignore lint/suspicious/noExplicitAny: each e-mail takes fields of its own; a sample gives them
 type AnyMail = (input: any) => RenderedMail;
@@ -168,6 +169,17 @@ const samples: Record<string, (mail: AnyMail) => Sample> = {
         refundedAt: '2026-11-22T10:15:00.000Z',
       }),
     links: [],
+  }),
+  'team/invitationMail': (mail) => ({
+    render: (value, context) =>
+      mail({
+        ...context,
+        inviterEmail: value,
+        role: 'support',
+        url: invitationUrl,
+        expiresAt: '2026-11-29T10:15:00.000Z',
+      }),
+    links: [invitationUrl],
   }),
   'receipts/receiptMail': (mail) => ({
     render: (value, context) =>

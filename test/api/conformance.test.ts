@@ -55,6 +55,9 @@ interface Allowance {
  */
 const dashboardForms = [
   'POST /dashboard/sign-in',
+  'POST /dashboard/sign-in/code',
+  'POST /dashboard/access/{token}',
+  'POST /dashboard/mode',
   'POST /dashboard/sign-out',
   'POST /dashboard/language',
   'POST /dashboard/charges/{id}/refunds',
@@ -74,9 +77,26 @@ const dashboardForms = [
   'POST /dashboard/subscriptions/{id}/cancel',
   'POST /dashboard/subscriptions/{id}/cancel-at-period-end',
   'POST /dashboard/subscriptions/{id}/resume',
+  'POST /dashboard/users',
+  'POST /dashboard/users/{id}/role',
+  'POST /dashboard/users/{id}/remove',
+  'POST /dashboard/connectors/{mode}',
+  'POST /dashboard/connectors/{mode}/disconnect',
+  'POST /dashboard/profile/password',
+  'POST /dashboard/profile/two-factor/start',
+  'POST /dashboard/profile/two-factor',
+  'POST /dashboard/profile/two-factor/remove',
 ];
 
 const allowances: Allowance[] = [
+  {
+    // A one-time link's token is made by `users add`, an invitation or the banner, never drawn: a
+    // drawn one names no link.
+    operation: ['GET /dashboard/access/{token}', 'POST /dashboard/access/{token}'],
+    status: 404,
+    message: /This link no longer works/,
+    where: 'their 404: "The link was used, has expired, or is none: saying so"',
+  },
   {
     // A path id of the right shape that names no record of the account.
     operation: '*',
@@ -424,6 +444,10 @@ beforeAll(async () => {
   fixtures.portal = await (factories.portal as () => Promise<string>)();
   const dashboard = await new DashboardClient().signedIn(account.testKey);
   dashboardCookie = [...dashboard.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  // The admin pages' records: the session's own user (its forms are refused without a CSRF token),
+  // and the live mode.
+  fixtures.user = dashboard.user?.user.user_id as string;
+  fixtures.mode = 'live';
   const refund = await created('POST', '/v1/refunds/', {
     charge_id: paid.chargeId,
     amount: '1.00',
@@ -460,6 +484,8 @@ function kindOf(path: string, name: string): string {
   if (path.startsWith('/dashboard/links/')) return 'link';
   if (path.startsWith('/dashboard/customers/')) return 'customer';
   if (path.startsWith('/dashboard/subscriptions/')) return 'subscription';
+  if (path.startsWith('/dashboard/users/')) return 'user';
+  if (path.startsWith('/dashboard/connectors/')) return 'mode';
   if (name === 'token') return 'token';
   const kinds: [string, string][] = [
     ['/v1/customers/', 'customer'],

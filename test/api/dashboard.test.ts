@@ -1,6 +1,7 @@
 /**
- * The merchant dashboard against the local stack: sign-in and its cookie, the session's 8 hours,
- * sign-out and key rotation ending it, CSRF refusals that change nothing, the account and mode a
+ * The merchant dashboard against the local stack: sign-in by e-mail and password and its cookie,
+ * the session's 8 hours, sign-out ending it and key rotation leaving it be, an API key opening
+ * nothing, CSRF refusals that change nothing, the account and mode a
  * session sees, refunds through the refunds area's own code (its errors, a double submit), and the
  * 404 and 405 its one function answers for every path under /dashboard.
  */
@@ -11,6 +12,7 @@ import { expectEnvelope } from '../support/answers.ts';
 import { createPayment, payThroughCheckout, submitCard, testCards } from '../support/checkout.ts';
 import { DashboardClient, dashboardUrl, formToken, hiddenField } from '../support/dashboard.ts';
 import { api, apiKey, apiUrl, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import { newUser } from '../support/team.ts';
 
 let account: TestAccount;
 let auth: string;
@@ -37,7 +39,8 @@ describe('signing in', () => {
     expect(form.headers.get('cache-control')).toBe('no-store');
     expect(form.html).not.toMatch(/<script/i);
 
-    const signedIn = await browser.signIn(account.testKey);
+    const user = await newUser(account.developerId);
+    const signedIn = await browser.signIn(user.email, user.password);
     expect(signedIn.status).toBe(303);
     expect(signedIn.location).toBe(dashboardUrl());
     const session = signedIn.cookies.find((cookie) => cookie.startsWith('cobro_dashboard='));
@@ -68,23 +71,40 @@ describe('signing in', () => {
     expect(home.html).toMatch(/data-mode="test"/);
   });
 
-  it('a wrong key, or a key of the wrong format, shows the form again with 401', async () => {
+  it('a wrong password, an unknown e-mail, or an API key anywhere in the form shows the form again with 401 and opens nothing', async () => {
+    const user = await newUser(account.developerId);
     const browser = new DashboardClient();
-    for (const key of [`sk_test_${'x'.repeat(32)}`, 'not a key']) {
-      const refused = await browser.signIn(key);
-      expect(refused.status).toBe(401);
-      expect(refused.html).toContain('This key is not valid');
+    const tries: [string, string][] = [
+      [user.email, 'not the password at all'],
+      [`nobody-${user.email}`, user.password],
+      [user.email, account.testKey],
+      [account.testKey, account.testKey],
+      [account.liveKey, ''],
+      ['not an e-mail', user.password],
+    ];
+    for (const [email, password] of tries) {
+      const refused = await browser.signIn(email, password);
+      expect(refused.status, `${email} / ${password}`).toBe(401);
+      expect(refused.html).toContain('Wrong e-mail address or password.');
       expect(refused.cookies.some((cookie) => cookie.startsWith('cobro_dashboard='))).toBe(false);
     }
+    // The sign-in form of old, a key in `api_key`, is no sign-in at all.
+    const form = await browser.get('sign-in');
+    const old = await browser.post('sign-in', { csrf_token: formToken(form.html), api_key: account.testKey });
+    expect(old.status).toBe(401);
+    expect(browser.jar.has('cobro_dashboard')).toBe(false);
+    expect((await browser.get('')).status).toBe(303);
   });
 
   it('the sign-in form refuses a post without its own CSRF cookie (403)', async () => {
     const browser = new DashboardClient();
     const form = await browser.get('sign-in');
     const stranger = new DashboardClient();
+    const user = await newUser(account.developerId);
     const refused = await stranger.post('sign-in', {
       csrf_token: formToken(form.html),
-      api_key: account.testKey,
+      email: user.email,
+      password: user.password,
     });
     expect(refused.status).toBe(403);
     expect(stranger.jar.has('cobro_dashboard')).toBe(false);
@@ -105,7 +125,8 @@ describe('signing in', () => {
     expect(refund.status).toBe(303);
     expect(refund.location).toBe(dashboardUrl('sign-in'));
     // A cookie that is no session's is no session either.
-    browser.jar.set('cobro_dashboard', `${account.developerId}.${'A'.repeat(43)}`);
+    const user = await newUser(account.developerId);
+    browser.jar.set('cobro_dashboard', `${account.developerId}.${user.user.user_id}.${'A'.repeat(43)}`);
     expect((await browser.get('')).status).toBe(303);
     expect((await chargeView(chargeId)).amount_refunded).toBe(0);
   });
@@ -138,23 +159,19 @@ describe('ending a session', () => {
     expect((await replay.get('')).status).toBe(303);
   });
 
-  it('rotating the key that opened it ends it at the next request; the new key signs in', async () => {
+  it('rotating an API key signs nobody out (sessions belong to users), and no key opens a session', async () => {
     const own = await newAccount('dashboard-rotation');
     const browser = await new DashboardClient().signedIn(own.testKey);
-    expect((await browser.get('')).status).toBe(200);
-    // A session opened by the live key is not touched by the test key's rotation.
     const live = await new DashboardClient().signedIn(own.liveKey);
-    const rotated = await api('PATCH', '/v1/auth/api-keys/', {
-      auth: apiKey(own.liveKey),
-      body: { type: 'test' },
-    });
-    expect(rotated.status, rotated.text).toBe(200);
-    const after = await browser.get('');
-    expect(after.status).toBe(303);
-    expect(after.location).toBe(dashboardUrl('sign-in'));
-    expect((await live.get('')).status).toBe(200);
-    expect((await new DashboardClient().signIn(own.testKey)).status).toBe(401);
-    await new DashboardClient().signedIn(rotated.json.data.key as string);
+    for (const type of ['test', 'live'] as const) {
+      const rotated = await api('PATCH', '/v1/auth/api-keys/', { auth: apiKey(own.liveKey), body: { type } });
+      expect(rotated.status, rotated.text).toBe(200);
+      if (type === 'live') own.liveKey = rotated.json.data.key as string;
+    }
+    expect((await browser.get('')).status).toBe(200);
+    const livePage = await live.get('');
+    expect(livePage.status).toBe(200);
+    expect(livePage.html).toMatch(/data-mode="live"/);
   });
 });
 

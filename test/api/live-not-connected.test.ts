@@ -67,15 +67,13 @@ describe('the local stack connects the accounts it creates', () => {
 
   it('the live dashboard says no real money moves; the test dashboard says it is a test', async () => {
     const account = await newAccount('d18-dashboard');
-    const live = new DashboardClient();
-    await live.signIn(account.liveKey);
+    const live = await new DashboardClient().signedIn(account.liveKey);
     const overview = await live.get('');
     expect(overview.status).toBe(200);
     expect(overview.html).toContain(
       'connected to the simulated acquirer of the local stack: no real money moves',
     );
-    const test = new DashboardClient();
-    await test.signIn(account.testKey);
+    const test = await new DashboardClient().signedIn(account.testKey);
     expect((await test.get('')).html).not.toContain('simulated acquirer');
   });
 
@@ -169,8 +167,7 @@ describe('live mode not connected', () => {
   });
 
   it('the live dashboard says why live payments are refused and how an operator connects it', async () => {
-    const dashboard = new DashboardClient();
-    await dashboard.signIn(account.liveKey);
+    const dashboard = await new DashboardClient().signedIn(account.liveKey);
     const overview = await dashboard.get('');
     expect(overview.status).toBe(200);
     expect(overview.html).toContain('Live mode is not connected to an acquirer');

@@ -1,14 +1,21 @@
 /**
  * Every route of the merchant dashboard answers the way GET /openapi.json says: sign-in and its
  * pages; plans, products and payment links; webhook endpoints, events and API keys; customers and
- * subscriptions. Each test exercises exactly the routes openapi-routes.ts gives it, with a merchant
+ * subscriptions; users, the audit log and connectors. Each test exercises exactly the routes openapi-routes.ts gives it, with a merchant
  * of its own.
  */
 import { describe, expect } from 'vitest';
+import { newStandInStripeAccount } from '../../infra/local/stripe-accounts.ts';
+import { stageSessionKeys } from '../../shared/dashboard/session.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { accessUrl, linkLifetimeMs, makeLink } from '../../shared/team/links.ts';
+import { addUser } from '../../shared/team/users.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
 import { DashboardClient, formToken, hiddenField } from '../support/dashboard.ts';
-import { api } from '../support/stack.ts';
+import { api, apiUrl, localInfo } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
+import { newUser } from '../support/team.ts';
+import { totpCode } from '../support/totp.ts';
 import { asAnswer, routeSuite } from './openapi-routes.ts';
 
 describe('every route answers as the document says', () => {
@@ -23,9 +30,11 @@ describe('every route answers as the document says', () => {
       expectAnswer('GET', '/dashboard/', asAnswer(await browser.get('')));
       const form = await browser.get('sign-in');
       expectAnswer('GET', '/dashboard/sign-in', asAnswer(form));
+      const user = await newUser(account.developerId);
       const signedIn = await browser.post('sign-in', {
         csrf_token: formToken(form.html),
-        api_key: account.testKey,
+        email: user.email,
+        password: user.password,
       });
       expect(signedIn.status, signedIn.html).toBe(303);
       expectAnswer('POST', '/dashboard/sign-in', asAnswer(signedIn));
@@ -51,6 +60,53 @@ describe('every route answers as the document says', () => {
       expectAnswer('POST', '/dashboard/sign-out', asAnswer(out));
     },
   );
+
+  routeTest('a person’s sign-in: the code step, a one-time link and the mode switch', async ({ account }) => {
+    // A user with a second factor: the password answers the code form, the code the session.
+    const user = await newUser(account.developerId, { twoFactor: true });
+    const browser = new DashboardClient();
+    const step = await browser.signIn(user.email, user.password);
+    expect(step.status, step.html).toBe(200);
+    expectAnswer('POST', '/dashboard/sign-in', asAnswer(step));
+    const coded = await browser.post('sign-in/code', {
+      csrf_token: formToken(step.html),
+      challenge: hiddenField(step.html, 'challenge'),
+      code: totpCode(user.totpSecret as string),
+    });
+    expect(coded.status, coded.html).toBe(303);
+    expectAnswer('POST', '/dashboard/sign-in/code', asAnswer(coded));
+    const home = await browser.get('');
+    const live = await browser.post('mode', { csrf_token: formToken(home.html), mode: 'live', back: '' });
+    expect(live.status, live.html).toBe(303);
+    expectAnswer('POST', '/dashboard/mode', asAnswer(live));
+
+    // An invited user's set-password link: its form, then the password set and the user signed in.
+    const deps = makeDeps();
+    const invited = await addUser(deps, {
+      developerId: account.developerId,
+      email: `invited-${Date.now()}@team.example.com`,
+      role: 'viewer',
+      addedBy: 'test',
+    });
+    if (!invited.added) throw new Error(invited.refused);
+    const token = await makeLink(deps, stageSessionKeys(), {
+      userId: invited.user.user_id,
+      developerId: account.developerId,
+      purpose: 'set_password',
+      lifetimeMs: linkLifetimeMs.invitation,
+    });
+    const url = accessUrl(apiUrl, token);
+    const stranger = new DashboardClient();
+    const linkForm = await stranger.get(url);
+    expectAnswer('GET', '/dashboard/access/{token}', asAnswer(linkForm));
+    const used = await stranger.post(url, {
+      csrf_token: formToken(linkForm.html),
+      password: 'a long enough passphrase',
+      confirm: 'a long enough passphrase',
+    });
+    expect(used.status, used.html).toBe(303);
+    expectAnswer('POST', '/dashboard/access/{token}', asAnswer(used));
+  });
 
   routeTest(
     'the dashboard’s plans, products and payment links: lists, create forms, delete confirmations and forms',
@@ -221,6 +277,113 @@ describe('every route answers as the document says', () => {
       expect(suite.doc.paths['/dashboard/customers/{id}'].get.responses['404'].content).toHaveProperty(
         'text/html',
       );
+    },
+  );
+
+  routeTest(
+    'the dashboard’s admin pages: users (an invitation, a role change, a removal), the audit log and the connectors',
+    async ({ account }) => {
+      const browser = await new DashboardClient().signedIn(account.testKey);
+      const users = await browser.get('users');
+      expectAnswer('GET', '/dashboard/users', asAnswer(users));
+      const invited = await browser.post('users', {
+        csrf_token: formToken(users.html),
+        idempotency_key: hiddenField(users.html, 'idempotency_key'),
+        email: `doc-${crypto.randomUUID()}@team.example.com`,
+        role: 'viewer',
+      });
+      expect(invited.status, invited.html).toBe(303);
+      expectAnswer('POST', '/dashboard/users', asAnswer(invited));
+      // The invited user's role form names their id.
+      const listed = await browser.get('users?invited=1');
+      const own = browser.user?.user.user_id as string;
+      const id = [...listed.html.matchAll(/\/users\/(usr_[A-Za-z0-9]{24})\/role"/g)]
+        .map((match) => match[1])
+        .find((found) => found !== own) as string;
+      expect(id).toMatch(/^usr_/);
+      const role = await browser.post(`users/${id}/role`, {
+        csrf_token: formToken(listed.html),
+        role: 'support',
+      });
+      expect(role.status, role.html).toBe(303);
+      expectAnswer('POST', '/dashboard/users/{id}/role', asAnswer(role));
+      const confirm = await browser.get(`users/${id}/remove`);
+      expectAnswer('GET', '/dashboard/users/{id}/remove', asAnswer(confirm));
+      const removed = await browser.post(`users/${id}/remove`, { csrf_token: formToken(confirm.html) });
+      expect(removed.status, removed.html).toBe(303);
+      expectAnswer('POST', '/dashboard/users/{id}/remove', asAnswer(removed));
+      expectAnswer('GET', '/dashboard/audit', asAnswer(await browser.get('audit')));
+      const connectors = await browser.get('connectors');
+      expectAnswer('GET', '/dashboard/connectors', asAnswer(connectors));
+      const stripe = await newStandInStripeAccount(localInfo, account.developerId);
+      const live = connectors.html.slice(connectors.html.indexOf('/connectors/live"'));
+      const connected = await browser.post('connectors/live', {
+        csrf_token: formToken(connectors.html),
+        idempotency_key: hiddenField(live, 'idempotency_key'),
+        stripe_key: stripe.live_key,
+        stripe_webhook_secret: stripe.live_webhook_secret,
+      });
+      expect(connected.status, connected.html).toBe(303);
+      expectAnswer('POST', '/dashboard/connectors/{mode}', asAnswer(connected));
+      const disconnect = await browser.get('connectors/live/disconnect');
+      expectAnswer('GET', '/dashboard/connectors/{mode}/disconnect', asAnswer(disconnect));
+      const disconnected = await browser.post('connectors/live/disconnect', {
+        csrf_token: formToken(disconnect.html),
+      });
+      expect(disconnected.status, disconnected.html).toBe(303);
+      expectAnswer('POST', '/dashboard/connectors/{mode}/disconnect', asAnswer(disconnected));
+      // Its refusals are pages, with statuses the document lists.
+      const last = await browser.post(`users/${own}/remove`, { csrf_token: formToken(confirm.html) });
+      expect(last.status, last.html).toBe(409);
+      expect(suite.doc.paths['/dashboard/users/{id}/remove'].post.responses['409'].content).toHaveProperty(
+        'text/html',
+      );
+      const malformed = await browser.get('audit?before=yesterday');
+      expect(malformed.status).toBe(400);
+      expect(suite.doc.paths['/dashboard/audit'].get.responses['400'].content).toHaveProperty('text/html');
+    },
+  );
+
+  routeTest(
+    'the dashboard’s profile: the page, a password change, and two-factor sign-in set up and turned off',
+    async ({ account }) => {
+      const user = await newUser(account.developerId, { role: 'viewer' });
+      const browser = await new DashboardClient().signedInAs(user);
+      const page = await browser.get('profile');
+      expectAnswer('GET', '/dashboard/profile', asAnswer(page));
+      const password = `doc-${crypto.randomUUID()}`;
+      const changed = await browser.post('profile/password', {
+        csrf_token: formToken(page.html),
+        current_password: user.password,
+        password,
+        confirm: password,
+      });
+      expect(changed.status, changed.html).toBe(303);
+      expectAnswer('POST', '/dashboard/profile/password', asAnswer(changed));
+      const started = await browser.post('profile/two-factor/start', { csrf_token: formToken(page.html) });
+      expectAnswer('POST', '/dashboard/profile/two-factor/start', asAnswer(started));
+      const secret = /data-totp-secret="([A-Z2-7]+)"/.exec(started.html)?.[1] as string;
+      const on = await browser.post('profile/two-factor', {
+        csrf_token: formToken(started.html),
+        code: totpCode(secret),
+      });
+      expect(on.status, on.html).toBe(303);
+      expectAnswer('POST', '/dashboard/profile/two-factor', asAnswer(on));
+      // Its refusals are pages, with statuses the document lists.
+      const wrong = await browser.post('profile/two-factor/remove', {
+        csrf_token: formToken(page.html),
+        password: user.password,
+      });
+      expect(wrong.status, wrong.html).toBe(400);
+      expect(
+        suite.doc.paths['/dashboard/profile/two-factor/remove'].post.responses['400'].content,
+      ).toHaveProperty('text/html');
+      const off = await browser.post('profile/two-factor/remove', {
+        csrf_token: formToken(page.html),
+        password,
+      });
+      expect(off.status, off.html).toBe(303);
+      expectAnswer('POST', '/dashboard/profile/two-factor/remove', asAnswer(off));
     },
   );
 });

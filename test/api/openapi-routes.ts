@@ -179,6 +179,13 @@ export const routeCoverage = {
       'POST /dashboard/language',
       'POST /dashboard/sign-out',
     ],
+    'a person’s sign-in: the code step, a one-time link and the mode switch': [
+      'POST /dashboard/sign-in',
+      'POST /dashboard/sign-in/code',
+      'GET /dashboard/access/{token}',
+      'POST /dashboard/access/{token}',
+      'POST /dashboard/mode',
+    ],
     'the dashboard’s plans, products and payment links: lists, create forms, delete confirmations and forms':
       [
         'GET /dashboard/plans',
@@ -222,6 +229,26 @@ export const routeCoverage = {
         'GET /dashboard/subscriptions/{id}/cancel',
         'POST /dashboard/subscriptions/{id}/cancel',
       ],
+    'the dashboard’s admin pages: users (an invitation, a role change, a removal), the audit log and the connectors':
+      [
+        'GET /dashboard/users',
+        'POST /dashboard/users',
+        'POST /dashboard/users/{id}/role',
+        'GET /dashboard/users/{id}/remove',
+        'POST /dashboard/users/{id}/remove',
+        'GET /dashboard/audit',
+        'GET /dashboard/connectors',
+        'POST /dashboard/connectors/{mode}',
+        'GET /dashboard/connectors/{mode}/disconnect',
+        'POST /dashboard/connectors/{mode}/disconnect',
+      ],
+    'the dashboard’s profile: the page, a password change, and two-factor sign-in set up and turned off': [
+      'GET /dashboard/profile',
+      'POST /dashboard/profile/password',
+      'POST /dashboard/profile/two-factor/start',
+      'POST /dashboard/profile/two-factor',
+      'POST /dashboard/profile/two-factor/remove',
+    ],
   },
 } satisfies Record<string, Record<string, readonly string[]>>;
 

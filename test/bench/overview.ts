@@ -21,6 +21,8 @@ import type { Deps } from '../../shared/db/deps.ts';
 import { dayOf, daysEnding } from '../../shared/stats/counters.ts';
 import { statsKeys } from '../../shared/stats/keys.ts';
 import { overview, statsEntities } from '../../shared/stats/repository.ts';
+import { hashPassword } from '../../shared/team/password.ts';
+import { addUser } from '../../shared/team/users.ts';
 import { benchChargesList } from './charges-list.ts';
 import { timed } from './timing.ts';
 
@@ -73,8 +75,18 @@ function keepCookies(jar: Map<string, string>, response: Response) {
   }
 }
 
-/** Signs in to the dashboard with a secret key as a browser does: the Cookie header of its session. */
-async function signIn(apiUrl: string, key: string): Promise<string> {
+/** Signs in to the dashboard as a user of the account, as a browser does: the Cookie header of its session. */
+async function signIn(apiUrl: string, deps: Deps, developerId: number): Promise<string> {
+  const email = `bench-${Date.now()}-${Math.random()}@team.example.com`;
+  const password = `bench password ${Math.random()}`;
+  const added = await addUser(deps, {
+    developerId,
+    email,
+    role: 'viewer',
+    passwordHash: await hashPassword(password),
+    addedBy: 'bench',
+  });
+  if (!added.added) throw new Error(`${email}: ${added.refused}`);
   const jar = new Map<string, string>();
   const header = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
   const form = await fetch(`${apiUrl}/dashboard/sign-in`);
@@ -84,7 +96,7 @@ async function signIn(apiUrl: string, key: string): Promise<string> {
     method: 'POST',
     redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: header() },
-    body: new URLSearchParams({ api_key: key, csrf_token: csrf }).toString(),
+    body: new URLSearchParams({ email, password, csrf_token: csrf }).toString(),
   });
   if (signed.status !== 303) throw new Error(`POST /dashboard/sign-in answered ${signed.status}`);
   keepCookies(jar, signed);
@@ -156,7 +168,7 @@ export async function benchOverview(options: Options): Promise<void> {
     await timed(options, label('overview()'), async () => {
       await overview(deps, scope, now);
     });
-    const cookie = await signIn(options.apiUrl, owner.testKey);
+    const cookie = await signIn(options.apiUrl, deps, developerId);
     await timed(options, label('GET /dashboard/'), async () => {
       const response = await fetch(`${options.apiUrl}/dashboard/`, {
         headers: { Cookie: cookie },

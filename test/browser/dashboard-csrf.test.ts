@@ -9,6 +9,7 @@
  * - the sign-in form with its CSRF cookie removed: refused, no session cookie;
  * - a hostile page that frames the dashboard: Chromium shows nothing of it.
  */
+
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +20,7 @@ import { launchBrowser } from '../support/browser.ts';
 import { payThroughCheckout, submitCard } from '../support/checkout.ts';
 import { DashboardClient, dashboardUrl, formToken, signInOnPage } from '../support/dashboard.ts';
 import { api, apiKey, apiUrl, newAccount, type TestAccount } from '../support/stack.ts';
+import { newUser } from '../support/team.ts';
 
 const expired = dashboardWords.en.formExpired;
 
@@ -227,7 +229,9 @@ describe('CSRF in the dashboard, in a browser', () => {
       await page.goto(dashboardUrl('sign-in'));
       expect((await context.cookies()).map((cookie) => cookie.name)).toContain('cobro_dashboard_signin');
       await context.clearCookies({ name: 'cobro_dashboard_signin' });
-      await page.getByLabel('Secret API key').fill(account.testKey);
+      const user = await newUser(account.developerId);
+      await page.getByLabel('E-mail address').fill(user.email);
+      await page.getByLabel('Password').fill(user.password);
       const answer = nextPost(page, 'sign-in');
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       const refused = await answer;

@@ -13,12 +13,16 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../shared/api/routes.ts';
+import { stageSessionKeys } from '../../shared/dashboard/session.ts';
+import { makeDeps } from '../../shared/db/deps.ts';
+import { linkLifetimeMs, makeLink } from '../../shared/team/links.ts';
+import { addUser } from '../../shared/team/users.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { payThroughCheckout, submitCard } from '../support/checkout.ts';
 import { dashboardUrl, signInOnPage } from '../support/dashboard.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
-import { api, apiKey, apiUrl, newAccount, type TestAccount } from '../support/stack.ts';
+import { api, apiKey, apiUrl, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 
 /** The dashboard's pages: the GET rows of the assembled route table under /dashboard/. */
 const pageRoutes = routes.filter((route) => route.method === 'GET' && route.path.startsWith('/dashboard/'));
@@ -69,6 +73,24 @@ beforeAll(async () => {
     email: `paz-${Date.now()}@example.com`,
   });
   ids.customers = customer.data.id;
+  // A one-time link's form: an invited user's set-password link (opening it uses nothing up).
+  useLocalEnvironment();
+  const deps = makeDeps();
+  const invited = await addUser(deps, {
+    developerId: account.developerId,
+    email: `invited-${Date.now()}@team.example.com`,
+    role: 'viewer',
+    addedBy: 'test',
+  });
+  if (!invited.added) throw new Error(invited.refused);
+  ids.users = invited.user.user_id;
+  ids.connectors = 'live';
+  ids.access = await makeLink(deps, stageSessionKeys(), {
+    userId: invited.user.user_id,
+    developerId: account.developerId,
+    purpose: 'set_password',
+    lifetimeMs: linkLifetimeMs.invitation,
+  });
   const auth = apiKey(account.testKey);
   const { chargeId } = await payThroughCheckout(auth, {
     payment: { amount: '30.00', description: 'Pages mug' },
@@ -115,10 +137,11 @@ afterAll(async () => {
 /** The URL a page route is opened at, or undefined when no record of its section was made. */
 function urlOf(path: string): string | undefined {
   let concrete = path;
-  if (path.includes('{id}')) {
+  const parameter = /\{[a-z_]+\}/.exec(path)?.[0];
+  if (parameter) {
     const id = ids[path.split('/')[2] ?? ''];
     if (!id) return undefined;
-    concrete = path.replace('{id}', encodeURIComponent(id));
+    concrete = path.replace(parameter, encodeURIComponent(id));
   }
   return `${apiUrl}${concrete}${queries[path] ?? ''}`;
 }

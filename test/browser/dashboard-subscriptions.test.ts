@@ -14,6 +14,7 @@ import { listCharges } from '../support/checkout.ts';
 import { dashboardUrl } from '../support/dashboard.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
+import { newUser } from '../support/team.ts';
 
 let browser: Browser;
 let account: TestAccount;
@@ -48,7 +49,8 @@ afterAll(async () => {
 const said = {
   en: {
     locale: 'en-US',
-    apiKey: 'Secret API key',
+    email: 'E-mail address',
+    password: 'Password',
     signIn: 'Sign in',
     next: 'Next billing date',
     endsOn: 'Ends on',
@@ -63,7 +65,8 @@ const said = {
   },
   es: {
     locale: 'es-ES',
-    apiKey: 'Clave secreta de API',
+    email: 'Correo electrónico',
+    password: 'Contraseña',
     signIn: 'Iniciar sesión',
     next: 'Próximo cobro',
     endsOn: 'Termina el',
@@ -111,7 +114,9 @@ describe("a subscription's end at the period's end, and Resume, in a browser", (
         const { checked, check } = pageChecks(page);
         try {
           await page.goto(dashboardUrl('sign-in'));
-          await page.getByLabel(words.apiKey).fill(account.testKey);
+          const user = await newUser(account.developerId, { role: 'support' });
+          await page.getByLabel(words.email).fill(user.email);
+          await page.getByLabel(words.password).fill(user.password);
           await Promise.all([
             page.waitForURL(dashboardUrl()),
             page.getByRole('button', { name: words.signIn, exact: true }).click(),

@@ -10,6 +10,7 @@ import { launchBrowser } from '../support/browser.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
 import { pipelineDrained } from '../support/pipeline.ts';
 import { api, apiKey, apiUrl, localInfo, newAccount, type TestAccount } from '../support/stack.ts';
+import { newUser } from '../support/team.ts';
 
 let browser: Browser;
 let account: TestAccount;
@@ -73,12 +74,14 @@ describe('the dashboard in a browser', () => {
       await page.goto(`${apiUrl}/dashboard/`);
       expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
       await check('sign-in');
-      await page.getByLabel('Secret API key').fill(`sk_test_${'x'.repeat(32)}`);
+      const user = await newUser(account.developerId);
+      await page.getByLabel('E-mail address').fill(user.email);
+      await page.getByLabel('Password').fill(account.testKey);
       await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      expect(await visibleText(page)).toContain('This key is not valid');
+      expect(await visibleText(page)).toContain('Wrong e-mail address or password.');
       await check('sign-in, refused');
 
-      await page.getByLabel('Secret API key').fill(account.testKey);
+      await page.getByLabel('Password').fill(user.password);
       await Promise.all([
         page.waitForURL(`${apiUrl}/dashboard/`),
         page.getByRole('button', { name: 'Sign in', exact: true }).click(),
@@ -164,8 +167,8 @@ describe('the dashboard in a browser', () => {
       await page.goto(`${apiUrl}/dashboard/charges`);
       expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
       expect(checked).toHaveLength(10);
-      // The check can fail: the sign-in form with its key field's label taken away is refused.
-      await page.evaluate("document.querySelector('label[for=api_key]').remove()");
+      // The check can fail: the sign-in form with its password field's label taken away is refused.
+      await page.evaluate("document.querySelector('label[for=password]').remove()");
       expect((await seriousViolations(page)).join('\n')).toMatch(/^critical label:/m);
     } finally {
       await context.close();

@@ -17,6 +17,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../shared/accounts/repository.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
+import { hashPassword } from '../../shared/team/password.ts';
+import { addUser } from '../../shared/team/users.ts';
 import { launchBrowser } from '../support/browser.ts';
 import {
   createPayment,
@@ -25,9 +27,10 @@ import {
   submitCard,
   testCards,
 } from '../support/checkout.ts';
-import { dashboardUrl, signInOnPage } from '../support/dashboard.ts';
+import { dashboardUrl, signInAsOnPage } from '../support/dashboard.ts';
 import { pipelineDrained } from '../support/pipeline.ts';
 import { api, apiKey, localInfo, useLocalEnvironment } from '../support/stack.ts';
+import type { TestUser } from '../support/team.ts';
 
 const outDir = resolve(import.meta.dirname, '../../docs/screenshots');
 const shop = 'https://bluemug.example';
@@ -82,6 +85,8 @@ async function created(auth: string, path: string, body: Record<string, unknown>
 let browser: Browser;
 let keys: string[];
 let auth: string;
+/** Who signs in: the shop's owner, an admin. */
+let owner: TestUser;
 
 beforeAll(async () => {
   useLocalEnvironment();
@@ -91,6 +96,33 @@ beforeAll(async () => {
   });
   keys = [account.testKey, account.liveKey];
   auth = apiKey(account.testKey);
+  // The shop's team: its owner (an admin), a developer and a support person who set their
+  // passwords, and a viewer still invited.
+  const deps = makeDeps();
+  const developerId = account.account.developer_id;
+  const team = [
+    ['maria@bluemug.example', 'admin'],
+    ['dev@bluemug.example', 'developer'],
+    ['sam@bluemug.example', 'support'],
+  ] as const;
+  for (const [email, role] of team) {
+    const password = `${email} blue mug password`;
+    const added = await addUser(deps, {
+      developerId,
+      email,
+      role,
+      passwordHash: await hashPassword(password),
+      addedBy: 'cli',
+    });
+    if (!added.added) throw new Error(`${email}: ${added.refused}`);
+    if (role === 'admin') owner = { user: added.user, email, password };
+  }
+  await addUser(deps, {
+    developerId,
+    email: 'vic@bluemug.example',
+    role: 'viewer',
+    addedBy: owner.user.user_id,
+  });
   browser = await launchBrowser();
 
   // Made one after the other, so the lists' newest-first order is the same on every run.
@@ -152,6 +184,9 @@ const pages = [
   { name: 'overview', path: '' },
   { name: 'charges', path: 'charges' },
   { name: 'subscriptions', path: 'subscriptions' },
+  { name: 'users', path: 'users' },
+  { name: 'audit', path: 'audit' },
+  { name: 'profile', path: 'profile' },
 ] as const;
 
 describe('the dashboard screenshots', () => {
@@ -159,13 +194,13 @@ describe('the dashboard screenshots', () => {
     { width: 1280, height: 800 },
     { width: 390, height: 844 },
   ]) {
-    it(`writes the overview, charges and subscriptions at ${viewport.width} px`, async () => {
+    it(`writes the overview, charges, subscriptions, users, audit log and profile at ${viewport.width} px`, async () => {
       const context = await browser.newContext({ viewport, deviceScaleFactor: 1, locale: 'en-US' });
       context.setDefaultTimeout(15_000);
       try {
         const page = await context.newPage();
         await page.goto(dashboardUrl());
-        await signInOnPage(page, keys[0] as string);
+        await signInAsOnPage(page, owner);
         for (const { name, path } of pages) {
           await page.goto(dashboardUrl(path));
           expect(page.url()).toBe(dashboardUrl(path));

@@ -6,7 +6,10 @@
 import { request as httpRequest } from 'node:http';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Role } from '../../shared/team/roles.ts';
 import { apiUrl } from './stack.ts';
+import { newUser, ownerOfKey, type TestUser } from './team.ts';
+import { totpCode } from './totp.ts';
 
 export interface DashboardAnswer {
   status: number;
@@ -19,9 +22,36 @@ export interface DashboardAnswer {
 
 export const dashboardUrl = (path = '') => `${apiUrl}/dashboard/${path}`;
 
-/** In Chromium, on the sign-in form: signs in with `key` and waits for the dashboard's first page. */
-export async function signInOnPage(page: Page, key: string): Promise<void> {
-  await page.getByLabel('Secret API key').fill(key);
+/**
+ * In Chromium, on the sign-in form: signs in as a new user of the key's account (an admin unless
+ * `role` says otherwise), then switches to live for a live key, and waits for the dashboard's first
+ * page. Answers the user.
+ */
+export async function signInOnPage(page: Page, key: string, role: Role = 'admin'): Promise<TestUser> {
+  const owner = await ownerOfKey(key);
+  const user = await newUser(owner.developerId, { role, twoFactor: owner.mode === 'live' });
+  await signInAsOnPage(page, user);
+  if (owner.mode === 'live')
+    await Promise.all([
+      page.waitForURL(/\/dashboard\/$/),
+      page.getByRole('button', { name: 'Switch to live', exact: true }).click(),
+    ]);
+  return user;
+}
+
+/** In Chromium, on the sign-in form: signs in as `user` (with a code of the test's own making when needed). */
+export async function signInAsOnPage(page: Page, user: TestUser): Promise<void> {
+  await page.getByLabel('E-mail address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  if (user.totpSecret) {
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByLabel('Code').fill(totpCode(user.totpSecret));
+    await Promise.all([
+      page.waitForURL(dashboardUrl()),
+      page.getByRole('button', { name: 'Verify' }).click(),
+    ]);
+    return;
+  }
   await Promise.all([
     page.waitForURL(dashboardUrl()),
     page.getByRole('button', { name: 'Sign in', exact: true }).click(),
@@ -135,18 +165,56 @@ export class DashboardClient {
     );
   }
 
-  /** Opens the sign-in form and signs in with `key`: the sign-in's answer. */
-  async signIn(key: string): Promise<DashboardAnswer> {
+  /** Opens the sign-in form and posts an e-mail and password: the sign-in's answer. */
+  async signIn(email: string, password: string): Promise<DashboardAnswer> {
     const form = await this.get('sign-in');
     expect(form.status, form.html).toBe(200);
-    return this.post('sign-in', { csrf_token: formToken(form.html), api_key: key });
+    return this.post('sign-in', { csrf_token: formToken(form.html), email, password });
   }
 
-  /** Signs in with `key`, failing the test unless it lands on the dashboard. */
-  async signedIn(key: string): Promise<this> {
-    const answer = await this.signIn(key);
+  /**
+   * Signs in as `user`, the code step included for one with a second factor (a code of the test's
+   * own making, `stepsAhead` steps on: each step's code works once per user), failing the test
+   * unless it lands on the dashboard.
+   */
+  async signedInAs(user: TestUser, stepsAhead = 0): Promise<this> {
+    let answer = await this.signIn(user.email, user.password);
+    if (user.totpSecret) {
+      expect(answer.status, answer.html).toBe(200);
+      answer = await this.post('sign-in/code', {
+        csrf_token: formToken(answer.html),
+        challenge: hiddenField(answer.html, 'challenge'),
+        code: totpCode(user.totpSecret, new Date(), stepsAhead),
+      });
+    }
     expect(answer.status, answer.html).toBe(303);
     expect(answer.location).toBe(dashboardUrl());
     return this;
   }
+
+  /** Switches the session's mode with the bar's switch (from the dashboard's first page). */
+  async switchMode(mode: 'test' | 'live'): Promise<DashboardAnswer> {
+    const page = await this.get('');
+    expect(page.status, page.html).toBe(200);
+    return this.post('mode', { csrf_token: formToken(page.html), mode, back: '' });
+  }
+
+  /**
+   * Signs in as a new user of the key's account (an admin unless `role` says otherwise) and, for a
+   * live key, switches to live mode (the user then has a second factor), failing the test unless
+   * it lands on the dashboard in the key's mode. `user` is who signed in.
+   */
+  async signedIn(key: string, role: Role = 'admin'): Promise<this> {
+    const owner = await ownerOfKey(key);
+    this.user = await newUser(owner.developerId, { role, twoFactor: owner.mode === 'live' });
+    await this.signedInAs(this.user);
+    if (owner.mode === 'live') {
+      const switched = await this.switchMode('live');
+      expect(switched.status, switched.html).toBe(303);
+    }
+    return this;
+  }
+
+  /** The user the last signedIn made. */
+  user: TestUser | undefined;
 }
