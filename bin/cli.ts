@@ -23,6 +23,7 @@ import { searchReindex } from './cli/search.ts';
 import { statsRebuild } from './cli/stats.ts';
 import { didYouMean } from './cli/suggest.ts';
 import { trigger } from './cli/trigger.ts';
+import { usersAdd, usersList, usersRemove, usersResetPassword } from './cli/users.ts';
 import { webhooksDeadLetters, webhooksListen } from './cli/webhooks.ts';
 
 /** Where every command works, as each help ends. */
@@ -94,6 +95,49 @@ const commands: readonly Command[] = [
     Stripe account at the local Stripe stand-in (the demo account's, which npm start shows).
     Without a change, shows both modes' connections.`,
     run: accountsConnect,
+  },
+  {
+    name: 'users add',
+    help: `users add --account ID --email EMAIL --role admin|developer|support|viewer
+                [--password-stdin] [--json]
+    adds a person who signs in to the account's dashboard (docs/design.md#team-sign-in): an
+    admin may do everything, including users, the audit log, API keys and connectors; a
+    developer reads, and keeps webhooks, the catalog and the (masked) API keys; support reads,
+    refunds, cancels subscriptions and makes portal links; a viewer only reads. Prints a
+    one-time link, valid 24 hours, that opens a form to set the user's password and then
+    signs them in: send it to them (the user is "invited" until it is used). With
+    --password-stdin the password (12 to 256 characters) is read from a pipe instead, one
+    trailing newline dropped, and the user is active at once:
+    printf '%s' "$PASSWORD" | npm run -s cli -- users add ... --password-stdin.
+    An e-mail address is one user's, in one account. Add an account's first admin here;
+    that admin invites the others from the dashboard's Users page. On a deployed table a link
+    also needs FINGERPRINT_SECRET_ID and PUBLIC_BASE_URL (the stack's FingerprintSecretArn and
+    PublicBaseUrl outputs) in the environment.`,
+    run: usersAdd,
+  },
+  {
+    name: 'users list',
+    help: `users list --account ID [--json]
+    lists the account's dashboard users by e-mail: role, status (invited until a password is
+    set, then active), whether they have a two-factor app, and when they were added.`,
+    run: usersList,
+  },
+  {
+    name: 'users remove',
+    help: `users remove --account ID --email EMAIL
+    removes a dashboard user; its sessions end at once. The account's last admin is never
+    removed (exit 1): add or promote another admin first.`,
+    run: usersRemove,
+  },
+  {
+    name: 'users reset-password',
+    help: `users reset-password --account ID --email EMAIL [--clear-two-factor] [--json]
+    prints a new one-time set-password link for the user, valid 24 hours: a forgotten
+    password. The old password works until a new one is set through it, which ends the
+    user's sessions. --clear-two-factor also removes the user's second factor (a lost phone):
+    they can set one up again under Your profile. On a deployed table it needs
+    FINGERPRINT_SECRET_ID and PUBLIC_BASE_URL, as users add does.`,
+    run: usersResetPassword,
   },
   {
     name: 'billing run',

@@ -8,7 +8,7 @@
  *                             template's environment and IAM policies (docs/design.md#rehearsal-mode)
  */
 import { parseArgs } from 'node:util';
-import { ensureDemoAccount, keyIsCurrent } from '../infra/local/demo.ts';
+import { demoAdminLink, ensureDemoAccount, keyIsCurrent } from '../infra/local/demo.ts';
 import { startLocalStack, writeLocalInfo } from '../infra/local/stack.ts';
 import { loadPersistentSecrets, savePersistentSecrets } from '../infra/local/state.ts';
 import { ensureStandInStripeAccount } from '../infra/local/stripe-accounts.ts';
@@ -148,6 +148,23 @@ const tryHint = testCurrent
   : `
        (the demo test key above was rotated: put the key its rotation showed (the API's answer, or the dashboard's API keys page) in place of <your test key>)`;
 
+// The demo account's dashboard admin signs in once through a fresh link; people sign in, keys do not.
+const admin = await demoAdminLink(demo);
+const usersAdd = `npm run -s cli -- users add --account ${demo.developer_id} --email EMAIL --role developer`;
+const linkWords = !admin
+  ? ''
+  : admin.purpose === 'set_password'
+    ? `set ${admin.email}'s password with this link`
+    : admin.hasPassword
+      ? `sign in as ${admin.email} with its password, or once with this link`
+      : `sign in as ${admin.email} once with this link`;
+const dashboardLines = admin
+  ? `${linkWords} (valid 24 hours; a new one every start):
+                   ${admin.url}
+                   ${admin.hasPassword ? '' : 'then set a password under Your profile. '}More people (admin, developer, support, viewer):
+                   ${usersAdd}`
+  : `(${demo.email} signs in to another account: add someone with ${usersAdd})`;
+
 const { info } = stack;
 // One write, so whoever waits for the ready line has the keys in the same chunk.
 console.log(`cobro listening on ${info.api_url}
@@ -167,7 +184,8 @@ console.log(`cobro listening on ${info.api_url}
     client_secret  ${demo.client_secret}
   health           ${info.health_url}
   checkout         ${info.checkout_url}/<token>  (the redirect POST /v1/payments/ answers)
-  dashboard        ${info.api_url}/dashboard/  (sign in with the test or live key above)
+  dashboard        ${info.api_url}/dashboard/
+                   ${dashboardLines}
   sent e-mail      ${info.mail_url ?? info.mail_inbox_url}  (every e-mail the stack sent; JSON: curl -L ${info.mail_url ?? ''}/store)
   webhooks         npm run cli -- webhooks listen [--forward-to URL]  (prints each delivery)
                    npm run cli -- trigger payment.succeeded  (a test event of any type, to them)
