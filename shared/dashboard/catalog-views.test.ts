@@ -182,6 +182,34 @@ describe('the catalog pages', () => {
     }
   });
 
+  it('offer creating, archiving and deleting only to a role that may change the catalog', () => {
+    const root = 'https://pay.example.com/dashboard';
+    const one = <T>(record: T) => ({ records: [record], count: 1, page });
+    for (const role of ['admin', 'developer', 'support', 'viewer'] as const) {
+      const as = (section: ShellContext['section']) => ({ ...view('en', section), role });
+      const plans = plansPage(as('plans'), {}, one(plan()), fresh).html;
+      const products = productsPage(as('products'), {}, one(product), fresh).html;
+      const links = linksPage(as('links'), {}, one(link), fresh).html;
+      const edits = role === 'admin' || role === 'developer';
+      // Every role reads the lists; only the catalog's editors see its forms and links.
+      expect(plans).toContain(escaped(hostile));
+      expect(plans.includes(`<form method="post" action="${root}/plans"`), role).toBe(edits);
+      expect(plans.includes(`/active"`), role).toBe(edits);
+      expect(plans.includes(`/delete"`), role).toBe(edits);
+      expect(plans.includes(catalogWords.en.archiveHelp), role).toBe(edits);
+      expect(plans.includes(catalogWords.en.newPlan), role).toBe(edits);
+      expect(products.includes(`<form method="post" action="${root}/products"`), role).toBe(edits);
+      expect(products.includes(`/delete"`), role).toBe(edits);
+      expect(links.includes(`<form method="post" action="${root}/links"`), role).toBe(edits);
+      expect(links.includes(`/delete"`), role).toBe(edits);
+      // The table loses its actions column rather than showing it empty.
+      for (const html of [plans, products, links]) {
+        const [table] = expectLabelledTables(html, 1);
+        expect(table?.headings.includes(catalogWords.en.columns.actions), role).toBe(edits);
+      }
+    }
+  });
+
   it('are linked in the navigation, the current one marked', () => {
     const { html } = plansPage(view(), {}, undefined, fresh);
     expect(html).toContain('<a href="https://pay.example.com/dashboard/plans" aria-current="page">Plans</a>');

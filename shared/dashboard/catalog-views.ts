@@ -123,7 +123,8 @@ ${listPager(page.base, page.query, list, page.w)}`;
 
 /**
  * The layout every catalog list page shares: what was done or refused, an optional filters card,
- * the list, and the create form; the status is the create form's problem's, else the list's.
+ * the list, and the create form (none for a role that may not change the catalog: the page then
+ * only reads); the status is the create form's problem's, else the list's.
  */
 export function catalogPage(
   view: ShellContext,
@@ -134,7 +135,7 @@ export function catalogPage(
     filters?: { id: string; form: Html };
     before?: Html;
     listed: Html | undefined;
-    create: { id: string; title: string; form: Html };
+    create: { id: string; title: string; form: Html } | undefined;
   },
 ): Page {
   const w = catalogWords[view.lang];
@@ -145,14 +146,17 @@ export function catalogPage(
 ${parts.filters.form}
 </section>
 `;
-  return dashboardPage(
-    view,
-    parts.title,
-    html`${notice(parts.notice)}${refusal(parts.problem)}${parts.before}${filters}<section class="card">${parts.listed}</section>
+  const create =
+    parts.create &&
+    html`
 <section class="card" aria-labelledby="${parts.create.id}">
 <h2 id="${parts.create.id}">${parts.create.title}</h2>
 ${parts.create.form}
-</section>`,
+</section>`;
+  return dashboardPage(
+    view,
+    parts.title,
+    html`${notice(parts.notice)}${refusal(parts.problem)}${parts.before}${filters}<section class="card">${parts.listed}</section>${create}`,
     parts.problem?.status ?? 200,
   );
 }

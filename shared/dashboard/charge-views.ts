@@ -13,6 +13,7 @@ import type { Refund } from '../refunds/refund.ts';
 import { refundReasons } from '../refunds/schemas.ts';
 import { overviewSection } from '../stats/charts.ts';
 import type { Overview } from '../stats/repository.ts';
+import { can } from '../team/roles.ts';
 import { type Html, html, joinHtml } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import type { Problem } from '../web/problems.ts';
@@ -187,7 +188,10 @@ export const details = (rows: readonly (readonly [name: string, value: Html | st
     '\n',
   );
 
-/** GET /dashboard/charges/{id}: the charge, its refunds, and the refund form while any is left. */
+/**
+ * GET /dashboard/charges/{id}: the charge, its refunds, and the refund form while any is left (for
+ * a role that may refund).
+ */
 export function chargePage(
   view: ShellContext,
   charge: Charge,
@@ -237,6 +241,9 @@ export function chargePage(
     : html`<p>${w.noRefunds}</p>`;
   const made = notice(form.made && w.refunded(money(form.made.amount, form.made.currency, view.lang)));
   const chosen = form.reason ?? 'requested_by_customer';
+  // The refund section (its form, or why there is none) is shown only to a role that may refund:
+  // any other reads the charge and its refunds.
+  const mayRefund = can(view.role, 'refund');
   const refundForm = charge.paid_out_at
     ? html`<p>${w.paidOutNote}</p>`
     : charge.refundable <= 0
@@ -265,11 +272,14 @@ ${details(fields)}
 <section class="card" aria-labelledby="refunds" tabindex="0">
 <h2 id="refunds">${w.refunds}</h2>
 ${refundList}
-</section>
+</section>${
+      mayRefund &&
+      html`
 <section class="card" aria-labelledby="refund">
 <h2 id="refund">${w.refundTitle}</h2>
 ${refundForm}
-</section>`,
+</section>`
+    }`,
     form.problem?.status ?? 200,
   );
 }

@@ -171,6 +171,24 @@ describe('the customers pages', () => {
     expect(html).toContain('value="ada"');
   });
 
+  it('offers the portal section only to a role that may make a portal link: an admin or support', () => {
+    for (const role of ['admin', 'developer', 'support', 'viewer'] as const) {
+      const { html } = customerPage(
+        view('en', { role }),
+        customer,
+        { records: [subscription()], more: false, page: 1 },
+        { records: [charge], more: false, page: 1 },
+        nextBilling,
+        'K'.repeat(32),
+      );
+      const makes = role === 'admin' || role === 'support';
+      expect(html.includes(`/customers/${customer.id}/portal"`), role).toBe(makes);
+      expect(html.includes(customerWords.en.portalIntro), role).toBe(makes);
+      // Every role reads the customer's subscriptions and charges.
+      expect(html).toContain('href="https://pay.example.com/dashboard/charges/ch_AAAAAAAAAAAAAAAAAAAAAAAA"');
+    }
+  });
+
   it('the portal link is a read-only field, with when it stops opening', () => {
     const url = `https://pay.example.com/portal/${'T'.repeat(43)}`;
     const { html } = portalLinkPage(view('es'), customer, { url, expires_at: '2026-10-26T11:00:00.000Z' });
@@ -224,6 +242,24 @@ describe('the subscriptions pages', () => {
     expect(html.indexOf('Cancel at end of period')).toBeLessThan(html.indexOf('Cancel now…'));
     expect(html).not.toContain('/resume"');
     expect(html).toContain('<dt>Next billing date</dt>');
+  });
+
+  it('offers cancelling, ending and resuming only to a role that may cancel: an admin or support', () => {
+    for (const role of ['admin', 'developer', 'support', 'viewer'] as const) {
+      const cancels = role === 'admin' || role === 'support';
+      const active = subscriptionPage(
+        view('en', { role }),
+        subscription(),
+        subscriptionView(subscription()),
+      ).html;
+      expect(active.includes('/cancel"'), role).toBe(cancels);
+      expect(active.includes('/cancel-at-period-end"'), role).toBe(cancels);
+      expect(active.includes(customerWords.en.cancelIntro), role).toBe(cancels);
+      const set = subscriptionPage(view('en', { role }), ending, subscriptionView(ending)).html;
+      expect(set.includes('/resume"'), role).toBe(cancels);
+      // The day it ends is among its fields, for every role.
+      expect(set).toContain('<time data-ends');
+    }
   });
 
   it('trialing: "Cancel at end of trial", on the trial\'s end', () => {

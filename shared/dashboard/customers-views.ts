@@ -12,6 +12,7 @@ import { totalPages } from '../core/pagination.ts';
 import type { Customer } from '../customers/customer.ts';
 import type { CustomerListQuery } from '../customers/schemas.ts';
 import type { Subscription } from '../subscriptions/subscription.ts';
+import { can } from '../team/roles.ts';
 import { type Html, html } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import type { Problem } from '../web/problems.ts';
@@ -206,8 +207,8 @@ function customerChargeTable(view: ShellContext, charges: readonly Charge[]): Ht
 
 /**
  * GET /dashboard/customers/{id}: the customer's fields, their subscriptions and their charges (each
- * a page of the customer's own index, `subscriptions_page` and `charges_page`), and the form that
- * makes a portal link (with its key: a double submit makes one link).
+ * a page of the customer's own index, `subscriptions_page` and `charges_page`), and, for a role that
+ * may make one, the form that makes a portal link (with its key: a double submit makes one link).
  */
 export function customerPage(
   view: ShellContext,
@@ -238,6 +239,15 @@ export function customerPage(
   const chargeList = charges.records.length
     ? customerChargeTable(view, charges.records)
     : html`<p>${c.noCustomerCharges}</p>`;
+  // The portal section is shown only to a role that may make a portal link; any other reads the customer.
+  const portal =
+    can(view.role, 'portal_link') &&
+    html`
+<section class="card" aria-labelledby="portal">
+<h2 id="portal">${c.portalHeading}</h2>
+<p>${c.portalIntro}</p>
+${csrfForm(`${customerUrl(view, customer.id)}/portal`, view.csrf, html`<button type="submit">${c.makePortal}</button>`, { idempotency_key: portalKey })}
+</section>`;
   return dashboardPage(
     view,
     c.customerTitle(fullName(customer)),
@@ -253,12 +263,7 @@ ${newerOlder(c, subscriptions, (page) => to({ subscriptions: page, charges: char
 <h2 id="charges">${c.customerCharges}</h2>
 ${chargeList}
 ${newerOlder(c, charges, (page) => to({ subscriptions: subscriptions.page, charges: page }))}
-</section>
-<section class="card" aria-labelledby="portal">
-<h2 id="portal">${c.portalHeading}</h2>
-<p>${c.portalIntro}</p>
-${csrfForm(`${customerUrl(view, customer.id)}/portal`, view.csrf, html`<button type="submit">${c.makePortal}</button>`, { idempotency_key: portalKey })}
-</section>`,
+</section>${portal}`,
   );
 }
 

@@ -21,19 +21,29 @@ export function keysPage(view: ShellContext, keys: ApiKeysView, problem?: Proble
   const c = w.columns;
   const date = dashboardWords[view.lang].date;
   // As the API decides: a test key may rotate only the test key; and only a role that may rotate
-  // (an admin) is offered it: a developer sees the keys masked.
-  const mayRotate = (mode: Mode) =>
-    can(view.role, 'rotate_keys') && !(view.mode === 'test' && mode === 'live');
+  // (an admin) is offered it: a developer sees the keys masked, without the action column or the
+  // note on which key may be rotated.
+  const rotates = can(view.role, 'rotate_keys');
+  const mayRotate = (mode: Mode) => rotates && !(view.mode === 'test' && mode === 'live');
   const table = dataTable(
-    [{ heading: c.mode }, { heading: c.key }, { heading: c.created, nowrap: true }, { heading: c.action }],
+    [
+      { heading: c.mode },
+      { heading: c.key },
+      { heading: c.created, nowrap: true },
+      ...(rotates ? [{ heading: c.action }] : []),
+    ],
     (['test', 'live'] as const).map((mode) => [
       w.keyModes[mode],
       code(keys[mode].key),
       date(keys[mode].created_at),
-      html`${
-        mayRotate(mode) &&
-        html`<a href="${`${view.root}/api-keys/rotate?${new URLSearchParams({ type: mode })}`}" aria-label="${`${w.rotateKey}: ${w.keyModes[mode]}`}">${w.rotateKey}</a>`
-      }`,
+      ...(rotates
+        ? [
+            html`${
+              mayRotate(mode) &&
+              html`<a href="${`${view.root}/api-keys/rotate?${new URLSearchParams({ type: mode })}`}" aria-label="${`${w.rotateKey}: ${w.keyModes[mode]}`}">${w.rotateKey}</a>`
+            }`,
+          ]
+        : []),
     ]),
   );
   return dashboardPage(
@@ -41,7 +51,7 @@ export function keysPage(view: ShellContext, keys: ApiKeysView, problem?: Proble
     w.keysTitle,
     html`${refusal(problem)}<p>${w.keysIntro}</p>
 <div class="card">${table}</div>
-${view.mode === 'test' && html`<p class="help">${w.rotateKeyTestOnly}</p>`}`,
+${rotates && view.mode === 'test' && html`<p class="help">${w.rotateKeyTestOnly}</p>`}`,
     problem?.status ?? 200,
   );
 }

@@ -7,6 +7,7 @@
 import { parseAmount } from '../core/money/amount.ts';
 import { findCurrency } from '../core/money/currencies.ts';
 import type { LinkListItem } from '../payment-links/link.ts';
+import { can } from '../team/roles.ts';
 import { type Html, html } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import type { Problem } from '../web/problems.ts';
@@ -45,7 +46,10 @@ export interface MadeLink {
   link: string;
 }
 
-/** GET /dashboard/links: one page of the payment links (each URL to copy), and the create form. */
+/**
+ * GET /dashboard/links: one page of the payment links (each URL to copy), and (for a role that
+ * may) the create form.
+ */
 export function linksPage(
   view: ShellContext,
   query: Record<string, string | undefined>,
@@ -58,6 +62,9 @@ export function linksPage(
   const w = catalogWords[view.lang];
   const c = w.columns;
   const base = `${view.root}/links`;
+  // Creating and deleting a payment link are offered only to a role that may change the catalog;
+  // any other reads the list, without its actions column or the create form.
+  const mayEdit = can(view.role, 'catalog');
   const listed = listing(
     list,
     {
@@ -67,7 +74,7 @@ export function linksPage(
         { heading: c.status },
         { heading: c.created, nowrap: true },
         { heading: c.link },
-        { heading: c.actions },
+        ...(mayEdit ? [{ heading: c.actions }] : []),
       ],
       row: (link, i) => [
         link.description,
@@ -75,7 +82,11 @@ export function linksPage(
         w.linkStatus[link.status] ?? link.status,
         dashboardWords[view.lang].date(link.created_on),
         html`<input id="link_${i}" value="${link.link}" readonly aria-label="${`${c.link}: ${link.description}`}">`,
-        html`<a href="${`${base}/${encodeURIComponent(link.id)}/delete`}" aria-label="${`${w.delete}: ${link.description}`}">${w.delete}</a>`,
+        ...(mayEdit
+          ? [
+              html`<a href="${`${base}/${encodeURIComponent(link.id)}/delete`}" aria-label="${`${w.delete}: ${link.description}`}">${w.delete}</a>`,
+            ]
+          : []),
       ],
     },
     w.noLinks,
@@ -83,16 +94,18 @@ export function linksPage(
   );
   const values = { currency: 'USD', ...form.values };
   const shown = { ...form, values };
-  const create = csrfForm(
-    base,
-    view.csrf,
-    html`<p class="help">${w.linkNote}</p>
+  const create =
+    mayEdit &&
+    csrfForm(
+      base,
+      view.csrf,
+      html`<p class="help">${w.linkNote}</p>
 ${textInput('description', w.fields.description, shown, { maxlength: 300, required: true })}
 ${textInput('amount', w.fields.amount, shown, { help: w.amountHelp, inputmode: 'decimal', maxlength: 32, required: true })}
 ${select('currency', w.fields.currency, values.currency, currencyChoices, form.fieldErrors.currency)}
 <button type="submit">${w.create}</button>`,
-    { idempotency_key: form.idempotencyKey },
-  );
+      { idempotency_key: form.idempotencyKey },
+    );
   const madeCard =
     made &&
     html`<section class="card" aria-labelledby="made_link">
@@ -105,7 +118,7 @@ ${linkField('made_link_url', made.link, w.linkUrl, w)}
     problem: form.problem ?? listProblem,
     before: madeCard || undefined,
     listed,
-    create: { id: 'new_link', title: w.newLink, form: create },
+    create: create ? { id: 'new_link', title: w.newLink, form: create } : undefined,
   });
 }
 

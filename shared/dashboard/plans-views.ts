@@ -6,7 +6,8 @@
 import { displayEvery } from '../core/display.ts';
 import type { Plan } from '../plans/plan.ts';
 import { intervals } from '../plans/schemas.ts';
-import { html } from '../web/html.ts';
+import { can } from '../team/roles.ts';
+import { type Html, html } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import type { Problem } from '../web/problems.ts';
 import {
@@ -27,7 +28,23 @@ import { dashboardWords } from './words.ts';
 const planPrice = (plan: Plan, view: ShellContext) =>
   `${money(plan.amount, plan.currency, view.lang)} ${displayEvery(plan.interval, plan.interval_count, view.lang)}`;
 
-/** GET /dashboard/plans: the filters, one page of the plans, and the create form. */
+/** A plan's row actions: archive (or restore) it, and the way to its delete confirmation. */
+function planActions(view: ShellContext, plan: Plan): Html {
+  const w = catalogWords[view.lang];
+  const at = `${view.root}/plans/${encodeURIComponent(plan.id)}`;
+  return html`${csrfForm(
+    `${at}/active`,
+    view.csrf,
+    html`<button type="submit" class="small" aria-label="${`${plan.active ? w.archive : w.restore}: ${plan.name}`}">${plan.active ? w.archive : w.restore}</button>`,
+    { active: plan.active ? 'false' : 'true' },
+    'inline',
+  )} <a href="${`${at}/delete`}" aria-label="${`${w.delete}: ${plan.name}`}">${w.delete}</a>`;
+}
+
+/**
+ * GET /dashboard/plans: the filters, one page of the plans, and (for a role that may) the create
+ * form.
+ */
 export function plansPage(
   view: ShellContext,
   query: Record<string, string | undefined>,
@@ -39,6 +56,9 @@ export function plansPage(
   const w = catalogWords[view.lang];
   const c = w.columns;
   const base = `${view.root}/plans`;
+  // Creating, archiving, restoring and deleting a plan are offered only to a role that may change
+  // the catalog; any other reads the list, without its actions column, its help or the create form.
+  const mayEdit = can(view.role, 'catalog');
   const listed = html`${listing(
     list,
     {
@@ -49,7 +69,7 @@ export function plansPage(
         { heading: c.subscribers, numeric: true },
         { heading: c.status },
         { heading: c.created, nowrap: true },
-        { heading: c.actions },
+        ...(mayEdit ? [{ heading: c.actions }] : []),
       ],
       row: (plan) => [
         plan.name,
@@ -60,18 +80,12 @@ export function plansPage(
         html`<a href="${`${view.root}/subscriptions?${new URLSearchParams({ plan_id: plan.id })}`}" aria-label="${w.subscribersLink(plan.subscriber_count, plan.name)}">${plan.subscriber_count}</a>`,
         plan.active ? w.active : w.inactive,
         dashboardWords[view.lang].date(plan.created_at),
-        html`${csrfForm(
-          `${base}/${encodeURIComponent(plan.id)}/active`,
-          view.csrf,
-          html`<button type="submit" class="small" aria-label="${`${plan.active ? w.archive : w.restore}: ${plan.name}`}">${plan.active ? w.archive : w.restore}</button>`,
-          { active: plan.active ? 'false' : 'true' },
-          'inline',
-        )} <a href="${`${base}/${encodeURIComponent(plan.id)}/delete`}" aria-label="${`${w.delete}: ${plan.name}`}">${w.delete}</a>`,
+        ...(mayEdit ? [planActions(view, plan)] : []),
       ],
     },
     w.noPlans,
     { base, query, w },
-  )}${!!list?.records.length && html`\n<p class="help">${w.archiveHelp}</p>`}`;
+  )}${mayEdit && !!list?.records.length && html`\n<p class="help">${w.archiveHelp}</p>`}`;
   const filters = html`<form method="get" action="${base}" aria-label="${w.filters}">
 <label for="filter_name">${c.name}</label>
 <input id="filter_name" name="name" value="${query.name ?? ''}" maxlength="50">
@@ -105,10 +119,12 @@ ${select(
     ...form.values,
   };
   const shown = { ...form, values };
-  const create = csrfForm(
-    base,
-    view.csrf,
-    html`${textInput('name', w.fields.name, shown, { maxlength: 50, required: true })}
+  const create =
+    mayEdit &&
+    csrfForm(
+      base,
+      view.csrf,
+      html`${textInput('name', w.fields.name, shown, { maxlength: 50, required: true })}
 ${textInput('description', w.fields.description, shown, { maxlength: 300 })}
 ${textInput('amount', w.fields.amount, shown, { help: w.amountHelp, inputmode: 'decimal', maxlength: 32, required: true })}
 ${select('currency', w.fields.currency, values.currency, currencyChoices, form.fieldErrors.currency)}
@@ -122,15 +138,15 @@ ${select(
 ${textInput('interval_count', w.fields.intervalCount, shown, { help: w.intervalCountHelp, inputmode: 'numeric', maxlength: 3, required: true })}
 ${textInput('trial_period_days', w.fields.trialDays, shown, { help: w.trialHelp, inputmode: 'numeric', maxlength: 3 })}
 <button type="submit">${w.create}</button>`,
-    { idempotency_key: form.idempotencyKey },
-  );
+      { idempotency_key: form.idempotencyKey },
+    );
   return catalogPage(view, {
     title: w.plansTitle,
     notice,
     problem: form.problem ?? listProblem,
     filters: { id: 'plans_filters', form: filters },
     listed,
-    create: { id: 'new_plan', title: w.newPlan, form: create },
+    create: create ? { id: 'new_plan', title: w.newPlan, form: create } : undefined,
   });
 }
 

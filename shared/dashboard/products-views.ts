@@ -4,6 +4,7 @@
  * functions of what the domain read (shared/dashboard/products-http.ts), tested without a stack.
  */
 import type { Product } from '../products/product.ts';
+import { can } from '../team/roles.ts';
 import { html } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import type { Problem } from '../web/problems.ts';
@@ -22,7 +23,10 @@ import { details, money } from './charge-views.ts';
 import { csrfForm, link, type ShellContext } from './shell.ts';
 import { dashboardWords } from './words.ts';
 
-/** GET /dashboard/products: the search, one page of the active products, and the create form. */
+/**
+ * GET /dashboard/products: the search, one page of the active products, and (for a role that may)
+ * the create form.
+ */
 export function productsPage(
   view: ShellContext,
   query: Record<string, string | undefined>,
@@ -34,6 +38,9 @@ export function productsPage(
   const w = catalogWords[view.lang];
   const c = w.columns;
   const base = `${view.root}/products`;
+  // Creating and deleting a product are offered only to a role that may change the catalog;
+  // any other reads the list, without its actions column or the create form.
+  const mayEdit = can(view.role, 'catalog');
   const listed = listing(
     list,
     {
@@ -44,7 +51,7 @@ export function productsPage(
         { heading: c.sku },
         { heading: c.stock, numeric: true },
         { heading: c.created, nowrap: true },
-        { heading: c.actions },
+        ...(mayEdit ? [{ heading: c.actions }] : []),
       ],
       row: (product) => [
         product.name,
@@ -53,7 +60,11 @@ export function productsPage(
         product.sku,
         String(product.stock),
         dashboardWords[view.lang].date(product.created_at),
-        html`<a href="${`${base}/${encodeURIComponent(product.id)}/delete`}" aria-label="${`${w.delete}: ${product.name}`}">${w.delete}</a>`,
+        ...(mayEdit
+          ? [
+              html`<a href="${`${base}/${encodeURIComponent(product.id)}/delete`}" aria-label="${`${w.delete}: ${product.name}`}">${w.delete}</a>`,
+            ]
+          : []),
       ],
     },
     w.noProducts,
@@ -66,10 +77,12 @@ export function productsPage(
 </form>`;
   const values = { currency: 'USD', ...form.values };
   const shown = { ...form, values };
-  const create = csrfForm(
-    base,
-    view.csrf,
-    html`<p class="help">${w.productImagesNote}</p>
+  const create =
+    mayEdit &&
+    csrfForm(
+      base,
+      view.csrf,
+      html`<p class="help">${w.productImagesNote}</p>
 ${textInput('name', w.fields.name, shown, { maxlength: 50, required: true })}
 ${textInput('price', w.fields.price, shown, { help: w.amountHelp, inputmode: 'decimal', maxlength: 32, required: true })}
 ${select('currency', w.fields.currency, values.currency, currencyChoices, form.fieldErrors.currency)}
@@ -78,15 +91,15 @@ ${textInput('description', w.fields.description, shown, { maxlength: 300 })}
 ${textInput('sku', w.fields.sku, shown, { maxlength: 64 })}
 ${textInput('stock', w.fields.stock, shown, { inputmode: 'numeric', maxlength: 10 })}
 <button type="submit">${w.create}</button>`,
-    { idempotency_key: form.idempotencyKey },
-  );
+      { idempotency_key: form.idempotencyKey },
+    );
   return catalogPage(view, {
     title: w.productsTitle,
     notice,
     problem: form.problem ?? listProblem,
     filters: { id: 'products_search', form: search },
     listed,
-    create: { id: 'new_product', title: w.newProduct, form: create },
+    create: create ? { id: 'new_product', title: w.newProduct, form: create } : undefined,
   });
 }
 

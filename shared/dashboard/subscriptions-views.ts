@@ -8,6 +8,7 @@ import { displayCard, displayDate, displayPeriod } from '../core/display.ts';
 import type { NumberedPage } from '../core/pagination.ts';
 import type { Subscription, SubscriptionView } from '../subscriptions/subscription.ts';
 import { overdueOf, subscriptionStatuses } from '../subscriptions/subscription.ts';
+import { can } from '../team/roles.ts';
 import { type Html, html } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import type { Problem } from '../web/problems.ts';
@@ -185,7 +186,8 @@ function noticeOf(
  * GET /dashboard/subscriptions/{id}: the plan, quantity, amount per interval, status, period, card
  * and customer, and a change of plan or quantity pending for the renewal; while it is active or
  * trialing, its end at the period's end (or, once set, the day it ends and Resume); while it is not
- * canceled, the way to cancel it now (a confirmation page first).
+ * canceled, the way to cancel it now (a confirmation page first). The cancel section is shown only
+ * to a role that may cancel: any other reads the subscription (the day it ends among its fields).
  */
 export function subscriptionPage(
   view: ShellContext,
@@ -249,16 +251,19 @@ export function subscriptionPage(
       ),
     });
   const refused = said?.kind === 'problem' || said?.kind === 'unchangeable' ? said.problem.status : undefined;
+  const cancel =
+    can(view.role, 'cancel') &&
+    html`
+<section class="card" aria-labelledby="cancel">
+<h2 id="cancel">${c.cancelHeading}</h2>
+${cancelSection(view, subscription, shown, endCome)}
+</section>`;
   return dashboardPage(
     view,
     c.subscriptionTitle(subscription.id),
     html`${noticeOf(view, subscription, shown, said, endCome)}${overdue}<section class="card"><dl>
 ${details(fields)}
-</dl></section>
-<section class="card" aria-labelledby="cancel">
-<h2 id="cancel">${c.cancelHeading}</h2>
-${cancelSection(view, subscription, shown, endCome)}
-</section>
+</dl></section>${cancel}
 <p>${link(`${view.root}/subscriptions`, c.backToSubscriptions)}</p>`,
     refused ?? 200,
   );

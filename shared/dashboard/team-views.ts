@@ -188,7 +188,8 @@ export function auditLogPage(
             html`<time datetime="${entry.at}">${auditTime(entry.at)}</time>`,
             entry.actor_email,
             { html: code(entry.action), attributes: { 'data-action': entry.action } },
-            entry.record ? code(entry.record) : '',
+            // The record's id, then what it alone would not say later (a removed user's e-mail).
+            html`${entry.record ? code(entry.record) : ''}${entry.detail ? ` ${entry.detail}` : ''}`,
             entry.mode ? w.modes[entry.mode] : '',
             entry.address,
           ]),

@@ -241,6 +241,25 @@ describe('the charge page', () => {
     expect(paid.html).toContain('This charge was paid out');
   });
 
+  it('offers the refund section only to a role that may refund: an admin or support', () => {
+    for (const role of ['admin', 'developer', 'support', 'viewer'] as const) {
+      const { html } = chargePage(view('en', { role }), charge(), [refund], { idempotencyKey: 'K' });
+      const refunds = role === 'admin' || role === 'support';
+      expect(html.includes('/refunds"'), role).toBe(refunds);
+      expect(html.includes(dashboardWords.en.refundTitle), role).toBe(refunds);
+      // Every role reads the charge and its refunds.
+      expect(html).toContain('<code>re_RRRRRRRRRRRRRRRRRRRRRRRR</code>');
+    }
+    // Nor says why there is no form, to a role that would not have one anyway.
+    const paid = chargePage(
+      view('en', { role: 'viewer' }),
+      charge({ paid_out_at: '2026-10-29T00:00:00.000Z' }),
+      [],
+      { idempotencyKey: 'K' },
+    );
+    expect(paid.html).not.toContain('This charge was paid out');
+  });
+
   it('says a refund just made, and lists the refunds', () => {
     const html = chargePage(view(), charge({ refunded: 500, refundable: 1600 }), [refund], {
       idempotencyKey: 'K',

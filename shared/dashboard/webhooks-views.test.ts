@@ -112,6 +112,39 @@ describe('webhooks pages', () => {
     expect(page.html).toContain('/delete"');
   });
 
+  it('offers adding, rotating, deleting and redelivering only to a role that may manage webhooks', () => {
+    for (const role of ['admin', 'developer', 'support', 'viewer'] as const) {
+      const manages = role === 'admin' || role === 'developer';
+      const list = endpointsPage(
+        view('en', { role }),
+        { endpoints: [endpoint], count: 1, page: { page: 1, pageSize: 20 } },
+        ['plan.deleted'],
+        { idempotencyKey: formKey },
+        { maxEndpoints: 16 },
+      ).html;
+      expect(list).toContain(`/webhooks/${endpoint.id}"`);
+      expect(
+        list.includes('<form method="post" action="https://pay.example.com/dashboard/webhooks"'),
+        role,
+      ).toBe(manages);
+      expect(list.includes(webhookWords.en.addEndpoint), role).toBe(manages);
+      const one = endpointPage(
+        view('en', { role }),
+        endpoint,
+        { rows: [{ delivery, redeliverKey: formKey }], count: 1, page: { page: 1, pageSize: 20 } },
+        { perEvent: 5, perAccount: 100 },
+      ).html;
+      // Every role reads the endpoint and its deliveries, each linked to its event.
+      expect(one).toContain(`/events/${delivery.event_id}"`);
+      expect(one.includes('/redeliver"'), role).toBe(manages);
+      expect(one.includes('5 times an hour'), role).toBe(manages);
+      expect(one.includes('/rotate-secret"'), role).toBe(manages);
+      expect(one.includes('/delete"'), role).toBe(manages);
+      const [deliveries] = expectLabelledTables(one, 1);
+      expect(deliveries?.headings.includes(webhookWords.en.columns.action), role).toBe(manages);
+    }
+  });
+
   it('the pager keeps the filters and never links past the last page', () => {
     const html = render(pager(view(), 'events', { page: 1, pageSize: 10 }, 10, { type: 'plan.deleted' }));
     expect(html).toContain('Page 1 of 1 (10 in all)');
@@ -157,6 +190,18 @@ describe('API keys pages', () => {
     const live = keysPage(view('en', { mode: 'live' }), keys);
     expect(live.html).toContain('rotate?type=test');
     expect(live.html).toContain('rotate?type=live');
+  });
+
+  it('a developer sees both keys masked, with no rotation and no word of one', () => {
+    for (const mode of ['test', 'live'] as const) {
+      const page = keysPage(view('en', { mode, role: 'developer' }), keys).html;
+      expect(page).toContain('sk_test_…abcd');
+      expect(page).toContain('sk_live_…wxyz');
+      expect(page).not.toContain('/api-keys/rotate');
+      expect(page).not.toContain(webhookWords.en.rotateKeyTestOnly);
+      const [table] = expectLabelledTables(page, 1);
+      expect(table?.headings).not.toContain(webhookWords.en.columns.action);
+    }
   });
 
   it('the confirmation warns when the session’s own key is rotated', () => {

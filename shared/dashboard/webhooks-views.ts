@@ -6,6 +6,7 @@
  * page shows what the API's reads show.
  */
 import { type PageRequest, totalPages } from '../core/pagination.ts';
+import { can } from '../team/roles.ts';
 import { type Html, html } from '../web/html.ts';
 import type { Page } from '../web/page.ts';
 import type { Problem } from '../web/problems.ts';
@@ -67,7 +68,10 @@ export interface EndpointFormState {
   problem?: Problem;
 }
 
-/** GET /dashboard/webhooks: the endpoints (the API's list, paged) and the form to add one. */
+/**
+ * GET /dashboard/webhooks: the endpoints (the API's list, paged) and, for a role that may add one,
+ * the form to add one.
+ */
 export function endpointsPage(
   view: ShellContext,
   list: { endpoints: readonly EndpointView[]; count: number; page: PageRequest } | undefined,
@@ -93,15 +97,19 @@ export function endpointsPage(
         ]),
       )
     : html`<p>${w.noEndpoints}</p>`;
+  // Adding an endpoint is offered only to a role that may manage webhooks; any other reads the list.
+  const mayAdd = can(view.role, 'webhooks');
   const chosen = new Set(form.events ?? []);
   const boxes = eventTypes.map(
     (type, i) =>
       html`<li><input type="checkbox" id="event-${i}" name="events" value="${type}"${chosen.has(type) && html` checked`}> <label class="inline" for="event-${i}">${code(type)}</label></li>`,
   );
-  const create = csrfForm(
-    `${view.root}/webhooks`,
-    view.csrf,
-    html`${refusal(form.problem)}<label for="url">${w.url}</label>
+  const create =
+    mayAdd &&
+    csrfForm(
+      `${view.root}/webhooks`,
+      view.csrf,
+      html`${refusal(form.problem)}<label for="url">${w.url}</label>
 <input id="url" name="url" type="url" required maxlength="2048" autocomplete="off" spellcheck="false" aria-describedby="url_help" value="${form.url ?? ''}">
 <p id="url_help" class="help">${w.urlHelp}</p>
 <label for="description">${w.description}</label>
@@ -112,17 +120,20 @@ export function endpointsPage(
 </fieldset>
 <p class="help">${w.endpointLimit(options.maxEndpoints)}</p>
 <button type="submit">${w.create}</button>`,
-    { idempotency_key: form.idempotencyKey },
-  );
+      { idempotency_key: form.idempotencyKey },
+    );
   return dashboardPage(
     view,
     w.endpointsTitle,
     html`${notice(options.notice)}${refusal(options.problem)}<div class="card">${table}</div>
 ${list && pager(view, 'webhooks', list.page, list.count)}
-<section class="card" aria-labelledby="add">
+${
+  create &&
+  html`<section class="card" aria-labelledby="add">
 <h2 id="add">${w.addEndpoint}</h2>
 ${create}
-</section>`,
+</section>`
+}`,
     options.problem?.status ?? form.problem?.status ?? 200,
   );
 }
@@ -172,6 +183,9 @@ export function endpointPage(
   const f = w.endpointFields;
   const date = dashboardWords[view.lang].date;
   const at = endpointUrl(view, endpoint.id);
+  // Rotating the secret, deleting the endpoint and redelivering are offered only to a role that
+  // may manage webhooks; any other reads the endpoint and its deliveries, without the action column.
+  const mayManage = can(view.role, 'webhooks');
   const list = deliveries.rows.length
     ? dataTable(
         [
@@ -182,7 +196,7 @@ export function endpointPage(
           { heading: c.error },
           { heading: c.duration, numeric: true },
           { heading: c.nextRetry, nowrap: true },
-          { heading: c.action },
+          ...(mayManage ? [{ heading: c.action }] : []),
         ],
         deliveries.rows.map(({ delivery, redeliverKey }) => [
           date(delivery.created_at),
@@ -192,12 +206,16 @@ export function endpointPage(
           html`${delivery.error !== null && code(delivery.error)}`,
           `${delivery.duration_ms} ms`,
           delivery.next_retry_at ? date(delivery.next_retry_at) : '',
-          csrfForm(
-            `${at}/redeliver`,
-            view.csrf,
-            html`<button type="submit" class="small" aria-label="${`${w.redeliver} ${delivery.event_id}`}">${w.redeliver}</button>`,
-            { event_id: delivery.event_id, idempotency_key: redeliverKey },
-          ),
+          ...(mayManage
+            ? [
+                csrfForm(
+                  `${at}/redeliver`,
+                  view.csrf,
+                  html`<button type="submit" class="small" aria-label="${`${w.redeliver} ${delivery.event_id}`}">${w.redeliver}</button>`,
+                  { event_id: delivery.event_id, idempotency_key: redeliverKey },
+                ),
+              ]
+            : []),
         ]),
       )
     : html`<p>${w.noDeliveries}</p>`;
@@ -214,11 +232,11 @@ ${details([
   [f.created, date(endpoint.created_at)],
 ])}
 </dl>
-<p class="pager">${link(`${at}/rotate-secret`, w.rotateSecret)}${link(`${at}/delete`, w.deleteEndpoint)}</p>
+${mayManage && html`<p class="pager">${link(`${at}/rotate-secret`, w.rotateSecret)}${link(`${at}/delete`, w.deleteEndpoint)}</p>`}
 </section>
 <section class="card" aria-labelledby="deliveries">
 <h2 id="deliveries">${w.deliveries}</h2>
-<p class="help">${w.redeliverLimits(options.perEvent, options.perAccount)}</p>
+${mayManage && html`<p class="help">${w.redeliverLimits(options.perEvent, options.perAccount)}</p>`}
 ${list}
 ${pager(view, `webhooks/${encodeURIComponent(endpoint.id)}`, deliveries.page, deliveries.count)}
 </section>

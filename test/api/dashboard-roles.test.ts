@@ -16,7 +16,7 @@ import { auditPage } from '../../shared/team/audit.ts';
 import { can, type Role, roles } from '../../shared/team/roles.ts';
 import { listUsers } from '../../shared/team/users.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
-import { DashboardClient, formToken } from '../support/dashboard.ts';
+import { DashboardClient, dashboardUrl, formToken } from '../support/dashboard.ts';
 import { api, apiKey, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
 import { newUser } from '../support/team.ts';
@@ -229,6 +229,34 @@ describe('each role against every dashboard route', { timeout: 180_000 }, () => 
       }
       expect(links.includes('users')).toBe(role === 'admin');
       expect(links.includes('api-keys')).toBe(role === 'admin' || role === 'developer');
+    }
+  });
+
+  it('no page offers a role a form or a link it may not use', async () => {
+    const root = new URL(dashboardUrl()).pathname;
+    /** The row a page's form or link goes to, by method and concrete path. */
+    const rowOf = (method: string, path: string) =>
+      rows.find(
+        (row) =>
+          row.method === method && new RegExp(`^${row.path.replace(/\{[a-z_]+\}/g, '[^/]+')}$`).test(path),
+      );
+    for (const role of roles) {
+      const client = clients[role];
+      for (const row of signedInRows.filter((r) => r.method === 'GET' && can(role, r.permission as never))) {
+        const page = `${pathOf(row)}${queryOf(row)}`;
+        const { html } = await client.get(page);
+        const targets = [
+          ...[...html.matchAll(/<form method="post" action="([^"]+)"/g)].map((m) => ['POST', m[1] as string]),
+          ...[...html.matchAll(/<a href="([^"]+)"/g)].map((m) => ['GET', m[1] as string]),
+        ];
+        for (const [method, url] of targets) {
+          const path = new URL(url as string, dashboardUrl()).pathname;
+          if (!path.startsWith(root)) continue;
+          const target = rowOf(method as string, path);
+          if (!target || target.permission === 'public') continue;
+          expect(can(role, target.permission), `${role} on ${page}: ${method} ${path}`).toBe(true);
+        }
+      }
     }
   });
 
