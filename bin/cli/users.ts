@@ -188,7 +188,7 @@ export async function usersAdd(args: string[]): Promise<void> {
   });
   if (!added.added)
     throw new Error(
-      `${email} is already a dashboard user (an e-mail address signs in to one account only): npm run -s cli -- users list --account ${account}`,
+      `${email} is already a dashboard user, of this account or another (an e-mail address signs in to one account only)`,
     );
   const { user } = added;
   await audit(deps, {
@@ -196,6 +196,7 @@ export async function usersAdd(args: string[]): Promise<void> {
     actor: cliActor,
     action: 'user.add',
     record: user.user_id,
+    detail: `${user.email} as ${user.role}`,
     address: cliAddress,
   });
   const made = link ? await link(deps, user) : undefined;
@@ -299,6 +300,7 @@ export async function usersRemove(args: string[]): Promise<void> {
     actor: cliActor,
     action: 'user.remove',
     record: user.user_id,
+    detail: `${user.email} (${user.role})`,
     address: cliAddress,
   });
   console.log(`removed ${email} (${user.role}) from account ${account}: its sessions have ended`);
@@ -333,6 +335,7 @@ export async function usersResetPassword(args: string[]): Promise<void> {
     actor: cliActor,
     action: 'user.reset_password',
     record: user.user_id,
+    detail: user.email,
     address: cliAddress,
   });
   if (values.json) {
@@ -356,6 +359,6 @@ export async function usersResetPassword(args: string[]): Promise<void> {
     );
   console.log(`set-password link for ${email}, valid ${lifetimeWords} (until ${made.expiresAt}) and once:
   ${made.url}
-The current password works until a new one is set through it; setting one ends every session of ${email}.
+${user.password_hash ? `The current password works until a new one is set through it; setting one ends every session of ${email}.` : `${email} has no password yet: the link sets the first one.`}
 It is shown only here: send it to them.`);
 }

@@ -73,6 +73,7 @@ export async function demoAdminLink(demo: DemoAccount): Promise<DemoAdminLink | 
         actor: cliActor,
         action: 'user.add',
         record: user.user_id,
+        detail: `${user.email} as ${user.role}`,
         address: 'cli',
       });
     } else user = await findUserByEmail(deps, demo.email);

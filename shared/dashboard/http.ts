@@ -134,6 +134,8 @@ export interface SignedIn extends OpenSession {
   auditRecord?: string | false;
   /** The submission's own key (a refund form's idempotency key): the same submission again writes no second entry. */
   auditOnce?: string;
+  /** What the entry says of its record beyond its id (a user's e-mail and role). */
+  auditDetail?: string;
 }
 
 export async function signedIn(
@@ -254,6 +256,7 @@ export function signedInForm<D>(
         ...(row.audit.startsWith('user.') ? {} : { mode: signed.scope.mode }),
         address: clientAddress(request),
         ...(signed.auditOnce ? { once: signed.auditOnce } : {}),
+        ...(signed.auditDetail ? { detail: signed.auditDetail } : {}),
       });
     return answer;
   };

@@ -208,6 +208,7 @@ export const submitInvite = signedInForm('users', 'users', async (deps: TeamDeps
       if (once.kind === 'busy') throw new PageRefusal('conflict', w.stillSubmitting);
       // A second submit of the same form invited nobody: no entry of its own in the log.
       signed.auditRecord = once.kind === 'first' ? once.value : false;
+      signed.auditDetail = `${email} as ${role}`;
       return seeOther(`${view.root}/users?invited=1`);
     },
     // The same key: the corrected form is still the one form, acting at most once.
@@ -238,6 +239,7 @@ export const submitRole = signedInForm('users', 'users', async (deps: DashboardD
   const outcome = await changeRole(deps, user, role);
   if (outcome !== 'done') return refusedChange(deps, signed, outcome);
   if (user.role === role) signed.auditRecord = false;
+  signed.auditDetail = `${user.email}: ${user.role} to ${role}`;
   return seeOther(`${view.root}/users?${new URLSearchParams({ changed: user.user_id })}`);
 });
 
@@ -258,6 +260,7 @@ export const submitRemoveUser = signedInForm('users', userPath, async (deps: Das
   if (!user) return pageAnswer(userNotFoundPage(view));
   const outcome = await removeUser(deps, user);
   if (outcome !== 'done') return refusedChange(deps, signed, outcome);
+  signed.auditDetail = `${user.email} (${user.role})`;
   return seeOther(`${view.root}/users?removed=1`);
 });
 

@@ -25,6 +25,11 @@ export interface AuditEntry {
   action: string;
   /** The record it was done to (a charge, a subscription, a user …), when it names one. */
   record?: string;
+  /**
+   * What the record's id alone would not tell a reader later: a user's e-mail address and role
+   * (the user may be removed since). Never a secret.
+   */
+  detail?: string;
   /** The mode the dashboard was in (absent for changes to the account's team). */
   mode?: Mode;
   /** The client's address as the gateway saw the connection; `cli` from the command line. */
@@ -43,6 +48,7 @@ export async function audit(
     actor: Actor;
     action: string;
     record?: string;
+    detail?: string;
     mode?: Mode;
     address: string;
     once?: string;
@@ -56,6 +62,7 @@ export async function audit(
     actor_email: input.actor.email,
     action: input.action,
     ...(input.record ? { record: input.record } : {}),
+    ...(input.detail ? { detail: input.detail } : {}),
     ...(input.mode ? { mode: input.mode } : {}),
     address: input.address,
   };

@@ -247,6 +247,10 @@ describe('changing and removing users', () => {
     expect(log).toContainEqual({ action: 'user.role', who: emailOf(admin), record: id, mode: '' });
     expect(log).toContainEqual({ action: 'user.remove', who: emailOf(admin), record: id, mode: '' });
     expect(log.filter((entry) => entry.action === 'user.remove')).toHaveLength(1);
+    // The removed user's e-mail stays readable in the log beside the id, which no longer names anyone.
+    const auditHtml = (await admin.get('audit')).html;
+    expect(auditHtml).toContain(`${target.email} (developer)`);
+    expect(auditHtml).toContain(`${target.email}: viewer to developer`);
   });
 
   it('a user that is no user of the account is 404 to every form and page, and nothing changes', async () => {

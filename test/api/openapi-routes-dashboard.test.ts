@@ -283,7 +283,10 @@ describe('every route answers as the document says', () => {
   routeTest(
     'the dashboard’s admin pages: users (an invitation, a role change, a removal), the audit log and the connectors',
     async ({ account }) => {
-      const browser = await new DashboardClient().signedIn(account.testKey);
+      // An admin with a second factor: live mode's connection is changed by no one without one.
+      const browser = await new DashboardClient().signedInAs(
+        await newUser(account.developerId, { twoFactor: true }),
+      );
       const users = await browser.get('users');
       expectAnswer('GET', '/dashboard/users', asAnswer(users));
       const invited = await browser.post('users', {

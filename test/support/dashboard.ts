@@ -178,6 +178,7 @@ export class DashboardClient {
    * unless it lands on the dashboard.
    */
   async signedInAs(user: TestUser, stepsAhead = 0): Promise<this> {
+    this.user = user;
     let answer = await this.signIn(user.email, user.password);
     if (user.totpSecret) {
       expect(answer.status, answer.html).toBe(200);
@@ -215,6 +216,6 @@ export class DashboardClient {
     return this;
   }
 
-  /** The user the last signedIn made. */
+  /** The user the last signedIn made, or signedInAs signed in as. */
   user: TestUser | undefined;
 }
