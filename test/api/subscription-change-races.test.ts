@@ -167,13 +167,16 @@ describe('an upgrade against the renewal', () => {
     const big = await newPlan(m, 'Big', '2000.00');
     for (let round = 0; round < 6; round += 1) {
       // A subscription whose first period ends an hour from now (the helper stores it as checkout
-      // would: 10.50 × 2 of plan Gold).
+      // would: 10.50 × 2 of plan Gold): anchored a month before. On the 29th to the 31st the month
+      // before may be shorter; Date.UTC then rolls into the next month and the period ends a few
+      // days later instead, still ahead (clamping to the 28th, as this did, put it a day or more in
+      // the past on those days).
       const end = new Date(Date.now() + 3_600_000);
       const anchor = new Date(
         Date.UTC(
           end.getUTCFullYear(),
           end.getUTCMonth() - 1,
-          Math.min(end.getUTCDate(), 28),
+          end.getUTCDate(),
           end.getUTCHours(),
           end.getUTCMinutes(),
           end.getUTCSeconds(),
