@@ -14,7 +14,7 @@ import { isLang } from '../core/messages.ts';
 import type { ApiRequest } from '../http/handler.ts';
 import type { ApiAnswer } from '../http/render.ts';
 import { audit } from '../team/audit.ts';
-import { type AccessLink, readLink, useLink } from '../team/links.ts';
+import { type AccessLink, linkHolds, readLink, useLink } from '../team/links.ts';
 import { hashPassword, passwordProblem } from '../team/password.ts';
 import { getUser, setPassword } from '../team/users.ts';
 import { html } from '../web/html.ts';
@@ -247,7 +247,7 @@ ${csrfForm(
 export const showAccess: DashboardPage = async (deps, request) => {
   const access = await readLink(deps, deps.keys, linkToken(request));
   const user = access && (await getUser(deps, access.user_id));
-  if (!access || !user || user.developer_id !== access.developer_id) return linkGone(deps, request);
+  if (!access || !user || !linkHolds(access, user)) return linkGone(deps, request);
   return linkForm(deps, request, access, user.email);
 };
 
@@ -271,7 +271,7 @@ export const submitAccess: DashboardPage = async (deps, request) => {
   const token = linkToken(request);
   const pending = await readLink(deps, deps.keys, token);
   const user = pending && (await getUser(deps, pending.user_id));
-  if (!pending || !user || user.developer_id !== pending.developer_id) return linkGone(deps, request);
+  if (!pending || !user || !linkHolds(pending, user)) return linkGone(deps, request);
   if (!publicFormHolds(request)) return signInAnswer(deps, request, 'form_expired');
   let hash: string | undefined;
   if (pending.purpose === 'set_password') {

@@ -6,10 +6,14 @@
  * stage's fingerprint secret, so a copy of the table opens nothing. Following a link shows a form;
  * only its POST uses the link up (a DeleteItem on the condition that it is still there and in
  * time), so a mail scanner fetching the link spends nothing, and two submits use it once.
+ *
+ * A new link for a user replaces every earlier one: making it raises the user's `link_version`,
+ * which the link keeps, and a link of an older version opens nothing (`linkHolds`). A reset or a
+ * second invitation thus closes a link that was forwarded or leaked before.
  */
 import { createHmac } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { isToken, randomToken } from '../core/ids.ts';
 import type { TokenKeys } from '../core/secrets.ts';
 import type { Deps } from '../db/deps.ts';
@@ -32,6 +36,8 @@ export interface AccessLink {
   purpose: LinkPurpose;
   user_id: string;
   developer_id: number;
+  /** The user's link version when it was made: a later link replaces it. */
+  link_version: number;
   expires_at_ms: number;
   /** DynamoDB TTL, epoch seconds. */
   expires_at: number;
@@ -52,12 +58,24 @@ export async function makeLink(
 ): Promise<string> {
   const token = randomToken(linkTokenLength);
   const now = deps.clock();
+  // The user's links so far stop opening: this one holds the version raised now.
+  const raised = await deps.db.send(
+    new UpdateCommand({
+      TableName: deps.table,
+      Key: teamKeys.user(input.userId),
+      UpdateExpression: 'ADD link_version :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
   const expiresAtMs = now.getTime() + input.lifetimeMs;
   const link: AccessLink = {
     token_hash: linkHash(token, await keys.sign()),
     purpose: input.purpose,
     user_id: input.userId,
     developer_id: input.developerId,
+    link_version: Number(raised.Attributes?.link_version),
     expires_at_ms: expiresAtMs,
     expires_at: Math.ceil(expiresAtMs / 1000),
     created_at: now.toISOString(),
@@ -106,3 +124,10 @@ export async function useLink(deps: Deps, keys: TokenKeys, token: string): Promi
   }
   return undefined;
 }
+
+/** Whether a link still opens for the user it names: the same account, and no later link made since. */
+export const linkHolds = (
+  link: AccessLink,
+  user: { developer_id: number; link_version?: number } | undefined,
+): boolean =>
+  user !== undefined && user.developer_id === link.developer_id && user.link_version === link.link_version;

@@ -38,6 +38,8 @@ export interface TeamUser {
   password_version: number;
   /** The TOTP secret, sealed under the stage's key (./two-factor.ts); present once enrolled. */
   totp_sealed?: string;
+  /** Raised by each one-time link made for the user: only the newest link opens (./links.ts). */
+  link_version?: number;
   /** The last TOTP step a code was accepted for: a code is taken only for a later step. */
   totp_last_step?: number;
   /** Who invited the user (a user id), or `cli` for one added from the command line. */

@@ -294,6 +294,9 @@ describe('users reset-password', () => {
     expect(cleared.stdout).toContain('second factor removed');
     const link = linkIn(cleared.stdout);
     expect(link).not.toBe(firstLink);
+    // The newer link replaced the earlier one: the earlier opens nothing now, the newer its form.
+    expect((await newBrowser().get(firstLink)).status).toBe(404);
+    expect((await newBrowser().get(link)).status).toBe(200);
     expect((await getUser(makeDeps(), user.user.user_id))?.totp_sealed).toBeUndefined();
     expect(await audited(account.developerId, 'user.reset_password', user.user.user_id)).toHaveLength(2);
     const listed = JSON.parse((await cli('users', 'list', '--account', id, '--json')).stdout);
@@ -319,7 +322,7 @@ describe('users reset-password', () => {
 });
 
 describe("the local stack's demo admin", () => {
-  it('is the demo account’s one admin, active, and each start’s link signs it in once', async () => {
+  it('is the demo account’s one admin, active, and each start’s link (replacing the one before) signs it in once', async () => {
     const demo = localInfo.demo;
     if (!demo) throw new Error('the test stack recorded no demo account');
     const listed = JSON.parse(
@@ -334,15 +337,17 @@ describe("the local stack's demo admin", () => {
     expect(second?.url).not.toBe(first?.url);
     expect(await listUsers(makeDeps(), demo.developer_id)).toHaveLength(1);
 
+    // The newer start's link replaced the earlier one, which opens nothing now.
+    expect((await newBrowser().get(first?.url ?? '')).status).toBe(404);
     const browser = newBrowser();
-    const form = await browser.get(first?.url ?? '');
+    const form = await browser.get(second?.url ?? '');
     expect(form.status, form.html).toBe(200);
     expect(form.html).toContain(demo.email);
-    const done = await browser.post(first?.url ?? '', { csrf_token: formToken(form.html) });
+    const done = await browser.post(second?.url ?? '', { csrf_token: formToken(form.html) });
     expect(done.status, done.html).toBe(303);
     expect(done.location).toBe(dashboardUrl());
     expect((await browser.get('')).status).toBe(200);
-    expect((await newBrowser().get(first?.url ?? '')).status).toBe(404);
+    expect((await newBrowser().get(second?.url ?? '')).status).toBe(404);
     // No password was set: none signs in.
     expect((await newBrowser().signIn(demo.email, 'no password works here')).status).toBe(401);
   });
