@@ -89,8 +89,8 @@ export async function submitCreate(
       // The same form still being created by its first submit: 409, as the API's Idempotency-Key.
       if (once.kind === 'busy') throw new Conflict(coreMessages.idempotency_in_progress);
       const created = once.kind === 'first' ? once.value : once.kept;
-      // The record made is the audit entry's; a second submit of the same form made nothing.
-      signed.auditRecord = once.kind === 'first' ? created : false;
+      // The record made is the audit entry's (written once for the form's key).
+      signed.auditRecord = created;
       return seeOther(`${view.root}/${list}?${new URLSearchParams({ created })}`);
     },
     (problem) =>

@@ -179,9 +179,8 @@ export const submitRefund = signedInForm(
           ...(amount ? { amount: typedAmount(amount, view.lang) } : {}),
         });
         const refund = await refundCharge(deps, scope, input, `dashboard:${key}`);
-        // The same form sent again answers the same refund: its audit entry is written once.
+        // The same form sent again answers the same refund (its entry is written once, by the form's key).
         signed.auditRecord = refund.id;
-        signed.auditOnce = key;
         const back = `${dashboardRoot(deps.baseUrl)}/charges/${encodeURIComponent(id)}`;
         return seeOther(`${back}?${new URLSearchParams({ refunded: refund.id })}`);
       },

@@ -37,6 +37,7 @@ import { type TwoFactor, twoFactorBox } from '../team/two-factor.ts';
 import type { Page } from '../web/page.ts';
 import { pageProblems } from '../web/problems.ts';
 import type { DashboardRoute } from './common-routes.ts';
+import { isFormKey } from './form-once.ts';
 import { type OpenSession, openSession, type SessionKeys, stageSessionKeys } from './session.ts';
 import { messagePage, type SectionId, type ShellContext } from './shell.ts';
 import { dashboardWords } from './words.ts';
@@ -129,10 +130,13 @@ export interface SignedIn extends OpenSession {
   /**
    * The record a form acted on, for its audit log entry, when the path's `{id}` does not name it (a
    * record the form made); `false` when the form, though it answered without error, changed nothing
-   * (a submit of a form that had acted already).
+   * (a role set to the one the user had, a form still being acted on by its first submit).
    */
   auditRecord?: string | false;
-  /** The submission's own key (a refund form's idempotency key): the same submission again writes no second entry. */
+  /**
+   * The submission's own key, when it is not the form's `idempotency_key` (which counts by itself):
+   * the same submission again writes no second entry.
+   */
   auditOnce?: string;
   /** What the entry says of its record beyond its id (a user's e-mail and role). */
   auditDetail?: string;
@@ -246,6 +250,11 @@ export function signedInForm<D>(
       return pageAnswer(messagePage(signed.view, 403, w.errorTitle, w.formExpired));
     }
     const answer = await act(deps, signed);
+    // A form made with a key of its own (a form that acts once, a refund form) writes its entry
+    // once for that key, however often it is sent: a second submit, or a retry after the entry's
+    // write failed, finds the key's mark and writes none, or the entry the first one missed.
+    const posted = field(request.body, 'idempotency_key');
+    const onceKey = signed.auditOnce ?? (isFormKey(posted) ? posted : undefined);
     if (row.audit && signed.auditRecord !== false && acted(answer))
       await audit(deps, {
         developerId: signed.scope.developerId,
@@ -255,7 +264,7 @@ export function signedInForm<D>(
         // A change to the account's team is no mode's: its entry names none.
         ...(row.audit.startsWith('user.') ? {} : { mode: signed.scope.mode }),
         address: clientAddress(request),
-        ...(signed.auditOnce ? { once: signed.auditOnce } : {}),
+        ...(onceKey ? { once: onceKey } : {}),
         ...(signed.auditDetail ? { detail: signed.auditDetail } : {}),
       });
     return answer;

@@ -206,8 +206,8 @@ export const submitInvite = signedInForm('users', 'users', async (deps: TeamDeps
         invite(deps, signed, email, role),
       );
       if (once.kind === 'busy') throw new PageRefusal('conflict', w.stillSubmitting);
-      // A second submit of the same form invited nobody: no entry of its own in the log.
-      signed.auditRecord = once.kind === 'first' ? once.value : false;
+      // The user invited is the entry's record (written once for the form's key).
+      signed.auditRecord = once.kind === 'first' ? once.value : once.kept;
       signed.auditDetail = `${email} as ${role}`;
       return seeOther(`${view.root}/users?invited=1`);
     },
@@ -331,8 +331,6 @@ async function connected(deps: DashboardDeps, signed: SignedIn, request: Paramet
     if (error instanceof ConnectionChanged) throw new PageRefusal('conflict', w.connectionChanged);
     throw error;
   }
-  // The record the log names is the mode connected.
-  signed.auditRecord = request.mode;
 }
 
 /**
@@ -373,8 +371,8 @@ export const submitConnect = signedInForm('connectors', 'connectors', async (dep
         return mode;
       });
       if (once.kind === 'busy') throw new PageRefusal('conflict', w.stillSubmitting);
-      // A second submit of the same form connected nothing more: no entry of its own in the log.
-      if (once.kind === 'again') signed.auditRecord = false;
+      // The mode connected is the entry's record (written once for the form's key).
+      signed.auditRecord = mode;
       return seeOther(`${view.root}/connectors?${new URLSearchParams({ connected: mode })}`);
     },
     (problem) => connectorsAnswer(deps, signed, { problem, kept: { mode, key } }),
@@ -426,6 +424,7 @@ export const submitDisconnect = signedInForm(
           signed,
           mode === 'live' ? { mode, connector: 'none' } : { mode, connector: 'simulated' },
         );
+        signed.auditRecord = mode;
         return seeOther(`${view.root}/connectors?${new URLSearchParams({ disconnected: mode })}`);
       },
       (problem) => connectorsAnswer(deps, signed, { problem }),

@@ -157,7 +157,9 @@ export const submitEndpoint = signedInForm(
           ({ endpoint }) => ({ id: endpoint.id }),
         );
         if (once.kind !== 'first') {
-          signed.auditRecord = false;
+          // Another submit of the form: its entry is the first's (one per form key); while the
+          // first still runs, it writes none.
+          signed.auditRecord = once.kind === 'again' ? once.kept.id : false;
           return seeOther(
             once.kind === 'again'
               ? `${endpointUrl(view, once.kept.id)}?already=created`
@@ -268,11 +270,8 @@ export const submitRedeliver = signedInForm(
           { key, purpose: `redeliver:${endpointId}:${eventId}` },
           () => redeliverEvent(deps, scope, eventIdParam(eventId), { endpoint_id: endpointId }),
         );
-        if (once.kind !== 'first') {
-          signed.auditRecord = false;
-          return back({ redelivered: eventId, already: 'redelivered' });
-        }
-        signed.auditRecord = `${endpointId} ${eventId}`;
+        signed.auditRecord = once.kind === 'busy' ? false : `${endpointId} ${eventId}`;
+        if (once.kind !== 'first') return back({ redelivered: eventId, already: 'redelivered' });
         return back({ redelivered: eventId, count: String(once.value) });
       },
       async (problem) => {

@@ -200,6 +200,40 @@ describe('the audit log', { timeout: 120_000 }, () => {
     expect([...named].filter((action) => !elsewhere.includes(action)).sort()).toEqual([...doneHere].sort());
   });
 
+  it('one entry per submission key: the same key again (a resubmit, or a retry after the first entry failed) writes none', async () => {
+    const own = await newAccount('audit-once');
+    const deps = makeDeps();
+    const actor = { user_id: 'usr_once', email: 'once@example.com' };
+    const entry = (once: string) =>
+      audit(deps, {
+        developerId: own.developerId,
+        actor,
+        action: 'plan.create',
+        record: 'p',
+        address: '192.0.2.1',
+        once,
+      });
+    const [first, second] = await Promise.all([entry('K'.repeat(32)), entry('K'.repeat(32))]);
+    expect([first, second].filter((written) => written !== undefined)).toHaveLength(1);
+    expect(await entry('K'.repeat(32))).toBeUndefined();
+    // Another key is another submission; the same key under another action is another entry.
+    expect(await entry('L'.repeat(32))).toBeDefined();
+    expect(
+      await audit(deps, {
+        developerId: own.developerId,
+        actor,
+        action: 'plan.delete',
+        address: '192.0.2.1',
+        once: 'K'.repeat(32),
+      }),
+    ).toBeDefined();
+    expect((await entries(own.developerId)).map((e) => e.action).sort()).toEqual([
+      'plan.create',
+      'plan.create',
+      'plan.delete',
+    ]);
+  });
+
   it('pages newest first, 50 at a time, and the cursor reaches every entry once', async () => {
     const own = await newAccount('audit-pages');
     const deps = makeDeps();
