@@ -293,6 +293,7 @@ export async function usersRemove(args: string[]): Promise<void> {
     throw new Error(
       `${email} is the last admin of account ${account}, who alone may manage its users: add or promote another admin first (npm run -s cli -- users add --account ${account} --email EMAIL --role admin)`,
     );
+  if (outcome === 'not_found') throw new Error(`${email} was removed meanwhile, by someone else`);
   if (outcome !== 'done')
     throw new Error(`${email} changed while it was being removed: run the command again`);
   await audit(deps, {

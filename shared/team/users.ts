@@ -180,8 +180,12 @@ export async function addUser(
 
 export type UserChange = 'done' | 'not_found' | 'last_admin' | 'changed_meanwhile';
 
-/** The condition that a user is still the account's, with the role it was read with. */
+/**
+ * The condition that a user is still the account's, with the role it was read with; a refusal
+ * returns the item as found, so a user removed meanwhile is told from one changed.
+ */
 const stillAs = (user: TeamUser) => ({
+  ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
   ConditionExpression: 'developer_id = :dev AND #role = :role',
   ExpressionAttributeNames: { '#role': 'role' },
   ExpressionAttributeValues: { ':dev': user.developer_id, ':role': user.role },
@@ -193,7 +197,7 @@ function changeOutcome(
 ): UserChange {
   const failed = failedConditions(error, items);
   if (failed.has('admins')) return 'last_admin';
-  if (failed.has('user')) return 'changed_meanwhile';
+  if (failed.has('user')) return failed.get('user') ? 'changed_meanwhile' : 'not_found';
   throw error;
 }
 

@@ -295,6 +295,27 @@ describe('changing and removing users', () => {
     expect((await admin.get('users')).status).toBe(200);
   });
 
+  it('two admins removing the same user at the same moment: one removes it, the other is told it is gone (404)', async () => {
+    const { account, admin: first } = await adminOf('team-race-same');
+    const second = await new DashboardClient().signedIn(account.testKey);
+    const target = (await newUser(account.developerId, { role: 'viewer' })).user.user_id;
+    const pages = await Promise.all([
+      first.get(`users/${target}/remove`),
+      second.get(`users/${target}/remove`),
+    ]);
+    const answers = await Promise.all(
+      [first, second].map((admin, n) =>
+        admin.post(`users/${target}/remove`, { csrf_token: formToken(pages[n]?.html ?? '') }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, 404]);
+    expect((await usersOf(account.developerId)).map((user) => user.user_id)).not.toContain(target);
+    const removals = (await auditPage(makeDeps(), account.developerId)).entries.filter(
+      (entry) => entry.action === 'user.remove',
+    );
+    expect(removals).toHaveLength(1);
+  });
+
   it('two admins removing each other at the same moment: exactly one stays', async () => {
     const { account, admin: first } = await adminOf('team-race');
     const second = await new DashboardClient().signedIn(account.testKey);
