@@ -7,14 +7,12 @@
  * account's audit log.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { stageSessionKeys } from '../../shared/dashboard/session.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { type AuditEntry, auditPage } from '../../shared/team/audit.ts';
-import { makeLink } from '../../shared/team/links.ts';
-import { addUser, getUser } from '../../shared/team/users.ts';
+import { getUser } from '../../shared/team/users.ts';
 import { DashboardClient, dashboardUrl, formToken, hiddenField } from '../support/dashboard.ts';
 import { newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
-import { newUser, type TestUser } from '../support/team.ts';
+import { linkFor, newInvitedUser, newUser, type TestUser } from '../support/team.ts';
 import { totpCode } from '../support/totp.ts';
 
 let account: TestAccount;
@@ -307,23 +305,10 @@ describe('the password', () => {
 
   it('is set without a current one by a user who has none yet (signed in by a one-time link)', async () => {
     useLocalEnvironment();
-    const deps = makeDeps();
-    const email = `linked-${crypto.randomUUID()}@team.example.com`;
     // As the local stack's demo admin is made: active, with no password, signed in through a link.
-    const added = await addUser(deps, {
-      developerId: account.developerId,
-      email,
-      role: 'admin',
-      addedBy: 'test',
-      active: true,
-    });
-    if (!added.added) throw new Error(added.refused);
-    const token = await makeLink(deps, stageSessionKeys(), {
-      userId: added.user.user_id,
-      developerId: account.developerId,
-      purpose: 'sign_in',
-      lifetimeMs: 60_000,
-    });
+    const added = await newInvitedUser(account.developerId, { role: 'admin', active: true });
+    const email = added.email;
+    const token = (await linkFor(added, 'sign_in', 60_000)).split('/').at(-1) as string;
     const browser = client();
     const form = await browser.get(`access/${token}`);
     expect(form.status, form.html).toBe(200);
@@ -342,6 +327,6 @@ describe('the password', () => {
     });
     expect(set.status, set.html).toBe(303);
     expect(await profile(browser)).toContain('name="current_password"');
-    await client().signedInAs({ user: added.user, email, password });
+    await client().signedInAs({ user: added, email, password });
   });
 });

@@ -10,11 +10,10 @@ import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynam
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signIn, stageSessionKeys } from '../../shared/dashboard/session.ts';
 import { type Deps, makeDeps } from '../../shared/db/deps.ts';
-import { accessUrl, linkLifetimeMs, makeLink } from '../../shared/team/links.ts';
 import { countUserFailure, emailHash, userFailureLimit, userLockMs } from '../../shared/team/lock.ts';
 import { DashboardClient, dashboardUrl, formToken, hiddenField } from '../support/dashboard.ts';
-import { apiUrl, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
-import { newUser } from '../support/team.ts';
+import { newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import { linkFor, newUser } from '../support/team.ts';
 import { totpCode } from '../support/totp.ts';
 
 let account: TestAccount;
@@ -110,21 +109,10 @@ describe('one e-mail address, many client addresses', { timeout: 60_000 }, () =>
 });
 
 describe('one-time links', () => {
-  const linkFor = async (userId: string, purpose: 'sign_in' | 'set_password') =>
-    accessUrl(
-      apiUrl,
-      await makeLink(makeDeps(), stageSessionKeys(), {
-        userId,
-        developerId: account.developerId,
-        purpose,
-        lifetimeMs: linkLifetimeMs.reset,
-      }),
-    );
-
   it('never skip the second factor: a user with one is asked for the code after the link', async () => {
     const user = await newUser(account.developerId, { twoFactor: true });
     const browser = new DashboardClient({}, { from: '127.0.91.1' });
-    const url = await linkFor(user.user.user_id, 'set_password');
+    const url = await linkFor(user.user, 'set_password');
     const form = await browser.get(url);
     const step = await browser.post(url, {
       csrf_token: formToken(form.html),
@@ -147,7 +135,7 @@ describe('one-time links', () => {
     const user = await newUser(account.developerId);
     const fresh = nextBlock();
     for (let n = 1; n <= userFailureLimit; n++) await fresh().signIn(user.email, `wrong ${n}`);
-    const url = await linkFor(user.user.user_id, 'sign_in');
+    const url = await linkFor(user.user, 'sign_in');
     const browser = fresh();
     const form = await browser.get(url);
     expect(form.status).toBe(200);

@@ -6,15 +6,11 @@
  */
 import { describe, expect } from 'vitest';
 import { newStandInStripeAccount } from '../../infra/local/stripe-accounts.ts';
-import { stageSessionKeys } from '../../shared/dashboard/session.ts';
-import { makeDeps } from '../../shared/db/deps.ts';
-import { accessUrl, linkLifetimeMs, makeLink } from '../../shared/team/links.ts';
-import { addUser } from '../../shared/team/users.ts';
 import { payThroughCheckout } from '../support/checkout.ts';
 import { DashboardClient, formToken, hiddenField } from '../support/dashboard.ts';
-import { api, apiUrl, localInfo } from '../support/stack.ts';
+import { api, localInfo } from '../support/stack.ts';
 import { subscribe } from '../support/subscriptions.ts';
-import { newUser } from '../support/team.ts';
+import { linkFor, newInvitedUser, newUser } from '../support/team.ts';
 import { totpCode } from '../support/totp.ts';
 import { asAnswer, routeSuite } from './openapi-routes.ts';
 
@@ -81,21 +77,7 @@ describe('every route answers as the document says', () => {
     expectAnswer('POST', '/dashboard/mode', asAnswer(live));
 
     // An invited user's set-password link: its form, then the password set and the user signed in.
-    const deps = makeDeps();
-    const invited = await addUser(deps, {
-      developerId: account.developerId,
-      email: `invited-${Date.now()}@team.example.com`,
-      role: 'viewer',
-      addedBy: 'test',
-    });
-    if (!invited.added) throw new Error(invited.refused);
-    const token = await makeLink(deps, stageSessionKeys(), {
-      userId: invited.user.user_id,
-      developerId: account.developerId,
-      purpose: 'set_password',
-      lifetimeMs: linkLifetimeMs.invitation,
-    });
-    const url = accessUrl(apiUrl, token);
+    const url = await linkFor(await newInvitedUser(account.developerId));
     const stranger = new DashboardClient();
     const linkForm = await stranger.get(url);
     expectAnswer('GET', '/dashboard/access/{token}', asAnswer(linkForm));

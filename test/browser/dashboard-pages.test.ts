@@ -13,16 +13,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../shared/api/routes.ts';
-import { stageSessionKeys } from '../../shared/dashboard/session.ts';
-import { makeDeps } from '../../shared/db/deps.ts';
-import { linkLifetimeMs, makeLink } from '../../shared/team/links.ts';
-import { addUser } from '../../shared/team/users.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { launchBrowser } from '../support/browser.ts';
 import { payThroughCheckout, submitCard } from '../support/checkout.ts';
 import { dashboardUrl, signInOnPage } from '../support/dashboard.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
-import { api, apiKey, apiUrl, newAccount, type TestAccount, useLocalEnvironment } from '../support/stack.ts';
+import { api, apiKey, apiUrl, newAccount, type TestAccount } from '../support/stack.ts';
+import { linkFor, newInvitedUser } from '../support/team.ts';
 
 /** The dashboard's pages: the GET rows of the assembled route table under /dashboard/. */
 const pageRoutes = routes.filter((route) => route.method === 'GET' && route.path.startsWith('/dashboard/'));
@@ -74,23 +71,10 @@ beforeAll(async () => {
   });
   ids.customers = customer.data.id;
   // A one-time link's form: an invited user's set-password link (opening it uses nothing up).
-  useLocalEnvironment();
-  const deps = makeDeps();
-  const invited = await addUser(deps, {
-    developerId: account.developerId,
-    email: `invited-${Date.now()}@team.example.com`,
-    role: 'viewer',
-    addedBy: 'test',
-  });
-  if (!invited.added) throw new Error(invited.refused);
-  ids.users = invited.user.user_id;
+  const invited = await newInvitedUser(account.developerId);
+  ids.users = invited.user_id;
   ids.connectors = 'live';
-  ids.access = await makeLink(deps, stageSessionKeys(), {
-    userId: invited.user.user_id,
-    developerId: account.developerId,
-    purpose: 'set_password',
-    lifetimeMs: linkLifetimeMs.invitation,
-  });
+  ids.access = (await linkFor(invited)).split('/').at(-1) as string;
   const auth = apiKey(account.testKey);
   const { chargeId } = await payThroughCheckout(auth, {
     payment: { amount: '30.00', description: 'Pages mug' },

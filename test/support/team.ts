@@ -7,14 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { findApiKey } from '../../shared/accounts/repository.ts';
 import type { Mode } from '../../shared/core/account.ts';
+import { stageSessionKeys } from '../../shared/dashboard/session.ts';
 import { makeDeps } from '../../shared/db/deps.ts';
 import { teamKeys } from '../../shared/team/keys.ts';
+import { accessUrl, type LinkPurpose, linkLifetimeMs, makeLink } from '../../shared/team/links.ts';
 import { hashPassword } from '../../shared/team/password.ts';
 import type { Role } from '../../shared/team/roles.ts';
 import { newTotpSecret } from '../../shared/team/totp.ts';
 import { twoFactorBox } from '../../shared/team/two-factor.ts';
 import { addUser, type TeamUser } from '../../shared/team/users.ts';
-import { useLocalEnvironment } from './stack.ts';
+import { apiUrl, useLocalEnvironment } from './stack.ts';
 import { updateStored } from './table.ts';
 
 export interface TestUser {
@@ -58,4 +60,40 @@ export async function ownerOfKey(key: string): Promise<{ developerId: number; mo
   const owner = await findApiKey(makeDeps(), key);
   if (!owner) throw new Error(`no account has the key ${key.slice(0, 12)}…`);
   return owner;
+}
+
+/**
+ * A one-time link for a user, as `users add`, an invitation or the banner makes one: its URL on the
+ * test stack (it replaces the user's earlier links).
+ */
+export async function linkFor(
+  user: Pick<TeamUser, 'user_id' | 'developer_id'>,
+  purpose: LinkPurpose = 'set_password',
+  lifetimeMs: number = linkLifetimeMs.invitation,
+): Promise<string> {
+  useLocalEnvironment();
+  const token = await makeLink(makeDeps(), stageSessionKeys(), {
+    userId: user.user_id,
+    developerId: user.developer_id,
+    purpose,
+    lifetimeMs,
+  });
+  return accessUrl(apiUrl, token);
+}
+
+/** A new invited user (no password yet) of an account: as the Users page's invitation leaves one. */
+export async function newInvitedUser(
+  developerId: number,
+  options: { role?: Role; active?: true } = {},
+): Promise<TeamUser> {
+  useLocalEnvironment();
+  const added = await addUser(makeDeps(), {
+    developerId,
+    email: `invited-${randomUUID()}@team.example.com`,
+    role: options.role ?? 'viewer',
+    addedBy: 'test',
+    ...(options.active ? { active: true } : {}),
+  });
+  if (!added.added) throw new Error(added.refused);
+  return added.user;
 }
